@@ -1,0 +1,79 @@
+# The two commands: `make run` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# pytest workers: both cores by default (CI and developer machines have two).
+WORKERS ?= 2
+
+# A Python 3.12+ interpreter: the one pinned in .python-version, found directly or via pyenv.
+PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 \
+	/usr/local/bin/python3.13 /usr/bin/python3.13 python3.12 \
+	$$HOME/.pyenv/versions/3.12*/bin/python3.12 python3; do \
+	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
+	then command -v $$p; break; fi; done)
+
+.PHONY: help install run serve serve-prod migrate load test test-sqlite test-postgres lint typecheck bench clean
+
+help:
+	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
+	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
+	@echo "make install | migrate | load | serve | serve-prod | bench | clean"
+
+$(VENV)/.installed: pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then \
+	  echo "Python 3.12 or newer is needed (3.13 recommended, see .python-version)."; \
+	  echo "Install it, e.g. 'pyenv install 3.13' or 'apt-get install python3.13 python3.13-venv',"; \
+	  echo "or point to it: make PYTHON=/path/to/python3.13 ..."; exit 1; fi
+	@echo "Using $(PYTHON) ($$($(PYTHON) --version))"
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(MANAGE) migrate --noinput
+
+# Both catalogues and the sample decks; idempotent, so `make run` can be repeated.
+load: migrate
+	$(MANAGE) import_cards fixtures/cards/wof.json fixtures/cards/demo.json
+	$(MANAGE) load_sample_decks fixtures/decklists/*.txt
+
+run: load serve
+
+serve:
+	@echo "Serving http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	$(MANAGE) runserver $(HOST):$(PORT)
+
+serve-prod: load
+	DJANGO_DEBUG=0 $(MANAGE) collectstatic --noinput
+	DJANGO_DEBUG=0 $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+typecheck: install
+	$(VENV)/bin/mypy .
+
+test-sqlite: install
+	$(VENV)/bin/pytest -n $(WORKERS) -q
+
+test-postgres: install
+	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
+
+test: install lint typecheck
+	$(MANAGE) makemigrations --check --dry-run
+	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-postgres
+
+bench: install
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis

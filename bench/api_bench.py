@@ -1,0 +1,31 @@
+"""The card list endpoint against the smallest endpoint, both through the whole Django stack."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from django.core.management import call_command
+from django.test import Client
+
+
+def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
+    call_command("migrate", verbosity=0)
+    catalogues = [str(root / "fixtures" / "cards" / n) for n in ("wof.json", "demo.json")]
+    call_command("import_cards", *catalogues, "--no-images", stderr=io.StringIO())
+    client = Client()
+
+    def get(url: str) -> Callable[[], None]:
+        def call() -> None:
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+        return call
+
+    trivial = best_of(get("/api/sets/"))
+    report("GET /api/cards/ (60 cards)", best_of(get("/api/cards/")), trivial, "GET /api/sets/")
+    report("GET /api/cards/?page_size=250", best_of(get("/api/cards/?page_size=250")), trivial,
+           "GET /api/sets/")
+    report("GET /api/cards/{id}/", best_of(get("/api/cards/wof-bishop-ospin/")), trivial,
+           "GET /api/sets/")
+    report("GET /api/abilities/", best_of(get("/api/abilities/")), trivial, "GET /api/sets/")

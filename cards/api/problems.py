@@ -1,0 +1,44 @@
+"""Errors as RFC 9457 problem details: ``application/problem+json`` with status, code, detail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+def problem_response(
+    status_code: int, code: str, detail: str, **extra: Any
+) -> Response:
+    body = {"type": "about:blank", "status": status_code, "code": code, "detail": detail}
+    body.update(extra)
+    return Response(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = "error"
+    detail: Any = response.data
+    errors = None
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "invalid"
+        if isinstance(response.data, dict) and set(response.data) == {"detail"}:
+            detail = str(response.data["detail"])
+        else:
+            errors = response.data
+            detail = "The request is not valid; see errors."
+    if response.status_code == status.HTTP_404_NOT_FOUND:
+        code = "not_found"
+    extra = {"errors": errors} if errors is not None else {}
+    problem = problem_response(response.status_code, code, str(detail), **extra)
+    for header, value in response.headers.items():
+        if header.lower() != "content-type":
+            problem[header] = value
+    return problem

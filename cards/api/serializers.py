@@ -1,0 +1,141 @@
+"""Output serializers for the card API.
+
+The declared fields document the schema (OpenAPI); ``to_representation`` builds the dict
+directly from the model, which keeps the hot list path cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from cards.images_urls import card_image_urls
+from cards.models import Card, CardSet
+
+
+
+def _text(help_text: str = "") -> serializers.CharField:
+    """A read-only string that is null when the fact is not yet transcribed."""
+    return serializers.CharField(allow_null=True, read_only=True, help_text=help_text)
+
+
+def _number(help_text: str = "") -> serializers.IntegerField:
+    """A read-only number that is null when unknown (never 0 for unknown)."""
+    return serializers.IntegerField(allow_null=True, read_only=True, help_text=help_text)
+
+
+class KeywordSerializer(serializers.Serializer[Any]):
+    ability = serializers.CharField(help_text="slug of a common ability, e.g. 'worship'")
+    exhausts = serializers.BooleanField(help_text="printed with a leading E")
+    faction_threshold = serializers.IntegerField(allow_null=True, help_text="the n of (F)n")
+
+
+class ImagesSerializer(serializers.Serializer[Any]):
+    small = serializers.CharField()
+    normal = serializers.CharField()
+    large = serializers.CharField()
+
+
+class CardSerializer(serializers.Serializer[Card]):
+    """A card with the keys of the card data format (null = unknown) plus derived facts."""
+
+    id = serializers.SlugField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    set = serializers.CharField(read_only=True, help_text="set code")
+    number = _text()
+    rarity = _text()
+    type = _text()
+    subtype = _text()
+    faction = _text()
+    abilities = _text()
+    quotation = _text()
+    race = _text()
+    gender = _text()
+    profession = _text()
+    offense = _number()
+    defense = _number()
+    cost_economic = _number()
+    cost_religious = _number()
+    cost_political = _number()
+    faction_influence = _number()
+    vitality = _number()
+    strength_economic = _number()
+    strength_religious = _number()
+    strength_political = _number()
+    unique = serializers.BooleanField(allow_null=True, read_only=True)
+    aggression = _number()
+    residencies = _number()
+    cost_generic = _number()
+    bounty = _number()
+    artist = _text()
+    image = _text()
+    official = serializers.BooleanField(read_only=True)
+    sources = serializers.ListField(child=serializers.CharField(), read_only=True)
+    # Derived facts.
+    border = _text("stone, metallic or wood")
+    pile = _text("structures, personalities or wanderers")
+    personality_kind = _text("citizen or troop")
+    total_cost = _number()
+    unknown_fields = serializers.ListField(
+        child=serializers.CharField(), read_only=True,
+        help_text="keys that apply to this card but are not yet transcribed",
+    )
+    keywords = KeywordSerializer(many=True, read_only=True)
+    image_status = serializers.ChoiceField(choices=["scan", "rendered"], read_only=True)
+    images = ImagesSerializer(read_only=True)
+    url = serializers.CharField(read_only=True, help_text="this card in the API")
+    page = serializers.CharField(read_only=True, help_text="this card's web page")
+
+    def to_representation(self, instance: Card) -> dict[str, Any]:
+        data = instance.as_data()
+        picture = getattr(instance, "picture", None)
+        data.update(
+            border=instance.border,
+            pile=instance.pile,
+            personality_kind=instance.personality_kind,
+            total_cost=instance.total_cost,
+            unknown_fields=list(instance.unknown_fields),
+            keywords=[
+                {"ability": k.ability, "exhausts": k.exhausts,
+                 "faction_threshold": k.faction_threshold}
+                for k in instance.keywords.all()
+            ],
+            image_status=picture.status if picture else "rendered",
+            images=card_image_urls(instance.id, picture),
+            url=reverse("api:card-detail", args=[instance.id]),
+            page=instance.get_absolute_url(),
+        )
+        return data
+
+
+class CardSetSerializer(serializers.ModelSerializer[CardSet]):
+    card_count = serializers.IntegerField(read_only=True)
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CardSet
+        fields = ["code", "name", "official", "released", "card_count", "url"]
+
+    def get_url(self, obj: CardSet) -> str:
+        return reverse("api:card-list") + f"?set={obj.code}"
+
+
+class AbilityCardSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    set = serializers.CharField()
+    exhausts = serializers.BooleanField()
+    faction_threshold = serializers.IntegerField(allow_null=True)
+
+
+class AbilitySerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    category = serializers.ChoiceField(choices=["P", "R", "M", "G"])
+    category_name = serializers.CharField()
+    reaction = serializers.BooleanField()
+    summary = serializers.CharField(help_text="the rule in our own words")
+    card_count = serializers.IntegerField()
+    cards = AbilityCardSerializer(many=True)

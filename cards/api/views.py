@@ -1,0 +1,105 @@
+"""Read-only card API: cards, sets and the common-ability index."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import django_filters
+from django.db.models import Count, QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import viewsets
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cards.api.serializers import AbilitySerializer, CardSerializer, CardSetSerializer
+from cards.models import Card, CardKeyword, CardSet
+from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
+
+
+class CardFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
+    set = django_filters.CharFilter(field_name="set__code", lookup_expr="iexact")
+    type = django_filters.CharFilter(lookup_expr="iexact")
+    subtype = django_filters.CharFilter(lookup_expr="iexact")
+    faction = django_filters.CharFilter(lookup_expr="iexact")
+    rarity = django_filters.CharFilter(lookup_expr="iexact")
+    official = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Card
+        fields = ["set", "type", "subtype", "faction", "rarity", "official"]
+
+
+class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
+    """Cards in a total order (name, then id). Unknown facts are null, never zero."""
+
+    serializer_class = CardSerializer
+    filterset_class = CardFilter
+    lookup_value_regex = r"[a-z0-9-]+"
+
+    def get_queryset(self) -> QuerySet[Card]:
+        return (
+            Card.objects.select_related("set", "picture")
+            .prefetch_related("keywords")
+            .order_by("name", "id")
+        )
+
+
+class CardSetViewSet(viewsets.ReadOnlyModelViewSet[CardSet]):
+    """Card sets with their card counts; fictional sets have official=false."""
+
+    serializer_class = CardSetSerializer
+    lookup_field = "code"
+
+    def get_queryset(self) -> QuerySet[CardSet]:
+        return CardSet.objects.annotate(card_count=Count("cards")).order_by("-official", "code")
+
+
+class AbilityViewSet(viewsets.ViewSet):
+    """The rulebook's 32 common abilities, each with the cards that have it."""
+
+    serializer_class = AbilitySerializer
+    lookup_value_regex = r"[a-z-]+"
+
+    @extend_schema(responses=AbilitySerializer(many=True))
+    def list(self, request: Request) -> Response:
+        users = _cards_by_ability()
+        data = [_ability_data(a, users[a.slug]) for a in COMMON_ABILITIES]
+        return Response(AbilitySerializer(data, many=True).data)
+
+    @extend_schema(responses=AbilitySerializer)
+    def retrieve(self, request: Request, pk: str) -> Response:
+        ability = next((a for a in COMMON_ABILITIES if a.slug == pk), None)
+        if ability is None:
+            raise NotFound(f"No common ability {pk!r}.")
+        users = _cards_by_ability(pk)
+        return Response(AbilitySerializer(_ability_data(ability, users[pk])).data)
+
+
+def _cards_by_ability(slug: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    keywords = CardKeyword.objects.select_related("card__set").order_by(
+        "ability", "card__name", "card_id", "position"
+    )
+    if slug is not None:
+        keywords = keywords.filter(ability=slug)
+    users: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for k in keywords:
+        users[k.ability].append({
+            "id": k.card_id, "name": k.card.name, "set": k.card.set.code,
+            "exhausts": k.exhausts, "faction_threshold": k.faction_threshold,
+        })
+    return users
+
+
+def _ability_data(ability: CommonAbility, cards: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "slug": ability.slug,
+        "name": ability.name,
+        "category": ability.category,
+        "category_name": CATEGORY_NAMES[ability.category],
+        "reaction": ability.reaction,
+        "summary": ability.summary,
+        "card_count": len({c["id"] for c in cards}),
+        "cards": cards,
+    }

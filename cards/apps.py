@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CardsConfig(AppConfig):
+    name = "cards"
+    verbose_name = "Card catalogue"

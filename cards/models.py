@@ -1,0 +1,200 @@
+"""The card catalogue: sets, cards, their parsed keywords, images and edit history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from cards.card_data import CARD_KEYS
+from rules import card_facts
+from rules.abilities import AbilityClause, parse_abilities
+
+
+class CardSet(models.Model):
+    code = models.CharField(max_length=16, unique=True)
+    name = models.CharField(max_length=200)
+    official = models.BooleanField(
+        help_text="False for fictional sets such as the Demo set, labelled on every page."
+    )
+    released = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-official", "code"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+RARITY_CHOICES = list(card_facts.RARITIES.items())
+TYPE_CHOICES = [(t, t.title()) for t in card_facts.CARD_TYPES]
+FACTION_CHOICES = list(card_facts.FACTIONS.items())
+SUBTYPE_CHOICES = sorted(
+    {(s, s.title()) for subs in card_facts.SUBTYPES.values() for s in subs}
+)
+
+
+class Card(models.Model):
+    """One printed card. Every anatomy field is nullable: null means "not yet transcribed"."""
+
+    id = models.SlugField(primary_key=True, max_length=120)
+    name = models.CharField(max_length=200, db_index=True)  # anatomy 1
+    set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards")
+    number = models.CharField(max_length=20, null=True, blank=True)
+    rarity = models.CharField(
+        max_length=20, null=True, blank=True, choices=RARITY_CHOICES
+    )
+    type = models.CharField(
+        max_length=20, null=True, blank=True, choices=TYPE_CHOICES
+    )
+    subtype = models.CharField(max_length=20, null=True, blank=True, choices=SUBTYPE_CHOICES)
+    faction = models.CharField(  # anatomy 8
+        max_length=20, null=True, blank=True, choices=FACTION_CHOICES
+    )
+    abilities = models.TextField(null=True, blank=True)  # anatomy 2
+    quotation = models.TextField(null=True, blank=True)  # anatomy 3
+    race = models.CharField(max_length=100, null=True, blank=True)  # anatomy 4
+    gender = models.CharField(max_length=50, null=True, blank=True)  # anatomy 4
+    profession = models.CharField(max_length=100, null=True, blank=True)  # anatomy 5
+    offense = models.SmallIntegerField(null=True, blank=True)  # 6
+    defense = models.SmallIntegerField(null=True, blank=True)  # 7
+    cost_economic = models.SmallIntegerField(null=True, blank=True)  # 9
+    cost_religious = models.SmallIntegerField(null=True, blank=True)  # 10
+    cost_political = models.SmallIntegerField(null=True, blank=True)  # 11
+    faction_influence = models.SmallIntegerField(null=True, blank=True)  # 12
+    vitality = models.SmallIntegerField(null=True, blank=True)  # 13
+    strength_economic = models.SmallIntegerField(null=True, blank=True)  # 14
+    strength_religious = models.SmallIntegerField(null=True, blank=True)  # 15
+    strength_political = models.SmallIntegerField(null=True, blank=True)  # 16
+    unique = models.BooleanField(null=True, blank=True)  # 17
+    aggression = models.SmallIntegerField(null=True, blank=True)  # 18
+    residencies = models.SmallIntegerField(null=True, blank=True)  # 19
+    cost_generic = models.SmallIntegerField(null=True, blank=True)  # 20
+    bounty = models.SmallIntegerField(null=True, blank=True)  # 21
+    artist = models.CharField(max_length=200, null=True, blank=True)
+    image = models.CharField(
+        max_length=500, null=True, blank=True,
+        help_text="Path of the scan as given in the data file (relative to that file).",
+    )
+    official = models.BooleanField(default=True)
+    sources = models.JSONField(default=list, blank=True)
+    # Derived on save, stored so that search can filter on them.
+    unknown_fields = models.JSONField(default=list, blank=True, editable=False)
+    total_cost = models.SmallIntegerField(null=True, blank=True, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["type", "subtype"]), models.Index(fields=["faction"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.refresh_derived()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("cards:detail", args=[self.id])
+
+    def refresh_derived(self) -> None:
+        data = self.as_data()
+        self.unknown_fields = card_facts.unknown_fields(data)
+        self.total_cost = card_facts.total_cost(data)
+
+    def as_data(self) -> dict[str, Any]:
+        """The card as a data-file object (DESIGN §4 keys, in export order)."""
+        data = {key: getattr(self, key) for key in CARD_KEYS if key != "set"}
+        data["set"] = self.set.code if self.set_id else None
+        return {key: data[key] for key in CARD_KEYS}
+
+    # Derived facts (rulebook "Card Types"), computed by rules.card_facts.
+    @property
+    def border(self) -> str | None:
+        return card_facts.border(self.type)
+
+    @property
+    def pile(self) -> str | None:
+        return card_facts.pile(self.type)
+
+    @property
+    def personality_kind(self) -> str | None:
+        if self.type != "personality":
+            return None
+        return card_facts.personality_kind(self.subtype, self.offense, self.defense)
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.unknown_fields
+
+    @property
+    def ability_clauses(self) -> tuple[AbilityClause, ...]:
+        return parse_abilities(self.abilities)
+
+    @property
+    def faction_name(self) -> str | None:
+        return card_facts.FACTIONS.get(self.faction) if self.faction else None
+
+
+class CardKeyword(models.Model):
+    """A common ability parsed from a card's ability text, for search and the ability index."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="keywords")
+    ability = models.SlugField(max_length=40, db_index=True)
+    position = models.PositiveSmallIntegerField()
+    exhausts = models.BooleanField(default=False)
+    faction_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["card", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "position"], name="keyword_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id}: {self.ability}"
+
+
+def rendition_path(instance: CardImage, filename: str) -> str:
+    return f"cards/{instance.card_id}/{filename}"
+
+
+class CardImage(models.Model):
+    """Precomputed WebP renditions of a card: from a scan, or a face rendered from its data."""
+
+    SCAN = "scan"
+    RENDERED = "rendered"
+    card = models.OneToOneField(Card, on_delete=models.CASCADE, related_name="picture")
+    status = models.CharField(max_length=10, choices=[(SCAN, "Scan"), (RENDERED, "Rendered")])
+    # Hash of what the renditions were made from (scan bytes, or card data + renderer
+    # version), so re-imports only redo images whose source changed.
+    source_hash = models.CharField(max_length=64)
+    small = models.FileField(upload_to=rendition_path, max_length=300)
+    normal = models.FileField(upload_to=rendition_path, max_length=300)
+    large = models.FileField(upload_to=rendition_path, max_length=300)
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.card_id} ({self.status})"
+
+
+class CardRevision(models.Model):
+    """Who changed what on a card: one row per save through the admin or an import."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="revisions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    source = models.CharField(max_length=200, help_text="admin, or the imported file")
+    changes = models.JSONField(help_text="{key: [old, new]} for each changed key")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} by {self.user or self.source} at {self.created_at:%Y-%m-%d %H:%M}"

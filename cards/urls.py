@@ -1,0 +1,13 @@
+from django.urls import path
+
+from cards import views
+
+app_name = "cards"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("cards/", views.card_list, name="list"),
+    path("cards/<slug:card_id>/", views.card_detail, name="detail"),
+    path("cards/<slug:card_id>/image/<str:size>.webp", views.card_image, name="image"),
+    path("abilities/", views.ability_index, name="abilities"),
+    path("abilities/<slug:slug>/", views.ability_detail, name="ability"),
+]

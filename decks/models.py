@@ -1,0 +1,69 @@
+"""Decks: an owner's named list of cards in the four parts of DESIGN §5."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+
+from cards.models import Card
+from rules.card_facts import PILE_TITLES
+
+SECTION_CHOICES = list(PILE_TITLES.items())
+
+
+class Deck(models.Model):
+    PRIVATE = "private"
+    UNLISTED = "unlisted"
+    PUBLIC = "public"
+    VISIBILITY_CHOICES = [
+        (PRIVATE, "Private"),
+        (UNLISTED, "Anyone with the link"),
+        (PUBLIC, "Public"),
+    ]
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+    )
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    players = models.PositiveSmallIntegerField(
+        default=4, validators=[MinValueValidator(2), MaxValueValidator(6)]
+    )
+    visibility = models.CharField(max_length=10, choices=VISIBILITY_CHOICES, default=PRIVATE)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(players__gte=2, players__lte=6), name="deck_players_2_to_6"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:detail", args=[self.pk])
+
+
+class DeckCard(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    section = models.CharField(max_length=20, choices=SECTION_CHOICES)
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["deck", "section", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "section", "card"], name="deck_section_card"),
+            models.CheckConstraint(condition=models.Q(count__gte=1), name="deckcard_count_min_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.card_id} ({self.section})"

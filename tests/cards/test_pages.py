@@ -1,0 +1,91 @@
+"""The catalogue pages a person reads."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from cards.models import Card, CardImage
+from decks.models import Deck
+from rules.card_facts import ANATOMY
+
+pytestmark = pytest.mark.django_db
+
+
+def html(client: Client, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status
+    return response.content.decode()
+
+
+def test_home_lists_both_sets_and_labels_the_demo_set_fictional(client: Client) -> None:
+    page = html(client, "/")
+    assert "War of Factions" in page and "Demo" in page
+    assert "Fictional demo set" in page
+    assert "fully transcribed" in page
+
+
+def test_the_card_list_shows_images_and_filters(client: Client) -> None:
+    page = html(client, "/cards/?set=WOF")
+    assert "34 cards" in page
+    assert page.count('<img src="/cards/') == 34
+
+
+def test_the_card_list_answers_htmx_with_only_the_grid(client: Client) -> None:
+    response = client.get("/cards/?type=wanderer", headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="card-grid">') and "<html" not in body
+
+
+def test_a_real_card_page_shows_all_21_fields_and_what_is_unknown(client: Client) -> None:
+    page = html(client, "/cards/wof-bishop-ospin/")
+    for field in ANATOMY:
+        assert f"<th scope=\"row\">{field.label}</th>" in page.replace("&#x27;", "'")
+    assert "not yet transcribed" in page
+    assert "The Glory of Kalim" in page
+    assert "cardguide.wikia.com" in page
+
+
+def test_a_demo_card_page_is_labelled_fictional_and_explains_its_abilities(
+    client: Client,
+) -> None:
+    card = Card.objects.filter(set__code="DEMO", keywords__isnull=False).first()
+    assert card is not None
+    page = html(client, f"/cards/{card.id}/")
+    assert "Fictional card." in page
+    first = card.keywords.first()
+    assert first is not None and f"/abilities/{first.ability}/" in page
+
+
+def test_an_unknown_card_page_is_404(client: Client) -> None:
+    html(client, "/cards/not-a-card/", status=404)
+
+
+def test_the_image_view_draws_a_face_on_first_request(client: Client) -> None:
+    assert not CardImage.objects.filter(card_id="wof-cave-troll").exists()
+    response = client.get("/cards/wof-cave-troll/image/small.webp")
+    assert response.status_code == 200 and response["Content-Type"] == "image/webp"
+    body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    assert body[:4] == b"RIFF" and body[8:12] == b"WEBP"
+    assert CardImage.objects.get(card_id="wof-cave-troll").status == "rendered"
+    assert client.get("/cards/wof-cave-troll/image/huge.webp").status_code == 404
+
+
+def test_the_ability_index_and_an_ability_page(client: Client) -> None:
+    index = html(client, "/abilities/")
+    assert len(set(re.findall(r'href="/abilities/([a-z-]+)/"', index))) == 32
+    page = html(client, "/abilities/giant-size/")
+    assert "Giant Size" in page and "card" in page
+    html(client, "/abilities/not-an-ability/", status=404)
+
+
+def test_sample_decks_are_listed_and_open(client: Client) -> None:
+    page = html(client, "/decks/")
+    assert page.count('href="/decks/') >= 6
+    deck = Deck.objects.first()
+    assert deck is not None
+    detail = html(client, f"/decks/{deck.pk}/")
+    for title in ("Initial Holdings", "Structure Pile", "Personality Pile", "Wanderer Pile"):
+        assert title in detail

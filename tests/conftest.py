@@ -1,0 +1,28 @@
+"""Shared fixtures. The test database starts with both catalogues loaded (no images), once per
+run; each test runs in a transaction that is rolled back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+CATALOGUES = [FIXTURES / "cards" / "wof.json", FIXTURES / "cards" / "demo.json"]
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    with django_db_blocker.unblock():
+        call_command("import_cards", *map(str, CATALOGUES), "--no-images", verbosity=0)
+        call_command("load_sample_decks", *map(str, sorted((FIXTURES / "decklists").glob("*.txt"))))
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings: Any, tmp_path: Path) -> None:
+    """Image renditions written by a test go to its own folder, never to var/media."""
+    settings.MEDIA_ROOT = tmp_path / "media"

@@ -1,0 +1,78 @@
+"""The boundaries of DESIGN §2, checked on the source: pure packages stay pure."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PACKAGES = ("config", "cards", "decks", "rules", "bench")
+PURE_MODULES = (
+    "rules",
+    "cards/search/fields.py",
+    "cards/search/parser.py",
+    "cards/search/explain.py",
+    "decks/formats",
+    "cards/images",
+    "cards/card_data.py",
+    "cards/public_data.py",
+)
+OTHER_APPS = ("cards", "decks", "config")
+
+
+def python_files(*parts: str) -> list[Path]:
+    files: list[Path] = []
+    for part in parts:
+        path = ROOT / part
+        if path.is_file():
+            files.append(path)
+        elif path.is_dir():
+            files.extend(sorted(path.rglob("*.py")))
+    return files
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def top(module: str) -> str:
+    return module.split(".")[0]
+
+
+@pytest.mark.parametrize("path", python_files("rules"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_rules_imports_no_django_and_no_other_app(path: Path) -> None:
+    bad = {m for m in imported_modules(path) if top(m) in ("django", "rest_framework", *OTHER_APPS)}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize(
+    "path", python_files(*PURE_MODULES), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_pure_modules_import_no_django(path: Path) -> None:
+    bad = {m for m in imported_modules(path) if top(m) in ("django", "rest_framework")}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_only_rules_rng_imports_random() -> None:
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in python_files(*PROJECT_PACKAGES)
+        if "random" in {top(m) for m in imported_modules(path)}
+        and path != ROOT / "rules" / "rng.py"
+    ]
+    assert offenders == []
+
+
+def test_the_architecture_checks_see_the_packages() -> None:
+    # Guards the guards: an empty file list would make the tests above pass vacuously.
+    assert len(python_files("rules")) >= 3
+    assert len(python_files(*PROJECT_PACKAGES)) >= 20
