@@ -8,9 +8,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
+from cards.image_services import card_set_scan
 from cards.images.scan import MAX_BYTES, ScanError, make_renditions
 from cards.models import Card, CardImage, CardRevision, CardSet
-from cards.services import card_record_edit, card_set_scan
+from cards.services import card_record_edit
 
 
 @admin.register(CardSet)

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F
 
 from cards.card_data import CardDataError, CardFile, Problem, SetInfo, parse_card_document
-from cards.images import face, scan
-from cards.models import Card, CardImage, CardKeyword, CardRevision, CardSet
+from cards.image_services import Scan, cards_ensure_images
+from cards.images import scan
+from cards.models import Card, CardKeyword, CardRevision, CardSet
 from rules.abilities import parse_abilities
 
 Progress = Callable[[str], None]
@@ -89,9 +89,6 @@ def cards_import_bytes(
     return reports
 
 
-Scan = tuple[str, dict[str, bytes]]  # (hash of the scan's bytes, its WebP renditions)
-
-
 def _load_scans(files: Iterable[CardFile], base_dir: Path) -> dict[str, Scan]:
     """Read, check and re-encode every scan before anything is written."""
     problems: list[Problem] = []
@@ -129,6 +126,7 @@ def _write_file(
     sets = _sets_for(card_file)
     existing = Card.objects.select_related("set").in_bulk([c["id"] for c in card_file.cards])
     total = len(card_file.cards)
+    cards: list[Card] = []
     for n, data in enumerate(card_file.cards, start=1):
         card = existing.get(data["id"])
         old = card.as_data() if card else None
@@ -149,11 +147,12 @@ def _write_file(
                 report.created += 1
             else:
                 report.updated += 1
-        report.card_ids.append(card.id)
-        if make_images and card_ensure_image(card, scans.get(card.id)):
-            report.images += 1
-        if progress and (n % 20 == 0 or n == total):
+        cards.append(card)
+        if progress and (n % 50 == 0 or n == total):
             progress(f"{card_file.source}: {n}/{total} cards")
+    report.card_ids = [c.id for c in cards]
+    if make_images:
+        report.images = cards_ensure_images(cards, scans, progress=progress)
     return report
 
 
@@ -201,7 +200,7 @@ def card_record_edit(*, card: Card, old: dict[str, Any], user: Any, source: str)
     if changes:
         CardRevision.objects.create(card=card, user=user, source=source, changes=changes)
     card_sync_keywords(card)
-    card_ensure_image(card)
+    cards_ensure_images([card])
 
 
 def card_sync_keywords(card: Card) -> None:
@@ -218,67 +217,6 @@ def card_sync_keywords(card: Card) -> None:
         for position, clause in enumerate(parse_abilities(card.abilities))
         if clause.ability is not None
     )
-
-
-def face_hash(card: Card) -> str:
-    payload = json.dumps([face.FACE_VERSION, card.as_data()], sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def card_ensure_image(card: Card, scan_source: Scan | None = None) -> bool:
-    """Make the card's renditions if their source changed; True when images were written.
-
-    A scan wins over a rendered face; a card whose scan was never given gets a face drawn
-    from its data, redrawn whenever that data changes.
-    """
-    current = CardImage.objects.filter(card=card).first()
-    if scan_source is not None:
-        source_hash, renditions = scan_source
-        if current and current.status == CardImage.SCAN and current.source_hash == source_hash:
-            return False
-        status = CardImage.SCAN
-    else:
-        if current and current.status == CardImage.SCAN:
-            return False
-        source_hash = face_hash(card)
-        if current and current.source_hash == source_hash:
-            return False
-        renditions = face.render_face_renditions(card.as_data())
-        status = CardImage.RENDERED
-    _store_renditions(card, current, status, source_hash, renditions)
-    return True
-
-
-def card_set_scan(card: Card, data: bytes, *, user: Any) -> None:
-    """Replace a card's image by an uploaded scan (checked and re-encoded; raises ScanError)."""
-    renditions = scan.make_renditions(data)
-    current = CardImage.objects.filter(card=card).first()
-    _store_renditions(card, current, CardImage.SCAN, hashlib.sha256(data).hexdigest(), renditions)
-    CardRevision.objects.create(
-        card=card, user=user, source="admin", changes={"scan": [None, "uploaded"]}
-    )
-
-
-def _store_renditions(
-    card: Card,
-    current: CardImage | None,
-    status: str,
-    source_hash: str,
-    renditions: dict[str, bytes],
-) -> None:
-    image = current or CardImage(card=card)
-    old_files = [f.name for f in (image.small, image.normal, image.large) if f and f.name]
-    image.status = status
-    image.source_hash = source_hash
-    tag = source_hash[:10]
-    for size, payload in renditions.items():
-        getattr(image, size).save(f"{size}-{tag}.webp", ContentFile(payload), save=False)
-    image.width, image.height = scan.rendition_size(scan.RENDITIONS["large"])
-    image.save()
-    storage = image.large.storage
-    for name in old_files:
-        if name not in {image.small.name, image.normal.name, image.large.name}:
-            storage.delete(name)
 
 
 def cards_export(*, set_code: str | None = None) -> object:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -12,9 +14,9 @@ from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
 from cards.anatomy_view import anatomy_rows
+from cards.image_services import cards_ensure_images
 from cards.images_urls import SIZES
 from cards.models import Card, CardImage, CardSet
-from cards.services import card_ensure_image
 from rules import card_facts
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
@@ -123,7 +125,9 @@ def card_image(request: HttpRequest, card_id: str, size: str) -> FileResponse:
     if size not in SIZES:
         raise Http404("unknown image size")
     card = get_object_or_404(Card.objects.select_related("set"), id=card_id)
-    card_ensure_image(card)
+    # If another request drew the same face at the same moment, use theirs.
+    with suppress(IntegrityError), transaction.atomic():
+        cards_ensure_images([card])
     picture = CardImage.objects.get(card=card)
     response = FileResponse(getattr(picture, size).open("rb"), content_type="image/webp")
     response["Cache-Control"] = (

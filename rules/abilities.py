@@ -78,13 +78,13 @@ COMMON_ABILITIES: Final[tuple[CommonAbility, ...]] = (
              "at most once per point of its economic/military strength."),
     _ability("Climb", "G", "Once all wall assignments are made, a troop assigned to a wall may "
              "get past it and assign itself to another troop or structure."),
-    _ability("Crusade", "R", "Exhausts a target troop."),
+    _ability("Crusade", "R", "Exhausts a chosen troop."),
     _ability("Debate", "P", "Cancels a political ability as it is used, if the bearer's political "
              "strength is at least that of the personality using it. A debate can be debated, "
              "but no personality takes part in the same debate twice.", reaction=True),
     _ability("Defender", "G", "The bearer can fight two enemies in one combat and may wound "
              "both of them."),
-    _ability("Discredit", "P", "Exhausts a target citizen."),
+    _ability("Discredit", "P", "Exhausts a chosen citizen."),
     _ability("Endurance", "G", "Taking a wound does not exhaust the bearer."),
     _ability("Extort", "G", "Take economic tokens from another player's personal pool, up to the "
              "bearer's economic/military strength."),
@@ -100,17 +100,17 @@ COMMON_ABILITIES: Final[tuple[CommonAbility, ...]] = (
              "may attack structures once no such defender is free; it may land to give this up."),
     _ability("Follower", "G", "While unexhausted, this wanderer joins the other aggressive "
              "wanderers when they attack."),
-    _ability("Giant Size", "G", "+3 offense against any troop or wanderer that is not itself "
-             "giant sized."),
-    _ability("Hoarding", "G", "At the start of each Wanderer Phase, one token from the city's "
-             "pool or from another lord's personal pool is put on this wanderer as extra bounty."),
-    _ability("Influence", "P", "Exhausts a target structure."),
+    _ability("Giant Size", "G", "Gets +3 offense when fighting a troop or wanderer that is not "
+             "giant sized itself."),
+    _ability("Hoarding", "G", "At the start of each Wanderer Phase this wanderer takes one token, "
+             "from the city's pool or a lord's personal pool, and keeps it as extra bounty."),
+    _ability("Influence", "P", "Exhausts a chosen structure."),
     _ability("Oppress", "R", "Take economic tokens from the city's influence pool, up to the "
              "bearer's religious strength."),
-    _ability("Persuade", "P", "When a card is brought into play, pay as many tokens (of any kind) "
-             "as were just paid for it to stop it: the card is discarded and its costs stay "
-             "spent. It cannot stop invocations or a unique personality that just changed "
-             "allegiance.", reaction=True),
+    _ability("Persuade", "P", "As a card enters play, match the number of tokens just paid for it "
+             "(any kinds) to stop it: the card is discarded and its costs stay spent. It cannot "
+             "stop invocations or a unique personality that just changed allegiance.",
+             reaction=True),
     _ability("Pray", "R", "Spend religious tokens, up to the bearer's religious strength, to give "
              "another card +1 offense or defense each until the combat ends. A card receives at "
              "most one prayer per battle."),
@@ -118,10 +118,10 @@ COMMON_ABILITIES: Final[tuple[CommonAbility, ...]] = (
              "invoker paid for it.", reaction=True),
     _ability("Ranged", "M", "The bearer strikes in the ranged step, before everyone else. In a "
              "joint attack it counts only if every attacker has Ranged."),
-    _ability("Raze", "M", "+3 offense against structures."),
+    _ability("Raze", "M", "Gets +3 offense when attacking a structure."),
     _ability("Retain", "G", "Stops a copy of a unique card that is already in play from being "
-             "played: its costs are still paid and the new copy is discarded. A personality "
-             "cannot retain itself.", reaction=True),
+             "played: its costs are still paid and the new copy is discarded. The bearer cannot "
+             "use it against a copy of itself.", reaction=True),
     _ability("Sap", "P", "Send tokens from another player's personal pool back to the city's "
              "pool, up to the bearer's political strength; the user picks the tokens."),
     _ability("Support", "G", "When asked, this troop can join another lord's combat (never a "
@@ -188,14 +188,19 @@ def normalize_ability_text(text: str | None) -> str:
 def parse_abilities(text: str | None) -> tuple[AbilityClause, ...]:
     """The clauses of a card's printed ability text, in order (see the module docstring)."""
     clauses: list[AbilityClause] = []
+    custom: list[str] = []  # the sentences of the custom clause being read
     for sentence in _sentences(normalize_ability_text(text)):
         common = _common_clause(sentence)
-        if common is not None:
+        if common is None and custom and not _starts_with_marker(sentence):
+            custom.append(sentence)
+            continue
+        if custom:
+            clauses.append(_custom_clause(" ".join(custom)))
+        custom = [] if common else [sentence]
+        if common:
             clauses.append(common)
-        elif clauses and clauses[-1].is_custom and not _starts_with_marker(sentence):
-            clauses[-1] = _custom_clause(f"{clauses[-1].text} {sentence}")
-        else:
-            clauses.append(_custom_clause(sentence))
+    if custom:
+        clauses.append(_custom_clause(" ".join(custom)))
     return tuple(clauses)
 
 

@@ -23,6 +23,10 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def media_in_tmp(settings: Any, tmp_path: Path) -> None:
-    """Image renditions written by a test go to its own folder, never to var/media."""
-    settings.MEDIA_ROOT = tmp_path / "media"
+def media_in_tmp(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Image renditions written by a test go to its own folder, never to var/media.
+
+    Skipped when pytest-django is off (``-p no:django``), so the pure tests run without Django.
+    """
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").MEDIA_ROOT = tmp_path / "media"

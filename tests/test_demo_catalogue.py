@@ -90,14 +90,6 @@ FIELD_RANGES: dict[tuple[str, str | None], dict[str, tuple[int, int]]] = {
 # --------------------------------------------------------------------------- card file
 
 
-@pytest.fixture(autouse=True)
-def media_in_tmp() -> None:
-    """Stand in for the suite's Django-only autouse fixture of this name (tests/conftest.py).
-
-    These tests write no media and need no Django, so they also run with ``-p no:django``.
-    """
-
-
 @cache
 def demo_file() -> dict[str, Any]:
     with DEMO_JSON.open(encoding="utf-8") as f:

@@ -15,7 +15,6 @@ from cards.images_urls import card_image_urls
 from cards.models import Card, CardSet
 
 
-
 def _text(help_text: str = "") -> serializers.CharField:
     """A read-only string that is null when the fact is not yet transcribed."""
     return serializers.CharField(allow_null=True, read_only=True, help_text=help_text)

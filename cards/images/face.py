@@ -18,11 +18,13 @@ What is drawn, and the decisions behind it:
   circles; a single neutral gem for a structure's generic cost; none for wanderers. The
   strength requirement of invocations (religious, blue) and events (economic, yellow) is a
   faceted diamond at the far right, and is also spelled out in the type bar.
-* There is no art, so the art panel is a pattern in the faction's colours with a large
-  faction shield (personalities) or a drawn emblem of the type; a red "RENDERED" sash in its
-  corner and a "RENDERED - NO SCAN" ribbon in the footer keep it from passing for a scan
-  (the sash stays legible on the 146 px thumbnail). Cards with ``official`` False also say
-  "FICTIONAL DEMO CARD" in the footer.
+* There is no art, so the art panel is a pattern in the faction's colours (Kalim blue and
+  white rays, Mosfin purple lattice, Guild gold chevrons, grey grid for none; a Kalim
+  invocation wears Kalim's) with a large faction shield for personalities, or a drawn emblem
+  of the type (hall, wall, tower, sword, shield, gem, star, lightning, claws, "?"). A red
+  "RENDERED" sash in its corner and a "RENDERED - NO SCAN" ribbon in the footer keep it from
+  passing for a scan (the red corner still shows on the 146 px thumbnail). Cards with
+  ``official`` False also say "FICTIONAL DEMO CARD" in the footer.
 * Ability text: each clause the ability parser recognises as a common ability is set in bold;
   the font shrinks step by step until the text fits, the quotation (italic, smaller) is
   dropped if it cannot fit as well, and as a last resort the text is cut with an ellipsis.
@@ -30,8 +32,13 @@ What is drawn, and the decisions behind it:
 * Everything is drawn at twice the size and reduced, which anti-aliases the shapes.
   Textures vary per card but are derived from a SHA-256 of the card id, so the same data
   always gives the same pixels (the project does not use ``random`` outside the engine).
+* Text fields are drawn on one line with whitespace collapsed and control characters
+  removed (a newline in a name must not break the layout); the ability text keeps its lines.
+  A value of the wrong type, or a type/subtype/faction outside the contract, counts as
+  unknown: the renderer never raises on odd data.
 * Fonts are DejaVu from :data:`FONT_DIR` when present, else Pillow's default font, so that a
-  machine without them still renders (less handsomely).
+  machine without them still renders (less handsomely). DejaVu has Latin, Greek and Cyrillic;
+  other scripts and emoji show as boxes.
 
 Bump :data:`FACE_VERSION` whenever the drawing changes: it is part of the hash the app uses
 to decide whether a stored face must be redrawn.
@@ -51,7 +58,14 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageOps
 
 from cards.images.scan import RENDITIONS, rendition_size, renditions_from_image
 from rules.abilities import parse_abilities
-from rules.card_facts import FACTIONS, RARITIES, applicable_keys, border, personality_kind
+from rules.card_facts import (
+    FACTIONS,
+    RARITIES,
+    SUBTYPES,
+    applicable_keys,
+    border,
+    personality_kind,
+)
 
 FACE_VERSION: Final = 1
 WIDTH, HEIGHT = rendition_size(RENDITIONS["large"])  # 745 x 1040, the card ratio 63:88
@@ -69,6 +83,7 @@ _FONT_FILES: Final[Mapping[str, tuple[str, ...]]] = {
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 RGB = tuple[int, int, int]
+Fill = tuple[int, int, int, int]  # RGBA
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 
@@ -207,16 +222,34 @@ class _CardView:
         if self.card_type not in _TYPE_TITLES:
             self.card_type = None
         self.subtype = self.text("subtype")
+        if self.subtype not in SUBTYPES.get(self.card_type or "", ()):
+            self.subtype = None
         self.faction = self.text("faction")
         if self.faction not in FACTIONS:
             self.faction = None
+        # The faction whose colours the card wears: its own, or Kalim for a Kalim invocation.
+        self.colours = self.faction
+        if self.card_type == "invocation" and self.subtype == "kalim":
+            self.colours = self.faction or "kalim"
         self.official = card.get("official") is not False
         ident = self.text("id") or self.text("name") or ""
         self.seed = f"allegiance-face:{ident}"
 
     def text(self, key: str) -> str | None:
+        """One line of text: runs of whitespace (newlines, tabs) become one space."""
+        lines = self.lines(key)
+        return " ".join(lines) if lines else None
+
+    def lines(self, key: str) -> list[str]:
+        """The non-blank lines of a text, control characters removed, spaces collapsed."""
         value = self.card.get(key)
-        return value if isinstance(value, str) and value.strip() else None
+        if not isinstance(value, str):
+            return []
+        lines = (
+            " ".join("".join(c for c in line if c.isprintable() or c.isspace()).split())
+            for line in value.splitlines()
+        )
+        return [line for line in lines if line]
 
     def number(self, key: str) -> int | None:
         value = self.card.get(key)
@@ -285,11 +318,18 @@ def _fit_font(style: str, text: str, max_width: float, size: int, min_size: int)
 
 
 def _ellipsize(text: str, font: Font, max_width: int) -> str:
+    """``text``, or its longest prefix that fits with an ellipsis (binary search: a name can
+    be a few thousand characters long)."""
     if font.getlength(text) <= max_width:
         return text
-    while text and font.getlength(text + "\u2026") > max_width:
-        text = text[:-1]
-    return text.rstrip() + "\u2026"
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if font.getlength(text[:middle] + "\u2026") <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "\u2026"
 
 
 def _gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
@@ -449,7 +489,7 @@ def _wood(size: tuple[int, int], noise: _Noise) -> Image.Image:
 
 
 def _draw_body(canvas: Image.Image, data: _CardView) -> None:
-    style = FACTION_STYLES[data.faction]
+    style = FACTION_STYLES[data.colours]
     box = _dbox(BODY)
     size = (box[2] - box[0], box[3] - box[1])
     fill = _gradient(size, _mix(style.body, (255, 255, 255), 0.12), _mix(style.body, INK, 0.3))
@@ -514,11 +554,7 @@ def _draw_name_bar(canvas: Image.Image, draw: ImageDraw.ImageDraw, data: _CardVi
 def _gems(data: _CardView) -> list[tuple[str, int | None, str]]:
     """(colour kind, value, shape) of each gem, left to right."""
     gems: list[tuple[str, int | None, str]] = []
-    if data.card_type == "wanderer":
-        costs: tuple[tuple[str, str], ...] = tuple(c for c in _COSTS if data.number(c[0]) is not None)
-    else:
-        costs = _COSTS
-    for key, kind in costs:
+    for key, kind in _COSTS:
         if data.shows(key):
             gems.append((kind, data.number(key), "circle"))
     requirement = _REQUIREMENT.get(data.card_type or "")
@@ -589,16 +625,22 @@ def _dpt(point: Point) -> tuple[int, int]:
     return (_d(point[0]), _d(point[1]))
 
 
-def _star_points(centre: Point, outer: float, inner: float, count: int, turn: float = 0) -> list[
-    tuple[int, int]
-]:
+def _star(centre: Point, outer: float, inner: float, count: int, turn: float = 0) -> list[Point]:
+    """A star of ``count`` points, the first pointing up (in whatever units it is given)."""
     cx, cy = centre
-    points = []
+    points: list[Point] = []
     for i in range(count * 2):
         radius = outer if i % 2 == 0 else inner
         angle = -math.pi / 2 + turn + math.pi * i / count
-        points.append(_dpt((cx + radius * math.cos(angle), cy + radius * math.sin(angle))))
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
     return points
+
+
+def _star_points(
+    centre: Point, outer: float, inner: float, count: int, turn: float = 0
+) -> list[tuple[int, int]]:
+    """A star in card pixels, as drawing pixels."""
+    return [_dpt(p) for p in _star(centre, outer, inner, count, turn)]
 
 
 def _draw_sun(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
@@ -621,10 +663,10 @@ def _draw_sun(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
 def _art_panel(data: _CardView, noise: _Noise) -> Image.Image:
     box = _dbox(ART)
     size = (box[2] - box[0], box[3] - box[1])
-    style = FACTION_STYLES[data.faction]
+    style = FACTION_STYLES[data.colours]
     art = _gradient(size, style.light, style.dark).convert("RGBA")
     overlay = Image.new("RGBA", size, (0, 0, 0, 0))
-    _art_pattern(ImageDraw.Draw(overlay), size, data.faction, noise)
+    _art_pattern(ImageDraw.Draw(overlay), size, data.colours, noise)
     art = Image.alpha_composite(art, overlay)
     # Vignette: darker towards the edges.
     vignette = Image.radial_gradient("L").resize(size, Image.Resampling.BILINEAR)
@@ -801,9 +843,9 @@ def _draw_emblem(
             _sword(draw, cx, cy, s, light, dark)
     elif card_type == "invocation":
         draw.polygon([(x + s * 0.04, y + s * 0.05) for x, y in
-                      _star_points_d((cx, cy), s, s * 0.42, 12)], fill=dark)
-        draw.polygon(_star_points_d((cx, cy), s, s * 0.42, 12), fill=light)
-        draw.polygon(_star_points_d((cx, cy), s * 0.62, s * 0.3, 12, math.pi / 12),
+                      _star((cx, cy), s, s * 0.42, 12)], fill=dark)
+        draw.polygon(_star((cx, cy), s, s * 0.42, 12), fill=light)
+        draw.polygon(_star((cx, cy), s * 0.62, s * 0.3, 12, math.pi / 12),
                      fill=(255, 236, 170, 230))
         r = s * 0.24
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255, 240))
@@ -819,22 +861,6 @@ def _draw_emblem(
         font = _font("serif-bold", round(height * 0.55))
         draw.text((cx + s * 0.05, cy + s * 0.06), "?", font=font, fill=dark, anchor="mm")
         draw.text((cx, cy), "?", font=font, fill=light, anchor="mm")
-
-
-def _star_points_d(centre: Point, outer: float, inner: float, count: int, turn: float = 0) -> list[
-    Point
-]:
-    cx, cy = centre
-    return [
-        (
-            cx + (outer if i % 2 == 0 else inner) * math.cos(-math.pi / 2 + turn + math.pi * i / count),
-            cy + (outer if i % 2 == 0 else inner) * math.sin(-math.pi / 2 + turn + math.pi * i / count),
-        )
-        for i in range(count * 2)
-    ]
-
-
-Fill = tuple[int, int, int, int]
 
 
 def _tower(
@@ -1006,8 +1032,7 @@ def _detail_line(data: _CardView) -> str:
     requirement = _REQUIREMENT.get(data.card_type or "")
     if requirement is not None:
         strength = "religious" if requirement[1] == "religious" else "economic/military"
-        value = data.number(requirement[0])
-        parts.append(f"Requires {strength} strength {_shown(value)}")
+        parts.append(f"Requires {strength} strength {_shown(data.number(requirement[0]))}")
     return " \u00b7 ".join(parts)
 
 
@@ -1188,7 +1213,7 @@ def _draw_text_box(
     left, top, right, bottom = box
     pad_x, pad_y = 18, 12
     inner: Box = (left + pad_x, top + pad_y, right - pad_x, bottom - pad_y)
-    abilities = data.text("abilities")
+    abilities = "\n".join(data.lines("abilities")) or None
     quote = data.text("quotation")
     if abilities is None and data.official:
         draw.text(
@@ -1275,7 +1300,7 @@ def _draw_stat(draw: ImageDraw.ImageDraw, box: Box, stat: _Stat, value: int | No
     draw.text((_d(start + icon + 4), _d(top + band / 2 + 0.5)), stat.label, font=font, fill=fg,
               anchor="lm")
     text = _shown(value)
-    value_font = _fit_font("sans-bold", text, right - left - 10, 32, 14)
+    value_font = _fit_font("sans-bold", text, right - left - 10, 32, 10)
     draw.text((_d((left + right) / 2), _d((top + band + bottom) / 2 + 1)), text,
               font=value_font, fill=INK if value is not None else (140, 124, 100), anchor="mm")
 

@@ -15,7 +15,7 @@ Decisions:
 
 * Renditions always have the exact widths of :data:`RENDITIONS` so that pages can reserve the
   space before the image loads. A scan narrower than a rendition is scaled *up* for it (a
-  scan must be at least ``MIN_WIDTH`` pixels wide, so that is at most a 5x enlargement, and
+  scan must be at least ``MIN_WIDTH`` pixels wide, so that is at most about 5x, and
   only for ``normal``/``large``). Heights follow the scan's own aspect ratio: scans are never
   cropped or stretched.
 * The scan's aspect ratio must be between ``MIN_ASPECT`` and ``MAX_ASPECT`` (height / width;

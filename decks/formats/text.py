@@ -40,8 +40,8 @@ Grammar accepted by the importer
 --------------------------------
 
 The text may start with a UTF-8 byte order mark; lines end in ``\\n``, ``\\r\\n`` or ``\\r``.
-Each line is trimmed, and runs of spaces and tabs count as one space. Lines are numbered from
-1 (the numbers in errors). Each line is, checked in this order:
+Each line is trimmed, and any run of spaces and tabs counts as one space. Lines are numbered
+from 1, blank and comment lines included (the numbers in errors). A line is, in this order:
 
 1. **Blank**: ignored.
 2. **Comment**: starts with ``//``; ignored anywhere.
@@ -50,14 +50,17 @@ Each line is trimmed, and runs of spaces and tabs count as one space. Lines are 
 
    * the first ``#`` line of the form ``players: N`` (any case, spaces allowed) is the player
      count; N must be a whole number from 2 to 6, otherwise error ``bad_players``;
-   * the first other ``#`` line is the deck name;
+   * the first other ``#`` line is the deck name (without one, the name is empty: the caller
+     may name the deck, after the file say);
    * every later ``#`` line is a line of the description (the ``#`` and one space after it are
-     removed; a lone ``#`` is a blank line). Use ``//`` for comments in the header.
+     removed, further indentation is kept; a lone ``#`` is a blank line). Use ``//`` for
+     comments in the header.
 
    After the header a ``#`` line is a comment.
 4. **Section header**: one of the names below, in any case, optionally followed by a count in
    parentheses (ignored) and/or a colon: ``Structure Pile``, ``structures:``,
-   ``Personality Pile (30)``.
+   ``Personality Pile (30)``. A line that reads as a section header is one, even if a card
+   has that name: write such a card with its count (``1 Holdings``).
 
    ==================  ==============================================
    section             accepted names
@@ -145,6 +148,7 @@ type Resolver = Callable[[str, str | None, str | None], Resolution]
 MAX_COUNT: Final = 99
 MAX_LINE_LENGTH: Final = 200
 MAX_SUGGESTIONS: Final = 5
+MAX_HEADING_LENGTH: Final = 60
 
 SECTION_ALIASES: Final[Mapping[str, SectionName]] = MappingProxyType(
     {
@@ -407,6 +411,9 @@ def _read_players(value: str, header: _Header) -> _Problem | None:
 
 
 def _section_heading(line: str) -> SectionName | None:
+    # Headings are short; the length check also keeps the regex away from pathological lines.
+    if len(line) > MAX_HEADING_LENGTH:
+        return None
     title = _normalize(_SECTION_DECORATION.sub("", line)).casefold()
     return SECTION_ALIASES.get(title)
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from cards.card_data import CARD_KEYS
-from cards.images import face, scan
+from cards.images import face
 from cards.images.face import render_face, render_face_renditions
 from cards.images.scan import MAX_BYTES, RENDITIONS, ScanError, make_renditions, rendition_size
 
@@ -33,11 +33,10 @@ def encode(image: Image.Image, fmt: str, **options: object) -> bytes:
 
 
 def card_image(mode: str = "RGB", size: tuple[int, int] = (630, 880)) -> Image.Image:
-    """A card-shaped test picture: a dark frame on a light ground, so orientation shows."""
+    """A plain card-sized picture in ``mode``."""
     colour: object = {"RGB": (200, 60, 40), "RGBA": (200, 60, 40, 255), "L": 90, "P": 5,
-                      "I;16": 30000}[mode]
-    image = Image.new(mode, size, colour)  # type: ignore[arg-type]
-    return image
+                      "I;16": 30000, "CMYK": (0, 200, 200, 20)}[mode]
+    return Image.new(mode, size, colour)  # type: ignore[arg-type]
 
 
 def png_with_header(width: int, height: int) -> bytes:
@@ -84,6 +83,7 @@ def ink_pixels(image: Image.Image, box: tuple[int, int, int, int]) -> int:
     ("fmt", "mode", "options"),
     [
         ("JPEG", "RGB", {"quality": 90}),
+        ("JPEG", "CMYK", {}),
         ("PNG", "RGBA", {}),  # with an alpha channel
         ("PNG", "P", {}),
         ("PNG", "L", {}),
@@ -105,6 +105,8 @@ def test_accepted_scan_gives_three_webp_renditions(
         assert image.height == round(880 * width / 630)
         assert image.height / image.width == pytest.approx(CARD_RATIO, rel=0.01)
         assert "exif" not in image.info and "icc_profile" not in image.info
+        # A simple lossy WebP ("VP8 "): the extended format that carries EXIF/ICC/XMP is absent.
+        assert renditions[name][12:16] == b"VP8 "
 
 
 def test_sixteen_bit_grey_is_scaled_not_clipped() -> None:
@@ -130,6 +132,7 @@ def test_exif_orientation_is_applied_and_metadata_stripped() -> None:
     large = decode(renditions["large"])
     assert large.size == (745, round(880 * 745 / 630))
     assert not large.getexif()
+    assert all(data[12:16] == b"VP8 " for data in renditions.values())
 
 
 def test_multi_picture_jpeg_from_a_phone_is_accepted() -> None:
@@ -251,6 +254,31 @@ def test_face_of_a_card_with_every_field_unknown() -> None:
     assert image.size == (745, 1040)
     # Nothing at all, not even the keys, is fine too.
     assert render_face({}).size == (745, 1040)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        # Line breaks, tabs and control characters in one-line fields.
+        {"name": "Line\nbreak\tand\x00control\x1b", "race": "a\r\nb", "artist": "\u200b",
+         "quotation": "one\ntwo", "set": "W\nOF"},
+        # Wrong types and values: drawn as unknown, never a crash.
+        {"type": "dragon", "subtype": "wyrm", "faction": "elves", "offense": "3", "unique": "yes",
+         "abilities": 42, "vitality": True, "cost_economic": 2.5},
+        # Numbers at and past the importer's bounds.
+        {"offense": -20, "defense": 99, "cost_political": 99, "bounty": 10**9},
+        # Very long one-line fields are cut with an ellipsis.
+        {"name": "Long " * 800, "race": "Elf " * 500, "artist": "A" * 4000},
+        # Letters DejaVu has, and some it has not.
+        {"name": "\u03a9\u03bc\u03ad\u03b3\u03b1 \U0001f409 "
+                 "\u0627\u0644\u0639\u0631\u0628\u064a\u0629",
+         "abilities": "\U0001f409 " * 60},
+    ],
+    ids=["whitespace-and-controls", "wrong-types", "extreme-numbers", "long-fields",
+         "scripts-and-emoji"],
+)
+def test_face_survives_odd_values(values: dict[str, object]) -> None:
+    assert render_face(card(**{"type": "personality", **values})).size == (745, 1040)
 
 
 def test_unknown_is_drawn_as_a_question_mark_never_as_zero() -> None:
@@ -386,8 +414,10 @@ def test_face_renditions_have_the_scan_widths() -> None:
 def no_fonts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(face, "FONT_DIR", tmp_path / "no-fonts-here")
     face._font.cache_clear()
+    face._width.cache_clear()
     yield
     face._font.cache_clear()
+    face._width.cache_clear()
 
 
 @pytest.mark.usefixtures("no_fonts")
@@ -402,4 +432,3 @@ def test_images_package_does_not_import_django() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=False)
     assert result.returncode == 0, "cards.images must not import Django"
-    assert scan.__name__ == "cards.images.scan"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -132,9 +133,9 @@ def test_deck_name_and_description_are_kept_in_canonical_form() -> None:
         pytest.param(lambda: Deck("d", wanderers=(DeckEntry("a", -1),)), id="negative-copies"),
     ],
 )
-def test_an_impossible_deck_is_a_programming_error(make: object) -> None:
+def test_an_impossible_deck_is_a_programming_error(make: Callable[[], Deck]) -> None:
     with pytest.raises(ValueError):
-        make()  # type: ignore[operator]
+        make()
 
 
 def test_sections_have_the_display_titles_of_the_rulebook() -> None:

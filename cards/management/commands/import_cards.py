@@ -30,6 +30,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         reports: list[dict[str, Any]] = []
         failed = False
+        # Progress rewrites one line on a terminal and prints plain lines into a log.
+        ending = "\r" if self.stderr.isatty() else "\n"
         for name in options["files"]:
             try:
                 raw, base_dir = _read(name)
@@ -38,9 +40,8 @@ class Command(BaseCommand):
                     source=name,
                     base_dir=base_dir,
                     make_images=not options["no_images"],
-                    progress=lambda msg: self.stderr.write(msg, ending="\r"),
+                    progress=lambda msg: self.stderr.write(f"{msg:<60}", ending=ending),
                 ):
-                    self.stderr.write("")
                     self.stderr.write(report.summary())
                     reports.append({
                         "file": report.source, "created": report.created,

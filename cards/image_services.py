@@ -1,0 +1,117 @@
+"""Card images in storage: scans and rendered faces, made once and redone when their source
+changes. The drawing and checking is in the pure package cards.images."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from django.core.files.base import ContentFile
+from PIL import Image
+
+from cards.images import face, scan
+from cards.models import Card, CardImage, CardRevision
+
+Scan = tuple[str, dict[str, bytes]]  # (hash of the scan's bytes, its WebP renditions)
+Progress = Callable[[str], None]
+# Below this many faces a process pool costs more to start than it saves.
+PARALLEL_FROM = 12
+
+
+def face_hash(card: Card) -> str:
+    payload = json.dumps([face.FACE_VERSION, card.as_data()], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def cards_ensure_images(
+    cards: Sequence[Card],
+    scans: dict[str, Scan] | None = None,
+    *,
+    progress: Progress | None = None,
+) -> int:
+    """Give every card up-to-date renditions; returns how many cards got new images.
+
+    A scan wins over a rendered face; a card without a scan gets a face drawn from its data,
+    redrawn whenever that data (or the renderer, FACE_VERSION) changes.
+    """
+    scans = scans or {}
+    current = {i.card_id: i for i in CardImage.objects.filter(card__in=[c.id for c in cards])}
+    made = 0
+    faces: list[tuple[Card, str]] = []
+    for card in cards:
+        picture = current.get(card.id)
+        if card.id in scans:
+            source_hash, renditions = scans[card.id]
+            if not (picture and picture.status == CardImage.SCAN
+                    and picture.source_hash == source_hash):
+                _store(card, picture, CardImage.SCAN, source_hash, renditions)
+                made += 1
+            continue
+        if picture and picture.status == CardImage.SCAN:
+            continue  # a scan uploaded in the admin stays until another replaces it
+        wanted = face_hash(card)
+        if not (picture and picture.source_hash == wanted):
+            faces.append((card, wanted))
+    drawn = render_faces([card.as_data() for card, _ in faces], progress=progress)
+    for (card, wanted), renditions in zip(faces, drawn, strict=True):
+        _store(card, current.get(card.id), CardImage.RENDERED, wanted, renditions)
+    return made + len(faces)
+
+
+def render_faces(
+    cards: Sequence[dict[str, Any]], *, progress: Progress | None = None
+) -> list[dict[str, bytes]]:
+    """Draw faces, on every core when there are many (drawing is pure CPU work)."""
+    if len(cards) < PARALLEL_FROM:
+        return [face.render_face_renditions(c) for c in cards]
+    workers = min(os.cpu_count() or 1, 8)
+    # forkserver: the workers do not inherit this process's database connections or threads.
+    context = multiprocessing.get_context("forkserver")
+    results: list[dict[str, bytes]] = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for n, renditions in enumerate(
+            pool.map(face.render_face_renditions, cards, chunksize=4), start=1
+        ):
+            results.append(renditions)
+            if progress and (n % 25 == 0 or n == len(cards)):
+                progress(f"card faces: {n}/{len(cards)} drawn")
+    return results
+
+
+def card_set_scan(card: Card, data: bytes, *, user: Any) -> None:
+    """Replace a card's image by an uploaded scan (checked and re-encoded; raises ScanError)."""
+    renditions = scan.make_renditions(data)
+    current = CardImage.objects.filter(card=card).first()
+    _store(card, current, CardImage.SCAN, hashlib.sha256(data).hexdigest(), renditions)
+    CardRevision.objects.create(
+        card=card, user=user, source="admin", changes={"scan": [None, "uploaded"]}
+    )
+
+
+def _store(
+    card: Card,
+    current: CardImage | None,
+    status: str,
+    source_hash: str,
+    renditions: dict[str, bytes],
+) -> None:
+    image = current or CardImage(card=card)
+    old_files = [f.name for f in (image.small, image.normal, image.large) if f and f.name]
+    image.status = status
+    image.source_hash = source_hash
+    tag = source_hash[:10]
+    for size, payload in renditions.items():
+        getattr(image, size).save(f"{size}-{tag}.webp", ContentFile(payload), save=False)
+    with Image.open(io.BytesIO(renditions["large"])) as large:
+        image.width, image.height = large.size
+    image.save()
+    kept = {image.small.name, image.normal.name, image.large.name}
+    for name in old_files:
+        if name not in kept:
+            image.large.storage.delete(name)
