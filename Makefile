@@ -51,9 +51,14 @@ serve:
 	@echo "Serving http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
 	$(MANAGE) runserver $(HOST):$(PORT)
 
+# Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn workers.
+# Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
+serve-prod: export DJANGO_DEBUG = 0
+serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve-prod: load
-	DJANGO_DEBUG=0 $(MANAGE) collectstatic --noinput
-	DJANGO_DEBUG=0 $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3
+	$(MANAGE) collectstatic --noinput --verbosity 0
+	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn (Ctrl-C to stop)"
+	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
 
 lint: install
 	$(VENV)/bin/ruff check .

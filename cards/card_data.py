@@ -240,7 +240,9 @@ def _check_set(card: dict[str, Any], set_info: SetInfo | None, bad: Bad) -> None
 
 def _check_enum(card: dict[str, Any], key: str, allowed: Any, bad: Bad) -> None:
     value = card[key]
-    if value is not None and value not in allowed:
+    if value is not None and not isinstance(value, str):
+        bad(key, f"must be a string or null, not {_json_type(value)}")
+    elif value is not None and value not in allowed:
         choices = ", ".join(allowed)
         bad(key, f"{value!r} is not one of: {choices} (or null when unknown)")
 

@@ -1,5 +1,3 @@
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
@@ -9,5 +7,3 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("decks/", include("decks.urls")),
     path("", include("cards.urls")),
 ]
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -8,9 +8,9 @@ from django.db import models
 from django.urls import reverse
 
 from cards.models import Card
-from rules.card_facts import PILE_TITLES
+from decks.formats.model import SECTION_TITLES
 
-SECTION_CHOICES = list(PILE_TITLES.items())
+SECTION_CHOICES = list(SECTION_TITLES.items())
 
 
 class Deck(models.Model):

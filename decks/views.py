@@ -7,8 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from decks.formats.model import SECTION_TITLES
 from decks.models import Deck
-from rules.card_facts import PILE_TITLES
 
 
 def visible_decks(request: HttpRequest) -> QuerySet[Deck]:
@@ -38,7 +38,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = get_object_or_404(visible_decks(request).select_related("owner"), pk=deck_id)
     entries = deck.entries.select_related("card").order_by("position")
     parts = []
-    for key, title in PILE_TITLES.items():
+    for key, title in SECTION_TITLES.items():
         part_entries = [e for e in entries if e.section == key]
         parts.append({
             "key": key,

@@ -58,12 +58,6 @@ _PILES: Final[Mapping[str, Pile]] = {
     "event": "personalities",
     "wanderer": "wanderers",
 }
-PILE_TITLES: Final[Mapping[str, str]] = {
-    "holdings": "Initial Holdings",
-    "structures": "Structure Pile",
-    "personalities": "Personality Pile",
-    "wanderers": "Wanderer Pile",
-}
 
 
 @dataclass(frozen=True)

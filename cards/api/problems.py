@@ -26,14 +26,14 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     code = "error"
     detail: Any = response.data
     errors = None
+    if isinstance(response.data, dict) and set(response.data) == {"detail"}:
+        detail = str(response.data["detail"])
+    else:
+        errors = response.data
+        detail = "The request is not valid; see errors."
     if isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "invalid"
-        if isinstance(response.data, dict) and set(response.data) == {"detail"}:
-            detail = str(response.data["detail"])
-        else:
-            errors = response.data
-            detail = "The request is not valid; see errors."
     if response.status_code == status.HTTP_404_NOT_FOUND:
         code = "not_found"
     extra = {"errors": errors} if errors is not None else {}

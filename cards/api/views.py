@@ -24,11 +24,17 @@ class CardFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
     subtype = django_filters.CharFilter(lookup_expr="iexact")
     faction = django_filters.CharFilter(lookup_expr="iexact")
     rarity = django_filters.CharFilter(lookup_expr="iexact")
-    official = django_filters.BooleanFilter()
+    # A choice (not a BooleanFilter, which silently ignores "maybe") so a typo is a 400.
+    official = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], method="filter_official"
+    )
 
     class Meta:
         model = Card
         fields = ["set", "type", "subtype", "faction", "rarity", "official"]
+
+    def filter_official(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        return queryset.filter(official=value == "true")
 
 
 class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):

@@ -113,3 +113,23 @@ def test_the_docs_ui_loads_its_assets_from_this_server(client: Client) -> None:
     html = response.content.decode()
     assert "swagger-ui" in html
     assert "cdn" not in html.lower() and "https://" not in html
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "code", "detail"),
+    [
+        ("/api/cards/?page=999", 404, "not_found", "Invalid page."),
+        ("/api/sets/NOPE/", 404, "not_found", "No CardSet matches the given query."),
+        ("/api/cards/?official=maybe", 400, "invalid", "The request is not valid; see errors."),
+    ],
+)
+def test_bad_requests_get_a_specific_problem_document(
+    client: Client, url: str, status: int, code: str, detail: str
+) -> None:
+    response = client.get(url)
+    assert response.status_code == status
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert (body["status"], body["code"], body["detail"]) == (status, code, detail)
+    if status == 400:
+        assert "official" in body["errors"]

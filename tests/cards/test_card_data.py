@@ -6,6 +6,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cards.card_data import CARD_KEYS, CardDataError, parse_card_document
 
@@ -121,3 +123,26 @@ def test_a_malformed_document_is_refused_with_the_reason(doc: object, expected: 
 def test_the_error_message_says_nothing_was_written() -> None:
     with pytest.raises(CardDataError, match="nothing was written"):
         parse_card_document(document(card(type="spell")), "cards.json")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
+                                                                 max_size=6),
+    max_leaves=20,
+)
+card_like = st.fixed_dictionaries(
+    {}, optional={k: json_values for k in CARD_KEYS} | {"extra": json_values}
+)
+
+
+@given(st.one_of(json_values, st.lists(card_like, max_size=4),
+                 st.fixed_dictionaries({"set": json_values, "cards": st.lists(card_like)})))
+@settings(max_examples=300, deadline=None)
+def test_any_json_document_is_either_accepted_or_refused_with_problems(doc: object) -> None:
+    try:
+        parsed = parse_card_document(doc, "fuzz.json")
+    except CardDataError as exc:
+        assert exc.problems and all(p.source == "fuzz.json" for p in exc.problems)
+    else:
+        assert all(set(card) == set(CARD_KEYS) for card in parsed.cards)

@@ -89,3 +89,9 @@ def test_sample_decks_are_listed_and_open(client: Client) -> None:
     detail = html(client, f"/decks/{deck.pk}/")
     for title in ("Initial Holdings", "Structure Pile", "Personality Pile", "Wanderer Pile"):
         assert title in detail
+
+
+def test_a_missing_page_uses_the_site_layout(client: Client, settings: object) -> None:
+    settings.DEBUG = False  # type: ignore[attr-defined]
+    page = html(client, "/no/such/page/", status=404)
+    assert "Allegiance DB" in page and "Browse the cards" in page
