@@ -43,11 +43,12 @@ def main() -> None:
         import django
 
         django.setup()
-        from bench import api_bench, image_bench
+        from bench import api_bench, image_bench, search_bench
 
         print("benchmark                                       ratio  baseline")
         image_bench.run(best_of, report)
         api_bench.run(best_of, report, ROOT)
+        search_bench.run(best_of, report, ROOT)
 
 
 if __name__ == "__main__":

@@ -7,20 +7,25 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
 from cards.anatomy_view import anatomy_rows
+from cards.card_search import SearchError, card_search
 from cards.image_services import cards_ensure_images
 from cards.images_urls import SIZES
 from cards.models import Card, CardImage, CardSet
-from rules import card_facts
+from cards.search.fields import help_sections
+from cards.search_page import VIEWS, facets
+from cards.set_completeness import completeness
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
 PAGE_SIZE = 60
+# Cards of a set in collector-number order (unnumbered last, the same on every database).
+SET_ORDER = (F("number").asc(nulls_last=True), "name", "id")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -38,31 +43,50 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def card_list(request: HtmxHttpRequest) -> HttpResponse:
-    filters = {
-        "set": request.GET.get("set", ""),
-        "type": request.GET.get("type", ""),
-        "faction": request.GET.get("faction", ""),
+    """Search as you type: the URL always holds the query, so a search can be shared."""
+    text = request.GET.get("q", "").strip() or _legacy_query(request)
+    view = request.GET.get("view", "grid")
+    if view not in VIEWS:
+        view = "grid"
+    context: dict[str, Any] = {
+        "q": text,
+        "view": view,
+        "views": VIEWS,
+        "facets": facets(text, view, list(CardSet.objects.values_list("code", "name"))),
     }
-    cards = Card.objects.select_related("set", "picture").order_by("name", "id")
-    if filters["set"]:
-        cards = cards.filter(set__code__iexact=filters["set"])
-    if filters["type"]:
-        cards = cards.filter(type=filters["type"])
-    if filters["faction"]:
-        cards = cards.filter(faction=filters["faction"])
-    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "page": page,
-        "filters": filters,
-        "query": query.urlencode(),
-        "sets": CardSet.objects.order_by("-official", "code"),
-        "types": card_facts.CARD_TYPES,
-        "factions": card_facts.FACTIONS,
-    }
-    template = "cards/_card_grid.html" if request.htmx else "cards/card_list.html"
-    return render(request, template, context)
+    try:
+        search = card_search(text)
+    except SearchError as error:
+        context["error"] = error
+        end = error.position + max(error.length, 1)
+        context["pointer"] = {"before": text[: error.position],
+                              "at": text[error.position: end], "after": text[end:]}
+        # Each did-you-mean is a link to the query with that one word replaced.
+        context["fixes"] = [
+            (suggestion, text[: error.position] + suggestion + text[end:])
+            for suggestion in error.suggestions
+        ] if error.code in ("unknown_key", "bad_value") else []
+        status = 400
+    else:
+        cards = search.apply(Card.objects.select_related("set", "picture"))
+        page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+        search = search.with_name_suggestions(found_any=page.paginator.count > 0)
+        query = request.GET.copy()
+        for param in ("page", "view", "set", "type", "faction"):
+            query.pop(param, None)
+        query["q"] = text
+        context.update(search=search, page=page, query=query.urlencode())
+        status = 200
+    template = "cards/_results.html" if request.htmx else "cards/card_list.html"
+    return render(request, template, context, status=status)
+
+
+def _legacy_query(request: HttpRequest) -> str:
+    """Old-style ?set=&type=&faction= links become the query terms they mean."""
+    keys = {"set": "set", "type": "t", "faction": "f"}
+    return " ".join(
+        f"{key}:{request.GET[param]}" for param, key in keys.items() if request.GET.get(param)
+    )
 
 
 @require_GET
@@ -76,14 +100,38 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
         for clause in card.ability_clauses
     ]
     same_name = Card.objects.filter(name=card.name).exclude(id=card.id).select_related("set")
+    in_set = list(card.set.cards.order_by(*SET_ORDER).values_list("id", "name"))
+    index = next(i for i, (card_id, _) in enumerate(in_set) if card_id == card.id)
     context: dict[str, Any] = {
         "card": card,
         "rows": anatomy_rows(card),
         "clauses": clauses,
         "same_name": same_name,
+        "previous": in_set[index - 1] if index > 0 else None,
+        "next": in_set[index + 1] if index + 1 < len(in_set) else None,
         "revisions": card.revisions.select_related("user")[:10],
     }
     return render(request, "cards/card_detail.html", context)
+
+
+@require_GET
+def set_detail(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = get_object_or_404(CardSet, code__iexact=code)
+    cards = list(card_set.cards.select_related("set").order_by(*SET_ORDER))
+    complete = sum(1 for c in cards if not c.unknown_fields)
+    context = {
+        "set": card_set,
+        "cards": cards,
+        "complete": complete,
+        "fields": completeness(c.as_data() for c in cards),
+    }
+    return render(request, "cards/set_detail.html", context)
+
+
+@require_GET
+def search_help(request: HttpRequest) -> HttpResponse:
+    """Generated from the key registry, so every key is documented with a working example."""
+    return render(request, "cards/search_help.html", {"sections": help_sections()})
 
 
 @require_GET

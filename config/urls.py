@@ -1,9 +1,13 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+from decks.accounts import signup
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
-    path("api/", include("cards.api.urls")),
+    path("accounts/signup/", signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
     path("", include("cards.urls")),
 ]

@@ -67,3 +67,27 @@ class DeckCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.card_id} ({self.section})"
+
+
+class DeckVersion(models.Model):
+    """Every save of a deck: the whole deck as it was, and what changed from the version
+    before, so history can be read and any two versions compared."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    snapshot = models.JSONField(help_text="the deck in the JSON decklist shape")
+    diff = models.JSONField(help_text="changes from the previous version")
+    summary = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="deck_version_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"

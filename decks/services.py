@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from cards.models import Card
+from decks.diff import deck_diff, deck_to_dict
 from decks.formats.model import SECTIONS, CardRef, DeckEntry
 from decks.formats.model import Deck as DeckData
 from decks.formats.text import CatalogueResolver
-from decks.models import Deck, DeckCard
+from decks.models import Deck, DeckCard, DeckVersion
 
 SAMPLE_OWNER = "samples"
 
@@ -42,11 +44,14 @@ def deck_data(deck: Deck) -> DeckData:
 
 @transaction.atomic
 def deck_save(*, owner: Any, data: DeckData, deck: Deck | None = None,
-              visibility: str = Deck.PRIVATE) -> Deck:
-    """Create a deck, or replace an existing deck's content and bump its version."""
+              visibility: str = Deck.PRIVATE, author: Any = None) -> Deck:
+    """Create a deck, or replace an existing deck's content; every save is a new version
+    that keeps the whole deck and its diff from the version before."""
+    before: DeckData | None = None
     if deck is None:
         deck = Deck(owner=owner, visibility=visibility, version=1)
     else:
+        before = deck_data(deck)
         deck.version += 1
         deck.entries.all().delete()
     deck.name = data.name
@@ -58,6 +63,11 @@ def deck_save(*, owner: Any, data: DeckData, deck: Deck | None = None,
         DeckCard(deck=deck, section=section, card_id=entry.card_id, count=entry.count,
                  position=position)
         for position, (section, entry) in enumerate(data.all_entries())
+    )
+    diff = deck_diff(before, data)
+    DeckVersion.objects.create(
+        deck=deck, number=deck.version, author=author or owner, snapshot=deck_to_dict(data),
+        diff=diff.to_dict(), summary=diff.summary()[:300],
     )
     return deck
 
@@ -77,3 +87,10 @@ def sample_deck_load(data: DeckData) -> tuple[Deck, bool]:
     if existing is not None and deck_data(existing) == data:
         return existing, False
     return deck_save(owner=owner, data=data, deck=existing, visibility=Deck.PUBLIC), True
+
+
+def deck_clone(*, deck: Deck, owner: Any) -> Deck:
+    """A private copy of a deck for ``owner``, starting its own history."""
+    data = deck_data(deck)
+    copy_name = data.name if deck.owner_id != owner.pk else f"{data.name} (copy)"
+    return deck_save(owner=owner, data=replace(data, name=copy_name))

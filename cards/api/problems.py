@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -42,3 +42,30 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         if header.lower() != "content-type":
             problem[header] = value
     return problem
+
+
+class ProblemSerializer(serializers.Serializer[Any]):
+    """An error (RFC 9457 problem details)."""
+
+    type = serializers.CharField()
+    status = serializers.IntegerField()
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    errors = serializers.DictField(required=False)
+    position = serializers.IntegerField(required=False, help_text="0-based offset in the query")
+    length = serializers.IntegerField(required=False)
+    expected = serializers.CharField(required=False)
+    suggestions = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+def search_problem(error: Any) -> Response:
+    """A bad search query: where it went wrong, what would have fitted, and did-you-mean."""
+    return problem_response(
+        status.HTTP_400_BAD_REQUEST,
+        error.code,
+        error.message,
+        position=error.position,
+        length=error.length,
+        expected=error.expected,
+        suggestions=list(error.suggestions),
+    )

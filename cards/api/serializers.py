@@ -138,3 +138,18 @@ class AbilitySerializer(serializers.Serializer[Any]):
     summary = serializers.CharField(help_text="the rule in our own words")
     card_count = serializers.IntegerField()
     cards = AbilityCardSerializer(many=True)
+
+
+class CardSearchPageSerializer(serializers.Serializer[Any]):
+    """One page of search results, with the query explained."""
+
+    query = serializers.CharField()
+    explained = serializers.CharField(help_text="the query in plain English")
+    warnings = serializers.ListField(child=serializers.CharField(),
+                                     help_text="terms that were ignored, and hints")
+    suggestions = serializers.ListField(child=serializers.CharField(),
+                                        help_text="close card names when nothing matched")
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = CardSerializer(many=True)

@@ -7,13 +7,23 @@ from typing import Any
 
 import django_filters
 from django.db.models import Count, QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from cards.api.serializers import AbilitySerializer, CardSerializer, CardSetSerializer
+from cards.api.caching import not_modified_response, validators_for
+from cards.api.problems import ProblemSerializer, search_problem
+from cards.api.serializers import (
+    AbilitySerializer,
+    CardSearchPageSerializer,
+    CardSerializer,
+    CardSetSerializer,
+)
+from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 
@@ -38,7 +48,10 @@ class CardFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
 
 
 class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
-    """Cards in a total order (name, then id). Unknown facts are null, never zero."""
+    """Cards matching a search query (`q`, see /search/help/) and filters, in a total order.
+
+    Unknown facts are null, never zero. Every list response explains the query in English and
+    lists ignored terms as `warnings`. A repeated request is answered 304 (ETag)."""
 
     serializer_class = CardSerializer
     filterset_class = CardFilter
@@ -50,6 +63,38 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             .prefetch_related("keywords")
             .order_by("name", "id")
         )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="search query, e.g. t:troop f:kalim")],
+        responses={200: CardSearchPageSerializer, 304: None, 400: ProblemSerializer},
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            search = card_search(request.query_params.get("q", ""))
+        except SearchError as error:
+            return search_problem(error)
+        validators = validators_for(request)
+        if validators.not_modified(request):
+            return not_modified_response(validators)
+        cards = self.filter_queryset(search.apply(self.get_queryset()))
+        page = self.paginate_queryset(cards)
+        results = self.get_serializer(page, many=True).data
+        search = search.with_name_suggestions(found_any=bool(results))
+        response = self.get_paginated_response(results)
+        response.data = {
+            "query": search.text,
+            "explained": search.explained,
+            "warnings": list(search.warnings),
+            "suggestions": search.suggestions,
+            **response.data,
+        }
+        return validators.stamp(response)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        validators = validators_for(request)
+        if validators.not_modified(request):
+            return not_modified_response(validators)
+        return validators.stamp(super().retrieve(request, *args, **kwargs))
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet[CardSet]):
@@ -109,3 +154,14 @@ def _ability_data(ability: CommonAbility, cards: list[dict[str, Any]]) -> dict[s
         "card_count": len({c["id"] for c in cards}),
         "cards": cards,
     }
+
+
+class HealthView(APIView):
+    """Liveness: answers without touching the database (also the benchmarks' baseline)."""
+
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})

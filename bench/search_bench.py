@@ -1,0 +1,111 @@
+"""Search on a synthetic catalogue of 10,000 cards: per-query server-side p50/p95, and the
+throughput of /api/cards/?q= against the trivial /api/health/ view, in the same process."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlencode
+
+from django.db import transaction
+from django.test import Client
+
+from cards.card_data import CARD_KEYS
+from cards.models import Card, CardKeyword, CardSet
+from rules.abilities import parse_abilities
+from rules.rng import Rng
+
+SIZE = 10_000
+QUERIES = (
+    "bowman",
+    "t:troop",
+    "f:kalim",
+    "off>=3",
+    "t:troop f:kalim off>=2",
+    "cost<=4 -t:structure",
+    "o:worship",
+    "kw:fleetfoot",
+    "is:unique t:personality",
+    "fi>=3 order:fi dir:desc",
+    "agg>=4 bounty>=3",
+    "-f:kalim -f:mosfin t:personality",
+    "(t:troop or t:wanderer) off>=4",
+    "o:/exhaust(s)? target/",
+    "o:/^E (collect|pay)/ t:structure",
+    "(f:kalim or f:guild) (kw:worship or kw:campaign) cost<=5",
+    "t:event (econ>=2 or t:battle) -o:discard",
+    "is:unknown",
+    "res>=2 -t:stronghold order:cost",
+    "((t:troop off>=3) or (t:citizen fi>=2)) -(f:mosfin is:unique)",
+)
+
+
+def synthesize(root: Path, size: int = SIZE, seed: int = 2004) -> None:
+    """Fill the database with ``size`` variations of the Demo cards (seeded, reproducible)."""
+    demo = json.loads((root / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))
+    rng = Rng(seed)
+    card_set = CardSet.objects.create(code="SYN", name="Synthetic", official=False)
+    numbers = [k for k in CARD_KEYS if k in (
+        "offense", "defense", "cost_economic", "cost_religious", "cost_political",
+        "faction_influence", "vitality", "strength_economic", "strength_religious",
+        "strength_political", "aggression", "residencies", "cost_generic", "bounty")]
+    cards: list[Card] = []
+    keywords: list[CardKeyword] = []
+    for n in range(size):
+        template = dict(demo["cards"][n % len(demo["cards"])])
+        for key in numbers:
+            if template[key] is not None:
+                template[key] = max(0, template[key] + rng.randint(-1, 2))
+        fields = {k: v for k, v in template.items() if k not in ("id", "set")}
+        fields["name"] = f"{template['name']} {n}"
+        card = Card(id=f"syn-{n:05d}", set=card_set, **fields)
+        card.refresh_derived()
+        cards.append(card)
+        keywords.extend(
+            CardKeyword(card_id=card.id, ability=c.ability.slug, position=i,
+                        exhausts=c.exhausts, faction_threshold=c.faction_threshold)
+            for i, c in enumerate(parse_abilities(card.abilities)) if c.ability
+        )
+    with transaction.atomic():
+        Card.objects.bulk_create(cards, batch_size=1000)
+        CardKeyword.objects.bulk_create(keywords, batch_size=2000)
+
+
+def _timings(client: Client, url: str, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code, response.content[:300])
+    return times
+
+
+def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
+    synthesize(root)
+    client = Client()
+    print(f"\nsearch on {Card.objects.count():,} cards, per query (server-side, 30 runs):")
+    print(f"  {'query':<62} {'hits':>6} {'p50 ms':>8} {'p95 ms':>8}")
+    worst = 0.0
+    for query in QUERIES:
+        url = "/api/cards/?" + _encode(query)
+        hits = client.get(url).json()["count"]
+        times = sorted(_timings(client, url, 30))
+        p50, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
+        worst = max(worst, p95)
+        print(f"  {query:<62} {hits:>6} {p50 * 1000:8.2f} {p95 * 1000:8.2f}")
+    print(f"  worst p95: {worst * 1000:.2f} ms (goal <= 25 ms on SQLite)")
+    trivial = best_of(lambda: client.get("/api/health/"), repeat=3, number=100)
+    for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
+        url = "/api/cards/?" + _encode(query)
+        seconds = best_of(lambda url=url: client.get(url), repeat=3, number=20)
+        report(f"throughput GET /api/cards/?q={query or '(all)'}"[:44], seconds, trivial,
+               "GET /api/health/ (goal: >= 40% of its throughput, i.e. <= 2.5x)")
+
+
+def _encode(query: str) -> str:
+    return urlencode({"q": query}) if query else ""
+

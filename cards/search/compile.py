@@ -1,0 +1,191 @@
+"""A parsed query as a Django filter and ordering: the one Django-aware module of the search.
+
+``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``.
+It never touches the database itself, and the filter never joins a many-valued relation:
+abilities (``kw:``, ``is:reaction``) and scans (``has:image``) are ``Exists`` subqueries, so a
+card is never returned twice and a whole page is one query.
+
+Unknown (null) values: SQL comparisons with NULL are never true, so a term misses cards whose
+field is unknown, and Django adds ``IS NOT NULL`` to every nullable column it negates, which
+makes ``~Q`` the exact complement; ``-off>=3`` therefore includes cards whose offense is
+unknown (the tests check this on both kinds of terms). ``key!=v`` is compiled as "known and
+not equal".
+
+Regular expressions run through ``__iregex`` (``__regex`` for the case-sensitive exhausting
+check): SQLite calls Python's ``re`` and PostgreSQL uses ``~*``. Patterns get the ``(?s)``
+prefix, which means "dot matches newline" to both, and ``=`` patterns are anchored with
+``\\A(?:...)\\Z``, which both read as the start and end of the text. Numeric sorts put unknown
+values last in both directions (``nulls_last``), so SQLite and PostgreSQL agree, and every
+ordering ends with ``name`` (where it is not the key) and ``id``.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models.expressions import OrderBy
+
+from cards.models import Card, CardImage, CardKeyword
+from cards.search import fields as registry
+from cards.search.fields import (
+    EXHAUSTING_PATTERN,
+    PERSONALITY_KINDS,
+    REACTION_ABILITIES,
+    REACTION_MARK,
+    SORTS,
+)
+from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, Term
+from rules.card_facts import CARD_TYPES
+
+type Ordering = list[str | OrderBy]
+
+_LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def compile_query(parsed: ParsedQuery) -> tuple[Q, Ordering]:
+    """The filter (an empty ``Q`` matches every card) and the ``order_by`` arguments, which
+    always end with ``"id"`` so that pages are stable."""
+    condition = Q() if parsed.root is None else _node(parsed.root)
+    return condition, _ordering(parsed.order)
+
+
+def filter_cards(parsed: ParsedQuery, cards: QuerySet[Card] | None = None) -> QuerySet[Card]:
+    """``cards`` (default: every card) filtered and ordered by the query."""
+    queryset = Card.objects.all() if cards is None else cards
+    condition, ordering = compile_query(parsed)
+    return queryset.filter(condition).order_by(*ordering)
+
+
+def _node(node: Node) -> Q:
+    if isinstance(node, Term):
+        return _term(node)
+    if isinstance(node, NameTerm):
+        lookup = "name__iexact" if node.exact else "name__icontains"
+        return Q(**{lookup: node.text})
+    if isinstance(node, Not):
+        return ~_node(node.child)
+    combined = _node(node.children[0])
+    for child in node.children[1:]:
+        if isinstance(node, And):
+            combined &= _node(child)
+        else:
+            combined |= _node(child)
+    return combined
+
+
+def _known_and_not(column: str, condition: Q) -> Q:
+    return Q(**{f"{column}__isnull": False}) & ~condition
+
+
+def _term(term: Term) -> Q:
+    f = registry.field(term.key)
+    if f.kind == "text":
+        return _text(term, f.model_field)
+    if f.kind == "number":
+        return _number(term, f.model_field)
+    if f.kind == "set":
+        matches = Q(set__code__iexact=term.value)
+        return ~matches if term.op == "!=" else matches
+    if f.kind == "keyword":
+        return Q(Exists(CardKeyword.objects.filter(card=OuterRef("pk"), ability=term.value)))
+    if f.kind == "flag":
+        return _is(term.value) if term.key == "is" else _has(term.value)
+    condition = _enum(term)
+    if term.op != "!=":
+        return condition
+    if term.key == "faction" and term.value == "none":
+        return ~condition  # a faction, whichever
+    return _known_and_not(f.model_field, condition)
+
+
+def _text(term: Term, column: str) -> Q:
+    if term.is_regex:
+        pattern = term.value if term.op == ":" else f"\\A(?:{term.value})\\Z"
+        return Q(**{f"{column}__iregex": "(?s)" + pattern})
+    if term.op == ":":
+        return Q(**{f"{column}__icontains": term.value})
+    equal = Q(**{f"{column}__iexact": term.value})
+    return _known_and_not(column, equal) if term.op == "!=" else equal
+
+
+def _number(term: Term, column: str) -> Q:
+    other = registry.field(term.value).model_field if term.value_is_key else None
+    value: F | int = int(term.value) if other is None else F(other)
+    if term.op == "!=":
+        condition = _known_and_not(column, Q(**{column: value}))
+        if other is not None:
+            condition &= Q(**{f"{other}__isnull": False})
+        return condition
+    return Q(**{f"{column}__{_LOOKUPS[term.op]}": value})
+
+
+def _personality_kind(kind: str) -> Q:
+    """rules.card_facts.personality_kind: the printed subtype, else offense and defense."""
+    derived = Q(offense=0, defense=0) if kind == "citizen" else Q(offense__gt=0, defense__gt=0)
+    unprinted = Q(subtype__isnull=True) | ~Q(subtype__in=PERSONALITY_KINDS)
+    return Q(subtype=kind) | (Q(type="personality") & unprinted & derived)
+
+
+def _enum(term: Term) -> Q:
+    value = term.value
+    if term.key == "type":
+        if value in CARD_TYPES:
+            return Q(type=value)
+        if value in PERSONALITY_KINDS:
+            return _personality_kind(value)
+        return Q(subtype=value)
+    if term.key == "faction" and value == "none":
+        return Q(faction__isnull=True)
+    return Q(**{registry.field(term.key).model_field: value})
+
+
+def _is(value: str) -> Q:
+    if value == "unique":
+        return Q(unique=True)
+    if value in PERSONALITY_KINDS:
+        return _personality_kind(value)
+    if value == "exhausting":
+        return Q(abilities__regex=EXHAUSTING_PATTERN)
+    if value == "reaction":
+        keyword = CardKeyword.objects.filter(card=OuterRef("pk"), ability__in=REACTION_ABILITIES)
+        return Q(Exists(keyword)) | Q(abilities__icontains=REACTION_MARK)
+    if value == "official":
+        return Q(official=True)
+    if value == "demo":
+        return Q(official=False)
+    complete = Q(unknown_fields=[])
+    return complete if value == "complete" else ~complete
+
+
+def _has(value: str) -> Q:
+    if value == "image":
+        scans = CardImage.objects.filter(card=OuterRef("pk"), status=CardImage.SCAN)
+        return Q(Exists(scans))
+    f = registry.field(value)
+    return Q(**{f"{f.model_field}__isnull": False})
+
+
+def _ranked(column: str, ranks: tuple[str, ...]) -> Case:
+    return Case(*(When(**{column: v}, then=Value(i)) for i, v in enumerate(ranks)), default=None)
+
+
+def _ordering(order: tuple[tuple[str, str], ...]) -> Ordering:
+    result: Ordering = []
+    for key, direction in order:
+        spec = SORTS[key]
+        descending = direction == "desc"
+        if spec.kind == "text" and spec.name == "name":
+            result.append("-name" if descending else "name")
+            continue
+        expressions: list[F | Case]
+        if spec.kind == "rank":
+            expressions = [_ranked(spec.model_fields[0], spec.ranks)]
+        else:
+            expressions = [F(column) for column in spec.model_fields]
+        for expression in expressions:
+            if descending:
+                result.append(expression.desc(nulls_last=True))
+            else:
+                result.append(expression.asc(nulls_last=True))
+        result.append("name")
+    result.append("id")
+    return result

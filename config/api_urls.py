@@ -1,0 +1,27 @@
+"""Everything under /api/: one router for every app's viewsets, the schema and its docs UI."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from cards.api.bulk import BulkCardsView, BulkIndexView
+from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
+from decks.api.views import DeckViewSet
+
+router = DefaultRouter()
+router.register("cards", CardViewSet, basename="card")
+router.register("sets", CardSetViewSet, basename="set")
+router.register("abilities", AbilityViewSet, basename="ability")
+router.register("decks", DeckViewSet, basename="deck")
+
+app_name = "api"
+urlpatterns = [
+    path("", include(router.urls)),
+    path("health/", HealthView.as_view(), name="health"),
+    path("bulk/", BulkIndexView.as_view(), name="bulk"),
+    path("bulk/cards.json.gz", BulkCardsView.as_view(), name="bulk-cards"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

@@ -1,0 +1,93 @@
+"""Deck API serializers: one for output, one for writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS, SECTIONS
+from decks.models import Deck
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="card id")
+    count = serializers.IntegerField(min_value=1, max_value=99)
+    name = serializers.CharField(read_only=True)
+
+
+class DeckSerializer(serializers.ModelSerializer[Deck]):
+    """A deck with its four parts. `version` goes up by one on every save."""
+
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    url = serializers.SerializerMethodField()
+    page = serializers.SerializerMethodField()
+    counts = serializers.SerializerMethodField()
+    holdings = serializers.SerializerMethodField()
+    structures = serializers.SerializerMethodField()
+    personalities = serializers.SerializerMethodField()
+    wanderers = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = [
+            "id", "url", "page", "name", "description", "players", "visibility", "version",
+            "owner", "created_at", "updated_at", "counts", *SECTIONS,
+        ]
+
+    def _entries(self, deck: Deck, section: str) -> list[dict[str, Any]]:
+        return [
+            {"id": e.card_id, "count": e.count, "name": e.card.name}
+            for e in deck.entries.all()
+            if e.section == section
+        ]
+
+    def get_url(self, deck: Deck) -> str:
+        return reverse("api:deck-detail", args=[deck.pk])
+
+    def get_page(self, deck: Deck) -> str:
+        return deck.get_absolute_url()
+
+    def get_counts(self, deck: Deck) -> dict[str, int]:
+        counts = {s: 0 for s in SECTIONS}
+        for e in deck.entries.all():
+            counts[e.section] += e.count
+        return {**counts, "total": sum(counts.values())}
+
+    def get_holdings(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._entries(deck, "holdings")
+
+    def get_structures(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._entries(deck, "structures")
+
+    def get_personalities(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._entries(deck, "personalities")
+
+    def get_wanderers(self, deck: Deck) -> list[dict[str, Any]]:
+        return self._entries(deck, "wanderers")
+
+
+class DeckWriteSerializer(serializers.Serializer[Any]):
+    """Create or replace a deck: either a decklist `text` (DESIGN §5) or the four parts as
+    lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
+                                       required=False)
+    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+                                         required=False)
+    version = serializers.IntegerField(required=False, min_value=1,
+                                       help_text="the version this edit is based on")
+    text = serializers.CharField(required=False, max_length=200_000,
+                                 help_text="a decklist in the text format")
+    holdings = EntrySerializer(many=True, required=False)
+    structures = EntrySerializer(many=True, required=False)
+    personalities = EntrySerializer(many=True, required=False)
+    wanderers = EntrySerializer(many=True, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "text" in attrs and any(s in attrs for s in SECTIONS):
+            raise serializers.ValidationError("Give either `text` or the parts, not both.")
+        return attrs

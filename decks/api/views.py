@@ -1,0 +1,175 @@
+"""The deck API: owner-scoped CRUD with optimistic versioning, clone and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cards.api.problems import ProblemSerializer, problem_response
+from decks.api.serializers import DeckSerializer, DeckWriteSerializer
+from decks.deck_input import DeckInputError, deck_from_input
+from decks.models import Deck
+from decks.services import deck_clone, deck_data, deck_save
+
+IF_MATCH = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description='the deck\'s ETag ("<id>.<version>"); or send `version` in the body',
+)
+
+
+def deck_etag(deck: Deck) -> str:
+    return f'"{deck.pk}.{deck.version}"'
+
+
+class DeckViewSet(viewsets.ModelViewSet[Deck]):
+    """Your decks. Others' public and unlisted decks can be read by id; private ones are
+    invisible (404). Every write must name the version it is based on (If-Match or
+    `version`); a stale write is refused with the current version and nothing is lost."""
+
+    serializer_class = DeckSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    lookup_value_regex = r"[0-9]+"
+
+    def get_queryset(self) -> QuerySet[Deck]:
+        decks = Deck.objects.select_related("owner").prefetch_related("entries__card")
+        user = self.request.user
+        if self.action == "list":
+            if user.is_authenticated:
+                return decks.filter(owner=user).order_by("name", "id")
+            return decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
+        visible = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
+        if user.is_authenticated:
+            visible |= Q(owner=user)
+        return decks.filter(visible)
+
+    def _owned(self) -> Deck:
+        deck = self.get_object()
+        if deck.owner_id != self.request.user.pk:
+            raise PermissionDenied("Only the deck's owner can change it; clone it to edit a copy.")
+        return deck
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        deck = self.get_object()
+        response = Response(self.get_serializer(deck).data)
+        response["ETag"] = deck_etag(deck)
+        return response
+
+    @extend_schema(request=DeckWriteSerializer, responses={201: DeckSerializer,
+                                                           400: ProblemSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        attrs = self._input(request)
+        try:
+            data = deck_from_input(attrs)
+        except DeckInputError as error:
+            return _input_problem(error)
+        deck = deck_save(owner=request.user, data=data,
+                         visibility=attrs.get("visibility", Deck.PRIVATE))
+        response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
+        response["ETag"] = deck_etag(deck)
+        response["Location"] = deck.get_absolute_url()
+        return response
+
+    @extend_schema(request=DeckWriteSerializer, parameters=[IF_MATCH],
+                   responses={200: DeckSerializer, 409: ProblemSerializer,
+                              412: ProblemSerializer, 428: ProblemSerializer})
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        attrs = self._input(request)
+        with transaction.atomic():
+            deck = self._owned()
+            deck = Deck.objects.select_for_update().get(pk=deck.pk)
+            stale = _precondition(request, attrs, deck)
+            if stale is not None:
+                return stale
+            try:
+                data = deck_from_input(attrs, base=deck_data(deck))
+            except DeckInputError as error:
+                return _input_problem(error)
+            if "visibility" in attrs:
+                deck.visibility = attrs["visibility"]
+            deck = deck_save(owner=deck.owner, data=data, deck=deck, author=request.user)
+        response = Response(self._fresh(deck))
+        response["ETag"] = deck_etag(deck)
+        return response
+
+    @extend_schema(request=DeckWriteSerializer, parameters=[IF_MATCH])
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.update(request, *args, **kwargs)
+
+    @extend_schema(parameters=[IF_MATCH], responses={204: None, 412: ProblemSerializer})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        deck = self._owned()
+        if request.headers.get("If-Match") and request.headers["If-Match"] != deck_etag(deck):
+            return _stale(deck, status.HTTP_412_PRECONDITION_FAILED)
+        deck.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=None, responses={201: DeckSerializer})
+    @action(detail=True, methods=["post"])
+    def clone(self, request: Request, pk: str | None = None) -> Response:
+        """Copy a deck you can see into a new private deck of yours."""
+        copy = deck_clone(deck=self.get_object(), owner=request.user)
+        return Response(self._fresh(copy), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"])
+    def versions(self, request: Request, pk: str | None = None) -> Response:
+        """Every saved version, newest first, with what changed."""
+        deck = self.get_object()
+        return Response([
+            {"number": v.number, "created_at": v.created_at, "summary": v.summary,
+             "author": v.author.username if v.author else None, "diff": v.diff}
+            for v in deck.versions.select_related("author")
+        ])
+
+    def _input(self, request: Request) -> dict[str, Any]:
+        serializer = DeckWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def _fresh(self, deck: Deck) -> dict[str, Any]:
+        return dict(self.get_serializer(
+            Deck.objects.select_related("owner").prefetch_related("entries__card").get(pk=deck.pk)
+        ).data)
+
+
+def _precondition(request: Request, attrs: dict[str, Any], deck: Deck) -> Response | None:
+    """Optimistic concurrency: the edit must be based on the deck's current version."""
+    if_match = request.headers.get("If-Match")
+    if if_match is not None:
+        return None if if_match == deck_etag(deck) else _stale(
+            deck, status.HTTP_412_PRECONDITION_FAILED)
+    if "version" in attrs:
+        return None if attrs["version"] == deck.version else _stale(deck, status.HTTP_409_CONFLICT)
+    return problem_response(
+        status.HTTP_428_PRECONDITION_REQUIRED, "version_required",
+        "Say which version this edit is based on: an If-Match header with the deck's ETag, "
+        f"or a `version` field (the deck is at version {deck.version}).",
+        current_version=deck.version,
+    )
+
+
+def _stale(deck: Deck, code: int) -> Response:
+    response = problem_response(
+        code, "stale_version",
+        f"The deck was changed since you loaded it: it is now at version {deck.version}. "
+        "Nothing was saved; reload it, reapply your change and save again.",
+        current_version=deck.version,
+    )
+    response["ETag"] = deck_etag(deck)
+    return response
+
+
+def _input_problem(error: DeckInputError) -> Response:
+    return problem_response(
+        status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail, errors=error.errors()
+    )
+

@@ -1,0 +1,91 @@
+"""The difference between two decks (or two versions of one): pure, for history and compare."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from decks.formats.model import SECTIONS, Deck, DeckEntry
+
+
+@dataclass(frozen=True)
+class CountChange:
+    section: str
+    card_id: str
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class DeckDiff:
+    fields: dict[str, tuple[Any, Any]]  # name, players, description: (before, after)
+    cards: tuple[CountChange, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.fields and not self.cards
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fields": {k: list(v) for k, v in self.fields.items()},
+            "cards": [
+                {"section": c.section, "card": c.card_id, "before": c.before, "after": c.after}
+                for c in self.cards
+            ],
+        }
+
+    def summary(self) -> str:
+        parts = [f"{key} changed" for key in self.fields]
+        added = sum(c.delta for c in self.cards if c.delta > 0)
+        removed = -sum(c.delta for c in self.cards if c.delta < 0)
+        if added:
+            parts.append(f"{added} card{'s' if added != 1 else ''} added")
+        if removed:
+            parts.append(f"{removed} card{'s' if removed != 1 else ''} removed")
+        return ", ".join(parts) or "no changes"
+
+
+def deck_diff(before: Deck | None, after: Deck) -> DeckDiff:
+    fields = {
+        key: (getattr(before, key) if before else None, getattr(after, key))
+        for key in ("name", "players", "description")
+        if before is None or getattr(before, key) != getattr(after, key)
+    }
+    changes: list[CountChange] = []
+    for section in SECTIONS:
+        old = {e.card_id: e.count for e in before.section(section)} if before else {}
+        new = {e.card_id: e.count for e in after.section(section)}
+        for card_id in [*old, *(c for c in new if c not in old)]:
+            if old.get(card_id, 0) != new.get(card_id, 0):
+                changes.append(CountChange(section, card_id, old.get(card_id, 0),
+                                           new.get(card_id, 0)))
+    return DeckDiff(fields=fields, cards=tuple(changes))
+
+
+def deck_to_dict(deck: Deck) -> dict[str, Any]:
+    """The deck as the JSON decklist shape of DESIGN §5 (ids and counts per part)."""
+    return {
+        "name": deck.name,
+        "players": deck.players,
+        "description": deck.description,
+        **{
+            section: [{"id": e.card_id, "count": e.count} for e in deck.section(section)]
+            for section in SECTIONS
+        },
+    }
+
+
+def deck_from_dict(data: dict[str, Any]) -> Deck:
+    return Deck(
+        name=data["name"],
+        players=data["players"],
+        description=data.get("description", ""),
+        **{
+            section: tuple(DeckEntry(e["id"], e["count"]) for e in data.get(section, []))
+            for section in SECTIONS
+        },
+    )
