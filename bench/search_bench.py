@@ -15,6 +15,7 @@ from django.test import Client
 
 from cards.card_data import CARD_KEYS
 from cards.models import Card, CardKeyword, CardSet
+from cards.signals import catalogue_changed
 from rules.abilities import parse_abilities
 from rules.rng import Rng
 
@@ -72,6 +73,7 @@ def synthesize(root: Path, size: int = SIZE, seed: int = 2004) -> None:
     with transaction.atomic():
         Card.objects.bulk_create(cards, batch_size=1000)
         CardKeyword.objects.bulk_create(keywords, batch_size=2000)
+        catalogue_changed()
 
 
 def _timings(client: Client, url: str, runs: int) -> list[float]:

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, QuerySet
+from django.db.models import QuerySet
 
-from cards.models import Card, CardImage, CardSet
+from cards.models import Card, CatalogueRevision
 from cards.search.compile import compile_query
 from cards.search.explain import explain
 from cards.search.parser import NameTerm, Node, ParsedQuery, SearchError, parse
@@ -70,15 +69,7 @@ class CatalogueVersion:
 
 def catalogue_version() -> CatalogueVersion:
     """The basis of the API's ETags and Last-Modified, and of the bulk file's freshness."""
-    cards = Card.objects.aggregate(n=Count("id"), at=Max("updated_at"))
-    images = CardImage.objects.aggregate(n=Count("id"), at=Max("updated_at"))
-    sets = list(
-        CardSet.objects.order_by("code").values_list("code", "name", "official", "released")
-    )
-    raw = f"{cards['n']}|{cards['at']}|{images['n']}|{images['at']}|{sets}"
-    times = [t for t in (cards["at"], images["at"]) if t is not None]
-    return CatalogueVersion(
-        tag=hashlib.sha256(raw.encode()).hexdigest()[:20], updated_at=max(times, default=None)
-    )
-
-
+    revision = CatalogueRevision.objects.filter(pk=1).first()
+    if revision is None:
+        return CatalogueVersion(tag="0", updated_at=None)
+    return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at)

@@ -1,18 +1,34 @@
-"""URLs of a card's image renditions (served by cards.views.card_image)."""
+"""URLs of a card's pages, API entry and image renditions, built without a reverse() per card
+(the card list serializes hundreds of cards; reversing four URLs for each dominated it)."""
 
 from __future__ import annotations
 
-from django.urls import reverse
+from functools import lru_cache
+
+from django.urls import get_script_prefix, reverse
 
 from cards.models import CardImage
 
 SIZES = ("small", "normal", "large")
+_SLOT = "card-id-slot"  # a valid card id that stands for the real one
+
+
+@lru_cache(maxsize=8)
+def _templates(script_prefix: str) -> dict[str, str]:
+    """Each URL reversed once per script prefix, with a slot for the card id."""
+    urls = {size: reverse("cards:image", args=[_SLOT, size]) for size in SIZES}
+    urls["api"] = reverse("api:card-detail", args=[_SLOT])
+    urls["page"] = reverse("cards:detail", args=[_SLOT])
+    return urls
+
+
+def card_url(card_id: str, which: str) -> str:
+    """``which``: "api", "page" or an image size."""
+    return _templates(get_script_prefix())[which].replace(_SLOT, card_id)
 
 
 def card_image_urls(card_id: str, picture: CardImage | None) -> dict[str, str]:
     # The source hash in the query string lets browsers cache a rendition for a year and
     # still see a new one the moment the card's data or scan changes.
     version = f"?v={picture.source_hash[:10]}" if picture else ""
-    return {
-        size: reverse("cards:image", args=[card_id, size]) + version for size in SIZES
-    }
+    return {size: card_url(card_id, size) + version for size in SIZES}

@@ -87,7 +87,12 @@ class Card(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        indexes = [models.Index(fields=["type", "subtype"]), models.Index(fields=["faction"])]
+        indexes = [
+            models.Index(fields=["type", "subtype"]),
+            models.Index(fields=["faction"]),
+            # The default order, walked in index order so a page stops after its rows.
+            models.Index(fields=["name", "id"]),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -142,7 +147,7 @@ class CardKeyword(models.Model):
     """A common ability parsed from a card's ability text, for search and the ability index."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="keywords")
-    ability = models.SlugField(max_length=40, db_index=True)
+    ability = models.SlugField(max_length=40)  # a SlugField is indexed by default
     position = models.PositiveSmallIntegerField()
     exhausts = models.BooleanField(default=False)
     faction_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -152,6 +157,10 @@ class CardKeyword(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["card", "position"], name="keyword_position_unique")
         ]
+        # kw: searches run "EXISTS (... WHERE card_id = outer.id AND ability = ?)" per card;
+        # (card, ability) answers that from the index, where an index on ability alone made
+        # SQLite scan every card with the ability for every card (seconds on 10,000 cards).
+        indexes = [models.Index(fields=["card", "ability"])]
 
     def __str__(self) -> str:
         return f"{self.card_id}: {self.ability}"
@@ -198,3 +207,18 @@ class CardRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card_id} by {self.user or self.source} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class CatalogueRevision(models.Model):
+    """One row counting changes to the catalogue: the version behind ETags and the bulk file.
+
+    Bumped by signals (cards.signals) on every save or delete of a card, set, keyword or image,
+    so a request reads one row instead of aggregating the whole catalogue. Code that writes in
+    bulk (bulk_create, update) must call ``cards.signals.catalogue_changed()`` itself.
+    """
+
+    number = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"catalogue revision {self.number}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -44,18 +45,23 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     return problem
 
 
-class ProblemSerializer(serializers.Serializer[Any]):
-    """An error (RFC 9457 problem details)."""
-
-    type = serializers.CharField()
-    status = serializers.IntegerField()
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    errors = serializers.DictField(required=False)
-    position = serializers.IntegerField(required=False, help_text="0-based offset in the query")
-    length = serializers.IntegerField(required=False)
-    expected = serializers.CharField(required=False)
-    suggestions = serializers.ListField(child=serializers.CharField(), required=False)
+ProblemSerializer = inline_serializer(
+    name="Problem",
+    fields={
+        "type": serializers.CharField(),
+        "status": serializers.IntegerField(),
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+        "errors": serializers.JSONField(required=False),
+        "position": serializers.IntegerField(required=False,
+                                             help_text="0-based offset in the query"),
+        "length": serializers.IntegerField(required=False),
+        "expected": serializers.CharField(required=False),
+        "suggestions": serializers.ListField(child=serializers.CharField(), required=False),
+        "current_version": serializers.IntegerField(required=False),
+    },
+)
+"""An error (RFC 9457 problem details), for the OpenAPI schema."""
 
 
 def search_problem(error: Any) -> Response:

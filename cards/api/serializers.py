@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
-from cards.images_urls import card_image_urls
+from cards.images_urls import card_image_urls, card_url
 from cards.models import Card, CardSet
 
 
@@ -87,6 +87,15 @@ class CardSerializer(serializers.Serializer[Card]):
     url = serializers.CharField(read_only=True, help_text="this card in the API")
     page = serializers.CharField(read_only=True, help_text="this card's web page")
 
+    def _keywords(self, instance: Card) -> list[dict[str, Any]]:
+        by_card = self.context.get("keywords")
+        if by_card is not None:  # the list view fetched a whole page's keywords at once
+            return list(by_card.get(instance.id, []))
+        return [
+            {"ability": k.ability, "exhausts": k.exhausts, "faction_threshold": k.faction_threshold}
+            for k in instance.keywords.all()
+        ]
+
     def to_representation(self, instance: Card) -> dict[str, Any]:
         data = instance.as_data()
         picture = getattr(instance, "picture", None)
@@ -96,15 +105,11 @@ class CardSerializer(serializers.Serializer[Card]):
             personality_kind=instance.personality_kind,
             total_cost=instance.total_cost,
             unknown_fields=list(instance.unknown_fields),
-            keywords=[
-                {"ability": k.ability, "exhausts": k.exhausts,
-                 "faction_threshold": k.faction_threshold}
-                for k in instance.keywords.all()
-            ],
+            keywords=self._keywords(instance),
             image_status=picture.status if picture else "rendered",
             images=card_image_urls(instance.id, picture),
-            url=reverse("api:card-detail", args=[instance.id]),
-            page=instance.get_absolute_url(),
+            url=card_url(instance.id, "api"),
+            page=card_url(instance.id, "page"),
         )
         return data
 

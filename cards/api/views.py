@@ -58,11 +58,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
     lookup_value_regex = r"[a-z0-9-]+"
 
     def get_queryset(self) -> QuerySet[Card]:
-        return (
-            Card.objects.select_related("set", "picture")
-            .prefetch_related("keywords")
-            .order_by("name", "id")
-        )
+        return Card.objects.select_related("set", "picture").order_by("name", "id")
 
     @extend_schema(
         parameters=[OpenApiParameter("q", str, description="search query, e.g. t:troop f:kalim")],
@@ -77,8 +73,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         if validators.not_modified(request):
             return not_modified_response(validators)
         cards = self.filter_queryset(search.apply(self.get_queryset()))
-        page = self.paginate_queryset(cards)
-        results = self.get_serializer(page, many=True).data
+        page = self.paginate_queryset(cards) or []
+        context = {**self.get_serializer_context(), "keywords": keywords_of(page)}
+        results = self.get_serializer(page, many=True, context=context).data
         search = search.with_name_suggestions(found_any=bool(results))
         response = self.get_paginated_response(results)
         response.data = {
@@ -95,6 +92,19 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         if validators.not_modified(request):
             return not_modified_response(validators)
         return validators.stamp(super().retrieve(request, *args, **kwargs))
+
+
+def keywords_of(cards: list[Card]) -> dict[str, list[dict[str, Any]]]:
+    """The keywords of a page of cards in one light query (cheaper than prefetch_related)."""
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rows = CardKeyword.objects.filter(card_id__in=[c.id for c in cards]).order_by(
+        "card_id", "position"
+    ).values_list("card_id", "ability", "exhausts", "faction_threshold")
+    for card_id, ability, exhausts, threshold in rows:
+        found[card_id].append(
+            {"ability": ability, "exhausts": exhausts, "faction_threshold": threshold}
+        )
+    return found
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet[CardSet]):

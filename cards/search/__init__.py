@@ -7,7 +7,7 @@ module, ``compile`` (AST -> ``Q`` and ordering), is imported explicitly as
 """
 
 from cards.search.explain import explain
-from cards.search.fields import FIELDS, help_sections
+from cards.search.fields import FIELDS, help_markdown, help_sections
 from cards.search.parser import (
     And,
     NameTerm,
@@ -35,6 +35,7 @@ __all__ = [
     "check_regex",
     "closest_names",
     "explain",
+    "help_markdown",
     "help_sections",
     "parse",
 ]

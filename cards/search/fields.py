@@ -129,7 +129,7 @@ class SortKey:
 # --- text ------------------------------------------------------------------------------------
 
 _TEXT_HELP = (
-    " `:` finds the words anywhere in it, `=` the whole value, `!=` a known, different value;"
+    " `:` finds the text anywhere in it, `=` the whole value, `!=` a known, different value;"
     " all ignore case. A `/regular expression/` searches it (see Regular expressions)."
 )
 
@@ -170,8 +170,9 @@ TEXT_FIELDS: Final = (
 
 _NUMBER_HELP = (
     " Compare with `:` or `=`, `!=`, `<`, `<=`, `>`, `>=` and a whole number, or another number"
-    " key (`off>def`). A card whose value is not yet transcribed matches no comparison, but a"
-    " negated term is the exact complement: `-off>=3` includes cards with unknown offense."
+    " key (`off>def`). A card whose {label} is not yet transcribed matches no comparison, but a"
+    " negated term is the exact complement: `-{name}>=3` includes the cards whose {label} is"
+    " unknown."
 )
 
 
@@ -180,8 +181,8 @@ def _number(
     examples: tuple[str, ...], anatomy: tuple[int, ...] = (),
 ) -> Field:
     return Field(
-        name, "number", "Numbers", label, help_text + _NUMBER_HELP, examples, aliases, OPERATORS,
-        (model,), anatomy=anatomy,
+        name, "number", "Numbers", label, help_text + _NUMBER_HELP.format(label=label, name=name),
+        examples, aliases, OPERATORS, (model,), anatomy=anatomy,
     )
 
 
@@ -320,7 +321,7 @@ IS_VALUES: Final = (
     Value("citizen", "a citizen", ("citizens",), "same as `t:citizen`"),
     Value("troop", "a troop", ("troops",), "same as `t:troop`"),
     Value("exhausting", "exhausting", ("exhausts", "exhaust", "e"),
-          "an ability starts with `E`: the card exhausts to use it"),
+          "an ability starts with `E` (the card exhausts to use it), custom text included"),
     Value("reaction", "reaction", ("reactions",),
           "a reaction ability (Debate, Persuade, Protection, Retain) or text marked "
           "\"(Reaction)\""),
@@ -516,8 +517,10 @@ REGEX_HELP: Final = (
     "PostgreSQL), `\\x`/`\\u` codes. To keep every search fast, a pattern may not repeat a "
     "group that itself contains a quantifier (`(a+)+`), nor repeat an alternation whose "
     "branches are not plain words with different first letters (`(a|ab)*`), and its "
-    "estimated backtracking (each `* + {m,}` counts 300, `?` 2, `{m,n}` n-m+1, alternatives "
-    "add up) must stay under 360,000: about two unbounded repeats."
+    "estimated backtracking must stay under 100,000: each `* + {m,}` counts 300, `?` 2 and "
+    "`{m,n}` n-m+1, a sequence multiplies and alternatives add up (plain words with "
+    "different first letters count once), so a pattern has at most "
+    "two unbounded repeats (`.*a.*b`) and then nothing else optional."
 )
 
 SORT_HELP: Final = (
@@ -553,3 +556,23 @@ def help_sections() -> tuple[HelpSection, ...]:
         sections.append(HelpSection(title, intro[title], keys))
     sections.append(HelpSection("Regular expressions", REGEX_HELP))
     return tuple(sections)
+
+
+def help_markdown() -> str:
+    """The help sections as Markdown, for ``docs/search.md`` or any other static page."""
+    lines = ["# Search syntax", ""]
+    for section in help_sections():
+        lines += [f"## {section.title}", "", section.text, ""]
+        for key in section.keys:
+            aliases = ", ".join(f"`{a}`" for a in key.aliases)
+            lines.append(f"### `{key.name}`" + (f" (also {aliases})" if aliases else ""))
+            lines += ["", key.help, "", "Operators: " + " ".join(f"`{o}`" for o in key.operators)]
+            if key.values:
+                shown = []
+                for v in key.values:
+                    also = f" ({', '.join(v.aliases)})" if v.aliases else ""
+                    shown.append(f"`{v.value}`{also}")
+                lines.append("Values: " + ", ".join(shown))
+            lines.append("Examples: " + ", ".join(f"`{e}`" for e in key.examples))
+            lines.append("")
+    return "\n".join(lines)

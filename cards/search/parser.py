@@ -305,10 +305,11 @@ class _Lexer:
 # --- regular expressions ---------------------------------------------------------------------
 
 # The backtracking estimate (see fields.REGEX_HELP): an unbounded repeat counts like a long
-# card text, and the product along a sequence (sum across alternatives) must stay under the
-# budget, which allows about two unbounded repeats.
+# card text, and the product along a sequence (sum across alternatives, or the largest of
+# plain-word alternatives, which cannot both match) must stay under the budget, which allows
+# two unbounded repeats and then nothing else optional.
 REGEX_UNBOUNDED: Final = 300
-REGEX_BUDGET: Final = 360_000
+REGEX_BUDGET: Final = 100_000
 MAX_REPEAT: Final = 100
 
 
@@ -341,22 +342,27 @@ def _seq_cost(atoms: Sequence[_Atom]) -> int:
     return cost
 
 
+def _distinct_words(branches: list[list[_Atom]]) -> bool:
+    """Alternatives that are plain words with different first characters: at any position at
+    most one of them can match, so trying them costs no more than trying one."""
+    firsts: list[str] = []
+    for branch in branches:
+        if not branch or any(a.literal is None or a.quantified for a in branch):
+            return False
+        firsts.append((branch[0].literal or "").casefold())
+    return len(set(firsts)) == len(firsts)
+
+
 def _close(group: _Group) -> _Atom:
     branches = group.branches
-    cost = min(sum(_seq_cost(b) for b in branches), REGEX_BUDGET + 1)
+    costs = [_seq_cost(b) for b in branches]
     quantified = any(a.quantified for b in branches for a in b)
     risky = any(a.risky for b in branches for a in b)
-    if len(branches) > 1:
-        firsts: list[str] = []
-        for branch in branches:
-            if not branch or any(a.literal is None or a.quantified for a in branch):
-                risky = True
-                break
-            first = branch[0].literal
-            assert first is not None
-            firsts.append(first.casefold())
-        if len(set(firsts)) != len(firsts):
-            risky = True
+    if len(branches) > 1 and _distinct_words(branches):
+        cost = max(costs)
+    else:
+        cost = min(sum(costs), REGEX_BUDGET + 1)
+        risky = risky or len(branches) > 1
     return _Atom(cost, quantified, risky, None, False, True)
 
 
@@ -579,8 +585,9 @@ def check_regex(pattern: str) -> tuple[ErrorCode, str] | None:
     if cost > REGEX_BUDGET:
         return (
             "regex_unsafe",
-            "This pattern could take too long to run: it has too many open-ended repeats and "
-            "alternatives (at most about two of *, + or {m,}).",
+            "This pattern could take too long to run: it has too many open-ended repeats, "
+            "optional parts and alternatives (at most two of *, + or {m,}, and then nothing "
+            "else optional).",
         )
     return None
 

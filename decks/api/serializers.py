@@ -50,7 +50,7 @@ class DeckSerializer(serializers.ModelSerializer[Deck]):
         return deck.get_absolute_url()
 
     def get_counts(self, deck: Deck) -> dict[str, int]:
-        counts = {s: 0 for s in SECTIONS}
+        counts: dict[str, int] = dict.fromkeys(SECTIONS, 0)
         for e in deck.entries.all():
             counts[e.section] += e.count
         return {**counts, "total": sum(counts.values())}

@@ -12,7 +12,9 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.django_db
 
 
-def get(client: Client, url: str, status: int = 200, headers: dict[str, str] | None = None) -> str:
+def get(
+    client: Client, url: str, status: int = 200, headers: dict[str, str] | None = None
+) -> str:
     response = client.get(url, headers=headers or {})
     assert response.status_code == status, response.content[:500]
     return response.content.decode()
@@ -88,4 +90,5 @@ def test_the_help_page_documents_every_key_with_a_working_example(client: Client
 
 def test_docs_search_md_is_generated_from_the_registry() -> None:
     written = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
-    assert written == search_markdown(), "run .venv/bin/python -m cards.search_docs > docs/search.md"
+    hint = "run .venv/bin/python -m cards.search_docs > docs/search.md"
+    assert written == search_markdown(), hint

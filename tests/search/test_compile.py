@@ -23,6 +23,7 @@ from cards.models import Card, CardImage
 from cards.search.compile import compile_query, filter_cards
 from cards.search.fields import FIELDS
 from cards.search.parser import check_regex, parse
+from cards.services import card_sync_keywords
 from rules import card_facts
 from rules.abilities import parse_abilities
 
@@ -350,8 +351,6 @@ def test_troops_and_citizens_follow_offense_and_defense_when_the_subtype_is_not_
 def test_exhausting_and_reaction_read_custom_clauses_too(
     abilities: str, exhausting: bool, reaction: bool
 ) -> None:
-    from cards.services import card_sync_keywords
-
     card = make_card("tst-ability", type="event", abilities=abilities)
     card_sync_keywords(card)
     assert ("tst-ability" in search("is:exhausting")) is exhausting

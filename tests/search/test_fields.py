@@ -20,6 +20,7 @@ from cards.search.fields import (
     FIELDS,
     SORTS,
     Field,
+    help_markdown,
     help_sections,
     lookup,
     match_value,
@@ -27,7 +28,7 @@ from cards.search.fields import (
 from cards.search.parser import parse
 from cards.search.suggest import closest_keys, closest_names, closest_values
 from rules.abilities import COMMON_ABILITIES, parse_abilities
-from rules.card_facts import ANATOMY, CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
+from rules.card_facts import ANATOMY, CARD_TYPES, FACTIONS, RARITIES, SUBTYPES, AnatomyField
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH = ROOT / "cards" / "search"
@@ -69,10 +70,9 @@ def test_keys_and_aliases_are_unique_and_case_insensitive() -> None:
 
 
 @pytest.mark.parametrize("anatomy", ANATOMY, ids=lambda a: f"{a.number}-{a.label}")
-def test_every_anatomy_field_can_be_searched(anatomy: object) -> None:
+def test_every_anatomy_field_can_be_searched(anatomy: AnatomyField) -> None:
     searched = {name for f in FIELDS for name in f.model_fields}
-    for key in anatomy.keys:  # type: ignore[attr-defined]
-        assert key in searched
+    assert all(key in searched for key in anatomy.keys)
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_the_required_sort_keys_exist() -> None:
     assert required <= set(SORTS)
 
 
-@pytest.mark.parametrize("f", [p for p in KEYS if p.values[0].values], ids=lambda f: f.name)
+@pytest.mark.parametrize("f", [f for f in FIELDS if f.values], ids=lambda f: f.name)
 def test_no_spelling_names_two_values_of_a_key(f: Field) -> None:
     forms = [form for v in f.values for form in v.forms]
     assert len(forms) == len(set(forms))
@@ -201,6 +201,13 @@ def test_the_help_page_lists_every_key_once_with_its_examples() -> None:
             assert key.help and key.examples and key.operators and key.kind
     faction = next(k for s in sections for k in s.keys if k.name == "faction")
     assert ("kalim", "The Glory of Kalim") in {(v.value, v.label) for v in faction.values}
+
+
+def test_the_help_renders_as_markdown_with_every_key_and_example() -> None:
+    text = help_markdown()
+    for f in FIELDS:
+        assert f"### `{f.name}`" in text
+        assert all(f"`{example}`" in text for example in f.examples)
 
 
 def test_the_help_explains_unknown_values_and_scans() -> None:

@@ -1,0 +1,24 @@
+"""Keep the catalogue revision in step with every change to cards, sets, keywords and images."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
+
+from cards.models import Card, CardImage, CardKeyword, CardSet, CatalogueRevision
+
+
+def catalogue_changed(**_: Any) -> None:
+    now = timezone.now()
+    updated = CatalogueRevision.objects.filter(pk=1).update(number=F("number") + 1, updated_at=now)
+    if not updated:
+        CatalogueRevision.objects.get_or_create(pk=1, defaults={"number": 1, "updated_at": now})
+
+
+def connect() -> None:
+    for model in (Card, CardSet, CardKeyword, CardImage):
+        post_save.connect(catalogue_changed, sender=model, dispatch_uid=f"revision-save-{model}")
+        post_delete.connect(catalogue_changed, sender=model, dispatch_uid=f"revision-del-{model}")
