@@ -29,3 +29,16 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     report("GET /api/cards/{id}/", best_of(get("/api/cards/wof-bishop-ospin/")), trivial,
            "GET /api/sets/")
     report("GET /api/abilities/", best_of(get("/api/abilities/")), trivial, "GET /api/sets/")
+
+    health = best_of(get("/api/health/"), number=100)
+    text = (root / "fixtures" / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
+
+    def validate() -> None:
+        response = client.post("/api/decks/validate/", {"text": text},
+                               content_type="application/json")
+        assert response.status_code == 200, response.content[:300]
+
+    validate()  # the first call reads the catalogue's facts; later ones reuse them
+    seconds = best_of(validate, number=20)
+    report("POST /api/decks/validate/ (60-card text)", seconds, health,
+           f"GET /api/health/ (goal p50 <= 15 ms: {seconds * 1000:.1f} ms)")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from cards.models import Card
+from decks.api.serializers import DeckJsonSerializer
 from decks.formats.model import SECTIONS, Deck, DeckEntry
 from decks.formats.text import LineError, parse_text
 from decks.services import catalogue_resolver
@@ -59,6 +61,28 @@ def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
         description=attrs.get("description", base.description if base else ""),
         **parts,
     )
+
+
+def deck_from_text(text: str) -> Deck:
+    """A decklist in any supported format: JSON (DESIGN §5) when it is a JSON object,
+    otherwise the text format. Raises DeckInputError with every problem."""
+    if text.lstrip().startswith("{"):
+        return deck_from_json(text)
+    return deck_from_input({"text": text})
+
+
+def deck_from_json(text: str) -> Deck:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DeckInputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
+                             f"{exc.msg}") from exc
+    serializer = DeckJsonSerializer(data=data)
+    if not serializer.is_valid():
+        raise DeckInputError(f"the JSON decklist is not valid: {dict(serializer.errors)}")
+    attrs = dict(serializer.validated_data)
+    attrs.setdefault("name", "")
+    return deck_from_input(attrs)
 
 
 def _check_ids(card_ids: list[str]) -> None:

@@ -68,6 +68,33 @@ class DeckSerializer(serializers.ModelSerializer[Deck]):
         return self._entries(deck, "wanderers")
 
 
+class DeckJsonSerializer(serializers.Serializer[Any]):
+    """The JSON decklist (DESIGN §5): name, players and the four parts as {id, count}."""
+
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
+                                       required=False)
+    holdings = EntrySerializer(many=True, required=False)
+    structures = EntrySerializer(many=True, required=False)
+    personalities = EntrySerializer(many=True, required=False)
+    wanderers = EntrySerializer(many=True, required=False)
+
+
+class DeckValidateSerializer(serializers.Serializer[Any]):
+    """A decklist to check without saving: `text` (text or JSON format) or `deck` (JSON)."""
+
+    text = serializers.CharField(required=False, max_length=200_000)
+    deck = DeckJsonSerializer(required=False)
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
+                                       required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("text" in attrs) == ("deck" in attrs):
+            raise serializers.ValidationError("Give exactly one of `text` or `deck`.")
+        return attrs
+
+
 class DeckWriteSerializer(serializers.Serializer[Any]):
     """Create or replace a deck: either a decklist `text` (DESIGN §5) or the four parts as
     lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""

@@ -15,10 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards.api.problems import ProblemSerializer, problem_response
-from decks.api.serializers import DeckSerializer, DeckWriteSerializer
-from decks.deck_input import DeckInputError, deck_from_input
+from decks.api.serializers import DeckSerializer, DeckValidateSerializer, DeckWriteSerializer
+from decks.deck_input import DeckInputError, deck_from_input, deck_from_text
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save
+from decks.validation import deck_validate
 
 IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
@@ -111,6 +112,24 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             return _stale(deck, status.HTTP_412_PRECONDITION_FAILED)
         deck.delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=DeckValidateSerializer,
+                   responses={200: OpenApiTypes.OBJECT, 400: ProblemSerializer})
+    @action(detail=False, methods=["post"], permission_classes=[permissions.AllowAny])
+    def validate(self, request: Request) -> Response:
+        """Check a decklist against the construction rules without saving it: every problem
+        at once, each with the rule it enforces and the edits that would clear it."""
+        serializer = DeckValidateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            if "text" in attrs:
+                deck = deck_from_text(attrs["text"])
+            else:
+                deck = deck_from_input({"name": "", **attrs["deck"]})
+        except DeckInputError as error:
+            return _input_problem(error)
+        return Response(deck_validate(deck, players=attrs.get("players")).to_dict())
 
     @extend_schema(request=None, responses={201: DeckSerializer})
     @action(detail=True, methods=["post"])
