@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from cards.models import Card
-from decks.api.serializers import DeckJsonSerializer
+from decks.formats.csv_format import DeckCsvError, parse_csv
+from decks.formats.deck_code import DeckCodeError, decode_deck_code
+from decks.formats.detect import detect_format
+from decks.formats.json_format import DeckJsonError, parse_json
 from decks.formats.model import SECTIONS, Deck, DeckEntry
 from decks.formats.text import LineError, parse_text
 from decks.services import catalogue_resolver
@@ -64,25 +66,50 @@ def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
 
 
 def deck_from_text(text: str) -> Deck:
-    """A decklist in any supported format: JSON (DESIGN §5) when it is a JSON object,
-    otherwise the text format. Raises DeckInputError with every problem."""
-    if text.lstrip().startswith("{"):
-        return deck_from_json(text)
-    return deck_from_input({"text": text})
-
-
-def deck_from_json(text: str) -> Deck:
+    """A decklist in any supported format, detected from its content (JSON, CSV, a deck code
+    or the text format). Raises DeckInputError with every problem."""
+    kind = detect_format(text)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DeckInputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                             f"{exc.msg}") from exc
-    serializer = DeckJsonSerializer(data=data)
-    if not serializer.is_valid():
-        raise DeckInputError(f"the JSON decklist is not valid: {dict(serializer.errors)}")
-    attrs = dict(serializer.validated_data)
-    attrs.setdefault("name", "")
-    return deck_from_input(attrs)
+        if kind == "json":
+            deck = parse_json(text)
+        elif kind == "csv":
+            deck = parse_csv(text, catalogue_resolver())
+        elif kind == "code":
+            deck = decode_deck_code(text, Card.objects.values_list("id", flat=True))
+        else:
+            return deck_from_input({"text": text})
+    except (DeckJsonError, DeckCsvError) as error:
+        raise DeckInputError(f"the {kind.upper()} decklist cannot be read: "
+                             + "; ".join(error.problems)) from error
+    except DeckCodeError as error:
+        raise DeckInputError(f"the deck code cannot be read: {error}") from error
+    _check_ids([e.card_id for _, e in deck.all_entries()])
+    return deck
+
+
+MAX_UPLOAD_BYTES = 1024 * 1024
+MAX_LINES = 5000
+
+
+def read_upload(upload: Any) -> str:
+    """An uploaded decklist as text: at most 1 MB and 5,000 lines of UTF-8, refused whole
+    otherwise (never half-read)."""
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise DeckInputError(
+            f"the file is {upload.size:,} bytes; a decklist may be at most {MAX_UPLOAD_BYTES:,}"
+        )
+    raw = upload.read(MAX_UPLOAD_BYTES + 1)
+    if b"\0" in raw:
+        raise DeckInputError("the file is binary, not a decklist: upload a text, JSON or CSV file")
+    try:
+        text: str = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DeckInputError(
+            f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8 and try again"
+        ) from exc
+    if text.count("\n") > MAX_LINES:
+        raise DeckInputError(f"the file has more than {MAX_LINES:,} lines; is it a decklist?")
+    return text
 
 
 def _check_ids(card_ids: list[str]) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from decks.formats.model import SECTIONS, Deck, DeckEntry
+from decks.formats.json_format import deck_from_dict as deck_from_dict
+from decks.formats.json_format import deck_to_dict as deck_to_dict
+from decks.formats.model import SECTIONS, Deck
 
 
 @dataclass(frozen=True)
@@ -64,28 +66,3 @@ def deck_diff(before: Deck | None, after: Deck) -> DeckDiff:
                 changes.append(CountChange(section, card_id, old.get(card_id, 0),
                                            new.get(card_id, 0)))
     return DeckDiff(fields=fields, cards=tuple(changes))
-
-
-def deck_to_dict(deck: Deck) -> dict[str, Any]:
-    """The deck as the JSON decklist shape of DESIGN §5 (ids and counts per part)."""
-    return {
-        "name": deck.name,
-        "players": deck.players,
-        "description": deck.description,
-        **{
-            section: [{"id": e.card_id, "count": e.count} for e in deck.section(section)]
-            for section in SECTIONS
-        },
-    }
-
-
-def deck_from_dict(data: dict[str, Any]) -> Deck:
-    return Deck(
-        name=data["name"],
-        players=data["players"],
-        description=data.get("description", ""),
-        **{
-            section: tuple(DeckEntry(e["id"], e["count"]) for e in data.get(section, []))
-            for section in SECTIONS
-        },
-    )

@@ -95,6 +95,23 @@ class DeckValidateSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+class DeckImportSerializer(serializers.Serializer[Any]):
+    """A decklist to save: pasted `text` or an uploaded `file`, in any supported format."""
+
+    text = serializers.CharField(required=False, max_length=1_000_000)
+    file = serializers.FileField(required=False)
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
+                                       required=False)
+    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+                                         required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("text" in attrs) == ("file" in attrs):
+            raise serializers.ValidationError("Give exactly one of `text` or `file`.")
+        return attrs
+
+
 class DeckWriteSerializer(serializers.Serializer[Any]):
     """Create or replace a deck: either a decklist `text` (DESIGN §5) or the four parts as
     lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""

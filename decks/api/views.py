@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.http import HttpResponse
+from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards.api.problems import ProblemSerializer, problem_response
-from decks.api.serializers import DeckSerializer, DeckValidateSerializer, DeckWriteSerializer
-from decks.deck_input import DeckInputError, deck_from_input, deck_from_text
+from decks.api.serializers import (
+    DeckImportSerializer,
+    DeckSerializer,
+    DeckValidateSerializer,
+    DeckWriteSerializer,
+)
+from decks.deck_input import DeckInputError, deck_from_input, deck_from_text, read_upload
+from decks.exports import EXPORTS, render_deck
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save
 from decks.validation import deck_validate
@@ -130,6 +140,48 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         except DeckInputError as error:
             return _input_problem(error)
         return Response(deck_validate(deck, players=attrs.get("players")).to_dict())
+
+    @extend_schema(
+        parameters=[OpenApiParameter("to", str, enum=list(EXPORTS), default="txt")],
+        responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
+    )
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
+        """The deck in one format: txt, json, csv or a deck code."""
+        fmt = request.query_params.get("to", "txt")
+        if fmt not in EXPORTS:
+            return problem_response(
+                status.HTTP_400_BAD_REQUEST, "bad_format",
+                f"Unknown export format {fmt!r}; use one of {', '.join(EXPORTS)}.",
+            )
+        deck = self.get_object()
+        media_type, extension = EXPORTS[fmt]
+        response = HttpResponse(render_deck(deck_data(deck), fmt), content_type=media_type)
+        filename = slugify(deck.name) or f"deck-{deck.pk}"
+        response["Content-Disposition"] = f'inline; filename="{filename}.{extension}"'
+        return response
+
+    @extend_schema(request=DeckImportSerializer, responses={201: DeckSerializer,
+                                                            400: ProblemSerializer})
+    @action(detail=False, methods=["post"], url_path="import",
+            parser_classes=[JSONParser, MultiPartParser])
+    def import_(self, request: Request) -> Response:
+        """Create a deck from a decklist in any format (text, JSON, CSV or a deck code),
+        pasted as `text` or uploaded as `file` (UTF-8, at most 1 MB)."""
+        serializer = DeckImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            text = attrs["text"] if "text" in attrs else read_upload(attrs["file"])
+            data = deck_from_text(text)
+        except DeckInputError as error:
+            return _input_problem(error)
+        overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
+        deck = deck_save(owner=request.user, data=replace(data, **overrides),
+                         visibility=attrs.get("visibility", Deck.PRIVATE))
+        response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
+        response["ETag"] = deck_etag(deck)
+        return response
 
     @extend_schema(request=None, responses={201: DeckSerializer})
     @action(detail=True, methods=["post"])

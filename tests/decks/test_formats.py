@@ -1,0 +1,166 @@
+"""Every decklist format round-trips: parse(render(deck)) == deck; bad input is named."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from decks.formats.csv_format import DeckCsvError, parse_csv, render_csv
+from decks.formats.deck_code import DeckCodeError, decode_deck_code, encode_deck_code, reference
+from decks.formats.detect import detect_format
+from decks.formats.json_format import DeckJsonError, parse_json, render_json
+from decks.formats.model import SECTIONS, CardRef, Deck, DeckEntry
+from decks.formats.text import CatalogueResolver, parse_text, render_text
+from tests.conftest import CATALOGUES, FIXTURES
+
+CARDS = [
+    CardRef(c["id"], c["name"], c["type"], c["faction"])
+    for path in CATALOGUES
+    for c in json.loads(path.read_text(encoding="utf-8"))["cards"]
+]
+BY_ID = {c.id: c for c in CARDS}
+IDS = [c.id for c in CARDS]
+RESOLVER = CatalogueResolver(CARDS)
+SAMPLES = sorted((FIXTURES / "decklists").glob("*.txt"))
+
+
+def sample(path: Path) -> Deck:
+    deck = parse_text(path.read_text(encoding="utf-8"), RESOLVER).deck
+    assert deck is not None
+    return deck
+
+
+entries = st.lists(
+    st.builds(DeckEntry, st.sampled_from(IDS), st.integers(1, 99)), max_size=8
+)
+decks = st.builds(
+    Deck,
+    name=st.text(max_size=40),
+    players=st.integers(2, 6),
+    description=st.text(max_size=80),
+    holdings=entries.map(tuple),
+    structures=entries.map(tuple),
+    personalities=entries.map(tuple),
+    wanderers=entries.map(tuple),
+)
+
+ROUND_TRIPS = {
+    "text": lambda d: parse_text(render_text(d, BY_ID), RESOLVER).deck,
+    "json": lambda d: parse_json(render_json(d)),
+    "csv": lambda d: parse_csv(render_csv(d, BY_ID), RESOLVER),
+    "code": lambda d: decode_deck_code(encode_deck_code(d, IDS), IDS),
+}
+
+
+@pytest.mark.parametrize("fmt", ROUND_TRIPS)
+@given(deck=decks)
+@settings(max_examples=60, deadline=None)
+def test_every_format_reads_back_the_deck_it_wrote(fmt: str, deck: Deck) -> None:
+    assert ROUND_TRIPS[fmt](deck) == deck
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize("fmt", ROUND_TRIPS)
+def test_each_sample_deck_round_trips_through_each_format(path: Path, fmt: str) -> None:
+    deck = sample(path)
+    assert ROUND_TRIPS[fmt](deck) == deck
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_a_sample_deck_code_is_short(path: Path) -> None:
+    deck = sample(path)
+    code = encode_deck_code(deck, IDS)
+    distinct = len(deck.all_entries())
+    # 4 bytes a distinct card, name and a few bytes of framing, in base64 (4/3).
+    assert len(code) <= (distinct * 4 + len(deck.name.encode()) + len(deck.description.encode())
+                         + 16) * 4 / 3 + 4
+
+
+def test_a_code_with_one_character_changed_is_refused_by_its_checksum() -> None:
+    code = encode_deck_code(sample(SAMPLES[0]), IDS)
+    typo = code[:10] + ("A" if code[10] != "A" else "B") + code[11:]
+    with pytest.raises(DeckCodeError, match="checksum does not match"):
+        decode_deck_code(typo, IDS)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [("", "empty"), ("abc def!", "only letters, digits"), ("AAAAAAAAAAAAA", "mistyped"),
+     ("AAAAAAAAAAAA", "checksum")],
+    ids=["empty", "bad-characters", "bad-length", "garbage"],
+)
+def test_a_damaged_code_gets_a_plain_error(code: str, message: str) -> None:
+    with pytest.raises(DeckCodeError, match=message):
+        decode_deck_code(code, IDS)
+
+
+def test_a_code_naming_cards_this_catalogue_lacks_says_so() -> None:
+    code = encode_deck_code(Deck(name="x", structures=(DeckEntry("elsewhere-card", 1),)), IDS)
+    with pytest.raises(DeckCodeError, match="1 card"):
+        decode_deck_code(code, IDS)
+
+
+def test_cards_whose_references_collide_are_written_by_id() -> None:
+    # Two ids with the same 3-byte reference: found by search over a small space.
+    seen: dict[bytes, str] = {}
+    pair: tuple[str, str] | None = None
+    for n in range(200_000):
+        candidate = f"c{n}"
+        ref = reference(candidate)
+        if ref in seen:
+            pair = (seen[ref], candidate)
+            break
+        seen[ref] = candidate
+    assert pair is not None
+    deck = Deck(name="clash", structures=(DeckEntry(pair[0], 1), DeckEntry(pair[1], 2)))
+    assert decode_deck_code(encode_deck_code(deck, pair), pair) == deck
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("[]", "must be an object"), ('{"players": 9}', "players"),
+     ('{"structures": [{"id": "x", "count": 0}]}', "structures[0].count"),
+     ('{"cards": []}', "cards: unknown key"), ("{", "invalid JSON at line 1")],
+)
+def test_bad_json_decklists_are_refused_with_the_path(text: str, problem: str) -> None:
+    with pytest.raises(DeckJsonError, match=re.escape(problem)):
+        parse_json(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("a,b\n", "line 1: the header"),
+     ("section,count,id,name\nnowhere,1,,Bell Tower\n", "line 2: unknown section"),
+     ("section,count,id,name\nstructures,0,,Bell Tower\n", "line 2: the count"),
+     ("section,count,id,name\nstructures,1,,Bel Towr\n", "line 2: unknown card"),
+     ("section,count,id,name\nstructures,1\n", "line 2: expected 4 columns")],
+)
+def test_bad_csv_rows_are_refused_with_the_line(text: str, problem: str) -> None:
+    with pytest.raises(DeckCsvError, match=problem):
+        parse_csv(text, RESOLVER)
+
+
+def test_a_csv_row_may_name_the_card_instead_of_its_id() -> None:
+    deck = parse_csv("section,count,id,name\nStructure Pile,2,,Bell Tower\n", RESOLVER)
+    assert deck.structures == (DeckEntry("wof-bell-tower", 2),)
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [('{"name": "x"}', "json"), ("section,count,id,name\n", "csv"),
+     ("Structure Pile\n2 Bell Tower\n", "text"), ("Bell Tower", "text"),
+     ("AQRLYWxpbSBGYWl0aGZ1bAA", "code")],
+)
+def test_the_format_is_detected_from_the_content(text: str, fmt: str) -> None:
+    assert detect_format(text) == fmt
+
+
+def test_every_section_is_written_by_every_format() -> None:
+    deck = sample(SAMPLES[0])
+    assert all(deck.section(s) for s in SECTIONS)
+    assert all(s in render_csv(deck, BY_ID) for s in SECTIONS)
