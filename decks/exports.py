@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from cards.models import Card
+from cards.image_services import cards_ensure_images
+from cards.models import Card, CardImage
 from decks.formats.csv_format import render_csv
 from decks.formats.deck_code import encode_deck_code
 from decks.formats.json_format import render_json
 from decks.formats.model import CardRef, Deck
+from decks.formats.pdf import PageSize, SheetFacts, decklist_pdf, proxies_pdf
 from decks.formats.text import render_text
 from decks.services import catalogue_cards
+from decks.validation import deck_validate
 
 # format -> (media type, file extension)
 EXPORTS: Final = {
@@ -19,13 +22,55 @@ EXPORTS: Final = {
     "json": ("application/json", "json"),
     "csv": ("text/csv; charset=utf-8", "csv"),
     "code": ("text/plain; charset=utf-8", "txt"),
+    "pdf": ("application/pdf", "pdf"),
+    "proxies": ("application/pdf", "pdf"),
 }
+BINARY: Final = ("pdf", "proxies")
 
 
 def _cards_for(deck: Deck) -> dict[str, CardRef]:
     # The text and CSV renderers need every card sharing a name with a deck card, to write
     # "Name (faction)" where the name alone is ambiguous: the whole catalogue is simplest.
     return {card.id: card for card in catalogue_cards()}
+
+
+def export_deck(deck: Deck, fmt: str, page: PageSize = "a4") -> bytes:
+    """The deck in any export format, as the bytes of the file."""
+    if fmt == "pdf":
+        return deck_sheet_pdf(deck, page)
+    if fmt == "proxies":
+        return deck_proxies_pdf(deck, page)
+    return render_deck(deck, fmt).encode("utf-8")
+
+
+def deck_sheet_pdf(deck: Deck, page: PageSize = "a4") -> bytes:
+    validation = deck_validate(deck)
+    if validation.legal and validation.legal_players:
+        low, high = validation.legal_players
+        verdict = f"Legal for {low}-{high} players"
+    else:
+        verdict = f"Not legal: {len(validation.errors)} error(s)"
+    ids = {e.card_id for _, e in deck.all_entries()}
+    fictional = Card.objects.filter(id__in=ids, official=False).exists()
+    facts = SheetFacts(verdict=verdict, code=render_deck(deck, "code").strip(),
+                       fictional=fictional)
+    return decklist_pdf(deck, _cards_for(deck), facts, page)
+
+
+def deck_proxies_pdf(deck: Deck, page: PageSize = "a4") -> bytes:
+    """One face a copy, holdings included: the scan or the rendered face, at card size."""
+    cards = Card.objects.select_related("set").in_bulk([e.card_id for _, e in deck.all_entries()])
+    cards_ensure_images(list(cards.values()))
+    pictures = {p.card_id: p for p in CardImage.objects.filter(card__in=list(cards))}
+    faces: list[bytes] = []
+    for _, entry in deck.all_entries():
+        picture = pictures.get(entry.card_id)
+        if picture is None:
+            continue
+        with picture.large.open("rb") as handle:
+            face = handle.read()
+        faces.extend([face] * entry.count)
+    return proxies_pdf(faces, page)
 
 
 def render_deck(deck: Deck, fmt: str) -> str:
@@ -35,6 +80,6 @@ def render_deck(deck: Deck, fmt: str) -> str:
         "csv": lambda d: render_csv(d, _cards_for(d)),
         "code": lambda d: encode_deck_code(d, Card.objects.values_list("id", flat=True)) + "\n",
     }
-    if fmt not in renderers:
+    if fmt not in renderers:  # the PDFs are bytes: export_deck() makes them
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(EXPORTS)}")
     return renderers[fmt](deck)

@@ -5,5 +5,15 @@ from decks import views
 app_name = "decks"
 urlpatterns = [
     path("", views.deck_list, name="list"),
+    path("new/", views.deck_new, name="new"),
+    path("import/", views.deck_import, name="import"),
+    path("compare/", views.deck_compare, name="compare"),
     path("<int:deck_id>/", views.deck_detail, name="detail"),
+    path("<int:deck_id>/export.txt", views.deck_export_text, name="export_text"),
+    path("<int:deck_id>/clone/", views.deck_clone_view, name="clone"),
+    path("<int:deck_id>/edit/", views.deck_builder, name="builder"),
+    path("<int:deck_id>/edit/<slug:action>/", views.deck_edit, name="edit"),
+    path("<int:deck_id>/history/", views.deck_history, name="history"),
+    path("<int:deck_id>/v/<int:number>/", views.deck_version, name="version"),
+    path("<int:deck_id>/v/<int:number>/restore/", views.deck_restore, name="restore"),
 ]

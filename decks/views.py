@@ -1,14 +1,34 @@
-"""Deck pages. Private decks are invisible (404) to anyone but their owner."""
+"""Deck pages: the list, the public page, the builder and its edits, import, history, compare.
+
+Private decks are invisible (404) to anyone but their owner; a visible deck can be read by
+anyone but changed only by its owner (403). Every edit is a POST naming the version it is
+based on; the logic lives in decks.builder, these views only route requests to it.
+"""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet, Sum
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from typing import Any
+from urllib.parse import urlencode
 
-from decks.formats.model import SECTION_TITLES
-from decks.models import Deck
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q, QuerySet, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from decks import builder
+from decks.formats.text import render_text
+from decks.models import Deck, DeckVersion
+from decks.services import catalogue_cards, deck_clone, deck_data
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
 def visible_decks(request: HttpRequest) -> QuerySet[Deck]:
@@ -19,31 +39,234 @@ def visible_decks(request: HttpRequest) -> QuerySet[Deck]:
     return decks.filter(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
 
 
+class NotOwner(Exception):
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+
+
+def _visible(request: HttpRequest, deck_id: int) -> Deck:
+    return get_object_or_404(visible_decks(request).select_related("owner"), pk=deck_id)
+
+
+def _owned(request: HttpRequest, deck_id: int) -> Deck:
+    deck = _visible(request, deck_id)
+    if deck.owner_id != request.user.pk:
+        raise NotOwner(deck)
+    return deck
+
+
+def _forbidden(request: HttpRequest, deck: Deck) -> HttpResponse:
+    return render(request, "decks/forbidden.html", {"deck": deck}, status=403)
+
+
 @require_GET
 def deck_list(request: HttpRequest) -> HttpResponse:
-    listed = Q(visibility=Deck.PUBLIC)
-    if request.user.is_authenticated:
-        listed |= Q(owner=request.user)
-    decks = (
-        Deck.objects.filter(listed)
-        .select_related("owner")
-        .annotate(card_count=Sum("entries__count"))
-        .order_by("name", "id")
-    )
-    return render(request, "decks/deck_list.html", {"decks": decks})
+    decks = Deck.objects.select_related("owner").annotate(card_count=Sum("entries__count"))
+    mine = (decks.filter(owner=request.user).order_by("-updated_at", "id")
+            if request.user.is_authenticated else Deck.objects.none())
+    public = decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
+    return render(request, "decks/deck_list.html", {"mine": mine, "public": public})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        deck = builder.deck_create_empty(request.user)
+        return redirect("decks:builder", deck.pk)
+    return render(request, "decks/deck_new.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_import(request: HttpRequest) -> HttpResponse:
+    """Paste or upload a decklist. Nothing is saved until every line reads; each line in
+    error offers its suggested names as buttons that rewrite that line."""
+    if request.method != "POST":
+        return render(request, "decks/deck_import.html",
+                      {"form": builder.DeckImportForm(), "result": builder.ImportResult()})
+    data = request.POST.copy()
+    replacing = "replace" in data
+    if replacing:
+        line, _, name = data["replace"].partition("|")
+        data["text"] = builder.replace_line(data.get("text", ""), int(line or 0), name)
+    form = builder.DeckImportForm(data, None if replacing else request.FILES)
+    if not form.is_valid():
+        return render(request, "decks/deck_import.html",
+                      {"form": form, "result": builder.ImportResult()}, status=400)
+    result = builder.deck_import(owner=request.user, form=form, save=not replacing)
+    if result.deck is not None:
+        messages.success(request, f"Imported “{result.deck.name}”.")
+        return redirect("decks:builder", result.deck.pk)
+    # Show the list as read (an uploaded file's too), so that its lines can be fixed here.
+    data["text"] = result.text
+    shown = builder.DeckImportForm(data)
+    shown.is_valid()
+    return render(request, "decks/deck_import.html", {"form": shown, "result": result},
+                  status=400 if result.failed else 200)
 
 
 @require_GET
 def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
-    deck = get_object_or_404(visible_decks(request).select_related("owner"), pk=deck_id)
-    entries = deck.entries.select_related("card").order_by("position")
-    parts = []
-    for key, title in SECTION_TITLES.items():
-        part_entries = [e for e in entries if e.section == key]
-        parts.append({
-            "key": key,
-            "title": title,
-            "entries": part_entries,
-            "total": sum(e.count for e in part_entries),
+    deck = _visible(request, deck_id)
+    view = builder.deck_view(deck_data(deck))
+    return render(request, "decks/deck_detail.html", {"deck": deck, "view": view})
+
+
+@require_GET
+def deck_export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible(request, deck_id)
+    text = render_text(deck_data(deck), {card.id: card for card in catalogue_cards()})
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    filename = slugify(deck.name) or f"deck-{deck.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.txt"'
+    return response
+
+
+@login_required
+@require_POST
+def deck_clone_view(request: HttpRequest, deck_id: int) -> HttpResponse:
+    copy = deck_clone(deck=_visible(request, deck_id), owner=request.user)
+    messages.success(request, f"This is your own copy of “{copy.name}”: edit it freely.")
+    return redirect("decks:builder", copy.pk)
+
+
+# --- the builder ----------------------------------------------------------------------------
+
+
+def _search_params(request: HttpRequest) -> tuple[str, str]:
+    source = request.POST if request.method == "POST" else request.GET
+    return source.get("q", ""), source.get("scope", "catalogue")
+
+
+def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
+                  settings: builder.DeckSettingsForm | None = None,
+                  settings_open: bool = False) -> HttpResponse:
+    """The builder, whole or (for htmx) the body plus the search results out of band."""
+    query, scope = _search_params(request)
+    data = deck_data(deck)
+    context: dict[str, Any] = {
+        "deck": deck,
+        "view": builder.deck_view(data),
+        "advice": builder.advice_view(data),
+        "search": builder.search_view(query, scope, data),
+        "settings": settings or builder.settings_form(deck),
+        "settings_open": settings_open or settings is not None,
+        "message": message,
+        "message_kind": "ok" if status == 200 else "problem",
+    }
+    if request.htmx and not request.htmx.history_restore_request:
+        response = render(request, "decks/_builder_swap.html", context, status=status)
+    else:
+        response = render(request, "decks/builder.html", context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@login_required
+@require_GET
+def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    try:
+        deck = _owned(request, deck_id)
+    except NotOwner as refused:
+        return _forbidden(request, refused.deck)
+    if request.htmx and not request.htmx.history_restore_request:
+        # Search as you type: only the results change.
+        query, scope = _search_params(request)
+        response = render(request, "decks/_builder_results.html", {
+            "deck": deck, "search": builder.search_view(query, scope, deck_data(deck)),
         })
-    return render(request, "decks/deck_detail.html", {"deck": deck, "parts": parts})
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+    return _builder_page(request, deck)
+
+
+@login_required
+@require_POST
+def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
+    if action not in builder.EDIT_ACTIONS:
+        raise Http404("No such edit.")
+    try:
+        deck = _owned(request, deck_id)
+    except NotOwner as refused:
+        return _forbidden(request, refused.deck)
+    try:
+        change = builder.parse_change(action, request.POST)
+    except builder.BadEdit as bad:
+        return _builder_page(request, deck, status=400, message=bad.message,
+                             settings=bad.settings_form)
+    result = builder.deck_edit(deck=deck, user=request.user, change=change,
+                               version=request.POST.get("version"),
+                               if_match=request.headers.get("If-Match"))
+    if result.saved and not request.htmx:
+        messages.success(request, result.message)
+        query, scope = _search_params(request)
+        params = urlencode({"q": query, "scope": scope}) if query else ""
+        url = reverse("decks:builder", args=[deck.pk])
+        return redirect(f"{url}?{params}" if params else url)
+    return _builder_page(request, result.deck, status=result.status, message=result.message,
+                         settings_open=action == "settings")
+
+
+# --- history, versions, compare -------------------------------------------------------------
+
+
+@require_GET
+def deck_history(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible(request, deck_id)
+    versions = builder.history_views(deck.versions.select_related("author"))
+    return render(request, "decks/history.html", {"deck": deck, "versions": versions})
+
+
+@require_GET
+def deck_version(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
+    deck = _visible(request, deck_id)
+    version = get_object_or_404(deck.versions.select_related("author"), number=number)
+    view = builder.deck_view(builder.version_data(version))
+    return render(request, "decks/version.html",
+                  {"deck": deck, "version": version, "view": view})
+
+
+@login_required
+@require_POST
+def deck_restore(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
+    try:
+        deck = _owned(request, deck_id)
+    except NotOwner as refused:
+        return _forbidden(request, refused.deck)
+    version = get_object_or_404(DeckVersion, deck=deck, number=number)
+    change = builder.RestoreVersion(number, version.snapshot)
+    result = builder.deck_edit(deck=deck, user=request.user, change=change,
+                               version=request.POST.get("version"),
+                               if_match=request.headers.get("If-Match"))
+    if not result.saved:
+        view = builder.deck_view(builder.version_data(version))
+        return render(request, "decks/version.html", {
+            "deck": result.deck, "version": version, "view": view, "message": result.message,
+        }, status=result.status)
+    messages.success(request, result.message)
+    return redirect("decks:builder", deck.pk)
+
+
+@require_GET
+def deck_compare(request: HttpRequest) -> HttpResponse:
+    tokens = {side: request.GET.get(side, "").strip() for side in ("a", "b")}
+    context: dict[str, Any] = {"tokens": tokens}
+    if not all(tokens.values()):
+        return render(request, "decks/compare.html", context)
+    sides = []
+    for side in ("a", "b"):
+        try:
+            deck_id, number = builder.parse_side(tokens[side])
+        except ValueError:
+            context["error"] = (f"“{tokens[side]}” is not a deck: write a deck number, "
+                                "optionally with a version, as 12 or 12:3.")
+            return render(request, "decks/compare.html", context, status=400)
+        deck = _visible(request, deck_id)
+        try:
+            sides.append(builder.compare_side(deck, number))
+        except DeckVersion.DoesNotExist:
+            raise Http404(f"Deck {deck_id} has no version {number}.") from None
+    a, b = sides
+    context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data))
+    return render(request, "decks/compare.html", context)

@@ -26,7 +26,8 @@ from decks.api.serializers import (
     DeckWriteSerializer,
 )
 from decks.deck_input import DeckInputError, deck_from_input, deck_from_text, read_upload
-from decks.exports import EXPORTS, render_deck
+from decks.exports import EXPORTS, export_deck
+from decks.formats.pdf import PageSize
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save
 from decks.validation import deck_validate
@@ -147,7 +148,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     )
     @action(detail=True, methods=["get"])
     def export(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
-        """The deck in one format: txt, json, csv or a deck code."""
+        """The deck in one format: txt, json, csv, a deck code, a printable decklist (pdf) or
+        a 3x3 proxy sheet of its cards at real size (proxies); `page=a4|letter` for PDFs."""
         fmt = request.query_params.get("to", "txt")
         if fmt not in EXPORTS:
             return problem_response(
@@ -156,7 +158,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             )
         deck = self.get_object()
         media_type, extension = EXPORTS[fmt]
-        response = HttpResponse(render_deck(deck_data(deck), fmt), content_type=media_type)
+        page: PageSize = "letter" if request.query_params.get("page") == "letter" else "a4"
+        response = HttpResponse(export_deck(deck_data(deck), fmt, page), content_type=media_type)
         filename = slugify(deck.name) or f"deck-{deck.pk}"
         response["Content-Disposition"] = f'inline; filename="{filename}.{extension}"'
         return response

@@ -11,9 +11,12 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
+from pypdf import PdfReader
 
+from cards.models import Card
+from decks.formats.text import parse_text
 from decks.models import Deck
-from decks.services import deck_data
+from decks.services import catalogue_resolver, deck_data
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -65,9 +68,52 @@ def test_the_command_converts_between_formats(fmt: str) -> None:
     assert back == export(str(SAMPLES[0]), "--to", "txt")[1]
 
 
-def test_pdf_export_is_not_built_yet_and_says_so() -> None:
-    code, out, err = export(str(SAMPLES[0]), "--to", "pdf")
-    assert code == 1 and out == "" and "not built yet" in err
+def test_the_decklist_pdf_lists_every_card_and_the_verdict(tmp_path: Path) -> None:
+    target = tmp_path / "deck.pdf"
+    code, _, _ = export(str(SAMPLES[0]), "--to", "pdf", "--output", str(target))
+    assert code == 0
+    reader = PdfReader(target)
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    deck = parse_text(SAMPLES[0].read_text(encoding="utf-8"), catalogue_resolver()).deck
+    assert deck is not None
+    assert deck.name in text and "Legal for 2-4 players" in text and "Deck code" in text
+    for title in ("Initial Holdings", "Structure Pile", "Personality Pile", "Wanderer Pile"):
+        assert title in text
+    names = dict(Card.objects.values_list("id", "name"))
+    for _, entry in deck.all_entries():
+        assert names[entry.card_id] in text
+    width, height = reader.pages[0].mediabox.width, reader.pages[0].mediabox.height
+    assert (round(float(width)), round(float(height))) == (595, 842)  # A4 in points
+
+
+@pytest.mark.parametrize(("page", "size"), [("a4", (595, 842)), ("letter", (612, 792))])
+def test_the_proxy_sheet_puts_nine_cards_a_page_at_real_size(
+    tmp_path: Path, page: str, size: tuple[int, int]
+) -> None:
+    deck_text = "Personality Pile\n2 Bishop Ospin\n1 Bowman (kalim)\n"
+    target = tmp_path / "proxies.pdf"
+    source = tmp_path / "deck.txt"
+    source.write_text(deck_text, encoding="utf-8")
+    code, _, err = export(str(source), "--to", "proxies", "--page", page, "--output", str(target))
+    assert code == 0, err
+    reader = PdfReader(target)
+    assert len(reader.pages) == 1
+    first = reader.pages[0]
+    assert (round(float(first.mediabox.width)), round(float(first.mediabox.height))) == size
+    assert len(first.images) == 2  # two distinct faces (the PDF stores a repeated one once)
+    contents = first.get_contents()
+    assert contents is not None
+    # Each copy is drawn at 63 x 88 mm = 178.6 x 249.4 points: three draws.
+    assert contents.get_data().decode("latin-1").count("178.5827 0 0 249.4488") == 3
+
+
+def test_proxies_of_a_full_deck_fill_pages_of_nine(tmp_path: Path) -> None:
+    target = tmp_path / "all.pdf"
+    assert export(str(SAMPLES[0]), "--to", "proxies", "--output", str(target))[0] == 0
+    deck = parse_text(SAMPLES[0].read_text(encoding="utf-8"), catalogue_resolver()).deck
+    assert deck is not None
+    total = sum(e.count for _, e in deck.all_entries())
+    assert len(PdfReader(target).pages) == -(-total // 9)
 
 
 def test_an_unknown_export_format_is_a_problem(ada: Client) -> None:

@@ -9,26 +9,23 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from decks.deck_input import DeckInputError, deck_from_text
-from decks.exports import EXPORTS, render_deck
-
-NOT_YET = ("pdf", "proxies")
+from decks.exports import BINARY, EXPORTS, export_deck
 
 
 class Command(BaseCommand):
     help = (
         "Read a decklist in any format (text, JSON, CSV or a deck code; '-' reads stdin) and "
-        "write it in another to stdout."
+        "write it in another to stdout (pdf and proxies are PDF bytes: redirect to a file)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="FILE")
-        parser.add_argument("--to", required=True, choices=[*EXPORTS, *NOT_YET])
+        parser.add_argument("--to", required=True, choices=list(EXPORTS))
+        parser.add_argument("--page", choices=["a4", "letter"], default="a4",
+                            help="paper size for pdf and proxies")
+        parser.add_argument("--output", "-o", metavar="PATH", help="write to a file")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["to"] in NOT_YET:
-            self.stderr.write(f"--to {options['to']}: printable PDFs are not built yet; "
-                              f"use one of {', '.join(EXPORTS)}")
-            sys.exit(1)
         try:
             raw = sys.stdin.read() if options["file"] == "-" else Path(
                 options["file"]).read_text(encoding="utf-8-sig")
@@ -43,4 +40,15 @@ class Command(BaseCommand):
                 where = f"line {problem['line']}: " if "line" in problem else ""
                 self.stderr.write(f"  {where}{problem['message']}")
             sys.exit(1)
-        self.stdout.write(render_deck(deck, options["to"]), ending="")
+        data = export_deck(deck, options["to"], options["page"])
+        if options["output"]:
+            Path(options["output"]).write_bytes(data)
+            self.stderr.write(f"wrote {options['output']} ({len(data):,} bytes)")
+        elif options["to"] in BINARY:
+            if sys.stdout.isatty():
+                self.stderr.write("this is a PDF: use --output deck.pdf or redirect stdout")
+                sys.exit(1)
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            self.stdout.write(data.decode("utf-8"), ending="")
