@@ -43,10 +43,11 @@ def main() -> None:
         import django
 
         django.setup()
-        from bench import api_bench, image_bench, search_bench, validator_bench
+        from bench import api_bench, image_bench, odds_bench, search_bench, validator_bench
 
         print("benchmark                                       ratio  baseline")
         validator_bench.run(best_of, report)
+        odds_bench.run(best_of, report)
         image_bench.run(best_of, report)
         api_bench.run(best_of, report, ROOT)
         search_bench.run(best_of, report, ROOT)

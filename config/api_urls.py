@@ -7,6 +7,7 @@ from rest_framework.routers import DefaultRouter
 
 from cards.api.bulk import BulkCardsView, BulkIndexView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
+from decks.api.draws import DrawView, OddsView
 from decks.api.views import DeckViewSet
 
 router = DefaultRouter()
@@ -21,6 +22,8 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     path("bulk/", BulkIndexView.as_view(), name="bulk"),
     path("bulk/cards.json.gz", BulkCardsView.as_view(), name="bulk-cards"),
+    path("draws/", DrawView.as_view(), name="draws"),
+    path("odds/", OddsView.as_view(), name="odds"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

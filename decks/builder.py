@@ -437,6 +437,7 @@ class Row:
     move_to: SectionName | None
     move_count: int
     faults: tuple[ProblemView, ...] = ()
+    costed: bool = True  # wanderers are never played: they have no cost to show
 
     @property
     def dom_id(self) -> str:
@@ -545,6 +546,36 @@ def deck_view(data: DeckData, *, players: int | None = None) -> DeckView:
                     tuple(deck_charts(data, facts)), demo)
 
 
+@dataclass(frozen=True)
+class FocusFallback:
+    """Where keyboard focus goes when the button that made an edit is gone from the new page
+    (the last copy removed, the last fixable problem fixed): htmx puts focus back on the
+    element with the button's id, so the page gives that id to the heading of the part (or
+    panel) the button was in."""
+
+    place: str  # a part key, "validation" or "advisor"
+    id: str
+
+
+def focus_fallback(trigger: str | None, view: DeckView, advice: AdviceView
+                   ) -> FocusFallback | None:
+    if not trigger:
+        return None
+    kind, _, rest = trigger.partition("-")
+    if kind in ("minus", "plus", "move", "remove") and rest.startswith("row-"):
+        section, _, card = rest.removeprefix("row-").partition("-")
+        rows = {(r.section, r.card_id): r for part in view.parts for r in part.rows}
+        row = rows.get((section, card))  # type: ignore[arg-type]
+        gone = row is None or (kind == "move" and row.move_to is None)
+        return FocusFallback(section, trigger) if gone and section in SECTIONS else None
+    if kind == "fix":
+        buttons = {f"fix-{p.number}" for p in view.validation.problems if p.fix_label}
+        return None if trigger in buttons else FocusFallback("validation", trigger)
+    if trigger == "use-advice" and (advice.current or not advice.found):
+        return FocusFallback("advisor", trigger)
+    return None
+
+
 def advice_view(data: DeckData) -> AdviceView:
     facts = catalogue_facts()
     advice = deck_advise_holdings(data)
@@ -631,6 +662,7 @@ def _row(section: SectionName, card_id: str, count: int, facts: Mapping[str, Car
         unique=card.unique if card else None, move_to=target,
         move_count=1 if structure_swap else count,
         faults=tuple(faults.get((section, card_id), ())),
+        costed=card is None or card.type != "wanderer",
     )
 
 
@@ -666,7 +698,7 @@ def _name(card_id: str, facts: Mapping[str, CardFacts]) -> str:
 class ResultRow:
     card: Card
     pile: SectionName
-    in_deck: tuple[tuple[str, int], ...]  # (part name, copies) where the deck holds it
+    in_deck: tuple[tuple[str, str, int], ...]  # (part, part name, copies) where the deck has it
 
     @property
     def is_structure(self) -> bool:
@@ -709,7 +741,7 @@ def search_view(query: str, scope: str, data: DeckData) -> SearchView:
         ResultRow(
             card=card, pile=own_pile(facts.get(card.id)),
             in_deck=tuple(
-                (PART_NAMES[s], n) for s in SECTIONS if (n := copies_in(data, card.id, s))
+                (s, PART_NAMES[s], n) for s in SECTIONS if (n := copies_in(data, card.id, s))
             ),
         )
         for card in found[:SEARCH_LIMIT]
@@ -731,7 +763,8 @@ class DeckImportForm(forms.Form):
                            help_text="Leave empty to use the name in the list.")
     players = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None,
-        choices=[("", "As in the list (4 if not given)")]
+        help_text="The list's “# players:” line, or 4.",
+        choices=[("", "From the list")]
         + [(n, str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
     )
     visibility = forms.ChoiceField(choices=Deck.VISIBILITY_CHOICES, initial=Deck.PRIVATE)
@@ -830,6 +863,14 @@ def replace_line(text: str, number: int, name: str) -> str:
     return "\n".join(lines)
 
 
+def apply_suggestion(text: str, choice: str) -> str:
+    """``text`` with a suggestion button's choice, ``"<line>|<name>"``, applied."""
+    line, _, name = choice.partition("|")
+    if not line.isdigit() or not name:
+        return text
+    return replace_line(text, int(line), name)
+
+
 def _replacement(line: str, name: str) -> str:
     count = _LEADING_COUNT.match(line) or _TRAILING_COUNT.search(line)
     return f"{count.group(1)} {name}" if count else name
@@ -895,7 +936,7 @@ class CompareSide:
     @property
     def label(self) -> str:
         version = self.number if self.number is not None else self.deck.version
-        return f"{self.deck.name} (v{version}{'' if self.number else ', current'})"
+        return f"{self.data.name} (v{version}{'' if self.number else ', current'})"
 
     @property
     def token(self) -> str:
@@ -941,18 +982,31 @@ def compare_side(deck: Deck, number: int | None) -> CompareSide:
                        ValidationView(validation, _problem_views(data, validation, facts)))
 
 
-def compare_parts(a: DeckData, b: DeckData) -> list[tuple[str, tuple[CompareRow, ...]]]:
+@dataclass(frozen=True)
+class ComparePart:
+    title: str
+    rows: tuple[CompareRow, ...]  # the rows shown
+    differences: int  # rows whose counts differ, shown or not
+
+
+def compare_parts(a: DeckData, b: DeckData, only_differences: bool = False
+                  ) -> list[ComparePart]:
+    """Per part, every card of either deck (A's order, then B's new cards) with both counts."""
     facts = catalogue_facts()
     parts = []
     for section in SECTIONS:
         counts_a = {e.card_id: e.count for e in a.section(section)}
         counts_b = {e.card_id: e.count for e in b.section(section)}
         ids = [*counts_a, *(cid for cid in counts_b if cid not in counts_a)]
-        parts.append((SECTION_TITLES[section], tuple(
+        rows = [
             CompareRow(_name(cid, facts), card_url(cid, "page"), counts_a.get(cid, 0),
                        counts_b.get(cid, 0))
             for cid in ids
-        )))
+        ]
+        differing = [row for row in rows if row.state != "same"]
+        parts.append(ComparePart(SECTION_TITLES[section],
+                                 tuple(differing if only_differences else rows),
+                                 len(differing)))
     return parts
 
 

@@ -14,7 +14,7 @@ shown), never as 0. A card id that is not in the catalogue is unknown in every r
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 from xml.sax.saxutils import escape
 
@@ -60,7 +60,6 @@ class Chart:
     series: tuple[Series, ...]
     notes: tuple[str, ...] = ()
     horizontal: bool = False
-    unit: str = "cards"
     #: What the chart says when there is nothing to count.
     nothing: str = "Nothing to count in this deck."
 
@@ -222,8 +221,7 @@ def faction_influence(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
         "(a faction's victory needs its total).",
         categories, totals, "Faction influence", notes,
     )
-    return Chart(chart.key, chart.title, chart.summary, chart.categories, chart.series,
-                 chart.notes, horizontal=True, unit="influence")
+    return replace(chart, nothing="No personality with a known faction influence.")
 
 
 def residencies(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
@@ -249,16 +247,23 @@ def residencies(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     counts = {"Residencies": homes, "Citizens": citizens}
     categories = ["Residencies", "Citizens"]
     if unknown_homes:
-        counts["Structures, residencies unknown"] = unknown_homes
-        categories.append("Structures, residencies unknown")
+        counts["unknown residencies"] = unknown_homes  # structures (copies)
+        categories.append("unknown residencies")
     if unknown_kind:
-        counts["Personalities, citizen or troop unknown"] = unknown_kind
-        categories.append("Personalities, citizen or troop unknown")
+        counts["unknown citizen/troop"] = unknown_kind  # personalities (copies)
+        categories.append("unknown citizen/troop")
+    notes = []
+    if unknown_homes:
+        notes.append(f"{_plural(unknown_homes, 'structure card has', 'structure cards have')} "
+                     "unknown residencies (counted as unknown, not 0).")
+    if unknown_kind:
+        notes.append(f"{_plural(unknown_kind, 'personality card is', 'personality cards are')} "
+                     "not known to be citizens or troops.")
     return _single(
         "residencies", "Residencies and citizens",
         "Residencies of the structures (Initial Holdings and Structure Pile; walls house no "
         "one) against the citizens that need a home.",
-        categories, counts, "Count",
+        categories, counts, "Count", tuple(notes),
     )
 
 
@@ -396,11 +401,11 @@ def _plural(n: int, one: str, many: str) -> str:
 
 # --- drawing --------------------------------------------------------------------------------
 
-_VERTICAL_WIDTH: Final = 440
+_VERTICAL_WIDTH: Final = 380
 _VERTICAL_HEIGHT: Final = 220
-_HORIZONTAL_WIDTH: Final = 440
+_HORIZONTAL_WIDTH: Final = 380
 _ROW: Final = 24
-_LABEL_WIDTH: Final = 170
+_LABEL_WIDTH: Final = 150
 
 
 def _vertical(chart: Chart) -> tuple[int, int, list[str]]:
@@ -430,7 +435,7 @@ def _vertical(chart: Chart) -> tuple[int, int, list[str]]:
                 continue
             h = plot_h * value / peak
             x, y = x0 + bar * j, top + plot_h - h
-            colour = UNKNOWN_TONE if category == UNKNOWN and j == 0 else PALETTE[j % 4]
+            colour = PALETTE[j % 4]  # the legend's colour, unknown column included
             label = f"{series.name}, {category}: {value}"
             shapes.append(
                 f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(bar - 2, 1):.1f}" height="{h:.1f}" '
@@ -457,7 +462,7 @@ def _horizontal(chart: Chart) -> tuple[int, int, list[str]]:
     shapes: list[str] = []
     for i, (category, value) in enumerate(zip(chart.categories, values, strict=True)):
         y = top + _ROW * i
-        shapes.append(_text(_LABEL_WIDTH - 8, y + 15, _shorten(category, 26), "end"))
+        shapes.append(_text(_LABEL_WIDTH - 8, y + 15, _shorten(category, 23), "end"))
         if value is None:
             continue
         w = room * value / peak

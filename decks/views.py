@@ -88,8 +88,7 @@ def deck_import(request: HttpRequest) -> HttpResponse:
     data = request.POST.copy()
     replacing = "replace" in data
     if replacing:
-        line, _, name = data["replace"].partition("|")
-        data["text"] = builder.replace_line(data.get("text", ""), int(line or 0), name)
+        data["text"] = builder.apply_suggestion(data.get("text", ""), data.get("replace", ""))
     form = builder.DeckImportForm(data, None if replacing else request.FILES)
     if not form.is_valid():
         return render(request, "decks/deck_import.html",
@@ -145,10 +144,13 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
     """The builder, whole or (for htmx) the body plus the search results out of band."""
     query, scope = _search_params(request)
     data = deck_data(deck)
+    view, advice = builder.deck_view(data), builder.advice_view(data)
     context: dict[str, Any] = {
         "deck": deck,
-        "view": builder.deck_view(data),
-        "advice": builder.advice_view(data),
+        "view": view,
+        "advice": advice,
+        "focus": builder.focus_fallback(request.htmx.trigger if request.htmx else None,
+                                        view, advice),
         "search": builder.search_view(query, scope, data),
         "settings": settings or builder.settings_form(deck),
         "settings_open": settings_open or settings is not None,
@@ -251,7 +253,16 @@ def deck_restore(request: HttpRequest, deck_id: int, number: int) -> HttpRespons
 @require_GET
 def deck_compare(request: HttpRequest) -> HttpResponse:
     tokens = {side: request.GET.get(side, "").strip() for side in ("a", "b")}
-    context: dict[str, Any] = {"tokens": tokens}
+    only_differences = request.GET.get("only") == "differences"
+    listed = Q(visibility=Deck.PUBLIC)
+    if request.user.is_authenticated:
+        listed |= Q(owner=request.user)
+    context: dict[str, Any] = {
+        "tokens": tokens,
+        "only_differences": only_differences,
+        # Suggestions for the two fields: the decks this visitor would see listed.
+        "choices": Deck.objects.filter(listed).select_related("owner").order_by("name", "id"),
+    }
     if not all(tokens.values()):
         return render(request, "decks/compare.html", context)
     sides = []
@@ -268,5 +279,5 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
         except DeckVersion.DoesNotExist:
             raise Http404(f"Deck {deck_id} has no version {number}.") from None
     a, b = sides
-    context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data))
+    context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data, only_differences))
     return render(request, "decks/compare.html", context)

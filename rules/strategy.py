@@ -26,10 +26,14 @@ Rules, read left to right: ``step (", then" | "," | "then") step ...``, where a 
     personalities until 2 troops or 1 citizen, then alternate
     structures until at least 1 open residence and a wall
 
-Before every draw, the first step whose condition does not hold yet (or that has no ``until``)
-names the pile. Conditions count the cards *in the hand* (every card held, not only this round's
-draws), and a hand only grows while it is drawn, so a step, once passed, stays passed: the rule
-is stateless, which is what lets the odds be computed over hand contents alone. When every step
+(``s`` and ``p`` are short for the two piles.) Before every draw, the first step whose
+condition does not hold (or that has no ``until``) names the pile. Conditions count the cards
+*in the hand* (every card held, not only this round's draws). The rule is read afresh before
+every draw, with no memory of the step used before: that is what lets the odds be computed over
+hand contents alone. A hand only grows while it is drawn, so with "at least" conditions a step,
+once passed, stays passed; with ``at most``, ``exactly``, ``no`` or ``not`` an earlier step can
+apply again: in ``personalities until exactly 1 citizen, then alternate``, a second citizen
+drawn while alternating sends every later draw back to the Personality Pile. When every step
 has passed, the pile the last step did *not* use is drawn (``structures until 3`` therefore
 means ``structures until 3, then personalities``). ``alternate`` draws from the Structure Pile
 when the hand holds no more cards from it than from the Personality Pile, else from the
@@ -81,7 +85,8 @@ What the words mean:
   package knows no catalogue) by passing ``resolve``; without it, a ``matching`` is an error.
 * ``open residences``: the residencies of the Initial Holdings plus those of the structures in
   the hand (walls excluded). Nothing lives in them before the first round, so they are all open;
-  whether the hand's structures can be paid for is not checked. ``citizens housed``: the open
+  whether the hand's structures can be paid for is not checked (nor, in later rounds, what was
+  played: the deal does not follow the cards in play). ``citizens housed``: the open
   residences are at least the citizens in the hand (every citizen held has a home).
 
 Errors are :class:`StrategyError` (a ``ValueError``) with the 0-based ``position`` of the
@@ -339,6 +344,8 @@ def describe(condition: Condition) -> str:
     """The condition in English."""
     match condition:
         case Count(test, op, number):
+            if op == "==" and number == 0:
+                return f"no {test.label}"
             return f"{_OP_WORDS[op]} {number} {_noun(test.label, number)}"
         case Residences(op, number):
             return f"{_OP_WORDS[op]} {number} open residence{'' if number == 1 else 's'}"
@@ -358,12 +365,14 @@ def _grouped(condition: Condition) -> str:
 
 
 def _noun(label: str, number: int) -> str:
-    """Labels are plural; a count of one reads better in the singular."""
+    """Labels are plural; a count of one reads better with the noun in the singular."""
     if number != 1:
         return label
-    for plural, singular in _SINGULARS:
-        if label.startswith(plural):
-            return singular + label[len(plural):]
+    words = label.split(" ")
+    for index, word in enumerate(words):
+        if word in _SINGULARS:
+            words[index] = _SINGULARS[word]
+            return " ".join(words)
     return label
 
 
@@ -491,20 +500,24 @@ _PICK_WORDS: Final[dict[str, Pile]] = {
 
 
 def parse_picks(picks: str | Sequence[str], then: RuleStrategy | None = None) -> PickStrategy:
-    """Picks as ``"s,p,p"`` or a list of ``s``/``p``/``structures``/``personalities``."""
-    items = [item.strip() for item in picks.split(",")] if isinstance(picks, str) else [
-        str(item).strip() for item in picks]
-    if isinstance(picks, str) and not picks.strip():
-        items = []
+    """Picks as ``"s,p,p"`` or a list of ``s``/``p``/``structures``/``personalities``; a bad
+    pick is a :class:`StrategyError` at its offset in the text (its index, for a list)."""
+    if isinstance(picks, str):
+        items: list[tuple[int, str]] = []
+        offset = 0
+        if picks.strip():
+            for raw in picks.split(","):
+                items.append((offset + len(raw) - len(raw.lstrip()), raw.strip()))
+                offset += len(raw) + 1
+    else:
+        items = [(index, str(item).strip()) for index, item in enumerate(picks)]
     chosen: list[Pile] = []
-    offset = 0
-    for item in items:
+    for position, item in items:
         pile = _PICK_WORDS.get(item.casefold())
         if pile is None:
-            raise StrategyError(f"{item!r} is not a pile", offset, max(1, len(item)),
+            raise StrategyError(f"{item!r} is not a pile", position, max(1, len(item)),
                                 "s, p, structures or personalities")
         chosen.append(pile)
-        offset += len(item) + 1
     return PickStrategy(tuple(chosen), then)
 
 
@@ -549,13 +562,11 @@ _PLURALS: Final[dict[str, tuple[str, str | None, str]]] = {
     "interrupts": ("event", "interrupt", "interrupts"),
     "wanderer": ("wanderer", None, "wanderers"), "wanderers": ("wanderer", None, "wanderers"),
 }
-_SINGULARS: Final = (
-    ("personalities", "personality"), ("cards", "card"), ("structures", "structure"),
-    ("citizens", "citizen"), ("troops", "troop"), ("walls", "wall"),
-    ("strongholds", "stronghold"), ("items", "item"), ("events", "event"),
-    ("invocations", "invocation"), ("weapons", "weapon"), ("armors", "armor"),
-    ("shields", "shield"), ("interrupts", "interrupt"), ("wanderers", "wanderer"),
-)
+# plural -> singular (the first singular listed wins: "armors" -> "armor", not "armour")
+_SINGULARS: Final[dict[str, str]] = {
+    entry[2]: word for word, entry in reversed(_PLURALS.items())
+    if word != entry[2] and not word.endswith("s")
+}
 _FACTIONS: Final = ("kalim", "mosfin", "guild")
 # Subtype adjectives and the types they describe.
 _KINDS: Final[dict[str, tuple[str, ...]]] = {
@@ -680,8 +691,9 @@ class _Parser:
                 break
             starts.append(self.token.start)
             steps.append(self.step())
-        self.expect_end("', then' and another step, 'and'/'or' and another condition, "
-                        "or the end")
+        self.expect_end("'until', ', then' and another step, or the end"
+                        if steps[-1].until is None else
+                        "', then' and another step, 'and'/'or' and another condition, or the end")
         for index, step in enumerate(steps[:-1]):
             if step.until is None:
                 raise self.error(
@@ -883,11 +895,11 @@ class _Parser:
             self.advance()
             if self.is_word("the"):
                 self.advance()
-            word = self.token
+            named = self.token
             if not self.is_word("structure", "structures", "personality", "personalities"):
                 raise self.fail("expected a pile", "the structure pile or the personality pile")
             self.advance()
-            pile = "structures" if word.value.startswith("structure") else "personalities"
+            pile = "structures" if named.value.startswith("structure") else "personalities"
             if self.is_word("pile"):
                 self.advance()
             label += f" from the {PILE_TITLES[pile]}"
@@ -905,11 +917,14 @@ class _Parser:
             ids = frozenset(self.resolve(token.value))
         except ValueError as exc:
             inner = getattr(exc, "position", 0)
-            position = token.start + 1 + (inner if isinstance(inner, int) else 0)
+            length = getattr(exc, "length", 1)
+            position = min(token.start + 1 + (inner if isinstance(inner, int) else 0),
+                           token.end - 1)
             message = getattr(exc, "message", None) or str(exc)
             expected = getattr(exc, "expected", None)
-            raise self.error(f"in the query {token.value!r}: {message}",
-                             min(position, token.end - 1), 1,
+            raise self.error(f"in the query {token.value!r}: {message}", position,
+                             min(length if isinstance(length, int) else 1,
+                                 token.end - 1 - position),
                              expected if isinstance(expected, str) else None) from exc
         return CardTest(ids=ids, label=f'cards matching "{token.value}"')
 

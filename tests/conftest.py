@@ -3,11 +3,18 @@ run; each test runs in a transaction that is rolled back."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from hypothesis import settings as hypothesis_settings
+
+# CI runs the same examples every time (a failure there is reproducible, never a fluke of
+# the draw); developers' runs keep exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
