@@ -9,7 +9,7 @@ from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
@@ -21,6 +21,8 @@ from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets
 from cards.set_completeness import completeness
+from decks.formats.deck_code import DeckCodeError, decode_deck_code
+from decks.formats.detect import detect_format
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
 PAGE_SIZE = 60
@@ -45,6 +47,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def card_list(request: HtmxHttpRequest) -> HttpResponse:
     """Search as you type: the URL always holds the query, so a search can be shared."""
     text = request.GET.get("q", "").strip() or _legacy_query(request)
+    deck_link = _deck_code_link(text)
+    if deck_link:  # a deck code pasted into the search box opens the deck
+        return redirect(deck_link) if not request.htmx else _htmx_redirect(deck_link)
     view = request.GET.get("view", "grid")
     if view not in VIEWS:
         view = "grid"
@@ -79,6 +84,22 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         status = 200
     template = "cards/_results.html" if request.htmx else "cards/card_list.html"
     return render(request, template, context, status=status)
+
+
+def _deck_code_link(text: str) -> str | None:
+    if detect_format(text) != "code":
+        return None
+    try:
+        decode_deck_code(text, Card.objects.values_list("id", flat=True))
+    except DeckCodeError:
+        return None  # not a deck code after all: search for it
+    return f"/d/{text}"
+
+
+def _htmx_redirect(url: str) -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = url
+    return response
 
 
 def _legacy_query(request: HttpRequest) -> str:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from cards.models import Card
 from cards.search.fields import help_sections
 from cards.search_docs import search_markdown
+from decks.formats.deck_code import encode_deck_code
+from decks.models import Deck
+from decks.services import deck_data
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +96,17 @@ def test_docs_search_md_is_generated_from_the_registry() -> None:
     written = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
     hint = "run .venv/bin/python -m cards.search_docs > docs/search.md"
     assert written == search_markdown(), hint
+
+
+def test_a_deck_code_pasted_into_the_search_box_opens_the_deck(client: Client) -> None:
+    deck = Deck.objects.filter(owner__username="samples").first()
+    assert deck is not None
+    code = encode_deck_code(deck_data(deck), Card.objects.values_list("id", flat=True))
+    response = client.get("/cards/", {"q": code})
+    assert response.status_code == 302 and response["Location"] == f"/d/{code}"
+    htmx = client.get("/cards/", {"q": code}, headers={"HX-Request": "true"})
+    assert htmx["HX-Redirect"] == f"/d/{code}"
+
+
+def test_a_word_that_only_looks_like_a_code_is_searched(client: Client) -> None:
+    assert client.get("/cards/", {"q": "ashgate-2"}).status_code == 200
