@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from decks.deck_input import DeckInputError, deck_from_text
 from decks.exports import BINARY, EXPORTS, export_deck
+from decks.management.decklist_file import read_deck
 
 
 class Command(BaseCommand):
@@ -26,20 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", metavar="PATH", help="write to a file")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            raw = sys.stdin.read() if options["file"] == "-" else Path(
-                options["file"]).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.stderr.write(f"{options['file']}: cannot read: {exc}")
-            sys.exit(1)
-        try:
-            deck = deck_from_text(raw)
-        except DeckInputError as error:
-            self.stderr.write(f"{options['file']}: {error.detail}")
-            for problem in error.errors():
-                where = f"line {problem['line']}: " if "line" in problem else ""
-                self.stderr.write(f"  {where}{problem['message']}")
-            sys.exit(1)
+        deck = read_deck(self, options["file"])
         data = export_deck(deck, options["to"], options["page"])
         if options["output"]:
             Path(options["output"]).write_bytes(data)

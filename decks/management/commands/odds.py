@@ -11,7 +11,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from cards.card_search import SearchError
 from decks.draws import odds_document, read_strategy
-from decks.management.commands.draw import add_strategy_arguments, read_deck, spec_failure
+from decks.management.commands.draw import add_strategy_arguments
+from decks.management.decklist_file import read_deck, spec_failure
 from rules.odds import GoalError, TooComplexError
 from rules.strategy import StrategyError
 

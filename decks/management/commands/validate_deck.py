@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from decks.deck_input import DeckInputError, deck_from_text
+from decks.management.decklist_file import read_deck
 from decks.validation import catalogue_facts, deck_validate
 
 
@@ -26,22 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["text", "json"], default="text")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            raw = sys.stdin.read() if options["file"] == "-" else Path(
-                options["file"]).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.stderr.write(f"{options['file']}: cannot read: {exc}")
-            sys.exit(1)
-        try:
-            deck = deck_from_text(raw)
-        except DeckInputError as error:
-            self.stderr.write(f"{options['file']}: {error.detail}")
-            for problem in error.errors():
-                where = f"line {problem['line']}: " if "line" in problem else ""
-                close = problem.get("suggestions")
-                hint = f" (did you mean: {', '.join(close)})" if close else ""
-                self.stderr.write(f"  {where}{problem['message']}{hint}")
-            sys.exit(1)
+        deck = read_deck(self, options["file"])
         validation = deck_validate(deck, players=options["players"])
         if options["format"] == "json":
             self.stdout.write(json.dumps(validation.to_dict(), indent=2, ensure_ascii=False))

@@ -1,0 +1,103 @@
+"""Decklists in and out: the print view, deck links (/d/<code>) and the zip of my decks.
+
+A deck link carries the whole deck in its deck code, so it works for anyone, needs no
+account and survives the deck being edited or deleted. A code that cannot be read answers
+400 (Bad Request: the address itself is malformed, not a missing page) with the decoder's
+reason in plain words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods
+
+import segno
+from cards.models import Card
+from decks import builder
+from decks.deck_archive import decks_archive
+from decks.exports import render_deck
+from decks.formats.deck_code import DeckCodeError, decode_deck_code
+from decks.formats.model import Deck as DeckData
+from decks.models import Deck
+from decks.services import catalogue_cards, deck_data, deck_save
+from decks.views import _visible
+
+
+@dataclass(frozen=True)
+class DeckShare:
+    """What the export menu, the print view and the deck page show to pass a deck on."""
+
+    text: str  # the canonical text decklist
+    code: str  # the deck code
+    link: str  # the absolute /d/<code> address
+    qr: SafeString  # an inline SVG QR code of the link
+
+
+def qr_svg(url: str, label: str) -> SafeString:
+    """An inline SVG QR code of ``url``, titled ``label`` (read as its alternative text)."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=3, border=2, title=label, svgclass="qr-code", lineclass=None, omitsize=True,
+    )
+    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+
+
+def deck_share(request: HttpRequest, data: DeckData) -> DeckShare:
+    code = render_deck(data, "code").strip()
+    link = request.build_absolute_uri(reverse("deck_link", args=[code]))
+    label = f"QR code of the link to the deck {data.name}"
+    return DeckShare(text=render_deck(data, "txt"), code=code, link=link,
+                     qr=qr_svg(link, label.replace('"', "'").replace("<", "").replace("&", "and")))
+
+
+@require_GET
+def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible(request, deck_id)
+    data = deck_data(deck)
+    return render(request, "decks/deck_print.html", {
+        "deck": deck, "view": builder.deck_view(data), "share": deck_share(request, data),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def deck_link(request: HttpRequest, code: str) -> HttpResponse:
+    """The deck in a deck code, read-only; POST saves a private copy (logged-in users)."""
+    try:
+        data = decode_deck_code(code, Card.objects.values_list("id", flat=True))
+    except DeckCodeError as bad:
+        return render(request, "decks/deck_link.html", {"error": str(bad), "code": code},
+                      status=400)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        name = data.name.strip()[:200] or "Untitled deck"
+        try:
+            copy = deck_save(owner=request.user, data=replace(data, name=name))
+        except ValidationError as invalid:
+            return render(request, "decks/deck_link.html", {
+                "error": "; ".join(invalid.messages), "code": code}, status=400)
+        messages.success(request, f"Saved “{copy.name}” as your own private deck.")
+        return redirect("decks:builder", copy.pk)
+    return render(request, "decks/deck_link.html", {
+        "data": data, "view": builder.deck_view(data), "share": deck_share(request, data),
+    })
+
+
+@login_required
+@require_GET
+def deck_export_all(request: HttpRequest) -> HttpResponse:
+    decks = Deck.objects.filter(owner=request.user).order_by("name", "id")
+    archive = decks_archive([deck_data(d) for d in decks], catalogue_cards())
+    response = HttpResponse(archive, content_type="application/zip")
+    filename = f"{slugify(request.user.get_username()) or 'my'}-decks.zip"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
