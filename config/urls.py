@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
 from decks.accounts import signup
+from decks.link_views import deck_link
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
@@ -9,5 +10,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
+    path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     path("", include("cards.urls")),
 ]

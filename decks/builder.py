@@ -758,7 +758,7 @@ class DeckImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
     )
     file = forms.FileField(required=False, label="…or a file",
-                           help_text="A .txt or .json decklist, UTF-8, at most 1 MB.")
+                           help_text="A decklist file (text, JSON or CSV), UTF-8, at most 1 MB.")
     name = forms.CharField(required=False, max_length=200,
                            help_text="Leave empty to use the name in the list.")
     players = forms.TypedChoiceField(

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
@@ -48,15 +49,15 @@ def qr_svg(url: str, label: str) -> SafeString:
     svg = segno.make(url, error="m").svg_inline(
         scale=3, border=2, title=label, svgclass="qr-code", lineclass=None, omitsize=True,
     )
-    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+    labelled = f'<svg role="img" aria-label="{escape(label)}" '
+    return mark_safe(svg.replace("<svg ", labelled, 1))  # segno escapes the title
 
 
 def deck_share(request: HttpRequest, data: DeckData) -> DeckShare:
     code = render_deck(data, "code").strip()
     link = request.build_absolute_uri(reverse("deck_link", args=[code]))
     label = f"QR code of the link to the deck {data.name}"
-    return DeckShare(text=render_deck(data, "txt"), code=code, link=link,
-                     qr=qr_svg(link, label.replace('"', "'").replace("<", "").replace("&", "and")))
+    return DeckShare(text=render_deck(data, "txt"), code=code, link=link, qr=qr_svg(link, label))
 
 
 @require_GET

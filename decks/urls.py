@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks import views
+from decks import link_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -8,8 +8,10 @@ urlpatterns = [
     path("new/", views.deck_new, name="new"),
     path("import/", views.deck_import, name="import"),
     path("compare/", views.deck_compare, name="compare"),
+    path("export-all.zip", link_views.deck_export_all, name="export_all"),
     path("<int:deck_id>/", views.deck_detail, name="detail"),
     path("<int:deck_id>/export.txt", views.deck_export_text, name="export_text"),
+    path("<int:deck_id>/print/", link_views.deck_print, name="print"),
     path("<int:deck_id>/clone/", views.deck_clone_view, name="clone"),
     path("<int:deck_id>/edit/", views.deck_builder, name="builder"),
     path("<int:deck_id>/edit/<slug:action>/", views.deck_edit, name="edit"),
