@@ -24,7 +24,7 @@ from cards.card_search import SearchError, card_search
 from cards.images_urls import card_url
 from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
-from decks.deck_input import DeckInputError, deck_from_text
+from decks.deck_input import DeckInputError, deck_from_text, read_upload
 from decks.diff import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
 from decks.formats.text import LineError
@@ -773,19 +773,10 @@ class DeckImportForm(forms.Form):
         upload: UploadedFile | None = self.cleaned_data.get("file")
         if upload is None:
             return None
-        if (upload.size or 0) > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(
-                f"The file is {(upload.size or 0) / 1024 / 1024:.1f} MB; a decklist file may be "
-                "at most 1 MB."
-            )
-        raw = upload.read(MAX_UPLOAD_BYTES + 1)
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                "The file is not UTF-8 text; save it as UTF-8 (plain text or JSON) and try "
-                "again."
-            ) from None
+        try:  # the same checks as the API: size, binary, UTF-8, line count
+            return read_upload(upload)
+        except DeckInputError as error:
+            raise forms.ValidationError(error.detail[:1].upper() + error.detail[1:]) from None
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

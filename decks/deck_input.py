@@ -99,6 +99,8 @@ def read_upload(upload: Any) -> str:
             f"the file is {upload.size:,} bytes; a decklist may be at most {MAX_UPLOAD_BYTES:,}"
         )
     raw = upload.read(MAX_UPLOAD_BYTES + 1)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DeckInputError("the file is not UTF-8 text (it is UTF-16); save it as UTF-8")
     if b"\0" in raw:
         raise DeckInputError("the file is binary, not a decklist: upload a text, JSON or CSV file")
     try:

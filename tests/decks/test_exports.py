@@ -131,7 +131,7 @@ def test_a_file_upload_is_imported(ada: Client) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"\x00\x01\x02binary", "binary"), ("Bell Tower".encode("utf-16"), "binary"),
+    [(b"\x00\x01\x02binary", "binary"), ("Bell Tower".encode("utf-16"), "UTF-16"),
      (b"\xff\xfeStructure Pile", "not UTF-8"), (b"x" * (1024 * 1024 + 1), "at most")],
     ids=["binary", "utf-16", "latin", "too-big"],
 )
