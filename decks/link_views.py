@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -22,7 +23,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
-import segno
 from cards.models import Card
 from decks import builder
 from decks.deck_archive import decks_archive
@@ -64,8 +64,10 @@ def deck_share(request: HttpRequest, data: DeckData) -> DeckShare:
 def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible(request, deck_id)
     data = deck_data(deck)
+    view = builder.deck_view(data)
     return render(request, "decks/deck_print.html", {
-        "deck": deck, "view": builder.deck_view(data), "share": deck_share(request, data),
+        "deck": deck, "view": view, "share": deck_share(request, data),
+        "total": sum(part.total for part in view.parts),
     })
 
 
@@ -96,7 +98,7 @@ def deck_link(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_GET
 def deck_export_all(request: HttpRequest) -> HttpResponse:
-    decks = Deck.objects.filter(owner=request.user).order_by("name", "id")
+    decks = Deck.objects.filter(owner_id=request.user.pk).order_by("name", "id")
     archive = decks_archive([deck_data(d) for d in decks], catalogue_cards())
     response = HttpResponse(archive, content_type="application/zip")
     filename = f"{slugify(request.user.get_username()) or 'my'}-decks.zip"
