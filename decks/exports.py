@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Final
 
 from cards.image_services import cards_ensure_images
@@ -34,16 +34,24 @@ def _cards_for(deck: Deck) -> dict[str, CardRef]:
     return {card.id: card for card in catalogue_cards()}
 
 
-def export_deck(deck: Deck, fmt: str, page: PageSize = "a4") -> bytes:
-    """The deck in any export format, as the bytes of the file."""
+def export_deck(
+    deck: Deck,
+    fmt: str,
+    page: PageSize = "a4",
+    *,
+    owner: str | None = None,
+    only: Collection[str] | None = None,
+) -> bytes:
+    """The deck in any export format, as the bytes of the file. ``owner`` is printed on the
+    decklist sheet; ``only`` limits a proxy sheet to those card ids."""
     if fmt == "pdf":
-        return deck_sheet_pdf(deck, page)
+        return deck_sheet_pdf(deck, page, owner=owner)
     if fmt == "proxies":
-        return deck_proxies_pdf(deck, page)
+        return deck_proxies_pdf(deck, page, only=only)
     return render_deck(deck, fmt).encode("utf-8")
 
 
-def deck_sheet_pdf(deck: Deck, page: PageSize = "a4") -> bytes:
+def deck_sheet_pdf(deck: Deck, page: PageSize = "a4", *, owner: str | None = None) -> bytes:
     validation = deck_validate(deck)
     if validation.legal and validation.legal_players:
         low, high = validation.legal_players
@@ -53,19 +61,22 @@ def deck_sheet_pdf(deck: Deck, page: PageSize = "a4") -> bytes:
     ids = {e.card_id for _, e in deck.all_entries()}
     fictional = Card.objects.filter(id__in=ids, official=False).exists()
     facts = SheetFacts(verdict=verdict, code=render_deck(deck, "code").strip(),
-                       fictional=fictional)
+                       fictional=fictional, owner=owner)
     return decklist_pdf(deck, _cards_for(deck), facts, page)
 
 
-def deck_proxies_pdf(deck: Deck, page: PageSize = "a4") -> bytes:
-    """One face a copy, holdings included: the scan or the rendered face, at card size."""
+def deck_proxies_pdf(
+    deck: Deck, page: PageSize = "a4", *, only: Collection[str] | None = None
+) -> bytes:
+    """One face a copy, holdings included: the scan or the rendered face, at card size;
+    ``only`` prints a selection of the deck's cards."""
     cards = Card.objects.select_related("set").in_bulk([e.card_id for _, e in deck.all_entries()])
     cards_ensure_images(list(cards.values()))
     pictures = {p.card_id: p for p in CardImage.objects.filter(card__in=list(cards))}
     faces: list[bytes] = []
     for _, entry in deck.all_entries():
         picture = pictures.get(entry.card_id)
-        if picture is None:
+        if picture is None or (only is not None and entry.card_id not in only):
             continue
         with picture.large.open("rb") as handle:
             face = handle.read()

@@ -143,7 +143,13 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         return Response(deck_validate(deck, players=attrs.get("players")).to_dict())
 
     @extend_schema(
-        parameters=[OpenApiParameter("to", str, enum=list(EXPORTS), default="txt")],
+        parameters=[
+            OpenApiParameter("to", str, enum=list(EXPORTS), default="txt"),
+            OpenApiParameter("page", str, enum=["a4", "letter"], default="a4",
+                             description="paper size of pdf and proxies"),
+            OpenApiParameter("cards", str, description="proxies: only these card ids, "
+                             "comma-separated"),
+        ],
         responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
     )
     @action(detail=True, methods=["get"])
@@ -159,7 +165,10 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         deck = self.get_object()
         media_type, extension = EXPORTS[fmt]
         page: PageSize = "letter" if request.query_params.get("page") == "letter" else "a4"
-        response = HttpResponse(export_deck(deck_data(deck), fmt, page), content_type=media_type)
+        only = request.query_params.get("cards")
+        data = export_deck(deck_data(deck), fmt, page, owner=deck.owner.username,
+                           only=set(only.split(",")) if only else None)
+        response = HttpResponse(data, content_type=media_type)
         filename = slugify(deck.name) or f"deck-{deck.pk}"
         response["Content-Disposition"] = f'inline; filename="{filename}.{extension}"'
         return response

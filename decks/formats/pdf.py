@@ -32,6 +32,7 @@ class SheetFacts:
     verdict: str  # e.g. "Legal for 2-4 players" or "Not legal: 2 errors"
     code: str  # the deck code
     fictional: bool  # any card from a fictional set
+    owner: str | None = None
 
 
 def decklist_pdf(deck: Deck, cards: Mapping[str, CardRef], facts: SheetFacts,
@@ -56,7 +57,8 @@ def decklist_pdf(deck: Deck, cards: Mapping[str, CardRef], facts: SheetFacts,
 
     line(deck.name or "Untitled deck", 18, "Helvetica-Bold")
     total = sum(e.count for _, e in deck.all_entries())
-    line(f"For {deck.players} players  ·  {total} cards  ·  {facts.verdict}", 10)
+    owner = f"by {facts.owner}  ·  " if facts.owner else ""
+    line(f"{owner}For {deck.players} players  ·  {total} cards  ·  {facts.verdict}", 10)
     if facts.fictional:
         line("Contains fictional Demo cards (not real Allegiance cards).", 9, "Helvetica-Oblique")
     for text in deck.description.splitlines():

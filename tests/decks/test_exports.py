@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
+from PIL import Image
 from pypdf import PdfReader
 
 from cards.models import Card
@@ -148,3 +151,45 @@ def test_a_mistyped_deck_code_is_refused(ada: Client) -> None:
     response = ada.post("/api/decks/import/", {"text": "AQRLYWxpbSBGYWl0aGZ1bAA"},
                         content_type="application/json")
     assert response.status_code == 400 and "deck code" in response.json()["detail"]
+
+
+def test_the_api_decklist_pdf_names_the_owner(ada: Client) -> None:
+    sample = Deck.objects.filter(owner__username="samples").first()
+    assert sample is not None
+    response = ada.get(f"/api/decks/{sample.pk}/export/?to=pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    assert "by samples" in text
+
+
+def test_a_proxy_sheet_can_print_a_selection(ada: Client) -> None:
+    sample = Deck.objects.filter(owner__username="samples").first()
+    assert sample is not None
+    chosen = [e.card_id for e in sample.entries.order_by("position")[:2]]
+    response = ada.get(f"/api/decks/{sample.pk}/export/?to=proxies&cards={','.join(chosen)}")
+    copies = sum(e.count for e in sample.entries.filter(card_id__in=chosen))
+    contents = PdfReader(io.BytesIO(response.content)).pages[0].get_contents()
+    assert contents is not None
+    assert contents.get_data().decode("latin-1").count("178.5827 0 0 249.4488") == copies
+
+
+@pytest.mark.skipif(
+    shutil.which("pdftoppm") is None,
+    reason="pdftoppm (Debian's poppler-utils) renders the page; .ci/run installs it",
+)
+def test_a_rendered_proxy_page_has_nine_cards_in_a_centred_grid(tmp_path: Path) -> None:
+    target = tmp_path / "proxies.pdf"
+    assert export(str(SAMPLES[0]), "--to", "proxies", "--output", str(target))[0] == 0
+    subprocess.run(["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(target),
+                    str(tmp_path / "page")], check=True)
+    with Image.open(next(tmp_path.glob("page*.png"))) as page:
+        grey = page.convert("L")
+        width, height = grey.size  # A4 at 40 dpi: 331 x 468
+        card_w, card_h = 63 / 25.4 * 40, 88 / 25.4 * 40
+        left, top = (width - 3 * card_w) / 2, (height - 3 * card_h) / 2
+        for row in range(3):
+            for column in range(3):
+                centre = (int(left + (column + 0.5) * card_w), int(top + (row + 0.5) * card_h))
+                assert grey.getpixel(centre) < 250, (row, column)  # a card is drawn there
+        margin = [grey.getpixel((x, int(height / 2))) for x in range(0, int(left) - 12)]
+        assert min(margin) > 240  # the margin outside the grid is blank paper

@@ -24,10 +24,12 @@ class Command(BaseCommand):
         parser.add_argument("--page", choices=["a4", "letter"], default="a4",
                             help="paper size for pdf and proxies")
         parser.add_argument("--output", "-o", metavar="PATH", help="write to a file")
+        parser.add_argument("--cards", metavar="ID,ID", help="proxies: only these card ids")
 
     def handle(self, *args: Any, **options: Any) -> None:
         deck = read_deck(self, options["file"])
-        data = export_deck(deck, options["to"], options["page"])
+        only = set(options["cards"].split(",")) if options["cards"] else None
+        data = export_deck(deck, options["to"], options["page"], only=only)
         if options["output"]:
             Path(options["output"]).write_bytes(data)
             self.stderr.write(f"wrote {options['output']} ({len(data):,} bytes)")
