@@ -185,11 +185,17 @@ def test_a_rendered_proxy_page_has_nine_cards_in_a_centred_grid(tmp_path: Path) 
     with Image.open(next(tmp_path.glob("page*.png"))) as page:
         grey = page.convert("L")
         width, height = grey.size  # A4 at 40 dpi: 331 x 468
+
+        def luma(x: int, y: int) -> int:
+            value = grey.getpixel((x, y))
+            assert isinstance(value, int)
+            return value
+
         card_w, card_h = 63 / 25.4 * 40, 88 / 25.4 * 40
         left, top = (width - 3 * card_w) / 2, (height - 3 * card_h) / 2
         for row in range(3):
             for column in range(3):
                 centre = (int(left + (column + 0.5) * card_w), int(top + (row + 0.5) * card_h))
-                assert grey.getpixel(centre) < 250, (row, column)  # a card is drawn there
-        margin = [grey.getpixel((x, int(height / 2))) for x in range(0, int(left) - 12)]
+                assert luma(*centre) < 250, (row, column)  # a card is drawn there
+        margin = [luma(x, int(height / 2)) for x in range(0, int(left) - 12)]
         assert min(margin) > 240  # the margin outside the grid is blank paper
