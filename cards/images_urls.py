@@ -7,8 +7,6 @@ from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
 
-from cards.models import CardImage
-
 SIZES = ("small", "normal", "large")
 _SLOT = "card-id-slot"  # a valid card id that stands for the real one
 
@@ -27,8 +25,8 @@ def card_url(card_id: str, which: str) -> str:
     return _templates(get_script_prefix())[which].replace(_SLOT, card_id)
 
 
-def card_image_urls(card_id: str, picture: CardImage | None) -> dict[str, str]:
+def card_image_urls(card_id: str, source_hash: str | None) -> dict[str, str]:
     # The source hash in the query string lets browsers cache a rendition for a year and
     # still see a new one the moment the card's data or scan changes.
-    version = f"?v={picture.source_hash[:10]}" if picture else ""
+    version = f"?v={source_hash[:10]}" if source_hash else ""
     return {size: card_url(card_id, size) + version for size in SIZES}

@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from cards.card_data import CARD_KEYS
-from cards.images_urls import SIZES, card_image_urls, card_url
+from cards.images_urls import card_image_urls, card_url
 from cards.models import Card, CardSet
 from rules import card_facts
 
@@ -97,21 +97,17 @@ class CardSerializer(serializers.Serializer[Card]):
         ]
 
     def to_representation(self, instance: Card) -> dict[str, Any]:
-        data = instance.as_data()
+        # One rendering for the list (rows) and the detail (an instance): make the row.
         picture = getattr(instance, "picture", None)
-        data.update(
-            border=instance.border,
-            pile=instance.pile,
-            personality_kind=instance.personality_kind,
-            total_cost=instance.total_cost,
-            unknown_fields=list(instance.unknown_fields),
-            keywords=self._keywords(instance),
-            image_status=picture.status if picture else "rendered",
-            images=card_image_urls(instance.id, picture),
-            url=card_url(instance.id, "api"),
-            page=card_url(instance.id, "page"),
-        )
-        return data
+        row = {
+            **instance.as_data(),
+            "set_code": instance.set.code,
+            "total_cost": instance.total_cost,
+            "unknown_fields": instance.unknown_fields,
+            "picture_status": picture.status if picture else None,
+            "picture_hash": picture.source_hash if picture else None,
+        }
+        return card_row_data(row, self._keywords(instance))
 
 
 # The columns the card list reads with .values(): skipping model instances (a Card, its set and
@@ -134,7 +130,6 @@ def card_row_data(row: dict[str, Any], keywords: list[dict[str, Any]]) -> dict[s
     data["set"] = row["set_code"]
     data = {key: data[key] for key in CARD_KEYS}
     card_id, card_type = row["id"], row["type"]
-    version = f"?v={row['picture_hash'][:10]}" if row["picture_hash"] else ""
     data.update(
         border=card_facts.border(card_type),
         pile=card_facts.pile(card_type),
@@ -146,7 +141,7 @@ def card_row_data(row: dict[str, Any], keywords: list[dict[str, Any]]) -> dict[s
         unknown_fields=list(row["unknown_fields"]),
         keywords=keywords,
         image_status=row["picture_status"] or "rendered",
-        images={size: card_url(card_id, size) + version for size in SIZES},
+        images=card_image_urls(card_id, row["picture_hash"]),
         url=card_url(card_id, "api"),
         page=card_url(card_id, "page"),
     )
