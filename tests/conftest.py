@@ -37,3 +37,26 @@ def media_in_tmp(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """
     if request.config.pluginmanager.hasplugin("django"):
         request.getfixturevalue("settings").MEDIA_ROOT = tmp_path / "media"
+
+
+PASSWORD = "x-Secret-123456"
+
+
+@pytest.fixture
+def ada(client: Any) -> Any:
+    """The test client, signed in as a new user "ada"."""
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("ada", password=PASSWORD))
+    return client
+
+
+@pytest.fixture
+def bob(db: None) -> Any:
+    """A second client, signed in as another new user "bob"."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    other = Client()
+    other.force_login(User.objects.create_user("bob", password=PASSWORD))
+    return other

@@ -4,34 +4,20 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from PIL import Image
 
 from cards.models import Card, CardImage, CardKeyword, CardRevision, CardSet
 from decks.models import Deck
+from tests.commands import run_command as run
 from tests.conftest import CATALOGUES
 
 pytestmark = pytest.mark.django_db
 
 
-def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old_stdin = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
-    try:
-        call_command(*args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.stdin = old_stdin
-    return code, out.getvalue(), err.getvalue()
 
 
 def write(tmp_path: Path, doc: Any, name: str = "cards.json") -> Path:

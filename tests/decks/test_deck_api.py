@@ -15,17 +15,8 @@ pytestmark = pytest.mark.django_db
 TEXT = (FIXTURES / "decklists" / "kalim-faithful.txt").read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def ada(client: Client) -> Client:
-    client.force_login(User.objects.create_user("ada", password="x-Secret-123456"))
-    return client
 
 
-@pytest.fixture
-def bob() -> Client:
-    other = Client()
-    other.force_login(User.objects.create_user("bob", password="x-Secret-123456"))
-    return other
 
 
 def create(client: Client, **extra: Any) -> dict[str, Any]:

@@ -31,10 +31,6 @@ FORMATS = ["txt", "json", "csv", "code", "pdf&amp;page=a4", "pdf&amp;page=letter
            "proxies&amp;page=a4", "proxies&amp;page=letter"]
 
 
-@pytest.fixture
-def ada(client: Client) -> Client:
-    client.force_login(User.objects.create_user("ada", password="x-Secret-123456"))
-    return client
 
 
 def samples() -> list[Deck]:

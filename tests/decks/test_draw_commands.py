@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from fractions import Fraction
 from math import comb
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from cards.models import Card
 from decks.diff import deck_to_dict
@@ -19,6 +16,7 @@ from decks.draws import deck_setup, query_ids, read_strategy
 from decks.formats.text import parse_text
 from decks.services import catalogue_resolver
 from rules.odds import split_group_odds
+from tests.commands import run_command as run
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -26,19 +24,6 @@ VETERANS = FIXTURES / "decklists" / "guild-veterans.txt"
 ADAPTIVE = "structures until 2 structures with residencies, then personalities"
 
 
-def run(command: str, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
-    try:
-        call_command(command, *args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def draw_json(*args: str, stdin: str | None = None) -> dict[str, Any]:

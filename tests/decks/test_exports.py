@@ -5,13 +5,10 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.test import Client
 from PIL import Image
 from pypdf import PdfReader
@@ -20,6 +17,7 @@ from cards.models import Card
 from decks.formats.text import parse_text
 from decks.models import Deck
 from decks.services import catalogue_resolver, deck_data
+from tests.commands import run_command
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -27,25 +25,11 @@ SAMPLES = sorted((FIXTURES / "decklists").glob("*.txt"))
 FORMATS = ["txt", "json", "csv", "code"]
 
 
-@pytest.fixture
-def ada(client: Client) -> Client:
-    client.force_login(User.objects.create_user("ada", password="x-Secret-123456"))
-    return client
+
 
 
 def export(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
-    try:
-        call_command("export_deck", *args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
+    return run_command("export_deck", *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from decks.diff import deck_to_dict
 from decks.formats.text import parse_text
 from decks.services import catalogue_resolver
+from tests.commands import run_command
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -22,19 +20,9 @@ DECKLISTS = sorted((FIXTURES / "decklists").glob("*.txt"))
 BROKEN = "Structure Pile\n3 Bell Tower\nPersonality Pile\n2 Bishop Ospin\n"
 
 
+
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin
-    if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
-    try:
-        call_command("validate_deck", *args, stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
+    return run_command("validate_deck", *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("path", DECKLISTS, ids=lambda p: p.name)
