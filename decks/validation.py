@@ -3,11 +3,10 @@ validator (rules.deck_rules) and holdings advisor (rules.holdings)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from cards.card_search import catalogue_version
 from cards.models import Card
+from cards.revision_cache import PerRevision
 from rules.cards import CardFacts, facts_by_id
 from rules.deck_rules import Validation, validate_deck
 from rules.decklist import Deck
@@ -19,19 +18,17 @@ _FIELDS = (
     "vitality", "strength_economic", "strength_religious", "strength_political", "aggression",
     "residencies", "bounty", "abilities",
 )
-_lock = threading.Lock()
-_cache: dict[str, dict[str, CardFacts]] = {}
+def _read_facts() -> dict[str, CardFacts]:
+    rows: list[dict[str, Any]] = list(Card.objects.values(*_FIELDS))
+    return facts_by_id(rows)
+
+
+_facts = PerRevision(_read_facts)
 
 
 def catalogue_facts() -> dict[str, CardFacts]:
     """Every card as rule facts, read once per catalogue revision and kept in memory."""
-    tag = catalogue_version().tag
-    with _lock:
-        if tag not in _cache:
-            rows: list[dict[str, Any]] = list(Card.objects.values(*_FIELDS))
-            _cache.clear()
-            _cache[tag] = facts_by_id(rows)
-        return _cache[tag]
+    return _facts.get()
 
 
 def deck_validate(deck: Deck, players: int | None = None) -> Validation:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 from typing import Any
 
 from django.http import HttpResponse
@@ -17,21 +16,21 @@ from rest_framework.views import APIView
 
 from cards.api.caching import not_modified_response, validators_for
 from cards.card_search import catalogue_version
+from cards.revision_cache import PerRevision
 from cards.services import cards_export
 
-_lock = threading.Lock()
-_built: dict[str, bytes] = {}  # catalogue version tag -> gzipped bundle (the newest only)
+
+def _gzipped_export() -> bytes:
+    body = json.dumps(cards_export(), ensure_ascii=False).encode()
+    return gzip.compress(body, compresslevel=6, mtime=0)
 
 
-def bulk_bytes() -> tuple[str, bytes]:
-    """The gzipped export of every set, built once per catalogue version and kept."""
-    tag = catalogue_version().tag
-    with _lock:
-        if tag not in _built:
-            body = json.dumps(cards_export(), ensure_ascii=False).encode()
-            _built.clear()
-            _built[tag] = gzip.compress(body, compresslevel=6, mtime=0)
-        return tag, _built[tag]
+_bulk = PerRevision(_gzipped_export)
+
+
+def bulk_bytes() -> bytes:
+    """The gzipped export of every set, built once per catalogue revision."""
+    return _bulk.get()
 
 
 class BulkIndexView(APIView):
@@ -40,7 +39,7 @@ class BulkIndexView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request) -> Response:
         version = catalogue_version()
-        _, data = bulk_bytes()
+        data = bulk_bytes()
         return Response({
             "cards": {
                 "url": request.build_absolute_uri(reverse("api:bulk-cards")),
@@ -60,7 +59,7 @@ class BulkCardsView(APIView):
         validators = validators_for(request)
         if validators.not_modified(request):
             return not_modified_response(validators)
-        _, data = bulk_bytes()
+        data = bulk_bytes()
         response = HttpResponse(data, content_type="application/gzip")
         response["Content-Disposition"] = 'attachment; filename="cards.json.gz"'
         return validators.stamp(response)
