@@ -15,8 +15,8 @@ from django_htmx.middleware import HtmxDetails
 
 from cards.anatomy_view import anatomy_rows
 from cards.card_search import SearchError, card_search
+from cards.card_urls import SIZES
 from cards.image_services import cards_ensure_images
-from cards.images_urls import SIZES
 from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from cards.card_search import SearchError, card_search
-from cards.images_urls import card_url
+from cards.card_urls import card_url
 from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_input import DeckInputError, deck_from_text, read_upload

@@ -87,6 +87,13 @@ def deck_from_text(text: str) -> Deck:
     return deck
 
 
+def deck_from_request(attrs: Mapping[str, Any]) -> Deck:
+    """The deck of an API request that carries a decklist `text` or a JSON `deck` object."""
+    if "text" in attrs:
+        return deck_from_text(attrs["text"])
+    return deck_from_input({"name": "", **attrs["deck"]})
+
+
 MAX_UPLOAD_BYTES = 1024 * 1024
 MAX_LINES = 5000
 

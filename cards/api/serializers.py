@@ -13,7 +13,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from cards.card_data import CARD_KEYS
-from cards.images_urls import card_image_urls, card_url
+from cards.card_urls import card_image_urls, card_url
 from cards.models import Card, CardSet
 from rules import card_facts
 

@@ -20,7 +20,8 @@ from rest_framework.views import APIView
 from cards.api.problems import ProblemSerializer, problem_response
 from cards.card_search import SearchError
 from decks.api.serializers import DeckJsonSerializer
-from decks.deck_input import DeckInputError, deck_from_input, deck_from_text
+from decks.api.views import input_problem
+from decks.deck_input import DeckInputError, deck_from_request
 from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_strategy
 from rules.decklist import Deck
 from rules.odds import GoalError, TooComplexError
@@ -81,12 +82,6 @@ class OddsRequestSerializer(_DeckInput):
         return attrs
 
 
-def _deck(attrs: dict[str, Any]) -> Deck:
-    if "text" in attrs:
-        return deck_from_text(attrs["text"])
-    return deck_from_input({"name": "", **attrs["deck"]})
-
-
 def _spec_problem(error: SpecError | SearchError, field: str) -> Response:
     extra: dict[str, Any] = {}
     if isinstance(error, SearchError):
@@ -97,17 +92,22 @@ def _spec_problem(error: SpecError | SearchError, field: str) -> Response:
     )
 
 
-def _input_problem(error: DeckInputError) -> Response:
-    return problem_response(status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail,
-                            errors=error.errors())
-
-
 def _too_complex(error: TooComplexError) -> Response:
     return problem_response(status.HTTP_400_BAD_REQUEST, error.code, error.message)
 
 
-def _strategy(attrs: dict[str, Any]) -> Strategy:
-    return read_strategy(attrs.get("structures"), attrs.get("strategy"), attrs.get("picks"))
+def _deck_and_strategy(attrs: dict[str, Any]) -> tuple[Deck, Strategy] | Response:
+    """The request's deck and strategy, or the problem document saying why not."""
+    try:
+        deck = deck_from_request(attrs)
+    except DeckInputError as error:
+        return input_problem(error)
+    try:
+        strategy = read_strategy(attrs.get("structures"), attrs.get("strategy"),
+                                 attrs.get("picks"))
+    except StrategyError as error:
+        return _spec_problem(error, "picks" if "strategy" not in attrs else "strategy")
+    return deck, strategy
 
 
 class DrawView(APIView):
@@ -135,14 +135,10 @@ class DrawView(APIView):
         serializer = DrawRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
-        try:
-            deck = _deck(attrs)
-        except DeckInputError as error:
-            return _input_problem(error)
-        try:
-            strategy = _strategy(attrs)
-        except StrategyError as error:
-            return _spec_problem(error, "picks" if "strategy" not in attrs else "strategy")
+        read = _deck_and_strategy(attrs)
+        if isinstance(read, Response):
+            return read
+        deck, strategy = read
         try:
             return Response(deal_document(deck, attrs["seed"], strategy, table=True))
         except TooComplexError as error:
@@ -176,14 +172,10 @@ class OddsView(APIView):
         serializer = OddsRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
-        try:
-            deck = _deck(attrs)
-        except DeckInputError as error:
-            return _input_problem(error)
-        try:
-            strategy = _strategy(attrs)
-        except StrategyError as error:
-            return _spec_problem(error, "strategy")
+        read = _deck_and_strategy(attrs)
+        if isinstance(read, Response):
+            return read
+        deck, strategy = read
         try:
             document = odds_document(deck, strategy, query=attrs.get("query"),
                                      at_least=attrs["at_least"], goal=attrs.get("goal"),

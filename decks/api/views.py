@@ -25,7 +25,13 @@ from decks.api.serializers import (
     DeckValidateSerializer,
     DeckWriteSerializer,
 )
-from decks.deck_input import DeckInputError, deck_from_input, deck_from_text, read_upload
+from decks.deck_input import (
+    DeckInputError,
+    deck_from_input,
+    deck_from_request,
+    deck_from_text,
+    read_upload,
+)
 from decks.exports import EXPORTS, export_deck
 from decks.formats.pdf import PageSize
 from decks.models import Deck
@@ -82,7 +88,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         try:
             data = deck_from_input(attrs)
         except DeckInputError as error:
-            return _input_problem(error)
+            return input_problem(error)
         deck = deck_save(owner=request.user, data=data,
                          visibility=attrs.get("visibility", Deck.PRIVATE))
         response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
@@ -104,7 +110,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             try:
                 data = deck_from_input(attrs, base=deck_data(deck))
             except DeckInputError as error:
-                return _input_problem(error)
+                return input_problem(error)
             if "visibility" in attrs:
                 deck.visibility = attrs["visibility"]
             deck = deck_save(owner=deck.owner, data=data, deck=deck, author=request.user)
@@ -134,12 +140,9 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
         try:
-            if "text" in attrs:
-                deck = deck_from_text(attrs["text"])
-            else:
-                deck = deck_from_input({"name": "", **attrs["deck"]})
+            deck = deck_from_request(attrs)
         except DeckInputError as error:
-            return _input_problem(error)
+            return input_problem(error)
         return Response(deck_validate(deck, players=attrs.get("players")).to_dict())
 
     @extend_schema(
@@ -187,7 +190,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             text = attrs["text"] if "text" in attrs else read_upload(attrs["file"])
             data = deck_from_text(text)
         except DeckInputError as error:
-            return _input_problem(error)
+            return input_problem(error)
         overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
         deck = deck_save(owner=request.user, data=replace(data, **overrides),
                          visibility=attrs.get("visibility", Deck.PRIVATE))
@@ -251,7 +254,8 @@ def _stale(deck: Deck, code: int) -> Response:
     return response
 
 
-def _input_problem(error: DeckInputError) -> Response:
+def input_problem(error: DeckInputError) -> Response:
+    """A decklist that cannot be read: every line or field at fault; nothing was saved."""
     return problem_response(
         status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail, errors=error.errors()
     )

@@ -1,4 +1,4 @@
-"""URLs of a card's pages, API entry and image renditions, built without a reverse() per card
+"""URLs of a card: its page, its API entry and its image renditions, built without a reverse()
 (the card list serializes hundreds of cards; reversing four URLs for each dominated it)."""
 
 from __future__ import annotations
