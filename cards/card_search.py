@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
 
-from cards.models import Card, CatalogueRevision
+from cards.models import Card
+from cards.revision_cache import PerRevision
 from cards.search.compile import compile_query
 from cards.search.explain import explain
 from cards.search.parser import NameTerm, Node, ParsedQuery, SearchError, parse
 from cards.search.suggest import closest_names
 
-__all__ = ["CardSearch", "SearchError", "card_search", "catalogue_version"]
+__all__ = ["CardSearch", "SearchError", "card_search"]
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,19 @@ class CardSearch:
         words = " ".join(_name_words(self.parsed.root))
         if found_any or not words:
             return self
-        names = Card.objects.order_by().values_list("name", flat=True).distinct()
-        suggestions = closest_names(words, names)
+        suggestions = closest_names(words, _card_names.get())
         if not suggestions:
             return self
         hint = f"No card name matches {words!r}; did you mean {', '.join(suggestions)}?"
         return CardSearch(self.text, self.parsed, self.explained, (*self.warnings, hint),
                           suggestions)
+
+
+def _read_card_names() -> list[str]:
+    return list(Card.objects.order_by().values_list("name", flat=True).distinct())
+
+
+_card_names = PerRevision(_read_card_names)
 
 
 def card_search(text: str) -> CardSearch:
@@ -59,17 +65,3 @@ def _name_words(node: Node | None) -> list[str]:
     for child in getattr(node, "children", ()) or ((getattr(node, "child", None),)):
         words.extend(_name_words(child))
     return words
-
-
-@dataclass(frozen=True)
-class CatalogueVersion:
-    tag: str  # changes whenever any card, set or image changes
-    updated_at: dt.datetime | None  # the newest change to a card or image
-
-
-def catalogue_version() -> CatalogueVersion:
-    """The basis of the API's ETags and Last-Modified, and of the bulk file's freshness."""
-    revision = CatalogueRevision.objects.filter(pk=1).first()
-    if revision is None:
-        return CatalogueVersion(tag="0", updated_at=None)
-    return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at)

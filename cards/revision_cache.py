@@ -1,11 +1,28 @@
-"""Values derived from the whole catalogue, built once per catalogue revision and kept."""
+"""The catalogue's revision (what ETags and caches key on), and values derived from the whole
+catalogue, built once per revision and kept."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from cards.card_search import catalogue_version
+from cards.models import CatalogueRevision
+
+
+@dataclass(frozen=True)
+class CatalogueVersion:
+    tag: str  # changes whenever any card, set or image changes
+    updated_at: dt.datetime | None  # the newest change to a card or image
+
+
+def catalogue_version() -> CatalogueVersion:
+    """The basis of the API's ETags and Last-Modified, and of the bulk file's freshness."""
+    revision = CatalogueRevision.objects.filter(pk=1).first()
+    if revision is None:
+        return CatalogueVersion(tag="0", updated_at=None)
+    return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at)
 
 
 class PerRevision[T]:

@@ -15,8 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.api.caching import not_modified_response, validators_for
-from cards.card_search import catalogue_version
-from cards.revision_cache import PerRevision
+from cards.revision_cache import PerRevision, catalogue_version
 from cards.services import cards_export
 
 

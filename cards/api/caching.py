@@ -11,7 +11,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cards.card_search import catalogue_version
+from cards.revision_cache import catalogue_version
 
 R = TypeVar("R", bound=HttpResponse)
 

@@ -31,17 +31,49 @@ def closest_values(typed: str, values: Iterable[Value]) -> list[str]:
     return list(dict.fromkeys(forms[m] for m in matches))[:MAX_SUGGESTIONS]
 
 
-def _score(query: str, name: str) -> float:
-    """How alike a typed name and a card name are: the whole strings, or word by word (each
-    typed word against its best word of the name), whichever is closer."""
-    whole = SequenceMatcher(None, query, name).ratio()
-    typed_words, name_words = query.split(), name.split()
-    if not typed_words or not name_words:
-        return whole
-    per_word = sum(
-        max(SequenceMatcher(None, w, n).ratio() for n in name_words) for w in typed_words
-    ) / len(typed_words)
-    return max(whole, per_word)
+class _Scorer:
+    """How alike a typed name and card names are: the whole strings, or word by word (each
+    typed word against its best word of the name), whichever is closer.
+
+    Scores below ``cutoff`` may come back lower than they are (they are discarded anyway):
+    SequenceMatcher's cheap upper bounds rule most names out before the exact ratio, and
+    the word-pair results are remembered, since card names share most of their words.
+    """
+
+    def __init__(self, query: str, cutoff: float) -> None:
+        self.query, self.cutoff = query, cutoff
+        self.words = query.split()
+        self._whole = SequenceMatcher(None, "", query)  # the query is seq2: analysed once
+        self._bounds: dict[tuple[str, str], float] = {}
+        self._ratios: dict[tuple[str, str], float] = {}
+
+    def score(self, name: str) -> float:
+        whole = 0.0
+        self._whole.set_seq1(name)
+        if self._whole.real_quick_ratio() >= self.cutoff and (
+            self._whole.quick_ratio() >= self.cutoff
+        ):
+            whole = SequenceMatcher(None, self.query, name).ratio()
+        name_words = name.split()
+        if not self.words or not name_words:
+            return whole
+        bounds = [max(self._bound(w, n) for n in name_words) for w in self.words]
+        if sum(bounds) / len(self.words) < self.cutoff:
+            return whole
+        per_word = sum(max(self._ratio(w, n) for n in name_words) for w in self.words)
+        return max(whole, per_word / len(self.words))
+
+    def _bound(self, word: str, name_word: str) -> float:
+        key = (word, name_word)
+        if key not in self._bounds:
+            self._bounds[key] = SequenceMatcher(None, word, name_word).quick_ratio()
+        return self._bounds[key]
+
+    def _ratio(self, word: str, name_word: str) -> float:
+        key = (word, name_word)
+        if key not in self._ratios:
+            self._ratios[key] = SequenceMatcher(None, word, name_word).ratio()
+        return self._ratios[key]
 
 
 def closest_names(words: str, names: Iterable[str], n: int = 5, cutoff: float = 0.7) -> list[str]:
@@ -50,9 +82,10 @@ def closest_names(words: str, names: Iterable[str], n: int = 5, cutoff: float = 
     query = " ".join(words.casefold().split())
     if not query:
         return []
+    scorer = _Scorer(query, cutoff)
     scored: dict[str, float] = {}
     for name in names:
-        score = _score(query, " ".join(name.casefold().split()))
+        score = scorer.score(" ".join(name.casefold().split()))
         if score >= cutoff and score > scored.get(name, -1.0):
             scored[name] = score
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
