@@ -25,7 +25,7 @@ from cards.card_urls import card_url
 from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_input import DeckInputError, deck_from_text, read_upload
-from decks.diff import deck_from_dict
+from decks.formats.json_format import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
 from decks.formats.text import LineError
 from decks.models import Deck, DeckVersion

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from decks.formats.json_format import deck_from_dict as deck_from_dict
-from decks.formats.json_format import deck_to_dict as deck_to_dict
 from decks.formats.model import SECTIONS, Deck
 
 

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from cards.models import Card
-from decks.diff import deck_diff, deck_to_dict
+from decks.diff import deck_diff
+from decks.formats.json_format import deck_to_dict
 from decks.formats.model import SECTIONS, CardRef, DeckEntry
 from decks.formats.model import Deck as DeckData
 from decks.formats.text import CatalogueResolver

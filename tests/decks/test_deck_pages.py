@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from decks.diff import deck_to_dict
+from decks.formats.json_format import deck_to_dict
 from decks.formats.text import parse_text
 from decks.models import Deck
 from decks.services import catalogue_resolver, deck_data, deck_save

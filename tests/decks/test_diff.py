@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decks.diff import deck_diff, deck_from_dict, deck_to_dict
+from decks.diff import deck_diff
+from decks.formats.json_format import deck_from_dict, deck_to_dict
 from decks.formats.model import Deck, DeckEntry
 
 BASE = Deck(

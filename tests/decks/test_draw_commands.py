@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cards.models import Card
-from decks.diff import deck_to_dict
 from decks.draws import deck_setup, query_ids, read_strategy
+from decks.formats.json_format import deck_to_dict
 from decks.formats.text import parse_text
 from decks.services import catalogue_resolver
 from rules.odds import split_group_odds

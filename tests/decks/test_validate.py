@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from decks.diff import deck_to_dict
+from decks.formats.json_format import deck_to_dict
 from decks.formats.text import parse_text
 from decks.services import catalogue_resolver
 from tests.commands import run_command
