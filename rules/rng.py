@@ -6,6 +6,7 @@ seed reproduces a run exactly, whatever else uses Python's global ``random`` sta
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
@@ -42,3 +43,47 @@ class Rng:
 
     def setstate(self, state: object) -> None:
         self._random.setstate(state)  # type: ignore[arg-type]
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class GameRng:
+    """SplitMix64: a small, fast generator whose whole state is one integer.
+
+    The game engine keeps this state inside the game state, so a state saved as JSON in the
+    middle of a game continues with exactly the same dice and shuffles. (Mersenne Twister's
+    state is 625 numbers; copying it for every undo point or hint would dominate the cost.)
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK64
+
+    def next64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A whole number in ``0..n-1`` (multiply-shift; the bias is below n / 2**64)."""
+        return (self.next64() * n) >> 64
+
+    def die(self) -> int:
+        """One six-sided die roll."""
+        return ((self.next64() * 6) >> 64) + 1
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = (self.next64() * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A 64-bit seed from several parts (e.g. the run's seed and a game number), the same on
+    every machine and Python version (``hash()`` is salted per process; this is not)."""
+    digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")

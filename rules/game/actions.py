@@ -1,0 +1,92 @@
+"""Actions (the player's choices), results, and the sentence that names each action.
+
+Pure Python. An :class:`Action` is a small value: a ``kind`` and up to three operands (the card
+instance acting or played, its target instance, and an option such as a pile or a token kind).
+:func:`describe` words it for people: "Play Bishop of Kalim on Bell Tower (2 religious)".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.game.state import GameState
+
+KIND_NAMES = ("economic", "religious", "political")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    card: int = -1
+    target: int = -1
+    option: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": self.card, "target": self.target,
+                "option": self.option}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        return cls(str(data["kind"]), int(data.get("card", -1)), int(data.get("target", -1)),
+                   str(data.get("option", "")))
+
+
+@dataclass(slots=True)
+class Result:
+    """What :func:`rules.game.engine.apply` did: ``ok`` and the events, or the refusal."""
+
+    ok: bool
+    reason: str = ""
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def cost_text(cost: tuple[int, int, int], generic: int = 0) -> str:
+    parts = [f"{n} {KIND_NAMES[k]}" for k, n in enumerate(cost) if n]
+    if generic:
+        parts.append(f"{generic} any")
+    return ", ".join(parts) if parts else "free"
+
+
+def describe(state: GameState, action: Action) -> str:
+    """The action as a sentence."""
+    name = state.card(action.card).name if action.card >= 0 else ""
+    target = state.card(action.target).name if action.target >= 0 else ""
+    kind = action.kind
+    if kind == "draw":
+        return f"Draw from the {'Structure' if action.option == 'structures' else 'Personality'} Pile"
+    if kind == "recycle":
+        return f"Recycle the {action.option} discard pile into a new draw pile (5 tokens)"
+    if kind == "play":
+        card = state.card(action.card)
+        cost = cost_text(card.cost, card.generic)
+        if action.target >= 0:
+            verb = "as a guard on" if card.is_troop else "on"
+            return f"Play {name} {verb} {target} ({cost})"
+        return f"Play {name} ({cost})"
+    if kind == "use":
+        card = state.card(action.card)
+        ability = next(a for a in card.abilities if str(a.index) == action.option)
+        text = ability.text.rstrip(".")
+        on = f" on {target}" if action.target >= 0 else ""
+        return f"Use {name}: {text}{on}"
+    simple = {
+        "pass": "Pass", "done": "Done", "hunt": "Declare a hunt against your wanderer row",
+        "engage": f"Hunt {name}", "send": f"Send {name} to the battlefield"
+        + (" (3 tokens: exhausted)" if action.option == "pay" else ""),
+        "bribe": f"Bribe {name} to go home", "separate": f"{name} attacks {target}",
+        "joint": f"{name} joins the attack on {target}",
+        "climb": f"{name} climbs the wall and attacks {target}",
+        "guard": f"Move {name} to guard {target}", "unguard": f"Move {name} back to the "
+        "defensive holdings", "move_item": f"Move {name} to {target}",
+        "fine": f"Pay the fine with {name}" if action.card >= 0
+        else f"Pay the fine with 1 {action.option} token",
+        "discard": f"Discard {name} from your hand",
+        "charge": f"{name} charges: -1 defense, +1 offense",
+        "fervor": f"{name} spends religious tokens in fervor",
+        "pray": f"{name} prays for {target} (+{action.option})",
+        "fear": f"{name} fears {target} (-3 offense)",
+        "berserk": f"{name} goes berserk against {target}",
+    }
+    return simple.get(kind, kind)

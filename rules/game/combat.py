@@ -1,0 +1,735 @@
+"""Combat by the rulebook's "Combat" section: the hunt and the wanderers' attack (the raid).
+
+Pure Python. A combat runs through steps, each a decision of the player or automatic:
+
+``engage`` (hunt: pick the wanderers to hunt) or ``bribe`` (raid: pay a Bribery wanderer to go
+home) → ``muster`` (send troops; an exhausted one costs 3 tokens; a raid brings the wall) →
+``assign`` (raid: attackers fill the wall first; then the sides take turns, the attacker first,
+each assigning one card: a separate attack, or joining its side's attack as a joint attack) →
+``modify`` (abilities and battle events) → resolution (one die per attack; ranged attacks, then
+fleetfoot attacks, then the rest) → ``berserk`` (a second, berserk-only round) → the end.
+
+In solo play nobody controls the wanderers, so they follow a fixed rule, written in
+:func:`_wild_choice` and in rules/COVERAGE.md: fill the wall with the weakest, then each
+wanderer (strongest first) attacks the target it beats by most, else joins the attack it can
+tip over, else attacks the weakest target.
+"""
+
+from __future__ import annotations
+
+from rules.game import rulings
+from rules.game.actions import Action
+from rules.game.effects import Effect
+from rules.game.rulings import emit
+from rules.game.state import Combat, GameState
+from rules.rng import GameRng
+
+PLAYER, WILD = 0, 1
+MOVE_EXHAUSTED_COST = 3
+DIE_OFFENSE = {1: 1, 2: 2}
+DIE_DEFENSE = {5: 1, 6: 2}
+
+
+# --- starting ------------------------------------------------------------------------------
+
+
+def can_hunt(state: GameState) -> bool:
+    return bool(state.zones["wanderers"]) and bool(_available_troops(state))
+
+
+def _available_troops(state: GameState) -> list[int]:
+    can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
+    return [t for t in state.zones["defensive"] if state.card(t).is_troop
+            and (t not in state.exhausted or can_pay)]
+
+
+def start_hunt(state: GameState) -> None:
+    state.combat = Combat(kind="hunt", step="engage")
+    emit(state, "hunt_declared")
+
+
+def start_raid(state: GameState, wanderers: list[int]) -> None:
+    combat = Combat(kind="raid", step="bribe", wild=list(wanderers), turn=WILD)
+    state.combat = combat
+    emit(state, "wanderers_attack", cards=list(wanderers))
+
+
+# --- options -------------------------------------------------------------------------------
+
+
+def options(state: GameState) -> list[Action]:
+    c = _combat(state)
+    step = c.step
+    if step == "engage":
+        return [*(Action("engage", w) for w in state.zones["wanderers"] if w not in c.wild),
+                Action("done")]
+    if step == "bribe":
+        bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
+                  and sum(state.personal) >= _bribe_cost(state, w)]
+        return [*bribes, Action("done")] if bribes else []
+    if step == "muster":
+        can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
+        sends = [Action("send", t, option="pay" if t in state.exhausted else "")
+                 for t in state.zones["defensive"] if state.card(t).is_troop
+                 and t not in c.player and (t not in state.exhausted or can_pay)]
+        return [*sends, Action("done")] if sends else []
+    if step == "assign":
+        return _assign_options(state, PLAYER) if c.turn == PLAYER else []
+    if step == "modify":
+        return [*_modify_options(state), Action("done")]
+    if step == "berserk":
+        found = _berserk_options(state, PLAYER)
+        return [*found, Action("done")] if found else []
+    return []
+
+
+def _combat(state: GameState) -> Combat:
+    assert state.combat is not None
+    return state.combat
+
+
+def _bribe_cost(state: GameState, card: int) -> int:
+    """"The influence cost to bribe a wanderer is its bounty"."""
+    return max(1, state.card(card).bounty)
+
+
+# --- applying the player's choices ---------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> None:
+    c = _combat(state)
+    kind = action.kind
+    if kind == "done":
+        skip_step(state)
+    elif kind == "engage":
+        c.wild.append(action.card)
+        emit(state, "engage", card=action.card)
+    elif kind == "bribe":
+        cost = _bribe_cost(state, action.card)
+        before = list(state.personal)
+        rulings.spend(state, cost)
+        # The bribe stays on the wanderer (collected with its bounty), not in the city.
+        paid = [before[k] - state.personal[k] for k in range(3)]
+        for k in range(3):
+            state.city[k] -= paid[k]
+        tokens = state.on_card.setdefault(action.card, [0, 0, 0])
+        for k in range(3):
+            tokens[k] += paid[k]
+        c.wild.remove(action.card)
+        emit(state, "bribe", card=action.card, tokens=paid)
+    elif kind == "send":
+        if action.option == "pay":
+            rulings.spend(state, MOVE_EXHAUSTED_COST)
+        c.player.append(action.card)
+        emit(state, "send", card=action.card, paid=action.option == "pay")
+    elif kind in ("separate", "joint"):
+        _assign(state, PLAYER, action)
+        _pass_turn(state, PLAYER)
+    elif kind == "berserk":
+        c.berserked.append(action.card)
+        _new_group(state, PLAYER, action.card, action.target)
+    elif kind == "use":
+        rulings.use_ability(state, action)
+    elif kind == "play":
+        _battle_event(state, action)
+    elif kind == "charge":
+        c.charged[action.card] = c.charged.get(action.card, 0) + 1
+        emit(state, "charge", card=action.card)
+    elif kind == "fervor":
+        _spend_religious(state, action.card, action.card, "offense", "fervor")
+    elif kind == "pray":
+        _spend_religious(state, action.card, action.target, action.option, "pray")
+        c.prayed.append(action.target)
+    elif kind == "fear":
+        c.feared[PLAYER] = action.target
+        _exhaust_if_printed(state, action.card, "fear")
+        emit(state, "fear", card=action.card, target=action.target)
+
+
+def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
+    c = _combat(state)
+    amount = min(state.card(bearer).strength[1], state.personal[1])
+    state.personal[1] -= amount
+    state.city[1] += amount
+    bonus = c.bonus_off if stat == "offense" else c.bonus_def
+    bonus[target] = bonus.get(target, 0) + amount
+    c.granted.setdefault(bearer, []).append(f"used-{how}")
+    _exhaust_if_printed(state, bearer, how)
+    emit(state, how, card=bearer, target=target, stat=stat, amount=amount)
+
+
+def _exhaust_if_printed(state: GameState, card: int, keyword: str) -> None:
+    if keyword in state.card(card).exhausting:
+        state.exhausted.add(card)
+
+
+def skip_step(state: GameState) -> None:
+    """The step has no decision left (or the player said done): go on to the next one."""
+    c = _combat(state)
+    step = c.step
+    if step == "engage":
+        if not c.wild:
+            _end(state)
+            return
+        c.step = "muster"
+    elif step == "bribe":
+        c.step = "muster"
+    elif step == "muster":
+        if c.kind == "hunt" and not c.player:
+            emit(state, "hunt_abandoned")
+            _end(state)
+            return
+        _begin_assignments(state)
+    elif step == "assign":
+        if c.turn == PLAYER and _assign_options(state, WILD):
+            c.turn = WILD
+        else:
+            c.step = "modify"
+            _wild_modifies(state)
+    elif step == "modify":
+        c.step = "resolve"
+    elif step == "berserk":
+        c.step = "resolve"
+        c.berserk = True
+
+
+def step_automatic(state: GameState) -> bool:
+    """Carry out one automatic part of the combat (the wanderers' turn, the resolution);
+    False when the player has to decide."""
+    c = _combat(state)
+    if c.step == "assign" and c.turn == WILD:
+        choice = _wild_choice(state)
+        if choice is None:
+            if _assign_options(state, PLAYER):
+                c.turn = PLAYER
+            else:
+                c.step = "modify"
+                _wild_modifies(state)
+            return True
+        _assign(state, WILD, choice)
+        _pass_turn(state, WILD)
+        return True
+    if c.step == "resolve":
+        _resolve(state)
+        if state.outcome:
+            return True
+        if not c.berserk and _start_berserk(state):
+            return True
+        _end(state)
+        return True
+    return False
+
+
+def _pass_turn(state: GameState, side: int) -> None:
+    c = _combat(state)
+    other = 1 - side
+    if other == WILD:
+        if _wild_choice(state) is not None:
+            c.turn = WILD
+        elif not _assign_options(state, PLAYER):
+            c.step = "modify"
+            _wild_modifies(state)
+    else:
+        c.turn = PLAYER if _assign_options(state, PLAYER) else WILD
+
+
+# --- assignments ---------------------------------------------------------------------------
+
+
+def _begin_assignments(state: GameState) -> None:
+    c = _combat(state)
+    c.step = "assign"
+    if c.kind == "raid":
+        walls = [w for w in state.zones["defensive"] if state.card(w).subtype == "wall"]
+        if walls:
+            c.wall = walls[0]
+            c.wall_left = min(state.card(c.wall).residencies, len(c.wild))
+            emit(state, "wall_moves", card=c.wall, blocks=state.card(c.wall).residencies)
+        c.turn = WILD
+    else:
+        c.turn = PLAYER
+    emit(state, "battlefield", player=list(c.player), wanderers=list(c.wild))
+
+
+def _side_cards(state: GameState, side: int) -> list[int]:
+    c = _combat(state)
+    return c.player if side == PLAYER else c.wild
+
+
+def _slots(state: GameState, card: int) -> int:
+    return 2 if "defender" in rulings.keywords(state, card) else 1
+
+
+def _used(state: GameState, card: int) -> int:
+    return sum(1 for g in _combat(state).groups if card in g[2:])
+
+
+def _unassigned(state: GameState, side: int) -> list[int]:
+    return [x for x in _side_cards(state, side) if _alive(state, x)
+            and _used(state, x) < _slots(state, x)]
+
+
+def _alive(state: GameState, card: int) -> bool:
+    zone = state.where[card]
+    return zone in ("defensive", "wanderers", "private", "guards")
+
+
+def _targets(state: GameState, side: int, card: int) -> list[int]:
+    """Legal targets of ``card`` of ``side`` (rulebook, "Assignments", Flight, Walls)."""
+    c = _combat(state)
+    if side == WILD and c.wall_left > 0 and c.wall >= 0:
+        return [c.wall]
+    enemies = [e for e in _side_cards(state, 1 - side) if _alive(state, e)]
+    if side == WILD and c.wall >= 0 and _alive(state, c.wall):
+        enemies.append(c.wall)
+    mine = rulings.keywords(state, card)
+    reaches_flyers = "ranged" in mine or "flight" in mine
+    if not reaches_flyers:
+        enemies = [e for e in enemies if "flight" not in rulings.keywords(state, e)]
+    attacker = WILD if c.kind == "raid" else PLAYER
+    if side == attacker and c.kind == "raid":
+        free_defenders = [t for t in c.player if _alive(state, t) and _used(state, t) == 0]
+        flyer_free = "flight" in mine and not any(
+            {"ranged", "flight"} & rulings.keywords(state, t) for t in free_defenders)
+        if not free_defenders or flyer_free:
+            enemies += state.zones["private"]
+            enemies += state.zones["guards"]
+    return enemies
+
+
+def _assign_options(state: GameState, side: int) -> list[Action]:
+    c = _combat(state)
+    found: list[Action] = []
+    for card in _unassigned(state, side):
+        # A Defender fights two *different* enemies.
+        engaged = {g[1] for g in c.groups if card in g[2:]}
+        targets = [t for t in _targets(state, side, card) if t not in engaged]
+        found += [Action("separate", card, t) for t in targets]
+        if c.wall_left > 0 and side == WILD:
+            continue
+        for group in c.groups:
+            if group[0] == side and group[1] in targets and card not in group[2:]:
+                found.append(Action("joint", card, group[1], str(group[2])))
+    return found
+
+
+def _assign(state: GameState, side: int, action: Action) -> None:
+    c = _combat(state)
+    if action.kind == "joint":
+        lead = int(action.option)
+        for group in c.groups:
+            if group[0] == side and group[1] == action.target and group[2] == lead:
+                group.append(action.card)
+                break
+        emit(state, "joint_attack", card=action.card, target=action.target, lead=lead)
+    else:
+        _new_group(state, side, action.card, action.target)
+    if c.wall_left > 0 and action.target == c.wall and side == WILD:
+        c.wall_left -= 1
+        if c.wall_left == 0:
+            _climb_over(state)
+
+
+def _new_group(state: GameState, side: int, card: int, target: int) -> None:
+    c = _combat(state)
+    c.groups.append([side, target, card])
+    emit(state, "separate_attack", card=card, target=target)
+    # "If a card is assigned to an unassigned card these cards are considered to be assigned
+    # to each other." Guards may be targeted but never assign.
+    if state.where[target] != "guards" and _used(state, target) == 0:
+        c.groups.append([1 - side, card, target])
+        emit(state, "strikes_back", card=target, target=card)
+
+
+def _climb_over(state: GameState) -> None:
+    """Climb and Flight: once the wall assignments are made, a climber or flyer on the wall
+    makes a new assignment (the wanderers always do when they have another target)."""
+    c = _combat(state)
+    for group in list(c.groups):
+        if group[0] != WILD or group[1] != c.wall:
+            continue
+        for member in list(group[2:]):
+            if not {"climb", "flight"} & rulings.keywords(state, member):
+                continue
+            others = [t for t in _targets(state, WILD, member) if t != c.wall]
+            if not others:
+                continue
+            group.remove(member)
+            c.climbed.append(member)
+            target = min(others, key=lambda t: (_defense(state, t, []), t))
+            emit(state, "climbs", card=member)
+            _new_group(state, WILD, member, target)
+        if len(group) == 2:
+            c.groups.remove(group)
+
+
+def _wild_choice(state: GameState) -> Action | None:
+    """The wanderers' assignment by the fixed rule (module docstring)."""
+    options = _assign_options(state, WILD)
+    if not options:
+        return None
+    c = _combat(state)
+    if c.wall_left > 0:
+        # The weakest fill the wall, climbers and flyers first since they can get past it.
+        def wall_key(a: Action) -> tuple[int, int, int]:
+            keys = rulings.keywords(state, a.card)
+            return (0 if {"climb", "flight"} & keys else 1, state.card(a.card).offense, a.card)
+        return min(options, key=wall_key)
+    card = max({a.card for a in options}, key=lambda x: (state.card(x).offense, -x))
+    mine = [a for a in options if a.card == card]
+    best: tuple[int, int, int] | None = None
+    chosen: Action | None = None
+    for action in mine:
+        if action.kind == "separate":
+            margin = _offense(state, card, action.target) - _defense(state, action.target, [card])
+        else:
+            group = _group(state, WILD, action.target, int(action.option))
+            margin = sum(_offense(state, m, action.target) for m in [*group[2:], card]) \
+                - _defense(state, action.target, [*group[2:], card])
+        stronghold = state.card(action.target).subtype == "stronghold"
+        key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)
+        if best is None or key > best:
+            best, chosen = key, action
+    return chosen
+
+
+def _group(state: GameState, side: int, target: int, lead: int) -> list[int]:
+    for group in _combat(state).groups:
+        if group[0] == side and group[1] == target and group[2] == lead:
+            return group
+    raise LookupError((side, target, lead))
+
+
+# --- modification --------------------------------------------------------------------------
+
+
+def _modify_options(state: GameState) -> list[Action]:
+    c = _combat(state)
+    found: list[Action] = []
+    mine = [t for t in c.player if _alive(state, t)]
+    enemies = [w for w in c.wild if _alive(state, w)]
+    for troop in mine:
+        keys = rulings.keywords(state, troop)
+        if "charge" in keys and c.charged.get(troop, 0) < state.card(troop).strength[0]:
+            found.append(Action("charge", troop))
+        if "fervor" in keys and "used-fervor" not in c.granted.get(troop, []) \
+                and state.personal[1] and troop not in state.exhausted:
+            found.append(Action("fervor", troop))
+        if "fear" in keys and c.feared[PLAYER] < 0 and _usable(state, troop, "fear"):
+            found += [Action("fear", troop, w) for w in enemies]
+    if state.personal[1]:
+        for bearer in rulings.personalities_in_play(state):
+            if "pray" in rulings.keywords(state, bearer) and _usable(state, bearer, "pray") \
+                    and "used-pray" not in c.granted.get(bearer, []):
+                for target in mine:
+                    if target != bearer and target not in c.prayed:
+                        found += [Action("pray", bearer, target, "offense"),
+                                  Action("pray", bearer, target, "defense")]
+    for instance, ability, actor in rulings.usable_abilities(state, combat_step=True):
+        effect = ability.effect
+        if effect.kind in ("grant", "self_defense") and actor in mine:
+            if effect.kind == "grant" and effect.keyword in rulings.keywords(state, actor):
+                continue
+            found.append(Action("use", instance, option=str(ability.index)))
+        elif effect.kind == "troop_offense":
+            found += [Action("use", instance, t, str(ability.index)) for t in mine]
+    strongest = max((state.card(t).strength[0] for t in mine), default=-1)
+    seen: set[str] = set()
+    for card in state.zones["hand"]:
+        profile = state.card(card)
+        if profile.type != "event" or profile.subtype != "battle" or profile.id in seen:
+            continue
+        seen.add(profile.id)
+        if profile.strength[0] > strongest or not rulings.affordable(
+                state, profile.cost, profile.generic) or not profile.abilities:
+            continue
+        effect = profile.abilities[0].effect
+        if effect.kind == "troop_offense":
+            found += [Action("play", card, t) for t in mine
+                      if not effect.keyword or effect.keyword in rulings.keywords(state, t)]
+        elif effect.kind in ("all_defense", "no_wound_exhaustion", "heal_troops") and mine:
+            if effect.kind == "heal_troops" and not any(state.wounds.get(t) for t in mine):
+                continue
+            found.append(Action("play", card))
+    return found
+
+
+def _usable(state: GameState, card: int, keyword: str) -> bool:
+    return keyword not in state.card(card).exhausting or card not in state.exhausted
+
+
+def _battle_event(state: GameState, action: Action) -> None:
+    c = _combat(state)
+    card = state.card(action.card)
+    rulings.pay(state, card.cost, card.generic)
+    state.flags[action.card] |= 2
+    state.move(action.card, "personality_discard")
+    effect = card.abilities[0].effect
+    emit(state, "battle_event", card=action.card, target=action.target)
+    mine = [t for t in c.player if _alive(state, t)]
+    if effect.kind == "troop_offense":
+        c.bonus_off[action.target] = c.bonus_off.get(action.target, 0) + effect.amount
+    elif effect.kind == "all_defense":
+        for troop in mine:
+            c.bonus_def[troop] = c.bonus_def.get(troop, 0) + effect.amount
+    elif effect.kind == "no_wound_exhaustion":
+        c.hold_line = True
+    elif effect.kind == "heal_troops":
+        for troop in mine:
+            if state.wounds.get(troop):
+                state.wounds[troop] -= 1
+                emit(state, "heal", card=troop)
+
+
+def use_combat_effect(state: GameState, card: int, actor: int, effect: Effect,
+                      target: int) -> None:
+    """Invocations used in the modification step."""
+    c = _combat(state)
+    if effect.kind == "grant":
+        c.granted.setdefault(actor, []).append(effect.keyword)
+    elif effect.kind == "self_defense":
+        c.bonus_def[actor] = c.bonus_def.get(actor, 0) + effect.amount
+    elif effect.kind == "troop_offense":
+        c.bonus_off[target] = c.bonus_off.get(target, 0) + effect.amount
+
+
+def _wild_modifies(state: GameState) -> None:
+    """A wanderer with Fear frightens the player's strongest attacker."""
+    c = _combat(state)
+    if c.feared[WILD] >= 0:
+        return
+    if any("fear" in rulings.keywords(state, w) for w in c.wild if _alive(state, w)):
+        engaged = [t for t in c.player if _alive(state, t) and _used(state, t)]
+        if engaged:
+            target = max(engaged, key=lambda t: (state.card(t).offense, -t))
+            c.feared[WILD] = target
+            emit(state, "fear", card=-1, target=target)
+
+
+# --- resolution ----------------------------------------------------------------------------
+
+
+def _offense(state: GameState, card: int, target: int) -> int:
+    """One attacker's offense against ``target`` (before the die)."""
+    c = _combat(state)
+    if card in state.exhausted:
+        guards = _guard_offense(state, card) if state.card(card).is_structure else 0
+        return guards  # "its offense is 0 and may not be increased" (guards still add)
+    profile = state.card(card)
+    value = profile.offense + c.bonus_off.get(card, 0) + c.charged.get(card, 0)
+    keys = rulings.keywords(state, card)
+    for item in rulings.items_used(state, card):
+        value += state.card(item).offense
+    target_card = state.card(target)
+    if target_card.is_structure:
+        if "raze" in keys:
+            value += 3
+    elif "giant-size" in keys and "giant-size" not in rulings.keywords(state, target):
+        value += 3
+    if target_card.type == "wanderer":
+        value += sum(e.amount for e in rulings.statics(state, card)
+                     if e.kind == "offense_vs_wanderers")
+    if profile.is_structure:
+        value += _guard_offense(state, card)
+    if card in c.feared:
+        value -= 3
+    return max(0, value)
+
+
+def _guard_offense(state: GameState, structure: int) -> int:
+    bonus = sum(e.amount for e in state.card(structure).statics if e.kind == "guard_offense")
+    return sum(state.card(g).offense + bonus for g in state.zones["guards"]
+               if state.host.get(g) == structure and g not in state.exhausted)
+
+
+def _defense(state: GameState, card: int, attackers: list[int]) -> int:
+    c = _combat(state)
+    profile = state.card(card)
+    value = profile.defense + c.bonus_def.get(card, 0) - c.charged.get(card, 0)
+    for item in rulings.items_used(state, card):
+        value += state.card(item).defense
+    if profile.is_structure:
+        bonus = sum(e.amount for e in profile.statics if e.kind == "guard_defense")
+        value += sum(state.card(g).defense + bonus for g in state.zones["guards"]
+                     if state.host.get(g) == card)
+    if state.where[card] == "guards":
+        host = state.host.get(card, -1)
+        if host >= 0:
+            value += sum(e.amount for e in state.card(host).statics if e.kind == "guard_defense")
+    if profile.is_troop:
+        value -= max((e.amount for a in attackers for e in rulings.statics(state, a)
+                      if e.kind == "defense_malus"), default=0)
+    return max(0, value)
+
+
+def _phase_of(state: GameState, group: list[int]) -> int:
+    members = group[2:]
+    keys = [rulings.keywords(state, m) for m in members]
+    if all("ranged" in k for k in keys):
+        return 0
+    if all("fleetfoot" in k for k in keys):
+        return 1
+    return 2
+
+
+def _resolve(state: GameState) -> None:
+    c = _combat(state)
+    rng = GameRng(state.rng)
+    dice = [rng.die() for _ in c.groups]
+    state.rng = rng.state
+    die_of: dict[int, int] = {}
+    for group, die in zip(c.groups, dice, strict=True):
+        for member in group[2:]:
+            die_of.setdefault(member, die)
+        emit(state, "die", lead=group[2], target=group[1], roll=die,
+             effect=_die_effect(die))
+    phases = [_phase_of(state, g) for g in c.groups]
+    for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
+        hits: list[tuple[int, int, int]] = []
+        for index, group in enumerate(c.groups):
+            if phases[index] != phase:
+                continue
+            side, target = group[0], group[1]
+            members = [m for m in group[2:] if _alive(state, m)]
+            if not members or not _alive(state, target):
+                continue
+            offense = sum(_offense(state, m, target) for m in members)
+            offense += DIE_OFFENSE.get(dice[index], 0)
+            defense = _defense(state, target, members) + DIE_DEFENSE.get(
+                die_of.get(target, 0), 0)
+            wounds = 0
+            if offense > defense:
+                fierce = all("fierce" in rulings.keywords(state, m) for m in members)
+                armored = "armor" in rulings.keywords(state, target)
+                wounds = 2 if fierce and not armored and not state.card(target).is_structure \
+                    else 1
+                if side == WILD and _ignores_wound(state, target):
+                    wounds -= 1
+            emit(state, "attack", phase=name, attackers=members, target=target,
+                 offense=offense, defense=defense, wounds=wounds)
+            if wounds:
+                hits.append((target, wounds, side))
+        for target, wounds, side in hits:
+            if _alive(state, target):
+                _take_wounds(state, target, wounds, side)
+                if state.outcome:
+                    state.rng = rng.state
+                    return
+
+
+def _die_effect(die: int) -> str:
+    if die in DIE_OFFENSE:
+        return f"+{DIE_OFFENSE[die]} offense"
+    if die in DIE_DEFENSE:
+        return f"+{DIE_DEFENSE[die]} defense"
+    return "no change"
+
+
+def _ignores_wound(state: GameState, card: int) -> bool:
+    if card in state.ignored_wound:
+        return False
+    if any(e.kind == "ignore_wanderer_wound" for e in rulings.statics(state, card)):
+        state.ignored_wound.append(card)
+        emit(state, "wound_ignored", card=card)
+        return True
+    return False
+
+
+def _take_wounds(state: GameState, card: int, count: int, by_side: int) -> None:
+    c = _combat(state)
+    keys = rulings.keywords(state, card)
+    exhaust = "endurance" not in keys and not (c.hold_line and card in c.player)
+    profile = state.card(card)
+    if not rulings.wound(state, card, count, exhaust=exhaust):
+        return
+    if profile.subtype == "stronghold":
+        emit(state, "stronghold_destroyed", card=card)
+        from rules.game import engine
+
+        engine._finish(state, "stronghold")
+        return
+    if profile.type == "wanderer":
+        rulings.pay_bounty(state, card)
+    if profile.is_structure:
+        # "If their structure is destroyed in combat they take a wound and return to the
+        # defensive holdings."
+        for guard in [g for g in state.zones["guards"] if state.host.get(g) == card]:
+            if rulings.wound(state, guard, 1,
+                             exhaust="endurance" not in rulings.keywords(state, guard)):
+                rulings.remove_killed(state, guard, "killed")
+    rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
+    del by_side
+
+
+# --- berserk and the end -------------------------------------------------------------------
+
+
+def _berserk_options(state: GameState, side: int) -> list[Action]:
+    """New targets for the side's surviving berserk cards: "If bearer's first combat was on
+    the battlefield the new target must also be on the battlefield", and likewise for the
+    private holdings."""
+    c = _combat(state)
+    found = []
+    for card in _side_cards(state, side):
+        if card in c.berserked or not _alive(state, card) \
+                or "berserk" not in rulings.keywords(state, card):
+            continue
+        first = c.previous.get(card, -1)
+        if first < 0:
+            continue
+        if state.where[first] in ("private", "guards") if _alive(state, first) else False:
+            pool = state.zones["private"] + state.zones["guards"]
+        else:
+            pool = list(_side_cards(state, 1 - side))
+            if side == WILD and c.wall >= 0:
+                pool.append(c.wall)
+        found += [Action("berserk", card, t) for t in pool if t != first and _alive(state, t)]
+    return found
+
+
+def _start_berserk(state: GameState) -> bool:
+    """"Treat this new round as a completely new combat in which only troops with berserk can
+    make assignments": the berserk cards (the wanderers' by the fixed rule) pick new targets."""
+    c = _combat(state)
+    c.previous = {}
+    for group in c.groups:
+        for member in group[2:]:
+            c.previous.setdefault(member, group[1])
+    wild = _berserk_options(state, WILD)
+    player = _berserk_options(state, PLAYER)
+    if not wild and not player:
+        return False
+    c.groups = []
+    emit(state, "berserk_round")
+    for card in dict.fromkeys(a.card for a in wild):
+        same = [a for a in wild if a.card == card]
+        best = max(same, key=lambda a: (_offense(state, a.card, a.target)
+                                        - _defense(state, a.target, [a.card]), -a.target))
+        c.berserked.append(card)
+        _new_group(state, WILD, best.card, best.target)
+    if player:
+        c.step = "berserk"
+    else:
+        c.step, c.berserk = "resolve", True
+    return True
+
+
+def _end(state: GameState) -> None:
+    """"All remaining troops (except guards) return to the defensive holdings; wanderers
+    return to the wanderer row." (They never left those zones here.)"""
+    c = _combat(state)
+    emit(state, "combat_over", kind=c.kind)
+    from rules.game import engine
+
+    engine.after_combat(state, c.kind)
+
+
+def margin(state: GameState, action: Action) -> int:
+    """How far an assignment's attack would beat its target's defense, before the die
+    (policies use it to pick assignments)."""
+    side = PLAYER if action.card in _combat(state).player else WILD
+    members = [action.card]
+    if action.kind == "joint":
+        members = [*_group(state, side, action.target, int(action.option))[2:], action.card]
+    return sum(_offense(state, m, action.target) for m in members) \
+        - _defense(state, action.target, members)

@@ -1,0 +1,36 @@
+"""The options of a game: victory target, players, round cap, the city's starting pool.
+
+Pure Python. Every default is a documented choice (rules/COVERAGE.md): the rulebook does not
+say how many tokens the city's influence pool holds, so it starts with
+``city_pool`` tokens of each kind (economic, religious, political), 40 each by default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TARGETS = (15, 20, 25)
+RULES_VERSION = "allegiance-v0.80/engine-1"
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    target: int = 25
+    players: int = 1
+    round_cap: int = 40
+    city_pool: tuple[int, int, int] = (40, 40, 40)
+
+    def __post_init__(self) -> None:
+        if self.target < 1:
+            raise ValueError(f"target must be at least 1, not {self.target}")
+        if not 1 <= self.players <= 6:
+            raise ValueError(f"players must be 1..6, not {self.players}")
+        if self.round_cap < 1:
+            raise ValueError(f"round_cap must be at least 1, not {self.round_cap}")
+        if len(self.city_pool) != 3 or min(self.city_pool) < 0:
+            raise ValueError("city_pool must be three token counts, none negative")
+
+    @property
+    def overrun_limit(self) -> int:
+        """More wanderers in play than this loses the game (rulebook, "Losing the Game")."""
+        return 3 * self.players

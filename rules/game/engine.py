@@ -1,0 +1,585 @@
+"""The rules engine: a solo game of Allegiance, round by round, by the rulebook (v0.80).
+
+Pure Python, no Django. Three functions drive a game:
+
+* :func:`new_game` sets up (starting tokens, Initial Holdings paid to the city's pool, three
+  shuffled piles) and runs to the first decision;
+* :func:`legal_actions` lists the choices of the moment in a stable order;
+* :func:`apply` carries one out and runs every automatic step after it (dice, aggression
+  rolls, the end of a phase) up to the next decision. An illegal action is refused with the
+  reason in the :class:`~rules.game.actions.Result`; the state is then unchanged.
+
+Everything random comes from the RNG whose state is in the game state. With recording on,
+every state change and random outcome is an event, and :func:`replay` rebuilds a game from its
+log. Rule choices where the rulebook is silent or ambiguous are listed in rules/COVERAGE.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.cards import CardFacts
+from rules.decklist import Deck
+from rules.game import combat, rulings
+from rules.game.actions import Action, Result
+from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.profile import UnknownCardError, build_profile
+from rules.game.rulings import (
+    affordable,
+    emit,
+    gain,
+    pay,
+    spend,
+)
+from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState
+from rules.holdings import advise_holdings, apply_advice, deck_structures
+from rules.rng import GameRng
+
+HAND_SIZE = 7
+RECYCLE_COST = 5
+DISCARD_LIMIT = 3
+MOVE_COST = 3
+STARTING_TOKENS = (4, 4, 4)
+
+
+class DeckNotPlayable(ValueError):
+    """The deck cannot be played by the engine (unknown card numbers, no stronghold...)."""
+
+
+# --- setup -------------------------------------------------------------------------------
+
+
+def new_game(deck: Deck, cards: Mapping[str, CardFacts], seed: int,
+             config: GameConfig | None = None, *, record: bool = False) -> GameState:
+    """A new game of ``deck`` with ``seed``, advanced to the first decision."""
+    config = config or GameConfig()
+    problems: list[str] = []
+    table = {}
+    for _, entry in deck.all_entries():
+        facts = cards.get(entry.card_id)
+        if facts is None:
+            problems.append(f"{entry.card_id}: not in the catalogue")
+            continue
+        try:
+            table[entry.card_id] = build_profile(facts)
+        except UnknownCardError as error:
+            problems.append(str(error))
+    if problems:
+        raise DeckNotPlayable("The engine cannot play this deck: " + "; ".join(problems))
+    holdings = deck
+    if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
+        advice = advise_holdings(deck_structures(deck), cards)
+        if advice.holdings is None or not advice.holdings:
+            raise DeckNotPlayable("The deck has no Initial Holdings with a stronghold, and no "
+                                  "affordable set of holdings with one could be chosen.")
+        holdings = apply_advice(deck, advice)
+    state = GameState(cards=[], seed=seed, config=config, rng=GameRng(seed).state)
+    state.table = table
+    state.facts = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
+    if record:
+        state_events(state)
+    sections = {"holdings": "private", "structures": "structure_pile",
+                "personalities": "personality_pile", "wanderers": "wanderer_pile"}
+    for section, zone in sections.items():
+        for entry in holdings.section(section):  # type: ignore[arg-type]
+            for _ in range(entry.count):
+                instance = len(state.cards)
+                state.cards.append(entry.card_id)
+                state.where.append(zone)
+                state.zones[zone].append(instance)
+                state.flags.append(0)
+    state.personal = list(STARTING_TOKENS)
+    state.city = list(config.city_pool)
+    state.favour = _favour(state)
+    emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
+         players=config.players, city=list(state.city), personal=list(state.personal))
+    for instance in list(state.zones["private"]):
+        card = state.card(instance)
+        if card.subtype == "wall":
+            state.move(instance, "defensive")
+        if not pay(state, card.cost, card.generic):
+            raise DeckNotPlayable("The Initial Holdings cost more than the 12 starting tokens.")
+        emit(state, "holding", card=instance, paid=list(state.personal))
+    if not any(state.card(i).subtype == "stronghold" for i in state.zones["private"]):
+        raise DeckNotPlayable("The Initial Holdings have no stronghold.")
+    rng = GameRng(state.rng)
+    for zone in ("structure_pile", "personality_pile", "wanderer_pile"):
+        rng.shuffle(state.zones[zone])
+        emit(state, "shuffle", pile=zone, order=list(state.zones[zone]))
+    state.rng = rng.state
+    _begin_round(state, 1)
+    _advance(state)
+    return state
+
+
+def state_events(state: GameState) -> list[dict[str, Any]]:
+    """Switch recording on for ``state`` and return its event list."""
+    if state.events is None:
+        state.events = []
+    return state.events
+
+
+def _facts_dict(card: CardFacts) -> dict[str, Any]:
+    return {name: getattr(card, name) for name in CardFacts.__dataclass_fields__
+            if name not in ("structure_kind", "personality_kind", "pile")}
+
+
+def _favour(state: GameState) -> int:
+    """The primary token kind of the faction with most personalities in the deck (or -1)."""
+    counts: dict[str, int] = {}
+    for card_id in state.cards:
+        card = state.table[card_id]
+        if card.type == "personality" and card.faction in rulings.PRIMARY:
+            counts[card.faction] = counts.get(card.faction, 0) + 1
+    if not counts:
+        return -1
+    faction = max(sorted(counts), key=lambda f: counts[f])
+    return rulings.PRIMARY[faction]
+
+
+# --- the round ---------------------------------------------------------------------------
+
+
+def _begin_round(state: GameState, number: int) -> None:
+    state.round = number
+    state.phase = "maintenance"
+    emit(state, "round", round=number)
+    total = rulings.influence_total(state)
+    emit(state, "victory_check", influence=total, target=state.config.target)
+    if total >= state.config.target:
+        _finish(state, "victory")
+        return
+    if number > state.config.round_cap:
+        _finish(state, "timeout")
+        return
+    if state.exhausted:
+        emit(state, "unexhaust", cards=sorted(state.exhausted))
+        state.exhausted.clear()
+    state.ignored_wound.clear()
+    state.step = "arrange"
+
+
+def _finish(state: GameState, outcome: str) -> None:
+    state.outcome = outcome
+    state.final_round = state.round
+    state.phase = "over"
+    state.step = ""
+    state.combat = None
+    emit(state, "game_over", outcome=outcome, round=state.round)
+
+
+def _next_step(state: GameState) -> None:
+    """The current step has no decision left: move on by the Order of Play."""
+    step = state.step
+    if step == "arrange":
+        state.step = "draw"
+    elif step == "draw":
+        if state.round == 1:
+            for instance in state.zones["hand"]:
+                state.flags[instance] |= OPENING
+        state.phase, state.step = "action", "act"
+    elif step == "act":
+        state.phase, state.step = "military", "military"
+    elif step == "military":
+        _wanderer_phase(state)
+    elif step == "fine":
+        if state.fines_due > 0:  # nothing left to pay with
+            emit(state, "fines_waived", count=state.fines_due)
+            state.fines_due = 0
+        _new_wanderer(state)
+        if not state.outcome:
+            state.phase, state.step = "discard", "discard"
+            state.discards_left = DISCARD_LIMIT
+    elif step == "discard":
+        _end_round(state)
+
+
+def _end_round(state: GameState) -> None:
+    if state.bounty_bonus:
+        emit(state, "counters_expire", cards=sorted(state.bounty_bonus))
+        state.bounty_bonus.clear()
+    _begin_round(state, state.round + 1)
+
+
+def _wanderer_phase(state: GameState) -> None:
+    state.phase = "wanderer"
+    rng = GameRng(state.rng)
+    row = state.zones["wanderers"]
+    for instance in list(row):
+        if state.card(instance).has("hoarding") and instance not in state.exhausted:
+            kind = max(range(3), key=lambda k: (state.city[k], -k))
+            if state.city[kind]:
+                state.city[kind] -= 1
+                state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
+                emit(state, "hoard", card=instance, kind=kind)
+    aggressive = []
+    for instance in list(row):
+        if instance in state.exhausted:
+            continue
+        roll = rng.die()
+        rating = state.card(instance).aggression
+        emit(state, "aggression_roll", card=instance, roll=roll, rating=rating,
+             aggressive=roll <= rating)
+        if roll <= rating:
+            aggressive.append(instance)
+    state.rng = rng.state
+    if aggressive:
+        followers = [i for i in row if i not in aggressive and i not in state.exhausted
+                     and state.card(i).has("follower")]
+        if followers:
+            emit(state, "followers_join", cards=followers)
+        combat.start_raid(state, aggressive + followers)
+    else:
+        _begin_fines(state)
+
+
+def _begin_fines(state: GameState) -> None:
+    state.phase, state.step = "wanderer", "fine"
+    state.fines_due = sum(1 for i in state.zones["wanderers"] if i not in state.exhausted)
+    if state.fines_due:
+        emit(state, "fines_due", count=state.fines_due)
+
+
+def after_combat(state: GameState, kind: str) -> None:
+    """Called by the combat module when a combat is over."""
+    state.combat = None
+    if state.outcome:
+        return
+    if kind == "hunt":
+        _wanderer_phase(state)
+    else:
+        _begin_fines(state)
+
+
+def _new_wanderer(state: GameState) -> None:
+    while not state.outcome:
+        pile = state.zones["wanderer_pile"]
+        if not pile:
+            discard = state.zones["wanderer_discard"]
+            if not discard:
+                emit(state, "no_wanderer")
+                return
+            _recycle(state, "wanderers", free=True)
+            pile = state.zones["wanderer_pile"]
+        instance = pile[0]
+        card = state.card(instance)
+        state.move(instance, "wanderers")
+        state.flags[instance] |= DRAWN
+        emit(state, "new_wanderer", card=instance)
+        if card.unique:
+            if any(state.cards[i] == card.id for i in state.zones["dead"]):
+                emit(state, "unique_dead", card=instance)
+                state.move(instance, "wanderer_discard")
+                continue
+            older = [i for i in state.zones["wanderers"]
+                     if i != instance and state.cards[i] == card.id]
+            if older:
+                rulings.discard_from_play(state, older[0], "unique_replaced")
+                continue  # "a replacement must be drawn for the discarded wanderer"
+        break
+    if len(state.zones["wanderers"]) > state.config.overrun_limit:
+        emit(state, "overrun", wanderers=len(state.zones["wanderers"]))
+        _finish(state, "overrun")
+
+
+def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
+    if not free:
+        spend(state, RECYCLE_COST)
+    discard = state.zones[DISCARDS[pile]]
+    for instance in list(discard):
+        state.move(instance, DRAW_PILES[pile])
+    rng = GameRng(state.rng)
+    rng.shuffle(state.zones[DRAW_PILES[pile]])
+    state.rng = rng.state
+    emit(state, "recycle", pile=pile, free=free, order=list(state.zones[DRAW_PILES[pile]]))
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """The legal actions now, in a stable order (empty once the game is over)."""
+    if state.pending is not None:
+        return state.pending
+    state.pending = _legal_actions(state)
+    return state.pending
+
+
+def _legal_actions(state: GameState) -> list[Action]:
+    if state.outcome:
+        return []
+    if state.combat is not None:
+        return combat.options(state)
+    step = state.step
+    if step == "arrange":
+        return _arrange_options(state)
+    if step == "draw":
+        return _draw_options(state)
+    if step == "act":
+        return [*_play_options(state), *_use_options(state), *_recycle_options(state),
+                Action("pass")]
+    if step == "military":
+        return [Action("hunt"), Action("pass")] if combat.can_hunt(state) else []
+    if step == "fine":
+        return _fine_options(state)
+    if step == "discard":
+        options = []
+        if state.discards_left:
+            seen = set()
+            for instance in state.zones["hand"]:
+                if state.cards[instance] not in seen:
+                    seen.add(state.cards[instance])
+                    options.append(Action("discard", instance))
+        return [*options, *_use_options(state), Action("done")]
+    return []
+
+
+def apply(state: GameState, action: Action) -> Result:
+    """Carry out ``action`` and every automatic step after it (see the module docstring)."""
+    if state.outcome:
+        return Result(False, "The game is over.")
+    if action not in legal_actions(state):
+        return Result(False, _why_illegal(state, action))
+    state.pending = None
+    start = len(state.events) if state.events is not None else 0
+    state.decisions += 1
+    emit(state, "action", action=action.to_dict())
+    if state.combat is not None:
+        combat.apply(state, action)
+    else:
+        _apply(state, action)
+    _advance(state)
+    events = state.events[start:] if state.events is not None else []
+    return Result(True, events=events)
+
+
+def _why_illegal(state: GameState, action: Action) -> str:
+    where = f"the {state.step} step of the {state.phase} phase"
+    if state.combat is not None:
+        where = f"the {state.combat.step} step of the combat"
+    if action.card >= len(state.cards) or action.target >= len(state.cards):
+        return f"There is no card number {max(action.card, action.target)} in this game."
+    return f"{action.kind!r} with these cards is not a legal action in {where}."
+
+
+def _advance(state: GameState) -> None:
+    state.pending = None
+    while not state.outcome:
+        if state.combat is not None:
+            if combat.step_automatic(state):
+                continue
+            found = combat.options(state)
+            if found:
+                state.pending = found
+                return
+            combat.skip_step(state)
+            continue
+        found = _legal_actions(state)
+        if found:
+            state.pending = found
+            return
+        _next_step(state)
+    state.pending = []
+
+
+def _apply(state: GameState, action: Action) -> None:
+    kind = action.kind
+    if kind in ("done", "pass"):
+        if state.step == "military" and kind == "pass":
+            emit(state, "military_pass")
+        _next_step(state)
+    elif kind == "draw":
+        instance = state.zones[DRAW_PILES[action.option]][0]
+        state.move(instance, "hand")
+        state.flags[instance] |= DRAWN
+        emit(state, "draw", card=instance, pile=action.option)
+    elif kind == "recycle":
+        _recycle(state, action.option)
+    elif kind == "play":
+        _play(state, action)
+    elif kind == "use":
+        rulings.use_ability(state, action)
+    elif kind == "hunt":
+        combat.start_hunt(state)
+    elif kind == "guard":
+        state.move(action.card, "guards")
+        state.host[action.card] = action.target
+        emit(state, "guard", card=action.card, structure=action.target)
+    elif kind == "unguard":
+        state.move(action.card, "defensive")
+        emit(state, "unguard", card=action.card)
+    elif kind == "move_item":
+        state.host[action.card] = action.target
+        emit(state, "move_item", card=action.card, to=action.target)
+    elif kind == "fine":
+        state.fines_due -= 1
+        if action.card >= 0:
+            rulings.discard_from_play(state, action.card, "fine")
+        else:
+            kind_index = rulings.KIND_INDEX[action.option]
+            state.personal[kind_index] -= 1
+            state.city[kind_index] += 1
+            emit(state, "fine_token", kind=kind_index)
+    elif kind == "discard":
+        state.discards_left -= 1
+        card = state.card(action.card)
+        state.move(action.card, DISCARDS[card.pile])
+        emit(state, "discard", card=action.card)
+
+
+def _play(state: GameState, action: Action) -> None:
+    instance, target = action.card, action.target
+    card = state.card(instance)
+    pay(state, card.cost, card.generic)
+    state.flags[instance] |= PLAYED
+    emit(state, "play", card=instance, target=target, personal=list(state.personal))
+    if card.unique:
+        for other in [i for i in range(len(state.cards))
+                      if i != instance and state.cards[i] == card.id and state.in_play(i)]:
+            rulings.discard_from_play(state, other, "unique_replaced")
+    if card.type == "structure":
+        state.move(instance, "defensive" if card.subtype == "wall" else "private")
+    elif card.is_citizen:
+        state.move(instance, "residents")
+        state.host[instance] = target
+    elif card.is_troop:
+        state.move(instance, "guards" if target >= 0 else "defensive")
+        if target >= 0:
+            state.host[instance] = target
+    elif card.type in ("item", "invocation"):
+        state.move(instance, "attached")
+        state.host[instance] = target
+    elif card.type == "event":
+        rulings.resolve_event(state, instance, target)
+
+
+# --- options -------------------------------------------------------------------------------
+
+
+def _arrange_options(state: GameState) -> list[Action]:
+    options = []
+    structures = [s for s in state.zones["private"]]
+    for troop in state.zones["defensive"]:
+        if state.card(troop).is_troop:
+            options += [Action("guard", troop, s) for s in structures]
+    options += [Action("unguard", g) for g in state.zones["guards"]]
+    personalities = rulings.personalities_in_play(state)
+    for item in state.zones["attached"]:
+        if state.card(item).type == "item":
+            host = state.host.get(item, -1)
+            options += [Action("move_item", item, p) for p in personalities if p != host]
+    if not options:
+        return []
+    return [*options, Action("done")]
+
+
+def _draw_options(state: GameState) -> list[Action]:
+    if len(state.zones["hand"]) >= HAND_SIZE:
+        return []
+    options = [Action("draw", option=pile) for pile in ("structures", "personalities")
+               if state.zones[DRAW_PILES[pile]]]
+    return options or _recycle_options(state)
+
+
+def _recycle_options(state: GameState) -> list[Action]:
+    if sum(state.personal) < RECYCLE_COST:
+        return []
+    return [Action("recycle", option=pile) for pile in ("structures", "personalities")
+            if not state.zones[DRAW_PILES[pile]] and state.zones[DISCARDS[pile]]]
+
+
+def _play_options(state: GameState) -> list[Action]:
+    options: list[Action] = []
+    seen: set[str] = set()
+    wall_in_play = any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+    dead = {state.cards[i] for i in state.zones["dead"]}
+    for instance in state.zones["hand"]:
+        card_id = state.cards[instance]
+        if card_id in seen:
+            continue
+        seen.add(card_id)
+        card = state.table[card_id]
+        if card_id in dead or not affordable(state, card.cost, card.generic):
+            continue
+        options += _placements(state, instance, card, wall_in_play)
+    return options
+
+
+def _placements(state: GameState, instance: int, card: Any, wall_in_play: bool) -> list[Action]:
+    if card.type == "structure":
+        if card.subtype == "stronghold" or (card.subtype == "wall" and wall_in_play):
+            return []
+        return [Action("play", instance)]
+    if card.is_citizen:
+        return [Action("play", instance, s) for s in rulings.open_residences(state)]
+    if card.is_troop:
+        return [Action("play", instance),
+                *(Action("play", instance, s) for s in state.zones["private"])]
+    if card.type == "item":
+        return [Action("play", instance, p) for p in rulings.personalities_in_play(state)]
+    if card.type == "invocation":
+        need = card.strength[1]
+        return [Action("play", instance, p) for p in rulings.personalities_in_play(state)
+                if state.card(p).strength[1] >= need
+                and (card.subtype != "kalim" or state.card(p).faction == "kalim")]
+    if card.type == "event" and card.subtype == "general":
+        return rulings.event_targets(state, instance, card)
+    return []
+
+
+def _use_options(state: GameState) -> list[Action]:
+    options = []
+    for instance, ability, holder in rulings.usable_abilities(state, combat_step=False):
+        effect = ability.effect
+        if effect.kind == "collect":
+            if any(g and state.city[k] for k, g in enumerate(effect.gains)):
+                options.append(Action("use", instance, option=str(ability.index)))
+        elif effect.kind == "wound_wanderer":
+            options += [Action("use", instance, w, str(ability.index))
+                        for w in state.zones["wanderers"]]
+        del holder
+    return options
+
+
+def _fine_options(state: GameState) -> list[Action]:
+    if state.fines_due <= 0:
+        return []
+    options = [Action("fine", option=rulings.KINDS[k]) for k in range(3) if state.personal[k]]
+    for zone in ("private", "residents", "guards", "defensive", "attached"):
+        options += [Action("fine", i) for i in state.zones[zone]
+                    if state.card(i).subtype != "stronghold"]
+    return options
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+def replay(log: Mapping[str, Any], deck: Deck, cards: Mapping[str, CardFacts]) -> GameState:
+    """The game rebuilt from its log: the same deck and seed, then the logged actions.
+
+    Raises ValueError when an action of the log is refused or the events differ (a log of
+    another rules version, or an edited one).
+    """
+    config = GameConfig(**{k: tuple(v) if isinstance(v, list) else v
+                           for k, v in log["config"].items()})
+    state = new_game(deck, cards, int(log["seed"]), config, record=True)
+    for number, data in enumerate(log["actions"], start=1):
+        result = apply(state, Action.from_dict(data))
+        if not result.ok:
+            raise ValueError(f"action {number} of the log was refused: {result.reason}")
+    if "events" in log and state.events != list(log["events"]):
+        raise ValueError("the replayed events differ from the log's")
+    return state
+
+
+def game_log(state: GameState) -> dict[str, Any]:
+    """The log of a recorded game: everything :func:`replay` needs, and the events."""
+    if state.events is None:
+        raise ValueError("this game was not recorded")
+    actions = [e["action"] for e in state.events if e["type"] == "action"]
+    return {"rules_version": RULES_VERSION, "seed": state.seed,
+            "config": {"target": state.config.target, "players": state.config.players,
+                       "round_cap": state.config.round_cap,
+                       "city_pool": list(state.config.city_pool)},
+            "actions": actions, "events": list(state.events)}

@@ -1,0 +1,238 @@
+"""Policies: who makes the player's choices. Separate from the rules, which only say what is
+legal.
+
+Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
+
+* :class:`RandomPolicy` picks uniformly among the legal actions with its own seeded RNG (for
+  fuzzing the engine: every legal path gets taken sooner or later).
+* :class:`GreedyPolicy` is the default heuristic, playing to reach the influence target fast:
+
+  - **draws** a structure when the citizens in hand would not all find a residence (open
+    residences plus the residences of structures in hand), otherwise a personality; it
+    recycles a discard pile only when both draw piles are empty;
+  - **acts** by using every income ability of citizens, structures, items and invocations
+    first (troops keep theirs for the Discard Phase so that they fight unexhausted), then
+    plays the best card it can afford, by this score: personalities by faction influence
+    (troops only while it has fewer troops than wanderers in play plus one), structures when
+    residences are short, income structures and events, a first wall, items on troops that
+    lack that kind of item, income invocations; it never plays a card that only hurts itself;
+  - **hunts** when its unexhausted troops together beat a wanderer's defense by 2 or more:
+    it engages the wanderer with the biggest bounty among those, sends every unexhausted troop
+    and makes the assignment with the best margin (offense minus defense);
+  - **defends** with every unexhausted troop, assigning by the same margin, and uses Fear on
+    the strongest wanderer;
+  - **pays fines** with a token of the kind it does not keep for the five-members bonus
+    while it has tokens, otherwise with its cheapest card in play;
+  - **discards** cards it can never play (interrupts and other no-effect events, a second
+    wall, a dead or duplicate unique), after using its troops' income abilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rules.game import combat, rulings
+from rules.game.actions import Action
+from rules.game.state import GameState
+from rules.rng import GameRng
+
+type Policy = Callable[[GameState, Sequence[Action]], Action]
+
+
+class RandomPolicy:
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = GameRng(seed)
+
+    def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        return actions[self.rng.below(len(actions))]
+
+
+class GreedyPolicy:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed  # deterministic: it needs no randomness
+
+    def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if state.combat is not None:
+            return _combat_choice(state, actions)
+        step = state.step
+        if step == "draw":
+            return _draw_choice(state, actions)
+        if step == "act":
+            return _act_choice(state, actions)
+        if step == "military":
+            return _find(actions, "hunt") if _worth_hunting(state) else _find(actions, "pass")
+        if step == "fine":
+            return _fine_choice(state, actions)
+        if step == "discard":
+            return _discard_choice(state, actions)
+        return _find(actions, "done") or actions[-1]
+
+
+POLICIES: dict[str, Callable[[int], Policy]] = {"greedy": GreedyPolicy, "random": RandomPolicy}
+
+
+def _find(actions: Sequence[Action], kind: str) -> Action:
+    for action in actions:
+        if action.kind == kind:
+            return action
+    return actions[-1]
+
+
+def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    draws = {a.option: a for a in actions if a.kind == "draw"}
+    if not draws:
+        return actions[0]
+    hand = [state.card(i) for i in state.zones["hand"]]
+    citizens = sum(1 for c in hand if c.is_citizen)
+    homes = len(rulings.open_residences(state)) + sum(
+        c.residencies for c in hand if c.type == "structure" and c.subtype == "general")
+    want = "structures" if citizens + 1 > homes else "personalities"
+    return draws.get(want) or next(iter(draws.values()))
+
+
+def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    best: Action | None = None
+    best_score = 0.0
+    for action in actions:
+        score = _score(state, action)
+        if score > best_score:
+            best, best_score = action, score
+    return best or _find(actions, "pass")
+
+
+def _score(state: GameState, action: Action) -> float:
+    if action.kind == "use":
+        holder = state.card(action.card)
+        if holder.is_troop:
+            return 0  # troops use their income after the fighting (Discard Phase)
+        ability = next(a for a in holder.abilities if str(a.index) == action.option)
+        if ability.effect.kind == "wound_wanderer":
+            target = action.target
+            left = state.card(target).vitality - state.wounds.get(target, 0)
+            return 50 + state.card(target).bounty if left <= ability.effect.amount else 0
+        return 100 + sum(ability.effect.gains) - sum(ability.effect.pay)
+    if action.kind != "play":
+        return 0
+    card = state.card(action.card)
+    cost = card.total_cost * 0.1
+    if card.type == "personality":
+        if card.is_troop:
+            troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+            if action.target >= 0 or troops > len(state.zones["wanderers"]):
+                return 0
+            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+        return 20 + card.influence * 4 + _income(card) - cost
+    if card.type == "structure":
+        if card.subtype == "wall":
+            return 6 - cost
+        hand_citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
+        short = hand_citizens - len(rulings.open_residences(state))
+        value = 8 * min(max(short, 0), card.residencies) + 2 * _income(card)
+        return value + (1 if card.residencies else 0) - cost if value else 0
+    if card.type == "item":
+        host = state.card(action.target)
+        if card.abilities and host.type == "personality" and _income(card):
+            return 5
+        if not host.is_troop:
+            return 0
+        slot = card.subtype or "other"
+        held = [state.card(i).subtype for i in state.zones["attached"]
+                if state.host.get(i) == action.target]
+        return 0 if slot in held else 3 + card.offense + card.defense - cost
+    if card.type == "invocation":
+        return 5 + _income(card) if _income(card) else 0
+    if card.type == "event":
+        effect = card.abilities[0].effect
+        if effect.kind == "collect":
+            return 12 + sum(effect.gains) - card.total_cost
+        if effect.kind in ("draw", "search_residence"):
+            return 7
+    return 0
+
+
+def _income(card: object) -> int:
+    abilities = getattr(card, "abilities", ())
+    return sum(sum(a.effect.gains) for a in abilities if a.effect.kind == "collect")
+
+
+def _ready_offense(state: GameState) -> int:
+    return sum(state.card(t).offense for t in state.zones["defensive"]
+               if state.card(t).is_troop and t not in state.exhausted)
+
+
+def _huntable(state: GameState) -> list[int]:
+    offense = _ready_offense(state)
+    return [w for w in state.zones["wanderers"]
+            if offense >= state.card(w).defense + 2 + (2 if "flight" in state.card(w).keywords
+                                                      else 0)]
+
+
+def _worth_hunting(state: GameState) -> bool:
+    return bool(_huntable(state))
+
+
+def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    assert state.combat is not None
+    step = state.combat.step
+    if step == "engage":
+        engaged = state.combat.wild
+        if not engaged:
+            targets = [a for a in actions if a.kind == "engage" and a.card in _huntable(state)]
+            if targets:
+                return max(targets, key=lambda a: (state.card(a.card).bounty, -a.card))
+        return _find(actions, "done")
+    if step == "muster":
+        sends = [a for a in actions if a.kind == "send" and a.option != "pay"]
+        return sends[0] if sends else _find(actions, "done")
+    if step in ("assign", "berserk"):
+        choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
+        if not choices:
+            return _find(actions, "done")
+        return max(choices, key=lambda a: (combat.margin(state, a), a.kind != "joint"))
+    if step == "modify":
+        fears = [a for a in actions if a.kind == "fear"]
+        if fears:
+            return max(fears, key=lambda a: (state.card(a.target).offense, -a.target))
+        return _find(actions, "done")
+    return _find(actions, "done")
+
+
+def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    tokens = [a for a in actions if a.kind == "fine" and a.card < 0]
+    if tokens:
+        favour = state.favour
+        return max(tokens, key=lambda a: (rulings.KIND_INDEX[a.option] != favour,
+                                          state.personal[rulings.KIND_INDEX[a.option]]))
+    cards = [a for a in actions if a.kind == "fine"]
+    return min(cards, key=lambda a: (state.card(a.card).influence * 3
+                                     + state.card(a.card).total_cost, a.card))
+
+
+def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    for action in actions:
+        if action.kind == "use" and state.card(action.card).is_troop:
+            holder = state.card(action.card)
+            ability = next(a for a in holder.abilities if str(a.index) == action.option)
+            if ability.effect.kind == "collect":
+                return action
+    for action in actions:
+        if action.kind == "discard" and _dead_card(state, action.card):
+            return action
+    return _find(actions, "done")
+
+
+def _dead_card(state: GameState, instance: int) -> bool:
+    card = state.card(instance)
+    if card.type == "event":
+        return card.subtype == "interrupt" or not card.abilities or card.abilities[0].effect.kind \
+            in ("no_solo_effect", "wound_own_structure", "exhaust_own_citizen")
+    if card.subtype == "wall":
+        return any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+    if card.unique:
+        return any(state.cards[i] == card.id and (state.in_play(i) or state.where[i] == "dead")
+                   for i in range(len(state.cards)))
+    return card.subtype == "stronghold"

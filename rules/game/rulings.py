@@ -1,0 +1,389 @@
+"""The rules the phases and the combat share: paying, gaining, influence, leaving play.
+
+Pure Python. Each function applies one sentence (or a few) of the rulebook to a
+:class:`~rules.game.state.GameState`; the docstrings quote or name the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rules.game.actions import Action
+from rules.game.profile import PRIMARY, Ability, Profile
+from rules.game.state import DISCARDS, GameState
+
+KINDS = ("economic", "religious", "political")
+KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+PERSONALITY_ZONES = ("residents", "guards", "defensive")
+
+__all__ = ["PRIMARY"]
+
+
+def emit(state: GameState, event: str, **data: Any) -> None:
+    """Log one event when the game is recorded (bulk runs skip this bookkeeping)."""
+    if state.events is not None:
+        data["type"] = event
+        data["round"] = state.round
+        data["phase"] = state.phase
+        state.events.append(data)
+
+
+# --- tokens --------------------------------------------------------------------------------
+
+
+def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
+    personal = state.personal
+    if personal[0] < cost[0] or personal[1] < cost[1] or personal[2] < cost[2]:
+        return False
+    return sum(personal) - cost[0] - cost[1] - cost[2] >= generic
+
+
+def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
+    """Pay typed costs with their own kind and the generic cost with any kind, all to the
+    city's influence pool ("All influence token costs are paid to the city's influence
+    pool"). False, and nothing paid, when it cannot be afforded."""
+    if not affordable(state, cost, generic):
+        return False
+    for k in range(3):
+        state.personal[k] -= cost[k]
+        state.city[k] += cost[k]
+    spend(state, generic)
+    return True
+
+
+def spend(state: GameState, count: int) -> None:
+    """Pay ``count`` tokens of any kind: the kinds the player does not keep for the
+    five-members bonus first, the most plentiful first (a documented choice: the rulebook
+    lets the player pick)."""
+    personal, favour = state.personal, state.favour
+    for _ in range(count):
+        kind = max(range(3), key=lambda k: (k != favour, personal[k], -k))
+        if personal[kind] == 0:
+            return
+        personal[kind] -= 1
+        state.city[kind] += 1
+
+
+def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
+    """Take tokens from the city's pool; "if no tokens remain ... they simply are not able"."""
+    got = [min(g, state.city[k]) for k, g in enumerate(gains)]
+    for k in range(3):
+        state.city[k] -= got[k]
+        state.personal[k] += got[k]
+    return got
+
+
+def collect_any(state: GameState, count: int) -> list[int]:
+    """Take ``count`` tokens of any kinds from the city (a bounty): the kind the player keeps
+    first, then the most plentiful."""
+    got = [0, 0, 0]
+    favour = state.favour
+    for _ in range(count):
+        kind = max(range(3), key=lambda k: (k == favour and state.city[k] > 0, state.city[k], -k))
+        if state.city[kind] == 0:
+            break
+        state.city[kind] -= 1
+        state.personal[kind] += 1
+        got[kind] += 1
+    return got
+
+
+# --- who is in play ------------------------------------------------------------------------
+
+
+def personalities_in_play(state: GameState) -> list[int]:
+    zones = state.zones
+    return [*zones["residents"], *zones["guards"],
+            *(i for i in zones["defensive"] if state.card(i).type == "personality")]
+
+
+def faction_members(state: GameState, faction: str | None) -> int:
+    if faction is None:
+        return 0
+    return sum(1 for i in personalities_in_play(state) if state.card(i).faction == faction)
+
+
+def influence_total(state: GameState) -> int:
+    """"Add the faction influence of all your personalities together", plus, for each faction
+    with five or more members in play, the personal tokens of its primary kind."""
+    total = 0
+    members: dict[str, int] = {}
+    for instance in personalities_in_play(state):
+        card = state.card(instance)
+        total += card.influence
+        if card.faction:
+            members[card.faction] = members.get(card.faction, 0) + 1
+    for faction, count in members.items():
+        if count >= 5 and faction in PRIMARY:
+            total += state.personal[PRIMARY[faction]]
+    return total
+
+
+def open_residences(state: GameState) -> list[int]:
+    """Structures of the player with a free residency (walls have none)."""
+    used: dict[int, int] = {}
+    for citizen in state.zones["residents"]:
+        host = state.host.get(citizen, -1)  # -1: being rehoused right now
+        used[host] = used.get(host, 0) + 1
+    return [s for s in state.zones["private"] if state.card(s).residencies > used.get(s, 0)]
+
+
+def keywords(state: GameState, instance: int) -> frozenset[str]:
+    """The card's common abilities in effect now: printed, past their faction threshold, and
+    from the items it carries (one weapon, one armor, one shield: the best of each)."""
+    card = state.card(instance)
+    found = set(card.keywords)
+    for keyword, needed in card.keyword_thresholds.items():
+        if faction_members(state, card.faction) >= needed:
+            found.add(keyword)
+    for item in items_used(state, instance):
+        found |= state.card(item).keywords
+    if state.combat is not None:
+        found.update(state.combat.granted.get(instance, ()))
+    if any(e.kind == "no_fleetfoot" for item in items_used(state, instance)
+           for e in state.card(item).statics):
+        found.discard("fleetfoot")
+    return frozenset(found)
+
+
+def items_used(state: GameState, instance: int) -> list[int]:
+    """"A troop may only use one weapon, one armor, and one shield": the best of each kind
+    by its printed bonus, and every other item."""
+    best: dict[str, int] = {}
+    others = []
+    for item in state.zones["attached"]:
+        if state.host.get(item) != instance:
+            continue
+        card = state.card(item)
+        if card.type != "item":
+            continue
+        slot = card.subtype or "other"
+        if slot in ("weapon", "armor", "shield"):
+            current = best.get(slot)
+            if current is None or _item_value(state.card(current)) < _item_value(card):
+                best[slot] = item
+        else:
+            others.append(item)
+    return [*best.values(), *others]
+
+
+def _item_value(card: Profile) -> int:
+    return card.offense + card.defense
+
+
+def statics(state: GameState, instance: int) -> Iterator[Any]:
+    """Static effects on a card: its own and those of the items it uses."""
+    yield from state.card(instance).statics
+    for item in items_used(state, instance):
+        yield from state.card(item).statics
+
+
+# --- leaving play --------------------------------------------------------------------------
+
+
+def discard_from_play(state: GameState, instance: int, reason: str) -> None:
+    """Put a card in play into its discard pile, with what depends on it."""
+    _leave_play(state, instance, DISCARDS[state.card(instance).pile], reason)
+
+
+def remove_killed(state: GameState, instance: int, reason: str) -> None:
+    """"If the card is unique it is placed on the dead pile; otherwise the card is discarded
+    to the appropriate pile.\""""
+    card = state.card(instance)
+    zone = "dead" if card.unique else DISCARDS[card.pile]
+    _leave_play(state, instance, zone, reason)
+
+
+def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None:
+    card = state.card(instance)
+    tokens = state.on_card.pop(instance, None)
+    if tokens:
+        # "Influence tokens without an owner return to the city's influence pool."
+        for k in range(3):
+            state.city[k] += tokens[k]
+    state.bounty_bonus.pop(instance, None)
+    state.exhausted.discard(instance)
+    state.wounds.pop(instance, None)
+    state.move(instance, zone)
+    emit(state, "leaves_play", card=instance, to=zone, reason=reason)
+    # "If the card the item is attached to leaves play the item is discarded."
+    for attached in [a for a in state.zones["attached"] if state.host.get(a) == instance]:
+        _leave_play(state, attached, DISCARDS[state.card(attached).pile], "host_left")
+    if card.type == "structure":
+        for guard in [g for g in state.zones["guards"] if state.host.get(g) == instance]:
+            state.move(guard, "defensive")
+            emit(state, "guard_returns", card=guard)
+        for citizen in [c for c in state.zones["residents"] if state.host.get(c) == instance]:
+            rehouse(state, citizen)
+
+
+def rehouse(state: GameState, citizen: int) -> None:
+    """"If a citizen loses his residence he must immediately be placed on an empty residence
+    at no cost or into the discard pile" (we take the first empty residence; replacing
+    another citizen would only swap one for the other)."""
+    state.host.pop(citizen, None)
+    homes = open_residences(state)
+    if homes:
+        state.host[citizen] = homes[0]
+        emit(state, "rehoused", card=citizen, structure=homes[0])
+    else:
+        _leave_play(state, citizen, DISCARDS[state.card(citizen).pile], "homeless")
+
+
+def wound(state: GameState, instance: int, count: int, *, exhaust: bool = True) -> bool:
+    """Put ``count`` wound counters on a card; True when it is killed or destroyed."""
+    card = state.card(instance)
+    state.wounds[instance] = state.wounds.get(instance, 0) + count
+    if exhaust:
+        state.exhausted.add(instance)
+    emit(state, "wound", card=instance, count=count, wounds=state.wounds[instance])
+    if card.type == "structure" and card.subtype != "stronghold":
+        return True  # "If a structure (other than a stronghold) is wounded it is destroyed."
+    return state.wounds[instance] >= card.vitality
+
+
+def pay_bounty(state: GameState, wanderer: int) -> None:
+    """The bounty of a killed wanderer, from the city's pool, and any tokens on it."""
+    card = state.card(wanderer)
+    got = collect_any(state, card.bounty + state.bounty_bonus.get(wanderer, 0))
+    extra = state.on_card.pop(wanderer, None) or [0, 0, 0]
+    for k in range(3):
+        state.personal[k] += extra[k]
+    emit(state, "bounty", card=wanderer, tokens=[got[k] + extra[k] for k in range(3)])
+
+
+# --- abilities and events ------------------------------------------------------------------
+
+
+def usable_abilities(state: GameState, *, combat_step: bool
+                     ) -> Iterator[tuple[int, Ability, int]]:
+    """(card holding the ability, ability, card that exhausts) for every ability that can be
+    used now: not exhausted when it exhausts, faction threshold met, its price affordable."""
+    for zone in ("private", "residents", "guards", "defensive", "attached"):
+        for instance in state.zones[zone]:
+            card = state.card(instance)
+            if not card.abilities:
+                continue
+            actor = instance
+            if card.type == "invocation":
+                actor = state.host.get(instance, -1)
+                # "Exhausted personalities may not use invocations"; Kalim invocations only
+                # by Glory of Kalim members.
+                if actor < 0 or actor in state.exhausted:
+                    continue
+                if card.subtype == "kalim" and state.card(actor).faction != "kalim":
+                    continue
+            for ability in card.abilities:
+                if ability.effect.combat != combat_step:
+                    continue
+                if ability.exhausts and actor in state.exhausted:
+                    continue
+                if ability.threshold and faction_members(
+                        state, state.card(actor).faction) < ability.threshold:
+                    continue
+                if not affordable(state, ability.effect.pay):
+                    continue
+                yield instance, ability, actor
+
+
+def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
+    for instance, ability, actor in usable_abilities(
+            state, combat_step=state.combat is not None):
+        if instance == action.card and str(ability.index) == action.option:
+            return ability, actor
+    raise LookupError(action)
+
+
+def use_ability(state: GameState, action: Action) -> None:
+    ability, actor = find_ability(state, action)
+    effect = ability.effect
+    pay(state, effect.pay)
+    if ability.exhausts:
+        state.exhausted.add(actor)
+    emit(state, "use", card=action.card, ability=ability.text, target=action.target)
+    if effect.kind == "collect":
+        got = gain(state, effect.gains)
+        emit(state, "collect", card=action.card, tokens=got)
+    elif effect.kind == "wound_wanderer":
+        if wound(state, action.target, effect.amount):
+            pay_bounty(state, action.target)
+            remove_killed(state, action.target, "killed")
+    else:
+        from rules.game import combat
+
+        combat.use_combat_effect(state, action.card, actor, effect, action.target)
+
+
+def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
+    """How a general event can be played now (no action when it would do nothing)."""
+    if not card.abilities:
+        return []
+    effect = card.abilities[0].effect
+    kind = effect.kind
+    if kind == "collect":
+        return [Action("play", instance)] if any(
+            g and state.city[k] for k, g in enumerate(effect.gains)) else []
+    if kind == "draw":
+        return [Action("play", instance)] if state.zones[
+            "personality_pile" if effect.keyword == "personalities" else "structure_pile"] else []
+    if kind == "search_residence":
+        return [Action("play", instance)] if any(
+            state.card(i).residencies and state.card(i).subtype == "general"
+            for i in state.zones["structure_pile"]) else []
+    if kind == "bounty_bonus":
+        return [Action("play", instance, w) for w in state.zones["wanderers"]]
+    if kind == "wound_own_structure":
+        return [Action("play", instance, s) for s in state.zones["private"]
+                if state.card(s).subtype != "stronghold"]
+    if kind == "exhaust_own_citizen":
+        targets = [c for c in state.zones["residents"] if c not in state.exhausted]
+        return [Action("play", instance, c) for c in targets] or [Action("play", instance)]
+    return []
+
+
+def resolve_event(state: GameState, instance: int, target: int) -> None:
+    """Carry out a general event's text, then discard it ("Events generally are discarded
+    after use")."""
+    card = state.card(instance)
+    effect = card.abilities[0].effect
+    state.move(instance, DISCARDS[card.pile])
+    kind = effect.kind
+    if kind == "collect":
+        emit(state, "collect", card=instance, tokens=gain(state, effect.gains))
+    elif kind == "draw":
+        zone = "personality_pile" if effect.keyword == "personalities" else "structure_pile"
+        for _ in range(effect.amount):
+            if not state.zones[zone]:
+                break
+            drawn = state.zones[zone][0]
+            state.move(drawn, "hand")
+            state.flags[drawn] |= 1
+            emit(state, "draw", card=drawn, pile=effect.keyword)
+    elif kind == "search_residence":
+        _search_residence(state)
+    elif kind == "bounty_bonus":
+        state.bounty_bonus[target] = state.bounty_bonus.get(target, 0) + effect.amount
+        emit(state, "bounty_bonus", card=target, amount=effect.amount)
+    elif kind == "wound_own_structure":
+        if wound(state, target, 1):
+            remove_killed(state, target, "destroyed")
+    elif kind == "exhaust_own_citizen" and target >= 0:
+        state.exhausted.add(target)
+        emit(state, "exhaust", card=target)
+
+
+def _search_residence(state: GameState) -> None:
+    """Take the first general structure with residencies from the pile, then shuffle the pile
+    (a searched pile is reshuffled: a documented choice)."""
+    from rules.rng import GameRng
+
+    pile = state.zones["structure_pile"]
+    found = next(i for i in pile if state.card(i).residencies
+                 and state.card(i).subtype == "general")
+    state.move(found, "hand")
+    state.flags[found] |= 1
+    rng = GameRng(state.rng)
+    rng.shuffle(pile)
+    state.rng = rng.state
+    emit(state, "search", card=found, order=list(pile))

@@ -1,0 +1,174 @@
+"""The game state: plain data, every zone of the rulebook's "Game Layout", the RNG inside.
+
+Pure Python. Cards are *instances* numbered in deck order (two copies of a card are two
+instances); ``cards[i]`` is the card id of instance ``i``. Every instance is in exactly one
+zone (``where[i]``), and ordered zones (piles, the hand, the rows) list their instances in
+``zones``. Citizens on their residence, guards on their structure and attached items and
+invocations name their host in ``host``.
+
+:meth:`GameState.to_dict` / :meth:`GameState.from_dict` give a JSON document that continues
+exactly (the RNG state is one integer); the card profiles travel as the card facts they were
+built from, so a saved state needs no catalogue to resume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rules.cards import CardFacts
+from rules.game.config import GameConfig
+from rules.game.profile import Profile, build_profile
+
+# Zones, by the rulebook's names: the hand, three draw piles and their discard piles, the
+# private holdings (structures; citizens on residences and guards on structures are listed
+# apart), the defensive holdings (troops and the wall), the wanderer row, attached cards,
+# and the dead pile for killed or destroyed unique cards.
+ZONES = (
+    "hand", "structure_pile", "personality_pile", "wanderer_pile", "structure_discard",
+    "personality_discard", "wanderer_discard", "private", "residents", "guards", "defensive",
+    "wanderers", "attached", "dead",
+)
+IN_PLAY = frozenset({"private", "residents", "guards", "defensive", "wanderers", "attached"})
+DRAW_PILES = {"structures": "structure_pile", "personalities": "personality_pile",
+              "wanderers": "wanderer_pile"}
+DISCARDS = {"structures": "structure_discard", "personalities": "personality_discard",
+            "wanderers": "wanderer_discard"}
+
+# Flags per instance, for the per-card figures of the report.
+DRAWN, PLAYED, OPENING = 1, 2, 4
+
+
+@dataclass(slots=True)
+class Combat:
+    """One combat in progress (see rules/game/combat.py for the steps)."""
+
+    kind: str  # "hunt": the player attacks wanderers; "raid": aggressive wanderers attack
+    step: str
+    player: list[int] = field(default_factory=list)  # the player's troops on the battlefield
+    wild: list[int] = field(default_factory=list)  # the wanderers on the battlefield
+    wall: int = -1
+    # Attack groups: [side, target, lead, joiners...]; side 0 is the player, 1 the wanderers.
+    groups: list[list[int]] = field(default_factory=list)
+    turn: int = 0
+    wall_left: int = 0  # attackers still owed to the wall
+    bonus_off: dict[int, int] = field(default_factory=dict)
+    bonus_def: dict[int, int] = field(default_factory=dict)
+    granted: dict[int, list[str]] = field(default_factory=dict)
+    prayed: list[int] = field(default_factory=list)
+    feared: list[int] = field(default_factory=lambda: [-1, -1])  # target feared by side 0, 1
+    charged: dict[int, int] = field(default_factory=dict)
+    hold_line: bool = False
+    climbed: list[int] = field(default_factory=list)
+    berserk: bool = False  # the second, berserk-only round
+    previous: dict[int, int] = field(default_factory=dict)  # first-round target per card
+    berserked: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GameState:
+    cards: list[str]
+    seed: int
+    config: GameConfig
+    rng: int
+    round: int = 0
+    phase: str = "setup"
+    step: str = ""
+    outcome: str = ""  # "", "victory", "overrun", "stronghold" or "timeout"
+    final_round: int = 0
+    zones: dict[str, list[int]] = field(default_factory=lambda: {z: [] for z in ZONES})
+    where: list[str] = field(default_factory=list)
+    host: dict[int, int] = field(default_factory=dict)
+    exhausted: set[int] = field(default_factory=set)
+    wounds: dict[int, int] = field(default_factory=dict)
+    personal: list[int] = field(default_factory=lambda: [0, 0, 0])
+    city: list[int] = field(default_factory=lambda: [0, 0, 0])
+    on_card: dict[int, list[int]] = field(default_factory=dict)  # bribes and hoards
+    bounty_bonus: dict[int, int] = field(default_factory=dict)
+    favour: int = -1  # the token kind the player keeps for the five-members bonus
+    fines_due: int = 0
+    discards_left: int = 0
+    ignored_wound: list[int] = field(default_factory=list)
+    combat: Combat | None = None
+    flags: list[int] = field(default_factory=list)
+    decisions: int = 0
+    facts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    table: dict[str, Profile] = field(default_factory=dict, repr=False, compare=False)
+    # The events of a recorded game (None: not recorded; bulk runs skip the bookkeeping).
+    events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    # The legal actions of the current decision, worked out once by the engine (a cache:
+    # only the engine changes a state, and it refreshes this after every change).
+    pending: list[Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.outcome)
+
+    def card(self, instance: int) -> Profile:
+        return self.table[self.cards[instance]]
+
+    def move(self, instance: int, zone: str) -> None:
+        """Move one card to the end of ``zone`` (and off any host)."""
+        self.zones[self.where[instance]].remove(instance)
+        self.zones[zone].append(instance)
+        self.where[instance] = zone
+        self.host.pop(instance, None)
+
+    def in_play(self, instance: int) -> bool:
+        return self.where[instance] in IN_PLAY
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__slots__  # type: ignore[attr-defined]
+                if name not in ("table", "combat", "config", "events", "pending")}
+        data["config"] = asdict(self.config)
+        data["exhausted"] = sorted(self.exhausted)
+        data["host"] = {str(k): v for k, v in self.host.items()}
+        data["wounds"] = {str(k): v for k, v in self.wounds.items()}
+        data["on_card"] = {str(k): v for k, v in self.on_card.items()}
+        data["bounty_bonus"] = {str(k): v for k, v in self.bounty_bonus.items()}
+        data["combat"] = None if self.combat is None else _combat_dict(self.combat)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        state = cls(cards=list(data["cards"]), seed=data["seed"],
+                    config=GameConfig(**{k: tuple(v) if isinstance(v, list) else v
+                                         for k, v in data["config"].items()}),
+                    rng=data["rng"])
+        for name in ("round", "phase", "step", "outcome", "final_round", "favour", "fines_due",
+                     "discards_left", "decisions"):
+            setattr(state, name, data[name])
+        state.zones = {z: list(data["zones"][z]) for z in ZONES}
+        state.where = list(data["where"])
+        state.personal = list(data["personal"])
+        state.city = list(data["city"])
+        state.flags = list(data["flags"])
+        state.ignored_wound = list(data["ignored_wound"])
+        state.exhausted = set(data["exhausted"])
+        state.host = {int(k): v for k, v in data["host"].items()}
+        state.wounds = {int(k): v for k, v in data["wounds"].items()}
+        state.on_card = {int(k): list(v) for k, v in data["on_card"].items()}
+        state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
+        state.facts = {k: dict(v) for k, v in data["facts"].items()}
+        state.table = {k: build_profile(CardFacts.from_data(v)) for k, v in state.facts.items()}
+        combat = data.get("combat")
+        state.combat = None if combat is None else _combat_from(combat)
+        return state
+
+
+def _combat_dict(combat: Combat) -> dict[str, Any]:
+    data = {name: getattr(combat, name) for name in combat.__slots__}  # type: ignore[attr-defined]
+    for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
+        data[name] = {str(k): v for k, v in data[name].items()}
+    return data
+
+
+def _combat_from(data: dict[str, Any]) -> Combat:
+    combat = Combat(kind=data["kind"], step=data["step"])
+    for name, value in data.items():
+        if name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
+            value = {int(k): v for k, v in value.items()}
+        elif isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else v for v in value]
+        setattr(combat, name, value)
+    return combat
