@@ -17,6 +17,7 @@ log. Rule choices where the rulebook is silent or ambiguous are listed in rules/
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import CardFacts
@@ -24,7 +25,7 @@ from rules.decklist import Deck
 from rules.game import combat, rulings
 from rules.game.actions import Action, Result
 from rules.game.config import RULES_VERSION, GameConfig
-from rules.game.profile import UnknownCardError, build_profile
+from rules.game.profile import Profile, UnknownCardError, build_profile
 from rules.game.rulings import (
     affordable,
     emit,
@@ -50,12 +51,23 @@ class DeckNotPlayable(ValueError):
 # --- setup -------------------------------------------------------------------------------
 
 
-def new_game(deck: Deck, cards: Mapping[str, CardFacts], seed: int,
-             config: GameConfig | None = None, *, record: bool = False) -> GameState:
-    """A new game of ``deck`` with ``seed``, advanced to the first decision."""
-    config = config or GameConfig()
+@dataclass(frozen=True)
+class Prepared:
+    """A deck made ready for the engine once, for any number of games: the card profiles,
+    the card facts a saved state carries, and the deck's sections (holdings chosen)."""
+
+    deck: Deck
+    table: Mapping[str, Profile]
+    facts: Mapping[str, Mapping[str, Any]]
+    config: GameConfig
+
+
+def prepare(deck: Deck, cards: Mapping[str, CardFacts],
+            config: GameConfig | None = None) -> Prepared:
+    """Check that the engine can play ``deck`` and read its cards; raises
+    :class:`DeckNotPlayable` with every problem (unknown card numbers, no stronghold)."""
     problems: list[str] = []
-    table = {}
+    table: dict[str, Profile] = {}
     for _, entry in deck.all_entries():
         facts = cards.get(entry.card_id)
         if facts is None:
@@ -70,13 +82,24 @@ def new_game(deck: Deck, cards: Mapping[str, CardFacts], seed: int,
     holdings = deck
     if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
         advice = advise_holdings(deck_structures(deck), cards)
-        if advice.holdings is None or not advice.holdings:
+        if not advice.holdings:
             raise DeckNotPlayable("The deck has no Initial Holdings with a stronghold, and no "
                                   "affordable set of holdings with one could be chosen.")
         holdings = apply_advice(deck, advice)
+    facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
+    return Prepared(holdings, table, facts_data, config or GameConfig())
+
+
+def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
+             config: GameConfig | None = None, *, record: bool = False) -> GameState:
+    """A new game of ``deck`` with ``seed``, advanced to the first decision. ``deck`` may be
+    :func:`prepare`'s result (then ``cards`` and ``config`` are not needed)."""
+    prepared = deck if isinstance(deck, Prepared) else prepare(deck, cards or {}, config)
+    config = prepared.config
+    holdings = prepared.deck
     state = GameState(cards=[], seed=seed, config=config, rng=GameRng(seed).state)
-    state.table = table
-    state.facts = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
+    state.table = dict(prepared.table)
+    state.facts = {cid: dict(v) for cid, v in prepared.facts.items()}
     if record:
         state_events(state)
     sections = {"holdings": "private", "structures": "structure_pile",
@@ -244,6 +267,7 @@ def _begin_fines(state: GameState) -> None:
 def after_combat(state: GameState, kind: str) -> None:
     """Called by the combat module when a combat is over."""
     state.combat = None
+    state.keyword_cache.clear()
     if state.outcome:
         return
     if kind == "hunt":
@@ -342,6 +366,7 @@ def apply(state: GameState, action: Action) -> Result:
     if action not in legal_actions(state):
         return Result(False, _why_illegal(state, action))
     state.pending = None
+    state.keyword_cache.clear()
     start = len(state.events) if state.events is not None else 0
     state.decisions += 1
     emit(state, "action", action=action.to_dict())
@@ -411,6 +436,7 @@ def _apply(state: GameState, action: Action) -> None:
         emit(state, "unguard", card=action.card)
     elif kind == "move_item":
         state.host[action.card] = action.target
+        state.keyword_cache.clear()
         emit(state, "move_item", card=action.card, to=action.target)
     elif kind == "fine":
         state.fines_due -= 1
@@ -563,7 +589,7 @@ def replay(log: Mapping[str, Any], deck: Deck, cards: Mapping[str, CardFacts]) -
     """
     config = GameConfig(**{k: tuple(v) if isinstance(v, list) else v
                            for k, v in log["config"].items()})
-    state = new_game(deck, cards, int(log["seed"]), config, record=True)
+    state = new_game(prepare(deck, cards, config), None, int(log["seed"]), record=True)
     for number, data in enumerate(log["actions"], start=1):
         result = apply(state, Action.from_dict(data))
         if not result.ok:

@@ -132,6 +132,9 @@ def open_residences(state: GameState) -> list[int]:
 def keywords(state: GameState, instance: int) -> frozenset[str]:
     """The card's common abilities in effect now: printed, past their faction threshold, and
     from the items it carries (one weapon, one armor, one shield: the best of each)."""
+    cached = state.keyword_cache.get(instance)
+    if cached is not None:
+        return cached
     card = state.card(instance)
     found = set(card.keywords)
     for keyword, needed in card.keyword_thresholds.items():
@@ -144,7 +147,8 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
     if any(e.kind == "no_fleetfoot" for item in items_used(state, instance)
            for e in state.card(item).statics):
         found.discard("fleetfoot")
-    return frozenset(found)
+    result = state.keyword_cache[instance] = frozenset(found)
+    return result
 
 
 def items_used(state: GameState, instance: int) -> list[int]:

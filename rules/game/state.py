@@ -99,6 +99,9 @@ class GameState:
     # The legal actions of the current decision, worked out once by the engine (a cache:
     # only the engine changes a state, and it refreshes this after every change).
     pending: list[Any] | None = field(default=None, repr=False, compare=False)
+    # Effective keywords per card (rulings.keywords), dropped whenever they may change.
+    keyword_cache: dict[int, frozenset[str]] = field(default_factory=dict, repr=False,
+                                                     compare=False)
 
     @property
     def over(self) -> bool:
@@ -109,6 +112,7 @@ class GameState:
 
     def move(self, instance: int, zone: str) -> None:
         """Move one card to the end of ``zone`` (and off any host)."""
+        self.keyword_cache.clear()
         self.zones[self.where[instance]].remove(instance)
         self.zones[zone].append(instance)
         self.where[instance] = zone
@@ -119,7 +123,7 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__  # type: ignore[attr-defined]
-                if name not in ("table", "combat", "config", "events", "pending")}
+                if name not in ("table", "combat", "config", "events", "pending", "keyword_cache")}
         data["config"] = asdict(self.config)
         data["exhausted"] = sorted(self.exhausted)
         data["host"] = {str(k): v for k, v in self.host.items()}

@@ -1,0 +1,102 @@
+"""A recorded game told round by round, in sentences a player reads like a game report.
+
+Pure Python: :func:`narrate` turns the events of a recorded game into lines of text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.game.actions import Action, describe
+from rules.game.state import GameState
+
+KINDS = ("economic", "religious", "political")
+PHASES = {"maintenance": "City Maintenance", "action": "Action and Development",
+          "military": "Military", "wanderer": "Wanderer", "discard": "Discard"}
+
+
+def tokens_text(tokens: list[int]) -> str:
+    parts = [f"{n} {KINDS[k]}" for k, n in enumerate(tokens) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def narrate(state: GameState) -> list[str]:
+    """The lines of the game's story (the state must have been recorded)."""
+    if state.events is None:
+        raise ValueError("this game was not recorded")
+    name: Callable[[int], str] = lambda i: state.card(i).name if i >= 0 else "a wanderer"  # noqa: E731
+    lines: list[str] = []
+    phase = ""
+    for event in state.events:
+        kind = event["type"]
+        if kind == "round":
+            lines.append("")
+            lines.append(f"== Round {event['round']} ==")
+            phase = ""
+            continue
+        if event["phase"] != phase and event["phase"] in PHASES:
+            phase = event["phase"]
+            lines.append(f"-- {PHASES[phase]} Phase")
+        text = _sentence(state, event, name)
+        if text:
+            lines.append(("   " if kind != "action" else " > ") + text)
+    return lines
+
+
+def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -> str:
+    kind = e["type"]
+    if kind == "setup":
+        return (f"Setup: seed {e['seed']}, target {e['target']} influence; personal pool "
+                f"{tokens_text(e['personal'])}; the city's pool {tokens_text(e['city'])}.")
+    if kind == "holding":
+        return f"Initial Holdings: {name(e['card'])}."
+    if kind == "shuffle":
+        return f"The {e['pile'].replace('_', ' ')} is shuffled ({len(e['order'])} cards)."
+    if kind == "action":
+        return describe(state, Action.from_dict(e["action"])) + "."
+    simple: dict[str, Callable[[], str]] = {
+        "victory_check": lambda: f"Victory check: {e['influence']} influence of "
+                                 f"{e['target']} needed.",
+        "unexhaust": lambda: f"Un-exhaust {len(e['cards'])} cards.",
+        "draw": lambda: f"Drew {name(e['card'])}.",
+        "play": lambda: f"{name(e['card'])} comes into play; personal pool now "
+                        f"{tokens_text(e['personal'])}.",
+        "collect": lambda: f"{name(e['card'])} collects {tokens_text(e['tokens'])} from the "
+                           "city's pool.",
+        "aggression_roll": lambda: f"{name(e['card'])} rolls {e['roll']} against aggression "
+                                   f"{e['rating']}: "
+                                   + ("aggressive!" if e["aggressive"] else "stays calm."),
+        "wanderers_attack": lambda: "The wanderers attack: "
+                                    + ", ".join(name(c) for c in e["cards"]) + ".",
+        "die": lambda: f"Die for {name(e['lead'])}'s attack on {name(e['target'])}: "
+                       f"{e['roll']} ({e['effect']}).",
+        "attack": lambda: f"[{e['phase']}] " + " + ".join(name(a) for a in e["attackers"])
+                          + f" attack {name(e['target'])}: offense {e['offense']} against "
+                            f"defense {e['defense']}: "
+                          + (f"{e['wounds']} wound(s)." if e["wounds"] else
+                             "no wound (offense must be greater than defense)."),
+        "wound": lambda: f"{name(e['card'])} has {e['wounds']} wound(s).",
+        "leaves_play": lambda: f"{name(e['card'])} goes to the {e['to'].replace('_', ' ')} "
+                               f"({e['reason'].replace('_', ' ')}).",
+        "bounty": lambda: f"Bounty for {name(e['card'])}: {tokens_text(e['tokens'])}.",
+        "fine_token": lambda: f"Fine paid: 1 {KINDS[e['kind']]} token to the city.",
+        "fines_waived": lambda: f"{e['count']} fine(s) cannot be paid.",
+        "new_wanderer": lambda: f"A new wanderer arrives: {name(e['card'])}.",
+        "recycle": lambda: f"The {e['pile']} discard pile is recycled"
+                           + (" for free." if e["free"] else " for 5 tokens."),
+        "overrun": lambda: f"{e['wanderers']} wanderers in play: the city is overrun.",
+        "stronghold_destroyed": lambda: f"{name(e['card'])} is destroyed.",
+        "game_over": lambda: f"Game over in round {e['round']}: {e['outcome'].upper()}.",
+        "hoard": lambda: f"{name(e['card'])} hoards 1 {KINDS[e['kind']]} token.",
+        "followers_join": lambda: "Followers join: " + ", ".join(name(c) for c in e["cards"]),
+        "wall_moves": lambda: f"{name(e['card'])} blocks {e['blocks']} attacker(s).",
+        "strikes_back": lambda: f"{name(e['card'])} strikes back at {name(e['target'])}.",
+        "climbs": lambda: f"{name(e['card'])} climbs past the wall.",
+        "wound_ignored": lambda: f"{name(e['card'])} ignores the wound.",
+        "bribe": lambda: f"{name(e['card'])} is bribed with {tokens_text(e['tokens'])}.",
+        "fear": lambda: f"{name(e['target'])} is afraid (-3 offense).",
+        "rehoused": lambda: f"{name(e['card'])} moves to {name(e['structure'])}.",
+    }
+    maker = simple.get(kind)
+    return maker() if maker else ""

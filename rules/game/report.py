@@ -1,0 +1,161 @@
+"""The goldfish report: counts gathered game by game, and the JSON document they make.
+
+Pure Python. A :class:`Tally` holds only counts (a histogram of victory rounds, outcome
+counts, per-card counters), so it takes the same memory for ten games or ten million, adds up
+exactly (:meth:`Tally.merge`), and every figure of the report is computed from integers: the
+same games give the same bytes, whatever the order they were played in.
+
+The keys of :func:`build_report` are a contract (DESIGN §10): ``games``, ``seed``, ``policy``,
+``players``, ``target``, ``rules_version``, ``victories``, ``losses`` (``overrun``,
+``stronghold``, ``timeout``), ``victory_round`` (``histogram``, ``mean``, ``median``, ``p10``,
+``p90``, ``ci95``) and ``cards``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.game.config import RULES_VERSION, GameConfig
+
+LOSSES = ("overrun", "stronghold", "timeout")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    outcome: str
+    round: int
+    drawn: frozenset[str]
+    played: frozenset[str]
+    stuck: frozenset[str]
+    opening: frozenset[str]
+
+
+@dataclass
+class CardTally:
+    drawn: int = 0
+    played: int = 0
+    stuck: int = 0
+    opening_games: int = 0
+    # Victory rounds summed over won games with / without the card in the opening hand.
+    with_sum: int = 0
+    with_wins: int = 0
+    without_sum: int = 0
+    without_wins: int = 0
+
+    def merge(self, other: CardTally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    histogram: dict[int, int] = field(default_factory=dict)
+    cards: dict[str, CardTally] = field(default_factory=dict)
+    # Every card seen in any game, so "without" counts cover cards never in an opening hand.
+    won_round_sum: int = 0
+
+    def add(self, game: GameSummary) -> None:
+        self.games += 1
+        self.outcomes[game.outcome] = self.outcomes.get(game.outcome, 0) + 1
+        won = game.outcome == "victory"
+        if won:
+            self.histogram[game.round] = self.histogram.get(game.round, 0) + 1
+            self.won_round_sum += game.round
+        for card in game.drawn | game.opening:
+            tally = self.cards.setdefault(card, CardTally())
+            tally.drawn += card in game.drawn
+            tally.played += card in game.played
+            tally.stuck += card in game.stuck
+        for card in game.opening:
+            tally = self.cards[card]
+            tally.opening_games += 1
+            if won:
+                tally.with_sum += game.round
+                tally.with_wins += 1
+        for card in game.played - game.drawn:  # played without being drawn (holdings)
+            self.cards.setdefault(card, CardTally())
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.won_round_sum += other.won_round_sum
+        for key, count in other.outcomes.items():
+            self.outcomes[key] = self.outcomes.get(key, 0) + count
+        for key, count in other.histogram.items():
+            self.histogram[key] = self.histogram.get(key, 0) + count
+        for card, tally in other.cards.items():
+            self.cards.setdefault(card, CardTally()).merge(tally)
+
+
+def _percentile(histogram: Mapping[int, int], total: int, fraction: float) -> int | None:
+    """Nearest-rank percentile of the victory rounds."""
+    if not total:
+        return None
+    rank = max(1, math.ceil(fraction * total))
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen >= rank:
+            return value
+    return max(histogram)
+
+
+def _rate(count: int, games: int) -> float:
+    return round(count / games, 4) if games else 0.0
+
+
+def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
+                 names: Mapping[str, str], deck_name: str = "") -> dict[str, Any]:
+    """The report as one JSON-ready dict (keys in a fixed order)."""
+    wins = sum(tally.histogram.values())
+    mean = tally.won_round_sum / wins if wins else None
+    ci95: list[float] | None = None
+    if wins and mean is not None:
+        if wins > 1:
+            squares = sum(count * (value - mean) ** 2 for value, count in tally.histogram.items())
+            half = 1.96 * math.sqrt(squares / (wins - 1)) / math.sqrt(wins)
+        else:
+            half = 0.0
+        ci95 = [round(mean - half, 4), round(mean + half, 4)]
+    cards: dict[str, Any] = {}
+    for card_id in sorted(tally.cards, key=lambda c: (names.get(c, c), c)):
+        t = tally.cards[card_id]
+        without_wins = wins - t.with_wins
+        without_sum = tally.won_round_sum - t.with_sum
+        difference = None
+        if t.with_wins and without_wins:
+            difference = round(t.with_sum / t.with_wins - without_sum / without_wins, 4)
+        cards[card_id] = {
+            "name": names.get(card_id, card_id),
+            "drawn": _rate(t.drawn, tally.games),
+            "played": _rate(t.played, tally.games),
+            "stuck_in_hand": _rate(t.stuck, tally.games),
+            "opening_hand": _rate(t.opening_games, tally.games),
+            "victory_round_difference": difference,
+        }
+    return {
+        "deck": deck_name,
+        "games": tally.games,
+        "seed": seed,
+        "policy": policy,
+        "players": config.players,
+        "target": config.target,
+        "round_cap": config.round_cap,
+        "rules_version": RULES_VERSION,
+        "victories": wins,
+        "victory_rate": _rate(wins, tally.games),
+        "losses": {cause: tally.outcomes.get(cause, 0) for cause in LOSSES},
+        "victory_round": {
+            "histogram": {str(r): tally.histogram[r] for r in sorted(tally.histogram)},
+            "mean": round(mean, 4) if mean is not None else None,
+            "median": _percentile(tally.histogram, wins, 0.5),
+            "p10": _percentile(tally.histogram, wins, 0.1),
+            "p90": _percentile(tally.histogram, wins, 0.9),
+            "ci95": ci95,
+        },
+        "cards": cards,
+    }

@@ -1,0 +1,111 @@
+"""The Monte Carlo runner: N games of one deck, on several processes, one report.
+
+Pure Python. Game ``n`` (1-based) of a run always uses the seed ``derive_seed(seed, "game",
+n)``, so a game is the same whichever chunk or worker plays it, and ``--log n`` replays it
+alone. Games are played in chunks; each chunk returns a :class:`~rules.game.report.Tally`
+(counts only: memory stays flat in N), and tallies add up in chunk order, so the report is
+byte-identical for any number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from rules.game import engine
+from rules.game.policies import POLICIES
+from rules.game.report import GameSummary, Tally
+from rules.game.state import DRAWN, OPENING, PLAYED, GameState
+from rules.rng import derive_seed
+
+CHUNK = 250
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    games: int
+    seed: int
+    policy: str = "greedy"
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise ValueError(f"games must be at least 1, not {self.games}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}; choose one of "
+                             f"{', '.join(sorted(POLICIES))}")
+
+
+def game_seed(seed: int, number: int) -> int:
+    return derive_seed(seed, "game", number)
+
+
+def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
+              record: bool = False) -> GameState:
+    """Play game ``number`` of the run to its end with the run's policy."""
+    seed = game_seed(spec.seed, number)
+    state = engine.new_game(prepared, None, seed, record=record)
+    policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
+    legal, apply = engine.legal_actions, engine.apply
+    while not state.outcome:
+        result = apply(state, policy(state, legal(state)))
+        if not result.ok:  # a policy that picks an illegal action is a bug: fail loudly
+            raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
+    return state
+
+
+def summarise(state: GameState) -> GameSummary:
+    """What the report needs from one finished game."""
+    drawn, played, stuck, opening = set(), set(), set(), set()
+    hand = set(state.zones["hand"])
+    for instance, flags in enumerate(state.flags):
+        card = state.cards[instance]
+        if flags & DRAWN:
+            drawn.add(card)
+        if flags & PLAYED:
+            played.add(card)
+        if flags & OPENING:
+            opening.add(card)
+        if instance in hand and not flags & PLAYED:
+            stuck.add(card)
+    return GameSummary(state.outcome, state.final_round, frozenset(drawn), frozenset(played),
+                       frozenset(stuck), frozenset(opening))
+
+
+def run_chunk(prepared: engine.Prepared, spec: RunSpec, first: int, last: int) -> Tally:
+    """Games ``first..last`` (inclusive), tallied."""
+    tally = Tally()
+    for number in range(first, last + 1):
+        tally.add(summarise(play_game(prepared, spec, number)))
+    return tally
+
+
+def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
+    for first in range(1, games + 1, size):
+        yield first, min(games, first + size - 1)
+
+
+def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
+        progress: Callable[[int, int], None] | None = None) -> Tally:
+    """Play the whole run; ``progress(games_done, games)`` after each chunk."""
+    parts = list(chunks(spec.games))
+    total = Tally()
+    done = 0
+    if workers <= 1 or len(parts) == 1:
+        for first, last in parts:
+            total.merge(run_chunk(prepared, spec, first, last))
+            done += last - first + 1
+            if progress:
+                progress(done, spec.games)
+        return total
+    workers = min(workers, len(parts), os.cpu_count() or 1)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run_chunk, prepared, spec, first, last) for first, last in parts]
+        # Merge in chunk order (the report must not depend on which worker finished first).
+        for (first, last), future in zip(parts, futures, strict=True):
+            total.merge(future.result())
+            done += last - first + 1
+            if progress:
+                progress(done, spec.games)
+    return total
