@@ -43,7 +43,14 @@ def main() -> None:
         import django
 
         django.setup()
-        from bench import api_bench, image_bench, odds_bench, search_bench, validator_bench
+        from bench import (
+            api_bench,
+            engine_bench,
+            image_bench,
+            odds_bench,
+            search_bench,
+            validator_bench,
+        )
 
         print("benchmark                                       ratio  baseline")
         validator_bench.run(best_of, report)
@@ -51,6 +58,7 @@ def main() -> None:
         image_bench.run(best_of, report)
         api_bench.run(best_of, report, ROOT)
         search_bench.run(best_of, report, ROOT)
+        engine_bench.run(best_of, report, ROOT)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,38 @@
+"""Sample decks and the catalogues for engine tests, read from the fixtures (no database)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from decks.formats.model import CardRef
+from decks.formats.text import CatalogueResolver, parse_text
+from rules.cards import CardFacts, facts_by_id
+from rules.decklist import Deck
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+SAMPLES = tuple(sorted(p.name for p in (FIXTURES / "decklists").glob("*.txt")))
+
+
+@cache
+def catalogue() -> dict[str, CardFacts]:
+    return facts_by_id(_card_data())
+
+
+def _card_data() -> list[dict[str, object]]:
+    data: list[dict[str, object]] = []
+    for file in ("wof.json", "demo.json"):
+        data += json.loads((FIXTURES / "cards" / file).read_text("utf-8"))["cards"]
+    return data
+
+
+@cache
+def sample(name: str) -> Deck:
+    resolver = CatalogueResolver(
+        CardRef(str(c["id"]), str(c["name"]), c["type"], c["faction"])  # type: ignore[arg-type]
+        for c in _card_data()
+    )
+    deck = parse_text((FIXTURES / "decklists" / name).read_text("utf-8"), resolver).deck
+    assert deck is not None
+    return deck
