@@ -95,8 +95,10 @@ def owned_change(request: HttpRequest, card_id: str) -> HttpResponse:
         return HttpResponse("delta must be 1 or -1", status=400, content_type="text/plain")
     owned = collection_change_owned(owner=request.user, card_id=card.id, delta=delta)
     if request.headers.get("HX-Request"):
-        return render(request, "decks/_owned_control.html",
-                      {"card": card, "owned": owned, "changed": True})
+        return render(request, "decks/_owned_control.html", {
+            "card": card, "owned": owned, "changed": True,
+            "next": _back(request, card.get_absolute_url()),  # the page it sits on
+        })
     return redirect(_back(request, card.get_absolute_url()))
 
 

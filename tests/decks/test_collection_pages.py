@@ -69,7 +69,9 @@ def test_plus_and_minus_change_the_owned_count_in_place(ada: Client) -> None:
     assert plus.status_code == 200 and "1 owned" in plus.content.decode()
     assert plus.content.decode().lstrip().startswith("<form")  # only the control comes back
     ada.post(url, {"delta": "1"}, headers=HTMX)
-    minus = ada.post(url, {"delta": "-1"}, headers=HTMX)
+    minus = ada.post(url, {"delta": "-1", "next": "/cards/?q=set:demo"}, headers=HTMX)
+    # The control it returns still goes back to the page it is on, should JavaScript fail.
+    assert 'name="next" value="/cards/?q=set:demo"' in minus.content.decode()
     assert "1 owned" in minus.content.decode() and counts("ada")[KEEP].owned == 1
     assert "1 owned" in page(ada, f"/cards/{KEEP}/")
 
