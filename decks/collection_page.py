@@ -76,16 +76,16 @@ def collection_entries(collection: Collection) -> QuerySet[CollectionEntry]:
 
 def collection_view(collection: Collection) -> CollectionView:
     owned: dict[int, list[int]] = {}  # set id -> owned copies of each of its cards owned
-    for set_id, copies in collection.entries.filter(owned__gt=0).values_list("card__set_id",
-                                                                             "owned"):
-        owned.setdefault(set_id, []).append(copies)
-    sets = CardSet.objects.annotate(card_count=Count("cards")).order_by("-official", "code")
-    totals = tuple(
-        SetTotal(s, s.card_count, len(owned.get(s.pk, [])), sum(owned.get(s.pk, [])),  # type: ignore[attr-defined]
-                 sum(1 for n in owned.get(s.pk, []) if n >= 2))
-        for s in sets
-    )
-    return CollectionView(collection, tuple(collection_entries(collection)), totals)
+    for set_id, count in collection.entries.filter(owned__gt=0).values_list("card__set_id",
+                                                                            "owned"):
+        owned.setdefault(set_id, []).append(count)
+    totals = []
+    for card_set in CardSet.objects.annotate(card_count=Count("cards")).order_by("-official",
+                                                                                "code"):
+        copies = owned.get(card_set.pk, [])
+        totals.append(SetTotal(card_set, card_set.card_count,  # type: ignore[attr-defined]
+                               len(copies), sum(copies), sum(1 for n in copies if n >= 2)))
+    return CollectionView(collection, tuple(collection_entries(collection)), tuple(totals))
 
 
 def collection_csv(collection: Collection) -> str:

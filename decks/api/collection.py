@@ -30,7 +30,7 @@ from decks.api.collection_serializers import (
     ShareSerializer,
 )
 from decks.api.preconditions import Versioned, if_match_parameter, precondition
-from decks.collection_page import collection_csv, collection_entries, read_collection_csv
+from decks.collection_page import collection_csv, collection_view, read_collection_csv
 from decks.deck_input import DeckInputError, read_upload
 from decks.formats.collection_csv import Counts
 from decks.models import Collection
@@ -58,7 +58,7 @@ def collection_versioned(collection: Collection) -> Versioned:
 
 def collection_document(request: Request, collection: Collection, *, shared: bool = False
                         ) -> dict[str, Any]:
-    entries = list(collection_entries(collection))
+    view = collection_view(collection)
     link = reverse("collection:shared", args=[collection.share_token]) \
         if collection.share_token else None
     return {
@@ -66,16 +66,17 @@ def collection_document(request: Request, collection: Collection, *, shared: boo
         "version": collection.version,
         "page": link if shared else reverse("collection:page"),
         "shared_url": request.build_absolute_uri(link) if link else None,
-        "totals": {
-            "cards": sum(1 for e in entries if e.owned),
-            "copies": sum(e.owned for e in entries),
-            "want": sum(e.want for e in entries),
-            "trade": sum(e.trade for e in entries),
-        },
+        "totals": {"cards": view.cards, "copies": view.copies, "want": view.wanted,
+                   "trade": view.for_trade},
+        "sets": [
+            {"code": t.set.code, "name": t.set.name, "cards": t.cards, "owned": t.owned,
+             "copies": t.copies, "playsets": t.playsets}
+            for t in view.sets
+        ],
         "cards": [
             {"id": e.card_id, "name": e.card.name, "owned": e.owned, "want": e.want,
              "trade": e.trade}
-            for e in entries
+            for e in view.entries
         ],
     }
 

@@ -33,6 +33,15 @@ class CollectionTotalsSerializer(serializers.Serializer[Any]):
     trade = serializers.IntegerField()
 
 
+class SetTotalSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    name = serializers.CharField()
+    cards = serializers.IntegerField(help_text="cards of the set in the catalogue")
+    owned = serializers.IntegerField(help_text="of those, cards with an owned copy")
+    copies = serializers.IntegerField(help_text="owned copies of the set's cards")
+    playsets = serializers.IntegerField(help_text="cards with at least two owned copies")
+
+
 class CollectionSerializer(serializers.Serializer[Any]):
     """A collection. `version` goes up by one on every change."""
 
@@ -42,6 +51,7 @@ class CollectionSerializer(serializers.Serializer[Any]):
     shared_url = serializers.CharField(allow_null=True,
                                        help_text="the read-only link, or null when private")
     totals = CollectionTotalsSerializer()
+    sets = SetTotalSerializer(many=True, help_text="totals per set")
     cards = CollectionCardSerializer(many=True)
 
 

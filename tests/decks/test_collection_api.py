@@ -50,6 +50,8 @@ def test_a_put_replaces_the_collection_and_a_patch_changes_only_what_it_lists(ad
                                                                               ) -> None:
     data = body(put(ada, [{"id": KEEP, "owned": 2, "trade": 1}, {"id": TOWER, "owned": 1}]))
     assert data["totals"] == {"cards": 2, "copies": 3, "want": 0, "trade": 1}
+    demo = next(t for t in data["sets"] if t["code"] == "DEMO")
+    assert (demo["owned"], demo["copies"], demo["playsets"]) == (2, 3, 1)
     patched = ada.patch(URL, {"version": data["version"], "cards": [{"id": KEEP, "want": 4}]},
                         content_type=JSON)
     assert owned(ada) == {KEEP: (2, 4, 1), TOWER: (1, 0, 0)} and body(patched)["version"] > 1
