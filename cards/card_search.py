@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -11,7 +12,15 @@ from cards.models import Card
 from cards.revision_cache import PerRevision
 from cards.search.compile import compile_query
 from cards.search.explain import explain
-from cards.search.parser import NameTerm, Node, ParsedQuery, SearchError, parse
+from cards.search.parser import (
+    NameTerm,
+    Node,
+    ParsedQuery,
+    SearchError,
+    collection_terms,
+    parse,
+    refuse_collection_terms,
+)
 from cards.search.suggest import closest_names
 
 __all__ = ["CardSearch", "SearchError", "card_search"]
@@ -24,9 +33,15 @@ class CardSearch:
     explained: str
     warnings: tuple[str, ...]
     suggestions: list[str] = field(default_factory=list)
+    owner_id: int | None = None  # whose collection the collection keys read
+
+    @property
+    def reads_collection(self) -> bool:
+        """The results depend on the searcher's collection (so on who asks, and when)."""
+        return bool(collection_terms(self.parsed.root))
 
     def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
-        condition, ordering = compile_query(self.parsed)
+        condition, ordering = compile_query(self.parsed, owner_id=self.owner_id)
         return cards.filter(condition).order_by(*ordering)
 
     def with_name_suggestions(self, found_any: bool) -> CardSearch:
@@ -39,7 +54,7 @@ class CardSearch:
             return self
         hint = f"No card name matches {words!r}; did you mean {', '.join(suggestions)}?"
         return CardSearch(self.text, self.parsed, self.explained, (*self.warnings, hint),
-                          suggestions)
+                          suggestions, self.owner_id)
 
 
 def _read_card_names() -> list[str]:
@@ -49,11 +64,15 @@ def _read_card_names() -> list[str]:
 _card_names = PerRevision(_read_card_names)
 
 
-def card_search(text: str) -> CardSearch:
-    """Parse and explain a query; raises SearchError (with position and suggestions)."""
+def card_search(text: str, *, user: Any = None) -> CardSearch:
+    """Parse and explain a query; raises SearchError (with position and suggestions). The
+    collection keys read ``user``'s collection and are refused when nobody is signed in."""
     parsed = parse(text)
+    owner_id = user.pk if user is not None and user.is_authenticated else None
+    if owner_id is None:
+        refuse_collection_terms(parsed)
     return CardSearch(text=text, parsed=parsed, explained=explain(parsed),
-                      warnings=tuple(parsed.warnings))
+                      warnings=tuple(parsed.warnings), owner_id=owner_id)
 
 
 def _name_words(node: Node | None) -> list[str]:

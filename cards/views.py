@@ -23,6 +23,7 @@ from cards.search_page import VIEWS, facets
 from cards.set_completeness import completeness
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
+from decks.ownership import owned_counts, with_owned
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
 PAGE_SIZE = 60
@@ -57,10 +58,12 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         "q": text,
         "view": view,
         "views": VIEWS,
-        "facets": facets(text, view, list(CardSet.objects.values_list("code", "name"))),
+        "facets": facets(text, view, list(CardSet.objects.values_list("code", "name")),
+                         signed_in=request.user.is_authenticated),
+        "owned_controls": request.user.is_authenticated,
     }
     try:
-        search = card_search(text)
+        search = card_search(text, user=request.user)
     except SearchError as error:
         context["error"] = error
         end = error.position + max(error.length, 1)
@@ -74,6 +77,8 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         status = 400
     else:
         cards = search.apply(Card.objects.select_related("set", "picture"))
+        if request.user.is_authenticated:
+            cards = with_owned(cards, request.user)
         page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
         search = search.with_name_suggestions(found_any=page.paginator.count > 0)
         query = request.GET.copy()
@@ -131,6 +136,8 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
         "previous": in_set[index - 1] if index > 0 else None,
         "next": in_set[index + 1] if index + 1 < len(in_set) else None,
         "revisions": card.revisions.select_related("user")[:10],
+        "owned": owned_counts(request.user, [card.id]).get(card.id, 0)
+        if request.user.is_authenticated else None,
     }
     return render(request, "cards/card_detail.html", context)
 

@@ -7,6 +7,13 @@ from rest_framework.routers import DefaultRouter
 
 from cards.api.bulk import BulkCardsView, BulkIndexView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
+from decks.api.collection import (
+    CollectionExportView,
+    CollectionImportView,
+    CollectionShareView,
+    CollectionView,
+    SharedCollectionView,
+)
 from decks.api.draws import DrawView, OddsView
 from decks.api.views import DeckViewSet
 
@@ -22,6 +29,12 @@ urlpatterns = [
     path("health/", HealthView.as_view(), name="health"),
     path("bulk/", BulkIndexView.as_view(), name="bulk"),
     path("bulk/cards.json.gz", BulkCardsView.as_view(), name="bulk-cards"),
+    path("collection/", CollectionView.as_view(), name="collection"),
+    path("collection/export/", CollectionExportView.as_view(), name="collection-export"),
+    path("collection/import/", CollectionImportView.as_view(), name="collection-import"),
+    path("collection/share/", CollectionShareView.as_view(), name="collection-share"),
+    path("collection/shared/<str:token>/", SharedCollectionView.as_view(),
+         name="collection-shared"),
     path("draws/", DrawView.as_view(), name="draws"),
     path("odds/", OddsView.as_view(), name="odds"),
     path("auth/token/", obtain_auth_token, name="token"),

@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
+    path("collection/", include("decks.collection_urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     path("", include("cards.urls")),
 ]

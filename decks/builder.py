@@ -717,16 +717,16 @@ class SearchView:
     pointer: tuple[str, str, str] = ("", "", "")
 
 
-def search_view(query: str, scope: str, data: DeckData) -> SearchView:
+def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> SearchView:
     """Cards matching ``query`` (the card search language) in the catalogue, or among the
-    deck's own cards when ``scope`` is "deck"."""
+    deck's own cards when ``scope`` is "deck"; collection keys read ``user``'s collection."""
     scope = "deck" if scope == "deck" else "catalogue"
     query = query.strip()
     deck_ids = {e.card_id for _, e in data.all_entries()}
     if not query and scope == "catalogue":
         return SearchView(query, scope)
     try:
-        search = card_search(query)
+        search = card_search(query, user=user)
     except SearchError as error:
         end = error.position + max(error.length, 1)
         pointer = (query[: error.position], query[error.position: end], query[end:])

@@ -98,18 +98,19 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 MAX_LINES = 5000
 
 
-def read_upload(upload: Any) -> str:
-    """An uploaded decklist as text: at most 1 MB and 5,000 lines of UTF-8, refused whole
-    otherwise (never half-read)."""
+def read_upload(upload: Any, *, what: str = "decklist",
+                expected: str = "a text, JSON or CSV file") -> str:
+    """An uploaded decklist (or other ``what``) as text: at most 1 MB and 5,000 lines of
+    UTF-8, refused whole otherwise (never half-read)."""
     if upload.size > MAX_UPLOAD_BYTES:
         raise DeckInputError(
-            f"the file is {upload.size:,} bytes; a decklist may be at most {MAX_UPLOAD_BYTES:,}"
+            f"the file is {upload.size:,} bytes; a {what} may be at most {MAX_UPLOAD_BYTES:,}"
         )
     raw = upload.read(MAX_UPLOAD_BYTES + 1)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DeckInputError("the file is not UTF-8 text (it is UTF-16); save it as UTF-8")
     if b"\0" in raw:
-        raise DeckInputError("the file is binary, not a decklist: upload a text, JSON or CSV file")
+        raise DeckInputError(f"the file is binary, not a {what}: upload {expected}")
     try:
         text: str = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -117,7 +118,7 @@ def read_upload(upload: Any) -> str:
             f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8 and try again"
         ) from exc
     if text.count("\n") > MAX_LINES:
-        raise DeckInputError(f"the file has more than {MAX_LINES:,} lines; is it a decklist?")
+        raise DeckInputError(f"the file has more than {MAX_LINES:,} lines; is it a {what}?")
     return text
 
 

@@ -1,4 +1,5 @@
-"""Decks: an owner's named list of cards in the four parts of DESIGN §5."""
+"""Decks: an owner's named list of cards in the four parts of DESIGN §5; and each user's
+collection, the physical cards they own (docs/collection.md)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ class Deck(models.Model):
     )
     visibility = models.CharField(max_length=10, choices=VISIBILITY_CHOICES, default=PRIVATE)
     version = models.PositiveIntegerField(default=1)
+    # Built from real cards: its copies are taken out of the owner's collection for every
+    # other deck (decks.allocation). Not part of the decklist, so not versioned.
+    sleeved = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -91,3 +95,42 @@ class DeckVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} v{self.number}"
+
+
+class Collection(models.Model):
+    """The cards a user owns. ``version`` goes up on every change (the optimistic check of
+    the API, as for decks); ``share_token`` set means anyone with the link may read it."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection"
+    )
+    version = models.PositiveIntegerField(default=1)
+    share_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}'s collection"
+
+
+class CollectionEntry(models.Model):
+    """Copies of one card: owned, wanted and offered for trade. A card without an entry
+    counts 0 of each, so an entry whose counts are all 0 is deleted rather than kept."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="collection_entries")
+    owned = models.PositiveIntegerField(default=0)
+    want = models.PositiveIntegerField(default=0)
+    trade = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["collection", "card"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "card"], name="collection_card"),
+            models.CheckConstraint(
+                condition=models.Q(owned__gte=0, want__gte=0, trade__gte=0),
+                name="collection_entry_counts_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id}: {self.owned} owned"

@@ -22,9 +22,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from decks import builder
+from decks.formats.model import Deck as DeckData
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
-from decks.services import catalogue_cards, deck_clone, deck_data
+from decks.ownership import (
+    OwnershipView,
+    PublicDeckFilters,
+    deck_ownership,
+    missing_csv,
+    missing_text,
+    public_decks_for,
+)
+from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -65,7 +74,14 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     mine = (decks.filter(owner=request.user).order_by("-updated_at", "id")
             if request.user.is_authenticated else Deck.objects.none())
     public = decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
-    return render(request, "decks/deck_list.html", {"mine": mine, "public": public})
+    if not request.user.is_authenticated:
+        rows = [(deck, None) for deck in public]
+        return render(request, "decks/deck_list.html", {"mine": mine, "public": rows})
+    filters = PublicDeckFilters(request.GET or None)
+    return render(request, "decks/deck_list.html", {
+        "mine": mine, "public": public_decks_for(request.user, public, filters),
+        "filters": filters,
+    })
 
 
 @login_required
@@ -108,8 +124,16 @@ def deck_import(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible(request, deck_id)
-    view = builder.deck_view(deck_data(deck))
-    return render(request, "decks/deck_detail.html", {"deck": deck, "view": view})
+    data = deck_data(deck)
+    view = builder.deck_view(data)
+    return render(request, "decks/deck_detail.html", {
+        "deck": deck, "view": view, "ownership": _ownership(request, deck, data),
+    })
+
+
+def _ownership(request: HttpRequest, deck: Deck, data: DeckData) -> OwnershipView | None:
+    """The deck against the visitor's collection, for signed-in visitors."""
+    return deck_ownership(request.user, deck, data) if request.user.is_authenticated else None
 
 
 @require_GET
@@ -151,8 +175,9 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
         "advice": advice,
         "focus": builder.focus_fallback(request.htmx.trigger if request.htmx else None,
                                         view, advice),
-        "search": builder.search_view(query, scope, data),
+        "search": builder.search_view(query, scope, data, user=request.user),
         "settings": settings or builder.settings_form(deck),
+        "ownership": _ownership(request, deck, data),
         "settings_open": settings_open or settings is not None,
         "message": message,
         "message_kind": "ok" if status == 200 else "problem",
@@ -176,7 +201,8 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
         # Search as you type: only the results change.
         query, scope = _search_params(request)
         response = render(request, "decks/_builder_results.html", {
-            "deck": deck, "search": builder.search_view(query, scope, deck_data(deck)),
+            "deck": deck,
+            "search": builder.search_view(query, scope, deck_data(deck), user=request.user),
         })
         patch_vary_headers(response, ("HX-Request",))
         return response
@@ -281,3 +307,40 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
     a, b = sides
     context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data, only_differences))
     return render(request, "decks/compare.html", context)
+
+
+# --- the deck against my collection ---------------------------------------------------------
+
+MISSING_EXPORTS = {"txt": "text/plain; charset=utf-8", "csv": "text/csv; charset=utf-8"}
+
+
+@login_required
+@require_GET
+def deck_missing(request: HttpRequest, deck_id: int, fmt: str) -> HttpResponse:
+    """The copies my collection lacks for a deck: a decklist (text) or ``id,name,missing``."""
+    if fmt not in MISSING_EXPORTS:
+        raise Http404("No such format.")
+    deck = _visible(request, deck_id)
+    data = deck_data(deck)
+    ownership = deck_ownership(request.user, deck, data).ownership
+    body = missing_text(data, ownership) if fmt == "txt" else missing_csv(ownership)
+    response = HttpResponse(body, content_type=MISSING_EXPORTS[fmt])
+    filename = slugify(deck.name) or f"deck-{deck.pk}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}-missing.{fmt}"'
+    return response
+
+
+@login_required
+@require_POST
+def deck_sleeved(request: HttpRequest, deck_id: int) -> HttpResponse:
+    try:
+        deck = _owned(request, deck_id)
+    except NotOwner as refused:
+        return _forbidden(request, refused.deck)
+    sleeved = request.POST.get("sleeved") == "1"
+    deck_set_sleeved(deck=deck, sleeved=sleeved)
+    messages.success(request, f"“{deck.name}” is sleeved: its cards are taken out of your "
+                     "collection for every other deck." if sleeved else
+                     f"“{deck.name}” is no longer sleeved: its cards are free again.")
+    back = "decks:builder" if request.POST.get("back") == "builder" else "decks:detail"
+    return redirect(back, deck.pk)

@@ -15,6 +15,7 @@ PURE_MODULES = (
     "cards/search/parser.py",
     "cards/search/explain.py",
     "decks/formats",
+    "decks/allocation.py",
     "cards/images",
     "cards/card_data.py",
     "cards/public_data.py",

@@ -38,13 +38,17 @@ class Validators:
         return response
 
 
-def validators_for(request: Request) -> Validators:
-    """One tag per catalogue version and URL (query string and format included)."""
+def validators_for(request: Request, *, personal: str | None = None) -> Validators:
+    """One tag per catalogue version and URL (query string and format included). An answer
+    that also depends on the asker (``personal``: e.g. their collection's version) is tagged
+    with that too and has no Last-Modified, which the catalogue's date cannot vouch for."""
     version = catalogue_version()
     raw = f"{version.tag}|{request.get_full_path()}|{request.accepted_media_type}"
+    if personal is not None:
+        raw += f"|{personal}"
     tag = '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
     modified = int(version.updated_at.timestamp()) if version.updated_at else None
-    return Validators(etag=tag, last_modified=modified)
+    return Validators(etag=tag, last_modified=None if personal else modified)
 
 
 def not_modified_response(validators: Validators) -> Response:

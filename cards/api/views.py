@@ -28,6 +28,7 @@ from cards.api.serializers import (
 )
 from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
+from decks.ownership import collection_tag
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 
 
@@ -69,10 +70,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
-            search = card_search(request.query_params.get("q", ""))
+            search = card_search(request.query_params.get("q", ""), user=request.user)
         except SearchError as error:
             return search_problem(error)
-        validators = validators_for(request)
+        # Results that read the searcher's collection change with it, not with the catalogue.
+        validators = validators_for(
+            request, personal=collection_tag(request.user) if search.reads_collection else None
+        )
         if validators.not_modified(request):
             return not_modified_response(validators)
         cards = self.filter_queryset(search.apply(Card.objects.all()))

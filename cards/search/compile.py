@@ -2,8 +2,15 @@
 
 ``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``.
 It never touches the database itself, and the filter never joins a many-valued relation:
-abilities (``kw:``, ``is:reaction``) and scans (``has:image``) are ``Exists`` subqueries, so a
-card is never returned twice and a whole page is one query.
+abilities (``kw:``, ``is:reaction``), scans (``has:image``) and collection entries (``own``,
+``want``, ``trade``) are ``Exists`` subqueries, so a card is never returned twice and a whole
+page is one query.
+
+Collection keys compare the copies in the collection of the user whose id is given as
+``owner_id`` (the signed-in user; ``cards.card_search`` refuses them for anyone else). A card
+without an entry counts 0, so when 0 satisfies the comparison (``own=0``, ``own<2``) a card
+matches unless its entry says otherwise, and otherwise only if its entry satisfies it; no
+count is ever null, so ``~Q`` is again the exact complement.
 
 Unknown (null) values: SQL comparisons with NULL are never true, so a term misses cards whose
 field is unknown, and Django adds ``IS NOT NULL`` to every nullable column it negates, which
@@ -21,6 +28,9 @@ ordering ends with ``name`` (where it is not the key) and ``id``.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.expressions import OrderBy
 
@@ -33,42 +43,49 @@ from cards.search.fields import (
     REACTION_MARK,
     SORTS,
 )
-from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, Term
+from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, SearchError, Term
+from decks.models import CollectionEntry
 from rules.card_facts import CARD_TYPES
 
 type Ordering = list[str | OrderBy]
 
 _LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    ":": operator.eq, "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
 
 
-def compile_query(parsed: ParsedQuery) -> tuple[Q, Ordering]:
+def compile_query(parsed: ParsedQuery, *, owner_id: int | None = None) -> tuple[Q, Ordering]:
     """The filter (an empty ``Q`` matches every card) and the ``order_by`` arguments, which
-    always end with ``"id"`` so that pages are stable."""
-    condition = Q() if parsed.root is None else _node(parsed.root)
+    always end with ``"id"`` so that pages are stable. ``owner_id``: whose collection the
+    collection keys read (they raise ``SearchError`` without one)."""
+    condition = Q() if parsed.root is None else _node(parsed.root, owner_id)
     return condition, _ordering(parsed.order)
 
 
-def filter_cards(parsed: ParsedQuery, cards: QuerySet[Card] | None = None) -> QuerySet[Card]:
+def filter_cards(parsed: ParsedQuery, cards: QuerySet[Card] | None = None, *,
+                 owner_id: int | None = None) -> QuerySet[Card]:
     """``cards`` (default: every card) filtered and ordered by the query."""
     queryset = Card.objects.all() if cards is None else cards
-    condition, ordering = compile_query(parsed)
+    condition, ordering = compile_query(parsed, owner_id=owner_id)
     return queryset.filter(condition).order_by(*ordering)
 
 
-def _node(node: Node) -> Q:
+def _node(node: Node, owner_id: int | None) -> Q:
     if isinstance(node, Term):
-        return _term(node)
+        return _term(node, owner_id)
     if isinstance(node, NameTerm):
         lookup = "name__iexact" if node.exact else "name__icontains"
         return Q(**{lookup: node.text})
     if isinstance(node, Not):
-        return ~_node(node.child)
-    combined = _node(node.children[0])
+        return ~_node(node.child, owner_id)
+    combined = _node(node.children[0], owner_id)
     for child in node.children[1:]:
         if isinstance(node, And):
-            combined &= _node(child)
+            combined &= _node(child, owner_id)
         else:
-            combined |= _node(child)
+            combined |= _node(child, owner_id)
     return combined
 
 
@@ -76,8 +93,10 @@ def _known_and_not(column: str, condition: Q) -> Q:
     return Q(**{f"{column}__isnull": False}) & ~condition
 
 
-def _term(term: Term) -> Q:
+def _term(term: Term, owner_id: int | None) -> Q:
     f = registry.field(term.key)
+    if f.kind == "collection":
+        return _collection(term, f.model_field, owner_id)
     if f.kind == "text":
         return _text(term, f.model_field)
     if f.kind == "number":
@@ -116,6 +135,21 @@ def _number(term: Term, column: str) -> Q:
             condition &= Q(**{f"{other}__isnull": False})
         return condition
     return Q(**{f"{column}__{_LOOKUPS[term.op]}": value})
+
+
+def _collection(term: Term, column: str, owner_id: int | None) -> Q:
+    if owner_id is None:
+        raise SearchError("needs_sign_in", f"{term.key} searches a collection: log in to use it.",
+                          term.start, term.end - term.start)
+    value = int(term.value)
+    entries = CollectionEntry.objects.filter(card=OuterRef("pk"), collection__owner_id=owner_id)
+    if term.op == "!=":
+        holds = ~Q(**{column: value})
+    else:
+        holds = Q(**{f"{column}__{_LOOKUPS[term.op]}": value})
+    if _COMPARE[term.op](0, value):  # a card without an entry matches: unless its entry does not
+        return ~Q(Exists(entries.exclude(holds)))
+    return Q(Exists(entries.filter(holds)))
 
 
 def _personality_kind(kind: str) -> Q:

@@ -16,6 +16,9 @@ Kinds:
 - ``keyword``: one of the rulebook's common abilities.
 - ``set``: a set code, any code accepted (ignoring case).
 - ``order``: ``order:`` and ``direction:``, which sort the results rather than filter them.
+- ``collection``: copies in the searching user's collection (``own>=1``), compared like
+  numbers; a card not in the collection counts 0, so these are never unknown. They need a
+  signed-in user: the query is refused without one.
 
 Unknown values: a field that is not yet transcribed (null) never satisfies a comparison, so
 ``off>=3`` and ``off<3`` together miss the cards whose offense is unknown; a negated term is the
@@ -34,7 +37,7 @@ from typing import Final, Literal
 from rules.abilities import COMMON_ABILITIES
 from rules.card_facts import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
 
-type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order"]
+type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order", "collection"]
 
 OPERATORS: Final = (":", "=", "!=", "<", "<=", ">", ">=")
 EQUALITY: Final = (":", "=", "!=")
@@ -225,6 +228,34 @@ NUMBER_FIELDS: Final = (
             "Bounty collected for killing a wanderer (anatomy 21).", ("bounty>=3",), (21,)),
 )
 
+# --- the searcher's collection ----------------------------------------------------------------
+
+_COLLECTION_HELP = (
+    " Compare with `:` or `=`, `!=`, `<`, `<=`, `>`, `>=` and a whole number; a card that is"
+    " not in your collection counts 0. Needs you to be signed in."
+)
+
+
+def _collection(
+    name: str, aliases: tuple[str, ...], label: str, model: str, help_text: str,
+    examples: tuple[str, ...],
+) -> Field:
+    return Field(
+        name, "collection", "Collection", label, help_text + _COLLECTION_HELP, examples, aliases,
+        OPERATORS, (model,),
+    )
+
+
+COLLECTION_FIELDS: Final = (
+    _collection("own", ("owned",), "number of copies you own", "owned",
+                "Copies of the card in your collection (`/collection/`): `own>=1` finds the "
+                "cards you own, `own=0` those you do not.", ("own>=1", "own=0 set:demo")),
+    _collection("want", ("wanted", "wants"), "number of copies you want", "want",
+                "Copies on your want list.", ("want>0",)),
+    _collection("trade", ("trades", "fortrade"), "number of copies you have for trade",
+                "trade", "Copies you offer for trade.", ("trade>0",)),
+)
+
 # --- enumerated keys -------------------------------------------------------------------------
 
 _PLURALS: Final[Mapping[str, str]] = MappingProxyType({
@@ -404,7 +435,7 @@ DIRECTION_FIELD: Final = Field(
 
 FIELDS: Final[tuple[Field, ...]] = (
     *TEXT_FIELDS, *ENUM_FIELDS, *NUMBER_FIELDS, SET_FIELD, KEYWORD_FIELD, IS_FIELD, HAS_FIELD,
-    ORDER_FIELD, DIRECTION_FIELD,
+    *COLLECTION_FIELDS, ORDER_FIELD, DIRECTION_FIELD,
 )
 
 
@@ -489,7 +520,8 @@ class HelpSection:
 
 
 SECTION_ORDER: Final = (
-    "Text", "Type and faction", "Numbers", "Sets and rarity", "Abilities", "Facts", "Sorting",
+    "Text", "Type and faction", "Numbers", "Sets and rarity", "Abilities", "Facts", "Collection",
+    "Sorting",
 )
 
 SYNTAX_HELP: Final = (
@@ -548,6 +580,8 @@ def help_sections() -> tuple[HelpSection, ...]:
         "Sets and rarity": "Where the card was printed and how often.",
         "Abilities": "The 32 common abilities of the rulebook, as parsed from the card text.",
         "Facts": "Yes/no facts: `is:` about the card, `has:` about what is transcribed.",
+        "Collection": "The copies in your own collection: these keys need you to be signed "
+                      "in; a query that uses them without is refused.",
         "Sorting": SORT_HELP,
     }
     sections = [HelpSection("Syntax", SYNTAX_HELP)]

@@ -45,7 +45,7 @@ from cards.search.suggest import closest_keys, closest_values
 
 type ErrorCode = Literal[
     "too_long", "too_deep", "syntax", "unknown_key", "bad_value", "bad_operator", "bad_regex",
-    "regex_too_long", "regex_unsafe",
+    "regex_too_long", "regex_unsafe", "needs_sign_in",
 ]
 type Direction = Literal["asc", "desc"]
 
@@ -763,7 +763,7 @@ class _Parser:
             )
         if f.kind == "text":
             return self.text_term(token, f)
-        if f.kind == "number":
+        if f.kind in ("number", "collection"):
             return self.number_term(token, f)
         if f.kind == "set":
             code = token.text.strip()
@@ -817,6 +817,9 @@ class _Parser:
                     _expected_value(f),
                 )
             return Term(f.name, token.op, str(int(raw)), False, token.start, token.end)
+        if f.kind == "collection":  # copies are compared with numbers only
+            raise self.bad_value(token, f"{_quote(token.text)} is not a whole number.",
+                                 _expected_value(f))
         other = registry.lookup(raw)
         if other is not None and other.kind == "number":
             return Term(f.name, token.op, other.name, False, token.start, token.end, True)
@@ -856,6 +859,8 @@ def _hint(suggestions: Sequence[str]) -> str:
 def _expected_value(f: Field) -> str:
     if f.kind == "number":
         return "a whole number such as 3, or another number key such as def"
+    if f.kind == "collection":
+        return "a whole number of copies such as 1"
     if f.kind == "text":
         return "a word, a \"quoted phrase\" or a /pattern/"
     if f.kind == "keyword":
@@ -949,3 +954,30 @@ def parse(text: str) -> ParsedQuery:
     order = finisher.order()
     ordered = sorted(finisher.warnings, key=lambda warning: warning[0])
     return ParsedQuery(root, order, tuple(message for _, message in ordered), text)
+
+
+def collection_terms(node: Node | None) -> tuple[Term, ...]:
+    """The terms that read the searcher's collection (``own``, ``want``, ``trade``)."""
+    if node is None:
+        return ()
+    if isinstance(node, Term):
+        return (node,) if registry.field(node.key).kind == "collection" else ()
+    if isinstance(node, NameTerm):
+        return ()
+    if isinstance(node, Not):
+        return collection_terms(node.child)
+    return tuple(term for child in node.children for term in collection_terms(child))
+
+
+def refuse_collection_terms(parsed: ParsedQuery) -> None:
+    """For a searcher who is not signed in: a query that reads a collection is refused at its
+    first collection term (there is no collection to read, and 0 of everything would mislead)."""
+    found = collection_terms(parsed.root)
+    if found:
+        term = found[0]
+        source = parsed.text[term.start:term.end]
+        raise SearchError(
+            "needs_sign_in", f"{_quote(source)} searches your collection: log in to use the "
+            "collection keys own, want and trade.", term.start, term.end - term.start,
+            expected="a key that does not need an account, or log in first",
+        )

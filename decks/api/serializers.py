@@ -32,8 +32,8 @@ class DeckSerializer(serializers.ModelSerializer[Deck]):
     class Meta:
         model = Deck
         fields = [
-            "id", "url", "page", "name", "description", "players", "visibility", "version",
-            "owner", "created_at", "updated_at", "counts", *SECTIONS,
+            "id", "url", "page", "name", "description", "players", "visibility", "sleeved",
+            "version", "owner", "created_at", "updated_at", "counts", *SECTIONS,
         ]
 
     def _entries(self, deck: Deck, section: str) -> list[dict[str, Any]]:
@@ -122,6 +122,9 @@ class DeckWriteSerializer(serializers.Serializer[Any]):
                                        required=False)
     visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
                                          required=False)
+    sleeved = serializers.BooleanField(
+        required=False, help_text="built from your cards: its copies are taken out of your "
+        "collection for every other deck (see /api/decks/{id}/ownership/)")
     version = serializers.IntegerField(required=False, min_value=1,
                                        help_text="the version this edit is based on")
     text = serializers.CharField(required=False, max_length=200_000,

@@ -19,6 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards.api.problems import ProblemSerializer, problem_response
+from decks.api.collection_serializers import DeckOwnershipSerializer
+from decks.api.preconditions import Versioned, if_match_parameter, precondition, stale
 from decks.api.serializers import (
     DeckImportSerializer,
     DeckSerializer,
@@ -35,17 +37,20 @@ from decks.deck_input import (
 from decks.exports import EXPORTS, export_deck
 from decks.formats.pdf import PageSize
 from decks.models import Deck
-from decks.services import deck_clone, deck_data, deck_save
+from decks.ownership import deck_ownership, missing_csv, missing_text, ownership_data
+from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
 
-IF_MATCH = OpenApiParameter(
-    "If-Match", str, OpenApiParameter.HEADER, required=False,
-    description='the deck\'s ETag ("<id>.<version>"); or send `version` in the body',
-)
+MISSING_EXPORTS = {"txt": "text/plain; charset=utf-8", "csv": "text/csv; charset=utf-8"}
+IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
 
 
 def deck_etag(deck: Deck) -> str:
     return f'"{deck.pk}.{deck.version}"'
+
+
+def deck_versioned(deck: Deck) -> Versioned:
+    return Versioned("deck", deck.version, deck_etag(deck))
 
 
 class DeckViewSet(viewsets.ModelViewSet[Deck]):
@@ -91,6 +96,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             return input_problem(error)
         deck = deck_save(owner=request.user, data=data,
                          visibility=attrs.get("visibility", Deck.PRIVATE))
+        deck_set_sleeved(deck=deck, sleeved=attrs.get("sleeved", False))
         response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
         response["ETag"] = deck_etag(deck)
         response["Location"] = deck.get_absolute_url()
@@ -104,15 +110,17 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         with transaction.atomic():
             deck = self._owned()
             deck = Deck.objects.select_for_update().get(pk=deck.pk)
-            stale = _precondition(request, attrs, deck)
-            if stale is not None:
-                return stale
+            refused = precondition(request, attrs, deck_versioned(deck))
+            if refused is not None:
+                return refused
             try:
                 data = deck_from_input(attrs, base=deck_data(deck))
             except DeckInputError as error:
                 return input_problem(error)
             if "visibility" in attrs:
                 deck.visibility = attrs["visibility"]
+            if "sleeved" in attrs:
+                deck.sleeved = attrs["sleeved"]
             deck = deck_save(owner=deck.owner, data=data, deck=deck, author=request.user)
         response = Response(self._fresh(deck))
         response["ETag"] = deck_etag(deck)
@@ -126,7 +134,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deck = self._owned()
         if request.headers.get("If-Match") and request.headers["If-Match"] != deck_etag(deck):
-            return _stale(deck, status.HTTP_412_PRECONDITION_FAILED)
+            return stale(deck_versioned(deck), status.HTTP_412_PRECONDITION_FAILED)
         deck.delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -216,6 +224,36 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             for v in deck.versions.select_related("author")
         ])
 
+    @extend_schema(responses={200: DeckOwnershipSerializer, 404: ProblemSerializer})
+    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
+    def ownership(self, request: Request, pk: str | None = None) -> Response:
+        """The deck against your collection: per card, copies needed, owned, held by your
+        other sleeved decks and missing; can you build it now. A sleeved deck of yours counts
+        the copies allocated to it, any other deck the copies no sleeved deck holds."""
+        deck = self.get_object()
+        view = deck_ownership(request.user, deck, deck_data(deck))
+        return Response({"deck": deck.pk, **ownership_data(view)})
+
+    @extend_schema(
+        parameters=[OpenApiParameter("to", str, enum=list(MISSING_EXPORTS), default="txt")],
+        responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
+    )
+    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
+    def missing(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
+        """The cards your collection lacks for the deck: a decklist in the text format (`txt`)
+        or CSV `id,name,missing` (`csv`)."""
+        fmt = request.query_params.get("to", "txt")
+        if fmt not in MISSING_EXPORTS:
+            return problem_response(
+                status.HTTP_400_BAD_REQUEST, "bad_format",
+                f"Unknown format {fmt!r}; use one of {', '.join(MISSING_EXPORTS)}.",
+            )
+        deck = self.get_object()
+        data = deck_data(deck)
+        ownership = deck_ownership(request.user, deck, data).ownership
+        body = missing_text(data, ownership) if fmt == "txt" else missing_csv(ownership)
+        return HttpResponse(body, content_type=MISSING_EXPORTS[fmt])
+
     def _input(self, request: Request) -> dict[str, Any]:
         serializer = DeckWriteSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -225,33 +263,6 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         return dict(self.get_serializer(
             Deck.objects.select_related("owner").prefetch_related("entries__card").get(pk=deck.pk)
         ).data)
-
-
-def _precondition(request: Request, attrs: dict[str, Any], deck: Deck) -> Response | None:
-    """Optimistic concurrency: the edit must be based on the deck's current version."""
-    if_match = request.headers.get("If-Match")
-    if if_match is not None:
-        return None if if_match == deck_etag(deck) else _stale(
-            deck, status.HTTP_412_PRECONDITION_FAILED)
-    if "version" in attrs:
-        return None if attrs["version"] == deck.version else _stale(deck, status.HTTP_409_CONFLICT)
-    return problem_response(
-        status.HTTP_428_PRECONDITION_REQUIRED, "version_required",
-        "Say which version this edit is based on: an If-Match header with the deck's ETag, "
-        f"or a `version` field (the deck is at version {deck.version}).",
-        current_version=deck.version,
-    )
-
-
-def _stale(deck: Deck, code: int) -> Response:
-    response = problem_response(
-        code, "stale_version",
-        f"The deck was changed since you loaded it: it is now at version {deck.version}. "
-        "Nothing was saved; reload it, reapply your change and save again.",
-        current_version=deck.version,
-    )
-    response["ETag"] = deck_etag(deck)
-    return response
 
 
 def input_problem(error: DeckInputError) -> Response:

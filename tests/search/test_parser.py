@@ -376,7 +376,8 @@ def test_a_pattern_may_be_200_characters() -> None:
 def test_every_key_is_reachable_by_every_name() -> None:
     for f in FIELDS:
         for name in f.names:
-            example = {"text": "x", "number": "1", "set": "wof", "keyword": "armor"}.get(
+            example = {"text": "x", "number": "1", "set": "wof", "keyword": "armor",
+                       "collection": "1"}.get(
                 f.kind, f.values[0].value if f.values else "x"
             )
             parsed = parse(f"{name.upper()}:{example}")
