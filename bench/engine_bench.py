@@ -52,8 +52,9 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
         assert deck is not None
         prepared = engine.prepare(deck, facts)
         spec = RunSpec(GAMES, 1)
-        game = best_of(lambda: run_chunk(prepared, spec, 1, GAMES), repeat=2, number=1) / GAMES
-        shuffle = best_of(lambda: _shuffle_only(prepared, GAMES), repeat=3, number=1) / GAMES
+        game = best_of(lambda p=prepared, s=spec: run_chunk(p, s, 1, GAMES),
+                       repeat=2, number=1) / GAMES
+        shuffle = best_of(lambda p=prepared: _shuffle_only(p, GAMES), repeat=3, number=1) / GAMES
         report(f"goldfish game, {path.stem} ({1 / game:,.0f}/s/core)", game, shuffle,
                "shuffle+deal only (goal <= 25)")
     deck = parse_text((root / "fixtures" / "decklists" / "kalim-faithful.txt")

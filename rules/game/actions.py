@@ -55,7 +55,8 @@ def describe(state: GameState, action: Action) -> str:
     target = state.card(action.target).name if action.target >= 0 else ""
     kind = action.kind
     if kind == "draw":
-        return f"Draw from the {'Structure' if action.option == 'structures' else 'Personality'} Pile"
+        pile = "Structure" if action.option == "structures" else "Personality"
+        return f"Draw from the {pile} Pile"
     if kind == "recycle":
         return f"Recycle the {action.option} discard pile into a new draw pile (5 tokens)"
     if kind == "play":

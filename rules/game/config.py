@@ -30,6 +30,16 @@ class GameConfig:
         if len(self.city_pool) != 3 or min(self.city_pool) < 0:
             raise ValueError("city_pool must be three token counts, none negative")
 
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> GameConfig:
+        """The options from their JSON form (as in a saved state or a game log)."""
+        pool = data.get("city_pool", (40, 40, 40))
+        economic, religious, political = (int(n) for n in pool)  # type: ignore[attr-defined]
+        return cls(target=int(data.get("target", 25)),  # type: ignore[call-overload]
+                   players=int(data.get("players", 1)),  # type: ignore[call-overload]
+                   round_cap=int(data.get("round_cap", 40)),  # type: ignore[call-overload]
+                   city_pool=(economic, religious, political))
+
     @property
     def overrun_limit(self) -> int:
         """More wanderers in play than this loses the game (rulebook, "Losing the Game")."""

@@ -58,7 +58,9 @@ def _pay(match: re.Match[str]) -> tuple[int, int, int]:
 
 
 _PAY = rf"pay (?P<pay>{_NUM}) (?P<pkind>{_KIND}) influence: "
-_COLLECT = rf"collect (?P<gains>{_NUM} {_KIND}(?: influence)?(?:(?:,| and|, and) {_NUM} {_KIND}(?: influence)?)*) influence from the city's influence pool"
+_AMOUNT = rf"{_NUM} {_KIND}(?: influence)?"
+_COLLECT = (rf"collect (?P<gains>{_AMOUNT}(?:(?:,| and|, and) {_AMOUNT})*) influence "
+            r"from the city's influence pool")
 
 type Builder = Callable[[re.Match[str]], Effect]
 
@@ -86,7 +88,8 @@ def _pay_collect(m: re.Match[str]) -> Effect:
     return Effect("collect", gains=_gains(m["gains"]), pay=_pay(m), label="collect")
 
 
-@_rule(_PAY + r"bearer gains (?P<kw>fleetfoot|flight|ranged|armor|endurance) until the end of the combat")
+@_rule(_PAY + r"bearer gains (?P<kw>fleetfoot|flight|ranged|armor|endurance) "
+       r"until the end of the combat")
 def _pay_keyword(m: re.Match[str]) -> Effect:
     return Effect("grant", pay=_pay(m), keyword=m["kw"].lower(), combat=True, label="grant")
 
@@ -172,7 +175,8 @@ def _own_troop_offense(m: re.Match[str]) -> Effect:
     return Effect("troop_offense", amount=_n(m["n"]), combat=True)
 
 
-@_rule(rf"target troop of yours with ranged gains \+(?P<n>{_NUM}) offense until the end of the combat")
+@_rule(rf"target troop of yours with ranged gains \+(?P<n>{_NUM}) offense "
+       r"until the end of the combat")
 def _ranged_troop_offense(m: re.Match[str]) -> Effect:
     return Effect("troop_offense", amount=_n(m["n"]), keyword="ranged", combat=True)
 

@@ -29,7 +29,6 @@ from rules.game.profile import Profile, UnknownCardError, build_profile
 from rules.game.rulings import (
     affordable,
     emit,
-    gain,
     pay,
     spend,
 )
@@ -587,8 +586,7 @@ def replay(log: Mapping[str, Any], deck: Deck, cards: Mapping[str, CardFacts]) -
     Raises ValueError when an action of the log is refused or the events differ (a log of
     another rules version, or an edited one).
     """
-    config = GameConfig(**{k: tuple(v) if isinstance(v, list) else v
-                           for k, v in log["config"].items()})
+    config = GameConfig.from_dict(dict(log["config"]))
     state = new_game(prepare(deck, cards, config), None, int(log["seed"]), record=True)
     for number, data in enumerate(log["actions"], start=1):
         result = apply(state, Action.from_dict(data))

@@ -140,7 +140,8 @@ def build_profile(card: CardFacts) -> Profile:
         elif slug in INCOME_ABILITIES:
             kind, strength_key = INCOME_ABILITIES[slug]
             amount = getattr(card, strength_key) or 0
-            gains = tuple(amount if k == kind else 0 for k in range(3))
+            gains = (amount if kind == 0 else 0, amount if kind == 1 else 0,
+                     amount if kind == 2 else 0)
             effect = Effect("collect", gains=gains, label=clause.ability.name if clause.ability
                             else slug)
             abilities.append(Ability(index, clause.text, clause.exhausts,

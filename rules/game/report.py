@@ -56,7 +56,6 @@ class Tally:
     outcomes: dict[str, int] = field(default_factory=dict)
     histogram: dict[int, int] = field(default_factory=dict)
     cards: dict[str, CardTally] = field(default_factory=dict)
-    # Every card seen in any game, so "without" counts cover cards never in an opening hand.
     won_round_sum: int = 0
 
     def add(self, game: GameSummary) -> None:
@@ -83,10 +82,10 @@ class Tally:
     def merge(self, other: Tally) -> None:
         self.games += other.games
         self.won_round_sum += other.won_round_sum
-        for key, count in other.outcomes.items():
-            self.outcomes[key] = self.outcomes.get(key, 0) + count
-        for key, count in other.histogram.items():
-            self.histogram[key] = self.histogram.get(key, 0) + count
+        for outcome, count in other.outcomes.items():
+            self.outcomes[outcome] = self.outcomes.get(outcome, 0) + count
+        for won_round, count in other.histogram.items():
+            self.histogram[won_round] = self.histogram.get(won_round, 0) + count
         for card, tally in other.cards.items():
             self.cards.setdefault(card, CardTally()).merge(tally)
 

@@ -136,8 +136,7 @@ class GameState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
         state = cls(cards=list(data["cards"]), seed=data["seed"],
-                    config=GameConfig(**{k: tuple(v) if isinstance(v, list) else v
-                                         for k, v in data["config"].items()}),
+                    config=GameConfig.from_dict(data["config"]),
                     rng=data["rng"])
         for name in ("round", "phase", "step", "outcome", "final_round", "favour", "fines_due",
                      "discards_left", "decisions"):
