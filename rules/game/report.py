@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules.game.config import RULES_VERSION, GameConfig
@@ -25,6 +25,7 @@ LOSSES = ("overrun", "stronghold", "timeout")
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
+    number: int  # the game's number in its run (1-based)
     outcome: str
     round: int
     drawn: frozenset[str]
@@ -57,11 +58,17 @@ class Tally:
     histogram: dict[int, int] = field(default_factory=dict)
     cards: dict[str, CardTally] = field(default_factory=dict)
     won_round_sum: int = 0
+    # The first game (lowest number) of each victory round and of each loss cause: sample
+    # games to replay (fastest, median, slowest), the same whatever the chunking.
+    examples: dict[str, int] = field(default_factory=dict)
 
     def add(self, game: GameSummary) -> None:
         self.games += 1
         self.outcomes[game.outcome] = self.outcomes.get(game.outcome, 0) + 1
         won = game.outcome == "victory"
+        key = f"victory:{game.round}" if won else game.outcome
+        if game.number < self.examples.get(key, game.number + 1):
+            self.examples[key] = game.number
         if won:
             self.histogram[game.round] = self.histogram.get(game.round, 0) + 1
             self.won_round_sum += game.round
@@ -88,6 +95,33 @@ class Tally:
             self.histogram[won_round] = self.histogram.get(won_round, 0) + count
         for card, tally in other.cards.items():
             self.cards.setdefault(card, CardTally()).merge(tally)
+        for key, number in other.examples.items():
+            self.examples[key] = min(number, self.examples.get(key, number))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, e.g. to store a chunk's tally until the run is complete."""
+        return {"games": self.games, "outcomes": dict(self.outcomes),
+                "histogram": {str(k): v for k, v in self.histogram.items()},
+                "cards": {c: asdict(t) for c, t in self.cards.items()},
+                "won_round_sum": self.won_round_sum, "examples": dict(self.examples)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tally:
+        return cls(games=int(data["games"]), outcomes=dict(data["outcomes"]),
+                   histogram={int(k): int(v) for k, v in data["histogram"].items()},
+                   cards={c: CardTally(**t) for c, t in data["cards"].items()},
+                   won_round_sum=int(data["won_round_sum"]),
+                   examples=dict(data.get("examples", {})))
+
+    def sample_games(self) -> dict[str, int]:
+        """Game numbers of the fastest, median and slowest victories (when there are any)."""
+        wins = sum(self.histogram.values())
+        if not wins:
+            return {}
+        median = _percentile(self.histogram, wins, 0.5)
+        return {"fastest": self.examples[f"victory:{min(self.histogram)}"],
+                "median": self.examples[f"victory:{median}"],
+                "slowest": self.examples[f"victory:{max(self.histogram)}"]}
 
 
 def _percentile(histogram: Mapping[int, int], total: int, fraction: float) -> int | None:
@@ -156,5 +190,6 @@ def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
             "p90": _percentile(tally.histogram, wins, 0.9),
             "ci95": ci95,
         },
+        "sample_games": tally.sample_games(),
         "cards": cards,
     }

@@ -55,7 +55,7 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
     return state
 
 
-def summarise(state: GameState) -> GameSummary:
+def summarise(state: GameState, number: int) -> GameSummary:
     """What the report needs from one finished game."""
     drawn, played, stuck, opening = set(), set(), set(), set()
     hand = set(state.zones["hand"])
@@ -69,7 +69,7 @@ def summarise(state: GameState) -> GameSummary:
             opening.add(card)
         if instance in hand and not flags & PLAYED:
             stuck.add(card)
-    return GameSummary(state.outcome, state.final_round, frozenset(drawn), frozenset(played),
+    return GameSummary(number, state.outcome, state.final_round, frozenset(drawn), frozenset(played),
                        frozenset(stuck), frozenset(opening))
 
 
@@ -77,7 +77,7 @@ def run_chunk(prepared: engine.Prepared, spec: RunSpec, first: int, last: int) -
     """Games ``first..last`` (inclusive), tallied."""
     tally = Tally()
     for number in range(first, last + 1):
-        tally.add(summarise(play_game(prepared, spec, number)))
+        tally.add(summarise(play_game(prepared, spec, number), number))
     return tally
 
 

@@ -156,3 +156,19 @@ def test_random_legal_games_on_generated_decks_keep_every_invariant(
     except engine.DeckNotPlayable:
         return  # e.g. a stronghold too dear for the 12 starting tokens
     play(state, RandomPolicy(seed), check=True)
+
+
+def test_tallies_add_up_the_same_in_any_grouping_and_survive_json() -> None:
+    from rules.game.report import Tally
+    from rules.game.runner import RunSpec, run_chunk
+
+    prepared = engine.prepare(sample(SAMPLES[2]), catalogue())
+    spec = RunSpec(30, 4)
+    whole = run_chunk(prepared, spec, 1, 30)
+    parts = Tally()
+    for first, last in ((21, 30), (1, 7), (8, 20)):
+        part = Tally.from_dict(json.loads(json.dumps(run_chunk(prepared, spec, first,
+                                                               last).to_dict())))
+        parts.merge(part)
+    assert parts.to_dict() == whole.to_dict()
+    assert whole.games == 30 and set(whole.sample_games()) <= {"fastest", "median", "slowest"}
