@@ -606,7 +606,7 @@ def _resolve(state: GameState) -> None:
                     else 1
                 if side == WILD and _ignores_wound(state, target):
                     wounds -= 1
-            emit(state, "attack", phase=name, attackers=members, target=target,
+            emit(state, "attack", step=name, attackers=members, target=target,
                  offense=offense, defense=defense, wounds=wounds)
             if wounds:
                 hits.append((target, wounds, side))

@@ -71,8 +71,10 @@ def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -
                                     + ", ".join(name(c) for c in e["cards"]) + ".",
         "die": lambda: f"Die for {name(e['lead'])}'s attack on {name(e['target'])}: "
                        f"{e['roll']} ({e['effect']}).",
-        "attack": lambda: f"[{e['phase']}] " + " + ".join(name(a) for a in e["attackers"])
-                          + f" attack {name(e['target'])}: offense {e['offense']} against "
+        "attack": lambda: f"[{e['step']} attacks] "
+                          + " + ".join(name(a) for a in e["attackers"])
+                          + (" attack " if len(e["attackers"]) > 1 else " attacks ")
+                          + f"{name(e['target'])}: offense {e['offense']} against "
                             f"defense {e['defense']}: "
                           + (f"{e['wounds']} wound(s)." if e["wounds"] else
                              "no wound (offense must be greater than defense)."),

@@ -16,13 +16,14 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     (troops only while it has fewer troops than wanderers in play plus one), structures when
     residences are short, income structures and events, a first wall, items on troops that
     lack that kind of item, income invocations; it never plays a card that only hurts itself;
-  - **hunts** when its unexhausted troops together beat a wanderer's defense by 2 or more:
-    it engages the wanderer with the biggest bounty among those, sends every unexhausted troop
-    and makes the assignment with the best margin (offense minus defense);
-  - **defends** with every unexhausted troop, assigning by the same margin, and uses Fear on
+  - **hunts** every wanderer that one of its unexhausted troops beats alone (else the one with
+    the biggest bounty that they all beat together by 2), sends every unexhausted troop;
+    each attacks alone when its offense beats the target's defense, otherwise it joins the
+    attack where it adds most (offense minus defense, before the die);
+  - **defends** with every unexhausted troop, assigning by the same rule, and uses Fear on
     the strongest wanderer;
-  - **pays fines** with a token of the kind it does not keep for the five-members bonus
-    while it has tokens, otherwise with its cheapest card in play;
+  - **pays fines** with a token of the kind it holds most of (ties: not the kind it keeps for
+    the five-members bonus) while it has tokens, otherwise with its cheapest card in play;
   - **discards** cards it can never play (interrupts and other no-effect events, a second
     wall, a dead or duplicate unique), after using its troops' income abilities.
 """
@@ -164,11 +165,29 @@ def _ready_offense(state: GameState) -> int:
                if state.card(t).is_troop and t not in state.exhausted)
 
 
+def _toughness(state: GameState, wanderer: int) -> int:
+    card = state.card(wanderer)
+    return card.defense + (2 if "flight" in card.keywords else 0)
+
+
 def _huntable(state: GameState) -> list[int]:
-    offense = _ready_offense(state)
-    return [w for w in state.zones["wanderers"]
-            if offense >= state.card(w).defense + 2 + (2 if "flight" in state.card(w).keywords
-                                                      else 0)]
+    """The wanderers to hunt: each that a ready troop of its own beats (strongest wanderers
+    matched first, each with the weakest troop that beats it), else the one with the biggest
+    bounty that all ready troops together beat by 2."""
+    ready = sorted(state.card(t).offense for t in state.zones["defensive"]
+                   if state.card(t).is_troop and t not in state.exhausted)
+    row = sorted(state.zones["wanderers"], key=lambda w: (-_toughness(state, w), w))
+    chosen = []
+    for wanderer in row:
+        match = next((o for o in ready if o > _toughness(state, wanderer)), None)
+        if match is not None:
+            ready.remove(match)
+            chosen.append(wanderer)
+    if chosen:
+        return chosen
+    total = _ready_offense(state)
+    together = [w for w in row if total >= _toughness(state, w) + 2]
+    return [max(together, key=lambda w: (state.card(w).bounty, -w))] if together else []
 
 
 def _worth_hunting(state: GameState) -> bool:
@@ -179,11 +198,10 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
     assert state.combat is not None
     step = state.combat.step
     if step == "engage":
-        engaged = state.combat.wild
-        if not engaged:
-            targets = [a for a in actions if a.kind == "engage" and a.card in _huntable(state)]
-            if targets:
-                return max(targets, key=lambda a: (state.card(a.card).bounty, -a.card))
+        wanted = _huntable(state)
+        for action in actions:
+            if action.kind == "engage" and action.card in wanted:
+                return action
         return _find(actions, "done")
     if step == "muster":
         sends = [a for a in actions if a.kind == "send" and a.option != "pay"]
@@ -192,7 +210,10 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
         if not choices:
             return _find(actions, "done")
-        return max(choices, key=lambda a: (combat.margin(state, a), a.kind != "joint"))
+        # Alone when it beats the target (each separate attack is one more chance to wound,
+        # and a ranged attacker keeps striking first); otherwise the joint attack it helps most.
+        return max(choices, key=lambda a: (combat.margin(state, a) >= 1, a.kind != "joint",
+                                           combat.margin(state, a)))
     if step == "modify":
         fears = [a for a in actions if a.kind == "fear"]
         if fears:
@@ -205,8 +226,8 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
     tokens = [a for a in actions if a.kind == "fine" and a.card < 0]
     if tokens:
         favour = state.favour
-        return max(tokens, key=lambda a: (rulings.KIND_INDEX[a.option] != favour,
-                                          state.personal[rulings.KIND_INDEX[a.option]]))
+        return max(tokens, key=lambda a: (state.personal[rulings.KIND_INDEX[a.option]],
+                                          rulings.KIND_INDEX[a.option] != favour))
     cards = [a for a in actions if a.kind == "fine"]
     return min(cards, key=lambda a: (state.card(a.card).influence * 3
                                      + state.card(a.card).total_cost, a.card))

@@ -75,14 +75,16 @@ def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
 
 
 def collect_any(state: GameState, count: int) -> list[int]:
-    """Take ``count`` tokens of any kinds from the city (a bounty): the kind the player keeps
-    first, then the most plentiful."""
+    """Take ``count`` tokens of any kinds from the city (a bounty), one at a time of the kind
+    the player holds fewest of (ties: the kind kept for the five-members bonus first): the
+    generic costs spend the other kinds first, so this keeps every kind at hand."""
     got = [0, 0, 0]
     favour = state.favour
     for _ in range(count):
-        kind = max(range(3), key=lambda k: (k == favour and state.city[k] > 0, state.city[k], -k))
-        if state.city[kind] == 0:
+        available = [k for k in range(3) if state.city[k]]
+        if not available:
             break
+        kind = min(available, key=lambda k: (state.personal[k], k != favour, k))
         state.city[kind] -= 1
         state.personal[kind] += 1
         got[kind] += 1
