@@ -2,7 +2,8 @@
 
 A change to the rules or the greedy policy that changes a game shows up here as a readable
 diff. After a deliberate change, regenerate with
-``UPDATE_GOLDEN=1 pytest tests/rules/game/test_golden_logs.py`` and bump ``RULES_VERSION`` (rules/game/config.py) when the rules changed.
+``UPDATE_GOLDEN=1 pytest tests/rules/game/test_golden_logs.py``, and bump ``RULES_VERSION``
+(rules/game/config.py) when the rules changed.
 """
 
 from __future__ import annotations
