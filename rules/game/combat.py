@@ -222,6 +222,8 @@ def step_automatic(state: GameState) -> bool:
 
 def _pass_turn(state: GameState, side: int) -> None:
     c = _combat(state)
+    if side == WILD and c.wall_left > 0 and _wild_choice(state) is not None:
+        return  # the wall is filled before any other assignment
     other = 1 - side
     if other == WILD:
         if _wild_choice(state) is not None:
@@ -336,7 +338,11 @@ def _new_group(state: GameState, side: int, card: int, target: int) -> None:
     emit(state, "separate_attack", card=card, target=target)
     # "If a card is assigned to an unassigned card these cards are considered to be assigned
     # to each other." Guards may be targeted but never assign.
-    if state.where[target] != "guards" and _used(state, target) == 0:
+    reaches_flyers = bool({"ranged", "flight"} & rulings.keywords(state, target))
+    ranged_flyer = {"ranged", "flight"} <= rulings.keywords(state, card)
+    if state.where[target] != "guards" and _used(state, target) == 0 \
+            and (reaches_flyers or not ranged_flyer):
+        # "Ranged flyers may only be hit by those with ranged or flight."
         c.groups.append([1 - side, card, target])
         emit(state, "strikes_back", card=target, target=card)
 
@@ -595,7 +601,10 @@ def _resolve(state: GameState) -> None:
             if not members or not _alive(state, target):
                 continue
             offense = sum(_offense(state, m, target) for m in members)
-            offense += DIE_OFFENSE.get(dice[index], 0)
+            # An exhausted card's offense "is 0 and may not be increased": the die adds only
+            # when some attacker is ready.
+            if any(m not in state.exhausted for m in members):
+                offense += DIE_OFFENSE.get(dice[index], 0)
             defense = _defense(state, target, members) + DIE_DEFENSE.get(
                 die_of.get(target, 0), 0)
             wounds = 0

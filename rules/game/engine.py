@@ -229,7 +229,8 @@ def _wanderer_phase(state: GameState) -> None:
     rng = GameRng(state.rng)
     row = state.zones["wanderers"]
     for instance in list(row):
-        if state.card(instance).has("hoarding") and instance not in state.exhausted:
+        # Hoarding has no "if unexhausted" (unlike Follower): exhausted hoarders hoard too.
+        if state.card(instance).has("hoarding"):
             kind = max(range(3), key=lambda k: (state.city[k], -k))
             if state.city[kind]:
                 state.city[kind] -= 1
@@ -276,14 +277,17 @@ def after_combat(state: GameState, kind: str) -> None:
 
 
 def _new_wanderer(state: GameState) -> None:
+    recycled = False
     while not state.outcome:
         pile = state.zones["wanderer_pile"]
         if not pile:
-            discard = state.zones["wanderer_discard"]
-            if not discard:
+            # Recycle at most once per new wanderer: a pile holding only dead or clashing
+            # uniques would otherwise go round for ever.
+            if recycled or not state.zones["wanderer_discard"]:
                 emit(state, "no_wanderer")
                 return
             _recycle(state, "wanderers", free=True)
+            recycled = True
             pile = state.zones["wanderer_pile"]
         instance = pile[0]
         card = state.card(instance)
@@ -503,7 +507,7 @@ def _draw_options(state: GameState) -> list[Action]:
         return []
     options = [Action("draw", option=pile) for pile in ("structures", "personalities")
                if state.zones[DRAW_PILES[pile]]]
-    return options or _recycle_options(state)
+    return [*options, *_recycle_options(state)]
 
 
 def _recycle_options(state: GameState) -> list[Action]:
