@@ -98,14 +98,40 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     best: Action | None = None
     best_score = 0.0
+    context = _Context(state)
     for action in actions:
-        score = _score(state, action)
+        score = _score(state, action, context)
         if score > best_score:
             best, best_score = action, score
     return best or _find(actions, "pass")
 
 
-def _score(state: GameState, action: Action) -> float:
+class _Context:
+    """Figures every candidate of one decision shares, worked out at most once."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._troops: int | None = None
+        self._short: int | None = None
+
+    @property
+    def troops(self) -> int:
+        if self._troops is None:
+            state = self.state
+            self._troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+        return self._troops
+
+    @property
+    def short_of_homes(self) -> int:
+        """Citizens in hand beyond the open residences."""
+        if self._short is None:
+            state = self.state
+            citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
+            self._short = citizens - len(rulings.open_residences(state))
+        return self._short
+
+
+def _score(state: GameState, action: Action, context: _Context) -> float:
     if action.kind == "use":
         holder = state.card(action.card)
         if holder.is_troop:
@@ -122,17 +148,14 @@ def _score(state: GameState, action: Action) -> float:
     cost = card.total_cost * 0.1
     if card.type == "personality":
         if card.is_troop:
-            troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
-            if action.target >= 0 or troops > len(state.zones["wanderers"]):
+            if action.target >= 0 or context.troops > len(state.zones["wanderers"]):
                 return 0
             return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
         return 20 + card.influence * 4 + _income(card) - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        hand_citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
-        short = hand_citizens - len(rulings.open_residences(state))
-        value = 8 * min(max(short, 0), card.residencies) + 2 * _income(card)
+        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + 2 * _income(card)
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
