@@ -53,9 +53,13 @@ serve:
 
 # Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn workers.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
+# Plain HTTP on loopback, so no redirect to HTTPS (docs/deploy.md: behind a TLS proxy, leave
+# DJANGO_SSL_REDIRECT unset). The same settings pass `check --deploy` (tests/test_deploy_settings.py).
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
+serve-prod: export DJANGO_SSL_REDIRECT ?= 0
 serve-prod: load
+	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn (Ctrl-C to stop)"
 	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -

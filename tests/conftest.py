@@ -39,6 +39,15 @@ def media_in_tmp(request: pytest.FixtureRequest, tmp_path: Path) -> None:
         request.getfixturevalue("settings").MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
+    """Throttle counts live in the cache: every test starts with none."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        cache.clear()
+
+
 PASSWORD = "x-Secret-123456"
 
 

@@ -103,7 +103,7 @@ class DeckImportSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
-    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+    visibility = serializers.ChoiceField(choices=Deck.VISIBILITY_CHOICES,
                                          required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +120,7 @@ class DeckWriteSerializer(serializers.Serializer[Any]):
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
-    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+    visibility = serializers.ChoiceField(choices=Deck.VISIBILITY_CHOICES,
                                          required=False)
     version = serializers.IntegerField(required=False, min_value=1,
                                        help_text="the version this edit is based on")

@@ -17,6 +17,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 
 from cards.api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import (
@@ -56,6 +57,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     serializer_class = DeckSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"[0-9]+"
+    throttle_scope: str | None = None  # set per action: only the expensive ones are throttled
 
     def get_queryset(self) -> QuerySet[Deck]:
         decks = Deck.objects.select_related("owner").prefetch_related("entries__card")
@@ -155,7 +157,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         ],
         responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], throttle_classes=[ScopedRateThrottle],
+            throttle_scope="exports")
     def export(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
         """The deck in one format: txt, json, csv, a deck code, a printable decklist (pdf) or
         a 3x3 proxy sheet of its cards at real size (proxies); `page=a4|letter` for PDFs."""
