@@ -24,6 +24,7 @@ from decks.api.serializers import (
     DeckImportSerializer,
     DeckSerializer,
     DeckValidateSerializer,
+    DeckVersionSerializer,
     DeckWriteSerializer,
 )
 from decks.deck_input import (
@@ -31,9 +32,10 @@ from decks.deck_input import (
     deck_from_input,
     deck_from_request,
     deck_from_text,
+    deck_to_save,
     read_upload,
 )
-from decks.exports import EXPORTS, export_deck
+from decks.exports import BINARY, EXPORTS, export_deck
 from decks.formats.pdf import PageSize
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save
@@ -43,6 +45,15 @@ IF_MATCH = OpenApiParameter(
     "If-Match", str, OpenApiParameter.HEADER, required=False,
     description='the deck\'s ETag ("<id>.<version>"); or send `version` in the body',
 )
+
+# Each export format's media type, with what its body is (the JSON decklist is an object).
+EXPORT_RESPONSES = {
+    (200, media.split(";")[0]): (
+        OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY if fmt in BINARY
+        else OpenApiTypes.STR
+    )
+    for fmt, (media, _) in EXPORTS.items()
+}
 
 
 def deck_etag(deck: Deck) -> str:
@@ -88,7 +99,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         attrs = self._input(request)
         try:
-            data = deck_from_input(attrs)
+            data = deck_to_save(deck_from_input(attrs))
         except DeckInputError as error:
             return input_problem(error)
         deck = deck_save(owner=request.user, data=data,
@@ -110,7 +121,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if stale is not None:
                 return stale
             try:
-                data = deck_from_input(attrs, base=deck_data(deck))
+                data = deck_to_save(deck_from_input(attrs, base=deck_data(deck)))
             except DeckInputError as error:
                 return input_problem(error)
             if "visibility" in attrs:
@@ -155,7 +166,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             OpenApiParameter("cards", str, description="proxies: only these card ids, "
                              "comma-separated"),
         ],
-        responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
+        responses={**EXPORT_RESPONSES, 400: ProblemSerializer},
     )
     @action(detail=True, methods=["get"], throttle_classes=[ScopedRateThrottle],
             throttle_scope="exports")
@@ -191,11 +202,11 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         attrs = serializer.validated_data
         try:
             text = attrs["text"] if "text" in attrs else read_upload(attrs["file"])
-            data = deck_from_text(text)
+            overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
+            data = deck_to_save(replace(deck_from_text(text), **overrides))
         except DeckInputError as error:
             return input_problem(error)
-        overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
-        deck = deck_save(owner=request.user, data=replace(data, **overrides),
+        deck = deck_save(owner=request.user, data=data,
                          visibility=attrs.get("visibility", Deck.PRIVATE))
         response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
         response["ETag"] = deck_etag(deck)
@@ -208,16 +219,13 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         copy = deck_clone(deck=self.get_object(), owner=request.user)
         return Response(self._fresh(copy), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=DeckVersionSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def versions(self, request: Request, pk: str | None = None) -> Response:
         """Every saved version, newest first, with what changed."""
         deck = self.get_object()
-        return Response([
-            {"number": v.number, "created_at": v.created_at, "summary": v.summary,
-             "author": v.author.username if v.author else None, "diff": v.diff}
-            for v in deck.versions.select_related("author")
-        ])
+        versions = deck.versions.select_related("author")
+        return Response(DeckVersionSerializer(versions, many=True).data)
 
     def _input(self, request: Request) -> dict[str, Any]:
         serializer = DeckWriteSerializer(data=request.data)
