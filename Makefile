@@ -17,12 +17,13 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate load test test-sqlite test-postgres lint typecheck bench clean
+.PHONY: help install run serve serve-prod migrate load backup restore test test-sqlite test-postgres \
+	test-browser browser lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
 	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
-	@echo "make install | migrate | load | serve | serve-prod | bench | clean"
+	@echo "make install | migrate | load | serve | serve-prod | backup | restore FILE=... | bench | clean"
 
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -63,6 +64,15 @@ serve-prod: load
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn (Ctrl-C to stop)"
 	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+
+# The whole site (rows of every app and the media files) in one archive, from SQLite or
+# PostgreSQL (DATABASE_URL); restore loads it into an empty database of either kind.
+backup: migrate
+	$(MANAGE) backup_data
+
+restore: migrate
+	@if [ -z "$(FILE)" ]; then echo "usage: make restore FILE=var/backups/allegiance-....tar.gz"; exit 2; fi
+	$(MANAGE) restore_data "$(FILE)"
 
 lint: install
 	$(VENV)/bin/ruff check .
