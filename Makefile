@@ -86,13 +86,28 @@ test-sqlite: install
 test-postgres: install
 	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
+# Debian's chromium for the browser tests (never a browser download): installed when missing
+# and we are root, as CI is; otherwise the browser tests skip and say why.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+	    || echo "warning: could not install chromium; the browser tests will skip"; fi
+
+# Their own run: a live server that commits, flushed after each test (docs/testing.md).
+# A failing journey leaves a screenshot in tmp/artifacts/.
+test-browser: install browser
+	$(VENV)/bin/pytest -m browser tests/browser -q --screenshot only-on-failure --output tmp/artifacts
+
 test: install lint typecheck
 	$(MANAGE) makemigrations --check --dry-run
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
+	$(MAKE) --no-print-directory test-browser
 
 bench: install
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var tmp .pytest_cache .mypy_cache .ruff_cache .hypothesis
