@@ -98,7 +98,7 @@ browser:
 # Their own run: a live server that commits, flushed after each test (docs/testing.md).
 # A failing journey leaves a screenshot in tmp/artifacts/.
 test-browser: install browser
-	$(VENV)/bin/pytest -m browser tests/browser -q --screenshot only-on-failure --output tmp/artifacts
+	$(VENV)/bin/pytest -m browser tests/browser -q
 
 test: install lint typecheck
 	$(MANAGE) makemigrations --check --dry-run

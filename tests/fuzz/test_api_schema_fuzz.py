@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
 from django.contrib.auth.models import User
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import ScopedRateThrottle
@@ -36,6 +39,17 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 def no_throttles(monkeypatch: pytest.MonkeyPatch) -> None:
     # The fuzzer asks far faster than a person: the throttles have their own tests.
     monkeypatch.setattr(ScopedRateThrottle, "allow_request", lambda *args: True)
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection() -> Iterator[None]:
+    """The WSGI app's request signals would close the connection that holds the test's
+    transaction (PostgreSQL really closes it); Django's test client unhooks them the same way."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 @pytest.fixture

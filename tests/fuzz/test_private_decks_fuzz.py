@@ -13,9 +13,12 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from tests.fuzz.test_api_schema_fuzz import FUZZ, schema
+from tests.fuzz.test_api_schema_fuzz import FUZZ, keep_the_test_connection, schema
 
 DECK_OPERATIONS = schema.include(path_regex=r"^/api/decks/\{id\}/")
+
+
+__all__ = ["keep_the_test_connection"]  # autouse here too
 
 
 @pytest.fixture(autouse=True)
