@@ -1,11 +1,11 @@
 """Backups of the whole site: every row (catalogue, images, users, decks and their versions)
 and every media file, in one ``.tar.gz`` that restores into an empty database of either kind.
 
-The rows travel as Django's own serialization (``dumpdata --natural-foreign
---natural-primary``), which names users and content types by their natural keys rather than by
-numbers, so the same archive loads into SQLite or PostgreSQL: moving from one to the other is a
-backup and a restore. What ``migrate`` makes by itself (content types, permissions) and what is
-only transient (sessions) stays out.
+The rows travel as Django's own JSON serialization (``dumpdata --natural-foreign
+--natural-primary``, with times to the microsecond: cards.exact_json), which names users and
+content types by their natural keys rather than by numbers, so the same archive loads into
+SQLite or PostgreSQL: moving from one to the other is a backup and a restore. What ``migrate``
+makes by itself (content types, permissions) and what is only transient (sessions) stays out.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
+from cards import exact_json
 from cards.models import Card, CardSet
 from cards.signals import catalogue_changed
 from decks.models import Deck
 
 FORMAT = 1
-DATA = "data.json.gz"
+DATA = f"data.{exact_json.FORMAT}.gz"  # loaddata reads the format from the name
 MANIFEST = "manifest.json"
 MEDIA = "media"
 # Made again by migrate, or worthless in another database.
@@ -55,8 +56,8 @@ def backup_write(archive: Path) -> dict[str, Any]:
     archive.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / DATA
-        call_command("dumpdata", natural_foreign=True, natural_primary=True,
-                     exclude=LEFT_OUT, output=str(data), verbosity=0)
+        call_command("dumpdata", format=exact_json.FORMAT, natural_foreign=True,
+                     natural_primary=True, exclude=LEFT_OUT, output=str(data), verbosity=0)
         manifest = {
             "format": FORMAT,
             "created_at": timezone.now().isoformat(),

@@ -3,6 +3,7 @@ database, unchanged; and from SQLite into PostgreSQL by the same path."""
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import json
 import os
@@ -20,6 +21,7 @@ from django.core.management import call_command
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
+from cards import exact_json
 from cards.image_services import cards_ensure_images
 from cards.models import Card, CatalogueRevision
 from cards.site_backup import LEFT_OUT
@@ -44,10 +46,19 @@ def everything() -> dict[str, list[str]]:
     found = {}
     for model in backed_up_models():
         rows = json.loads(serializers.serialize(
-            "json", model._default_manager.all(), use_natural_foreign_keys=True,
+            exact_json.FORMAT, model._default_manager.all(), use_natural_foreign_keys=True,
             use_natural_primary_keys=True))
         found[model._meta.label_lower] = sorted(json.dumps(r, sort_keys=True) for r in rows)
     return found
+
+
+def assert_same_rows(found: dict[str, list[str]], expected: dict[str, list[str]]) -> None:
+    assert found.keys() == expected.keys()
+    for model, rows in expected.items():
+        missing = sorted(set(rows) - set(found[model]))
+        extra = sorted(set(found[model]) - set(rows))
+        assert (missing, extra) == ([], []), model
+        assert len(found[model]) == len(rows), model
 
 
 def media_files(root: Path) -> dict[str, bytes]:
@@ -73,6 +84,9 @@ def a_lived_in_site(ada: Any, bob: Any) -> None:
     deck = deck_save(owner=ada_user, data=deck_data(sample), visibility=Deck.PRIVATE)
     deck_save(owner=ada_user, data=deck_data(sample), deck=deck, author=ada_user)
     Token.objects.create(user=ada_user)
+    # Django's own JSON would bring this back as 12:00:00 (it keeps milliseconds).
+    User.objects.filter(pk=ada_user.pk).update(
+        last_login=datetime.datetime(2026, 1, 2, 12, 0, 0, 123, tzinfo=datetime.UTC))
     cards_ensure_images(list(Card.objects.filter(pk__in=["demo-bog-hag", "wof-bowman-kalim"])))
 
 
@@ -88,10 +102,12 @@ def test_a_backup_restores_every_row_and_file_into_an_empty_database(
     settings.MEDIA_ROOT = tmp_path / "new-media"
     code, _, err = run_command("restore_data", str(tmp_path / "site.tar.gz"))
     assert code == 0, err
-    assert everything() == before
+    assert_same_rows(everything(), before)
     assert media_files(Path(settings.MEDIA_ROOT)) == files
     assert CatalogueRevision.objects.get(pk=1).number == revision + 1
-    assert User.objects.get(username="ada").check_password("x-Secret-123456")
+    ada = User.objects.get(username="ada")
+    assert ada.check_password("x-Secret-123456")
+    assert ada.last_login is not None and ada.last_login.microsecond == 123
 
 
 def test_a_restore_refuses_a_database_that_is_not_empty(tmp_path: Path) -> None:
@@ -134,7 +150,8 @@ def test_a_sqlite_site_moves_to_postgresql_by_backup_and_restore(tmp_path: Path,
     manage("import_cards", "--no-images", *map(str, CATALOGUES))
     manage("load_sample_decks", *map(str, sorted((FIXTURES / "decklists").glob("*.txt"))))
     manage("shell", "-c", LIVED_IN)
-    expected = json.loads(manage("dumpdata", "--natural-foreign", "--natural-primary",
+    expected = json.loads(manage("dumpdata", "--format", exact_json.FORMAT,
+                                 "--natural-foreign", "--natural-primary",
                                  *[f"--exclude={label}" for label in LEFT_OUT],
                                  f"--exclude={REVISION}"))
     archive = manage("backup_data", "-o", str(tmp_path / "site.tar.gz")).strip()
@@ -142,17 +159,18 @@ def test_a_sqlite_site_moves_to_postgresql_by_backup_and_restore(tmp_path: Path,
     empty_the_database()
     code, _, err = run_command("restore_data", archive)
     assert code == 0, err
-    assert everything() == {
+    assert_same_rows(everything(), {
         model._meta.label_lower: sorted(json.dumps(r, sort_keys=True) for r in expected
                                         if r["model"] == model._meta.label_lower)
         for model in backed_up_models()
-    }
+    })
     assert Deck.objects.filter(owner__username="ada", versions__number=2).exists()
     assert media_files(Path(settings.MEDIA_ROOT)) == media_files(tmp_path / "media")
 
 
 LIVED_IN = """
 from django.contrib.auth.models import User
+from cards import exact_json
 from cards.image_services import cards_ensure_images
 from cards.models import Card
 from decks.models import Deck
