@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as ModelValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -22,7 +24,16 @@ def problem_response(
     return Response(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
 
 
+class ContentTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        # Raised while DRF reads the body; Django would answer with its HTML 400 page.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        exc = ContentTooLarge(f"The request body is larger than {limit // 2**20} MB.")
     if isinstance(exc, ModelValidationError):
         # A model's own check (full_clean) that the input checks missed: still the
         # client's input at fault, so a 400 with the fields, never a 500.

@@ -177,3 +177,11 @@ def test_versions_are_listed_as_the_schema_says(ada: Client) -> None:
     versions = ada.get(f"/api/decks/{deck['id']}/versions/").json()
     assert isinstance(versions, list) and versions[0]["number"] == 1
     assert set(versions[0]) == {"number", "created_at", "summary", "author", "diff"}
+
+
+def test_a_body_over_the_upload_limit_is_a_413_problem(ada: Client) -> None:
+    body = '{"text": "' + "\\ud83d\\ude00" * 1_000_000 + '"}'  # 12 bytes a character
+    response = ada.post("/api/decks/import/", body, content_type="application/json")
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "too_large" and "11 MB" in response.json()["detail"]
