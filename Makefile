@@ -17,12 +17,13 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate load test test-sqlite test-postgres lint typecheck bench clean
+.PHONY: help install run serve serve-prod migrate load backup restore test test-sqlite test-postgres \
+	test-browser browser lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
 	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
-	@echo "make install | migrate | load | serve | serve-prod | bench | clean"
+	@echo "make install | migrate | load | serve | serve-prod | backup | restore FILE=... | bench | clean"
 
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -53,12 +54,25 @@ serve:
 
 # Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn workers.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
+# Plain HTTP on loopback, so no redirect to HTTPS (docs/deploy.md: behind a TLS proxy, leave
+# DJANGO_SSL_REDIRECT unset). The same settings pass `check --deploy` (tests/test_deploy_settings.py).
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
+serve-prod: export DJANGO_SSL_REDIRECT ?= 0
 serve-prod: load
+	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn (Ctrl-C to stop)"
 	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+
+# The whole site (rows of every app and the media files) in one archive, from SQLite or
+# PostgreSQL (DATABASE_URL); restore loads it into an empty database of either kind.
+backup: migrate
+	$(MANAGE) backup_data
+
+restore: migrate
+	@if [ -z "$(FILE)" ]; then echo "usage: make restore FILE=var/backups/allegiance-....tar.gz"; exit 2; fi
+	$(MANAGE) restore_data "$(FILE)"
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -72,13 +86,28 @@ test-sqlite: install
 test-postgres: install
 	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
+# Debian's chromium for the browser tests (never a browser download): installed when missing
+# and we are root, as CI is; otherwise the browser tests skip and say why.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+	    || echo "warning: could not install chromium; the browser tests will skip"; fi
+
+# Their own run: a live server that commits, flushed after each test (docs/testing.md).
+# A failing journey leaves a screenshot in tmp/artifacts/.
+test-browser: install browser
+	$(VENV)/bin/pytest -m browser tests/browser -q
+
 test: install lint typecheck
 	$(MANAGE) makemigrations --check --dry-run
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
+	$(MAKE) --no-print-directory test-browser
 
 bench: install
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var tmp .pytest_cache .mypy_cache .ruff_cache .hypothesis

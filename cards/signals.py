@@ -11,7 +11,9 @@ from django.utils import timezone
 from cards.models import Card, CardImage, CardKeyword, CardSet, CatalogueRevision
 
 
-def catalogue_changed(**_: Any) -> None:
+def catalogue_changed(*, raw: bool = False, **_: Any) -> None:
+    if raw:
+        return  # loaddata restoring a state (a backup), whose revision row comes with it
     now = timezone.now()
     updated = CatalogueRevision.objects.filter(pk=1).update(number=F("number") + 1, updated_at=now)
     if not updated:

@@ -1,10 +1,19 @@
 """The one settings file. Everything that differs between machines comes from the environment.
 
 DJANGO_DEBUG        "1" for development (default "1" unless DJANGO_ENV=production)
-DJANGO_SECRET_KEY   required when DEBUG is off
+DJANGO_SECRET_KEY   required when DEBUG is off (`make serve-prod` makes one if it is unset)
 DJANGO_ALLOWED_HOSTS comma-separated (default: localhost names)
 DATABASE_URL        e.g. postgres://user@127.0.0.1:5432/allegiance (default: SQLite in var/)
 MEDIA_ROOT          where image renditions are written (default: var/media)
+
+With DEBUG off (docs/deploy.md explains each; all default to the safe value):
+DJANGO_SSL_REDIRECT          "0" when nothing but loopback reaches the server over plain HTTP
+DJANGO_HSTS_SECONDS          Strict-Transport-Security max-age (default one year; 0 turns it off)
+DJANGO_HSTS_INCLUDE_SUBDOMAINS, DJANGO_HSTS_PRELOAD   HSTS flags (default on)
+DJANGO_SECURE_COOKIES        session and CSRF cookies only over HTTPS (default on)
+DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, for a proxy that rewrites the Host
+DJANGO_CACHE_DIR             the cache shared by every worker (default var/cache)
+DJANGO_NUM_PROXIES           proxies in front that append to X-Forwarded-For (default 0)
 """
 
 import os
@@ -13,6 +22,7 @@ from pathlib import Path
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 # Lets classes such as admin.ModelAdmin[Card] be subscripted at run time, as mypy wants them.
 django_stubs_ext.monkeypatch()
@@ -66,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -82,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -102,6 +114,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
+SERIALIZATION_MODULES = {"exactjson": "cards.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
@@ -152,6 +166,17 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "EXCEPTION_HANDLER": "cards.api.problems.problem_exception_handler",
+    # Visitors are told apart by their address: X-Forwarded-For counts only from the number of
+    # proxies set here (0: never), or anyone could dodge a throttle by inventing the header.
+    "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
+    # Per user (or per address for visitors) on the endpoints that cost real CPU; the counts
+    # live in the default cache, which every worker shares. A 429 says when to retry.
+    "DEFAULT_THROTTLE_RATES": {
+        "exports": "30/minute",  # PDFs and proxy sheets render every page
+        "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
+        "odds": "60/minute",  # exact odds, and the split advisor's eight of them
+        "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -165,6 +190,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cards.api.problems.problem_media_type_hook",
+    ],
 }
 
 LOGGING = {
@@ -174,7 +203,46 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
+# The throttle counts must be one count for every gunicorn worker: a file cache on the
+# server's disk. One process (runserver, the tests) keeps Django's in-memory default.
+if not DEBUG or "DJANGO_CACHE_DIR" in os.environ:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("DJANGO_CACHE_DIR", str(VAR_DIR / "cache")),
+        }
+    }
+
+# Content-Security-Policy on every response, in development too, so that a page that breaks
+# it breaks at once: scripts and styles only from this site or with the response's nonce
+# ({{ csp_nonce }}), no inline event handlers, no eval, no style attributes.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],  # Swagger UI draws its icons as data: URLs
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
+    # Browsers ignore HSTS over plain HTTP, so it costs a loopback server nothing; behind a
+    # TLS proxy (gunicorn trusts X-Forwarded-Proto from loopback) it pins HTTPS for a year.
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 365 * 24 * 3600))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", True)
+    SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", True)
+    if not SECURE_SSL_REDIRECT:
+        # Turned off on purpose in the environment (a server only loopback reaches, as
+        # `make serve-prod` runs, or a proxy that redirects to HTTPS itself): not an oversight
+        # for `check --deploy` to report.
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
+    CSRF_TRUSTED_ORIGINS = [
+        o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+        if o.strip()
+    ]

@@ -24,7 +24,13 @@ from cards.card_search import SearchError, card_search
 from cards.card_urls import card_url
 from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
-from decks.deck_input import DeckInputError, deck_from_text, read_upload
+from decks.deck_input import (
+    NEW_DECK_NAME,
+    DeckInputError,
+    deck_from_text,
+    deck_to_save,
+    read_upload,
+)
 from decks.formats.json_format import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
 from decks.formats.text import LineError
@@ -39,7 +45,6 @@ from rules.decklist import SECTION_TITLES, SECTIONS, SectionName
 from rules.decklist import Deck as DeckData
 from rules.holdings import apply_advice as rules_apply_advice
 
-NEW_DECK_NAME: Final = "Untitled deck"
 MAX_ENTRY_COUNT: Final = 99  # the text format's largest count on one line
 MAX_UPLOAD_BYTES: Final = 1024 * 1024
 SEARCH_LIMIT: Final = 30
@@ -830,11 +835,12 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
     overrides: dict[str, Any] = {}
     if form.cleaned_data.get("name"):
         overrides["name"] = form.cleaned_data["name"]
-    elif not data.name:
-        overrides["name"] = NEW_DECK_NAME
     if form.cleaned_data.get("players"):
         overrides["players"] = form.cleaned_data["players"]
-    data = replace(data, **overrides) if overrides else data
+    try:
+        data = deck_to_save(replace(data, **overrides) if overrides else data)
+    except DeckInputError as error:
+        return ImportResult(text=text, detail=error.detail)
     deck = deck_save(owner=owner, data=data, visibility=form.cleaned_data["visibility"],
                      author=owner)
     return ImportResult(deck=deck, text=text)

@@ -13,7 +13,11 @@ from decks.formats.detect import detect_format
 from decks.formats.json_format import DeckJsonError, parse_json
 from decks.formats.model import SECTIONS, Deck, DeckEntry
 from decks.formats.text import LineError, parse_text
+from decks.models import Deck as DeckModel
 from decks.services import catalogue_resolver
+
+NEW_DECK_NAME = "Untitled deck"
+MAX_NAME = DeckModel._meta.get_field("name").max_length or 200
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,17 @@ def deck_from_text(text: str) -> Deck:
     except DeckCodeError as error:
         raise DeckInputError(f"the deck code cannot be read: {error}") from error
     _check_ids([e.card_id for _, e in deck.all_entries()])
+    return deck
+
+
+def deck_to_save(deck: Deck) -> Deck:
+    """The deck as it can be saved: a list that names no deck is "Untitled deck"; a name
+    longer than a deck may have is refused (say, a text header pasted with a whole page)."""
+    if not deck.name.strip():
+        return replace(deck, name=NEW_DECK_NAME)
+    if len(deck.name) > MAX_NAME:
+        raise DeckInputError(
+            f"the deck name is {len(deck.name):,} characters long; at most {MAX_NAME} fit")
     return deck
 
 

@@ -39,6 +39,7 @@ from cards.card_search import SearchError
 from decks.draws import DEFAULT_STRUCTURES, deck_setup, query_ids, read_strategy, resolve_query
 from decks.models import Deck
 from decks.services import deck_data
+from decks.throttling import throttled
 from decks.views import visible_decks
 from rules.draws import Deal, DealError, Setup, deal_setup, next_round
 from rules.odds import (
@@ -355,6 +356,7 @@ def _page_url(deck: Deck, state: DrawState) -> str:
 
 
 @require_GET
+@throttled("draws")
 def draw_page(request: HttpRequest, deck_id: int) -> HttpResponse:
     """The page (or, for htmx, the deal panel with the odds table swapped out of band)."""
     deck = _visible_deck(request, deck_id)
@@ -404,6 +406,7 @@ def _rule_state(request: HttpRequest) -> DrawState:
 
 
 @require_GET
+@throttled("odds")
 def draw_odds(request: HttpRequest, deck_id: int) -> HttpResponse:
     """``kind=query`` (``q``, ``n``) or ``kind=goal`` (``goal``, with the split advisor)."""
     deck = _visible_deck(request, deck_id)
@@ -466,6 +469,7 @@ def draw_odds(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 
 @require_GET
+@throttled("draws")
 def draw_hands(request: HttpRequest, deck_id: int) -> HttpResponse:
     """100 opening hands, seeds ``seed + i`` (i = 0..99), with the page's strategy."""
     deck = _visible_deck(request, deck_id)

@@ -31,6 +31,7 @@ from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save
+from decks.throttling import throttled
 from decks.views import _visible
 
 
@@ -97,6 +98,7 @@ def deck_link(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_GET
+@throttled("exports")
 def deck_export_all(request: HttpRequest) -> HttpResponse:
     decks = Deck.objects.filter(owner_id=request.user.pk).order_by("name", "id")
     archive = decks_archive([deck_data(d) for d in decks], catalogue_cards())

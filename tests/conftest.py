@@ -27,6 +27,12 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
     with django_db_blocker.unblock():
         call_command("import_cards", *map(str, CATALOGUES), "--no-images", verbosity=0)
         call_command("load_sample_decks", *map(str, sorted((FIXTURES / "decklists").glob("*.txt"))))
+        # Tests that need a real server (the browser tests' live_server) commit and are
+        # flushed; a serialized rollback brings back this state, catalogue included.
+        from django.db import connection
+
+        if hasattr(connection, "_test_serialized_contents"):
+            connection._test_serialized_contents = connection.creation.serialize_db_to_string()
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +43,15 @@ def media_in_tmp(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """
     if request.config.pluginmanager.hasplugin("django"):
         request.getfixturevalue("settings").MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
+    """Throttle counts live in the cache: every test starts with none."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.core.cache import cache
+
+        cache.clear()
 
 
 PASSWORD = "x-Secret-123456"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as ModelValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -20,7 +24,20 @@ def problem_response(
     return Response(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
 
 
+class ContentTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        # Raised while DRF reads the body; Django would answer with its HTML 400 page.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
+        exc = ContentTooLarge(f"The request body is larger than {limit // 2**20} MB.")
+    if isinstance(exc, ModelValidationError):
+        # A model's own check (full_clean) that the input checks missed: still the
+        # client's input at fault, so a 400 with the fields, never a 500.
+        exc = exceptions.ValidationError(as_serializer_error(exc))
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -75,3 +92,16 @@ def search_problem(error: Any) -> Response:
         expected=error.expected,
         suggestions=list(error.suggestions),
     )
+
+
+def problem_media_type_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing: a Problem response is documented with the media type
+    it is sent with, application/problem+json (the default would say application/json)."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                schema = content.get("application/json", {}).get("schema", {})
+                if schema.get("$ref") == "#/components/schemas/Problem":
+                    content[PROBLEM_CONTENT_TYPE] = content.pop("application/json")
+    return result

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import F
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from cards.card_data import CARD_KEYS
@@ -179,6 +180,8 @@ class AbilitySerializer(serializers.Serializer[Any]):
     cards = AbilityCardSerializer(many=True)
 
 
+# The page itself, not one item of a paginated list (the list view's default in the schema).
+@extend_schema_serializer(many=False)
 class CardSearchPageSerializer(serializers.Serializer[Any]):
     """One page of search results, with the query explained."""
 

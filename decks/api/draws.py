@@ -15,6 +15,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from cards.api.problems import ProblemSerializer, problem_response
@@ -114,6 +115,8 @@ class DrawView(APIView):
     """Deal an opening hand by the rules, with the exact per-card odds for its strategy."""
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "draws"
     name = "Test draw"
 
     @extend_schema(
@@ -149,6 +152,8 @@ class OddsView(APIView):
     """Exact odds that the opening hand holds what you ask for."""
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "odds"
     name = "Exact odds"
 
     @extend_schema(

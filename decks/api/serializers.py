@@ -100,10 +100,11 @@ class DeckImportSerializer(serializers.Serializer[Any]):
 
     text = serializers.CharField(required=False, max_length=1_000_000)
     file = serializers.FileField(required=False)
-    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=200, required=False,
+                                 help_text="instead of the list's own name")
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
-    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+    visibility = serializers.ChoiceField(choices=Deck.VISIBILITY_CHOICES,
                                          required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -116,11 +117,12 @@ class DeckWriteSerializer(serializers.Serializer[Any]):
     """Create or replace a deck: either a decklist `text` (DESIGN §5) or the four parts as
     lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""
 
-    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = serializers.CharField(max_length=200, required=False,
+                                 help_text='a deck without one is "Untitled deck"')
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
-    visibility = serializers.ChoiceField(choices=[c for c, _ in Deck.VISIBILITY_CHOICES],
+    visibility = serializers.ChoiceField(choices=Deck.VISIBILITY_CHOICES,
                                          required=False)
     sleeved = serializers.BooleanField(
         required=False, help_text="built from your cards: its copies are taken out of your "
@@ -138,3 +140,14 @@ class DeckWriteSerializer(serializers.Serializer[Any]):
         if "text" in attrs and any(s in attrs for s in SECTIONS):
             raise serializers.ValidationError("Give either `text` or the parts, not both.")
         return attrs
+
+
+class DeckVersionSerializer(serializers.Serializer[Any]):
+    """One saved version of a deck and what changed from the version before."""
+
+    number = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    summary = serializers.CharField()
+    author = serializers.CharField(source="author.username", allow_null=True,
+                                   help_text="null when the author's account is gone")
+    diff = serializers.JSONField(help_text="the changes from the version before")

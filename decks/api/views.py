@@ -17,6 +17,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 
 from cards.api.problems import ProblemSerializer, problem_response
 from decks.api.collection_serializers import DeckOwnershipSerializer
@@ -25,6 +26,7 @@ from decks.api.serializers import (
     DeckImportSerializer,
     DeckSerializer,
     DeckValidateSerializer,
+    DeckVersionSerializer,
     DeckWriteSerializer,
 )
 from decks.deck_input import (
@@ -32,9 +34,10 @@ from decks.deck_input import (
     deck_from_input,
     deck_from_request,
     deck_from_text,
+    deck_to_save,
     read_upload,
 )
-from decks.exports import EXPORTS, export_deck
+from decks.exports import BINARY, EXPORTS, export_deck
 from decks.formats.pdf import PageSize
 from decks.models import Deck
 from decks.ownership import deck_ownership, missing_csv, missing_text, ownership_data
@@ -43,6 +46,15 @@ from decks.validation import deck_validate
 
 MISSING_EXPORTS = {"txt": "text/plain; charset=utf-8", "csv": "text/csv; charset=utf-8"}
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
+
+# Each export format's media type, with what its body is (the JSON decklist is an object).
+EXPORT_RESPONSES = {
+    (200, media.split(";")[0]): (
+        OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY if fmt in BINARY
+        else OpenApiTypes.STR
+    )
+    for fmt, (media, _) in EXPORTS.items()
+}
 
 
 def deck_etag(deck: Deck) -> str:
@@ -61,6 +73,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     serializer_class = DeckSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"[0-9]+"
+    throttle_scope: str | None = None  # set per action: only the expensive ones are throttled
 
     def get_queryset(self) -> QuerySet[Deck]:
         decks = Deck.objects.select_related("owner").prefetch_related("entries__card")
@@ -91,7 +104,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         attrs = self._input(request)
         try:
-            data = deck_from_input(attrs)
+            data = deck_to_save(deck_from_input(attrs))
         except DeckInputError as error:
             return input_problem(error)
         deck = deck_save(owner=request.user, data=data,
@@ -114,7 +127,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if refused is not None:
                 return refused
             try:
-                data = deck_from_input(attrs, base=deck_data(deck))
+                data = deck_to_save(deck_from_input(attrs, base=deck_data(deck)))
             except DeckInputError as error:
                 return input_problem(error)
             if "visibility" in attrs:
@@ -161,9 +174,10 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             OpenApiParameter("cards", str, description="proxies: only these card ids, "
                              "comma-separated"),
         ],
-        responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
+        responses={**EXPORT_RESPONSES, 400: ProblemSerializer},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], throttle_classes=[ScopedRateThrottle],
+            throttle_scope="exports")
     def export(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
         """The deck in one format: txt, json, csv, a deck code, a printable decklist (pdf) or
         a 3x3 proxy sheet of its cards at real size (proxies); `page=a4|letter` for PDFs."""
@@ -196,11 +210,11 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         attrs = serializer.validated_data
         try:
             text = attrs["text"] if "text" in attrs else read_upload(attrs["file"])
-            data = deck_from_text(text)
+            overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
+            data = deck_to_save(replace(deck_from_text(text), **overrides))
         except DeckInputError as error:
             return input_problem(error)
-        overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
-        deck = deck_save(owner=request.user, data=replace(data, **overrides),
+        deck = deck_save(owner=request.user, data=data,
                          visibility=attrs.get("visibility", Deck.PRIVATE))
         response = Response(self._fresh(deck), status=status.HTTP_201_CREATED)
         response["ETag"] = deck_etag(deck)
@@ -213,16 +227,13 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         copy = deck_clone(deck=self.get_object(), owner=request.user)
         return Response(self._fresh(copy), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=DeckVersionSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def versions(self, request: Request, pk: str | None = None) -> Response:
         """Every saved version, newest first, with what changed."""
         deck = self.get_object()
-        return Response([
-            {"number": v.number, "created_at": v.created_at, "summary": v.summary,
-             "author": v.author.username if v.author else None, "diff": v.diff}
-            for v in deck.versions.select_related("author")
-        ])
+        versions = deck.versions.select_related("author")
+        return Response(DeckVersionSerializer(versions, many=True).data)
 
     @extend_schema(responses={200: DeckOwnershipSerializer, 404: ProblemSerializer})
     @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])

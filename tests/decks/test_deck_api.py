@@ -138,3 +138,50 @@ def test_a_script_can_use_a_token(ada: Client) -> None:
     response = Client().post("/api/decks/", {"text": TEXT}, content_type="application/json",
                              headers={"Authorization": f"Token {token}"})
     assert response.status_code == 201 and response.json()["owner"] == "cy"
+
+
+# --- found by the schema fuzzer (tests/fuzz): each was a 500 ------------------------------
+
+
+def test_a_deck_sent_without_a_name_is_saved_as_untitled(ada: Client) -> None:
+    response = ada.post("/api/decks/", {"holdings": []}, content_type="application/json")
+    assert response.status_code == 201 and response.json()["name"] == "Untitled deck"
+    imported = ada.post("/api/decks/import/", {"text": "Wanderer Pile\n1 Cave Troll\n"},
+                        content_type="application/json")
+    assert imported.status_code == 201 and imported.json()["name"] == "Untitled deck"
+
+
+def test_an_empty_name_is_refused_as_input(ada: Client) -> None:
+    response = ada.post("/api/decks/", {"name": ""}, content_type="application/json")
+    assert response.status_code == 400 and "name" in response.json()["errors"]
+
+
+@pytest.mark.parametrize("url", ["/api/decks/", "/api/decks/import/"])
+def test_a_decklist_whose_name_is_too_long_is_a_bad_decklist(ada: Client, url: str) -> None:
+    text = "# " + "x" * 300 + "\nWanderer Pile\n1 Cave Troll\n"
+    response = ada.post(url, {"text": text}, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "bad_decklist"
+    assert "at most 200" in response.json()["detail"]
+    assert not Deck.objects.filter(owner__username="ada").exists()
+
+
+def test_the_import_page_says_when_a_name_is_too_long(ada: Client) -> None:
+    text = "# " + "x" * 300 + "\nWanderer Pile\n1 Cave Troll\n"
+    response = ada.post("/decks/import/", {"text": text, "visibility": "private"})
+    assert response.status_code == 400 and "at most 200" in response.content.decode()
+    assert not Deck.objects.filter(owner__username="ada").exists()
+
+
+def test_versions_are_listed_as_the_schema_says(ada: Client) -> None:
+    deck = create(ada)
+    versions = ada.get(f"/api/decks/{deck['id']}/versions/").json()
+    assert isinstance(versions, list) and versions[0]["number"] == 1
+    assert set(versions[0]) == {"number", "created_at", "summary", "author", "diff"}
+
+
+def test_a_body_over_the_upload_limit_is_a_413_problem(ada: Client) -> None:
+    body = '{"text": "' + "\\ud83d\\ude00" * 1_000_000 + '"}'  # 12 bytes a character
+    response = ada.post("/api/decks/import/", body, content_type="application/json")
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "too_large" and "11 MB" in response.json()["detail"]

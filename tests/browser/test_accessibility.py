@@ -1,0 +1,59 @@
+"""axe-core (vendored, tests/browser/vendor) finds no serious or critical accessibility
+violation on any main page, checked in chromium as a person would see it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from decks.models import Deck
+from decks.services import deck_data, deck_save
+from tests.browser.conftest import AXE, LIVE_DATABASE
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, LIVE_DATABASE]
+
+SERIOUS = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter(v => v.impact === "serious" || v.impact === "critical")
+    .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+}"""
+
+
+def serious_violations(page: Page) -> list[dict[str, Any]]:
+    # Evaluated through the DevTools protocol, so the site's CSP (rightly) has no say.
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = page.evaluate(SERIOUS)
+    return found
+
+
+def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: str,
+                                                            csp_violations: list[str]) -> None:
+    user = User.objects.create_user("ada", password=PASSWORD)
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=user, data=deck_data(sample), visibility=Deck.PRIVATE)
+    anonymous = ["/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
+                 "/cards/demo-bog-hag/", "/sets/wof/", "/search/help/", "/abilities/",
+                 "/accounts/login/", "/accounts/signup/", "/decks/",
+                 f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
+                 f"/decks/{sample.pk}/draw/?seed=7&picks=spsp"]
+    signed_in = [f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
+                 f"/decks/{deck.pk}/", "/decks/import/", "/decks/new/"]
+    found = {}
+    for url in anonymous:
+        page.goto(f"{site}{url}")
+        found[url] = serious_violations(page)
+    page.goto(f"{site}/accounts/login/")
+    page.get_by_label("Username").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.locator("main").get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("navigation", name="Account")).to_contain_text("ada")
+    for url in signed_in:
+        page.goto(f"{site}{url}")
+        found[url] = serious_violations(page)
+    assert {url: v for url, v in found.items() if v} == {}
