@@ -42,13 +42,17 @@ def game_seed(seed: int, number: int) -> int:
 
 
 def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
-              record: bool = False) -> GameState:
-    """Play game ``number`` of the run to its end with the run's policy."""
+              record: bool = False,
+              observe: Callable[[GameState], None] | None = None) -> GameState:
+    """Play game ``number`` of the run to its end with the run's policy; ``observe(state)``
+    is called before every decision (e.g. to snapshot the table at each round's start)."""
     seed = game_seed(spec.seed, number)
     state = engine.new_game(prepared, None, seed, record=record)
     policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
     legal, apply = engine.legal_actions, engine.apply
     while not state.outcome:
+        if observe is not None:
+            observe(state)
         result = apply(state, policy(state, legal(state)))
         if not result.ok:  # a policy that picks an illegal action is a bug: fail loudly
             raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")

@@ -13,6 +13,7 @@ built from, so a saved state needs no catalogue to resume.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -135,7 +136,9 @@ class GameState:
         return self.where[instance] in IN_PLAY
 
     def to_dict(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__slots__  # type: ignore[attr-defined]
+        """A JSON-ready snapshot: its own copy, unchanged by the moves that follow."""
+        data = {name: copy.deepcopy(getattr(self, name))
+                for name in self.__slots__  # type: ignore[attr-defined]
                 if name not in _NOT_SAVED}
         data["config"] = asdict(self.config)
         data["exhausted"] = sorted(self.exhausted)
@@ -173,7 +176,8 @@ class GameState:
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
-    data = {name: getattr(combat, name) for name in combat.__slots__}  # type: ignore[attr-defined]
+    data = {name: copy.deepcopy(getattr(combat, name))
+            for name in combat.__slots__}  # type: ignore[attr-defined]
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data

@@ -172,3 +172,22 @@ def test_tallies_add_up_the_same_in_any_grouping_and_survive_json() -> None:
         parts.merge(part)
     assert parts.to_dict() == whole.to_dict()
     assert whole.games == 30 and set(whole.sample_games()) <= {"fastest", "median", "slowest"}
+
+
+def test_a_snapshot_does_not_change_as_the_game_goes_on_and_observers_see_every_decision(
+) -> None:
+    from rules.game.runner import RunSpec, play_game
+
+    prepared = engine.prepare(sample(SAMPLES[0]), catalogue())
+    snapshots: dict[int, dict[str, object]] = {}
+    seen = []
+
+    def observe(state: GameState) -> None:
+        seen.append(state.decisions)
+        snapshots.setdefault(state.round, state.to_dict())
+
+    final = play_game(prepared, RunSpec(10, 2), 3, observe=observe)
+    assert seen == list(range(final.decisions))
+    first = snapshots[1]
+    assert first["round"] == 1 and first != final.to_dict()
+    assert GameState.from_dict(json.loads(json.dumps(first))).round == 1
