@@ -5,6 +5,7 @@ DJANGO_SECRET_KEY   required when DEBUG is off
 DJANGO_ALLOWED_HOSTS comma-separated (default: localhost names)
 DATABASE_URL        e.g. postgres://user@127.0.0.1:5432/allegiance (default: SQLite in var/)
 MEDIA_ROOT          where image renditions are written (default: var/media)
+GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 """
 
 import os
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_tasks_db",
     "cards",
     "decks",
 ]
@@ -166,6 +168,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Background jobs (goldfish runs) through Django's tasks API, stored in the database, so one
+# backend serves SQLite and PostgreSQL; `manage.py db_worker` runs them (`make run` starts one).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# A goldfish run is split into chunks of this many games, each leased to one worker at a time.
+GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 
 LOGGING = {
     "version": 1,
