@@ -8,7 +8,7 @@ instance acting or played, its target instance, and an option such as a pile or 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from rules.game.state import GameState
@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 KIND_NAMES = ("economic", "religious", "political")
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
+    # A named tuple, not a dataclass: games make hundreds of these per second, and a tuple is
+    # the cheapest immutable value to build and compare.
     kind: str
     card: int = -1
     target: int = -1

@@ -487,7 +487,7 @@ def use_combat_effect(state: GameState, card: int, actor: int, effect: Effect,
     c = _combat(state)
     if effect.kind == "grant":
         c.granted.setdefault(actor, []).append(effect.keyword)
-        state.keyword_cache.clear()
+        state.forget_derived()
     elif effect.kind == "self_defense":
         c.bonus_def[actor] = c.bonus_def.get(actor, 0) + effect.amount
     elif effect.kind == "troop_offense":

@@ -266,7 +266,7 @@ def _begin_fines(state: GameState) -> None:
 def after_combat(state: GameState, kind: str) -> None:
     """Called by the combat module when a combat is over."""
     state.combat = None
-    state.keyword_cache.clear()
+    state.forget_derived()
     if state.outcome:
         return
     if kind == "hunt":
@@ -365,7 +365,6 @@ def apply(state: GameState, action: Action) -> Result:
     if action not in legal_actions(state):
         return Result(False, _why_illegal(state, action))
     state.pending = None
-    state.keyword_cache.clear()
     start = len(state.events) if state.events is not None else 0
     state.decisions += 1
     emit(state, "action", action=action.to_dict())
@@ -435,7 +434,7 @@ def _apply(state: GameState, action: Action) -> None:
         emit(state, "unguard", card=action.card)
     elif kind == "move_item":
         state.host[action.card] = action.target
-        state.keyword_cache.clear()
+        state.forget_derived()
         emit(state, "move_item", card=action.card, to=action.target)
     elif kind == "fine":
         state.fines_due -= 1

@@ -154,6 +154,9 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
 def items_used(state: GameState, instance: int) -> list[int]:
     """"A troop may only use one weapon, one armor, and one shield": the best of each kind
     by its printed bonus, and every other item."""
+    cached = state.item_cache.get(instance)
+    if cached is not None:
+        return cached
     best: dict[str, int] = {}
     others = []
     for item in state.zones["attached"]:
@@ -169,7 +172,8 @@ def items_used(state: GameState, instance: int) -> list[int]:
                 best[slot] = item
         else:
             others.append(item)
-    return [*best.values(), *others]
+    found = state.item_cache[instance] = [*best.values(), *others]
+    return found
 
 
 def _item_value(card: Profile) -> int:

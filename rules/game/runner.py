@@ -69,8 +69,8 @@ def summarise(state: GameState, number: int) -> GameSummary:
             opening.add(card)
         if instance in hand and not flags & PLAYED:
             stuck.add(card)
-    return GameSummary(number, state.outcome, state.final_round, frozenset(drawn), frozenset(played),
-                       frozenset(stuck), frozenset(opening))
+    return GameSummary(number, state.outcome, state.final_round, frozenset(drawn),
+                       frozenset(played), frozenset(stuck), frozenset(opening))
 
 
 def run_chunk(prepared: engine.Prepared, spec: RunSpec, first: int, last: int) -> Tally:

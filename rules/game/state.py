@@ -65,6 +65,11 @@ class Combat:
     berserked: list[int] = field(default_factory=list)
 
 
+# Worked out from the rest, or kept apart from the saved state.
+_NOT_SAVED = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
+                        "item_cache"})
+
+
 @dataclass(slots=True)
 class GameState:
     cards: list[str]
@@ -102,6 +107,7 @@ class GameState:
     # Effective keywords per card (rulings.keywords), dropped whenever they may change.
     keyword_cache: dict[int, frozenset[str]] = field(default_factory=dict, repr=False,
                                                      compare=False)
+    item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
@@ -112,18 +118,25 @@ class GameState:
 
     def move(self, instance: int, zone: str) -> None:
         """Move one card to the end of ``zone`` (and off any host)."""
-        self.keyword_cache.clear()
-        self.zones[self.where[instance]].remove(instance)
+        source = self.where[instance]
+        if source in IN_PLAY or zone in IN_PLAY:
+            self.forget_derived()
+        self.zones[source].remove(instance)
         self.zones[zone].append(instance)
         self.where[instance] = zone
         self.host.pop(instance, None)
+
+    def forget_derived(self) -> None:
+        """Drop what is worked out from the cards in play (keywords, items in use)."""
+        self.keyword_cache.clear()
+        self.item_cache.clear()
 
     def in_play(self, instance: int) -> bool:
         return self.where[instance] in IN_PLAY
 
     def to_dict(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__slots__  # type: ignore[attr-defined]
-                if name not in ("table", "combat", "config", "events", "pending", "keyword_cache")}
+                if name not in _NOT_SAVED}
         data["config"] = asdict(self.config)
         data["exhausted"] = sorted(self.exhausted)
         data["host"] = {str(k): v for k, v in self.host.items()}
