@@ -41,7 +41,14 @@ from django.utils import timezone
 
 from decks.db_retry import retry_locked
 from decks.formats.json_format import deck_to_dict
-from decks.goldfish import contents_hash, prepare_deck, prepare_stored, report_names, stored_facts
+from decks.goldfish import (
+    DeckNotPlayable,
+    contents_hash,
+    prepare_deck,
+    prepare_stored,
+    report_names,
+    stored_facts,
+)
 from decks.models import Deck, GoldfishChunk, GoldfishRun
 from rules.decklist import Deck as DeckData
 from rules.game.config import RULES_VERSION, GameConfig
@@ -196,6 +203,19 @@ def _enqueue(run_id: str, *, now: bool = False, count: int = 1,
             goldfish_work.enqueue(run_id)
     if watchdog is not None:
         goldfish_work.using(run_after=watchdog).enqueue(run_id)
+
+
+def deck_goldfish_headline(data: DeckData) -> dict[str, Any]:
+    """For the deck page: the newest report of the deck as it is now (any options), a run of it
+    going, or why the engine cannot play it."""
+    try:
+        key = contents_hash(data, prepare_deck(data, RunOptions().config()))
+    except DeckNotPlayable as error:
+        return {"problem": str(error)}
+    runs = GoldfishRun.objects.filter(contents_hash=key)
+    done = runs.filter(status=GoldfishRun.DONE).order_by("-finished_at").first()
+    going = runs.filter(status__in=GoldfishRun.ACTIVE).order_by("-created_at").first()
+    return {"done": done, "report": done.report if done else None, "going": going}
 
 
 # --- working ----------------------------------------------------------------------------------
