@@ -8,6 +8,7 @@ same cards whatever happens to the catalogue later (:func:`prepare_stored`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -107,13 +108,15 @@ def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> Repl
     seed = game_seed(spec.seed, number)
     state = engine.new_game(prepared, None, seed, record=True)
     policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
-    states = {state.round: state.to_dict()}
+    # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
+    # would show the end of the game.
+    states = {state.round: copy.deepcopy(state.to_dict())}
     while not state.outcome:
         result = engine.apply(state, policy(state, engine.legal_actions(state)))
         if not result.ok:
             raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
         if state.round not in states:
-            states[state.round] = state.to_dict()
+            states[state.round] = copy.deepcopy(state.to_dict())
     return ReplayedGame(number, state.outcome, state.final_round, states,
                         _lines_by_round(narrate(state)))
 
