@@ -212,8 +212,8 @@ def test_the_history_page_offers_to_goldfish_against_the_previous_version(
     response = ada.post("/goldfish/compare/", {"a": f"{deck.pk}:1", "b": f"{deck.pk}:2",
                                                "games": "1000", "seed": "1"})
     assert response.status_code == 302
-    versions = sorted(GoldfishRun.objects.values_list("deck_version", flat=True))
-    assert versions == [1, 2]
+    versions = GoldfishRun.objects.order_by("deck_version").values_list("deck_version", flat=True)
+    assert list(versions) == [1, 2]
     again = ada.post("/goldfish/compare/", {"a": f"{deck.pk}:1", "b": f"{deck.pk}:2",
                                             "games": "1000", "seed": "1"})
     assert again["Location"] == response["Location"]  # the stored runs
