@@ -144,10 +144,11 @@ class GoldfishRunsView(GoldfishThrottled, APIView):
             "seed": 1, "policy": "greedy", "target": 25, "players": 1})],
     )
     def post(self, request: Request) -> Response:
-        """Play the deck solo `games` times in the background: 202 with the new run and its
-        `url` to poll, or 200 with the stored run when the same deck contents were already run
-        with the same options (done, or still going). 400 when the deck cannot be read or
-        played, or `games` is over your limit; 429 when you already have two runs going."""
+        """Play the deck solo `games` times in the background: 202 with the run and its `url`
+        to poll, or 200 with the stored report when the same deck contents were already run
+        with the same options (a run of them still going is returned with 202, not started
+        twice). 400 when the deck cannot be read or played, or `games` is over your limit;
+        429 when you already have two runs going."""
         serializer = GoldfishRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
@@ -179,8 +180,9 @@ class GoldfishRunsView(GoldfishThrottled, APIView):
                 response["Retry-After"] = "10"
             return response
         document = run_document(request, run)
-        response = Response(document, status=status.HTTP_202_ACCEPTED if created
-                            else status.HTTP_200_OK)
+        done = not created and run.status == GoldfishRun.DONE
+        response = Response(document, status=status.HTTP_200_OK if done
+                            else status.HTTP_202_ACCEPTED)
         response["Location"] = document["url"]
         return response
 

@@ -52,10 +52,10 @@ def test_a_run_is_accepted_then_polled_until_its_report_is_the_command_s(client:
     assert json.dumps(done["report"]) == json.dumps(json.loads(out))  # same keys, same order
 
 
-def test_asking_again_answers_200_with_the_stored_run(client: Client) -> None:
+def test_asking_again_returns_the_same_run_and_200_once_it_is_done(client: Client) -> None:
     first = post(client, "/api/goldfish/", BODY)
     again = post(client, "/api/goldfish/", BODY)
-    assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
+    assert (again.status_code, again.json()["id"]) == (202, first.json()["id"])
     played(first)
     done = post(client, "/api/goldfish/", {**BODY, "text": "\n\n" + TEXT})
     assert (done.status_code, done.json()["status"]) == (200, "done")
