@@ -48,9 +48,17 @@ load: migrate
 
 run: load serve
 
+# The web server and one background worker (it plays goldfish runs: manage.py db_worker).
+# The worker runs beside the server and is stopped with it; one stopped in the middle of a run
+# loses nothing but a lease (docs/goldfish.md), so it gets SIGTERM, then SIGKILL after 3 s.
+WITH_WORKER = $(MANAGE) db_worker --no-reload --no-startup-delay & worker=$$!; \
+	stop() { kill $$worker 2>/dev/null || return 0; for i in $$(seq 30); do \
+	  kill -0 $$worker 2>/dev/null || return 0; sleep 0.1; done; kill -9 $$worker 2>/dev/null; }; \
+	trap 'stop; exit 130' INT TERM; trap stop EXIT;
+
 serve:
-	@echo "Serving http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
-	$(MANAGE) runserver $(HOST):$(PORT)
+	@echo "Serving http://$(HOST):$(PORT)/ with a background worker (Ctrl-C to stop both)"
+	@$(WITH_WORKER) $(MANAGE) runserver $(HOST):$(PORT)
 
 # Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn workers.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
@@ -62,8 +70,9 @@ serve-prod: export DJANGO_SSL_REDIRECT ?= 0
 serve-prod: load
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
-	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn (Ctrl-C to stop)"
-	$(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 --access-logfile -
+	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn and a background worker (Ctrl-C to stop)"
+	@$(WITH_WORKER) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 \
+	  --access-logfile -
 
 # The whole site (rows of every app and the media files) in one archive, from SQLite or
 # PostgreSQL (DATABASE_URL); restore loads it into an empty database of either kind.

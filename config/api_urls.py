@@ -15,6 +15,7 @@ from decks.api.collection import (
     SharedCollectionView,
 )
 from decks.api.draws import DrawView, OddsView
+from decks.api.goldfish import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
 from decks.api.views import DeckViewSet
 
 router = DefaultRouter()
@@ -37,6 +38,9 @@ urlpatterns = [
          name="collection-shared"),
     path("draws/", DrawView.as_view(), name="draws"),
     path("odds/", OddsView.as_view(), name="odds"),
+    path("goldfish/", GoldfishRunsView.as_view(), name="goldfish"),
+    path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
+    path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

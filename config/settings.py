@@ -14,6 +14,7 @@ DJANGO_SECURE_COOKIES        session and CSRF cookies only over HTTPS (default o
 DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, for a proxy that rewrites the Host
 DJANGO_CACHE_DIR             the cache shared by every worker (default var/cache)
 DJANGO_NUM_PROXIES           proxies in front that append to X-Forwarded-For (default 0)
+GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 """
 
 import os
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_tasks_db",
     "cards",
     "decks",
 ]
@@ -195,6 +197,12 @@ SPECTACULAR_SETTINGS = {
         "cards.api.problems.problem_media_type_hook",
     ],
 }
+
+# Background jobs (goldfish runs) through Django's tasks API, stored in the database, so one
+# backend serves SQLite and PostgreSQL; `manage.py db_worker` runs them (`make run` starts one).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# A goldfish run is split into chunks of this many games, each leased to one worker at a time.
+GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 
 LOGGING = {
     "version": 1,

@@ -1,24 +1,37 @@
 """The goldfish adapter: a deck and the catalogue in, the engine's report or game log out.
 
 The engine (rules/game) is pure; this module gives it the catalogue's card facts and turns its
-results into the documents the command, the API and the pages share.
+results into the documents the command, the API and the pages share. A stored run keeps the
+facts its deck was read with (:func:`stored_facts`), so its chunks and its replays play the
+same cards whatever happens to the catalogue later (:func:`prepare_stored`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from decks.formats.json_format import deck_from_dict, deck_to_dict
 from decks.validation import catalogue_facts
+from rules.cards import CardFacts
 from rules.decklist import Deck
 from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.narrate import narrate
+from rules.game.policies import POLICIES
 from rules.game.report import build_report
-from rules.game.runner import RunSpec, play_game, run
+from rules.game.runner import RunSpec, game_seed, play_game, run
+from rules.rng import derive_seed
 
-__all__ = ["DeckNotPlayable", "goldfish_game", "goldfish_report", "prepare_deck"]
+__all__ = [
+    "DeckNotPlayable", "ReplayedGame", "contents_hash", "goldfish_game", "goldfish_report",
+    "prepare_deck", "prepare_stored", "replay_rounds", "report_names",
+]
 
 
 def prepare_deck(deck: Deck, config: GameConfig) -> engine.Prepared:
@@ -26,13 +39,42 @@ def prepare_deck(deck: Deck, config: GameConfig) -> engine.Prepared:
     return engine.prepare(deck, catalogue_facts(), config)
 
 
+def prepare_stored(decklist: Mapping[str, Any], facts: Mapping[str, Mapping[str, Any]],
+                   config: GameConfig) -> engine.Prepared:
+    """A stored run's deck read again with the card facts stored beside it."""
+    cards = {card_id: CardFacts.from_data(data) for card_id, data in facts.items()}
+    return engine.prepare(deck_from_dict(dict(decklist)), cards, config)
+
+
+def stored_facts(prepared: engine.Prepared) -> dict[str, dict[str, Any]]:
+    """The facts of the deck's cards as JSON-ready data (what :func:`prepare_stored` reads)."""
+    return {card_id: dict(facts) for card_id, facts in prepared.facts.items()}
+
+
+def contents_hash(deck: Deck, prepared: engine.Prepared) -> str:
+    """What a run's result depends on besides its options: the deck's name (it is in the
+    report), its cards in order (the order numbers the card instances the shuffles move) and
+    the facts of those cards. Same hash, same games."""
+    document = {
+        "name": deck.name,
+        "parts": {k: v for k, v in deck_to_dict(deck).items()
+                  if k not in ("name", "players", "description")},
+        "facts": stored_facts(prepared),
+    }
+    encoded = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(encoded.encode()).hexdigest()
+
+
+def report_names(prepared: engine.Prepared) -> dict[str, str]:
+    return {card_id: card.name for card_id, card in prepared.table.items()}
+
+
 def goldfish_report(deck: Deck, spec: RunSpec, config: GameConfig, *, workers: int = 1,
                     progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     prepared = prepare_deck(deck, config)
     tally = run(prepared, spec, workers=workers, progress=progress)
-    names = {card_id: card.name for card_id, card in prepared.table.items()}
-    return build_report(tally, seed=spec.seed, policy=spec.policy, config=config, names=names,
-                        deck_name=deck.name)
+    return build_report(tally, seed=spec.seed, policy=spec.policy, config=config,
+                        names=report_names(prepared), deck_name=deck.name)
 
 
 def goldfish_game(deck: Deck, spec: RunSpec, config: GameConfig, number: int
@@ -41,3 +83,52 @@ def goldfish_game(deck: Deck, spec: RunSpec, config: GameConfig, number: int
     prepared = prepare_deck(deck, config)
     state = play_game(prepared, spec, number, record=True)
     return narrate(state), engine.game_log(state)
+
+
+@dataclass(frozen=True)
+class ReplayedGame:
+    """One game of a run told round by round: the table at the start of each round (the state
+    as ``GameState.to_dict`` gives it, at the round's first decision) and the story's lines
+    of each round (the setup's lines go with round 1)."""
+
+    number: int
+    outcome: str
+    final_round: int
+    states: dict[int, dict[str, Any]]
+    lines: dict[int, list[str]]
+
+
+def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> ReplayedGame:
+    """Game ``number`` played exactly as :func:`rules.game.runner.play_game` plays it (same
+    seeds, same policy), stopping at each decision to keep the state of each new round.
+
+    (play_game has no hook to look at the state as it goes, so its loop is repeated here; a
+    test checks that both end in the same state.)
+    """
+    seed = game_seed(spec.seed, number)
+    state = engine.new_game(prepared, None, seed, record=True)
+    policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
+    # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
+    # would show the end of the game.
+    states = {state.round: copy.deepcopy(state.to_dict())}
+    while not state.outcome:
+        result = engine.apply(state, policy(state, engine.legal_actions(state)))
+        if not result.ok:
+            raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
+        if state.round not in states:
+            states[state.round] = copy.deepcopy(state.to_dict())
+    return ReplayedGame(number, state.outcome, state.final_round, states,
+                        _lines_by_round(narrate(state)))
+
+
+def _lines_by_round(lines: list[str]) -> dict[int, list[str]]:
+    by_round: dict[int, list[str]] = {1: []}
+    current = 1
+    for line in lines:
+        if line.startswith("== Round ") and line.endswith(" =="):
+            current = int(line.removeprefix("== Round ").removesuffix(" =="))
+            by_round.setdefault(current, [])
+            continue
+        if line:
+            by_round.setdefault(current, []).append(line)
+    return by_round

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks import draw_views, link_views, views
+from decks import draw_views, goldfish_views, link_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:deck_id>/draw/", draw_views.draw_page, name="draw"),
     path("<int:deck_id>/draw/odds/", draw_views.draw_odds, name="draw_odds"),
     path("<int:deck_id>/draw/hands/", draw_views.draw_hands, name="draw_hands"),
+    path("<int:deck_id>/goldfish/", goldfish_views.deck_goldfish, name="goldfish"),
     path("<int:deck_id>/v/<int:number>/", views.deck_version, name="version"),
     path("<int:deck_id>/v/<int:number>/restore/", views.deck_restore, name="restore"),
 ]

@@ -24,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from decks import builder
 from decks.formats.model import Deck as DeckData
 from decks.formats.text import render_text
+from decks.goldfish_jobs import deck_goldfish_headline
 from decks.models import Deck, DeckVersion
 from decks.ownership import (
     OwnershipView,
@@ -128,6 +129,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     view = builder.deck_view(data)
     return render(request, "decks/deck_detail.html", {
         "deck": deck, "view": view, "ownership": _ownership(request, deck, data),
+        "goldfish": deck_goldfish_headline(data),
     })
 
 

@@ -247,7 +247,9 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
 
     @extend_schema(
         parameters=[OpenApiParameter("to", str, enum=list(MISSING_EXPORTS), default="txt")],
-        responses={(200, "text/plain"): OpenApiTypes.STR, 400: ProblemSerializer},
+        responses={**{(200, media.split(";")[0]): OpenApiTypes.STR
+                      for media in MISSING_EXPORTS.values()},
+                   400: ProblemSerializer, 404: ProblemSerializer},
     )
     @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
     def missing(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
