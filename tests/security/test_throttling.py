@@ -93,3 +93,17 @@ def test_the_draw_page_shares_the_api_count_and_says_when_to_retry(client: Clien
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "Too many requests" in refused.content.decode()
     assert client.get(f"/decks/{deck.pk}/draw/odds/?kind=query&q=t:troop").status_code == 200
+
+
+def test_starting_goldfish_runs_is_throttled_but_polling_is_not(ada: Client,
+                                                                 two_a_minute: None) -> None:
+    ids = []
+    for seed in (1, 2):
+        response = ada.post("/api/goldfish/", {"text": KALIM, "games": 10, "seed": seed},
+                            content_type="application/json")
+        assert response.status_code in (200, 202)
+        ids.append(response.json()["id"])
+    assert_throttled(ada.post("/api/goldfish/", {"text": KALIM, "games": 10, "seed": 3},
+                              content_type="application/json"))
+    for _ in range(3):
+        assert ada.get(f"/api/goldfish/{ids[0]}/").status_code == 200
