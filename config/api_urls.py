@@ -1,11 +1,12 @@
 """Everything under /api/: one router for every app's viewsets, the schema and its docs UI."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from cards.api.bulk import BulkCardsView, BulkIndexView
+from cards.api.problems import UnknownEndpointView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
 from decks.api.collection import (
     CollectionExportView,
@@ -44,4 +45,6 @@ urlpatterns = [
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Last: whatever matched nothing above is a 404 problem, not an HTML page.
+    re_path(r"^.*$", UnknownEndpointView.as_view(), name="unknown"),
 ]

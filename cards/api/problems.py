@@ -8,10 +8,10 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as ModelValidationError
 from drf_spectacular.utils import inline_serializer
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
-from rest_framework.views import exception_handler
+from rest_framework.views import APIView, exception_handler
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -105,3 +105,15 @@ def problem_media_type_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, 
                 if schema.get("$ref") == "#/components/schemas/Problem":
                     content[PROBLEM_CONTENT_TYPE] = content.pop("application/json")
     return result
+
+
+class UnknownEndpointView(APIView):
+    """Any /api/ address that names no endpoint (or an id that cannot be one) answers a 404
+    problem, like every other API error, instead of Django's HTML page."""
+
+    schema = None  # not an operation: kept out of the OpenAPI document
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[type] = []
+
+    def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        raise exceptions.NotFound("No API endpoint at this address.")

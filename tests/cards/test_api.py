@@ -126,3 +126,12 @@ def test_bad_requests_get_a_specific_problem_document(
     assert (body["status"], body["code"], body["detail"]) == (status, code, detail)
     if status == 400:
         assert "official" in body["errors"]
+
+
+@pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/decks/%84/missing/",
+                                 "/api/decks/1.5/ownership/", "/api/cards/a/b/c/"])
+def test_an_address_that_names_no_endpoint_is_a_404_problem(client: Client, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "not_found"

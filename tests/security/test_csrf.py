@@ -19,10 +19,17 @@ FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.DOTALL | re.IGNORECASE)
 INCLUDE = re.compile(r"""{% include ["']([^"']+)["'][^%]*%}""")
 
 
-def expanded(text: str) -> str:
-    """The template with its {% include %}s written out (the builder's forms share theirs)."""
-    return INCLUDE.sub(
-        lambda m: expanded((ROOT / "templates" / m.group(1)).read_text(encoding="utf-8")), text)
+def expanded(text: str, seen: frozenset[str] = frozenset()) -> str:
+    """The template with its {% include %}s written out (the builder's forms share theirs);
+    a template that includes itself (a card with its attached cards) is written out once."""
+    def include(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name in seen:
+            return ""
+        body = (ROOT / "templates" / name).read_text(encoding="utf-8")
+        return expanded(body, seen | {name})
+
+    return INCLUDE.sub(include, text)
 
 
 def post_forms(text: str) -> list[str]:
