@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
     path("collection/", include("decks.collection_urls")),
+    path("playtest/", include("decks.playtest_urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     path("", include("cards.urls")),
 ]
