@@ -22,7 +22,10 @@ class StartForm(forms.Form):
     seed = forms.IntegerField(required=False, min_value=0, max_value=MAX_SEED,
                               help_text="Empty: a random seed. The same seed deals the same game.")
     target = forms.TypedChoiceField(choices=TARGET_CHOICES, coerce=int, initial=25,
-                                    required=False, empty_value=25, label="Victory at")
+                                    required=False, label="Victory at")
+
+    def clean_target(self) -> int:
+        return int(self.cleaned_data.get("target") or 25)  # the deck page's button sends none
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -16,7 +16,7 @@ from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
 TEXT = (FIXTURES / "decklists" / "kalim-crusaders.txt").read_text(encoding="utf-8")
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 def html(response: Any) -> str:
@@ -133,12 +133,12 @@ def test_bad_posts_are_refused_and_change_nothing(client: Client, path: str,
 
 def test_htmx_swaps_the_body_and_announces_the_move(client: Client) -> None:
     _, url = started(client)
-    response = client.post(url + "act/", {"index": 0, "decision": 0}, **HTMX)
+    response = client.post(url + "act/", {"index": 0, "decision": 0}, headers=HTMX)
     page = html(response)
     assert response.status_code == 200 and page.lstrip().startswith("<div id=\"pt-body\"")
     assert 'hx-swap-oob="innerHTML"' in page and "You: Draw from the Structure Pile." in page
     assert "<html" not in page
-    stale = client.post(url + "act/", {"index": 0, "decision": 0}, **HTMX)
+    stale = client.post(url + "act/", {"index": 0, "decision": 0}, headers=HTMX)
     assert stale.status_code == 409 and 'id="pt-body"' in html(stale)
 
 
