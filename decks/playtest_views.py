@@ -69,11 +69,16 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
             deck = visible_decks(request).get(pk=int(source["deck"]))
         except (ValueError, Deck.DoesNotExist):
             raise Http404("No such deck.") from None
+    # Decks to pick instead of pasting: the visitor's own, then the public ones.
+    choices = [] if deck else list(
+        visible_decks(request).exclude(visibility=Deck.UNLISTED).select_related("owner")
+        .order_by("name")[:24])
     if request.method != "POST":
         form = StartForm(initial={"deck": deck.pk if deck else None})
-        return render(request, "decks/playtest_new.html", {"form": form, "deck": deck})
+        return render(request, "decks/playtest_new.html",
+                      {"form": form, "deck": deck, "choices": choices})
     form = StartForm(request.POST)
-    context: dict[str, Any] = {"form": form, "deck": deck}
+    context: dict[str, Any] = {"form": form, "deck": deck, "choices": choices}
     if not form.is_valid():
         return render(request, "decks/playtest_new.html", context, status=400)
     data = form.cleaned_data
