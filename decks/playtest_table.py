@@ -160,8 +160,14 @@ def combat_layout(state: GameState, links: Links) -> dict[str, Any] | None:
     def entry(instance: int) -> dict[str, Any]:
         data = card_entry(state, instance, links)
         data["gone"] = state.where[instance] not in alive
-        data["offense_bonus"] = combat.bonus_off.get(instance, 0) + combat.charged.get(instance, 0)
-        data["defense_bonus"] = combat.bonus_def.get(instance, 0) - combat.charged.get(instance, 0)
+        # Printed numbers, the items in use and this combat's bonuses; before the die and
+        # target-specific riders (Giant-size, Raze...), which the log shows per attack.
+        items = [state.card(i) for i in rulings.items_used(state, instance)]
+        charged = combat.charged.get(instance, 0)
+        data["offense_now"] = (data["offense"] + sum(c.offense for c in items)
+                               + combat.bonus_off.get(instance, 0) + charged)
+        data["defense_now"] = (data["defense"] + sum(c.defense for c in items)
+                               + combat.bonus_def.get(instance, 0) - charged)
         return data
 
     groups = [{
