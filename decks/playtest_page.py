@@ -76,8 +76,9 @@ def game_context(view: GameView, *, focus: int | None = None, hints: bool = Fals
 
 def game_document(game: PlaytestGame, request_url: str, view: GameView | None = None,
                   share_url: str | None = None) -> dict[str, Any]:
-    """The API's answer for a game: where it stands, the table, the legal actions."""
-    view = view or game_view(game)
+    """The API's answer for a game: where it stands, the table, the legal actions (from the
+    stored state: no replay, no log)."""
+    view = view or GameView(game, GameState.from_dict(game.state), [])
     context = game_context(view)
     menu = context["menu"]
     return {
