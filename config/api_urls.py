@@ -17,6 +17,7 @@ from decks.api.collection import (
 )
 from decks.api.draws import DrawView, OddsView
 from decks.api.goldfish import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
+from decks.api.playtest import PlaytestViewSet
 from decks.api.views import DeckViewSet
 
 router = DefaultRouter()
@@ -24,6 +25,7 @@ router.register("cards", CardViewSet, basename="card")
 router.register("sets", CardSetViewSet, basename="set")
 router.register("abilities", AbilityViewSet, basename="ability")
 router.register("decks", DeckViewSet, basename="deck")
+router.register("playtest", PlaytestViewSet, basename="playtest")
 
 app_name = "api"
 urlpatterns = [

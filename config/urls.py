@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("decks/", include("decks.urls")),
     path("collection/", include("decks.collection_urls")),
     path("goldfish/", include("decks.goldfish_urls")),
+    path("playtest/", include("decks.playtest_urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     path("", include("cards.urls")),
 ]

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from cards.models import Card
 from decks.formats.model import SECTION_TITLES
+from decks.playtest_models import PlaytestGame as PlaytestGame  # registered with the app
 
 SECTION_CHOICES = list(SECTION_TITLES.items())
 

@@ -1,0 +1,242 @@
+"""The table of a game as the rulebook's "Game Layout" describes it, and the moves of the moment.
+
+Pure Python (no Django): plain dicts that the page templates and the API share. The layout
+follows the rulebook: the private holdings row (structures, with the citizens residing on each
+and the troops guarding it), the defensive holdings row (troops and the wall), the wanderer row,
+the three draw piles with their discard piles, the hand, the personal influence pool by token
+kind and the city's pool, the dead pile; the battlefield when a combat is on. Items and
+invocations are shown on the personality that carries them.
+
+Card images come from ``links`` (the page knows the URLs; this module does not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rules.game import engine, rulings
+from rules.game.actions import Action, describe
+from rules.game.narrate import PHASES
+from rules.game.state import GameState
+
+KINDS: Final = ("economic", "religious", "political")
+STEPS: Final = {
+    "arrange": "Move troops to guard structures and items between personalities",
+    "draw": "Draw to seven cards, one at a time",
+    "act": "Use an ability, bring a card into play, or pass",
+    "military": "Declare a hunt against your wanderer row, or pass",
+    "fine": "Pay a fine for each un-exhausted wanderer",
+    "discard": "Discard up to 3 cards, then say you are done",
+}
+COMBAT_STEPS: Final = {
+    "engage": "Choose the wanderers to hunt",
+    "bribe": "Bribe wanderers to go home",
+    "muster": "Send troops to the battlefield",
+    "assign": "Assignments: each side assigns one card in turn",
+    "modify": "Modification: abilities and battle events",
+    "berserk": "The berserk round: new targets",
+    "resolve": "Combat resolution",
+}
+PILES: Final = (
+    ("structures", "Structure Pile", "structure_pile", "structure_discard"),
+    ("personalities", "Personality Pile", "personality_pile", "personality_discard"),
+    ("wanderers", "Wanderer Pile", "wanderer_pile", "wanderer_discard"),
+)
+OUTCOMES: Final = {
+    "victory": "Victory: your faction influence reached the target.",
+    "overrun": "Lost: the wanderers overran the city.",
+    "stronghold": "Lost: your stronghold was destroyed.",
+    "timeout": "Out of time: the round cap was reached.",
+}
+
+
+@dataclass(frozen=True)
+class Links:
+    """How to reach a card: its image (small rendition) and its page."""
+
+    image: Callable[[str], str]
+    page: Callable[[str], str]
+
+
+def tokens(counts: list[int]) -> list[dict[str, Any]]:
+    return [{"kind": kind, "count": counts[k]} for k, kind in enumerate(KINDS)]
+
+
+def card_entry(state: GameState, instance: int, links: Links) -> dict[str, Any]:
+    """One card on the table: what it is and what is on it (wounds, tokens, exhaustion)."""
+    card = state.card(instance)
+    wounds = state.wounds.get(instance, 0)
+    exhausted = instance in state.exhausted
+    on_card = state.on_card.get(instance)
+    notes = []
+    if exhausted:
+        notes.append("exhausted")
+    if wounds:
+        notes.append(f"{wounds} wound{'s' if wounds != 1 else ''} of {card.vitality} vitality"
+                     if card.vitality else f"{wounds} wound{'s' if wounds != 1 else ''}")
+    if on_card and any(on_card):
+        notes.append("holds " + ", ".join(f"{n} {KINDS[k]}" for k, n in enumerate(on_card) if n))
+    bonus = state.bounty_bonus.get(instance, 0)
+    if bonus:
+        notes.append(f"bounty +{bonus}")
+    return {
+        "instance": instance, "id": card.id, "name": card.name, "type": card.type,
+        "subtype": card.subtype or "", "faction": card.faction or "",
+        "offense": card.offense, "defense": card.defense, "influence": card.influence,
+        "vitality": card.vitality, "residencies": card.residencies, "bounty": card.bounty,
+        "aggression": card.aggression, "exhausted": exhausted, "wounds": wounds,
+        "tokens": list(on_card) if on_card else [0, 0, 0], "bounty_bonus": bonus,
+        "notes": notes, "label": ", ".join([card.name, *notes]),
+        "image": links.image(card.id), "page": links.page(card.id),
+    }
+
+
+def _hosted(state: GameState, zone: str, host: int) -> list[int]:
+    return [i for i in state.zones[zone] if state.host.get(i) == host]
+
+
+def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str, Any]:
+    entry = card_entry(state, instance, links)
+    entry["attached"] = [card_entry(state, i, links) for i in _hosted(state, "attached", instance)]
+    return entry
+
+
+def table_layout(state: GameState, links: Links) -> dict[str, Any]:
+    """The whole table, row by row (see the module docstring)."""
+    zones = state.zones
+    private = []
+    for structure in zones["private"]:
+        entry = card_entry(state, structure, links)
+        entry["residents"] = [_with_attachments(state, c, links)
+                              for c in _hosted(state, "residents", structure)]
+        entry["guards"] = [_with_attachments(state, g, links)
+                           for g in _hosted(state, "guards", structure)]
+        private.append(entry)
+    piles = [{
+        "key": key, "title": title, "count": len(zones[pile]),
+        "discard_count": len(zones[discard]),
+        "discard": [card_entry(state, i, links) for i in reversed(zones[discard])],
+    } for key, title, pile, discard in PILES]
+    return {
+        "round": state.round, "phase": state.phase,
+        "phase_title": PHASES.get(state.phase, state.phase.title()),
+        "step": state.step, "step_title": _step_title(state),
+        "decision": state.decisions, "over": state.over, "outcome": state.outcome,
+        "outcome_title": OUTCOMES.get(state.outcome, ""),
+        "influence": rulings.influence_total(state), "target": state.config.target,
+        "round_cap": state.config.round_cap,
+        "wanderer_limit": state.config.overrun_limit,
+        "personal": tokens(state.personal), "personal_total": sum(state.personal),
+        "city": tokens(state.city), "city_total": sum(state.city),
+        "fines_due": state.fines_due, "discards_left": state.discards_left,
+        "private": private,
+        "defensive": [_with_attachments(state, i, links) for i in zones["defensive"]],
+        "wanderers": [card_entry(state, i, links) for i in zones["wanderers"]],
+        "hand": [card_entry(state, i, links) for i in zones["hand"]],
+        "piles": piles,
+        "dead": [card_entry(state, i, links) for i in zones["dead"]],
+        "combat": combat_layout(state, links),
+    }
+
+
+def _step_title(state: GameState) -> str:
+    if state.over:
+        return "The game is over"
+    if state.combat is not None:
+        return COMBAT_STEPS.get(state.combat.step, state.combat.step)
+    return STEPS.get(state.step, state.step)
+
+
+def combat_layout(state: GameState, links: Links) -> dict[str, Any] | None:
+    """The battlefield: both sides and every attack group (a separate attack has one attacker,
+    a joint attack several; "strikes back" groups are the defenders' answers)."""
+    combat = state.combat
+    if combat is None:
+        return None
+    alive = {"defensive", "wanderers", "private", "guards"}
+
+    def entry(instance: int) -> dict[str, Any]:
+        data = card_entry(state, instance, links)
+        data["gone"] = state.where[instance] not in alive
+        # Printed numbers, the items in use and this combat's bonuses; before the die and
+        # target-specific riders (Giant-size, Raze...), which the log shows per attack.
+        items = [state.card(i) for i in rulings.items_used(state, instance)]
+        charged = combat.charged.get(instance, 0)
+        data["offense_now"] = (data["offense"] + sum(c.offense for c in items)
+                               + combat.bonus_off.get(instance, 0) + charged)
+        data["defense_now"] = (data["defense"] + sum(c.defense for c in items)
+                               + combat.bonus_def.get(instance, 0) - charged)
+        return data
+
+    groups = [{
+        "side": "you" if side == 0 else "wanderers",
+        "target": entry(target), "attackers": [entry(m) for m in members],
+        "joint": len(members) > 1,
+    } for side, target, *members in combat.groups]
+    return {
+        "kind": combat.kind,
+        "title": "The hunt" if combat.kind == "hunt" else "The wanderers attack",
+        "step": combat.step, "step_title": COMBAT_STEPS.get(combat.step, combat.step),
+        "turn": "you" if combat.turn == 0 else "wanderers",
+        "yours": [entry(i) for i in combat.player],
+        "wall": entry(combat.wall) if combat.wall >= 0 else None,
+        "wall_left": combat.wall_left,
+        "wanderers": [entry(i) for i in combat.wild],
+        "groups": groups, "berserk": combat.berserk,
+    }
+
+
+def _related(state: GameState, action: Action) -> list[int]:
+    """The cards a click can focus this action by: its card and target, and for a card in
+    hand every copy of it (the engine offers to play the first copy only)."""
+    found = [i for i in (action.card, action.target) if i >= 0]
+    if action.card >= 0 and state.where[action.card] == "hand":
+        same = state.cards[action.card]
+        found += [i for i in state.zones["hand"] if state.cards[i] == same and i != action.card]
+    if action.kind == "joint" and action.option.isdigit():
+        found.append(int(action.option))
+    return found
+
+
+def _zone_word(state: GameState, instance: int) -> str:
+    zone = state.where[instance]
+    return {"hand": "in hand", "private": "private holdings", "residents": "citizen",
+            "guards": "guard", "defensive": "defensive holdings", "wanderers": "wanderer row",
+            "attached": "attached"}.get(zone, zone.replace("_", " "))
+
+
+def action_menu(state: GameState, *, policy: int | None = None,
+                focus: int | None = None) -> dict[str, Any]:
+    """The legal actions of the moment, each numbered (number = index + 1) and worded by
+    :func:`describe`, grouped by the card that acts (general moves such as Pass or Done in
+    their own group); ``policy`` marks the greedy policy's choice, ``focus`` a clicked card."""
+    legal = engine.legal_actions(state)
+    rows = []
+    groups: dict[int, dict[str, Any]] = {}
+    for index, action in enumerate(legal):
+        related = _related(state, action)
+        row = {
+            "index": index, "number": index + 1, "text": describe(state, action),
+            "action": action.to_dict(), "kind": action.kind, "related": related,
+            "policy": index == policy,
+            "focused": focus is not None and focus in related,
+        }
+        rows.append(row)
+        key = action.card
+        if key not in groups:
+            groups[key] = {
+                "card": action.card, "title": state.card(key).name if key >= 0 else "General",
+                "where": _zone_word(state, key) if key >= 0 else "",
+                "actions": [],
+            }
+        groups[key]["actions"].append(row)
+    for group in groups.values():
+        group["focused"] = any(row["focused"] for row in group["actions"])
+    # The cards that can act now (and every copy in hand of a card that can be played).
+    movable = sorted({i for a in legal if a.card >= 0
+                      for i in _related(state, Action("", a.card))})
+    return {"decision": state.decisions, "count": len(legal), "actions": rows,
+            "groups": list(groups.values()), "policy": policy, "focus": focus,
+            "focus_matches": sum(1 for row in rows if row["focused"]), "movable": movable}
