@@ -140,7 +140,9 @@ class GameState:
         data = {name: copy.deepcopy(getattr(self, name))
                 for name in self.__slots__  # type: ignore[attr-defined]
                 if name not in _NOT_SAVED}
-        data["config"] = asdict(self.config)
+        config = asdict(self.config)
+        config["city_pool"] = list(config["city_pool"])  # as JSON gives it back
+        data["config"] = config
         data["exhausted"] = sorted(self.exhausted)
         data["host"] = {str(k): v for k, v in self.host.items()}
         data["wounds"] = {str(k): v for k, v in self.wounds.items()}
@@ -149,8 +151,16 @@ class GameState:
         data["combat"] = None if self.combat is None else _combat_dict(self.combat)
         return data
 
+    def copy(self) -> GameState:
+        """An independent copy that shares the (immutable) card profiles: what undo points
+        and Monte Carlo playouts need, without rebuilding every profile."""
+        return GameState.from_dict(self.to_dict(), table=self.table)
+
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
+    def from_dict(cls, data: dict[str, Any],
+                  table: dict[str, Profile] | None = None) -> GameState:
+        """The state saved by :meth:`to_dict`; ``table``: profiles already built for the same
+        card facts (else they are built from the facts the state carries)."""
         state = cls(cards=list(data["cards"]), seed=data["seed"],
                     config=GameConfig.from_dict(data["config"]),
                     rng=data["rng"])
@@ -169,7 +179,8 @@ class GameState:
         state.on_card = {int(k): list(v) for k, v in data["on_card"].items()}
         state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
-        state.table = {k: build_profile(CardFacts.from_data(v)) for k, v in state.facts.items()}
+        state.table = table if table is not None else {
+            k: build_profile(CardFacts.from_data(v)) for k, v in state.facts.items()}
         combat = data.get("combat")
         state.combat = None if combat is None else _combat_from(combat)
         return state

@@ -191,3 +191,22 @@ def test_a_snapshot_does_not_change_as_the_game_goes_on_and_observers_see_every_
     first = snapshots[1]
     assert first["round"] == 1 and first != final.to_dict()
     assert GameState.from_dict(json.loads(json.dumps(first))).round == 1
+
+
+def test_a_copy_plays_on_alone_and_equals_its_json_round_trip() -> None:
+    state = new(SAMPLES[3], 6)
+    for _ in range(30):
+        engine.apply(state, GreedyPolicy()(state, engine.legal_actions(state)))
+    clone = state.copy()
+    assert clone.table is state.table
+    assert clone.to_dict() == json.loads(json.dumps(state.to_dict()))
+    play(clone, GreedyPolicy())
+    assert not state.over and clone.over
+
+
+def test_ability_sentences_leave_out_the_card_markers() -> None:
+    state = new(SAMPLES[3], 6)
+    while state.step != "act":
+        engine.apply(state, GreedyPolicy()(state, engine.legal_actions(state)))
+    uses = [describe(state, a) for a in engine.legal_actions(state) if a.kind == "use"]
+    assert uses and all(": E " not in text and "(F)" not in text for text in uses)
