@@ -517,10 +517,32 @@ def _recycle_options(state: GameState) -> list[Action]:
             if not state.zones[DRAW_PILES[pile]] and state.zones[DISCARDS[pile]]]
 
 
+class _Table:
+    """Where cards from the hand may go, worked out at most once per decision."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.wall_in_play = any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+        self._homes: list[int] | None = None
+        self._people: list[int] | None = None
+
+    @property
+    def homes(self) -> list[int]:
+        if self._homes is None:
+            self._homes = rulings.open_residences(self.state)
+        return self._homes
+
+    @property
+    def people(self) -> list[int]:
+        if self._people is None:
+            self._people = rulings.personalities_in_play(self.state)
+        return self._people
+
+
 def _play_options(state: GameState) -> list[Action]:
     options: list[Action] = []
     seen: set[str] = set()
-    wall_in_play = any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+    table = _Table(state)
     dead = {state.cards[i] for i in state.zones["dead"]}
     for instance in state.zones["hand"]:
         card_id = state.cards[instance]
@@ -530,25 +552,25 @@ def _play_options(state: GameState) -> list[Action]:
         card = state.table[card_id]
         if card_id in dead or not affordable(state, card.cost, card.generic):
             continue
-        options += _placements(state, instance, card, wall_in_play)
+        options += _placements(state, instance, card, table)
     return options
 
 
-def _placements(state: GameState, instance: int, card: Any, wall_in_play: bool) -> list[Action]:
+def _placements(state: GameState, instance: int, card: Profile, table: _Table) -> list[Action]:
     if card.type == "structure":
-        if card.subtype == "stronghold" or (card.subtype == "wall" and wall_in_play):
+        if card.subtype == "stronghold" or (card.subtype == "wall" and table.wall_in_play):
             return []
         return [Action("play", instance)]
     if card.is_citizen:
-        return [Action("play", instance, s) for s in rulings.open_residences(state)]
+        return [Action("play", instance, s) for s in table.homes]
     if card.is_troop:
         return [Action("play", instance),
                 *(Action("play", instance, s) for s in state.zones["private"])]
     if card.type == "item":
-        return [Action("play", instance, p) for p in rulings.personalities_in_play(state)]
+        return [Action("play", instance, p) for p in table.people]
     if card.type == "invocation":
         need = card.strength[1]
-        return [Action("play", instance, p) for p in rulings.personalities_in_play(state)
+        return [Action("play", instance, p) for p in table.people
                 if state.card(p).strength[1] >= need
                 and (card.subtype != "kalim" or state.card(p).faction == "kalim")]
     if card.type == "event" and card.subtype == "general":

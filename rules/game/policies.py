@@ -99,8 +99,20 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     best: Action | None = None
     best_score = 0.0
     context = _Context(state)
+    memo: dict[tuple[str, str, int], float] = {}
+    cards = state.cards
     for action in actions:
-        score = _score(state, action, context)
+        # The score depends on the card played or used, and on the target only for uses and
+        # items (a citizen scores the same on any residence): worked out once per such key.
+        if action.kind == "play" and state.card(action.card).type != "item":
+            key = (cards[action.card], action.kind, 1 if action.target >= 0 else -1)
+        elif action.kind in ("play", "use"):
+            key = (cards[action.card] + "\x1f" + action.option, action.kind, action.target)
+        else:
+            key = ("", action.kind, action.target)
+        score = memo.get(key)
+        if score is None:
+            score = memo[key] = _score(state, action, context)
         if score > best_score:
             best, best_score = action, score
     return best or _find(actions, "pass")
