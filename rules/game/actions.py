@@ -7,15 +7,15 @@ instance acting or played, its target instance, and an option such as a pile or 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rules.game.effects import strip_markers
 
 if TYPE_CHECKING:
     from rules.game.state import GameState
 
 KIND_NAMES = ("economic", "religious", "political")
-_MARKERS = re.compile(r"^(?:E\s+)?(?:\([fF]\)\s*\d+\s*)?(?:E\s+)?")
 
 
 class Action(NamedTuple):
@@ -73,7 +73,7 @@ def describe(state: GameState, action: Action) -> str:
         card = state.card(action.card)
         ability = next(a for a in card.abilities if str(a.index) == action.option)
         # The "E" and "(F)n" markers are for the card, not the sentence.
-        text = _MARKERS.sub("", ability.text).rstrip(".")
+        text = strip_markers(ability.text).rstrip(".")
         text = text[:1].upper() + text[1:]
         on = f" on {target}" if action.target >= 0 else ""
         return f"Use {name}: {text}{on}"

@@ -592,7 +592,7 @@ def _resolve(state: GameState) -> None:
              effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
-        hits: list[tuple[int, int, int]] = []
+        hits: list[tuple[int, int]] = []
         for index, group in enumerate(c.groups):
             if phases[index] != phase:
                 continue
@@ -618,10 +618,10 @@ def _resolve(state: GameState) -> None:
             emit(state, "attack", step=name, attackers=members, target=target,
                  offense=offense, defense=defense, wounds=wounds)
             if wounds:
-                hits.append((target, wounds, side))
-        for target, wounds, side in hits:
+                hits.append((target, wounds))
+        for target, wounds in hits:
             if _alive(state, target):
-                _take_wounds(state, target, wounds, side)
+                _take_wounds(state, target, wounds)
                 if state.outcome:
                     state.rng = rng.state
                     return
@@ -645,7 +645,7 @@ def _ignores_wound(state: GameState, card: int) -> bool:
     return False
 
 
-def _take_wounds(state: GameState, card: int, count: int, by_side: int) -> None:
+def _take_wounds(state: GameState, card: int, count: int) -> None:
     c = _combat(state)
     keys = rulings.keywords(state, card)
     exhaust = "endurance" not in keys and not (c.hold_line and card in c.player)
@@ -668,7 +668,6 @@ def _take_wounds(state: GameState, card: int, count: int, by_side: int) -> None:
                              exhaust="endurance" not in rulings.keywords(state, guard)):
                 rulings.remove_killed(state, guard, "killed")
     rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
-    del by_side
 
 
 # --- berserk and the end -------------------------------------------------------------------
@@ -687,7 +686,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         first = c.previous.get(card, -1)
         if first < 0:
             continue
-        if state.where[first] in ("private", "guards") if _alive(state, first) else False:
+        if _alive(state, first) and state.where[first] in ("private", "guards"):
             pool = state.zones["private"] + state.zones["guards"]
         else:
             pool = list(_side_cards(state, 1 - side))

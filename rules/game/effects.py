@@ -199,9 +199,14 @@ def _cancel_event(m: re.Match[str]) -> Effect:
 _MARKERS = re.compile(r"^(?:E\s+)?(?:\([fF]\)\s*\d+\s*)?(?:E\s+)?")
 
 
+def strip_markers(clause: str) -> str:
+    """The clause without its leading "E" and "(F)n" markers, whitespace runs made one."""
+    return _MARKERS.sub("", " ".join(clause.split()))
+
+
 def read_effect(clause: str) -> Effect | None:
     """The effect of one custom clause, or None when the engine does not model its text."""
-    text = _MARKERS.sub("", " ".join(clause.split()))
+    text = strip_markers(clause)
     for pattern, build in _TABLE:
         match = pattern.match(text)
         if match:

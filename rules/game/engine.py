@@ -580,7 +580,7 @@ def _placements(state: GameState, instance: int, card: Profile, table: _Table) -
 
 def _use_options(state: GameState) -> list[Action]:
     options = []
-    for instance, ability, holder in rulings.usable_abilities(state, combat_step=False):
+    for instance, ability, _ in rulings.usable_abilities(state, combat_step=False):
         effect = ability.effect
         if effect.kind == "collect":
             if any(g and state.city[k] for k, g in enumerate(effect.gains)):
@@ -588,7 +588,6 @@ def _use_options(state: GameState) -> list[Action]:
         elif effect.kind == "wound_wanderer":
             options += [Action("use", instance, w, str(ability.index))
                         for w in state.zones["wanderers"]]
-        del holder
     return options
 
 

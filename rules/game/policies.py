@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 
 from rules.game import combat, rulings
 from rules.game.actions import Action
+from rules.game.profile import Profile
 from rules.game.state import GameState
 from rules.rng import GameRng
 
@@ -190,9 +191,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     return 0
 
 
-def _income(card: object) -> int:
-    abilities = getattr(card, "abilities", ())
-    return sum(sum(a.effect.gains) for a in abilities if a.effect.kind == "collect")
+def _income(card: Profile) -> int:
+    return sum(sum(a.effect.gains) for a in card.abilities if a.effect.kind == "collect")
 
 
 def _ready_offense(state: GameState) -> int:
