@@ -134,7 +134,8 @@ def test_bad_requests_get_a_specific_problem_document(
 
 
 @pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/decks/%84/missing/",
-                                 "/api/decks/1.5/ownership/", "/api/cards/a/b/c/"])
+                                 "/api/decks/1.5/ownership/", "/api/cards/a/b/c/",
+                                 "/api/playtest/a%0Ab/actions/"])
 def test_an_address_that_names_no_endpoint_is_a_404_problem(client: Client, url: str) -> None:
     response = client.get(url)
     assert response.status_code == 404
