@@ -36,7 +36,20 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-install: $(VENV)/.installed
+# The rules engine compiled with mypyc (rules/compiled.py): the same games, about 3x faster.
+# Optional: without a C compiler (or with ALLEGIANCE_COMPILE=0) the engine runs as plain
+# Python, and an engine source edited after the build runs as source until the next build.
+ENGINE_SOURCES := rules/compiled.py rules/build_engine.py rules/rng.py $(wildcard rules/game/*.py)
+$(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
+	@if [ "$${ALLEGIANCE_COMPILE:-1}" = 0 ]; then \
+	  echo "ALLEGIANCE_COMPILE=0: the rules engine runs as plain Python"; \
+	else echo "Compiling the rules engine with mypyc (about a minute)"; mkdir -p build/mypyc; \
+	  if ! ALLEGIANCE_ENGINE=python $(PY) -m rules.build_engine >build/mypyc/build.log 2>&1; then \
+	    tail -n 20 build/mypyc/build.log; echo "warning: could not compile the rules engine" \
+	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
+	@touch $@
+
+install: $(VENV)/.installed $(VENV)/.engine-built
 
 migrate: install
 	$(MANAGE) migrate --noinput
@@ -119,4 +132,5 @@ bench: install
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) var tmp .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var tmp build .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	  rules/game/_compiled.sha256 rules/*.so rules/game/*.so

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from decks.formats.model import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
+from rules import compiled
 from rules.cards import CardFacts, facts_by_id
 from rules.game import engine
 from rules.game.runner import RunSpec, run_chunk
@@ -47,6 +48,7 @@ def _catalogue(root: Path) -> tuple[dict[str, CardFacts], CatalogueResolver]:
 
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
     facts, resolver = _catalogue(root)
+    print(f"goldfish engine: {compiled.running()} (ALLEGIANCE_ENGINE=python runs the sources)")
     for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
         deck = parse_text(path.read_text("utf-8"), resolver).deck
         assert deck is not None

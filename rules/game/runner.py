@@ -13,9 +13,14 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
+from rules.cards import CardFacts
+from rules.decklist import Deck
 from rules.game import engine
+from rules.game.config import GameConfig
 from rules.game.policies import POLICIES
+from rules.game.profile import build_profile
 from rules.game.report import GameSummary, Tally
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
 from rules.rng import derive_seed
@@ -104,8 +109,11 @@ def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
                 progress(done, spec.games)
         return total
     workers = min(workers, len(parts), os.cpu_count() or 1)
+    deck, facts, config = _portable(prepared)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_chunk, prepared, spec, first, last) for first, last in parts]
+        futures = [pool.submit(_run_portable_chunk, deck, facts, config,
+                               (spec.games, spec.seed, spec.policy), first, last)
+                   for first, last in parts]
         # Merge in chunk order (the report must not depend on which worker finished first).
         for (first, last), future in zip(parts, futures, strict=True):
             total.merge(future.result())
@@ -113,3 +121,22 @@ def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
             if progress:
                 progress(done, spec.games)
     return total
+
+
+# Worker processes get plain data: the compiled engine's frozen classes (profiles, the config,
+# the spec) cannot be unpickled, and the profiles are quick to build again from the facts.
+type _Facts = dict[str, dict[str, Any]]
+
+
+def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, Any]]:
+    config = prepared.config
+    return prepared.deck, {k: dict(v) for k, v in prepared.facts.items()}, {
+        "target": config.target, "players": config.players, "round_cap": config.round_cap,
+        "city_pool": list(config.city_pool)}
+
+
+def _run_portable_chunk(deck: Deck, facts: _Facts, config: dict[str, Any],
+                        spec: tuple[int, int, str], first: int, last: int) -> Tally:
+    table = {k: build_profile(CardFacts.from_data(v)) for k, v in facts.items()}
+    prepared = engine.Prepared(deck, table, facts, GameConfig.from_dict(config))
+    return run_chunk(prepared, RunSpec(*spec), first, last)

@@ -14,7 +14,7 @@ built from, so a saved state needs no catalogue to resume.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from rules.cards import CardFacts
@@ -137,9 +137,8 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready snapshot: its own copy, unchanged by the moves that follow."""
-        data = {name: copy.deepcopy(getattr(self, name))
-                for name in self.__slots__  # type: ignore[attr-defined]
-                if name not in _NOT_SAVED}
+        data = {f.name: copy.deepcopy(getattr(self, f.name))
+                for f in fields(self) if f.name not in _NOT_SAVED}
         config = asdict(self.config)
         config["city_pool"] = list(config["city_pool"])  # as JSON gives it back
         data["config"] = config
@@ -187,8 +186,7 @@ class GameState:
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
-    data = {name: copy.deepcopy(getattr(combat, name))
-            for name in combat.__slots__}  # type: ignore[attr-defined]
+    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data
