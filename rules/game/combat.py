@@ -45,13 +45,15 @@ def _available_troops(state: GameState) -> list[int]:
 
 def start_hunt(state: GameState) -> None:
     state.combat = Combat(kind="hunt", step="engage")
-    emit(state, "hunt_declared")
+    if state.events is not None:
+        emit(state, "hunt_declared")
 
 
 def start_raid(state: GameState, wanderers: list[int]) -> None:
     combat = Combat(kind="raid", step="bribe", wild=list(wanderers), turn=WILD)
     state.combat = combat
-    emit(state, "wanderers_attack", cards=list(wanderers))
+    if state.events is not None:
+        emit(state, "wanderers_attack", cards=list(wanderers))
 
 
 # --- options -------------------------------------------------------------------------------
@@ -103,7 +105,8 @@ def apply(state: GameState, action: Action) -> None:
         skip_step(state)
     elif kind == "engage":
         c.wild.append(action.card)
-        emit(state, "engage", card=action.card)
+        if state.events is not None:
+            emit(state, "engage", card=action.card)
     elif kind == "bribe":
         cost = _bribe_cost(state, action.card)
         before = list(state.personal)
@@ -116,12 +119,14 @@ def apply(state: GameState, action: Action) -> None:
         for k in range(3):
             tokens[k] += paid[k]
         c.wild.remove(action.card)
-        emit(state, "bribe", card=action.card, tokens=paid)
+        if state.events is not None:
+            emit(state, "bribe", card=action.card, tokens=paid)
     elif kind == "send":
         if action.option == "pay":
             rulings.spend(state, MOVE_EXHAUSTED_COST)
         c.player.append(action.card)
-        emit(state, "send", card=action.card, paid=action.option == "pay")
+        if state.events is not None:
+            emit(state, "send", card=action.card, paid=action.option == "pay")
     elif kind in ("separate", "joint"):
         _assign(state, PLAYER, action)
         _pass_turn(state, PLAYER)
@@ -134,7 +139,8 @@ def apply(state: GameState, action: Action) -> None:
         _battle_event(state, action)
     elif kind == "charge":
         c.charged[action.card] = c.charged.get(action.card, 0) + 1
-        emit(state, "charge", card=action.card)
+        if state.events is not None:
+            emit(state, "charge", card=action.card)
     elif kind == "fervor":
         _spend_religious(state, action.card, action.card, "offense", "fervor")
     elif kind == "pray":
@@ -143,7 +149,8 @@ def apply(state: GameState, action: Action) -> None:
     elif kind == "fear":
         c.feared[PLAYER] = action.target
         _exhaust_if_printed(state, action.card, "fear")
-        emit(state, "fear", card=action.card, target=action.target)
+        if state.events is not None:
+            emit(state, "fear", card=action.card, target=action.target)
 
 
 def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
@@ -155,7 +162,8 @@ def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how:
     bonus[target] = bonus.get(target, 0) + amount
     c.granted.setdefault(bearer, []).append(f"used-{how}")
     _exhaust_if_printed(state, bearer, how)
-    emit(state, how, card=bearer, target=target, stat=stat, amount=amount)
+    if state.events is not None:
+        emit(state, how, card=bearer, target=target, stat=stat, amount=amount)
 
 
 def _exhaust_if_printed(state: GameState, card: int, keyword: str) -> None:
@@ -176,7 +184,8 @@ def skip_step(state: GameState) -> None:
         c.step = "muster"
     elif step == "muster":
         if c.kind == "hunt" and not c.player:
-            emit(state, "hunt_abandoned")
+            if state.events is not None:
+                emit(state, "hunt_abandoned")
             _end(state)
             return
         _begin_assignments(state)
@@ -246,11 +255,13 @@ def _begin_assignments(state: GameState) -> None:
         if walls:
             c.wall = walls[0]
             c.wall_left = min(state.card(c.wall).residencies, len(c.wild))
-            emit(state, "wall_moves", card=c.wall, blocks=state.card(c.wall).residencies)
+            if state.events is not None:
+                emit(state, "wall_moves", card=c.wall, blocks=state.card(c.wall).residencies)
         c.turn = WILD
     else:
         c.turn = PLAYER
-    emit(state, "battlefield", player=list(c.player), wanderers=list(c.wild))
+    if state.events is not None:
+        emit(state, "battlefield", player=list(c.player), wanderers=list(c.wild))
 
 
 def _side_cards(state: GameState, side: int) -> list[int]:
@@ -323,7 +334,8 @@ def _assign(state: GameState, side: int, action: Action) -> None:
             if group[0] == side and group[1] == action.target and group[2] == lead:
                 group.append(action.card)
                 break
-        emit(state, "joint_attack", card=action.card, target=action.target, lead=lead)
+        if state.events is not None:
+            emit(state, "joint_attack", card=action.card, target=action.target, lead=lead)
     else:
         _new_group(state, side, action.card, action.target)
     if c.wall_left > 0 and action.target == c.wall and side == WILD:
@@ -335,7 +347,8 @@ def _assign(state: GameState, side: int, action: Action) -> None:
 def _new_group(state: GameState, side: int, card: int, target: int) -> None:
     c = _combat(state)
     c.groups.append([side, target, card])
-    emit(state, "separate_attack", card=card, target=target)
+    if state.events is not None:
+        emit(state, "separate_attack", card=card, target=target)
     # "If a card is assigned to an unassigned card these cards are considered to be assigned
     # to each other." Guards may be targeted but never assign.
     reaches_flyers = bool({"ranged", "flight"} & rulings.keywords(state, target))
@@ -344,7 +357,8 @@ def _new_group(state: GameState, side: int, card: int, target: int) -> None:
             and (reaches_flyers or not ranged_flyer):
         # "Ranged flyers may only be hit by those with ranged or flight."
         c.groups.append([1 - side, card, target])
-        emit(state, "strikes_back", card=target, target=card)
+        if state.events is not None:
+            emit(state, "strikes_back", card=target, target=card)
 
 
 def _climb_over(state: GameState) -> None:
@@ -363,7 +377,8 @@ def _climb_over(state: GameState) -> None:
             group.remove(member)
             c.climbed.append(member)
             target = min(others, key=lambda t: (_defense(state, t, []), t))
-            emit(state, "climbs", card=member)
+            if state.events is not None:
+                emit(state, "climbs", card=member)
             _new_group(state, WILD, member, target)
         if len(group) == 2:
             c.groups.remove(group)
@@ -471,7 +486,8 @@ def _battle_event(state: GameState, action: Action) -> None:
     state.flags[action.card] |= 2
     state.move(action.card, "personality_discard")
     effect = card.abilities[0].effect
-    emit(state, "battle_event", card=action.card, target=action.target)
+    if state.events is not None:
+        emit(state, "battle_event", card=action.card, target=action.target)
     mine = [t for t in c.player if _alive(state, t)]
     if effect.kind == "troop_offense":
         c.bonus_off[action.target] = c.bonus_off.get(action.target, 0) + effect.amount
@@ -484,7 +500,8 @@ def _battle_event(state: GameState, action: Action) -> None:
         for troop in mine:
             if state.wounds.get(troop):
                 state.wounds[troop] -= 1
-                emit(state, "heal", card=troop)
+                if state.events is not None:
+                    emit(state, "heal", card=troop)
 
 
 def use_combat_effect(state: GameState, card: int, actor: int, effect: Effect,
@@ -510,7 +527,8 @@ def _wild_modifies(state: GameState) -> None:
         if engaged:
             target = max(engaged, key=lambda t: (state.card(t).offense, -t))
             c.feared[WILD] = target
-            emit(state, "fear", card=-1, target=target)
+            if state.events is not None:
+                emit(state, "fear", card=-1, target=target)
 
 
 # --- resolution ----------------------------------------------------------------------------
@@ -588,8 +606,9 @@ def _resolve(state: GameState) -> None:
     for group, die in zip(c.groups, dice, strict=True):
         for member in group[2:]:
             die_of.setdefault(member, die)
-        emit(state, "die", lead=group[2], target=group[1], roll=die,
-             effect=_die_effect(die))
+        if state.events is not None:
+            emit(state, "die", lead=group[2], target=group[1], roll=die,
+                 effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
@@ -615,8 +634,9 @@ def _resolve(state: GameState) -> None:
                     else 1
                 if side == WILD and _ignores_wound(state, target):
                     wounds -= 1
-            emit(state, "attack", step=name, attackers=members, target=target,
-                 offense=offense, defense=defense, wounds=wounds)
+            if state.events is not None:
+                emit(state, "attack", step=name, attackers=members, target=target,
+                     offense=offense, defense=defense, wounds=wounds)
             if wounds:
                 hits.append((target, wounds))
         for target, wounds in hits:
@@ -640,7 +660,8 @@ def _ignores_wound(state: GameState, card: int) -> bool:
         return False
     if any(e.kind == "ignore_wanderer_wound" for e in rulings.statics(state, card)):
         state.ignored_wound.append(card)
-        emit(state, "wound_ignored", card=card)
+        if state.events is not None:
+            emit(state, "wound_ignored", card=card)
         return True
     return False
 
@@ -653,7 +674,8 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
     if not rulings.wound(state, card, count, exhaust=exhaust):
         return
     if profile.subtype == "stronghold":
-        emit(state, "stronghold_destroyed", card=card)
+        if state.events is not None:
+            emit(state, "stronghold_destroyed", card=card)
         from rules.game import engine
 
         engine._finish(state, "stronghold")
@@ -709,7 +731,8 @@ def _start_berserk(state: GameState) -> bool:
     if not wild and not player:
         return False
     c.groups = []
-    emit(state, "berserk_round")
+    if state.events is not None:
+        emit(state, "berserk_round")
     for card in dict.fromkeys(a.card for a in wild):
         same = [a for a in wild if a.card == card]
         best = max(same, key=lambda a: (_offense(state, a.card, a.target)
@@ -727,7 +750,8 @@ def _end(state: GameState) -> None:
     """"All remaining troops (except guards) return to the defensive holdings; wanderers
     return to the wanderer row." (They never left those zones here.)"""
     c = _combat(state)
-    emit(state, "combat_over", kind=c.kind)
+    if state.events is not None:
+        emit(state, "combat_over", kind=c.kind)
     from rules.game import engine
 
     engine.after_combat(state, c.kind)

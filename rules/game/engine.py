@@ -114,21 +114,24 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     state.personal = list(STARTING_TOKENS)
     state.city = list(config.city_pool)
     state.favour = _favour(state)
-    emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
-         players=config.players, city=list(state.city), personal=list(state.personal))
+    if state.events is not None:
+        emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
+             players=config.players, city=list(state.city), personal=list(state.personal))
     for instance in list(state.zones["private"]):
         card = state.card(instance)
         if card.subtype == "wall":
             state.move(instance, "defensive")
         if not pay(state, card.cost, card.generic):
             raise DeckNotPlayable("The Initial Holdings cost more than the 12 starting tokens.")
-        emit(state, "holding", card=instance, paid=list(state.personal))
+        if state.events is not None:
+            emit(state, "holding", card=instance, paid=list(state.personal))
     if not any(state.card(i).subtype == "stronghold" for i in state.zones["private"]):
         raise DeckNotPlayable("The Initial Holdings have no stronghold.")
     rng = GameRng(state.rng)
     for zone in ("structure_pile", "personality_pile", "wanderer_pile"):
         rng.shuffle(state.zones[zone])
-        emit(state, "shuffle", pile=zone, order=list(state.zones[zone]))
+        if state.events is not None:
+            emit(state, "shuffle", pile=zone, order=list(state.zones[zone]))
     state.rng = rng.state
     _begin_round(state, 1)
     _advance(state)
@@ -166,9 +169,11 @@ def _favour(state: GameState) -> int:
 def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
-    emit(state, "round", round=number)
+    if state.events is not None:
+        emit(state, "round", round=number)
     total = rulings.influence_total(state)
-    emit(state, "victory_check", influence=total, target=state.config.target)
+    if state.events is not None:
+        emit(state, "victory_check", influence=total, target=state.config.target)
     if total >= state.config.target:
         _finish(state, "victory")
         return
@@ -176,7 +181,8 @@ def _begin_round(state: GameState, number: int) -> None:
         _finish(state, "timeout")
         return
     if state.exhausted:
-        emit(state, "unexhaust", cards=sorted(state.exhausted))
+        if state.events is not None:
+            emit(state, "unexhaust", cards=sorted(state.exhausted))
         state.exhausted.clear()
     state.ignored_wound.clear()
     state.step = "arrange"
@@ -188,7 +194,8 @@ def _finish(state: GameState, outcome: str) -> None:
     state.phase = "over"
     state.step = ""
     state.combat = None
-    emit(state, "game_over", outcome=outcome, round=state.round)
+    if state.events is not None:
+        emit(state, "game_over", outcome=outcome, round=state.round)
 
 
 def _next_step(state: GameState) -> None:
@@ -207,7 +214,8 @@ def _next_step(state: GameState) -> None:
         _wanderer_phase(state)
     elif step == "fine":
         if state.fines_due > 0:  # nothing left to pay with
-            emit(state, "fines_waived", count=state.fines_due)
+            if state.events is not None:
+                emit(state, "fines_waived", count=state.fines_due)
             state.fines_due = 0
         _new_wanderer(state)
         if not state.outcome:
@@ -219,7 +227,8 @@ def _next_step(state: GameState) -> None:
 
 def _end_round(state: GameState) -> None:
     if state.bounty_bonus:
-        emit(state, "counters_expire", cards=sorted(state.bounty_bonus))
+        if state.events is not None:
+            emit(state, "counters_expire", cards=sorted(state.bounty_bonus))
         state.bounty_bonus.clear()
     _begin_round(state, state.round + 1)
 
@@ -235,22 +244,24 @@ def _wanderer_phase(state: GameState) -> None:
             if state.city[kind]:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
-                emit(state, "hoard", card=instance, kind=kind)
+                if state.events is not None:
+                    emit(state, "hoard", card=instance, kind=kind)
     aggressive = []
     for instance in list(row):
         if instance in state.exhausted:
             continue
         roll = rng.die()
         rating = state.card(instance).aggression
-        emit(state, "aggression_roll", card=instance, roll=roll, rating=rating,
-             aggressive=roll <= rating)
+        if state.events is not None:
+            emit(state, "aggression_roll", card=instance, roll=roll, rating=rating,
+                 aggressive=roll <= rating)
         if roll <= rating:
             aggressive.append(instance)
     state.rng = rng.state
     if aggressive:
         followers = [i for i in row if i not in aggressive and i not in state.exhausted
                      and state.card(i).has("follower")]
-        if followers:
+        if followers and state.events is not None:
             emit(state, "followers_join", cards=followers)
         combat.start_raid(state, aggressive + followers)
     else:
@@ -260,7 +271,7 @@ def _wanderer_phase(state: GameState) -> None:
 def _begin_fines(state: GameState) -> None:
     state.phase, state.step = "wanderer", "fine"
     state.fines_due = sum(1 for i in state.zones["wanderers"] if i not in state.exhausted)
-    if state.fines_due:
+    if state.fines_due and state.events is not None:
         emit(state, "fines_due", count=state.fines_due)
 
 
@@ -284,7 +295,8 @@ def _new_wanderer(state: GameState) -> None:
             # Recycle at most once per new wanderer: a pile holding only dead or clashing
             # uniques would otherwise go round for ever.
             if recycled or not state.zones["wanderer_discard"]:
-                emit(state, "no_wanderer")
+                if state.events is not None:
+                    emit(state, "no_wanderer")
                 return
             _recycle(state, "wanderers", free=True)
             recycled = True
@@ -293,10 +305,12 @@ def _new_wanderer(state: GameState) -> None:
         card = state.card(instance)
         state.move(instance, "wanderers")
         state.flags[instance] |= DRAWN
-        emit(state, "new_wanderer", card=instance)
+        if state.events is not None:
+            emit(state, "new_wanderer", card=instance)
         if card.unique:
             if any(state.cards[i] == card.id for i in state.zones["dead"]):
-                emit(state, "unique_dead", card=instance)
+                if state.events is not None:
+                    emit(state, "unique_dead", card=instance)
                 state.move(instance, "wanderer_discard")
                 continue
             older = [i for i in state.zones["wanderers"]
@@ -306,7 +320,8 @@ def _new_wanderer(state: GameState) -> None:
                 continue  # "a replacement must be drawn for the discarded wanderer"
         break
     if len(state.zones["wanderers"]) > state.config.overrun_limit:
-        emit(state, "overrun", wanderers=len(state.zones["wanderers"]))
+        if state.events is not None:
+            emit(state, "overrun", wanderers=len(state.zones["wanderers"]))
         _finish(state, "overrun")
 
 
@@ -319,7 +334,8 @@ def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
     rng = GameRng(state.rng)
     rng.shuffle(state.zones[DRAW_PILES[pile]])
     state.rng = rng.state
-    emit(state, "recycle", pile=pile, free=free, order=list(state.zones[DRAW_PILES[pile]]))
+    if state.events is not None:
+        emit(state, "recycle", pile=pile, free=free, order=list(state.zones[DRAW_PILES[pile]]))
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -371,7 +387,8 @@ def apply(state: GameState, action: Action) -> Result:
     state.pending = None
     start = len(state.events) if state.events is not None else 0
     state.decisions += 1
-    emit(state, "action", action=action.to_dict())
+    if state.events is not None:
+        emit(state, "action", action=action.to_dict())
     if state.combat is not None:
         combat.apply(state, action)
     else:
@@ -413,14 +430,15 @@ def _advance(state: GameState) -> None:
 def _apply(state: GameState, action: Action) -> None:
     kind = action.kind
     if kind in ("done", "pass"):
-        if state.step == "military" and kind == "pass":
+        if state.step == "military" and kind == "pass" and state.events is not None:
             emit(state, "military_pass")
         _next_step(state)
     elif kind == "draw":
         instance = state.zones[DRAW_PILES[action.option]][0]
         state.move(instance, "hand")
         state.flags[instance] |= DRAWN
-        emit(state, "draw", card=instance, pile=action.option)
+        if state.events is not None:
+            emit(state, "draw", card=instance, pile=action.option)
     elif kind == "recycle":
         _recycle(state, action.option)
     elif kind == "play":
@@ -432,14 +450,17 @@ def _apply(state: GameState, action: Action) -> None:
     elif kind == "guard":
         state.move(action.card, "guards")
         state.host[action.card] = action.target
-        emit(state, "guard", card=action.card, structure=action.target)
+        if state.events is not None:
+            emit(state, "guard", card=action.card, structure=action.target)
     elif kind == "unguard":
         state.move(action.card, "defensive")
-        emit(state, "unguard", card=action.card)
+        if state.events is not None:
+            emit(state, "unguard", card=action.card)
     elif kind == "move_item":
         state.host[action.card] = action.target
         state.forget_derived()
-        emit(state, "move_item", card=action.card, to=action.target)
+        if state.events is not None:
+            emit(state, "move_item", card=action.card, to=action.target)
     elif kind == "fine":
         state.fines_due -= 1
         if action.card >= 0:
@@ -448,12 +469,14 @@ def _apply(state: GameState, action: Action) -> None:
             kind_index = rulings.KIND_INDEX[action.option]
             state.personal[kind_index] -= 1
             state.city[kind_index] += 1
-            emit(state, "fine_token", kind=kind_index)
+            if state.events is not None:
+                emit(state, "fine_token", kind=kind_index)
     elif kind == "discard":
         state.discards_left -= 1
         card = state.card(action.card)
         state.move(action.card, DISCARDS[card.pile])
-        emit(state, "discard", card=action.card)
+        if state.events is not None:
+            emit(state, "discard", card=action.card)
 
 
 def _play(state: GameState, action: Action) -> None:
@@ -461,7 +484,8 @@ def _play(state: GameState, action: Action) -> None:
     card = state.card(instance)
     pay(state, card.cost, card.generic)
     state.flags[instance] |= PLAYED
-    emit(state, "play", card=instance, target=target, personal=list(state.personal))
+    if state.events is not None:
+        emit(state, "play", card=instance, target=target, personal=list(state.personal))
     if card.unique:
         for other in [i for i in range(len(state.cards))
                       if i != instance and state.cards[i] == card.id and state.in_play(i)]:

@@ -21,7 +21,9 @@ __all__ = ["PRIMARY"]
 
 
 def emit(state: GameState, event: str, **data: Any) -> None:
-    """Log one event when the game is recorded (bulk runs skip this bookkeeping)."""
+    """Log one event when the game is recorded. Callers test ``state.events is not None``
+    first: in bulk runs, building the keyword arguments was the cost (so no argument may
+    change the state)."""
     if state.events is not None:
         data["type"] = event
         data["round"] = state.round
@@ -216,14 +218,16 @@ def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None
     state.exhausted.discard(instance)
     state.wounds.pop(instance, None)
     state.move(instance, zone)
-    emit(state, "leaves_play", card=instance, to=zone, reason=reason)
+    if state.events is not None:
+        emit(state, "leaves_play", card=instance, to=zone, reason=reason)
     # "If the card the item is attached to leaves play the item is discarded."
     for attached in [a for a in state.zones["attached"] if state.host.get(a) == instance]:
         _leave_play(state, attached, DISCARDS[state.card(attached).pile], "host_left")
     if card.type == "structure":
         for guard in [g for g in state.zones["guards"] if state.host.get(g) == instance]:
             state.move(guard, "defensive")
-            emit(state, "guard_returns", card=guard)
+            if state.events is not None:
+                emit(state, "guard_returns", card=guard)
         for citizen in [c for c in state.zones["residents"] if state.host.get(c) == instance]:
             rehouse(state, citizen)
 
@@ -236,7 +240,8 @@ def rehouse(state: GameState, citizen: int) -> None:
     homes = open_residences(state)
     if homes:
         state.host[citizen] = homes[0]
-        emit(state, "rehoused", card=citizen, structure=homes[0])
+        if state.events is not None:
+            emit(state, "rehoused", card=citizen, structure=homes[0])
     else:
         _leave_play(state, citizen, DISCARDS[state.card(citizen).pile], "homeless")
 
@@ -247,7 +252,8 @@ def wound(state: GameState, instance: int, count: int, *, exhaust: bool = True) 
     state.wounds[instance] = state.wounds.get(instance, 0) + count
     if exhaust:
         state.exhausted.add(instance)
-    emit(state, "wound", card=instance, count=count, wounds=state.wounds[instance])
+    if state.events is not None:
+        emit(state, "wound", card=instance, count=count, wounds=state.wounds[instance])
     if card.type == "structure" and card.subtype != "stronghold":
         return True  # "If a structure (other than a stronghold) is wounded it is destroyed."
     return state.wounds[instance] >= card.vitality
@@ -260,7 +266,8 @@ def pay_bounty(state: GameState, wanderer: int) -> None:
     extra = state.on_card.pop(wanderer, None) or [0, 0, 0]
     for k in range(3):
         state.personal[k] += extra[k]
-    emit(state, "bounty", card=wanderer, tokens=[got[k] + extra[k] for k in range(3)])
+    if state.events is not None:
+        emit(state, "bounty", card=wanderer, tokens=[got[k] + extra[k] for k in range(3)])
 
 
 # --- abilities and events ------------------------------------------------------------------
@@ -311,10 +318,12 @@ def use_ability(state: GameState, action: Action) -> None:
     pay(state, effect.pay)
     if ability.exhausts:
         state.exhausted.add(actor)
-    emit(state, "use", card=action.card, ability=ability.text, target=action.target)
+    if state.events is not None:
+        emit(state, "use", card=action.card, ability=ability.text, target=action.target)
     if effect.kind == "collect":
         got = gain(state, effect.gains)
-        emit(state, "collect", card=action.card, tokens=got)
+        if state.events is not None:
+            emit(state, "collect", card=action.card, tokens=got)
     elif effect.kind == "wound_wanderer":
         if wound(state, action.target, effect.amount):
             pay_bounty(state, action.target)
@@ -360,7 +369,9 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
     state.move(instance, DISCARDS[card.pile])
     kind = effect.kind
     if kind == "collect":
-        emit(state, "collect", card=instance, tokens=gain(state, effect.gains))
+        got = gain(state, effect.gains)
+        if state.events is not None:
+            emit(state, "collect", card=instance, tokens=got)
     elif kind == "draw":
         zone = "personality_pile" if effect.keyword == "personalities" else "structure_pile"
         for _ in range(effect.amount):
@@ -369,18 +380,21 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
             drawn = state.zones[zone][0]
             state.move(drawn, "hand")
             state.flags[drawn] |= 1
-            emit(state, "draw", card=drawn, pile=effect.keyword)
+            if state.events is not None:
+                emit(state, "draw", card=drawn, pile=effect.keyword)
     elif kind == "search_residence":
         _search_residence(state)
     elif kind == "bounty_bonus":
         state.bounty_bonus[target] = state.bounty_bonus.get(target, 0) + effect.amount
-        emit(state, "bounty_bonus", card=target, amount=effect.amount)
+        if state.events is not None:
+            emit(state, "bounty_bonus", card=target, amount=effect.amount)
     elif kind == "wound_own_structure":
         if wound(state, target, 1):
             remove_killed(state, target, "destroyed")
     elif kind == "exhaust_own_citizen" and target >= 0:
         state.exhausted.add(target)
-        emit(state, "exhaust", card=target)
+        if state.events is not None:
+            emit(state, "exhaust", card=target)
 
 
 def _search_residence(state: GameState) -> None:
@@ -396,4 +410,5 @@ def _search_residence(state: GameState) -> None:
     rng = GameRng(state.rng)
     rng.shuffle(pile)
     state.rng = rng.state
-    emit(state, "search", card=found, order=list(pile))
+    if state.events is not None:
+        emit(state, "search", card=found, order=list(pile))

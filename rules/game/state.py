@@ -68,7 +68,7 @@ class Combat:
 
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
-                        "item_cache"})
+                        "item_cache", "profiles"})
 
 
 @dataclass(slots=True)
@@ -109,13 +109,18 @@ class GameState:
     keyword_cache: dict[int, frozenset[str]] = field(default_factory=dict, repr=False,
                                                      compare=False)
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
+    # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
+    profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
         return bool(self.outcome)
 
     def card(self, instance: int) -> Profile:
-        return self.table[self.cards[instance]]
+        profiles = self.profiles
+        if profiles is None:  # the deck is dealt and the table set before any card is read
+            profiles = self.profiles = [self.table[c] for c in self.cards]
+        return profiles[instance]
 
     def move(self, instance: int, zone: str) -> None:
         """Move one card to the end of ``zone`` (and off any host)."""
