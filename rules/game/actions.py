@@ -8,7 +8,7 @@ instance acting or played, its target instance, and an option such as a pile or 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from rules.game.effects import strip_markers
 
@@ -18,13 +18,32 @@ if TYPE_CHECKING:
 KIND_NAMES = ("economic", "religious", "political")
 
 
-class Action(NamedTuple):
-    # A named tuple, not a dataclass: games make hundreds of these per second, and a tuple is
-    # the cheapest immutable value to build and compare.
-    kind: str
-    card: int = -1
-    target: int = -1
-    option: str = ""
+class Action:
+    """A value: equal kinds and operands are equal actions, usable as dict keys."""
+
+    # A plain class with slots rather than a named tuple: games make thousands of these a
+    # second, and compiled by mypyc (rules/compiled.py) it is built and read natively, where a
+    # named tuple's constructor runs as interpreted Python.
+    __slots__ = ("card", "kind", "option", "target")
+
+    def __init__(self, kind: str, card: int = -1, target: int = -1, option: str = "") -> None:
+        self.kind = kind
+        self.card = card
+        self.target = target
+        self.option = option
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.kind == other.kind and self.card == other.card
+                and self.target == other.target and self.option == other.option)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.card, self.target, self.option))
+
+    def __repr__(self) -> str:
+        return (f"Action(kind={self.kind!r}, card={self.card}, target={self.target}, "
+                f"option={self.option!r})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "card": self.card, "target": self.target,

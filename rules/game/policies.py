@@ -34,7 +34,6 @@ from collections.abc import Callable, Sequence
 
 from rules.game import combat, rulings
 from rules.game.actions import Action
-from rules.game.profile import Profile
 from rules.game.state import GameState
 from rules.rng import GameRng
 
@@ -164,15 +163,15 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             if action.target >= 0 or context.troops > len(state.zones["wanderers"]):
                 return 0
             return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
-        return 20 + card.influence * 4 + _income(card) - cost
+        return 20 + card.influence * 4 + card.income - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + 2 * _income(card)
+        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + 2 * card.income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
-        if card.abilities and host.type == "personality" and _income(card):
+        if card.abilities and host.type == "personality" and card.income:
             return 5
         if not host.is_troop:
             return 0
@@ -181,7 +180,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
                 if state.host.get(i) == action.target]
         return 0 if slot in held else 3 + card.offense + card.defense - cost
     if card.type == "invocation":
-        return 5 + _income(card) if _income(card) else 0
+        return 5 + card.income if card.income else 0
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
@@ -190,9 +189,6 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             return 7
     return 0
 
-
-def _income(card: Profile) -> int:
-    return sum(sum(a.effect.gains) for a in card.abilities if a.effect.kind == "collect")
 
 
 def _ready_offense(state: GameState) -> int:

@@ -77,10 +77,15 @@ class Profile:
     unmodelled: tuple[str, ...]
     no_solo_effect: tuple[str, ...]
     pile: str = field(default="")
+    # Worked out once here, read in every decision: all its costs, and the tokens its
+    # income abilities (Campaign, Worship, Oppress, custom "collect" texts) take per use.
+    total_cost: int = field(init=False)
+    income: int = field(init=False)
 
-    @property
-    def total_cost(self) -> int:
-        return sum(self.cost) + self.generic
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total_cost", sum(self.cost) + self.generic)
+        object.__setattr__(self, "income", sum(sum(a.effect.gains) for a in self.abilities
+                                               if a.effect.kind == "collect"))
 
     @property
     def is_troop(self) -> bool:
