@@ -50,8 +50,9 @@ class GameSource:
     seed: int
 
     def prepared(self) -> engine.Prepared:
-        table = {cid: build_profile(CardFacts.from_data(dict(f))) for cid, f in self.facts.items()}
-        return engine.Prepared(self.deck, table, self.facts, self.config)
+        facts = {cid: dict(f) for cid, f in self.facts.items()}
+        table = {cid: build_profile(CardFacts.from_data(f)) for cid, f in facts.items()}
+        return engine.Prepared(self.deck, table, facts, self.config)
 
     def replay(self, actions: Sequence[Mapping[str, Any]], upto: int | None = None, *,
                record: bool = True) -> GameState:

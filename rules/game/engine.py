@@ -57,7 +57,7 @@ class Prepared:
 
     deck: Deck
     table: Mapping[str, Profile]
-    facts: Mapping[str, Mapping[str, Any]]
+    facts: dict[str, dict[str, Any]]
     config: GameConfig
 
 
@@ -98,7 +98,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     holdings = prepared.deck
     state = GameState(cards=[], seed=seed, config=config, rng=GameRng(seed).state)
     state.table = dict(prepared.table)
-    state.facts = {cid: dict(v) for cid, v in prepared.facts.items()}
+    state.facts = prepared.facts  # read-only, like the profiles: shared by the run's games
     if record:
         state_events(state)
     sections = {"holdings": "private", "structures": "structure_pile",
@@ -394,8 +394,13 @@ def apply(state: GameState, action: Action) -> Result:
     else:
         _apply(state, action)
     _advance(state)
-    events = state.events[start:] if state.events is not None else []
-    return Result(True, events=events)
+    if state.events is None:
+        return _DONE
+    return Result(True, events=state.events[start:])
+
+
+# What apply returns for a game that is not recorded (it has no events to carry).
+_DONE = Result(True)
 
 
 def _why_illegal(state: GameState, action: Action) -> str:

@@ -243,8 +243,15 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
             return _find(actions, "done")
         # Alone when it beats the target (each separate attack is one more chance to wound,
         # and a ranged attacker keeps striking first); otherwise the joint attack it helps most.
-        return max(choices, key=lambda a: (combat.margin(state, a) >= 1, a.kind != "joint",
-                                           combat.margin(state, a)))
+        best: Action | None = None
+        best_key = (False, False, 0)
+        for action in choices:
+            margin = combat.margin(state, action)
+            key = (margin >= 1, action.kind != "joint", margin)
+            if best is None or key > best_key:  # the first of equals, as max() picks
+                best, best_key = action, key
+        assert best is not None
+        return best
     if step == "modify":
         fears = [a for a in actions if a.kind == "fear"]
         if fears:
