@@ -90,7 +90,7 @@ def describe(state: GameState, action: Action) -> str:
         return f"Play {name} ({cost})"
     if kind == "use":
         card = state.card(action.card)
-        ability = next(a for a in card.abilities if str(a.index) == action.option)
+        ability = card.ability(action.option)
         # The "E" and "(F)n" markers are for the card, not the sentence.
         text = strip_markers(ability.text).rstrip(".")
         text = text[:1].upper() + text[1:]

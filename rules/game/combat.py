@@ -451,9 +451,9 @@ def _modify_options(state: GameState) -> list[Action]:
         if effect.kind in ("grant", "self_defense") and actor in mine:
             if effect.kind == "grant" and effect.keyword in rulings.keywords(state, actor):
                 continue
-            found.append(Action("use", instance, option=str(ability.index)))
+            found.append(Action("use", instance, option=ability.option))
         elif effect.kind == "troop_offense":
-            found += [Action("use", instance, t, str(ability.index)) for t in mine]
+            found += [Action("use", instance, t, ability.option) for t in mine]
     strongest = max((state.card(t).strength[0] for t in mine), default=-1)
     seen: set[str] = set()
     for card in state.zones["hand"]:

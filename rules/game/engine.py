@@ -612,10 +612,11 @@ def _use_options(state: GameState) -> list[Action]:
     for instance, ability, _ in rulings.usable_abilities(state, combat_step=False):
         effect = ability.effect
         if effect.kind == "collect":
-            if any(g and state.city[k] for k, g in enumerate(effect.gains)):
-                options.append(Action("use", instance, option=str(ability.index)))
+            gains, city = effect.gains, state.city
+            if (gains[0] and city[0]) or (gains[1] and city[1]) or (gains[2] and city[2]):
+                options.append(Action("use", instance, option=ability.option))
         elif effect.kind == "wound_wanderer":
-            options += [Action("use", instance, w, str(ability.index))
+            options += [Action("use", instance, w, ability.option)
                         for w in state.zones["wanderers"]]
     return options
 

@@ -99,20 +99,21 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     best: Action | None = None
     best_score = 0.0
     context = _Context(state)
-    memo: dict[tuple[str, str, int], float] = {}
-    cards = state.cards
+    # A play's score depends on the card, and on its target only for items (a citizen
+    # scores the same on any residence, a troop on any structure it guards): the placements
+    # of one card come together, so each card is scored once (a second copy of a card is
+    # never offered). Uses and items are scored one by one.
+    last_card, last_guard, last_score = -1, False, 0.0
     for action in actions:
-        # The score depends on the card played or used, and on the target only for uses and
-        # items (a citizen scores the same on any residence): worked out once per such key.
         if action.kind == "play" and state.card(action.card).type != "item":
-            key = (cards[action.card], action.kind, 1 if action.target >= 0 else -1)
-        elif action.kind in ("play", "use"):
-            key = (cards[action.card] + "\x1f" + action.option, action.kind, action.target)
+            guard = action.target >= 0
+            if action.card == last_card and guard == last_guard:
+                score = last_score
+            else:
+                score = _score(state, action, context)
+                last_card, last_guard, last_score = action.card, guard, score
         else:
-            key = ("", action.kind, action.target)
-        score = memo.get(key)
-        if score is None:
-            score = memo[key] = _score(state, action, context)
+            score = _score(state, action, context)
         if score > best_score:
             best, best_score = action, score
     return best or _find(actions, "pass")
@@ -148,7 +149,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         holder = state.card(action.card)
         if holder.is_troop:
             return 0  # troops use their income after the fighting (Discard Phase)
-        ability = next(a for a in holder.abilities if str(a.index) == action.option)
+        ability = holder.ability(action.option)
         if ability.effect.kind == "wound_wanderer":
             target = action.target
             left = state.card(target).vitality - state.wounds.get(target, 0)
@@ -275,7 +276,7 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
     for action in actions:
         if action.kind == "use" and state.card(action.card).is_troop:
             holder = state.card(action.card)
-            ability = next(a for a in holder.abilities if str(a.index) == action.option)
+            ability = holder.ability(action.option)
             if ability.effect.kind == "collect":
                 return action
     for action in actions:

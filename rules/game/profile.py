@@ -46,6 +46,10 @@ class Ability:
     exhausts: bool
     threshold: int | None  # (F)n: faction members needed in play
     effect: Effect
+    option: str = field(init=False)  # the index as an action names it (Action.option)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "option", str(self.index))
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,13 @@ class Profile:
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
+
+    def ability(self, option: str) -> Ability:
+        """The ability an action's ``option`` names."""
+        for ability in self.abilities:
+            if ability.option == option:
+                return ability
+        raise LookupError(f"{self.id} has no ability {option!r}")
 
 
 class UnknownCardError(ValueError):

@@ -36,9 +36,10 @@ def emit(state: GameState, event: str, **data: Any) -> None:
 
 def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
     personal = state.personal
-    if personal[0] < cost[0] or personal[1] < cost[1] or personal[2] < cost[2]:
+    economic, religious, political = personal[0], personal[1], personal[2]
+    if economic < cost[0] or religious < cost[1] or political < cost[2]:
         return False
-    return sum(personal) - cost[0] - cost[1] - cost[2] >= generic
+    return economic + religious + political - cost[0] - cost[1] - cost[2] >= generic
 
 
 def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
@@ -307,7 +308,7 @@ def usable_abilities(state: GameState, *, combat_step: bool
 def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
     for instance, ability, actor in usable_abilities(
             state, combat_step=state.combat is not None):
-        if instance == action.card and str(ability.index) == action.option:
+        if instance == action.card and ability.option == action.option:
             return ability, actor
     raise LookupError(action)
 
