@@ -274,7 +274,13 @@ def _slots(state: GameState, card: int) -> int:
 
 
 def _used(state: GameState, card: int) -> int:
-    return sum(1 for g in _combat(state).groups if card in g[2:])
+    return sum(1 for g in _combat(state).groups if _member(g, card))
+
+
+def _member(group: list[int], card: int) -> bool:
+    """Whether ``card`` attacks in ``group`` ([side, target, lead, joiners...]), without
+    slicing the group: this is asked for every card and group at every assignment."""
+    return any(group[index] == card for index in range(2, len(group)))
 
 
 def _unassigned(state: GameState, side: int) -> list[int]:
@@ -315,13 +321,13 @@ def _assign_options(state: GameState, side: int) -> list[Action]:
     found: list[Action] = []
     for card in _unassigned(state, side):
         # A Defender fights two *different* enemies.
-        engaged = {g[1] for g in c.groups if card in g[2:]}
+        engaged = {g[1] for g in c.groups if _member(g, card)}
         targets = [t for t in _targets(state, side, card) if t not in engaged]
         found += [Action("separate", card, t) for t in targets]
         if c.wall_left > 0 and side == WILD:
             continue
         for group in c.groups:
-            if group[0] == side and group[1] in targets and card not in group[2:]:
+            if group[0] == side and group[1] in targets and not _member(group, card):
                 found.append(Action("joint", card, group[1], str(group[2])))
     return found
 
@@ -552,8 +558,7 @@ def _offense(state: GameState, card: int, target: int) -> int:
     elif "giant-size" in keys and "giant-size" not in rulings.keywords(state, target):
         value += 3
     if target_card.type == "wanderer":
-        value += sum(e.amount for e in rulings.statics(state, card)
-                     if e.kind == "offense_vs_wanderers")
+        value += sum(rulings.static_amounts(state, card, "offense_vs_wanderers"))
     if profile.is_structure:
         value += _guard_offense(state, card)
     if card in c.feared:
@@ -582,8 +587,9 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
         if host >= 0:
             value += sum(e.amount for e in state.card(host).statics if e.kind == "guard_defense")
     if profile.is_troop:
-        value -= max((e.amount for a in attackers for e in rulings.statics(state, a)
-                      if e.kind == "defense_malus"), default=0)
+        value -= max((amount for a in attackers
+                      for amount in rulings.static_amounts(state, a, "defense_malus")),
+                     default=0)
     return max(0, value)
 
 
@@ -658,7 +664,7 @@ def _die_effect(die: int) -> str:
 def _ignores_wound(state: GameState, card: int) -> bool:
     if card in state.ignored_wound:
         return False
-    if any(e.kind == "ignore_wanderer_wound" for e in rulings.statics(state, card)):
+    if rulings.static_amounts(state, card, "ignore_wanderer_wound"):
         state.ignored_wound.append(card)
         if state.events is not None:
             emit(state, "wound_ignored", card=card)

@@ -185,11 +185,13 @@ def _item_value(card: Profile) -> int:
     return card.offense + card.defense
 
 
-def statics(state: GameState, instance: int) -> Iterator[Any]:
-    """Static effects on a card: its own and those of the items it uses."""
-    yield from state.card(instance).statics
+def static_amounts(state: GameState, instance: int, kind: str) -> list[int]:
+    """The amounts of the static effects of ``kind`` on a card: its own and those of the
+    items it uses (most cards have none, so this is usually an empty list)."""
+    found = [e.amount for e in state.card(instance).statics if e.kind == kind]
     for item in items_used(state, instance):
-        yield from state.card(item).statics
+        found += [e.amount for e in state.card(item).statics if e.kind == kind]
+    return found
 
 
 # --- leaving play --------------------------------------------------------------------------
