@@ -6,7 +6,6 @@ Pure Python. Each function applies one sentence (or a few) of the rulebook to a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from rules.game.actions import Action
@@ -276,24 +275,18 @@ def pay_bounty(state: GameState, wanderer: int) -> None:
 # --- abilities and events ------------------------------------------------------------------
 
 
-def usable_abilities(state: GameState, *, combat_step: bool
-                     ) -> Iterator[tuple[int, Ability, int]]:
+def usable_abilities(state: GameState, *, combat_step: bool) -> list[tuple[int, Ability, int]]:
     """(card holding the ability, ability, card that exhausts) for every ability that can be
     used now: not exhausted when it exhausts, faction threshold met, its price affordable."""
+    found: list[tuple[int, Ability, int]] = []
     for zone in ("private", "residents", "guards", "defensive", "attached"):
         for instance in state.zones[zone]:
             card = state.card(instance)
             if not card.abilities:
                 continue
-            actor = instance
-            if card.type == "invocation":
-                actor = state.host.get(instance, -1)
-                # "Exhausted personalities may not use invocations"; Kalim invocations only
-                # by Glory of Kalim members.
-                if actor < 0 or actor in state.exhausted:
-                    continue
-                if card.subtype == "kalim" and state.card(actor).faction != "kalim":
-                    continue
+            actor = _actor(state, instance, card)
+            if actor < 0:
+                continue
             for ability in card.abilities:
                 if ability.effect.combat != combat_step:
                     continue
@@ -304,15 +297,28 @@ def usable_abilities(state: GameState, *, combat_step: bool
                     continue
                 if not affordable(state, ability.effect.pay):
                     continue
-                yield instance, ability, actor
+                found.append((instance, ability, actor))
+    return found
+
+
+def _actor(state: GameState, instance: int, card: Profile) -> int:
+    """Who uses the card's abilities (and is exhausted by them): the card itself, or for an
+    invocation its bearer; -1 when nobody may. "Exhausted personalities may not use
+    invocations"; Kalim invocations only by Glory of Kalim members."""
+    if card.type != "invocation":
+        return instance
+    actor = state.host.get(instance, -1)
+    if actor < 0 or actor in state.exhausted:
+        return -1
+    if card.subtype == "kalim" and state.card(actor).faction != "kalim":
+        return -1
+    return actor
 
 
 def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
-    for instance, ability, actor in usable_abilities(
-            state, combat_step=state.combat is not None):
-        if instance == action.card and ability.option == action.option:
-            return ability, actor
-    raise LookupError(action)
+    """The ability a legal "use" action names, and the card it exhausts."""
+    card = state.card(action.card)
+    return card.ability(action.option), _actor(state, action.card, card)
 
 
 def use_ability(state: GameState, action: Action) -> None:
