@@ -75,6 +75,18 @@ def manage(env: dict[str, str], *args: str) -> None:
                    check=True)
 
 
+def static_is_current(static_root: Path) -> bool:
+    """Whether an earlier run's collected static files can serve again: whitenoise compresses
+    every file on each collectstatic (a minute here), and nothing changed since the manifest
+    was written (the project's static/ folder, or the installed packages')."""
+    manifest = static_root / "staticfiles.json"
+    if not manifest.exists():
+        return False
+    sources = [ROOT / ".venv" / ".installed", *(ROOT / "static").rglob("*")]
+    newest = max(path.stat().st_mtime for path in sources if path.exists())
+    return manifest.stat().st_mtime > newest
+
+
 def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # the same clean-up as Ctrl-C
 
@@ -102,7 +114,8 @@ def main() -> int:
 def run(options: Options, work: Path, env: dict[str, str]) -> int:
     print(f"Setting up: migrate, both catalogues, sample decks ({work})", flush=True)
     manage(env, "migrate", "--noinput", "-v0")
-    manage(env, "collectstatic", "--noinput", "-v0")
+    if not static_is_current(Path(env["ALLEGIANCE_VAR_DIR"]) / "staticfiles"):
+        manage(env, "collectstatic", "--noinput", "-v0")
     manage(env, "import_cards", "fixtures/cards/wof.json", "fixtures/cards/demo.json")
     manage(env, "load_sample_decks", *sorted(map(str, ROOT.glob("fixtures/decklists/*.txt"))))
 
