@@ -119,6 +119,7 @@ def run(options: Options, work: Path, env: dict[str, str]) -> int:
     manage(env, "import_cards", "fixtures/cards/wof.json", "fixtures/cards/demo.json")
     manage(env, "load_sample_decks", *sorted(map(str, ROOT.glob("fixtures/decklists/*.txt"))))
 
+    # Django only now: its settings read the environment set above, and the models need it.
     import django
 
     django.setup()
@@ -173,7 +174,7 @@ def judge(work: Path, server_logs: dict[str, str]) -> int:
         for name, log in server_logs.items():
             if "Traceback" in log or "Error" in log:
                 print(f"\n--- {name} (end of its log)\n{log[-4000:]}")
-    from bench.load.site_data import stored_decks
+    from bench.load.site_data import stored_decks  # Django is set up by run()
 
     verdict = check_writes(writes, stored_decks())
     print_verdict(verdict)
