@@ -18,7 +18,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	then command -v $$p; break; fi; done)
 
 .PHONY: help install run serve serve-prod migrate data load backup restore test test-sqlite \
-	test-postgres test-browser browser proxy lint typecheck bench clean
+	test-postgres test-browser browser load-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
@@ -128,15 +128,19 @@ $(VENV)/.installed-load: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev,load]'
 	@touch $@
 
-# Debian's nginx (the light build) as the proxy, installed when missing and we are root.
-proxy:
-	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
-	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's nginx-light for the load run"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light) \
-	      >/dev/null 2>&1 || { echo "could not install nginx-light"; exit 1; }; \
-	  else echo "make load needs nginx: apt-get install nginx-light"; exit 1; fi; fi
+# Debian's nginx (the light build) as the proxy, and PostgreSQL 15 for .ci/with-postgres:
+# installed when missing and we are root.
+load-tools:
+	@missing=""; command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing=" nginx-light"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+	  || missing="$$missing postgresql-15"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's$$missing for the load run"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) \
+	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
+	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 
-load: $(VENV)/.installed-load proxy
+load: $(VENV)/.installed-load load-tools
 	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
 
 clean:
