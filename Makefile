@@ -17,13 +17,13 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate load backup restore test test-sqlite test-postgres \
-	test-browser browser lint typecheck bench clean
+.PHONY: help install run serve serve-prod migrate data load backup restore test test-sqlite \
+	test-postgres test-browser browser load-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
 	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
-	@echo "make install | migrate | load | serve | serve-prod | backup | restore FILE=... | bench | clean"
+	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | clean"
 
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -55,11 +55,11 @@ migrate: install
 	$(MANAGE) migrate --noinput
 
 # Both catalogues and the sample decks; idempotent, so `make run` can be repeated.
-load: migrate
+data: migrate
 	$(MANAGE) import_cards fixtures/cards/wof.json fixtures/cards/demo.json
 	$(MANAGE) load_sample_decks fixtures/decklists/*.txt
 
-run: load serve
+run: data serve
 
 # The web server and one background worker (it plays goldfish runs: manage.py db_worker).
 # The worker runs beside the server and is stopped with it; one stopped in the middle of a run
@@ -80,7 +80,7 @@ serve:
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve-prod: export DJANGO_SSL_REDIRECT ?= 0
-serve-prod: load
+serve-prod: data
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn and a background worker (Ctrl-C to stop)"
@@ -130,6 +130,31 @@ test: install lint typecheck
 
 bench: install
 	$(PY) -m bench
+
+# The load run (docs/deploy.md "Scale-out"): a throw-away PostgreSQL, 2 gunicorn servers behind
+# nginx and 2 goldfish workers on loopback, locust for LOAD_SECONDS with LOAD_USERS people;
+# prints the figures per endpoint and checks that no deck write was lost. Exit 1 on any 5xx,
+# failure or lost write. Shorter: make load LOAD_SECONDS=10 LOAD_USERS=10
+LOAD_SECONDS ?= 60
+LOAD_USERS ?= 50
+$(VENV)/.installed-load: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[dev,load]'
+	@touch $@
+
+# Debian's nginx (the light build) as the proxy, and PostgreSQL 15 for .ci/with-postgres:
+# installed when missing and we are root.
+load-tools:
+	@missing=""; command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing=" nginx-light"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+	  || missing="$$missing postgresql-15"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's$$missing for the load run"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) \
+	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
+	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
+
+load: $(VENV)/.installed-load load-tools
+	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
 
 clean:
 	rm -rf $(VENV) var tmp build .pytest_cache .mypy_cache .ruff_cache .hypothesis \

@@ -14,6 +14,12 @@ DJANGO_SECURE_COOKIES        session and CSRF cookies only over HTTPS (default o
 DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, for a proxy that rewrites the Host
 DJANGO_CACHE_DIR             the cache shared by every worker (default var/cache)
 DJANGO_NUM_PROXIES           proxies in front that append to X-Forwarded-For (default 0)
+DJANGO_THROTTLE_RATES        scope=rate pairs over the default rates, e.g. "draws=600/minute"
+
+PostgreSQL connection pooling (psycopg's pool, one per process; docs/deploy.md "Scale-out"):
+DATABASE_POOL                "1" turns it on (then connections are not kept per request)
+DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (default 1 and 2)
+DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 """
 
@@ -24,6 +30,8 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+
+from config.env_settings import pool_options, throttle_rates
 
 # Lets classes such as admin.ModelAdmin[Card] be subscripted at run time, as mypy wants them.
 django_stubs_ext.monkeypatch()
@@ -114,6 +122,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+_pool = pool_options(env_flag("DATABASE_POOL", False), os.environ.get("DATABASE_POOL_MIN_SIZE"),
+                     os.environ.get("DATABASE_POOL_MAX_SIZE"),
+                     os.environ.get("DATABASE_POOL_TIMEOUT"))
+if _pool is not None:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_POOL needs PostgreSQL (DATABASE_URL=postgres://...).")
+    # The pool keeps the connections; Django must hand each back after the request.
+    DATABASES["default"]["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}), "pool": _pool}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
@@ -173,12 +190,13 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
     # Per user (or per address for visitors) on the endpoints that cost real CPU; the counts
     # live in the default cache, which every worker shares. A 429 says when to retry.
-    "DEFAULT_THROTTLE_RATES": {
+    # DJANGO_THROTTLE_RATES changes any of them ("draws=600/minute,goldfish=60/minute").
+    "DEFAULT_THROTTLE_RATES": throttle_rates({
         "exports": "30/minute",  # PDFs and proxy sheets render every page
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
-    },
+    }, os.environ.get("DJANGO_THROTTLE_RATES")),
 }
 
 SPECTACULAR_SETTINGS = {

@@ -135,7 +135,9 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if "sleeved" in attrs:
                 deck.sleeved = attrs["sleeved"]
             deck = deck_save(owner=deck.owner, data=data, deck=deck, author=request.user)
-        response = Response(self._fresh(deck))
+            # Read back while the row is still locked: the answer shows exactly the version
+            # this edit made, never a later one saved the moment the lock is released.
+            response = Response(self._fresh(deck))
         response["ETag"] = deck_etag(deck)
         return response
 

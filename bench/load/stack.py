@@ -1,0 +1,134 @@
+"""The site of a load run: N gunicorn app servers behind nginx and M goldfish workers, all on
+loopback, started and always stopped together (each in its own process group, so a server's
+workers go with it)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+NGINX_TEMPLATE = Path(__file__).with_name("nginx.conf")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if Path(p).exists()), None)
+    if found is None:
+        raise SystemExit("nginx is not installed: apt-get install nginx-light (make load does "
+                         "it when run as root)")
+    return found
+
+
+def nginx_config(work: Path, port: int, backends: list[int]) -> str:
+    """bench/load/nginx.conf with this run's ports and folders."""
+    servers = "\n".join(f"    server 127.0.0.1:{backend};" for backend in backends)
+    user = "user nobody nogroup;" if os.geteuid() == 0 else ""
+    return (NGINX_TEMPLATE.read_text(encoding="utf-8").replace("@USER@", user)
+            .replace("@WORK@", str(work / "nginx")).replace("@PORT@", str(port))
+            .replace("@SERVERS@", servers))
+
+
+class Stack:
+    """Processes started by this run; :meth:`stop` (or leaving the ``with``) ends them all."""
+
+    def __init__(self, work: Path, env: dict[str, str]) -> None:
+        self.work, self.env = work, env
+        self.processes: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()
+
+    def start(self, name: str, command: list[str], **env: str) -> subprocess.Popen[bytes]:
+        log = (self.work / f"{name}.log").open("wb")
+        process = subprocess.Popen(command, cwd=ROOT, env={**self.env, **env}, stdout=log,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        self.processes.append((name, process))
+        return process
+
+    def start_site(self, servers: int, server_workers: int, goldfish_workers: int) -> int:
+        """The app servers, the proxy in front of them and the workers; the proxy's port."""
+        backends = [free_port() for _ in range(servers)]
+        for n, port in enumerate(backends, 1):
+            self.start(f"gunicorn-{n}", [
+                str(VENV_BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}",
+                "--workers", str(server_workers), "--graceful-timeout", "5"])
+        proxy = free_port()
+        (self.work / "nginx").mkdir(mode=0o755)
+        if os.geteuid() == 0:  # nginx's workers run as nobody and buffer bodies there
+            shutil.chown(self.work / "nginx", "nobody")
+        config = self.work / "nginx.conf"
+        config.write_text(nginx_config(self.work, proxy, backends), encoding="utf-8")
+        self.start("nginx", [nginx_binary(), "-c", str(config), "-e",
+                             str(self.work / "nginx" / "error.log")])
+        for n in range(1, goldfish_workers + 1):
+            self.start(f"worker-{n}", [str(VENV_BIN / "python"), "manage.py", "db_worker",
+                                       "--no-reload", "--no-startup-delay"])
+        for port in [*backends, proxy]:
+            self.wait_ready(port)
+        return proxy
+
+    def wait_ready(self, port: int, seconds: float = 60) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            self.check_alive()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health/",
+                                            timeout=5) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit(f"nothing answered on 127.0.0.1:{port} within {seconds:.0f} s")
+            time.sleep(0.2)
+
+    def check_alive(self) -> None:
+        for name, process in self.processes:
+            if process.poll() is not None:
+                raise SystemExit(f"{name} stopped (exit {process.returncode}); its log:\n"
+                                 + self.log_tail(name))
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        path = self.work / f"{name}.log"
+        text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """SIGTERM to every process group, then SIGKILL to whatever is left after 10 s (a
+        server that has exited may leave a worker of its group behind)."""
+        for _, process in reversed(self.processes):
+            _signal_group(process, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for _, process in reversed(self.processes):
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                _signal_group(process, signal.SIGKILL)
+                process.wait()
+            _signal_group(process, signal.SIGKILL)
+        self.processes.clear()
+
+
+def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, sig)
