@@ -153,7 +153,7 @@ load-tools:
 	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
 	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 
-load: $(VENV)/.installed-load load-tools
+load: install $(VENV)/.installed-load load-tools
 	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
 
 clean:
