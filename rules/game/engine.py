@@ -382,7 +382,7 @@ def apply(state: GameState, action: Action) -> Result:
     """Carry out ``action`` and every automatic step after it (see the module docstring)."""
     if state.outcome:
         return Result(False, "The game is over.")
-    if action not in legal_actions(state):
+    if not _offered(legal_actions(state), action):
         return Result(False, _why_illegal(state, action))
     state.pending = None
     start = len(state.events) if state.events is not None else 0
@@ -397,6 +397,15 @@ def apply(state: GameState, action: Action) -> Result:
     if state.events is None:
         return _DONE
     return Result(True, events=state.events[start:])
+
+
+def _offered(legal: list[Action], action: Action) -> bool:
+    # A policy hands back one of the offered actions itself: find it by identity before
+    # comparing values (an action rebuilt from JSON, as playtest and replays send them).
+    for candidate in legal:
+        if candidate is action:
+            return True
+    return action in legal
 
 
 # What apply returns for a game that is not recorded (it has no events to carry).
@@ -581,30 +590,35 @@ def _play_options(state: GameState) -> list[Action]:
         card = state.table[card_id]
         if card_id in dead or not affordable(state, card.cost, card.generic):
             continue
-        options += _placements(state, instance, card, table)
+        _add_placements(options, state, instance, card, table)
     return options
 
 
-def _placements(state: GameState, instance: int, card: Profile, table: _Table) -> list[Action]:
+def _add_placements(options: list[Action], state: GameState, instance: int, card: Profile,
+                    table: _Table) -> None:
+    """Add the ways ``card`` can be played now to ``options``."""
     if card.type == "structure":
-        if card.subtype == "stronghold" or (card.subtype == "wall" and table.wall_in_play):
-            return []
-        return [Action("play", instance)]
-    if card.is_citizen:
-        return [Action("play", instance, s) for s in table.homes]
-    if card.is_troop:
-        return [Action("play", instance),
-                *(Action("play", instance, s) for s in state.zones["private"])]
-    if card.type == "item":
-        return [Action("play", instance, p) for p in table.people]
-    if card.type == "invocation":
+        if card.subtype != "stronghold" and not (card.subtype == "wall" and table.wall_in_play):
+            options.append(Action("play", instance))
+    elif card.is_citizen:
+        for home in table.homes:
+            options.append(Action("play", instance, home))
+    elif card.is_troop:
+        options.append(Action("play", instance))
+        for structure in state.zones["private"]:
+            options.append(Action("play", instance, structure))
+    elif card.type == "item":
+        for person in table.people:
+            options.append(Action("play", instance, person))
+    elif card.type == "invocation":
         need = card.strength[1]
-        return [Action("play", instance, p) for p in table.people
-                if state.card(p).strength[1] >= need
-                and (card.subtype != "kalim" or state.card(p).faction == "kalim")]
-    if card.type == "event" and card.subtype == "general":
-        return rulings.event_targets(state, instance, card)
-    return []
+        for person in table.people:
+            bearer = state.card(person)
+            if bearer.strength[1] >= need and (card.subtype != "kalim"
+                                                or bearer.faction == "kalim"):
+                options.append(Action("play", instance, person))
+    elif card.type == "event" and card.subtype == "general":
+        options += rulings.event_targets(state, instance, card)
 
 
 def _use_options(state: GameState) -> list[Action]:

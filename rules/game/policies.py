@@ -126,6 +126,7 @@ class _Context:
         self.state = state
         self._troops: int | None = None
         self._short: int | None = None
+        self._slots: dict[int, list[str | None]] | None = None
 
     @property
     def troops(self) -> int:
@@ -133,6 +134,16 @@ class _Context:
             state = self.state
             self._troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
         return self._troops
+
+    def slots(self, host: int) -> list[str | None]:
+        """The subtypes of the cards attached to ``host``."""
+        if self._slots is None:
+            state = self.state
+            self._slots = {}
+            for attached in state.zones["attached"]:
+                self._slots.setdefault(state.host.get(attached, -1), []).append(
+                    state.card(attached).subtype)
+        return self._slots.get(host, [])
 
     @property
     def short_of_homes(self) -> int:
@@ -177,9 +188,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if not host.is_troop:
             return 0
         slot = card.subtype or "other"
-        held = [state.card(i).subtype for i in state.zones["attached"]
-                if state.host.get(i) == action.target]
-        return 0 if slot in held else 3 + card.offense + card.defense - cost
+        return 0 if slot in context.slots(action.target) else \
+            3 + card.offense + card.defense - cost
     if card.type == "invocation":
         return 5 + card.income if card.income else 0
     if card.type == "event":
