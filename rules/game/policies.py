@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 
 from rules.game import combat, rulings
 from rules.game.actions import Action
+from rules.game.profile import Profile
 from rules.game.state import GameState
 from rules.rng import GameRng
 
@@ -96,9 +97,23 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    context = _Context(state)
+    # Most decisions offer an income ability (scored 100 and up) beside plays that cannot
+    # reach that: then only the uses need scoring. A play wins a tie (it is offered first),
+    # so the plays are skipped only when none could reach the best use.
+    best_use: Action | None = None
+    best_use_score = 0.0
+    for action in actions:
+        if action.kind != "play":
+            score = _score(state, action, context)
+            if score > best_use_score:
+                best_use, best_use_score = action, score
+    if best_use is not None and all(
+            a.kind != "play" or _play_bound(state.card(a.card)) < best_use_score
+            for a in actions):
+        return best_use
     best: Action | None = None
     best_score = 0.0
-    context = _Context(state)
     # A play's score depends on the card, and on its target only for items (a citizen
     # scores the same on any residence, a troop on any structure it guards): the placements
     # of one card come together, so each card is scored once (a second copy of a card is
@@ -200,6 +215,30 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             return 7
     return 0
 
+
+
+def _play_bound(card: Profile) -> float:
+    """The most :func:`_score` gives for playing ``card``, whatever the table (a test checks
+    it against every play of many games)."""
+    cost = card.total_cost * 0.1
+    if card.type == "personality":
+        if card.is_troop:
+            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+        return 20 + card.influence * 4 + card.income - cost
+    if card.type == "structure":
+        if card.subtype == "wall":
+            return 6 - cost
+        return max(0, 8 * card.residencies + 2 * card.income + 1 - cost)
+    if card.type == "item":
+        return max(5, 3 + card.offense + card.defense - cost)
+    if card.type == "invocation":
+        return 5 + card.income
+    if card.type == "event" and card.abilities:
+        effect = card.abilities[0].effect
+        if effect.kind == "collect":
+            return max(7, 12 + sum(effect.gains) - card.total_cost)
+        return 7
+    return 0
 
 
 def _ready_offense(state: GameState) -> int:

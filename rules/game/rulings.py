@@ -184,13 +184,17 @@ def _item_value(card: Profile) -> int:
     return card.offense + card.defense
 
 
-def static_amounts(state: GameState, instance: int, kind: str) -> list[int]:
+def static_amounts(state: GameState, instance: int, kind: str) -> tuple[int, ...]:
     """The amounts of the static effects of ``kind`` on a card: its own and those of the
-    items it uses (most cards have none, so this is usually an empty list)."""
-    found = [e.amount for e in state.card(instance).statics if e.kind == kind]
-    for item in items_used(state, instance):
+    items it uses (most cards have none: combat asks this for every attack)."""
+    own = state.card(instance).statics
+    items = items_used(state, instance)
+    if not own and not items:
+        return ()
+    found = [e.amount for e in own if e.kind == kind]
+    for item in items:
         found += [e.amount for e in state.card(item).statics if e.kind == kind]
-    return found
+    return tuple(found)
 
 
 # --- leaving play --------------------------------------------------------------------------

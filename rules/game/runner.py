@@ -54,11 +54,10 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
     seed = game_seed(spec.seed, number)
     state = engine.new_game(prepared, None, seed, record=record)
     policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
-    legal, apply = engine.legal_actions, engine.apply
     while not state.outcome:
         if observe is not None:
             observe(state)
-        result = apply(state, policy(state, legal(state)))
+        result = engine.apply(state, policy(state, engine.legal_actions(state)))
         if not result.ok:  # a policy that picks an illegal action is a bug: fail loudly
             raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
     return state
