@@ -284,8 +284,13 @@ def _member(group: list[int], card: int) -> bool:
 
 
 def _unassigned(state: GameState, side: int) -> list[int]:
+    # The attacks each card is in, counted in one pass over the groups (as _used counts).
+    used: dict[int, int] = {}
+    for group in _combat(state).groups:
+        for index in range(2, len(group)):
+            used[group[index]] = used.get(group[index], 0) + 1
     return [x for x in _side_cards(state, side) if _alive(state, x)
-            and _used(state, x) < _slots(state, x)]
+            and used.get(x, 0) < _slots(state, x)]
 
 
 def _alive(state: GameState, card: int) -> bool:
