@@ -7,11 +7,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from decks.models import Deck, GoldfishRun
+from decks.services import deck_data, deck_save
 from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker
 from tests.browser.person import Person
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -55,3 +60,51 @@ def test_a_visitor_goldfishes_a_deck_and_watches_the_report_finish(
     expect(page.locator(".log-lines li").first).to_be_visible()
 
 
+
+
+def sign_in(page: Page, site: str, username: str) -> User:
+    """A user already signed in: their session cookie in the browser (signing up and logging
+    in have journeys of their own)."""
+    user = User.objects.create_user(username, password=PASSWORD)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
+                               "url": site}])
+    return user
+
+
+def test_a_user_changes_a_deck_and_compares_the_two_versions_and_their_goldfish_runs(
+        person: Person, page: Page, site: str, goldfish_worker: GoldfishWorker,
+        csp_violations: list[str]) -> None:
+    goldfish_worker.start()  # it boots while the person edits
+    ada = sign_in(page, site, "ada")
+    deck = deck_save(owner=ada, data=deck_data(sample_deck()), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/")
+    person.press(page.locator(".deck-actions").get_by_role("link", name="Edit"))
+    person.press(page.get_by_role("button", name="One more Tithe Reeve"))
+    expect(page.locator(".deck-meta")).to_contain_text("version 2")
+
+    person.press(page.locator(".deck-meta").get_by_role("link", name="History"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("History of Kalim Faithful")
+    expect(page.locator("#v2 .part-changes")).to_contain_text("+1 Tithe Reeve (1 → 2)")
+    person.press(page.get_by_role("link", name="Compare with current (version 1)"))
+    expect(page.locator(".compare-heads")).to_contain_text("Kalim Faithful (v1)")
+    person.press(page.get_by_role("link", name="Show only the differences"))
+    rows = page.locator(".compare-table tbody tr[class^='cmp-']")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Tithe Reeve")
+    expect(rows.locator(".delta")).to_have_text("+1")
+
+    # The two versions goldfished on the same seed, from the history page.
+    page.go_back()
+    page.go_back()
+    expect(page.get_by_role("heading", level=1)).to_have_text("History of Kalim Faithful")
+    person.press(page.get_by_role("button", name=re.compile(r"^Goldfish: compare with the "
+                                                            r"previous version")))
+    expect(page).to_have_url(re.compile(rf"^{site}/goldfish/compare/\?a=.+&b=.+"))
+    table = page.locator("table.goldfish-compare")
+    expect(table).to_contain_text("Mean victory round", timeout=RUN_DONE)
+    expect(table.locator("thead")).to_contain_text("v1")
+    expect(table.locator("thead")).to_contain_text("v2")
+    expect(table.locator(".verdict").first).to_be_visible()
