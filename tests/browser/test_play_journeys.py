@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from decks.models import Deck, GoldfishRun
+from decks.models import Deck, GoldfishRun, PlaytestGame
 from decks.services import deck_data, deck_save
 from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker
 from tests.browser.person import Person
@@ -108,3 +108,37 @@ def test_a_user_changes_a_deck_and_compares_the_two_versions_and_their_goldfish_
     expect(table.locator("thead")).to_contain_text("v1")
     expect(table.locator("thead")).to_contain_text("v2")
     expect(table.locator(".verdict").first).to_be_visible()
+
+
+def test_a_visitor_playtests_a_deck_undoes_a_move_and_lets_the_policy_finish(
+        person: Person, page: Page, site: str, csp_violations: list[str]) -> None:
+    deck = sample_deck()
+    page.goto(f"{site}/decks/{deck.pk}/")
+    person.press(page.locator(".deck-actions").get_by_role("button", name="Playtest"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Playtest: Kalim Faithful")
+    body = page.locator("#pt-body")
+    expect(body).to_have_attribute("data-decision", "0")
+    moves = page.locator("#pt-moves button.pt-action")
+    for decision in range(1, 4):
+        chosen = moves.first.locator(".pt-action-text").inner_text()
+        if person.keyboard and decision == 3:
+            page.keyboard.press("1")  # the move's number, as the page's key list says
+        else:
+            person.press(moves.first)
+        expect(body).to_have_attribute("data-decision", str(decision))
+        expect(page.locator("#pt-log")).to_contain_text(chosen)
+    log_lines = page.locator("#pt-log li")
+    before_undo = log_lines.count()
+
+    if person.keyboard:
+        page.keyboard.press("u")
+    else:
+        person.press(page.locator(".pt-tool-row").get_by_role("button", name=re.compile("Undo")))
+    expect(body).to_have_attribute("data-decision", "2")
+    assert log_lines.count() < before_undo
+
+    person.press(page.get_by_role("button", name="end of the game"))
+    expect(page.locator("#pt-moves-title")).to_contain_text("The game is over")
+    expect(page.locator(".pt-status")).not_to_contain_text("Phase")
+    game = PlaytestGame.objects.get()
+    assert game.outcome and game.decisions > 2 and game.source_deck_id == deck.pk
