@@ -74,6 +74,24 @@ def page(page: Any) -> Any:
     return page
 
 
+def sign_in(page: Any, site: str, username: str) -> Any:
+    """A new user, already signed in: their session cookie in the browser (signing up and
+    logging in have journeys of their own)."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from tests.conftest import PASSWORD
+
+    user = User.objects.create_user(username, password=PASSWORD)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie,
+                               "url": site}])
+    return user
+
+
 @pytest.fixture
 def csp_violations(page: Any) -> Iterator[list[str]]:
     """Every Content-Security-Policy refusal the page reports; a test ends with none."""

@@ -7,16 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings as django_settings
-from django.contrib.auth.models import User
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from decks.models import Deck, GoldfishRun, PlaytestGame
 from decks.services import deck_data, deck_save
-from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker
+from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker, sign_in
 from tests.browser.person import Person
-from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -60,18 +56,6 @@ def test_a_visitor_goldfishes_a_deck_and_watches_the_report_finish(
     expect(page.locator(".log-lines li").first).to_be_visible()
 
 
-
-
-def sign_in(page: Page, site: str, username: str) -> User:
-    """A user already signed in: their session cookie in the browser (signing up and logging
-    in have journeys of their own)."""
-    user = User.objects.create_user(username, password=PASSWORD)
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie,
-                               "url": site}])
-    return user
 
 
 def test_a_user_changes_a_deck_and_compares_the_two_versions_and_their_goldfish_runs(
