@@ -123,6 +123,8 @@ def test_a_visitor_playtests_a_deck_undoes_a_move_and_lets_the_policy_finish(
 
     person.press(page.get_by_role("button", name="end of the game"))
     expect(page.locator("#pt-moves-title")).to_contain_text("The game is over")
+    if person.keyboard:  # the pressed button is gone: the focus goes on in the moves, not the top
+        expect(page.locator("#pt-moves-title")).to_be_focused()
     expect(page.locator(".pt-status")).not_to_contain_text("Phase")
     game = PlaytestGame.objects.get()
     assert game.outcome and game.decisions > 2 and game.source_deck_id == deck.pk
