@@ -87,8 +87,8 @@ def test_a_user_changes_a_deck_and_compares_the_two_versions_and_their_goldfish_
     expect(rows.locator(".delta")).to_have_text("+1")
 
     # The two versions goldfished on the same seed, from the history page.
-    page.go_back()
-    page.go_back()
+    person.press(page.locator(".compare-heads").get_by_role("link", name="(v2, current)"))
+    person.press(page.locator(".deck-actions").get_by_role("link", name="History"))
     expect(page.get_by_role("heading", level=1)).to_have_text("History of Kalim Faithful")
     person.press(page.get_by_role("button", name=re.compile(r"^Goldfish: compare with the "
                                                             r"previous version")))
