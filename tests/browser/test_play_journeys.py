@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from decks.models import Deck, GoldfishRun, PlaytestGame
 from decks.services import deck_data, deck_save
 from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker, sign_in
-from tests.browser.person import Person
+from tests.browser.person import FOCUS_SHOWN, Person
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -47,6 +47,9 @@ def test_a_visitor_goldfishes_a_deck_and_watches_the_report_finish(
     page.evaluate("window.stayedOnThePage = true")
     goldfish_worker.start()
     expect(body.locator("dl.headline")).to_contain_text("Victory rate", timeout=RUN_DONE)
+    if person.keyboard:  # Cancel is gone with the run: the focus moves on to the summary
+        expect(page.locator("#run-summary")).to_be_focused()
+        assert page.locator("#run-summary").evaluate(FOCUS_SHOWN)
     assert page.evaluate("window.stayedOnThePage"), "the report came by a reload, not live"
     expect(body).not_to_have_attribute("hx-trigger", re.compile("every"))  # polling stopped
     expect(page.locator("#chart-victory-rounds svg")).to_be_visible()
