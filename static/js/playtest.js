@@ -127,7 +127,11 @@
     var log = document.getElementById("pt-log");
     if (log) { log.scrollTop = log.scrollHeight; }
     if (focusMoves) {
-      var target = document.querySelector("#pt-moves button.pt-action.is-focused, #pt-moves button.pt-action");
+      // The button just pressed is gone with the old body: the keyboard goes on from the first
+      // move, or from the moves' heading once there is none (the game is over), never from the
+      // top of the page.
+      var target = document.querySelector("#pt-moves button.pt-action.is-focused, #pt-moves button.pt-action")
+        || document.getElementById("pt-moves-title");
       if (target) { target.focus({ preventScroll: true }); }
     }
   }

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from tests.browser.person import Person
 
 CHROMIUM = os.environ.get("ALLEGIANCE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -69,6 +74,24 @@ def page(page: Any) -> Any:
     return page
 
 
+def sign_in(page: Any, site: str, username: str) -> Any:
+    """A new user, already signed in: their session cookie in the browser (signing up and
+    logging in have journeys of their own)."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from tests.conftest import PASSWORD
+
+    user = User.objects.create_user(username, password=PASSWORD)
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie,
+                               "url": site}])
+    return user
+
+
 @pytest.fixture
 def csp_violations(page: Any) -> Iterator[list[str]]:
     """Every Content-Security-Policy refusal the page reports; a test ends with none."""
@@ -77,3 +100,62 @@ def csp_violations(page: Any) -> Iterator[list[str]]:
             if "Content Security Policy" in message.text else None)
     yield found
     assert found == [], found
+
+
+@pytest.fixture(params=["mouse", "keyboard"])
+def person(request: pytest.FixtureRequest, page: Any) -> Person:
+    """Each journey twice: with the mouse, then with the keyboard alone."""
+    return Person(page, keyboard=request.param == "keyboard")
+
+
+WORKER_CHUNK_GAMES = 10  # small chunks: a run of a few dozen games still shows its progress
+
+
+class GoldfishWorker:
+    """A real background worker (``manage.py db_worker``, as ``make run`` starts one) on the
+    live server's database, started when the test says: a page can show a run waiting first."""
+
+    def __init__(self, database_url: str, var: Path) -> None:
+        self.env = {**os.environ, "DATABASE_URL": database_url, "ALLEGIANCE_VAR_DIR": str(var),
+                    "GOLDFISH_CHUNK_GAMES": str(WORKER_CHUNK_GAMES),
+                    "DJANGO_DEBUG": "1"}  # as the test process: no production-only settings
+        self.env.pop("GOLDFISH_HOLD_AFTER_LEASE", None)
+        self.log = var / "worker.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        root = Path(__file__).resolve().parents[2]
+        with self.log.open("w") as output:  # a file, not a pipe nobody drains while it works
+            self.process = subprocess.Popen(
+                [sys.executable, str(root / "manage.py"), "db_worker", "--no-reload",
+                 "--no-startup-delay", "--interval", "0.2"],
+                cwd=root, env=self.env, stdout=output, stderr=subprocess.STDOUT)
+
+    def stop(self) -> str:
+        """Stop it (a chunk cut short loses only its lease); what it printed."""
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+
+
+@pytest.fixture
+def goldfish_worker(live_server: Any, settings: Any,
+                    tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoldfishWorker]:
+    """Stopped after the test, before the database is flushed; it must not have crashed."""
+    from django.db import connection
+
+    database = connection.settings_dict
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        url = f"sqlite:///{database['NAME']}"
+    else:  # the suite's server, the test database
+        url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{database['NAME']}"))
+    settings.GOLDFISH_CHUNK_GAMES = WORKER_CHUNK_GAMES  # the live server cuts the runs
+    worker = GoldfishWorker(url, tmp_path_factory.mktemp("worker"))
+    yield worker
+    output = worker.stop()
+    assert "Traceback" not in output, output

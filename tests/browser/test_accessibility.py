@@ -3,15 +3,19 @@ violation on any main page, checked in chromium as a person would see it."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
+from decks.goldfish_jobs import RunOptions, goldfish_run_start, goldfish_run_work
 from decks.models import Deck
+from decks.playtest_services import playtest_auto, playtest_share, playtest_start_from
 from decks.services import deck_data, deck_save
-from tests.browser.conftest import AXE, LIVE_DATABASE
+from tests.browser.conftest import AXE, LIVE_DATABASE, sign_in
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
@@ -56,4 +60,41 @@ def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: st
     for url in signed_in:
         page.goto(f"{site}{url}")
         found[url] = serious_violations(page)
-    assert {url: v for url, v in found.items() if v} == {}
+    bad = {url: v for url, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, indent=1)
+
+
+def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violation(
+        page: Page, site: str, csp_violations: list[str]) -> None:
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    first = deck_data(deck)
+    changed = dataclasses.replace(first, name="Kalim Faithful, leaner")
+    deck = deck_save(owner=ada, data=changed, deck=deck)
+    runs = []
+    for data, version in ((first, 1), (changed, 2)):
+        run, _ = goldfish_run_start(deck=data, options=RunOptions(games=20, seed=1), user=ada,
+                                    requester=f"user:{ada.pk}", source=deck,
+                                    source_version=version)
+        goldfish_run_work(run_id=run.pk, worker="test")  # played here: the pages are the point
+        runs.append(run)
+    game = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=7)
+    playtest_auto(game=game, until="phase")
+    shared = playtest_share(game=game, shared=True)
+    finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
+    playtest_auto(game=finished, until="game")
+    page.goto(f"{site}/goldfish/{runs[0].pk}/")
+    replay = page.locator("ul.samples a").first.get_attribute("href")
+    urls = [f"/decks/{deck.pk}/history/", f"/decks/compare/?a={deck.pk}:1&b={deck.pk}",
+            f"/decks/{deck.pk}/goldfish/", f"/goldfish/{runs[0].pk}/",
+            f"{replay}?round=2", f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}",
+            "/goldfish/compare/", "/playtest/new/", f"/playtest/{game.pk}/",
+            f"/playtest/{finished.pk}/", "/playtest/",
+            f"/playtest/shared/{shared.share_token}/?decision=1"]
+    found = {}
+    for url in urls:
+        page.goto(f"{site}{url}")
+        found[url] = serious_violations(page)
+    bad = {url: v for url, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, indent=1)
