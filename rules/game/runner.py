@@ -108,11 +108,10 @@ def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
                 progress(done, spec.games)
         return total
     workers = min(workers, len(parts), os.cpu_count() or 1)
-    deck, facts, config = _portable(prepared)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_portable_chunk, deck, facts, config,
-                               (spec.games, spec.seed, spec.policy), first, last)
-                   for first, last in parts]
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                             initargs=_portable(prepared)) as pool:
+        futures = [pool.submit(_run_worker_chunk, (spec.games, spec.seed, spec.policy),
+                               first, last) for first, last in parts]
         # Merge in chunk order (the report must not depend on which worker finished first).
         for (first, last), future in zip(parts, futures, strict=True):
             total.merge(future.result())
@@ -123,8 +122,10 @@ def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
 
 
 # Worker processes get plain data: the compiled engine's frozen classes (profiles, the config,
-# the spec) cannot be unpickled, and the profiles are quick to build again from the facts.
+# the spec) cannot be unpickled. Each worker builds the profiles again from the facts once,
+# when it starts, and keeps them for all its chunks.
 type _Facts = dict[str, dict[str, Any]]
+_worker_deck: list[engine.Prepared] = []
 
 
 def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, Any]]:
@@ -134,8 +135,10 @@ def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, Any]]:
         "city_pool": list(config.city_pool)}
 
 
-def _run_portable_chunk(deck: Deck, facts: _Facts, config: dict[str, Any],
-                        spec: tuple[int, int, str], first: int, last: int) -> Tally:
+def _start_worker(deck: Deck, facts: _Facts, config: dict[str, Any]) -> None:
     table = {k: build_profile(CardFacts.from_data(v)) for k, v in facts.items()}
-    prepared = engine.Prepared(deck, table, facts, GameConfig.from_dict(config))
-    return run_chunk(prepared, RunSpec(*spec), first, last)
+    _worker_deck[:] = [engine.Prepared(deck, table, facts, GameConfig.from_dict(config))]
+
+
+def _run_worker_chunk(spec: tuple[int, int, str], first: int, last: int) -> Tally:
+    return run_chunk(_worker_deck[0], RunSpec(*spec), first, last)
