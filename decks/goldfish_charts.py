@@ -97,11 +97,13 @@ class CumulativeCurve:
             shapes.append(f'<path d="{"".join(path)}" fill="none" stroke="{PALETTE[0]}" '
                           'stroke-width="2"/>')
             step = max(1, -(-len(self.points) // 12))  # at most a dozen round labels
+            last = len(self.points) - 1
             for i, (r, share) in enumerate(self.points):
                 label = f"Won by round {r}: {share:.1%}"
                 shapes.append(f'<circle cx="{px(r):.1f}" cy="{py(share):.1f}" r="3" '
                               f'fill="{PALETTE[0]}"><title>{escape(label)}</title></circle>')
-                if i % step == 0 or i == len(self.points) - 1:
+                # Every step-th round and the last, unless the last would touch the one before.
+                if (i % step == 0 and (i == last or last - i >= step / 2)) or i == last:
                     shapes.append(_text(px(r), top + plot_h + 16, str(r), "middle"))
         shapes.append(f'<line x1="{left}" x2="{_WIDTH - right}" y1="{top + plot_h}" '
                       f'y2="{top + plot_h}" stroke="{INK}"/>')
