@@ -231,11 +231,12 @@ def step_automatic(state: GameState) -> bool:
 
 def _pass_turn(state: GameState, side: int) -> None:
     c = _combat(state)
-    if side == WILD and c.wall_left > 0 and _wild_choice(state) is not None:
+    # (The wanderers have a choice exactly when they have an option: _wild_choice.)
+    if side == WILD and c.wall_left > 0 and _assign_options(state, WILD):
         return  # the wall is filled before any other assignment
     other = 1 - side
     if other == WILD:
-        if _wild_choice(state) is not None:
+        if _assign_options(state, WILD):
             c.turn = WILD
         elif not _assign_options(state, PLAYER):
             c.step = "modify"
