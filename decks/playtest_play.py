@@ -20,7 +20,7 @@ from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
 from rules.game.narrate import narrate
 from rules.game.policies import GreedyPolicy
-from rules.game.profile import build_profile
+from rules.game.profile import profiles_from_facts
 from rules.game.state import GameState
 
 type Until = Literal["action", "phase", "game"]
@@ -51,8 +51,7 @@ class GameSource:
 
     def prepared(self) -> engine.Prepared:
         facts = {cid: dict(f) for cid, f in self.facts.items()}
-        table = {cid: build_profile(CardFacts.from_data(f)) for cid, f in facts.items()}
-        return engine.Prepared(self.deck, table, facts, self.config)
+        return engine.Prepared(self.deck, profiles_from_facts(facts), facts, self.config)
 
     def replay(self, actions: Sequence[Mapping[str, Any]], upto: int | None = None, *,
                record: bool = True) -> GameState:

@@ -69,9 +69,7 @@ def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int 
         owner=owner, session_token="" if owner else session_token, source_deck=source_deck,
         deck_name=deck.name or (source_deck.name if source_deck else "") or "Pasted deck",
         deck_text=render_deck(deck, "txt"), deck=deck_to_dict(source.deck), seed=seed,
-        config={"target": config.target, "players": config.players,
-                "round_cap": config.round_cap, "city_pool": list(config.city_pool),
-                "rules_version": RULES_VERSION},
+        config={**config.to_dict(), "rules_version": RULES_VERSION},
         actions=[],
     )
     _store(game, state)

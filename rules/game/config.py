@@ -40,6 +40,11 @@ class GameConfig:
                    round_cap=int(data.get("round_cap", 40)),  # type: ignore[call-overload]
                    city_pool=(economic, religious, political))
 
+    def to_dict(self) -> dict[str, object]:
+        """The options as JSON has them (saved states, game logs, worker processes)."""
+        return {"target": self.target, "players": self.players, "round_cap": self.round_cap,
+                "city_pool": list(self.city_pool)}
+
     @property
     def overrun_limit(self) -> int:
         """More wanderers in play than this loses the game (rulebook, "Losing the Game")."""

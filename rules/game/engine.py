@@ -671,7 +671,5 @@ def game_log(state: GameState) -> dict[str, Any]:
         raise ValueError("this game was not recorded")
     actions = [e["action"] for e in state.events if e["type"] == "action"]
     return {"rules_version": RULES_VERSION, "seed": state.seed,
-            "config": {"target": state.config.target, "players": state.config.players,
-                       "round_cap": state.config.round_cap,
-                       "city_pool": list(state.config.city_pool)},
+            "config": state.config.to_dict(),
             "actions": actions, "events": list(state.events)}

@@ -114,6 +114,11 @@ class Profile:
         raise LookupError(f"{self.id} has no ability {option!r}")
 
 
+def profiles_from_facts(facts: Mapping[str, Mapping[str, object]]) -> dict[str, Profile]:
+    """The profiles of cards given as card data (the facts a saved state carries)."""
+    return {card_id: build_profile(CardFacts.from_data(data)) for card_id, data in facts.items()}
+
+
 class UnknownCardError(ValueError):
     """A card whose numbers the engine needs are not known (not yet transcribed)."""
 

@@ -15,12 +15,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from rules.cards import CardFacts
 from rules.decklist import Deck
 from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.policies import POLICIES
-from rules.game.profile import build_profile
+from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
 from rules.rng import derive_seed
@@ -128,16 +127,14 @@ type _Facts = dict[str, dict[str, Any]]
 _worker_deck: list[engine.Prepared] = []
 
 
-def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, Any]]:
-    config = prepared.config
-    return prepared.deck, {k: dict(v) for k, v in prepared.facts.items()}, {
-        "target": config.target, "players": config.players, "round_cap": config.round_cap,
-        "city_pool": list(config.city_pool)}
+def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, object]]:
+    return prepared.deck, prepared.facts, prepared.config.to_dict()
 
 
-def _start_worker(deck: Deck, facts: _Facts, config: dict[str, Any]) -> None:
-    table = {k: build_profile(CardFacts.from_data(v)) for k, v in facts.items()}
-    _worker_deck[:] = [engine.Prepared(deck, table, facts, GameConfig.from_dict(config))]
+def _start_worker(deck: Deck, facts: _Facts, config: dict[str, object]) -> None:
+    prepared = engine.Prepared(deck, profiles_from_facts(facts), facts,
+                               GameConfig.from_dict(config))
+    _worker_deck[:] = [prepared]
 
 
 def _run_worker_chunk(spec: tuple[int, int, str], first: int, last: int) -> Tally:

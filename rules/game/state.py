@@ -14,12 +14,11 @@ built from, so a saved state needs no catalogue to resume.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from rules.cards import CardFacts
 from rules.game.config import GameConfig
-from rules.game.profile import Profile, build_profile
+from rules.game.profile import Profile, profiles_from_facts
 
 # Zones, by the rulebook's names: the hand, three draw piles and their discard piles, the
 # private holdings (structures; citizens on residences and guards on structures are listed
@@ -144,9 +143,7 @@ class GameState:
         """A JSON-ready snapshot: its own copy, unchanged by the moves that follow."""
         data = {f.name: copy.deepcopy(getattr(self, f.name))
                 for f in fields(self) if f.name not in _NOT_SAVED}
-        config = asdict(self.config)
-        config["city_pool"] = list(config["city_pool"])  # as JSON gives it back
-        data["config"] = config
+        data["config"] = self.config.to_dict()
         data["exhausted"] = sorted(self.exhausted)
         data["host"] = {str(k): v for k, v in self.host.items()}
         data["wounds"] = {str(k): v for k, v in self.wounds.items()}
@@ -183,8 +180,7 @@ class GameState:
         state.on_card = {int(k): list(v) for k, v in data["on_card"].items()}
         state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
-        state.table = table if table is not None else {
-            k: build_profile(CardFacts.from_data(v)) for k, v in state.facts.items()}
+        state.table = table if table is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")
         state.combat = None if combat is None else _combat_from(combat)
         return state
