@@ -7,15 +7,12 @@ import json
 import random
 from collections import Counter
 from collections.abc import Mapping
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks.formats.model import CardRef
-from decks.formats.text import CatalogueResolver, parse_text
-from rules.cards import CardFacts, facts_by_id
+from rules.cards import CardFacts
 from rules.decklist import Deck, DeckEntry
 from rules.draws import (
     STARTING_TOKENS,
@@ -38,8 +35,8 @@ from rules.strategy import (
     parse_strategy,
     split_strategy,
 )
+from tests.rules.game.engine_helpers import catalogue, sample
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 # --- a small synthetic world, shared with test_odds ------------------------------------------
@@ -125,16 +122,7 @@ strategies = st.one_of(
 
 
 def load_sample(name: str = "guild-veterans.txt") -> tuple[Deck, dict[str, CardFacts]]:
-    data: list[dict[str, object]] = []
-    for file in ("wof.json", "demo.json"):
-        data += json.loads((FIXTURES / "cards" / file).read_text("utf-8"))["cards"]
-    resolver = CatalogueResolver(
-        CardRef(str(c["id"]), str(c["name"]), c["type"], c["faction"])  # type: ignore[arg-type]
-        for c in data
-    )
-    deck = parse_text((FIXTURES / "decklists" / name).read_text("utf-8"), resolver).deck
-    assert deck is not None
-    return deck, facts_by_id(data)
+    return sample(name), catalogue()
 
 
 # --- tokens ---------------------------------------------------------------------------------
