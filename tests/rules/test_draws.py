@@ -37,8 +37,6 @@ from rules.strategy import (
 )
 from tests.rules.game.engine_helpers import catalogue, sample
 
-
-
 # --- a small synthetic world, shared with test_odds ------------------------------------------
 
 
