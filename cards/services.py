@@ -5,6 +5,7 @@ Views, admin and management commands call these functions; they hold no logic of
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -14,11 +15,22 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
-from cards.card_data import CardDataError, CardFile, Problem, SetInfo, parse_card_document
+from cards.card_data import (
+    EDITABLE_KEYS,
+    PROVENANCE_KEY,
+    CardDataError,
+    CardFile,
+    Problem,
+    SetInfo,
+    format_time,
+    parse_card_document,
+)
 from cards.image_services import Scan, cards_ensure_images
 from cards.images import scan
-from cards.models import Card, CardKeyword, CardRevision, CardSet
+from cards.models import Card, CardKeyword, CardProvenance, CardRevision, CardSet
+from cards.signals import catalogue_changed
 from rules.abilities import parse_abilities
 
 Progress = Callable[[str], None]
@@ -124,7 +136,9 @@ def _write_file(
 ) -> ImportReport:
     report = ImportReport(source=card_file.source)
     sets = _sets_for(card_file)
-    existing = Card.objects.select_related("set").in_bulk([c["id"] for c in card_file.cards])
+    ids = [c["id"] for c in card_file.cards]
+    existing = Card.objects.select_related("set").in_bulk(ids)
+    provenance = _provenance_of(ids)
     total = len(card_file.cards)
     cards: list[Card] = []
     for n, data in enumerate(card_file.cards, start=1):
@@ -132,21 +146,25 @@ def _write_file(
         old = card.as_data() if card else None
         if card is None:
             card = Card(id=data["id"])
+        given = data.get(PROVENANCE_KEY)
         _assign(card, data, sets[data["set"]])
         new = card.as_data()
-        if old == new:
-            report.unchanged += 1
-        else:
+        changes = _diff(old or {}, new) if old != new else {}
+        if changes:
             card.save()
             card_sync_keywords(card)
             CardRevision.objects.create(
-                card=card, user=user, source=f"import {card_file.source}",
-                changes=_diff(old or {}, new),
+                card=card, user=user, source=f"import {card_file.source}", changes=changes,
             )
-            if old is None:
-                report.created += 1
-            else:
-                report.updated += 1
+        provenance_changed = _import_provenance(
+            card, provenance.get(card.id, {}), given, changed=changes.keys() if old else ()
+        )
+        if old is None:
+            report.created += 1
+        elif changes or provenance_changed:
+            report.updated += 1
+        else:
+            report.unchanged += 1
         cards.append(card)
         if progress and (n % 50 == 0 or n == total):
             progress(f"{card_file.source}: {n}/{total} cards")
@@ -183,7 +201,7 @@ def _assign(card: Card, data: dict[str, Any], card_set: CardSet) -> None:
     for key, value in data.items():
         if key == "set":
             card.set = card_set
-        elif key != "id":
+        elif key not in ("id", PROVENANCE_KEY):
             setattr(card, key, value)
     if card.official is None:
         card.official = card_set.official
@@ -199,8 +217,77 @@ def card_record_edit(*, card: Card, old: dict[str, Any], user: Any, source: str)
     changes = _diff(old, new)
     if changes:
         CardRevision.objects.create(card=card, user=user, source=source, changes=changes)
+        card_provenance_record(
+            card, [k for k in changes if k in EDITABLE_KEYS], source=f"{source} (staff edit)",
+            editor=getattr(user, "username", None) or None, edit=None, date=timezone.now(),
+        )
     card_sync_keywords(card)
     cards_ensure_images([card])
+
+
+# Per-field provenance: which edit, editor, date and source set each field's current value.
+
+def card_provenance_record(
+    card: Card, fields: Iterable[str], *, source: str, editor: str | None, edit: int | None,
+    date: dt.datetime,
+) -> None:
+    """Record that ``fields`` of ``card`` now hold values set by this source (and edit)."""
+    fields = [f for f in fields if f in EDITABLE_KEYS]
+    if not fields:
+        return
+    CardProvenance.objects.filter(card=card, field__in=fields).delete()
+    CardProvenance.objects.bulk_create(
+        CardProvenance(card=card, field=f, source=source, editor=editor, edit=edit, date=date)
+        for f in fields
+    )
+    catalogue_changed()  # bulk writes send no signal; exports and the bulk file carry this
+
+
+def card_provenance(card: Card) -> dict[str, dict[str, Any]]:
+    """The card's provenance as card data files write it: ``{key: {source, editor, date,
+    edit}}`` in the order of the card data keys."""
+    return _provenance_of([card.id]).get(card.id, {})
+
+
+def _provenance_of(card_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    rows = CardProvenance.objects.filter(card_id__in=list(card_ids))
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        found.setdefault(row.card_id, {})[row.field] = {
+            "source": row.source, "editor": row.editor, "date": format_time(row.date),
+            "edit": row.edit,
+        }
+    order = {key: n for n, key in enumerate(EDITABLE_KEYS)}
+    return {
+        card_id: dict(sorted(entries.items(), key=lambda item: order.get(item[0], 99)))
+        for card_id, entries in found.items()
+    }
+
+
+def _import_provenance(
+    card: Card, current: dict[str, dict[str, Any]], given: dict[str, dict[str, Any]] | None,
+    *, changed: Iterable[str],
+) -> bool:
+    """A file's provenance replaces the card's; a file without it keeps the card's, less the
+    fields whose values it changed (their source is now the file and its ``sources``).
+    Returns whether anything changed."""
+    if given is None:
+        stale = [f for f in changed if f in current]
+        if stale:
+            CardProvenance.objects.filter(card=card, field__in=stale).delete()
+            catalogue_changed()
+        return bool(stale)
+    wanted = {key: {**entry, "date": format_time(entry["date"])} for key, entry in given.items()}
+    if wanted == current:
+        return False
+    CardProvenance.objects.filter(card=card).delete()
+    CardProvenance.objects.bulk_create(
+        CardProvenance(card=card, field=key, source=e["source"], editor=e["editor"],
+                       edit=e["edit"], date=e["date"])
+        for key, e in given.items()
+    )
+    catalogue_changed()
+    return True
 
 
 def card_sync_keywords(card: Card) -> None:
@@ -236,6 +323,7 @@ def _set_document(card_set: CardSet) -> dict[str, Any]:
         .select_related("set")
         .order_by(F("number").asc(nulls_last=True), "id")
     )
+    provenance = _provenance_of(c.id for c in cards)
     return {
         "set": {
             "code": card_set.code,
@@ -243,5 +331,10 @@ def _set_document(card_set: CardSet) -> dict[str, Any]:
             "official": card_set.official,
             "released": card_set.released.isoformat() if card_set.released else None,
         },
-        "cards": [c.as_data() for c in cards],
+        "cards": [_with_provenance(c.as_data(), provenance.get(c.id)) for c in cards],
     }
+
+
+def _with_provenance(data: dict[str, Any], provenance: dict[str, Any] | None) -> dict[str, Any]:
+    # Only cards with some provenance carry the key: other files stay as they were.
+    return {**data, PROVENANCE_KEY: provenance} if provenance else data

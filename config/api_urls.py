@@ -44,6 +44,7 @@ urlpatterns = [
     path("goldfish/", GoldfishRunsView.as_view(), name="goldfish"),
     path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
     path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
+    path("", include("edits.api.urls")),  # /api/edits/, /api/cards/{id}/history/
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

@@ -21,6 +21,15 @@ DATABASE_POOL                "1" turns it on (then connections are not kept per 
 DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (default 1 and 2)
 DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
+
+Card edits by card owners (DESIGN §13, docs/contributing-card-data.md):
+CARD_EDIT_APPROVALS            approvals from counting voters that apply an edit (default 2)
+CARD_EDIT_VOTER_MIN_AGE_DAYS   account age a vote needs to count, unless the voter has applied
+                               edits or is staff; younger accounts are "new" (default 7)
+CARD_EDIT_EXPIRE_DAYS          an open edit expires after this many days without a vote (30)
+CARD_EDIT_TRUSTED_AFTER        applied edits that make an editor trusted: their edits apply at
+                               once (default 10)
+CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS  open edits a new account may have at once (default 5)
 """
 
 import os
@@ -31,7 +40,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from config.env_settings import pool_options, throttle_rates
+from config.env_settings import pool_options, throttle_rates, whole_number
 
 # Lets classes such as admin.ModelAdmin[Card] be subscripted at run time, as mypy wants them.
 django_stubs_ext.monkeypatch()
@@ -75,6 +84,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "cards",
     "decks",
+    "edits",
 ]
 
 MIDDLEWARE = [
@@ -196,6 +206,10 @@ REST_FRAMEWORK = {
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+        # Card edits (edits.api): writes by people, so per hour; a busy transcriber stays under.
+        "edits": "60/hour",  # proposals and reverts
+        "votes": "240/hour",
+        "scans": "60/hour",  # each one is checked and re-encoded
     }, os.environ.get("DJANGO_THROTTLE_RATES")),
 }
 
@@ -221,6 +235,18 @@ SPECTACULAR_SETTINGS = {
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 # A goldfish run is split into chunks of this many games, each leased to one worker at a time.
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
+
+# Card edits by card owners (DESIGN §13): the review rules, read by edits.review.
+CARD_EDIT_APPROVALS = whole_number(
+    "CARD_EDIT_APPROVALS", os.environ.get("CARD_EDIT_APPROVALS"), 2, minimum=1)
+CARD_EDIT_VOTER_MIN_AGE_DAYS = whole_number(
+    "CARD_EDIT_VOTER_MIN_AGE_DAYS", os.environ.get("CARD_EDIT_VOTER_MIN_AGE_DAYS"), 7)
+CARD_EDIT_EXPIRE_DAYS = whole_number(
+    "CARD_EDIT_EXPIRE_DAYS", os.environ.get("CARD_EDIT_EXPIRE_DAYS"), 30, minimum=1)
+CARD_EDIT_TRUSTED_AFTER = whole_number(
+    "CARD_EDIT_TRUSTED_AFTER", os.environ.get("CARD_EDIT_TRUSTED_AFTER"), 10)
+CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = whole_number(
+    "CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS", os.environ.get("CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS"), 5)
 
 LOGGING = {
     "version": 1,
