@@ -379,6 +379,15 @@ class Skipped:
     reason: str
 
 
+class NothingToRevert(EditConflict):
+    """Every field of the edit changed since (or it changed nothing a revert puts back)."""
+
+    def __init__(self, detail: str, conflicts: list[dict[str, Any]], skipped: list[Skipped]
+                 ) -> None:
+        super().__init__(detail, conflicts)
+        self.skipped = skipped
+
+
 @dataclass
 class Reverted:
     edit: Edit  # the revert: an edit of its own, applied at once for staff and trusted editors
@@ -430,6 +439,9 @@ def edits_revert_by_editor(*, editor: Any, user: Any, note: str,
             try:
                 with transaction.atomic():
                     result = _revert(old, user=user, source="", note=clean_note, now=now)
+            except NothingToRevert as error:
+                report.skipped.extend(error.skipped)
+                continue
             except EditError as error:
                 report.skipped.append(Skipped(old.pk, "*", error.detail))
                 continue
@@ -469,10 +481,10 @@ def _revert(edit: Edit, *, user: Any, source: str, note: str, now: dt.datetime) 
         conflicts = [{"field": s.field, "proposed_against": edit.changes[s.field],
                       "current": now_values.get(s.field), "proposed": edit.before.get(s.field)}
                      for s in skipped]
-        raise EditConflict(f"Nothing of edit #{edit.pk} is left to revert: "
-                           + "; ".join(s.reason for s in skipped) if skipped else
-                           f"Edit #{edit.pk} changed nothing that a revert could put back.",
-                           conflicts)
+        raise NothingToRevert(
+            f"Nothing of edit #{edit.pk} is left to revert: "
+            + "; ".join(s.reason for s in skipped) if skipped else
+            f"Edit #{edit.pk} changed nothing that a revert could put back.", conflicts, skipped)
     errors: Errors = {}
     check_changes(card, changes, errors)
     if errors:
