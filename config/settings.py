@@ -224,6 +224,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several resources have a "status"; each its own enum, named for it.
+    "ENUM_NAME_OVERRIDES": {
+        "EditStatusEnum": ["open", "applied", "rejected", "cancelled", "expired"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cards.api.problems.problem_media_type_hook",

@@ -87,10 +87,18 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
     filterset_class = EditFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     parser_classes = [JSONParser]
-    lookup_value_regex = r"[0-9]{1,18}"
+    # Any id reaches the view, so that a visitor's write is refused (403) before an id that
+    # cannot be one is a 404 (get_object).
+    lookup_value_regex = r"[^/]+"
 
     def get_queryset(self) -> QuerySet[Edit]:
         return edits_for_documents(Edit.objects.order_by("-created_at", "-id"))
+
+    def get_object(self) -> Edit:
+        pk = str(self.kwargs.get("pk", ""))
+        if not (pk.isascii() and pk.isdigit() and len(pk) <= 18):
+            raise Http404("No edit with this id.")
+        return super().get_object()
 
     def get_throttles(self) -> list[BaseThrottle]:
         scope = THROTTLE_SCOPES.get(self.action or "")
