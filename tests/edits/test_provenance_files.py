@@ -12,14 +12,20 @@ import pytest
 
 from cards.card_data import CardDataError, parse_card_document
 from cards.models import Card, CardProvenance, CardSet
-from decks.models import Deck
-from edits.models import Edit
 from edits.services import edit_apply, edit_propose
 from tests.commands import run_command
 from tests.edits.makers import make_user
 
 GOOD = {"source": "my own copy", "editor": "ada", "date": "2026-05-01T12:00:00.123456Z",
         "edit": 12}
+
+
+def state_of_the_test_set() -> dict[str, Any]:
+    return {
+        c.id: (c.as_data(), sorted(c.provenance.values_list("field", "source", "editor", "edit",
+                                                            "date")))
+        for c in Card.objects.filter(set__code="TST")
+    }
 
 
 def card_with(provenance: Any) -> dict[str, Any]:
@@ -42,17 +48,12 @@ def test_the_community_work_leaves_with_its_sources_and_comes_back_exactly() -> 
     lamplighter = next(c for c in document["cards"] if c["id"] == "tst-lamplighter")
     assert "provenance" not in lamplighter  # cards without any keep the file as it was
 
-    before = {c.id: (c.as_data(), sorted(c.provenance.values_list(
-        "field", "source", "editor", "edit", "date"))) for c in Card.objects.filter(set__code="TST")}
-    Edit.objects.all().delete()
-    Deck.objects.all().delete()
+    before = state_of_the_test_set()
     Card.objects.filter(set__code="TST").delete()
     CardSet.objects.filter(code="TST").delete()
     code, _, err = run_command("import_cards", "-", "--no-images", stdin=exported)
     assert code == 0, err
-    after = {c.id: (c.as_data(), sorted(c.provenance.values_list(
-        "field", "source", "editor", "edit", "date"))) for c in Card.objects.filter(set__code="TST")}
-    assert after == before
+    assert state_of_the_test_set() == before
     code, again, _ = run_command("export_cards", "--set", "TST")
     assert again == exported
 
