@@ -44,11 +44,15 @@ class ImportReport:
     unchanged: int = 0
     images: int = 0
     card_ids: list[str] = field(default_factory=list)
+    # "card.key" of the values set by reviewed edits that this file (without provenance) would
+    # have replaced, and kept.
+    kept: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
+        kept = f", {len(self.kept)} value(s) from reviewed edits kept" if self.kept else ""
         return (
             f"{self.source}: {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {self.images} image(s) made"
+            f"{self.unchanged} unchanged, {self.images} image(s) made{kept}"
         )
 
 
@@ -147,6 +151,8 @@ def _write_file(
         if card is None:
             card = Card(id=data["id"])
         given = data.get(PROVENANCE_KEY)
+        if old is not None and given is None:
+            data = _keep_reviewed(data, old, provenance.get(card.id, {}), report)
         _assign(card, data, sets[data["set"]])
         new = card.as_data()
         changes = _diff(old or {}, new) if old != new else {}
@@ -262,6 +268,25 @@ def _provenance_of(card_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any
         card_id: dict(sorted(entries.items(), key=lambda item: order.get(item[0], 99)))
         for card_id, entries in found.items()
     }
+
+
+def _keep_reviewed(data: dict[str, Any], old: dict[str, Any],
+                   provenance: dict[str, dict[str, Any]], report: ImportReport) -> dict[str, Any]:
+    """A file without provenance (the public catalogue re-imported by ``make run``) does not
+    undo the community's reviewed edits: a value set by an edit is kept, and so are the
+    sources the card gained. A file with provenance (an export) replaces everything."""
+    reviewed = [key for key, entry in provenance.items() if entry["edit"] is not None]
+    if not reviewed:
+        return data
+    kept = dict(data)
+    for key in reviewed:
+        if key != "sources" and kept.get(key) != old.get(key):
+            kept[key] = old.get(key)
+            report.kept.append(f"{data['id']}.{key}")
+    gained = [s for s in old.get("sources") or [] if s not in (kept.get("sources") or [])]
+    if gained:
+        kept["sources"] = [*(kept.get("sources") or []), *gained]
+    return kept
 
 
 def _import_provenance(

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from cards.card_data import CardDataError, parse_card_document
 from cards.models import Card, CardProvenance, CardSet
@@ -71,9 +72,15 @@ def test_reimporting_the_export_changes_nothing() -> None:
 
 def test_an_import_without_provenance_drops_it_only_for_the_fields_it_changes(
         tmp_path: Path) -> None:
-    edit_apply(edit=edit_propose(editor=make_user("ada"), card="tst-unknown-tower",
-                                 changes={"defense": 4, "vitality": 6}, source="copy"),
-               user=make_user("mod", staff=True))
+    # Provenance of a staff edit in the admin (no edit number): an import may replace it.
+    from cards.services import card_provenance_record
+    from tests.edits.makers import card
+
+    tower = card("tst-unknown-tower")
+    tower.defense, tower.vitality = 4, 6
+    tower.save()
+    card_provenance_record(tower, ["defense", "vitality"], source="admin", editor="mod",
+                           edit=None, date=timezone.now())
     _, exported, _ = run_command("export_cards", "--set", "TST")
     document = json.loads(exported)
     for entry in document["cards"]:
@@ -123,3 +130,22 @@ def test_provenance_in_any_other_form_is_refused_naming_the_key(provenance: Any,
     with pytest.raises(CardDataError) as refused:
         parse_card_document([card_with(provenance)], "f.json")
     assert [p.key for p in refused.value.problems] == [key]
+
+
+def test_reimporting_the_public_file_keeps_the_values_reviewed_edits_set(tmp_path: Path) -> None:
+    from tests.edits.makers import TEST_CARDS, TEST_SET, card
+
+    edit_apply(edit=edit_propose(editor=make_user("ada"), card="tst-unknown-tower",
+                                 changes={"defense": 4}, source="my own copy"),
+               user=make_user("mod", staff=True))
+    changed = [{**c, "artist": "Public Artist"} if c["id"] == "tst-unknown-tower" else c
+               for c in TEST_CARDS]
+    path = tmp_path / "public.json"
+    path.write_text(json.dumps({"set": TEST_SET, "cards": changed}))
+    code, out, err = run_command("import_cards", str(path), "--no-images", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["imported"][0]["kept"] == ["tst-unknown-tower.defense"]
+    assert "1 value(s) from reviewed edits kept" in err
+    tower = card("tst-unknown-tower")
+    assert (tower.defense, tower.artist) == (4, "Public Artist")  # new public facts still come in
+    assert tower.sources == ["made up for the tests", "my own copy"]
