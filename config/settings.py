@@ -21,6 +21,9 @@ DATABASE_POOL                "1" turns it on (then connections are not kept per 
 DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (default 1 and 2)
 DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
+
+Accounts (docs/deploy.md "Accounts and e-mail"):
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL  "0": accounts without a verified e-mail edit and vote (default 1)
 """
 
 import os
@@ -75,6 +78,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "cards",
     "decks",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -138,6 +142,8 @@ SERIALIZATION_MODULES = {"exactjson": "cards.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
+# Only accounts with a verified e-mail edit cards and vote (DESIGN §13; accounts.verification).
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL = env_flag("ACCOUNTS_REQUIRE_VERIFIED_EMAIL", True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

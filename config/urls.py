@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
-from decks.accounts import signup
+from accounts.views import signup
 from decks.link_views import deck_link
 
 urlpatterns: list[URLPattern | URLResolver] = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PACKAGES = ("config", "cards", "decks", "rules", "bench")
+PROJECT_PACKAGES = ("config", "cards", "decks", "accounts", "rules", "bench")
 PURE_MODULES = (
     "rules",
     "cards/search/fields.py",
@@ -26,7 +26,7 @@ PURE_MODULES = (
     "cards/card_data.py",
     "cards/public_data.py",
 )
-OTHER_APPS = ("cards", "decks", "config")
+OTHER_APPS = ("cards", "decks", "accounts", "config")
 
 
 def python_files(*parts: str) -> list[Path]:

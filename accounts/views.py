@@ -1,4 +1,4 @@
-"""Sign up, log in and log out: Django's auth views with our templates."""
+"""Sign up: an account, logged straight in."""
 
 from __future__ import annotations
 
