@@ -2,9 +2,9 @@
 
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from accounts.api import TokenView
 from cards.api.bulk import BulkCardsView, BulkIndexView
 from cards.api.problems import UnknownEndpointView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
@@ -44,7 +44,7 @@ urlpatterns = [
     path("goldfish/", GoldfishRunsView.as_view(), name="goldfish"),
     path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
     path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # Last: whatever matched nothing above is a 404 problem, not an HTML page ([\s\S]: a path

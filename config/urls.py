@@ -1,13 +1,11 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
-from accounts.views import signup
 from decks.link_views import deck_link
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
-    path("accounts/signup/", signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
     path("collection/", include("decks.collection_urls")),
