@@ -300,6 +300,8 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
+    # No script reads the CSRF cookie (pages and the API docs take the token from the page).
+    CSRF_COOKIE_HTTPONLY = True
     # Browsers ignore HSTS over plain HTTP, so it costs a loopback server nothing; behind a
     # TLS proxy (gunicorn trusts X-Forwarded-Proto from loopback) it pins HTTPS for a year.
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 365 * 24 * 3600))
