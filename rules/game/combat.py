@@ -134,7 +134,8 @@ def apply(state: GameState, action: Action) -> None:
         c.berserked.append(action.card)
         _new_group(state, PLAYER, action.card, action.target)
     elif kind == "use":
-        rulings.use_ability(state, action)
+        effect, actor = rulings.use_ability(state, action)
+        _use_combat_effect(state, actor, effect, action.target)
     elif kind == "play":
         _battle_event(state, action)
     elif kind == "charge":
@@ -516,9 +517,9 @@ def _battle_event(state: GameState, action: Action) -> None:
                     emit(state, "heal", card=troop)
 
 
-def use_combat_effect(state: GameState, card: int, actor: int, effect: Effect,
-                      target: int) -> None:
-    """Invocations used in the modification step."""
+def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int) -> None:
+    """What an ability used in the modification step does (rulings.use_ability has paid for
+    it and exhausted ``actor``)."""
     c = _combat(state)
     if effect.kind == "grant":
         c.granted.setdefault(actor, []).append(effect.keyword)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.game.actions import Action
+from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState
 
@@ -325,7 +326,11 @@ def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
     return card.ability(action.option), _actor(state, action.card, card)
 
 
-def use_ability(state: GameState, action: Action) -> None:
+def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
+    """Use the ability a legal "use" action names: pay its price, exhaust the card it
+    exhausts, and carry out the effects used in the phases (income, wounding a wanderer).
+    Returns the effect and the card using it: the effects used in combat are the combat's to
+    carry out (combat.apply), with its own bonuses."""
     ability, actor = find_ability(state, action)
     effect = ability.effect
     pay(state, effect.pay)
@@ -337,14 +342,10 @@ def use_ability(state: GameState, action: Action) -> None:
         got = gain(state, effect.gains)
         if state.events is not None:
             emit(state, "collect", card=action.card, tokens=got)
-    elif effect.kind == "wound_wanderer":
-        if wound(state, action.target, effect.amount):
-            pay_bounty(state, action.target)
-            remove_killed(state, action.target, "killed")
-    else:
-        from rules.game import combat
-
-        combat.use_combat_effect(state, action.card, actor, effect, action.target)
+    elif effect.kind == "wound_wanderer" and wound(state, action.target, effect.amount):
+        pay_bounty(state, action.target)
+        remove_killed(state, action.target, "killed")
+    return effect, actor
 
 
 def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
