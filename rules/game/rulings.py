@@ -1,4 +1,5 @@
-"""The rules the phases and the combat share: paying, gaining, influence, leaving play.
+"""The rules the phases and the combat share: paying, gaining, influence, leaving play, the
+end of the game.
 
 Pure Python. Each function applies one sentence (or a few) of the rulebook to a
 :class:`~rules.game.state.GameState`; the docstrings quote or name the rule.
@@ -29,6 +30,17 @@ def emit(state: GameState, event: str, **data: Any) -> None:
         data["round"] = state.round
         data["phase"] = state.phase
         state.events.append(data)
+
+
+def end_game(state: GameState, outcome: str) -> None:
+    """The game is over: won ("victory"), or lost ("overrun", "stronghold", "timeout")."""
+    state.outcome = outcome
+    state.final_round = state.round
+    state.phase = "over"
+    state.step = ""
+    state.combat = None
+    if state.events is not None:
+        emit(state, "game_over", outcome=outcome, round=state.round)
 
 
 # --- tokens --------------------------------------------------------------------------------
