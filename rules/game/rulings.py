@@ -13,6 +13,7 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState
+from rules.rng import GameRng
 
 KINDS = ("economic", "religious", "political")
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
@@ -426,8 +427,6 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
 def _search_residence(state: GameState) -> None:
     """Take the first general structure with residencies from the pile, then shuffle the pile
     (a searched pile is reshuffled: a documented choice)."""
-    from rules.rng import GameRng
-
     pile = state.zones["structure_pile"]
     found = next(i for i in pile if state.card(i).residencies
                  and state.card(i).subtype == "general")
