@@ -98,8 +98,11 @@ restore: migrate
 	@if [ -z "$(FILE)" ]; then echo "usage: make restore FILE=var/backups/allegiance-....tar.gz"; exit 2; fi
 	$(MANAGE) restore_data "$(FILE)"
 
+# ruff, and the architecture's import contracts (pyproject.toml [tool.importlinter]:
+# layers, pure packages, one RNG, no import circles).
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: install
 	$(VENV)/bin/mypy .

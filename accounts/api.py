@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import lockout
-from cards.api.problems import ProblemSerializer
+from sitewide.problems import ProblemSerializer
 
 
 class LoginLocked(exceptions.Throttled):

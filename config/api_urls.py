@@ -3,22 +3,26 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
+from rest_framework.urlpatterns import format_suffix_patterns
 
 from accounts.api import TokenView
 from cards.api.bulk import BulkCardsView, BulkIndexView
-from cards.api.problems import UnknownEndpointView
-from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
-from decks.api.collection import (
+from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet
+from collection.api.views import (
     CollectionExportView,
     CollectionImportView,
     CollectionShareView,
     CollectionView,
+    DeckMissingView,
+    DeckOwnershipView,
     SharedCollectionView,
 )
 from decks.api.draws import DrawView, OddsView
-from decks.api.goldfish import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
-from decks.api.playtest import PlaytestViewSet
 from decks.api.views import DeckViewSet
+from goldfish.api import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
+from playtest.api import PlaytestViewSet
+from sitewide.health import HealthView
+from sitewide.problems import UnknownEndpointView
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
@@ -29,6 +33,14 @@ router.register("playtest", PlaytestViewSet, basename="playtest")
 
 app_name = "api"
 urlpatterns = [
+    # The collection's views of a deck, under the deck API's paths and, like the router's,
+    # with format suffixes (decks knows nothing of collections).
+    *format_suffix_patterns([
+        re_path(r"^decks/(?P<pk>[0-9]+)/ownership/$", DeckOwnershipView.as_view(),
+                name="deck-ownership"),
+        re_path(r"^decks/(?P<pk>[0-9]+)/missing/$", DeckMissingView.as_view(),
+                name="deck-missing"),
+    ]),
     path("", include(router.urls)),
     path("health/", HealthView.as_view(), name="health"),
     path("bulk/", BulkIndexView.as_view(), name="bulk"),

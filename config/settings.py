@@ -84,9 +84,14 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_tasks_db",
+    # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
+    "sitewide",
     "cards",
-    "decks",
     "accounts",
+    "decks",
+    "collection",
+    "goldfish",
+    "playtest",
 ]
 
 MIDDLEWARE = [
@@ -146,7 +151,7 @@ if _pool is not None:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
-SERIALIZATION_MODULES = {"exactjson": "cards.exact_json"}
+SERIALIZATION_MODULES = {"exactjson": "sitewide.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
@@ -225,7 +230,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "EXCEPTION_HANDLER": "cards.api.problems.problem_exception_handler",
+    "EXCEPTION_HANDLER": "sitewide.problems.problem_exception_handler",
     # Visitors are told apart by their address: X-Forwarded-For counts only from the number of
     # proxies set here (0: never), or anyone could dodge a throttle by inventing the header.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
@@ -254,7 +259,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "cards.api.problems.problem_media_type_hook",
+        "sitewide.problems.problem_media_type_hook",
     ],
 }
 

@@ -11,10 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from decks.goldfish_jobs import RunOptions, goldfish_run_start, goldfish_run_work
 from decks.models import Deck
-from decks.playtest_services import playtest_auto, playtest_share, playtest_start_from
 from decks.services import deck_data, deck_save
+from goldfish.runs import RunOptions, goldfish_run_start
+from goldfish.tasks import goldfish_run_work
+from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import AXE, LIVE_DATABASE, sign_in
 from tests.conftest import PASSWORD
 
