@@ -80,6 +80,8 @@ serve:
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve-prod: export DJANGO_SSL_REDIRECT ?= 0
+# E-mails (verification links, password resets) go to the console unless EMAIL_HOST is set.
+serve-prod: export DJANGO_EMAIL_CONSOLE ?= 1
 serve-prod: data
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
@@ -96,8 +98,11 @@ restore: migrate
 	@if [ -z "$(FILE)" ]; then echo "usage: make restore FILE=var/backups/allegiance-....tar.gz"; exit 2; fi
 	$(MANAGE) restore_data "$(FILE)"
 
+# ruff, and the architecture's import contracts (pyproject.toml [tool.importlinter]:
+# layers, pure packages, one RNG, no import circles).
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: install
 	$(VENV)/bin/mypy .

@@ -17,9 +17,9 @@ from cards.search.parser import (
     Node,
     ParsedQuery,
     SearchError,
-    collection_terms,
     parse,
-    refuse_collection_terms,
+    personal_terms,
+    refuse_personal_terms,
 )
 from cards.search.suggest import closest_names
 
@@ -33,12 +33,12 @@ class CardSearch:
     explained: str
     warnings: tuple[str, ...]
     suggestions: list[str] = field(default_factory=list)
-    owner_id: int | None = None  # whose collection the collection keys read
+    owner_id: int | None = None  # whose rows the personal keys read
 
     @property
-    def reads_collection(self) -> bool:
-        """The results depend on the searcher's collection (so on who asks, and when)."""
-        return bool(collection_terms(self.parsed.root))
+    def reads_personal(self) -> bool:
+        """The results depend on the searcher's own data (so on who asks, and when)."""
+        return bool(personal_terms(self.parsed.root))
 
     def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
         condition, ordering = compile_query(self.parsed, owner_id=self.owner_id)
@@ -66,11 +66,12 @@ _card_names = PerRevision(_read_card_names)
 
 def card_search(text: str, *, user: Any = None) -> CardSearch:
     """Parse and explain a query; raises SearchError (with position and suggestions). The
-    collection keys read ``user``'s collection and are refused when nobody is signed in."""
+    personal keys (the collection's) read ``user``'s rows and are refused when nobody is
+    signed in."""
     parsed = parse(text)
     owner_id = user.pk if user is not None and user.is_authenticated else None
     if owner_id is None:
-        refuse_collection_terms(parsed)
+        refuse_personal_terms(parsed)
     return CardSearch(text=text, parsed=parsed, explained=explain(parsed),
                       warnings=tuple(parsed.warnings), owner_id=owner_id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -40,18 +41,14 @@ def _link(query: str, view: str, label: str, term: str) -> FacetLink:
     return FacetLink(label=label, term=term, active=active, href="?" + urlencode(params))
 
 
-def facets(query: str, view: str, set_codes: list[tuple[str, str]], *,
-           signed_in: bool = False) -> list[Facet]:
-    def links(pairs: list[tuple[str, str]]) -> list[FacetLink]:
+def facets(query: str, view: str, set_codes: list[tuple[str, str]],
+           personal: Sequence[tuple[str, Sequence[tuple[str, str]]]] = ()) -> list[Facet]:
+    """The sidebar's links; ``personal``: sections of keys that need an account (the
+    collection's), offered to signed-in visitors only, first."""
+    def links(pairs: Sequence[tuple[str, str]]) -> list[FacetLink]:
         return [_link(query, view, label, term) for label, term in pairs]
 
-    # The collection keys need an account: offered to signed-in visitors only.
-    mine = [Facet("My collection", links([
-        ("Only cards I own", "own>=1"),
-        ("Cards I do not own", "own=0"),
-        ("On my want list", "want>0"),
-        ("For trade", "trade>0"),
-    ]))] if signed_in else []
+    mine = [Facet(f"My {section.lower()}", links(pairs)) for section, pairs in personal]
     return [*mine,
         Facet("Set", links([(name, f"set:{code.lower()}") for code, name in set_codes])),
         Facet("Type", links([(t.title(), f"t:{t}") for t in card_facts.CARD_TYPES])),

@@ -9,6 +9,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from cards.models import Card, CardImage, CardKeyword, CardSet, CatalogueRevision
+from sitewide.backup import restored
 
 
 def catalogue_changed(*, raw: bool = False, **_: Any) -> None:
@@ -20,7 +21,12 @@ def catalogue_changed(*, raw: bool = False, **_: Any) -> None:
         CatalogueRevision.objects.get_or_create(pk=1, defaults={"number": 1, "updated_at": now})
 
 
+def _restored(**_: Any) -> None:
+    catalogue_changed()
+
+
 def connect() -> None:
+    restored.connect(_restored, dispatch_uid="revision-restored")
     for model in (Card, CardSet, CardKeyword, CardImage):
         post_save.connect(catalogue_changed, sender=model, dispatch_uid=f"revision-save-{model}")
         post_delete.connect(catalogue_changed, sender=model, dispatch_uid=f"revision-del-{model}")

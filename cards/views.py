@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
+from cards import extensions
 from cards.anatomy_view import anatomy_rows
 from cards.card_search import SearchError, card_search
 from cards.card_urls import SIZES
@@ -21,9 +22,6 @@ from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets
 from cards.set_completeness import completeness
-from decks.formats.deck_code import DeckCodeError, decode_deck_code
-from decks.formats.detect import detect_format
-from decks.ownership import owned_counts, with_owned
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
 PAGE_SIZE = 60
@@ -48,9 +46,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def card_list(request: HtmxHttpRequest) -> HttpResponse:
     """Search as you type: the URL always holds the query, so a search can be shared."""
     text = request.GET.get("q", "").strip() or _legacy_query(request)
-    deck_link = _deck_code_link(text)
-    if deck_link:  # a deck code pasted into the search box opens the deck
-        return redirect(deck_link) if not request.htmx else _htmx_redirect(deck_link)
+    target = extensions.search_redirect(text)
+    if target:  # e.g. a deck code pasted into the search box opens the deck
+        return redirect(target) if not request.htmx else _htmx_redirect(target)
     view = request.GET.get("view", "grid")
     if view not in VIEWS:
         view = "grid"
@@ -59,8 +57,8 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         "view": view,
         "views": VIEWS,
         "facets": facets(text, view, list(CardSet.objects.values_list("code", "name")),
-                         signed_in=request.user.is_authenticated),
-        "owned_controls": request.user.is_authenticated,
+                         extensions.personal_facets() if request.user.is_authenticated else []),
+        "card_controls": extensions.card_controls(request.user),
     }
     try:
         search = card_search(text, user=request.user)
@@ -77,8 +75,7 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         status = 400
     else:
         cards = search.apply(Card.objects.select_related("set", "picture"))
-        if request.user.is_authenticated:
-            cards = with_owned(cards, request.user)
+        cards = extensions.with_controls(cards, request.user)
         page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
         search = search.with_name_suggestions(found_any=page.paginator.count > 0)
         query = request.GET.copy()
@@ -89,16 +86,6 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
         status = 200
     template = "cards/_results.html" if request.htmx else "cards/card_list.html"
     return render(request, template, context, status=status)
-
-
-def _deck_code_link(text: str) -> str | None:
-    if detect_format(text) != "code":
-        return None
-    try:
-        decode_deck_code(text, Card.objects.values_list("id", flat=True))
-    except DeckCodeError:
-        return None  # not a deck code after all: search for it
-    return f"/d/{text}"
 
 
 def _htmx_redirect(url: str) -> HttpResponse:
@@ -117,7 +104,8 @@ def _legacy_query(request: HttpRequest) -> str:
 
 @require_GET
 def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
-    card = get_object_or_404(Card.objects.select_related("set", "picture"), id=card_id)
+    cards = extensions.with_controls(Card.objects.select_related("set", "picture"), request.user)
+    card = get_object_or_404(cards, id=card_id)
     clauses = [
         {
             "clause": clause,
@@ -136,8 +124,7 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
         "previous": in_set[index - 1] if index > 0 else None,
         "next": in_set[index + 1] if index + 1 < len(in_set) else None,
         "revisions": card.revisions.select_related("user")[:10],
-        "owned": owned_counts(request.user, [card.id]).get(card.id, 0)
-        if request.user.is_authenticated else None,
+        "card_controls": extensions.card_controls(request.user),
     }
     return render(request, "cards/card_detail.html", context)
 

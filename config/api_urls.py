@@ -2,23 +2,27 @@
 
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
+from rest_framework.urlpatterns import format_suffix_patterns
 
+from accounts.api import TokenView
 from cards.api.bulk import BulkCardsView, BulkIndexView
-from cards.api.problems import UnknownEndpointView
-from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet, HealthView
-from decks.api.collection import (
+from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet
+from collection.api.views import (
     CollectionExportView,
     CollectionImportView,
     CollectionShareView,
     CollectionView,
+    DeckMissingView,
+    DeckOwnershipView,
     SharedCollectionView,
 )
 from decks.api.draws import DrawView, OddsView
-from decks.api.goldfish import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
-from decks.api.playtest import PlaytestViewSet
 from decks.api.views import DeckViewSet
+from goldfish.api import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
+from playtest.api import PlaytestViewSet
+from sitewide.health import HealthView
+from sitewide.problems import UnknownEndpointView
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
@@ -29,6 +33,14 @@ router.register("playtest", PlaytestViewSet, basename="playtest")
 
 app_name = "api"
 urlpatterns = [
+    # The collection's views of a deck, under the deck API's paths and, like the router's,
+    # with format suffixes (decks knows nothing of collections).
+    *format_suffix_patterns([
+        re_path(r"^decks/(?P<pk>[0-9]+)/ownership/$", DeckOwnershipView.as_view(),
+                name="deck-ownership"),
+        re_path(r"^decks/(?P<pk>[0-9]+)/missing/$", DeckMissingView.as_view(),
+                name="deck-missing"),
+    ]),
     path("", include(router.urls)),
     path("health/", HealthView.as_view(), name="health"),
     path("bulk/", BulkIndexView.as_view(), name="bulk"),
@@ -45,7 +57,7 @@ urlpatterns = [
     path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
     path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
     path("", include("edits.api.urls")),  # /api/edits/, /api/cards/{id}/history/
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # Last: whatever matched nothing above is a 404 problem, not an HTML page ([\s\S]: a path

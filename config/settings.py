@@ -22,6 +22,17 @@ DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (defaul
 DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 
+Accounts and e-mail (docs/deploy.md "Accounts and e-mail"):
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL  "0": accounts without a verified e-mail edit and vote (default 1)
+ACCOUNTS_VERIFICATION_TIMEOUT    seconds a verification link works (default 259200: 3 days)
+ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT  failed logins that lock an account (default 5; 0: no limit)
+ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS  failed logins that lock a client address (default 30; 0: none)
+ACCOUNTS_LOGIN_LOCKOUT_SECONDS   the window those are counted in, and the lock's length (900)
+EMAIL_HOST                       an SMTP server; unset, e-mails are printed on the console
+EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS  port (587), login, STARTTLS (1)
+DEFAULT_FROM_EMAIL               the sender (default "Allegiance DB <noreply@localhost>")
+DJANGO_EMAIL_CONSOLE             "1": with DEBUG off and no EMAIL_HOST, the console is meant
+
 Card edits by card owners (DESIGN §13, docs/contributing-card-data.md):
 CARD_EDIT_APPROVALS            approvals from counting voters that apply an edit (default 2)
 CARD_EDIT_VOTER_MIN_AGE_DAYS   account age a vote needs to count, unless the voter has applied
@@ -82,8 +93,14 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_tasks_db",
+    # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
+    "sitewide",
     "cards",
+    "accounts",
     "decks",
+    "collection",
+    "goldfish",
+    "playtest",
     "edits",
 ]
 
@@ -144,10 +161,39 @@ if _pool is not None:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
-SERIALIZATION_MODULES = {"exactjson": "cards.exact_json"}
+SERIALIZATION_MODULES = {"exactjson": "sitewide.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
+# Only accounts with a verified e-mail edit cards and vote (DESIGN §13; accounts.verification).
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL = env_flag("ACCOUNTS_REQUIRE_VERIFIED_EMAIL", True)
+ACCOUNTS_VERIFICATION_TIMEOUT = int(os.environ.get("ACCOUNTS_VERIFICATION_TIMEOUT", 3 * 24 * 3600))
+# Failed logins lock an account, or an address (many people may share one), for a while; the
+# lockout backend comes first so that a locked login is refused before any password is checked.
+ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT", 5))
+ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS", 30))
+ACCOUNTS_LOGIN_LOCKOUT_SECONDS = int(os.environ.get("ACCOUNTS_LOGIN_LOCKOUT_SECONDS", 15 * 60))
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Verification links and password resets, through Django's MAILERS: SMTP when EMAIL_HOST is
+# set, else printed on the console (the tests get Django's in-memory outbox either way). With
+# DEBUG off the console is an error for `check --deploy` (mail.E001) unless DJANGO_EMAIL_CONSOLE=1
+# says it is meant, as for a server only loopback reaches (`make serve-prod`).
+if os.environ.get("EMAIL_HOST"):
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {
+        "host": os.environ["EMAIL_HOST"],
+        "port": int(os.environ.get("EMAIL_PORT") or 0) or None,  # None: 587 with TLS, else 25
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_flag("EMAIL_USE_TLS", True),
+        "timeout": 20,  # a mail server that hangs must not hold a worker for ever
+    }}}
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Allegiance DB <noreply@localhost>")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -194,7 +240,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "EXCEPTION_HANDLER": "cards.api.problems.problem_exception_handler",
+    "EXCEPTION_HANDLER": "sitewide.problems.problem_exception_handler",
     # Visitors are told apart by their address: X-Forwarded-For counts only from the number of
     # proxies set here (0: never), or anyone could dodge a throttle by inventing the header.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
@@ -206,6 +252,7 @@ REST_FRAMEWORK = {
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+        "emails": "5/hour",  # verification links and password resets one visitor may have sent
         # Card edits (edits.api): writes by people, so per hour; a busy transcriber stays under.
         "edits": "60/hour",  # proposals and reverts
         "votes": "240/hour",
@@ -230,7 +277,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "cards.api.problems.problem_media_type_hook",
+        "sitewide.problems.problem_media_type_hook",
     ],
 }
 
@@ -284,9 +331,12 @@ SECURE_CSP = {
 }
 
 if not DEBUG:
+    SILENCED_SYSTEM_CHECKS: list[str] = []
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
+    # No script reads the CSRF cookie (pages and the API docs take the token from the page).
+    CSRF_COOKIE_HTTPONLY = True
     # Browsers ignore HSTS over plain HTTP, so it costs a loopback server nothing; behind a
     # TLS proxy (gunicorn trusts X-Forwarded-Proto from loopback) it pins HTTPS for a year.
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 365 * 24 * 3600))
@@ -297,7 +347,9 @@ if not DEBUG:
         # Turned off on purpose in the environment (a server only loopback reaches, as
         # `make serve-prod` runs, or a proxy that redirects to HTTPS itself): not an oversight
         # for `check --deploy` to report.
-        SILENCED_SYSTEM_CHECKS = ["security.W008"]
+        SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "security.W008"]
+    if env_flag("DJANGO_EMAIL_CONSOLE", False):  # the same, for mail printed on the console
+        SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "mail.E001"]
     CSRF_TRUSTED_ORIGINS = [
         o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
         if o.strip()

@@ -1,18 +1,18 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
-from decks.accounts import signup
 from decks.link_views import deck_link
 
+# Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),
+# so they are included at the root; the catalogue's last, as it ends in catch-all card paths.
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
-    path("accounts/signup/", signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
-    path("collection/", include("decks.collection_urls")),
-    path("goldfish/", include("decks.goldfish_urls")),
-    path("playtest/", include("decks.playtest_urls")),
+    path("", include("collection.urls")),
+    path("", include("goldfish.urls")),
+    path("", include("playtest.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     path("", include("cards.urls")),
 ]

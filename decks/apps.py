@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class DecksConfig(AppConfig):
     name = "decks"
     verbose_name = "Decks"
+
+    def ready(self) -> None:
+        from cards import extensions
+        from decks.link_views import deck_code_target
+
+        extensions.register_search_redirect(deck_code_target)

@@ -39,7 +39,6 @@ from cards.card_search import SearchError
 from decks.draws import DEFAULT_STRUCTURES, deck_setup, query_ids, read_strategy, resolve_query
 from decks.models import Deck
 from decks.services import deck_data
-from decks.throttling import throttled
 from decks.views import visible_decks
 from rules.draws import Deal, DealError, Setup, deal_setup, next_round
 from rules.odds import (
@@ -62,6 +61,7 @@ from rules.strategy import (
     Strategy,
     StrategyError,
 )
+from sitewide.throttling import throttled
 
 MAX_SEED: Final = 2**63 - 1
 HANDS: Final = 100

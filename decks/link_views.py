@@ -28,11 +28,12 @@ from decks import builder
 from decks.deck_archive import decks_archive
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
+from decks.formats.detect import detect_format
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save
-from decks.throttling import throttled
-from decks.views import _visible
+from decks.views import visible_deck
+from sitewide.throttling import throttled
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,18 @@ class DeckShare:
     code: str  # the deck code
     link: str  # the absolute /d/<code> address
     qr: SafeString  # an inline SVG QR code of the link
+
+
+def deck_code_target(text: str) -> str | None:
+    """A deck code pasted into the catalogue's search box opens the deck (registered as the
+    search's redirect: cards.extensions)."""
+    if detect_format(text) != "code":
+        return None
+    try:
+        decode_deck_code(text, Card.objects.values_list("id", flat=True))
+    except DeckCodeError:
+        return None  # not a deck code after all: search for it
+    return reverse("deck_link", args=[text])
 
 
 def qr_svg(url: str, label: str) -> SafeString:
@@ -63,7 +76,7 @@ def deck_share(request: HttpRequest, data: DeckData) -> DeckShare:
 
 @require_GET
 def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     data = deck_data(deck)
     view = builder.deck_view(data)
     return render(request, "decks/deck_print.html", {

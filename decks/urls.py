@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks import draw_views, goldfish_views, link_views, views
+from decks import draw_views, link_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -13,7 +13,6 @@ urlpatterns = [
     path("<int:deck_id>/export.txt", views.deck_export_text, name="export_text"),
     path("<int:deck_id>/print/", link_views.deck_print, name="print"),
     path("<int:deck_id>/clone/", views.deck_clone_view, name="clone"),
-    path("<int:deck_id>/missing.<str:fmt>", views.deck_missing, name="missing"),
     path("<int:deck_id>/sleeved/", views.deck_sleeved, name="sleeved"),
     path("<int:deck_id>/edit/", views.deck_builder, name="builder"),
     path("<int:deck_id>/edit/<slug:action>/", views.deck_edit, name="edit"),
@@ -21,7 +20,6 @@ urlpatterns = [
     path("<int:deck_id>/draw/", draw_views.draw_page, name="draw"),
     path("<int:deck_id>/draw/odds/", draw_views.draw_odds, name="draw_odds"),
     path("<int:deck_id>/draw/hands/", draw_views.draw_hands, name="draw_hands"),
-    path("<int:deck_id>/goldfish/", goldfish_views.deck_goldfish, name="goldfish"),
     path("<int:deck_id>/v/<int:number>/", views.deck_version, name="version"),
     path("<int:deck_id>/v/<int:number>/restore/", views.deck_restore, name="restore"),
 ]

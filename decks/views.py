@@ -21,19 +21,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder
-from decks.formats.model import Deck as DeckData
+from decks import builder, panels
 from decks.formats.text import render_text
-from decks.goldfish_jobs import deck_goldfish_headline
 from decks.models import Deck, DeckVersion
-from decks.ownership import (
-    OwnershipView,
-    PublicDeckFilters,
-    deck_ownership,
-    missing_csv,
-    missing_text,
-    public_decks_for,
-)
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 
 
@@ -43,10 +33,7 @@ class HtmxHttpRequest(HttpRequest):
 
 def visible_decks(request: HttpRequest) -> QuerySet[Deck]:
     """Decks this visitor may open: public and unlisted ones, and their own."""
-    decks = Deck.objects.all()
-    if request.user.is_authenticated:
-        return decks.filter(Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED]) | Q(owner=request.user))
-    return decks.filter(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
+    return Deck.visible_to(request.user)
 
 
 class NotOwner(Exception):
@@ -54,12 +41,12 @@ class NotOwner(Exception):
         self.deck = deck
 
 
-def _visible(request: HttpRequest, deck_id: int) -> Deck:
+def visible_deck(request: HttpRequest, deck_id: int) -> Deck:
     return get_object_or_404(visible_decks(request).select_related("owner"), pk=deck_id)
 
 
 def _owned(request: HttpRequest, deck_id: int) -> Deck:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     if deck.owner_id != request.user.pk:
         raise NotOwner(deck)
     return deck
@@ -75,14 +62,8 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     mine = (decks.filter(owner=request.user).order_by("-updated_at", "id")
             if request.user.is_authenticated else Deck.objects.none())
     public = decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
-    if not request.user.is_authenticated:
-        rows = [(deck, None) for deck in public]
-        return render(request, "decks/deck_list.html", {"mine": mine, "public": rows})
-    filters = PublicDeckFilters(request.GET or None)
-    return render(request, "decks/deck_list.html", {
-        "mine": mine, "public": public_decks_for(request.user, public, filters),
-        "filters": filters,
-    })
+    return render(request, "decks/deck_list.html",
+                  {"mine": mine, **panels.public_context(request, public)})
 
 
 @login_required
@@ -124,23 +105,17 @@ def deck_import(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     data = deck_data(deck)
     view = builder.deck_view(data)
     return render(request, "decks/deck_detail.html", {
-        "deck": deck, "view": view, "ownership": _ownership(request, deck, data),
-        "goldfish": deck_goldfish_headline(data),
+        "deck": deck, "view": view, **panels.panels_context("detail", request, deck, data),
     })
-
-
-def _ownership(request: HttpRequest, deck: Deck, data: DeckData) -> OwnershipView | None:
-    """The deck against the visitor's collection, for signed-in visitors."""
-    return deck_ownership(request.user, deck, data) if request.user.is_authenticated else None
 
 
 @require_GET
 def deck_export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     text = render_text(deck_data(deck), {card.id: card for card in catalogue_cards()})
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     filename = slugify(deck.name) or f"deck-{deck.pk}"
@@ -151,7 +126,7 @@ def deck_export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_clone_view(request: HttpRequest, deck_id: int) -> HttpResponse:
-    copy = deck_clone(deck=_visible(request, deck_id), owner=request.user)
+    copy = deck_clone(deck=visible_deck(request, deck_id), owner=request.user)
     messages.success(request, f"This is your own copy of “{copy.name}”: edit it freely.")
     return redirect("decks:builder", copy.pk)
 
@@ -179,7 +154,7 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
                                         view, advice),
         "search": builder.search_view(query, scope, data, user=request.user),
         "settings": settings or builder.settings_form(deck),
-        "ownership": _ownership(request, deck, data),
+        **panels.panels_context("builder", request, deck, data),
         "settings_open": settings_open or settings is not None,
         "message": message,
         "message_kind": "ok" if status == 200 else "problem",
@@ -243,14 +218,14 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
 
 @require_GET
 def deck_history(request: HttpRequest, deck_id: int) -> HttpResponse:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     versions = builder.history_views(deck.versions.select_related("author"))
     return render(request, "decks/history.html", {"deck": deck, "versions": versions})
 
 
 @require_GET
 def deck_version(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
-    deck = _visible(request, deck_id)
+    deck = visible_deck(request, deck_id)
     version = get_object_or_404(deck.versions.select_related("author"), number=number)
     view = builder.deck_view(builder.version_data(version))
     return render(request, "decks/version.html",
@@ -301,7 +276,7 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
             context["error"] = (f"“{tokens[side]}” is not a deck: write a deck number, "
                                 "optionally with a version, as 12 or 12:3.")
             return render(request, "decks/compare.html", context, status=400)
-        deck = _visible(request, deck_id)
+        deck = visible_deck(request, deck_id)
         try:
             sides.append(builder.compare_side(deck, number))
         except DeckVersion.DoesNotExist:
@@ -309,27 +284,6 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
     a, b = sides
     context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data, only_differences))
     return render(request, "decks/compare.html", context)
-
-
-# --- the deck against my collection ---------------------------------------------------------
-
-MISSING_EXPORTS = {"txt": "text/plain; charset=utf-8", "csv": "text/csv; charset=utf-8"}
-
-
-@login_required
-@require_GET
-def deck_missing(request: HttpRequest, deck_id: int, fmt: str) -> HttpResponse:
-    """The copies my collection lacks for a deck: a decklist (text) or ``id,name,missing``."""
-    if fmt not in MISSING_EXPORTS:
-        raise Http404("No such format.")
-    deck = _visible(request, deck_id)
-    data = deck_data(deck)
-    ownership = deck_ownership(request.user, deck, data).ownership
-    body = missing_text(data, ownership) if fmt == "txt" else missing_csv(ownership)
-    response = HttpResponse(body, content_type=MISSING_EXPORTS[fmt])
-    filename = slugify(deck.name) or f"deck-{deck.pk}"
-    response["Content-Disposition"] = f'attachment; filename="{filename}-missing.{fmt}"'
-    return response
 
 
 @login_required

@@ -1,85 +1,45 @@
-"""The boundaries of DESIGN §2, checked on the source: pure packages stay pure."""
+"""The architecture of docs/architecture.md is import-linter's contracts in pyproject.toml, run
+by `make lint`; these tests run the same contracts under pytest and check that they cover the
+whole project, so that a new app cannot slip past them."""
 
 from __future__ import annotations
 
-import ast
+import tomllib
 from pathlib import Path
 
-import pytest
+from importlinter.application.use_cases import lint_imports
+from importlinter.configuration import configure
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECT_PACKAGES = ("config", "cards", "decks", "rules", "bench")
-PURE_MODULES = (
-    "rules",
-    "cards/search/fields.py",
-    "cards/search/parser.py",
-    "cards/search/explain.py",
-    "decks/formats",
-    "decks/allocation.py",
-    "decks/goldfish_stats.py",
-    "decks/goldfish_charts.py",
-    "decks/goldfish_layout.py",
-    "decks/playtest_play.py",
-    "decks/playtest_table.py",
-    "decks/playtest_hints.py",
-    "cards/images",
-    "cards/card_data.py",
-    "cards/public_data.py",
-)
-OTHER_APPS = ("cards", "decks", "config")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+CONFIG = PYPROJECT["tool"]["importlinter"]
+CONTRACTS = {contract["id"]: contract for contract in CONFIG["contracts"]}
 
 
-def python_files(*parts: str) -> list[Path]:
-    files: list[Path] = []
-    for part in parts:
-        path = ROOT / part
-        if path.is_file():
-            files.append(path)
-        elif path.is_dir():
-            files.extend(sorted(path.rglob("*.py")))
-    return files
+def project_apps() -> set[str]:
+    """The project's Django apps: top-level folders with an apps.py."""
+    return {path.parent.name for path in ROOT.glob("*/apps.py")}
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-    return found
+def test_the_import_contracts_hold() -> None:
+    configure()  # what the lint-imports command does first: the readers of the config file
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), cache_dir=None,
+                        no_logo=True) is True
 
 
-def top(module: str) -> str:
-    return module.split(".")[0]
+def test_every_app_is_in_the_layers() -> None:
+    layered = {name.strip() for layer in CONTRACTS["layers"]["layers"] for name in layer.split("|")}
+    assert project_apps() <= layered
+    assert project_apps() | {"config", "rules"} <= set(CONFIG["root_packages"])
 
 
-@pytest.mark.parametrize("path", python_files("rules"), ids=lambda p: str(p.relative_to(ROOT)))
-def test_rules_imports_no_django_and_no_other_app(path: Path) -> None:
-    bad = {m for m in imported_modules(path) if top(m) in ("django", "rest_framework", *OTHER_APPS)}
-    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+def test_every_package_is_checked_for_import_circles() -> None:
+    assert set(CONFIG["root_packages"]) == set(CONTRACTS["acyclic"]["ancestors"])
+    assert set(CONFIG["root_packages"]) == set(CONTRACTS["one-rng"]["source_modules"])
 
 
-@pytest.mark.parametrize(
-    "path", python_files(*PURE_MODULES), ids=lambda p: str(p.relative_to(ROOT))
-)
-def test_pure_modules_import_no_django(path: Path) -> None:
-    bad = {m for m in imported_modules(path) if top(m) in ("django", "rest_framework")}
-    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
-
-
-def test_only_rules_rng_imports_random() -> None:
-    offenders = [
-        str(path.relative_to(ROOT))
-        for path in python_files(*PROJECT_PACKAGES)
-        if "random" in {top(m) for m in imported_modules(path)}
-        and path != ROOT / "rules" / "rng.py"
-    ]
-    assert offenders == []
-
-
-def test_the_architecture_checks_see_the_packages() -> None:
-    # Guards the guards: an empty file list would make the tests above pass vacuously.
-    assert len(python_files("rules")) >= 3
-    assert len(python_files(*PROJECT_PACKAGES)) >= 20
+def test_no_module_of_decks_stands_for_a_folder() -> None:
+    prefixed = [path.name for path in (ROOT / "decks").rglob("*.py")
+                if path.name.split("_")[0] in {"goldfish", "playtest", "collection", "matchup",
+                                               "matchups", "edit", "edits"}]
+    assert prefixed == []

@@ -7,16 +7,14 @@ from typing import Any
 
 import django_filters
 from django.db.models import Count, QuerySet
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from cards import extensions
 from cards.api.caching import not_modified_response, validators_for
-from cards.api.problems import ProblemSerializer, search_problem
 from cards.api.serializers import (
     ROW_EXPRESSIONS,
     ROW_FIELDS,
@@ -28,8 +26,8 @@ from cards.api.serializers import (
 )
 from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
-from decks.ownership import collection_tag
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
+from sitewide.problems import ProblemSerializer, search_problem
 
 
 class CardFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
@@ -73,9 +71,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             search = card_search(request.query_params.get("q", ""), user=request.user)
         except SearchError as error:
             return search_problem(error)
-        # Results that read the searcher's collection change with it, not with the catalogue.
+        # Results that read the searcher's own rows change with them, not with the catalogue.
         validators = validators_for(
-            request, personal=collection_tag(request.user) if search.reads_collection else None
+            request, personal=extensions.personal_tag(request.user) if search.reads_personal
+            else None,
         )
         if validators.not_modified(request):
             return not_modified_response(validators)
@@ -188,14 +187,3 @@ def _ability_data(ability: CommonAbility, cards: list[dict[str, Any]]) -> dict[s
         "card_count": len({c["id"] for c in cards}),
         "cards": cards,
     }
-
-
-class HealthView(APIView):
-    """Liveness: answers without touching the database (also the benchmarks' baseline)."""
-
-    authentication_classes: list[type] = []
-    permission_classes: list[type] = []
-
-    @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request: Request) -> Response:
-        return Response({"status": "ok"})

@@ -2,15 +2,16 @@
 
 ``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``.
 It never touches the database itself, and the filter never joins a many-valued relation:
-abilities (``kw:``, ``is:reaction``), scans (``has:image``) and collection entries (``own``,
-``want``, ``trade``) are ``Exists`` subqueries, so a card is never returned twice and a whole
-page is one query.
+abilities (``kw:``, ``is:reaction``), scans (``has:image``) and the searcher's own rows (the
+collection's ``own``, ``want``, ``trade``) are ``Exists`` subqueries, so a card is never
+returned twice and a whole page is one query.
 
-Collection keys compare the copies in the collection of the user whose id is given as
-``owner_id`` (the signed-in user; ``cards.card_search`` refuses them for anyone else). A card
-without an entry counts 0, so when 0 satisfies the comparison (``own=0``, ``own<2``) a card
-matches unless its entry says otherwise, and otherwise only if its entry satisfies it; no
-count is ever null, so ``~Q`` is again the exact complement.
+Personal keys are registered by a feature app (``register_personal_rows``: the catalogue never
+imports it) and compare a count in the rows of the user whose id is given as ``owner_id`` (the
+signed-in user; ``cards.card_search`` refuses them for anyone else). A card without a row
+counts 0, so when 0 satisfies the comparison (``own=0``, ``own<2``) a card matches unless its
+row says otherwise, and otherwise only if its row satisfies it; no count is ever null, so
+``~Q`` is again the exact complement.
 
 Unknown (null) values: SQL comparisons with NULL are never true, so a term misses cards whose
 field is unknown, and Django adds ``IS NOT NULL`` to every nullable column it negates, which
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.expressions import OrderBy
@@ -44,7 +46,6 @@ from cards.search.fields import (
     SORTS,
 )
 from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, SearchError, Term
-from decks.models import CollectionEntry
 from rules.card_facts import CARD_TYPES
 
 type Ordering = list[str | OrderBy]
@@ -58,8 +59,8 @@ _COMPARE: dict[str, Callable[[int, int], bool]] = {
 
 def compile_query(parsed: ParsedQuery, *, owner_id: int | None = None) -> tuple[Q, Ordering]:
     """The filter (an empty ``Q`` matches every card) and the ``order_by`` arguments, which
-    always end with ``"id"`` so that pages are stable. ``owner_id``: whose collection the
-    collection keys read (they raise ``SearchError`` without one)."""
+    always end with ``"id"`` so that pages are stable. ``owner_id``: whose rows the personal
+    keys read (they raise ``SearchError`` without one)."""
     condition = Q() if parsed.root is None else _node(parsed.root, owner_id)
     return condition, _ordering(parsed.order)
 
@@ -95,8 +96,8 @@ def _known_and_not(column: str, condition: Q) -> Q:
 
 def _term(term: Term, owner_id: int | None) -> Q:
     f = registry.field(term.key)
-    if f.kind == "collection":
-        return _collection(term, f.model_field, owner_id)
+    if f.kind == "personal":
+        return _personal(term, f.model_field, owner_id)
     if f.kind == "text":
         return _text(term, f.model_field)
     if f.kind == "number":
@@ -137,12 +138,25 @@ def _number(term: Term, column: str) -> Q:
     return Q(**{f"{column}__{_LOOKUPS[term.op]}": value})
 
 
-def _collection(term: Term, column: str, owner_id: int | None) -> Q:
+# The rows each personal key reads, by key: a user's rows with a ``card`` foreign key and a
+# column per key (the field's model_field).
+type PersonalRows = Callable[[int], QuerySet[Any]]
+_PERSONAL_ROWS: dict[str, PersonalRows] = {}
+
+
+def register_personal_rows(keys: tuple[str, ...], rows: PersonalRows) -> None:
+    """Where a feature app's personal keys (registered in ``fields.register_section``) find
+    their rows: ``rows(owner_id)``."""
+    for key in keys:
+        _PERSONAL_ROWS[key] = rows
+
+
+def _personal(term: Term, column: str, owner_id: int | None) -> Q:
     if owner_id is None:
-        raise SearchError("needs_sign_in", f"{term.key} searches a collection: log in to use it.",
+        raise SearchError("needs_sign_in", f"{term.key} searches your own data: log in to use it.",
                           term.start, term.end - term.start)
     value = int(term.value)
-    entries = CollectionEntry.objects.filter(card=OuterRef("pk"), collection__owner_id=owner_id)
+    entries = _PERSONAL_ROWS[term.key](owner_id).filter(card=OuterRef("pk"))
     if term.op == "!=":
         holds = ~Q(**{column: value})
     else:

@@ -85,7 +85,7 @@ def _clause(term: Term | NameTerm, negated: bool) -> str:
     f = registry.field(term.key)
     if f.kind == "text":
         return _text(term, f.label, negated)
-    if f.kind in ("number", "collection"):
+    if f.kind in ("number", "personal"):
         value = f"the {registry.field(term.value).label}" if term.value_is_key else term.value
         comparison = _COMPARISONS[term.op]
         if negated:

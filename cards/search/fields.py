@@ -16,9 +16,9 @@ Kinds:
 - ``keyword``: one of the rulebook's common abilities.
 - ``set``: a set code, any code accepted (ignoring case).
 - ``order``: ``order:`` and ``direction:``, which sort the results rather than filter them.
-- ``collection``: copies in the searching user's collection (``own>=1``), compared like
-  numbers; a card not in the collection counts 0, so these are never unknown. They need a
-  signed-in user: the query is refused without one.
+- ``personal``: the searching user's own data, registered by a feature app (the collection's
+  copies: ``own>=1``), compared like numbers; a card without a row counts 0, so these are
+  never unknown. They need a signed-in user: the query is refused without one.
 
 Unknown values: a field that is not yet transcribed (null) never satisfies a comparison, so
 ``off>=3`` and ``off<3`` together miss the cards whose offense is unknown; a negated term is the
@@ -37,7 +37,7 @@ from typing import Final, Literal
 from rules.abilities import COMMON_ABILITIES
 from rules.card_facts import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
 
-type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order", "collection"]
+type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order", "personal"]
 
 OPERATORS: Final = (":", "=", "!=", "<", "<=", ">", ">=")
 EQUALITY: Final = (":", "=", "!=")
@@ -228,34 +228,6 @@ NUMBER_FIELDS: Final = (
             "Bounty collected for killing a wanderer (anatomy 21).", ("bounty>=3",), (21,)),
 )
 
-# --- the searcher's collection ----------------------------------------------------------------
-
-_COLLECTION_HELP = (
-    " Compare with `:` or `=`, `!=`, `<`, `<=`, `>`, `>=` and a whole number; a card that is"
-    " not in your collection counts 0. Needs you to be signed in."
-)
-
-
-def _collection(
-    name: str, aliases: tuple[str, ...], label: str, model: str, help_text: str,
-    examples: tuple[str, ...],
-) -> Field:
-    return Field(
-        name, "collection", "Collection", label, help_text + _COLLECTION_HELP, examples, aliases,
-        OPERATORS, (model,),
-    )
-
-
-COLLECTION_FIELDS: Final = (
-    _collection("own", ("owned",), "number of copies you own", "owned",
-                "Copies of the card in your collection (`/collection/`): `own>=1` finds the "
-                "cards you own, `own=0` those you do not.", ("own>=1", "own=0 set:demo")),
-    _collection("want", ("wanted", "wants"), "number of copies you want", "want",
-                "Copies on your want list.", ("want>0",)),
-    _collection("trade", ("trades", "fortrade"), "number of copies you have for trade",
-                "trade", "Copies you offer for trade.", ("trade>0",)),
-)
-
 # --- enumerated keys -------------------------------------------------------------------------
 
 _PLURALS: Final[Mapping[str, str]] = MappingProxyType({
@@ -433,26 +405,28 @@ DIRECTION_FIELD: Final = Field(
     ("order:cost direction:desc", "dir:desc"), ("dir",), COLON, (), DIRECTIONS,
 )
 
-FIELDS: Final[tuple[Field, ...]] = (
+# Every key: the catalogue's own, then those registered by feature apps (register_section),
+# kept in place so that every module's reference sees them.
+FIELDS: Final[list[Field]] = [
     *TEXT_FIELDS, *ENUM_FIELDS, *NUMBER_FIELDS, SET_FIELD, KEYWORD_FIELD, IS_FIELD, HAS_FIELD,
-    *COLLECTION_FIELDS, ORDER_FIELD, DIRECTION_FIELD,
-)
+    ORDER_FIELD, DIRECTION_FIELD,
+]
 
 
-def _index(fields: Iterable[Field]) -> Mapping[str, Field]:
-    index: dict[str, Field] = {}
+def _index(index: dict[str, Field], fields: Iterable[Field]) -> None:
     for f in fields:
         for name in f.names:
             key = name.casefold()
             if key in index:
                 raise AssertionError(f"search key {name!r} is defined twice")
             index[key] = f
-    return MappingProxyType(index)
 
 
-BY_NAME: Final = _index(FIELDS)  # every canonical name and alias, lower case
-BY_CANONICAL: Final[Mapping[str, Field]] = MappingProxyType({f.name: f for f in FIELDS})
-ALL_KEY_NAMES: Final = tuple(BY_NAME)
+_BY_NAME: dict[str, Field] = {}
+_index(_BY_NAME, FIELDS)
+_BY_CANONICAL: dict[str, Field] = {f.name: f for f in FIELDS}
+BY_NAME: Final[Mapping[str, Field]] = MappingProxyType(_BY_NAME)  # names and aliases, lower case
+BY_CANONICAL: Final[Mapping[str, Field]] = MappingProxyType(_BY_CANONICAL)
 
 
 def lookup(key: str) -> Field | None:
@@ -519,10 +493,35 @@ class HelpSection:
     keys: tuple[KeyHelp, ...] = ()
 
 
-SECTION_ORDER: Final = (
-    "Text", "Type and faction", "Numbers", "Sets and rarity", "Abilities", "Facts", "Collection",
-    "Sorting",
-)
+SECTION_ORDER: Final[list[str]] = [
+    "Text", "Type and faction", "Numbers", "Sets and rarity", "Abilities", "Facts", "Sorting",
+]
+_INTROS: Final[dict[str, str]] = {
+    "Text": "Text fields of the card; `:` contains, `=` equals.",
+    "Type and faction": "Enumerated keys: one of the listed values.",
+    "Numbers": "The numbers printed on a card, and its total cost.",
+    "Sets and rarity": "Where the card was printed and how often.",
+    "Abilities": "The 32 common abilities of the rulebook, as parsed from the card text.",
+    "Facts": "Yes/no facts: `is:` about the card, `has:` about what is transcribed.",
+}
+
+
+def register_section(title: str, intro: str, fields: Iterable[Field]) -> None:
+    """The extension point of the registry: a feature app adds a section of keys (the
+    collection's ``own``, ``want``, ``trade``), shown before Sorting in the help. Registering
+    the same section again (``AppConfig.ready`` may run twice in one process) changes nothing."""
+    new = tuple(fields)
+    if title in SECTION_ORDER:
+        if tuple(f for f in FIELDS if f.section == title) == new:
+            return
+        raise AssertionError(f"search section {title!r} is registered twice")
+    if any(f.section != title for f in new):
+        raise AssertionError(f"every key of section {title!r} must name it as its section")
+    _index(_BY_NAME, new)  # first: refuses a name that is taken, before anything changes
+    _BY_CANONICAL.update((f.name, f) for f in new)
+    FIELDS[FIELDS.index(ORDER_FIELD):FIELDS.index(ORDER_FIELD)] = new
+    SECTION_ORDER.insert(SECTION_ORDER.index("Sorting"), title)
+    _INTROS[title] = intro
 
 SYNTAX_HELP: Final = (
     "A query is a list of terms; a card must match all of them. A term is `key:value` or "
@@ -573,17 +572,7 @@ def _key_help(f: Field) -> KeyHelp:
 def help_sections() -> tuple[HelpSection, ...]:
     """Everything the generated help page shows: the syntax, each key (name, aliases, kind,
     operators, values, help and examples) by section, and the regular-expression rules."""
-    intro = {
-        "Text": "Text fields of the card; `:` contains, `=` equals.",
-        "Type and faction": "Enumerated keys: one of the listed values.",
-        "Numbers": "The numbers printed on a card, and its total cost.",
-        "Sets and rarity": "Where the card was printed and how often.",
-        "Abilities": "The 32 common abilities of the rulebook, as parsed from the card text.",
-        "Facts": "Yes/no facts: `is:` about the card, `has:` about what is transcribed.",
-        "Collection": "The copies in your own collection: these keys need you to be signed "
-                      "in; a query that uses them without is refused.",
-        "Sorting": SORT_HELP,
-    }
+    intro = {**_INTROS, "Sorting": SORT_HELP}
     sections = [HelpSection("Syntax", SYNTAX_HELP)]
     for title in SECTION_ORDER:
         keys = tuple(_key_help(f) for f in FIELDS if f.section == title)

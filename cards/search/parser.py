@@ -763,7 +763,7 @@ class _Parser:
             )
         if f.kind == "text":
             return self.text_term(token, f)
-        if f.kind in ("number", "collection"):
+        if f.kind in ("number", "personal"):
             return self.number_term(token, f)
         if f.kind == "set":
             code = token.text.strip()
@@ -817,7 +817,7 @@ class _Parser:
                     _expected_value(f),
                 )
             return Term(f.name, token.op, str(int(raw)), False, token.start, token.end)
-        if f.kind == "collection":  # copies are compared with numbers only
+        if f.kind == "personal":  # counts are compared with numbers only
             raise self.bad_value(token, f"{_quote(token.text)} is not a whole number.",
                                  _expected_value(f))
         other = registry.lookup(raw)
@@ -859,8 +859,8 @@ def _hint(suggestions: Sequence[str]) -> str:
 def _expected_value(f: Field) -> str:
     if f.kind == "number":
         return "a whole number such as 3, or another number key such as def"
-    if f.kind == "collection":
-        return "a whole number of copies such as 1"
+    if f.kind == "personal":
+        return "a whole number such as 1"
     if f.kind == "text":
         return "a word, a \"quoted phrase\" or a /pattern/"
     if f.kind == "keyword":
@@ -956,28 +956,32 @@ def parse(text: str) -> ParsedQuery:
     return ParsedQuery(root, order, tuple(message for _, message in ordered), text)
 
 
-def collection_terms(node: Node | None) -> tuple[Term, ...]:
-    """The terms that read the searcher's collection (``own``, ``want``, ``trade``)."""
+def personal_terms(node: Node | None) -> tuple[Term, ...]:
+    """The terms that read the searcher's own data (the collection's ``own``, ``want``,
+    ``trade``)."""
     if node is None:
         return ()
     if isinstance(node, Term):
-        return (node,) if registry.field(node.key).kind == "collection" else ()
+        return (node,) if registry.field(node.key).kind == "personal" else ()
     if isinstance(node, NameTerm):
         return ()
     if isinstance(node, Not):
-        return collection_terms(node.child)
-    return tuple(term for child in node.children for term in collection_terms(child))
+        return personal_terms(node.child)
+    return tuple(term for child in node.children for term in personal_terms(child))
 
 
-def refuse_collection_terms(parsed: ParsedQuery) -> None:
-    """For a searcher who is not signed in: a query that reads a collection is refused at its
-    first collection term (there is no collection to read, and 0 of everything would mislead)."""
-    found = collection_terms(parsed.root)
+def refuse_personal_terms(parsed: ParsedQuery) -> None:
+    """For a searcher who is not signed in: a query that reads their own data is refused at
+    its first such term (there is nothing to read, and 0 of everything would mislead)."""
+    found = personal_terms(parsed.root)
     if found:
         term = found[0]
         source = parsed.text[term.start:term.end]
+        section = registry.field(term.key).section
+        keys = [f.name for f in registry.FIELDS if f.section == section]
+        listed = ", ".join(keys[:-1]) + f" and {keys[-1]}" if len(keys) > 1 else keys[0]
         raise SearchError(
-            "needs_sign_in", f"{_quote(source)} searches your collection: log in to use the "
-            "collection keys own, want and trade.", term.start, term.end - term.start,
+            "needs_sign_in", f"{_quote(source)} searches your {section.lower()}: log in to use "
+            f"the {section.lower()} keys {listed}.", term.start, term.end - term.start,
             expected="a key that does not need an account, or log in first",
         )

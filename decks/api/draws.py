@@ -18,7 +18,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from cards.api.problems import ProblemSerializer, problem_response
 from cards.card_search import SearchError
 from decks.api.serializers import DeckJsonSerializer
 from decks.api.views import input_problem
@@ -27,6 +26,7 @@ from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_s
 from rules.decklist import Deck
 from rules.odds import GoalError, TooComplexError
 from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
+from sitewide.problems import ProblemSerializer, problem_response
 
 MAX_SEED = 2**63 - 1
 

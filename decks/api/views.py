@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
@@ -19,9 +19,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
-from cards.api.problems import ProblemSerializer, problem_response
-from decks.api.collection_serializers import DeckOwnershipSerializer
-from decks.api.preconditions import Versioned, if_match_parameter, precondition, stale
 from decks.api.serializers import (
     DeckImportSerializer,
     DeckSerializer,
@@ -40,11 +37,11 @@ from decks.deck_input import (
 from decks.exports import BINARY, EXPORTS, export_deck
 from decks.formats.pdf import PageSize
 from decks.models import Deck
-from decks.ownership import deck_ownership, missing_csv, missing_text, ownership_data
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
+from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
+from sitewide.problems import ProblemSerializer, problem_response
 
-MISSING_EXPORTS = {"txt": "text/plain; charset=utf-8", "csv": "text/csv; charset=utf-8"}
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
 
 # Each export format's media type, with what its body is (the JSON decklist is an object).
@@ -82,10 +79,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if user.is_authenticated:
                 return decks.filter(owner=user).order_by("name", "id")
             return decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
-        visible = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
-        if user.is_authenticated:
-            visible |= Q(owner=user)
-        return decks.filter(visible)
+        return Deck.visible_to(user).select_related("owner").prefetch_related("entries__card")
 
     def _owned(self) -> Deck:
         deck = self.get_object()
@@ -236,38 +230,6 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         deck = self.get_object()
         versions = deck.versions.select_related("author")
         return Response(DeckVersionSerializer(versions, many=True).data)
-
-    @extend_schema(responses={200: DeckOwnershipSerializer, 404: ProblemSerializer})
-    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
-    def ownership(self, request: Request, pk: str | None = None) -> Response:
-        """The deck against your collection: per card, copies needed, owned, held by your
-        other sleeved decks and missing; can you build it now. A sleeved deck of yours counts
-        the copies allocated to it, any other deck the copies no sleeved deck holds."""
-        deck = self.get_object()
-        view = deck_ownership(request.user, deck, deck_data(deck))
-        return Response({"deck": deck.pk, **ownership_data(view)})
-
-    @extend_schema(
-        parameters=[OpenApiParameter("to", str, enum=list(MISSING_EXPORTS), default="txt")],
-        responses={**{(200, media.split(";")[0]): OpenApiTypes.STR
-                      for media in MISSING_EXPORTS.values()},
-                   400: ProblemSerializer, 404: ProblemSerializer},
-    )
-    @action(detail=True, methods=["get"], permission_classes=[permissions.IsAuthenticated])
-    def missing(self, request: Request, pk: str | None = None) -> HttpResponse | Response:
-        """The cards your collection lacks for the deck: a decklist in the text format (`txt`)
-        or CSV `id,name,missing` (`csv`)."""
-        fmt = request.query_params.get("to", "txt")
-        if fmt not in MISSING_EXPORTS:
-            return problem_response(
-                status.HTTP_400_BAD_REQUEST, "bad_format",
-                f"Unknown format {fmt!r}; use one of {', '.join(MISSING_EXPORTS)}.",
-            )
-        deck = self.get_object()
-        data = deck_data(deck)
-        ownership = deck_ownership(request.user, deck, data).ownership
-        body = missing_text(data, ownership) if fmt == "txt" else missing_csv(ownership)
-        return HttpResponse(body, content_type=MISSING_EXPORTS[fmt])
 
     def _input(self, request: Request) -> dict[str, Any]:
         serializer = DeckWriteSerializer(data=request.data)

@@ -24,7 +24,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from cards.api.problems import ProblemSerializer, problem_response
 from cards.images.scan import MAX_BYTES
 from cards.models import Card
 from cards.services import card_provenance
@@ -55,6 +54,7 @@ from edits.services import (
     edit_vote,
     edits_revert_by_editor,
 )
+from sitewide.problems import ProblemSerializer, problem_response
 
 P = ProblemSerializer
 # The write operations throttled per user, and their scopes in DEFAULT_THROTTLE_RATES.

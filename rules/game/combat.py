@@ -7,7 +7,11 @@ home) → ``muster`` (send troops; an exhausted one costs 3 tokens; a raid bring
 ``assign`` (raid: attackers fill the wall first; then the sides take turns, the attacker first,
 each assigning one card: a separate attack, or joining its side's attack as a joint attack) →
 ``modify`` (abilities and battle events) → resolution (one die per attack; ranged attacks, then
-fleetfoot attacks, then the rest) → ``berserk`` (a second, berserk-only round) → the end.
+fleetfoot attacks, then the rest) → ``berserk`` (a second, berserk-only round) → ``over``.
+
+The combat knows nothing of the phases around it: once it is ``over`` the engine takes the
+game on (the Wanderer Phase after a hunt, the fines after a raid). A destroyed stronghold ends
+the game there and then (:func:`rules.game.rulings.end_game`).
 
 In solo play nobody controls the wanderers, so they follow a fixed rule, written in
 :func:`_wild_choice` and in rules/COVERAGE.md: fill the wall with the weakest, then each
@@ -134,7 +138,8 @@ def apply(state: GameState, action: Action) -> None:
         c.berserked.append(action.card)
         _new_group(state, PLAYER, action.card, action.target)
     elif kind == "use":
-        rulings.use_ability(state, action)
+        effect, actor = rulings.use_ability(state, action)
+        _use_combat_effect(state, actor, effect, action.target)
     elif kind == "play":
         _battle_event(state, action)
     elif kind == "charge":
@@ -516,9 +521,9 @@ def _battle_event(state: GameState, action: Action) -> None:
                     emit(state, "heal", card=troop)
 
 
-def use_combat_effect(state: GameState, card: int, actor: int, effect: Effect,
-                      target: int) -> None:
-    """Invocations used in the modification step."""
+def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int) -> None:
+    """What an ability used in the modification step does (rulings.use_ability has paid for
+    it and exhausted ``actor``)."""
     c = _combat(state)
     if effect.kind == "grant":
         c.granted.setdefault(actor, []).append(effect.keyword)
@@ -688,9 +693,7 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
     if profile.subtype == "stronghold":
         if state.events is not None:
             emit(state, "stronghold_destroyed", card=card)
-        from rules.game import engine
-
-        engine._finish(state, "stronghold")
+        rulings.end_game(state, "stronghold")
         return
     if profile.type == "wanderer":
         rulings.pay_bounty(state, card)
@@ -760,13 +763,12 @@ def _start_berserk(state: GameState) -> bool:
 
 def _end(state: GameState) -> None:
     """"All remaining troops (except guards) return to the defensive holdings; wanderers
-    return to the wanderer row." (They never left those zones here.)"""
+    return to the wanderer row." (They never left those zones here.) The engine goes on with
+    the phase as soon as it sees the step "over"."""
     c = _combat(state)
     if state.events is not None:
         emit(state, "combat_over", kind=c.kind)
-    from rules.game import engine
-
-    engine.after_combat(state, c.kind)
+    c.step = "over"
 
 
 def margin(state: GameState, action: Action) -> int:

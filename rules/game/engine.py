@@ -29,6 +29,7 @@ from rules.game.profile import Profile, UnknownCardError, build_profile
 from rules.game.rulings import (
     affordable,
     emit,
+    end_game,
     pay,
     spend,
 )
@@ -175,10 +176,10 @@ def _begin_round(state: GameState, number: int) -> None:
     if state.events is not None:
         emit(state, "victory_check", influence=total, target=state.config.target)
     if total >= state.config.target:
-        _finish(state, "victory")
+        end_game(state, "victory")
         return
     if number > state.config.round_cap:
-        _finish(state, "timeout")
+        end_game(state, "timeout")
         return
     if state.exhausted:
         if state.events is not None:
@@ -186,16 +187,6 @@ def _begin_round(state: GameState, number: int) -> None:
         state.exhausted.clear()
     state.ignored_wound.clear()
     state.step = "arrange"
-
-
-def _finish(state: GameState, outcome: str) -> None:
-    state.outcome = outcome
-    state.final_round = state.round
-    state.phase = "over"
-    state.step = ""
-    state.combat = None
-    if state.events is not None:
-        emit(state, "game_over", outcome=outcome, round=state.round)
 
 
 def _next_step(state: GameState) -> None:
@@ -275,8 +266,9 @@ def _begin_fines(state: GameState) -> None:
         emit(state, "fines_due", count=state.fines_due)
 
 
-def after_combat(state: GameState, kind: str) -> None:
-    """Called by the combat module when a combat is over."""
+def _after_combat(state: GameState, kind: str) -> None:
+    """The combat is over (its step is "over"): back to the Wanderer Phase after a hunt (the
+    wanderers still roll for aggression), on to the fines after the wanderers' attack."""
     state.combat = None
     state.forget_derived()
     if state.outcome:
@@ -322,7 +314,7 @@ def _new_wanderer(state: GameState) -> None:
     if len(state.zones["wanderers"]) > state.config.overrun_limit:
         if state.events is not None:
             emit(state, "overrun", wanderers=len(state.zones["wanderers"]))
-        _finish(state, "overrun")
+        end_game(state, "overrun")
 
 
 def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
@@ -424,7 +416,11 @@ def _why_illegal(state: GameState, action: Action) -> str:
 def _advance(state: GameState) -> None:
     state.pending = None
     while not state.outcome:
-        if state.combat is not None:
+        fight = state.combat
+        if fight is not None:
+            if fight.step == "over":
+                _after_combat(state, fight.kind)
+                continue
             if combat.step_automatic(state):
                 continue
             found = combat.options(state)

@@ -1,4 +1,5 @@
-"""The rules the phases and the combat share: paying, gaining, influence, leaving play.
+"""The rules the phases and the combat share: paying, gaining, influence, leaving play, the
+end of the game.
 
 Pure Python. Each function applies one sentence (or a few) of the rulebook to a
 :class:`~rules.game.state.GameState`; the docstrings quote or name the rule.
@@ -9,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.game.actions import Action
+from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState
+from rules.rng import GameRng
 
 KINDS = ("economic", "religious", "political")
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
@@ -28,6 +31,17 @@ def emit(state: GameState, event: str, **data: Any) -> None:
         data["round"] = state.round
         data["phase"] = state.phase
         state.events.append(data)
+
+
+def end_game(state: GameState, outcome: str) -> None:
+    """The game is over: won ("victory"), or lost ("overrun", "stronghold", "timeout")."""
+    state.outcome = outcome
+    state.final_round = state.round
+    state.phase = "over"
+    state.step = ""
+    state.combat = None
+    if state.events is not None:
+        emit(state, "game_over", outcome=outcome, round=state.round)
 
 
 # --- tokens --------------------------------------------------------------------------------
@@ -325,7 +339,11 @@ def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
     return card.ability(action.option), _actor(state, action.card, card)
 
 
-def use_ability(state: GameState, action: Action) -> None:
+def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
+    """Use the ability a legal "use" action names: pay its price, exhaust the card it
+    exhausts, and carry out the effects used in the phases (income, wounding a wanderer).
+    Returns the effect and the card using it: the effects used in combat are the combat's to
+    carry out (combat.apply), with its own bonuses."""
     ability, actor = find_ability(state, action)
     effect = ability.effect
     pay(state, effect.pay)
@@ -337,14 +355,10 @@ def use_ability(state: GameState, action: Action) -> None:
         got = gain(state, effect.gains)
         if state.events is not None:
             emit(state, "collect", card=action.card, tokens=got)
-    elif effect.kind == "wound_wanderer":
-        if wound(state, action.target, effect.amount):
-            pay_bounty(state, action.target)
-            remove_killed(state, action.target, "killed")
-    else:
-        from rules.game import combat
-
-        combat.use_combat_effect(state, action.card, actor, effect, action.target)
+    elif effect.kind == "wound_wanderer" and wound(state, action.target, effect.amount):
+        pay_bounty(state, action.target)
+        remove_killed(state, action.target, "killed")
+    return effect, actor
 
 
 def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
@@ -413,8 +427,6 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
 def _search_residence(state: GameState) -> None:
     """Take the first general structure with residencies from the pile, then shuffle the pile
     (a searched pile is reshuffled: a documented choice)."""
-    from rules.rng import GameRng
-
     pile = state.zones["structure_pile"]
     found = next(i for i in pile if state.card(i).residencies
                  and state.card(i).subtype == "general")

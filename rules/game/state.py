@@ -44,7 +44,7 @@ class Combat:
     """One combat in progress (see rules/game/combat.py for the steps)."""
 
     kind: str  # "hunt": the player attacks wanderers; "raid": aggressive wanderers attack
-    step: str
+    step: str  # "engage" or "bribe", "muster", "assign", "modify", "resolve", "berserk", "over"
     player: list[int] = field(default_factory=list)  # the player's troops on the battlefield
     wild: list[int] = field(default_factory=list)  # the wanderers on the battlefield
     wall: int = -1

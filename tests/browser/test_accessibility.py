@@ -11,10 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from decks.goldfish_jobs import RunOptions, goldfish_run_start, goldfish_run_work
 from decks.models import Deck
-from decks.playtest_services import playtest_auto, playtest_share, playtest_start_from
 from decks.services import deck_data, deck_save
+from goldfish.runs import RunOptions, goldfish_run_start
+from goldfish.tasks import goldfish_run_work
+from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import AXE, LIVE_DATABASE, sign_in
 from tests.conftest import PASSWORD
 
@@ -43,10 +44,10 @@ def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: st
     deck = deck_save(owner=user, data=deck_data(sample), visibility=Deck.PRIVATE)
     anonymous = ["/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
                  "/cards/demo-bog-hag/", "/sets/wof/", "/search/help/", "/abilities/",
-                 "/accounts/login/", "/accounts/signup/", "/decks/",
+                 "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/", "/decks/",
                  f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
                  f"/decks/{sample.pk}/draw/?seed=7&picks=spsp"]
-    signed_in = [f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
+    signed_in = ["/accounts/", f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
                  f"/decks/{deck.pk}/", "/decks/import/", "/decks/new/"]
     found = {}
     for url in anonymous:

@@ -46,6 +46,7 @@ LEGAL_DECK = [
 def sign_up(person: Person, page: Page, site: str, username: str) -> None:
     page.goto(f"{site}/accounts/signup/")
     person.fill(page.get_by_label("Username"), username)
+    person.fill(page.get_by_label("E-mail address"), f"{username}@example.org")
     person.fill(page.locator("#id_password1"), PASSWORD)
     person.fill(page.locator("#id_password2"), PASSWORD)
     person.press(page.get_by_role("button", name="Create my account"))

@@ -9,8 +9,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from decks.models import Deck, GoldfishRun, PlaytestGame
+from decks.models import Deck
 from decks.services import deck_data, deck_save
+from goldfish.models import GoldfishRun
+from playtest.models import PlaytestGame
 from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker, sign_in
 from tests.browser.person import FOCUS_SHOWN, Person
 

@@ -88,7 +88,7 @@ def test_the_help_page_documents_every_key_with_a_working_example(client: Client
         for key in section.keys:
             assert f'id="key-{key.name}"' in page
             assert key.examples, key.name
-            if key.kind == "collection":  # needs a collection: see test_collection_keys.py
+            if key.kind == "personal":  # needs a collection: see test_collection_keys.py
                 continue
             for example in key.examples:
                 assert client.get("/api/cards/", {"q": example}).json()["count"] > 0, example

@@ -377,7 +377,7 @@ def test_every_key_is_reachable_by_every_name() -> None:
     for f in FIELDS:
         for name in f.names:
             example = {"text": "x", "number": "1", "set": "wof", "keyword": "armor",
-                       "collection": "1"}.get(
+                       "personal": "1"}.get(
                 f.kind, f.values[0].value if f.values else "x"
             )
             parsed = parse(f"{name.upper()}:{example}")

@@ -1,0 +1,90 @@
+"""The catalogue's extension points: what feature apps add to the card pages, the card API and
+the search without the catalogue importing them (the arrows point one way:
+docs/architecture.md). Each app registers in its ``AppConfig.ready()``; the collection adds its
+search keys, its owned-copies control beside every card, and its facets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from cards.models import Card
+from cards.search import compile as search_compile
+from cards.search import fields as search_fields
+
+
+@dataclass(frozen=True)
+class PersonalKeys:
+    """Search keys that read the searcher's own rows (a help section of their own)."""
+
+    section: str
+    intro: str
+    fields: tuple[search_fields.Field, ...]
+    rows: search_compile.PersonalRows  # owner id -> their rows, with a ``card`` foreign key
+    tag: Callable[[Any], str]  # changes whenever a user's rows do: the ETags of answers
+    facets: tuple[tuple[str, str], ...] = ()  # (label, query term) links for the card list
+
+
+@dataclass(frozen=True)
+class CardControl:
+    """A control shown to signed-in visitors beside every card (lists, tables, card page)."""
+
+    heading: str  # the table column's heading
+    tile: str  # template beside a card in the lists: reads ``card``
+    detail: str  # template on the card page: reads ``card``
+    annotate: Callable[[QuerySet[Card], Any], QuerySet[Card]]  # adds what the templates read
+
+
+_personal: list[PersonalKeys] = []
+_controls: list[CardControl] = []
+_redirects: list[Callable[[str], str | None]] = []
+
+
+def register_personal_keys(keys: PersonalKeys) -> None:
+    if keys in _personal:  # ready() may run twice in one process
+        return
+    search_fields.register_section(keys.section, keys.intro, keys.fields)
+    search_compile.register_personal_rows(tuple(f.name for f in keys.fields), keys.rows)
+    _personal.append(keys)
+
+
+def register_card_control(control: CardControl) -> None:
+    if control not in _controls:
+        _controls.append(control)
+
+
+def register_search_redirect(redirect: Callable[[str], str | None]) -> None:
+    """``redirect(text)``: where a search box's text leads instead of a search (a deck code
+    opens its deck), or None."""
+    if redirect not in _redirects:
+        _redirects.append(redirect)
+
+
+def personal_tag(user: Any) -> str:
+    """What every personal answer to ``user`` depends on (their rows' versions)."""
+    return "|".join(keys.tag(user) for keys in _personal)
+
+
+def personal_facets() -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    return [(keys.section, keys.facets) for keys in _personal if keys.facets]
+
+
+def card_controls(user: Any) -> list[CardControl]:
+    return list(_controls) if user.is_authenticated else []
+
+
+def with_controls(cards: QuerySet[Card], user: Any) -> QuerySet[Card]:
+    for control in card_controls(user):
+        cards = control.annotate(cards, user)
+    return cards
+
+
+def search_redirect(text: str) -> str | None:
+    for redirect in _redirects:
+        target = redirect(text)
+        if target is not None:
+            return target
+    return None

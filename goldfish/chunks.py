@@ -1,0 +1,176 @@
+"""The chunks of a goldfish run: leased to one worker at a time, completed once, the run
+finished from their tallies in chunk order into the command's report.
+
+How it holds up when things go wrong:
+
+* **Leasing.** A worker takes the next free chunk (never leased, or its lease has expired):
+  ``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two workers never wait on each
+  other; on SQLite (one writer at a time, no row locks) an ``UPDATE ... WHERE`` the chunk is
+  still free, which only one worker can win.
+* **A worker dies** mid-chunk: its lease expires (:data:`LEASE`) and the chunk is leased
+  again. Someone must come back to do it: every run has a *watchdog*, a deferred task due when
+  the leases it saw expire (``watch_at``); it works like any other task and, if the run is
+  still not finished, schedules the next one. Should the watchdog die too, whoever looks at the
+  run (the API or the report page) starts a new one once it is overdue
+  (:func:`goldfish_run_nudge`).
+* **A chunk played twice** (a slow worker whose lease expired) counts once: only the first
+  completed tally is stored, and only that completion moves the run's counter.
+* **The report** is built once every chunk is done, from the tallies in chunk order, with
+  :func:`~rules.game.report.build_report`: the same bytes as the ``goldfish`` command.
+* **SQLite's "database is locked"** on a write is retried (:mod:`sitewide.db_retry`).
+
+Every function takes the time from ``now`` (a clock), so tests move time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection
+from django.db.models import F, Q
+from django.utils import timezone
+
+from goldfish.games import (
+    prepare_stored,
+    report_names,
+)
+from goldfish.models import GoldfishChunk, GoldfishRun
+from rules.game.config import GameConfig
+from rules.game.report import Tally, build_report
+from rules.game.runner import RunSpec
+from sitewide.db_retry import retry_locked
+
+type Clock = Callable[[], datetime]
+
+
+#: How long a worker holds a chunk: far longer than a chunk takes (a few seconds), so a live
+#: worker never loses its lease; a dead worker's chunk waits this long to be played again.
+LEASE = timedelta(seconds=120)
+#: Tasks started per run: as many workers as there are can share one run.
+PARALLEL = 2
+
+
+def run_spec(run: GoldfishRun) -> RunSpec:
+    return RunSpec(run.games, run.seed, run.policy)
+
+
+def run_config(run: GoldfishRun) -> GameConfig:
+    return GameConfig(target=run.target, players=run.players, round_cap=run.round_cap)
+
+
+def run_prepared(run: GoldfishRun) -> Any:
+    return prepare_stored(run.decklist, run.card_facts, run_config(run))
+
+
+def default_worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def goldfish_chunk_lease(*, run_id: Any, worker: str, now: Clock = timezone.now
+                         ) -> GoldfishChunk | None:
+    """The run's next free chunk, leased to ``worker`` until now + LEASE; None when no chunk
+    is free (all done, or leased by live workers) or the run is over."""
+    moment = now()
+    free = (Q(status=GoldfishChunk.QUEUED)
+            | Q(status=GoldfishChunk.RUNNING, lease_expires__lt=moment))
+    candidates = GoldfishChunk.objects.filter(
+        free, run_id=run_id, run__status__in=GoldfishRun.ACTIVE).order_by("index")
+    lease = {"status": GoldfishChunk.RUNNING, "lease_owner": worker[:100],
+             "lease_expires": moment + LEASE, "attempts": F("attempts") + 1}
+
+    def take() -> GoldfishChunk | None:
+        if connection.features.has_select_for_update_skip_locked:
+            chunk = candidates.select_for_update(skip_locked=True, of=("self",)).first()
+            if chunk is None:
+                return None
+            GoldfishChunk.objects.filter(pk=chunk.pk).update(**lease)
+        else:
+            # No row locks: a conditional UPDATE is the lease; if another worker took the
+            # chunk between the read and the write, it updates nothing: try the next one.
+            won = None
+            for pk in list(candidates.values_list("pk", flat=True)[:PARALLEL + 1]):
+                if candidates.filter(pk=pk).update(**lease):
+                    won = pk
+                    break
+            if won is None:
+                return None
+            chunk = GoldfishChunk.objects.get(pk=won)
+        GoldfishRun.objects.filter(pk=run_id, status=GoldfishRun.QUEUED).update(
+            status=GoldfishRun.RUNNING, started_at=moment)
+        chunk.refresh_from_db()
+        return chunk
+
+    return retry_locked(take)
+
+
+def goldfish_chunk_complete(*, chunk: GoldfishChunk, worker: str, tally: Tally,
+                            now: Clock = timezone.now) -> bool:
+    """Store the chunk's tally unless it is already done; True when this call stored it (and
+    so moved the run's counter): a chunk completed twice counts once."""
+    moment = now()
+
+    def store() -> bool:
+        stored = GoldfishChunk.objects.filter(pk=chunk.pk).exclude(
+            status=GoldfishChunk.DONE).update(status=GoldfishChunk.DONE, tally=tally.to_dict(),
+                                              lease_owner=worker[:100], finished_at=moment)
+        if stored:
+            GoldfishRun.objects.filter(pk=chunk.run_id).update(chunks_done=F("chunks_done") + 1)
+        return bool(stored)
+
+    return retry_locked(store)
+
+
+def goldfish_run_finish(*, run_id: Any, now: Clock = timezone.now) -> bool:
+    """Build the report once every chunk is done; True when the run is done by this call."""
+    run = GoldfishRun.objects.get(pk=run_id)
+    if not run.active or run.chunks_done < run.chunks_total:
+        return False
+    tallies = [t for t in run.chunks.filter(status=GoldfishChunk.DONE).order_by("index")
+               .values_list("tally", flat=True) if t is not None]
+    if len(tallies) < run.chunks_total:
+        return False
+    total = Tally()
+    for tally in tallies:  # in chunk order, as the command merges them
+        total.merge(Tally.from_dict(tally))
+    prepared = run_prepared(run)
+    report = build_report(total, seed=run.seed, policy=run.policy, config=run_config(run),
+                          names=report_names(prepared), deck_name=run.deck_name)
+    text = json.dumps(report, ensure_ascii=False)
+
+    def store() -> bool:
+        return bool(GoldfishRun.objects.filter(pk=run.pk, status__in=GoldfishRun.ACTIVE).update(
+            status=GoldfishRun.DONE, report_json=text, finished_at=now()))
+
+    return retry_locked(store)
+
+
+def goldfish_run_fail(*, run_id: Any, error: str, now: Clock = timezone.now) -> bool:
+    """Mark a run failed (an engine error: running it again would fail the same way)."""
+
+    def store() -> bool:
+        failed = GoldfishRun.objects.filter(pk=run_id, status__in=GoldfishRun.ACTIVE).update(
+            status=GoldfishRun.FAILED, error=error[:2000], finished_at=now())
+        if failed:
+            skip_rest(run_id)
+        return bool(failed)
+
+    return retry_locked(store)
+
+
+def skip_rest(run_id: Any) -> None:
+    GoldfishChunk.objects.filter(run_id=run_id).exclude(status=GoldfishChunk.DONE).update(
+        status=GoldfishChunk.SKIPPED, lease_expires=None)
+
+
+def claim_watch(run_id: Any, moment: datetime, due: datetime) -> bool:
+    """Take the run's watch (only one caller wins): it is free when no watchdog is due in the
+    future; the winner sets the next due time."""
+    return retry_locked(lambda: bool(GoldfishRun.objects.filter(
+        Q(watch_at__isnull=True) | Q(watch_at__lte=moment),
+        pk=run_id, status__in=GoldfishRun.ACTIVE,
+    ).update(watch_at=due)))

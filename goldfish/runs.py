@@ -1,0 +1,197 @@
+"""Goldfish runs as background jobs: who may start one and how big, starting (or finding the
+same run again), cancelling, and nudging a run whose watchdog is overdue. The chunks and how
+they hold up when workers die are in :mod:`goldfish.chunks`; the worker's task in
+:mod:`goldfish.tasks`.
+
+Every function takes the time from ``now`` (a clock), so tests move time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from decks.formats.json_format import deck_to_dict
+from decks.models import Deck
+from goldfish.chunks import LEASE, PARALLEL, Clock, claim_watch, skip_rest
+from goldfish.games import (
+    DeckNotPlayable,
+    contents_hash,
+    prepare_deck,
+    stored_facts,
+)
+from goldfish.models import GoldfishChunk, GoldfishRun
+from goldfish.tasks import enqueue_run
+from rules.decklist import Deck as DeckData
+from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.runner import RunSpec, chunks
+from sitewide.db_retry import retry_locked
+
+DEFAULT_GAMES = 1000
+
+
+DEFAULT_SEED = 1
+
+
+ROUND_CAP = 40
+
+
+@dataclass(frozen=True)
+class Limits:
+    games: int  # per run
+    at_once: int  # runs queued or running at the same time
+
+
+ANONYMOUS = Limits(games=2_000, at_once=2)
+
+
+SIGNED_IN = Limits(games=100_000, at_once=2)
+
+
+def limits_for(user: Any) -> Limits:
+    return SIGNED_IN if user is not None and user.is_authenticated else ANONYMOUS
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    games: int = DEFAULT_GAMES
+    seed: int = DEFAULT_SEED
+    policy: str = "greedy"
+    target: int = 25
+    players: int = 1
+
+    def spec(self) -> RunSpec:
+        return RunSpec(self.games, self.seed, self.policy)
+
+    def config(self) -> GameConfig:
+        return GameConfig(target=self.target, players=self.players, round_cap=ROUND_CAP)
+
+
+class RunRefused(Exception):
+    """A run that may not start: too many games for this user, or too many runs at once."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail = status, code, detail
+
+
+def requester_key(user: Any, address: str | None) -> str:
+    """Whom a run counts against: the user, or (anonymous) a hash of the client's address."""
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    digest = hashlib.sha256((address or "unknown").encode()).hexdigest()[:24]
+    return f"anon:{digest}"
+
+
+def goldfish_run_start(*, deck: DeckData, options: RunOptions, user: Any, requester: str,
+                       source: Deck | None = None, source_version: int | None = None,
+                       now: Clock = timezone.now) -> tuple[GoldfishRun, bool]:
+    """The run of ``deck`` with ``options``: the stored one when the same deck contents were
+    already run with the same options (``False``), otherwise a new run with its chunks, its
+    tasks enqueued once the transaction commits (``True``).
+
+    Raises DeckNotPlayable (the engine cannot play the deck) or :class:`RunRefused`.
+    """
+    limits = limits_for(user)
+    if options.games > limits.games:
+        more = "" if limits is SIGNED_IN else f" Sign in to run up to {SIGNED_IN.games:,}."
+        raise RunRefused(400, "too_many_games",
+                         f"A run may have at most {limits.games:,} games, not "
+                         f"{options.games:,}.{more}")
+    config = options.config()
+    prepared = prepare_deck(deck, config)
+    key = contents_hash(deck, prepared)
+    found = _reusable(key, options)
+    if found is not None:
+        return found, False
+    active = GoldfishRun.objects.filter(requester=requester, status__in=GoldfishRun.ACTIVE)
+    if active.count() >= limits.at_once:
+        raise RunRefused(429, "too_many_runs",
+                         f"You have {limits.at_once} goldfish runs going already; wait for one "
+                         "to finish (or cancel one) before starting another.")
+    size = max(1, int(settings.GOLDFISH_CHUNK_GAMES))
+    parts = list(chunks(options.games, size))
+
+    def create() -> GoldfishRun:
+        run = GoldfishRun.objects.create(
+            owner=user if user is not None and user.is_authenticated else None,
+            requester=requester, deck=source, deck_version=source_version,
+            deck_name=deck.name, decklist=deck_to_dict(deck), card_facts=stored_facts(prepared),
+            contents_hash=key, games=options.games, seed=options.seed, policy=options.policy,
+            target=options.target, players=options.players, round_cap=ROUND_CAP,
+            rules_version=RULES_VERSION, chunks_total=len(parts), watch_at=now() + LEASE,
+        )
+        GoldfishChunk.objects.bulk_create(
+            GoldfishChunk(run=run, index=i, first=first, last=last)
+            for i, (first, last) in enumerate(parts)
+        )
+        return run
+
+    try:
+        run = retry_locked(create)
+    except IntegrityError:  # the same run was started a moment ago by another request
+        found = _reusable(key, options)
+        if found is None:
+            raise
+        return found, False
+    watch_at = run.watch_at
+    transaction.on_commit(lambda: enqueue_run(str(run.pk), now=True, count=PARALLEL,
+                                           watchdog=watch_at))
+    return run, True
+
+
+def _reusable(key: str, options: RunOptions) -> GoldfishRun | None:
+    return GoldfishRun.objects.filter(
+        contents_hash=key, rules_version=RULES_VERSION, policy=options.policy,
+        target=options.target, players=options.players, round_cap=ROUND_CAP,
+        games=options.games, seed=options.seed, status__in=GoldfishRun.REUSABLE,
+    ).first()
+
+
+def deck_goldfish_headline(data: DeckData) -> dict[str, Any]:
+    """For the deck page: the newest report of the deck as it is now (any options), a run of it
+    going, or why the engine cannot play it."""
+    try:
+        key = contents_hash(data, prepare_deck(data, RunOptions().config()))
+    except DeckNotPlayable as error:
+        return {"problem": str(error)}
+    runs = GoldfishRun.objects.filter(contents_hash=key)
+    done = runs.filter(status=GoldfishRun.DONE).order_by("-finished_at").first()
+    going = runs.filter(status__in=GoldfishRun.ACTIVE).order_by("-created_at").first()
+    return {"done": done, "report": done.report if done else None, "going": going}
+
+
+def goldfish_run_cancel(*, run: GoldfishRun, now: Clock = timezone.now) -> GoldfishRun:
+    """Stop a queued or running run: its chunks not done yet are skipped (a chunk being played
+    finishes, but nothing more is leased)."""
+
+    def store() -> None:
+        if GoldfishRun.objects.filter(pk=run.pk, status__in=GoldfishRun.ACTIVE).update(
+                status=GoldfishRun.CANCELLED, finished_at=now()):
+            skip_rest(run.pk)
+
+    retry_locked(store)
+    run.refresh_from_db()
+    return run
+
+
+def goldfish_run_nudge(*, run: GoldfishRun, now: Clock = timezone.now) -> bool:
+    """Called whenever someone looks at an unfinished run: if its watchdog is overdue by more
+    than a lease (its worker died, or no worker was running), start a new task and watchdog.
+    True when it did."""
+    if not run.active or run.watch_at is None:
+        return False
+    moment = now()
+    if run.watch_at > moment - LEASE:
+        return False
+    due = moment + LEASE
+    if not claim_watch(run.pk, moment - LEASE, due):
+        return False
+    run.watch_at = due
+    transaction.on_commit(lambda: enqueue_run(str(run.pk), now=True, watchdog=due))
+    return True

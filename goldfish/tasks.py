@@ -1,0 +1,110 @@
+"""The goldfish worker's task (Django's tasks API; ``manage.py db_worker`` runs it): play a
+run's free chunks, then make sure a watchdog comes back for chunks that other workers hold."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Min
+from django.tasks import TaskContext, task
+from django.utils import timezone
+
+from goldfish.chunks import (
+    Clock,
+    claim_watch,
+    default_worker_id,
+    goldfish_chunk_complete,
+    goldfish_chunk_lease,
+    goldfish_run_fail,
+    goldfish_run_finish,
+    run_prepared,
+    run_spec,
+)
+from goldfish.models import GoldfishChunk, GoldfishRun
+from rules.game.runner import run_chunk
+
+#: Set by the reliability tests only (tests/goldfish/test_workers.py): the worker says on
+#: stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
+#: mid-chunk) or until a line arrives on stdin ("stdin": to hold two workers on one run at once).
+HOLD_AFTER_LEASE = "GOLDFISH_HOLD_AFTER_LEASE"
+
+
+@task(takes_context=True)
+def goldfish_work(context: TaskContext, run_id: str) -> str:
+    """Play the free chunks of a goldfish run; returns its status."""
+    ids = context.task_result.worker_ids
+    worker = f"{ids[-1] if ids else 'worker'}@{default_worker_id()}"
+    hold = os.environ.get(HOLD_AFTER_LEASE)
+    return goldfish_run_work(run_id=run_id, worker=worker,
+                             on_leased=_holder(hold) if hold else None)
+
+
+def _holder(mode: str) -> Callable[[GoldfishChunk], None]:
+    leased = 0
+
+    def hold(chunk: GoldfishChunk) -> None:
+        nonlocal leased
+        leased += 1
+        sys.stderr.write(f"goldfish: leased chunk {chunk.index} of run {chunk.run_id}\n")
+        sys.stderr.flush()
+        if mode == "forever":
+            threading.Event().wait()
+        elif leased == 1:
+            sys.stdin.readline()
+
+    return hold
+
+
+def enqueue_run(run_id: str, *, now: bool = False, count: int = 1,
+                watchdog: datetime | None = None) -> None:
+    if now:
+        for _ in range(count):
+            goldfish_work.enqueue(run_id)
+    if watchdog is not None:
+        goldfish_work.using(run_after=watchdog).enqueue(run_id)
+
+
+def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
+                      on_leased: Callable[[GoldfishChunk], None] | None = None) -> str:
+    """What a worker does for a run: play free chunks until none is left, finish the run if
+    every chunk is done, otherwise make sure a watchdog will come back. Returns the status."""
+    run = GoldfishRun.objects.filter(pk=run_id).first()
+    if run is None:
+        return "missing"  # deleted (its deck's owner left) before a worker got to it
+    prepared = None
+    spec = run_spec(run)
+    while True:
+        chunk = goldfish_chunk_lease(run_id=run.pk, worker=worker, now=now)
+        if chunk is None:
+            break
+        if on_leased is not None:
+            on_leased(chunk)
+        try:
+            prepared = prepared or run_prepared(run)
+            tally = run_chunk(prepared, spec, chunk.first, chunk.last)
+        except Exception as error:
+            goldfish_run_fail(run_id=run.pk, error=f"{type(error).__name__}: {error}", now=now)
+            raise
+        goldfish_chunk_complete(chunk=chunk, worker=worker, tally=tally, now=now)
+    goldfish_run_finish(run_id=run.pk, now=now)
+    run.refresh_from_db()
+    if run.active:
+        _watch_again(run, now)
+    return run.status
+
+
+def _watch_again(run: GoldfishRun, now: Clock) -> None:
+    """Other workers hold the run's remaining chunks: schedule a watchdog for when their leases
+    expire, unless one is already due later (it will look again itself)."""
+    moment = now()
+    latest = run.chunks.filter(status=GoldfishChunk.RUNNING).aggregate(
+        at=Min("lease_expires"))["at"]
+    due = max(latest or moment, moment) + timedelta(seconds=1)
+    if claim_watch(run.pk, moment, due):
+        transaction.on_commit(lambda: enqueue_run(str(run.pk), watchdog=due))

@@ -1,0 +1,335 @@
+"""/api/playtest/: play a deck yourself, refereed by the engine (docs/playtest.md).
+
+A game is private to whoever started it: a signed-in user, or for anonymous clients the
+session (keep its cookie). Anyone else gets 404. Every move names the decision it was chosen
+at (``decision``, the game's counter): a stale one is refused with 409 and the current
+decision, an illegal one with 400 and the engine's reason; neither changes anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from decks.api.views import input_problem
+from decks.deck_input import DeckInputError
+from decks.models import Deck
+from playtest.hints import victory_chances
+from playtest.models import PlaytestGame
+from playtest.pages import game_document, game_view
+from playtest.play import UNTIL, Move, Refused, policy_index
+from playtest.services import (
+    MAX_SEED,
+    playtest_apply,
+    playtest_auto,
+    playtest_session_token,
+    playtest_start_from,
+    playtest_state,
+    playtest_undo,
+    playtests_visible,
+)
+from rules.game.config import TARGETS
+from rules.game.engine import DeckNotPlayable
+from sitewide.problems import ProblemSerializer, problem_response
+
+MAX_HINT_SAMPLES = 50
+
+
+class StartSerializer(serializers.Serializer[Any]):
+    """A new game: a saved deck (`deck`, its id) or a decklist (`text`), a seed, a target."""
+
+    deck = serializers.IntegerField(required=False,
+                                    help_text="the id of a saved deck you may read")
+    text = serializers.CharField(required=False, max_length=200_000,
+                                 help_text="a decklist in any supported format")
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED,
+                                    help_text="the same seed deals the same game; "
+                                    "random when missing")
+    target = serializers.ChoiceField(choices=sorted(TARGETS), default=25,
+                                     help_text="the faction influence that wins")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("deck" in attrs) == ("text" in attrs):
+            raise serializers.ValidationError("Give exactly one of `deck` or `text`.")
+        return attrs
+
+
+class ActionValueSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    card = serializers.IntegerField(default=-1)
+    target = serializers.IntegerField(default=-1)
+    option = serializers.CharField(default="", allow_blank=True)
+
+
+class MoveSerializer(serializers.Serializer[Any]):
+    """One action: by its `index` among the legal actions, or by value (`action`)."""
+
+    index = serializers.IntegerField(required=False, min_value=0,
+                                     help_text="0-based, in the order of `legal_actions`")
+    action = ActionValueSerializer(required=False)
+    decision = serializers.IntegerField(min_value=0,
+                                        help_text="the game's `decision` the move was chosen at")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("index" in attrs) == ("action" in attrs):
+            raise serializers.ValidationError("Give exactly one of `index` or `action`.")
+        return attrs
+
+
+class UndoSerializer(serializers.Serializer[Any]):
+    decision = serializers.IntegerField(
+        min_value=0, help_text="go back to this decision (0 = the start of the game)")
+
+
+class AutoSerializer(serializers.Serializer[Any]):
+    until = serializers.ChoiceField(choices=list(UNTIL),
+                                    help_text="one action, to the end of the phase, or the game")
+    decision = serializers.IntegerField(required=False, min_value=0,
+                                        help_text="refuse (409) unless the game is here")
+
+
+# Documents answered (for the schema: the views build plain dicts).
+
+
+class LegalActionSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(help_text="0-based, the engine's stable order")
+    number = serializers.IntegerField(help_text="index + 1, as the page numbers it")
+    text = serializers.CharField(help_text="the action in words")
+    policy = serializers.BooleanField(help_text="what the greedy policy would do")
+    kind = serializers.CharField()
+    card = serializers.IntegerField(help_text="the card instance acting or played, or -1")
+    target = serializers.IntegerField(help_text="its target instance, or -1")
+    option = serializers.CharField()
+
+
+class GameSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    page = serializers.URLField(help_text="the game's page")
+    deck_name = serializers.CharField()
+    seed = serializers.IntegerField()
+    config = serializers.JSONField(help_text="target, players, round_cap, city_pool")
+    decision = serializers.IntegerField(help_text="how many actions were applied")
+    round = serializers.IntegerField()
+    phase = serializers.CharField()
+    step = serializers.CharField()
+    over = serializers.BooleanField()
+    outcome = serializers.CharField(help_text="'', victory, overrun, stronghold or timeout")
+    legal_actions = LegalActionSerializer(many=True)
+    policy_index = serializers.IntegerField(allow_null=True)
+    table = serializers.JSONField(help_text="the table by the rulebook's Game Layout")
+    state = serializers.JSONField(help_text="the engine's JSON state")
+    share_url = serializers.URLField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class MoveResultSerializer(serializers.Serializer[Any]):
+    applied = serializers.ListField(child=serializers.CharField(),
+                                    help_text="each action applied, in words")
+    lines = serializers.ListField(child=serializers.CharField(),
+                                  help_text="the log lines of what happened")
+    game = GameSerializer()
+
+
+class LogLineSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField()
+    kind = serializers.CharField(help_text="round, phase, action, die, roll, attack or event")
+    decision = serializers.IntegerField(allow_null=True)
+
+
+class LogSerializer(serializers.Serializer[Any]):
+    decision = serializers.IntegerField()
+    lines = LogLineSerializer(many=True)
+    actions = serializers.ListField(child=serializers.JSONField())
+
+
+class HintsSerializer(serializers.Serializer[Any]):
+    decision = serializers.IntegerField()
+    samples = serializers.IntegerField(help_text="playouts per action")
+    seconds = serializers.FloatField()
+    best = serializers.IntegerField(allow_null=True, help_text="the index of the best action")
+    policy_index = serializers.IntegerField(allow_null=True)
+    actions = serializers.ListField(child=serializers.JSONField(), help_text=(
+        "per action: index, samples, victories, rate, low, high (95% Wilson), "
+        "mean_victory_round"))
+
+
+def _refused(refused: Refused) -> Response:
+    return problem_response(refused.status, refused.code, refused.detail, **refused.extra)
+
+
+class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
+    """Play a deck yourself: the engine deals, rolls and referees; you choose each move."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_value_regex = r"[0-9]+"
+    pagination_class = None
+    serializer_class = StartSerializer
+
+    def get_queryset(self) -> QuerySet[PlaytestGame]:
+        token = playtest_session_token(self.request.session)
+        return playtests_visible(user=self.request.user, session_token=token)
+
+    def _document(self, game: PlaytestGame) -> dict[str, Any]:
+        request = self.request
+        share = (request.build_absolute_uri(reverse("playtest:shared", args=[game.share_token]))
+                 if game.share_token else None)
+        document = game_document(
+            game, request.build_absolute_uri(reverse("api:playtest-detail", args=[game.pk])),
+            share_url=share)
+        document["page"] = request.build_absolute_uri(game.get_absolute_url())
+        return document
+
+    def _move(self, game: PlaytestGame, move: Move) -> Response:
+        return Response({"applied": move.texts, "lines": move.lines,
+                         "game": self._document(game)})
+
+    @extend_schema(
+        operation_id="playtest_create", request=StartSerializer,
+        responses={201: GameSerializer, 400: ProblemSerializer, 404: ProblemSerializer},
+        examples=[OpenApiExample("saved deck", request_only=True,
+                                 value={"deck": 3, "seed": 42, "target": 25}),
+                  OpenApiExample("decklist", request_only=True,
+                                 value={"text": "Initial Holdings\n1 Emberhold Keep\n...",
+                                        "seed": 42})],
+    )
+    def create(self, request: Request) -> Response:
+        """Start a game; it stops at the first decision. 400 `deck_not_playable` when the
+        engine cannot play the deck (cards whose numbers are not transcribed yet, no
+        stronghold); 404 for a saved deck you may not read."""
+        serializer = StartSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            game = playtest_start_from(
+                user=request.user,
+                session_token=playtest_session_token(request.session, create=True),
+                deck_id=attrs.get("deck"), text=attrs.get("text"), seed=attrs.get("seed"),
+                target=int(attrs["target"]))
+        except Deck.DoesNotExist:
+            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
+        except DeckInputError as error:
+            return input_problem(error)
+        except DeckNotPlayable as error:
+            return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error))
+        response = Response(self._document(game), status=status.HTTP_201_CREATED)
+        response["Location"] = reverse("api:playtest-detail", args=[game.pk])
+        return response
+
+    @extend_schema(operation_id="playtest_retrieve",
+                   responses={200: GameSerializer, 404: ProblemSerializer})
+    def retrieve(self, request: Request, pk: str) -> Response:
+        """The game now: round, phase and step, the table, the engine's JSON state, and the
+        legal actions in the engine's stable order (each in words, the greedy policy's
+        choice marked)."""
+        return Response(self._document(self.get_object()))
+
+    @extend_schema(operation_id="playtest_actions_create", request=MoveSerializer,
+                   responses={200: MoveResultSerializer, 400: ProblemSerializer,
+                              404: ProblemSerializer, 409: ProblemSerializer},
+                   examples=[OpenApiExample("by index", request_only=True,
+                                            value={"index": 0, "decision": 12})])
+    @action(detail=True, methods=["post"])
+    def actions(self, request: Request, pk: str) -> Response:
+        """Apply one legal action. 409 `stale_decision` (with `current_decision`) when the
+        game is no longer at `decision`; 400 `illegal_action` with the engine's reason; the
+        game is unchanged in both cases."""
+        game = self.get_object()
+        serializer = MoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            game, move = playtest_apply(game=game, decision=attrs["decision"],
+                                        index=attrs.get("index"), action=attrs.get("action"))
+        except Refused as refused:
+            return _refused(refused)
+        return self._move(game, move)
+
+    @extend_schema(operation_id="playtest_undo", request=UndoSerializer,
+                   responses={200: GameSerializer, 400: ProblemSerializer, 404: ProblemSerializer})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str) -> Response:
+        """Go back to an earlier decision: the game is replayed from its seed up to there
+        (deterministic) and the later actions are dropped."""
+        game = self.get_object()
+        serializer = UndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            game = playtest_undo(game=game, decision=serializer.validated_data["decision"])
+        except Refused as refused:
+            return _refused(refused)
+        return Response(self._document(game))
+
+    @extend_schema(operation_id="playtest_auto", request=AutoSerializer,
+                   responses={200: MoveResultSerializer, 404: ProblemSerializer,
+                              409: ProblemSerializer})
+    @action(detail=True, methods=["post"])
+    def auto(self, request: Request, pk: str) -> Response:
+        """Let the greedy policy play one action, to the end of the current phase, or to the
+        end of the game; take over again at any point."""
+        game = self.get_object()
+        serializer = AutoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            game, move = playtest_auto(game=game, until=attrs["until"],
+                                       decision=attrs.get("decision"))
+        except Refused as refused:
+            return _refused(refused)
+        return self._move(game, move)
+
+    @extend_schema(operation_id="playtest_log",
+                   responses={200: LogSerializer, 404: ProblemSerializer})
+    @action(detail=True, methods=["get"])
+    def log(self, request: Request, pk: str) -> Response:
+        """The game told line by line, from the seed: every draw, die roll and aggression
+        roll, and each attack's offense against defense; the player's actions carry their
+        decision number (undo to `decision - 1` takes one back)."""
+        game = self.get_object()
+        view = game_view(game)
+        return Response({
+            "decision": view.state.decisions,
+            "lines": [{"text": line.text, "kind": line.kind, "decision": line.decision}
+                      for line in view.log],
+            "actions": game.actions,
+        })
+
+    @extend_schema(
+        operation_id="playtest_hints",
+        parameters=[OpenApiParameter(
+            "samples", int, required=False,
+            description=f"playouts per action (1-{MAX_HINT_SAMPLES}): the same answer every "
+            "time; without it, as many as a 2-second budget allows")],
+        responses={200: HintsSerializer, 400: ProblemSerializer, 404: ProblemSerializer})
+    @action(detail=True, methods=["get"])
+    def hints(self, request: Request, pk: str) -> Response:
+        """Each legal action's chance of victory: the action, then greedy playouts to the end
+        with different dice and shuffles; the rate, its 95% Wilson interval and the mean
+        round of victory."""
+        game = self.get_object()
+        raw = request.query_params.get("samples")
+        samples: int | None = None
+        if raw is not None:
+            try:
+                samples = int(raw)
+            except ValueError:
+                samples = 0
+            if not 1 <= samples <= MAX_HINT_SAMPLES:
+                return problem_response(status.HTTP_400_BAD_REQUEST, "invalid",
+                                        f"`samples` is a number from 1 to {MAX_HINT_SAMPLES}.")
+        state = playtest_state(game)
+        found = (victory_chances(state, budget=None, max_samples=samples) if samples
+                 else victory_chances(state))
+        return Response({
+            "decision": state.decisions, "samples": found["samples"],
+            "seconds": found["seconds"], "best": found["best"],
+            "policy_index": policy_index(state), "actions": found["actions"],
+        })

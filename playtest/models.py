@@ -1,0 +1,65 @@
+"""A playtest game: a deck played by hand, refereed by the engine (docs/playtest.md).
+
+The table keeps the name it had when playtest lived in the decks app (the move, issue 16,
+copied no table: migration 0001 of this app adopts it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from decks.formats.json_format import deck_from_dict
+from playtest.play import GameSource
+from rules.game.config import GameConfig
+
+
+class PlaytestGame(models.Model):
+    """The game is its source (deck, card facts, options, seed) and the actions applied: the
+    engine replays them exactly. ``state`` is the engine's JSON state after the last action,
+    so a request continues the game without replaying it; ``decisions`` equals the number of
+    actions. Private to its owner, or, for a visitor without an account, to the session
+    holding ``session_token``; ``share_token`` set means anyone with the link may watch it."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.CASCADE, related_name="playtest_games")
+    session_token = models.CharField(max_length=43, blank=True, db_index=True)
+    source_deck = models.ForeignKey("decks.Deck", null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="playtest_games")
+    deck_name = models.CharField(max_length=200)
+    deck_text = models.TextField(help_text="the decklist as text, to read and to play again")
+    deck = models.JSONField(help_text="the deck as played (JSON decklist shape), holdings chosen")
+    seed = models.BigIntegerField()
+    config = models.JSONField(help_text="the engine's options: target, players, round cap...")
+    actions = models.JSONField(default=list, help_text="every action applied, in order")
+    state = models.JSONField(help_text="the engine's state after the last action")
+    decisions = models.PositiveIntegerField(default=0)
+    round = models.PositiveIntegerField(default=1)
+    outcome = models.CharField(max_length=20, blank=True)
+    share_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "decks_playtestgame"
+        ordering = ["-updated_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(owner__isnull=False) | ~models.Q(session_token=""),
+                name="playtest_game_has_an_owner_or_a_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck_name} (seed {self.seed})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("playtest:game", args=[self.pk])
+
+    def source(self) -> GameSource:
+        facts: dict[str, Any] = self.state["facts"]
+        return GameSource(deck_from_dict(self.deck), facts, GameConfig.from_dict(self.config),
+                          self.seed)

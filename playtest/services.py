@@ -1,0 +1,174 @@
+"""Writes to playtest games: start, apply a move, undo, let the policy play, share.
+
+Every write locks the game's row and checks the decision the request was made at, so two tabs
+(or a double click) can never apply two moves to one decision: the second is refused as stale
+and changes nothing. The engine work itself is in :mod:`playtest.play`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Final
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
+from django.db.models import Q, QuerySet
+
+from decks.deck_input import deck_from_text
+from decks.exports import render_deck
+from decks.formats.json_format import deck_to_dict
+from decks.formats.model import Deck as DeckData
+from decks.models import Deck
+from decks.services import deck_data
+from decks.validation import catalogue_facts
+from playtest.models import PlaytestGame
+from playtest.play import (
+    Move,
+    Refused,
+    Until,
+    apply_recorded,
+    check_decision,
+    chosen_action,
+    game_start,
+    play_policy,
+)
+from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.state import GameState
+
+SESSION_KEY: Final = "playtest_token"
+MAX_SEED: Final = 2**63 - 1
+
+
+def playtest_session_token(session: SessionBase, *, create: bool = False) -> str:
+    """The visitor's playtest token, kept in the session (it survives logging in, unlike the
+    session key); made on first use when ``create``."""
+    token: str = session.get(SESSION_KEY, "")
+    if not token and create:
+        token = secrets.token_urlsafe(32)
+        session[SESSION_KEY] = token
+    return token
+
+
+def playtests_visible(*, user: Any, session_token: str) -> QuerySet[PlaytestGame]:
+    """The games this visitor may open: their own, or their session's anonymous ones."""
+    mine = Q(owner=user) if user is not None and user.is_authenticated else Q(pk__in=[])
+    if session_token:
+        mine |= Q(owner__isnull=True, session_token=session_token)
+    return PlaytestGame.objects.filter(mine)
+
+
+def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int | None = None,
+                   target: int = 25, source_deck: Deck | None = None) -> PlaytestGame:
+    """A new game of ``deck``. Raises DeckNotPlayable (unknown card numbers, no stronghold)."""
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+    config = GameConfig(target=target)
+    source, state = game_start(deck, catalogue_facts(), config, seed)
+    owner = owner if owner is not None and owner.is_authenticated else None
+    game = PlaytestGame(
+        owner=owner, session_token="" if owner else session_token, source_deck=source_deck,
+        deck_name=deck.name or (source_deck.name if source_deck else "") or "Pasted deck",
+        deck_text=render_deck(deck, "txt"), deck=deck_to_dict(source.deck), seed=seed,
+        config={**config.to_dict(), "rules_version": RULES_VERSION},
+        actions=[],
+    )
+    _store(game, state)
+    game.save()
+    return game
+
+
+def playtest_start_from(*, user: Any, session_token: str, deck_id: int | None = None,
+                        text: str | None = None, seed: int | None = None,
+                        target: int = 25) -> PlaytestGame:
+    """A new game of a saved deck the visitor may read (public, unlisted or their own; any
+    other is Deck.DoesNotExist) or of a decklist text (DeckInputError when it does not read).
+    Raises DeckNotPlayable when the engine cannot play the deck."""
+    source_deck = None
+    if deck_id is not None:
+        readable = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
+        if user is not None and user.is_authenticated:
+            readable |= Q(owner=user)
+        source_deck = Deck.objects.filter(readable).get(pk=deck_id)
+        data = deck_data(source_deck)
+    else:
+        data = deck_from_text(text or "")
+    return playtest_start(deck=data, owner=user, session_token=session_token, seed=seed,
+                          target=target, source_deck=source_deck)
+
+
+def playtest_state(game: PlaytestGame) -> GameState:
+    """The game as it is now (from the stored state: no replay)."""
+    return GameState.from_dict(game.state)
+
+
+def _store(game: PlaytestGame, state: GameState) -> None:
+    game.state = state.to_dict()
+    game.decisions = state.decisions
+    game.round = state.round
+    game.outcome = state.outcome
+
+
+def _locked(game: PlaytestGame) -> PlaytestGame:
+    return PlaytestGame.objects.select_for_update().get(pk=game.pk)
+
+
+@transaction.atomic
+def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | None = None,
+                   action: dict[str, Any] | None = None) -> tuple[PlaytestGame, Move]:
+    """Apply the legal action named by ``index`` (in the legal actions of the moment) or by
+    value. Raises :class:`Refused` (stale decision 409, illegal action 400); nothing changes
+    then."""
+    game = _locked(game)
+    state = playtest_state(game)
+    check_decision(state, decision)
+    move = Move()
+    apply_recorded(state, chosen_action(state, index=index, action=action), move)
+    return _save_move(game, state, move), move
+
+
+@transaction.atomic
+def playtest_auto(*, game: PlaytestGame, until: Until,
+                  decision: int | None = None) -> tuple[PlaytestGame, Move]:
+    """Let the greedy policy play one action, to the end of the phase, or to the end."""
+    game = _locked(game)
+    state = playtest_state(game)
+    check_decision(state, decision)
+    if state.over:
+        raise Refused("game_over", f"The game is over ({state.outcome}).", status=409,
+                      current_decision=state.decisions)
+    move = Move()
+    play_policy(state, until, move)
+    return _save_move(game, state, move), move
+
+
+def _save_move(game: PlaytestGame, state: GameState, move: Move) -> PlaytestGame:
+    game.actions = [*game.actions, *(a.to_dict() for a in move.actions)]
+    _store(game, state)
+    game.save()
+    return game
+
+
+@transaction.atomic
+def playtest_undo(*, game: PlaytestGame, decision: int) -> PlaytestGame:
+    """Back to decision ``decision`` (0 = the start): the game replayed from its seed up to
+    there, and the later actions forgotten."""
+    game = _locked(game)
+    if not 0 <= decision <= game.decisions:
+        raise Refused("bad_decision",
+                      f"Undo goes back to a decision from 0 to {game.decisions}, "
+                      f"not {decision}.", current_decision=game.decisions)
+    state = game.source().replay(game.actions, decision, record=False)
+    game.actions = game.actions[:decision]
+    _store(game, state)
+    game.save()
+    return game
+
+
+def playtest_share(*, game: PlaytestGame, shared: bool) -> PlaytestGame:
+    """Make (or drop) the link that lets anyone watch the game."""
+    if shared and not game.share_token:
+        game.share_token = secrets.token_urlsafe(16)
+    elif not shared:
+        game.share_token = None
+    game.save(update_fields=["share_token", "updated_at"])
+    return game

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SitewideConfig(AppConfig):
+    name = "sitewide"
+    verbose_name = "Site-wide parts"
