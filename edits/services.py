@@ -282,7 +282,7 @@ def _apply(edit: Edit, *, by: Any, now: dt.datetime, note: str) -> None:
     if edit.kind == Edit.NEW_CARD:
         card, old = _card_to_create(edit), {}
     else:
-        found = Card.objects.select_for_update().select_related("set") \
+        found = Card.objects.select_for_update(of=("self",)).select_related("set") \
             .filter(id=edit.card_slug).first()
         conflicts = conflicts_of(edit, found)
         if conflicts:
@@ -355,7 +355,7 @@ def _close(edit: Edit, status: str, now: dt.datetime, *, by: Any = None, note: s
 
 
 def _locked(edit: Edit) -> Edit:
-    return Edit.objects.select_for_update().select_related("editor").get(pk=edit.pk)
+    return Edit.objects.select_for_update().get(pk=edit.pk)
 
 
 def _refuse_unless_open(edit: Edit) -> None:
@@ -461,7 +461,7 @@ def _revert(edit: Edit, *, user: Any, source: str, note: str, now: dt.datetime) 
     if edit.reverted_by.filter(status__in=[Edit.APPLIED, Edit.OPEN]).exists():
         raise EditClosed(f"Edit #{edit.pk} is already reverted, or a revert of it is open.",
                          code="already_reverted")
-    card = Card.objects.select_for_update().select_related("set") \
+    card = Card.objects.select_for_update(of=("self",)).select_related("set") \
         .filter(id=edit.card_slug).first()
     if card is None:
         raise EditConflict(f"The card {edit.card_slug!r} is no longer in the catalogue.", [])
