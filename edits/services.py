@@ -72,11 +72,15 @@ def edit_propose(
     changes: object = None,
     new_card: object = None,
     scan: bytes | None = None,
+    before: object = None,
     now: dt.datetime | None = None,
 ) -> Edit:
     """Propose ``changes`` (``{key: value}``) to the card whose id is ``card``, or a
     ``new_card`` (a card object of DESIGN §4) — exactly one of the two — with the ``source`` of
     the facts, an optional ``note`` and an optional ``scan`` (image bytes).
+
+    ``before`` (optional): the values of the changed keys as the proposer saw them (a form
+    loaded a while ago); if the card has changed since, EditConflict, and nothing is stored.
 
     The edit is open for votes; a trusted editor's edit (staff, or CARD_EDIT_TRUSTED_AFTER
     applied edits) is applied at once. Raises EditForbidden (may not contribute, or a new
@@ -105,9 +109,13 @@ def edit_propose(
             errors.setdefault("card", []).append(f"unknown card {card!r}.")
         else:
             proposal = check_changes(target, changes, errors)
+    if before is not None and not isinstance(before, dict):
+        errors.setdefault("before", []).append("must be an object of {key: value}.")
     renditions = _checked_scan(scan, errors)
     if errors:
         raise EditInvalid(errors)
+    if target is not None and isinstance(before, dict):
+        _refuse_if_changed_since_seen(target, proposal, before)
     with transaction.atomic():
         _refuse_over_the_limit(editor, rules, now)
         if new is not None:
@@ -125,6 +133,20 @@ def edit_propose(
             _store_scan(edit, scan, renditions, user=editor)
         _apply_if_trusted(edit, editor, rules, now)
     return edit
+
+
+def _refuse_if_changed_since_seen(card: Card, proposal: dict[str, Any],
+                                  seen: dict[str, Any]) -> None:
+    now = current_values(card, list(proposal))
+    conflicts = [
+        {"field": key, "proposed_against": seen[key], "current": now[key],
+         "proposed": proposal[key]}
+        for key in proposal if key in seen and seen[key] != now[key]
+    ]
+    if conflicts:
+        draft = Edit(kind=Edit.CHANGE, card_slug=card.id, changes=proposal,
+                     before={c["field"]: c["proposed_against"] for c in conflicts})
+        raise EditConflict(conflict_message(draft, conflicts), conflicts)
 
 
 def _apply_if_trusted(edit: Edit, editor: Any, rules: ReviewRules, now: dt.datetime) -> None:

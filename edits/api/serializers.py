@@ -32,6 +32,10 @@ class ProposalSerializer(serializers.Serializer[Any]):
                                    help_text="where the facts come from (required, not empty)")
     note = serializers.CharField(allow_blank=True, required=False, default="",
                                  max_length=MAX_TEXT)
+    before = serializers.DictField(
+        child=serializers.JSONField(allow_null=True), required=False,
+        help_text="optional: the changed keys' values as you saw them; if the card has changed "
+        "since, 409 with the conflicts, and nothing is stored")
 
 
 class VoteSerializer(serializers.Serializer[Any]):

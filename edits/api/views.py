@@ -134,7 +134,7 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
 
     @extend_schema(
         request=ProposalSerializer,
-        responses={201: EditDocumentSerializer, 400: P, 403: P, 429: P},
+        responses={201: EditDocumentSerializer, 400: P, 403: P, 409: P, 429: P},
         examples=[
             OpenApiExample("changes to a card", request_only=True, value={
                 "card": "demo-bog-hag", "changes": {"offense": 2, "quotation": None},
@@ -149,13 +149,15 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         """Propose changes to a card, or a card that is not in the catalogue yet. 400 names
         every key at fault (an unknown key or card, a wrong type or enum value, an empty
         source) and nothing is stored; 403 for an account that may not edit or a new account
-        at its limit of open edits. A trusted editor's edit is applied at once."""
+        at its limit of open edits; 409 when `before` is given and the card has changed since.
+        A trusted editor's edit is applied at once."""
         serializer = ProposalSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         edit = edit_propose(
             editor=request.user, source=data["source"], note=data["note"],
             card=data.get("card"), changes=data.get("changes"), new_card=data.get("new_card"),
+            before=data.get("before"),
         )
         return self._answer(edit, status.HTTP_201_CREATED)
 

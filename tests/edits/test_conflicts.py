@@ -100,3 +100,18 @@ def test_competing_open_edits_of_one_field_are_listed_side_by_side(client: Any) 
     assert edit_competitors(third) == []
     listed = client.get(f"/api/edits/{first.pk}/competing/").json()
     assert [d["id"] for d in listed] == [second.pk, fourth.pk]
+
+
+def test_a_proposal_made_against_values_that_changed_since_is_refused_at_once(
+        mod: Any) -> None:
+    edit_apply(edit=propose(make_user("ada"), {"defense": 5}), user=mod)
+    staff_form = client_for(make_user("bob"))
+    response = post(staff_form, "/api/edits/", {
+        "card": "tst-lamplighter", "changes": {"defense": 6, "vitality": 4},
+        "before": {"defense": 2, "vitality": 3}, "source": "my copy"}, status=409)
+    assert response.json()["conflicts"] == [
+        {"field": "defense", "proposed_against": 2, "current": 5, "proposed": 6}]
+    assert Edit.objects.count() == 1
+    post(staff_form, "/api/edits/", {
+        "card": "tst-lamplighter", "changes": {"defense": 6},
+        "before": {"defense": 5}, "source": "my copy"}, status=201)
