@@ -372,7 +372,7 @@ def _luma(colour: RGB) -> float:
     return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
 
 
-def _on(colour: RGB) -> RGB:
+def ink_on(colour: RGB) -> RGB:
     """A text colour readable on ``colour``."""
     return INK if _luma(colour) > 150 else (250, 248, 242)
 
@@ -660,7 +660,7 @@ def _draw_gem(
     text = _shown(value)
     font = _fit_font("sans-bold", text, diameter - 12, 27, 14)
     draw.text(
-        (_d(cx), _d(cy + 1)), text, font=font, fill=_on(colour), anchor="mm",
+        (_d(cx), _d(cy + 1)), text, font=font, fill=ink_on(colour), anchor="mm",
         stroke_width=_d(1.5), stroke_fill=_mix(colour, (0, 0, 0), 0.5)
         if _luma(colour) <= 150 else _mix(colour, (255, 255, 255), 0.5),
     )
@@ -1360,7 +1360,7 @@ def _draw_stat(draw: ImageDraw.ImageDraw, box: Box, stat: Stat, value: int | Non
     draw.rounded_rectangle(_dbox((left, top, right, top + band)), _d(7), fill=stat.colour,
                            corners=(True, True, False, False),
                            outline=_mix(stat.colour, INK, 0.5), width=_d(2))
-    fg = _on(stat.colour)
+    fg = ink_on(stat.colour)
     font = _fit_font("condensed-bold", stat.label, right - left - 26, 13, 8)
     label_w = font.getlength(stat.label) / SCALE
     icon = 13
