@@ -53,6 +53,9 @@ TESSDATA_DIRS: Final = (
     "/usr/share/tessdata",
 )
 NUMBER_HEIGHT: Final = 24
+# The text box is scaled up less than the one-line regions: its letters are mostly 16+ px
+# already, and Tesseract's time grows with the pixels.
+TEXT_SCALE: Final = 1.5
 
 _Array = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -223,7 +226,7 @@ def read_card(image: Image.Image) -> CardReading:
     type_line, detail, card_type, subtype, faction = _read_type_bar(engine, card, pixels)
     stats = _stat_boxes(pixels)
     abilities, quotation = _read_text_box(engine, card, pixels, face.text_box(bool(stats)))
-    numbers = {**gem_numbers, **_read_stats(engine, pixels, stats)}
+    numbers = _read_numbers(engine, [*gem_numbers, *_stat_numbers(pixels, stats)])
     return CardReading(
         name=name, type_line=type_line, detail_line=detail, card_type=card_type,
         subtype=subtype, faction=faction, unique=unique, abilities=abilities,
@@ -326,7 +329,7 @@ def _gem_kind(pixels: _Array, centre: tuple[float, float], size: float, shape: s
 
 def _read_name_bar(
     engine: _Engine, card: Image.Image, pixels: _Array
-) -> tuple[Reading[str] | None, Reading[bool], dict[str, Reading[int]]]:
+) -> tuple[Reading[str] | None, Reading[bool], list[tuple[str, Image.Image]]]:
     shapes: tuple[str, ...] = ()
     for row in _GEM_ROWS:
         layout = face.name_bar_layout(row, unique=False)
@@ -342,7 +345,7 @@ def _read_name_bar(
     text, confidence = engine.read(_crop(card, (left - 4, top + 6, right + 2, bottom - 6)), "line")
     name = clean_line(text)
 
-    numbers: dict[str, Reading[int]] = {}
+    numbers: list[tuple[str, Image.Image]] = []
     costs = {kind: key for key, kind in face.COSTS}
     requirements = {kind: key for key, kind in face.REQUIREMENTS.values()}
     for centre, size, shape in layout.gems:
@@ -353,9 +356,9 @@ def _read_name_bar(
         ink = (255, 255, 255) if shape == "diamond" else face.ink_on(face.GEM_COLOURS[kind])
         light = _luma(np.array(ink, dtype=np.float64)) > 128
         box = (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
-        value = _read_number(engine, pixels, box, bool(light), round_=True)
-        if key is not None and value is not None:
-            numbers[key] = value
+        image = _number_image(pixels, box, bool(light), round_=True)
+        if key is not None and image is not None:
+            numbers.append((key, image))
     return (
         Reading(name, confidence) if name else None,
         Reading(unique, 0.9),
@@ -363,15 +366,15 @@ def _read_name_bar(
     )
 
 
-def _read_number(
-    engine: _Engine, pixels: _Array, box: Box, light: bool, round_: bool = False
-) -> Reading[int] | None:
-    """The number printed in ``box`` (a gem when ``round_``), light or dark on its ground;
-    None for "?" or nothing.
+def _number_image(
+    pixels: _Array, box: Box, light: bool, round_: bool = False
+) -> Image.Image | None:
+    """The number printed in ``box`` (a gem when ``round_``), light or dark on its ground,
+    made ready for Tesseract; None if nothing is printed there.
 
     Only the digits' own pixels are kept (black on white, the rim and the gem's shine left
-    out), cut to their box and read as a line without a whitelist: Tesseract reads a lone
-    "0" far more reliably so, and letters it takes for digits are mapped back.
+    out), cut to their box and scaled to :data:`NUMBER_HEIGHT`: Tesseract's reading of a
+    lone digit swings with its size, and at 24 px it read every number of the Demo faces.
     """
     left, top, right, bottom = (round(v) for v in box)
     luma = _luma(pixels[top:bottom, left:right])
@@ -390,16 +393,25 @@ def _read_number(
         return None
     ys, xs = np.nonzero(ink)
     image = mask.crop((int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
-    # Tesseract's reading of a lone digit swings with its size: 24 px tall, 12 px of margin
-    # read every number of the Demo faces.
     scale = NUMBER_HEIGHT / image.height
-    image = image.resize((max(1, round(image.width * scale)), NUMBER_HEIGHT),
-                         Image.Resampling.LANCZOS)
-    text, confidence = engine.read(ImageOps.expand(image, 12, fill=255), "line")
-    digits = text.strip().translate(_DIGIT_LOOKALIKES)
-    if not re.fullmatch(r"\d{1,2}", digits):
-        return None
-    return Reading(int(digits), confidence)
+    return image.resize((max(1, round(image.width * scale)), NUMBER_HEIGHT),
+                        Image.Resampling.LANCZOS)
+
+
+def _read_numbers(
+    engine: _Engine, images: Sequence[tuple[str, Image.Image]]
+) -> dict[str, Reading[int]]:
+    """Read the numbers of ``images`` (key, prepared image), one at a time (read together in
+    one line, spaced apart, Tesseract ran digits together), as text without a whitelist: a
+    lone "0" is read far more reliably so. Letters taken for digits are mapped back; "?" is
+    no number."""
+    numbers: dict[str, Reading[int]] = {}
+    for key, image in images:
+        text, confidence = engine.read(ImageOps.expand(image, 12, fill=255), "line")
+        digits = text.strip().translate(_DIGIT_LOOKALIKES)
+        if re.fullmatch(r"\d{1,2}", digits) and key not in numbers:
+            numbers[key] = Reading(int(digits), confidence)
+    return numbers
 
 
 _DIGIT_LOOKALIKES: Final = str.maketrans("OoDQIl|!iSsZzBGgT", "00000111155228997")
@@ -528,7 +540,7 @@ def _read_text_box(
         kinds = ["quotation" if _slant(_crop(card, inner)) > 0.1 else "abilities"]
     found: dict[str, Reading[str]] = {}
     for part, kind in zip(parts, kinds, strict=True):
-        text, confidence = engine.read(_crop(card, part), "block")
+        text, confidence = engine.read(_crop(card, part, scale=TEXT_SCALE), "block")
         cleaned = clean_block(text)
         if cleaned:
             found[kind] = Reading(cleaned, confidence)
@@ -570,15 +582,12 @@ def _stat_key(pixels: _Array, box: Box) -> str | None:
     return stats[nearest].key if distances[nearest] < 60 ** 2 else None
 
 
-def _read_stats(
-    engine: _Engine, pixels: _Array, boxes: list[Box]
-) -> dict[str, Reading[int]]:
-    numbers: dict[str, Reading[int]] = {}
+def _stat_numbers(pixels: _Array, boxes: list[Box]) -> list[tuple[str, Image.Image]]:
+    numbers: list[tuple[str, Image.Image]] = []
     for box in boxes:
         key = _stat_key(pixels, box)
         value_box = (box[0] + 4, box[1] + face.STAT_BAND + 3, box[2] - 4, box[3] - 3)
-        value = _read_number(engine, pixels, value_box, light=False)
-        if key is not None and value is not None and key not in numbers:
-            numbers[key] = value
+        image = _number_image(pixels, value_box, light=False)
+        if key is not None and image is not None:
+            numbers.append((key, image))
     return numbers
-
