@@ -163,6 +163,8 @@ class _Engine:
         """Text and mean confidence (0 to 1) of ``image`` read as a ``mode``."""
         psm = {"line": self._psm.SINGLE_LINE, "block": self._psm.SINGLE_BLOCK,
                "word": self._psm.SINGLE_WORD, "char": self._psm.SINGLE_CHAR}[mode]
+        if float(np.percentile(np.asarray(image.convert("L")), 0.5)) > 160:
+            return "", 0.0  # no ink at all: Tesseract would make letters out of nothing
         self._api.SetPageSegMode(psm)
         self._api.SetVariable("tessedit_char_whitelist", whitelist)
         self._api.SetImage(image)
@@ -187,7 +189,7 @@ def _engine() -> _Engine:
 
 _QUOTES: Final = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "`": "'",
                                 "\u00b4": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
-                                "\u2014": "\u2014", "\u2013": "-", "|": "I"})
+                                "\u2013": "-"})
 
 
 def clean_line(text: str) -> str:
