@@ -373,4 +373,4 @@ def _warp(photo: Image.Image, quad: Quad) -> Image.Image:
         rhs += [x, y]
     coefficients = np.linalg.solve(np.array(rows), np.array(rhs))
     return photo.transform(OUTPUT_SIZE, Image.Transform.PERSPECTIVE,
-                           tuple(float(c) for c in coefficients), Image.Resampling.BILINEAR)
+                           tuple(float(c) for c in coefficients), Image.Resampling.BICUBIC)
