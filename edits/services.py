@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import io
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
-from PIL import Image
 
 from cards.card_data import CardDataError, parse_card_document
-from cards.image_services import cards_ensure_images
+from cards.image_services import cards_ensure_images, renditions_store
 from cards.images import scan as scans
 from cards.models import Card, CardProvenance, CardRevision, CardSet
 from cards.services import card_provenance_record, card_sync_keywords
@@ -579,18 +576,9 @@ def _checked_scan(data: bytes | None, errors: Errors) -> dict[str, bytes] | None
 def _store_scan(edit: Edit, data: bytes, renditions: dict[str, bytes], *, user: Any
                 ) -> EditScan:
     picture = EditScan.objects.filter(edit=edit).first() or EditScan(edit=edit)
-    old_files = [f.name for f in (picture.small, picture.normal, picture.large) if f and f.name]
-    picture.source_hash = hashlib.sha256(data).hexdigest()
     picture.uploaded_by = user
-    tag = picture.source_hash[:10]
-    for size, payload in renditions.items():
-        getattr(picture, size).save(f"{size}-{tag}.webp", ContentFile(payload), save=False)
-    with Image.open(io.BytesIO(renditions["large"])) as large:
-        picture.width, picture.height = large.size
-    picture.save()
-    kept = {picture.small.name, picture.normal.name, picture.large.name}
+    stale = renditions_store(picture, hashlib.sha256(data).hexdigest(), renditions)
     storage = picture.large.storage
-    stale = [name for name in old_files if name not in kept]
 
     def delete_stale() -> None:
         for name in stale:
