@@ -18,7 +18,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	then command -v $$p; break; fi; done)
 
 .PHONY: help install run serve serve-prod migrate data load backup restore test test-sqlite \
-	test-postgres test-browser browser load-tools lint typecheck bench clean
+	test-postgres test-browser browser load-tools ocr-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
@@ -49,7 +49,19 @@ $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
 	@touch $@
 
-install: $(VENV)/.installed $(VENV)/.engine-built
+install: $(VENV)/.installed $(VENV)/.engine-built ocr-tools
+
+# Debian's Tesseract and its English data, for reading owners' card scans (docs/scans.md):
+# installed when missing and we are root; otherwise scans are kept but not read, and the site
+# says so.
+ocr-tools:
+	@if ! ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's tesseract-ocr for reading card scans"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      tesseract-ocr tesseract-ocr-eng) >/dev/null 2>&1 \
+	      || echo "warning: could not install tesseract-ocr; card scans will not be read"; \
+	  else echo "note: card scans will not be read without Tesseract" \
+	    "(apt-get install tesseract-ocr tesseract-ocr-eng)"; fi; fi
 
 migrate: install
 	$(MANAGE) migrate --noinput
@@ -59,7 +71,7 @@ data: migrate
 	$(MANAGE) import_cards fixtures/cards/wof.json fixtures/cards/demo.json
 	$(MANAGE) load_sample_decks fixtures/decklists/*.txt
 
-run: data serve
+run: ocr-tools data serve
 
 # The web server and one background worker (it plays goldfish runs: manage.py db_worker).
 # The worker runs beside the server and is stopped with it; one stopped in the middle of a run
