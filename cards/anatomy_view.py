@@ -43,7 +43,9 @@ def _row(field: card_facts.AnatomyField, data: dict[str, Any],
          provenance: dict[str, dict[str, Any]]) -> AnatomyRow:
     applies = field.applies_to(data["type"], data["subtype"])
     values = [data[k] for k in field.keys]
-    sources = tuple({"key": k, **provenance[k]} for k in field.keys if k in provenance)
+    # Keys of one field set by one edit (race and gender) show it once.
+    sources = tuple({(e["edit"], e["source"], e["editor"]): e for e in
+                     (provenance[k] for k in field.keys if k in provenance)}.values())
     if all(v is None for v in values):
         if applies:
             return AnatomyRow(field.number, field.label, NOT_TRANSCRIBED, "unknown", field.keys,

@@ -53,6 +53,7 @@ class ChecklistCard:
     id: str
     name: str
     state: str
+    faction: str | None = None  # tells apart cards that share a name (three Bowmen)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ class Checklist:
     @property
     def known(self) -> int:
         return self.size - self.counts[MISSING]
+
+    @property
+    def unnumbered_complete(self) -> int:
+        return sum(1 for c in self.unnumbered if c.state == COMPLETE)
 
 
 def card_state(card: Mapping[str, Any]) -> str:
@@ -102,7 +107,8 @@ def checklist(cards: Iterable[Mapping[str, Any]], size: int) -> Checklist:
     by_slot: dict[int, list[ChecklistCard]] = {}
     unnumbered: list[ChecklistCard] = []
     for card in cards:
-        entry = ChecklistCard(str(card["id"]), str(card["name"]), card_state(card))
+        faction = card_facts.FACTIONS.get(card.get("faction") or "")
+        entry = ChecklistCard(str(card["id"]), str(card["name"]), card_state(card), faction)
         slot = slot_number(card.get("number"), size)
         if slot is None:
             unnumbered.append(entry)
