@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.html import escape
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from markdown_it import MarkdownIt
@@ -297,7 +298,7 @@ def _link_open(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> 
     plain = not href.startswith(("http://", "https://", "#", "/"))
     env["plain_links"].append(plain)
     if plain:
-        return f'<span class="doc-file" title="docs/{href.split("#")[0]} in the project">'
+        return f'<span class="doc-file" title="docs/{escape(href.split("#")[0])} in the project">'
     result: str = renderer.renderToken(tokens, idx, options, env)
     return result
 
