@@ -369,3 +369,37 @@ def test_an_applied_edit_shows_on_the_card_page_with_its_source(ada: Any) -> Non
     assert "Where each fact came from" in html
     assert f'href="/edits/{Edit.objects.get().pk}/"' in html
     assert "my own copy of the card" in html and "Improve this card" in html
+
+
+@pytest.mark.skipif(ocr_available() is not None, reason=str(ocr_available()))
+def test_without_javascript_the_read_button_reads_the_scan_into_the_page(ada: Any) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("tower.png", png_of(MADE_UP_TOWER), "image/png")
+    response = ada.post("/cards/tst-unknown-tower/improve/",
+                        {**form_values("tst-unknown-tower"), "scan": upload, "action": "read"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1>Improve Unknown Tower</h1>" in html and "Scan attached" in html
+    assert 'name="read_cost_generic" value="2"' in html and not Edit.objects.exists()
+
+
+def test_scans_never_submitted_are_swept_after_a_day() -> None:
+    import os
+    import time
+
+    from django.core.files.storage import default_storage
+
+    from edits.pending_scans import pending_scan_path, pending_scan_store, pending_scans_sweep
+
+    user = make_user("ada")
+    old = pending_scan_store(user_id=user.pk, renditions={"normal": b"1", "large": b"old"})
+    new = pending_scan_store(user_id=user.pk, renditions={"normal": b"2", "large": b"new"})
+    two_days_ago = time.time() - 2 * 86400
+    for size in ("normal", "large"):
+        path = pending_scan_path(user_id=user.pk, token=old, size=size)
+        assert path is not None
+        os.utime(default_storage.path(path), (two_days_ago, two_days_ago))
+    assert pending_scans_sweep() == 2
+    assert pending_scan_path(user_id=user.pk, token=old) is None
+    assert pending_scan_path(user_id=user.pk, token=new) is not None
