@@ -106,6 +106,8 @@ SOURCES: Final = (
     ("checklist", "A printed checklist"),
     ("other", "Other"),
 )
+UNCHECKED: Final = ("was read from the scan: check it against the card, then tick “I checked "
+                    "it”, or correct it.")
 SOURCE_TEXT: Final = {"own": "my own copy of the card", "scan": "the scan attached to this edit"}
 _NUMBER_TEXT = re.compile(r"^[+-]?\d+$")
 
@@ -236,6 +238,17 @@ class CardForm:
 
     def unconfirmed(self) -> list[FieldState]:
         return [s for s in self.fields.values() if s.unconfirmed]
+
+    def refuse_unconfirmed(self) -> None:
+        """Each value read from the scan and neither confirmed nor corrected is an error."""
+        for state in self.unconfirmed():
+            if UNCHECKED not in state.errors:
+                state.errors.append(UNCHECKED)
+
+    @property
+    def unchecked(self) -> list[FieldState]:
+        """The fields refused as unconfirmed: the error summary names them in one line."""
+        return [s for s in self.fields.values() if UNCHECKED in s.errors]
 
     def apply_reading(self, readings: Mapping[str, tuple[object, float]]) -> list[str]:
         """Prefill the fields from what OCR read (``{key: (value, confidence)}``); each value

@@ -36,6 +36,7 @@ from edits.card_form import (
     REDRAWN_ON_TYPE,
     SOURCE_TEXT,
     SOURCES,
+    UNCHECKED,
     CardForm,
     blank_card,
     detail_readings,
@@ -118,6 +119,7 @@ def _page(request: HttpRequest, form: CardForm, *, card_set: CardSet, card: Card
         "scan_url": _scan_url(request, form.scan_token),
         "proposed_again": again,
         "max_mb": MAX_BYTES // 2**20,
+        "unchecked_message": UNCHECKED,
         **extra,
     }
     response = render(request, "edits/form.html", context, status=status)
@@ -153,9 +155,7 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     if wait is not None:
         return _page(request, form, status=429, wait=wait, **page)
     values = form.values()
-    for state in form.unconfirmed():
-        state.errors.append("was read from the scan: check it against the card, then tick "
-                            "“I checked it”, or correct it.")
+    form.refuse_unconfirmed()
     scan = _scan_bytes(request, form)
     source = form.source(has_scan=scan is not None)
     proposal: dict[str, Any]

@@ -163,7 +163,7 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
         person.fill(page.locator("#f-cost_economic"), TYPED["cost_economic"])
         check(person, page.locator("#source-scan"))
         person.press(page.get_by_role("button", name="Propose this edit"))
-        expect(page.locator("#error-summary")).to_contain_text("was read from the scan")
+        expect(page.locator("#error-summary")).to_contain_text("read from the scan are not checked")
         assert not Edit.objects.exists()
     else:
         expect(page.locator("#ocr-unavailable")).to_contain_text("Reading scans is unavailable")

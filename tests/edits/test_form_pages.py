@@ -248,7 +248,8 @@ def marked(values: dict[str, str], key: str, read: str) -> dict[str, str]:
 def test_values_read_from_a_scan_must_be_confirmed_or_corrected(ada: Any) -> None:
     values = marked({**form_values("tst-unknown-tower"), **SOURCE}, "cost_generic", "3")
     html = posted(ada, "/cards/tst-unknown-tower/improve/", values, 400).content.decode()
-    assert "was read from the scan: check it against the card" in html
+    assert "was read from the scan: check it against the card" in html  # beside the field
+    assert "1 value read from the scan is not checked yet" in html  # in the summary
     assert "Read from the scan: check" in html
     assert not Edit.objects.exists()
     posted(ada, "/cards/tst-unknown-tower/improve/", {**values, "confirm_cost_generic": "1"},
