@@ -56,7 +56,9 @@ EDITABLE_KEYS: Final = tuple(k for k in CARD_KEYS if k not in FIXED_KEYS)
 # cards that have some.
 PROVENANCE_KEY: Final = "provenance"
 PROVENANCE_ENTRY_KEYS: Final = ("source", "editor", "date", "edit")
-SET_KEYS: Final = ("code", "name", "official", "released")
+SET_KEYS: Final = ("code", "name", "official", "released", "size")
+# A set's declared number of cards (War of Factions: 220), so its checklist shows every slot.
+SET_SIZE_RANGE: Final = range(1, 10_000)
 # Sane bounds: the printed values are small; anything past these is a typo.
 INT_RANGE: Final = range(-20, 100)
 MAX_TEXT: Final = 4000
@@ -95,6 +97,10 @@ class SetInfo:
     name: str
     official: bool
     released: dt.date | None
+    # The declared number of cards; None when unknown. ``size_given`` is False when the file
+    # left the key out: importing it then keeps the size the catalogue has.
+    size: int | None = None
+    size_given: bool = False
 
 
 @dataclass
@@ -167,10 +173,17 @@ def _parse_set(raw: object, source: str, problems: list[Problem]) -> SetInfo | N
             problems.append(
                 Problem(source, None, "set.released", "must be a date YYYY-MM-DD or null")
             )
+    size = raw.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int)
+                             or size not in SET_SIZE_RANGE):
+        problems.append(Problem(source, None, "set.size",
+                                f"must be a whole number from 1 to {SET_SIZE_RANGE.stop - 1}, "
+                                "or null when unknown"))
     if len(problems) > before:
         return None
     assert isinstance(code, str) and isinstance(name, str) and isinstance(official, bool)
-    return SetInfo(code=code, name=name.strip(), official=official, released=released)
+    return SetInfo(code=code, name=name.strip(), official=official, released=released,
+                   size=size, size_given="size" in raw)
 
 
 def _parse_card(

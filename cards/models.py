@@ -20,6 +20,11 @@ class CardSet(models.Model):
         help_text="False for fictional sets such as the Demo set, labelled on every page."
     )
     released = models.DateField(null=True, blank=True)
+    size = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="The declared number of cards (War of Factions: 220): the set's checklist "
+        "shows every number from 1 to this. Empty when unknown.",
+    )
 
     class Meta:
         ordering = ["-official", "code"]

@@ -196,10 +196,11 @@ def _sets_for(card_file: CardFile) -> dict[str, CardSet]:
 
 
 def set_upsert(info: SetInfo) -> CardSet:
-    card_set, _ = CardSet.objects.update_or_create(
-        code=info.code,
-        defaults={"name": info.name, "official": info.official, "released": info.released},
-    )
+    defaults: dict[str, Any] = {"name": info.name, "official": info.official,
+                                "released": info.released}
+    if info.size_given:  # a file without "size" keeps the size the catalogue has
+        defaults["size"] = info.size
+    card_set, _ = CardSet.objects.update_or_create(code=info.code, defaults=defaults)
     return card_set
 
 
@@ -349,13 +350,16 @@ def _set_document(card_set: CardSet) -> dict[str, Any]:
         .order_by(F("number").asc(nulls_last=True), "id")
     )
     provenance = _provenance_of(c.id for c in cards)
+    info: dict[str, Any] = {
+        "code": card_set.code,
+        "name": card_set.name,
+        "official": card_set.official,
+        "released": card_set.released.isoformat() if card_set.released else None,
+    }
+    if card_set.size is not None:  # sets without a declared size export as they always did
+        info["size"] = card_set.size
     return {
-        "set": {
-            "code": card_set.code,
-            "name": card_set.name,
-            "official": card_set.official,
-            "released": card_set.released.isoformat() if card_set.released else None,
-        },
+        "set": info,
         "cards": [_with_provenance(c.as_data(), provenance.get(c.id)) for c in cards],
     }
 

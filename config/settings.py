@@ -257,6 +257,7 @@ REST_FRAMEWORK = {
         "edits": "60/hour",  # proposals and reverts
         "votes": "240/hour",
         "scans": "60/hour",  # each one is checked and re-encoded
+        "faces": "60/minute",  # the edit form's live preview: a face drawn per pause in typing
     }, os.environ.get("DJANGO_THROTTLE_RATES")),
 }
 
