@@ -96,7 +96,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
-    "django_tasks_db",
     # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
     "sitewide",
     "cards",
@@ -106,6 +105,9 @@ INSTALLED_APPS = [
     "goldfish",
     "playtest",
     "edits",
+    # After the project's apps, so that sitewide's db_worker (which waits out a database
+    # restart) is the one `manage.py db_worker` runs, not the library's own.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
