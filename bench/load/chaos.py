@@ -76,16 +76,16 @@ def process_state(pid: int) -> str:
 
 
 def busy_worker(workers: list[int], state: Callable[[int], str] = process_state,
-                patience: float = 3.0, pause: float = 0.005) -> int:
+                patience: float = 3.0, pause: float = 0.005) -> tuple[int, bool]:
     """A worker caught running (serving a request, so that the kill cuts one in flight), or the
-    first one if none is caught within ``patience`` seconds."""
+    first one if none is caught within ``patience`` seconds; and whether it was caught so."""
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
         running = [pid for pid in workers if state(pid) == "R"]
         if running:
-            return running[0]
+            return running[0], True
         time.sleep(pause)
-    return workers[0]
+    return workers[0], False
 
 
 def kill_a_worker(stack: Stack, server: str = "gunicorn-1") -> Fault:
@@ -95,10 +95,11 @@ def kill_a_worker(stack: Stack, server: str = "gunicorn-1") -> Fault:
     workers = workers_of(master.pid)
     if not workers:
         raise SystemExit(f"{server} has no worker to kill")
-    victim = busy_worker(workers)
+    victim, busy = busy_worker(workers)
     at = time.time()
     os.kill(victim, signal.SIGKILL)
-    return Fault(f"SIGKILL to a worker of {server} (pid {victim})", at, at)
+    doing = "caught running" if busy else "none caught running in 3 s"
+    return Fault(f"SIGKILL to a worker of {server} (pid {victim}, {doing})", at, at)
 
 
 def restart_postgres(postgres: Postgres, down: float) -> Fault:
