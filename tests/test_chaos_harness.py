@@ -112,7 +112,8 @@ def test_errors_go_to_the_fault_they_followed_and_recovery_is_measured() -> None
     recovery = recovery_lines([before, killed, restarted])
     assert recovery[1] == ("  SIGKILL to a worker: first success 0.05 s after the fault; last "
                            "error 0.20 s after it")
-    assert recovery[2].startswith("  PostgreSQL restarted, down 12.0 s: first success 12.60 s")
+    assert recovery[2] == ("  PostgreSQL restarted, down 12.0 s: first success 12.60 s after "
+                           "the fault (0.60 s after it was back); last error 11.00 s after it")
 
 
 def test_a_fault_with_no_success_after_it_is_not_recovered() -> None:

@@ -116,14 +116,17 @@ def recovery_lines(found: list[Phase]) -> list[str]:
         fault = phase.fault
         if fault is None:
             continue
-        down = f", down {fault.back - fault.at:.1f} s" if fault.back > fault.at else ""
+        down = fault.back - fault.at
+        shown = f", down {down:.1f} s" if down > 0 else ""
         if phase.first_ok is None:
             recovered = "NOT RECOVERED: no request succeeded after it"
         else:
             recovered = f"first success {phase.first_ok:.2f} s after the fault"
+            if down > 0:
+                recovered += f" ({phase.first_ok - down:.2f} s after it was back)"
         errors = (f"; last error {phase.last_error:.2f} s after it"
                   if phase.last_error is not None else "; no error")
-        lines.append(f"  {fault.name}{down}: {recovered}{errors}")
+        lines.append(f"  {fault.name}{shown}: {recovered}{errors}")
     return lines
 
 
