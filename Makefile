@@ -17,13 +17,13 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate data load backup restore test test-sqlite \
+.PHONY: help install run serve serve-prod migrate data load chaos backup restore test test-sqlite \
 	test-postgres test-browser browser load-tools ocr-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
 	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
-	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | clean"
+	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | chaos | clean"
 
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -172,6 +172,17 @@ load-tools:
 
 load: install $(VENV)/.installed-load load-tools
 	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
+
+# The fault run (docs/deploy.md "Faults: make chaos"): the load run's site, with people who also
+# propose and vote on card edits, while one gunicorn worker gets SIGKILL and PostgreSQL is
+# crashed and started again; then no acknowledged write may be lost or half applied and every
+# goldfish run must end with the goldfish command's report. PostgreSQL with durable commits
+# (PG_DURABLE=1), as a real one. Shorter: make chaos CHAOS_SECONDS=30 CHAOS_USERS=10
+CHAOS_SECONDS ?= 60
+CHAOS_USERS ?= 20
+chaos: install $(VENV)/.installed-load load-tools
+	PG_DURABLE=1 LOAD_SECONDS=$(CHAOS_SECONDS) LOAD_USERS=$(CHAOS_USERS) \
+	  .ci/with-postgres $(PY) -m bench.load --chaos
 
 clean:
 	rm -rf $(VENV) var tmp build .pytest_cache .mypy_cache .ruff_cache .hypothesis \

@@ -69,3 +69,14 @@ def whole_number(name: str, value: str | None, default: int, *, minimum: int = 0
     if number < minimum:
         raise ImproperlyConfigured(f"{name}={value!r}: give a whole number of at least {minimum}.")
     return number
+
+
+def one_of(name: str, value: str | None, choices: tuple[str, ...], default: str) -> str:
+    """The variable's value if it is one of ``choices`` (without case), ``default`` when it is
+    unset; any other value stops the start-up with the variable and the choices named."""
+    if value is None or not value.strip():
+        return default
+    chosen = value.strip().lower()
+    if chosen not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: give one of {', '.join(choices)}.")
+    return chosen

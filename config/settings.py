@@ -41,6 +41,10 @@ CARD_EDIT_EXPIRE_DAYS          an open edit expires after this many days without
 CARD_EDIT_TRUSTED_AFTER        applied edits that make an editor trusted: their edits apply at
                                once (default 10)
 CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS  open edits a new account may have at once (default 5)
+CARD_EDIT_VOTER_ADDRESS_CHECK  "address" (default): votes from the editor's client address do
+                               not count, and votes from one address count once; "network":
+                               the same by /24 or /64; "off" (the default on a small private
+                               site: minimum age 0 and no e-mail verification)
 """
 
 import os
@@ -51,7 +55,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from config.env_settings import pool_options, throttle_rates, whole_number
+from config.env_settings import one_of, pool_options, throttle_rates, whole_number
 
 # Lets classes such as admin.ModelAdmin[Card] be subscripted at run time, as mypy wants them.
 django_stubs_ext.monkeypatch()
@@ -92,7 +96,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
-    "django_tasks_db",
     # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
     "sitewide",
     "cards",
@@ -102,6 +105,9 @@ INSTALLED_APPS = [
     "goldfish",
     "playtest",
     "edits",
+    # After the project's apps, so that sitewide's db_worker (which waits out a database
+    # restart) is the one `manage.py db_worker` runs, not the library's own.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +164,10 @@ if _pool is not None:
     # The pool keeps the connections; Django must hand each back after the request.
     DATABASES["default"]["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}), "pool": _pool}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# A connection kept from an earlier request (CONN_MAX_AGE) or handed out by the pool is checked
+# before it is used, so a restarted PostgreSQL costs the requests in flight, not every later one
+# that would meet a dead connection (with the pool, this is psycopg's check on every getconn).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
@@ -299,6 +309,12 @@ CARD_EDIT_TRUSTED_AFTER = whole_number(
     "CARD_EDIT_TRUSTED_AFTER", os.environ.get("CARD_EDIT_TRUSTED_AFTER"), 10)
 CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = whole_number(
     "CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS", os.environ.get("CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS"), 5)
+# Votes from the editor's client address (or network) do not count, and votes from one address
+# count once: "address", "network" or "off"; "" (unset) is "address", or "off" on a small
+# private site (edits.review.address_check).
+CARD_EDIT_VOTER_ADDRESS_CHECK = one_of(
+    "CARD_EDIT_VOTER_ADDRESS_CHECK", os.environ.get("CARD_EDIT_VOTER_ADDRESS_CHECK"),
+    ("address", "network", "off"), "")
 
 LOGGING = {
     "version": 1,

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from accounts.fingerprints import ClientFingerprint
 from cards.models import Card
 
 
@@ -56,6 +57,11 @@ class Edit(models.Model):
     decision_note = models.TextField(blank=True, default="")
     reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="reverted_by")
+    # Where the proposal came from (accounts.fingerprints): keyed hashes, never the address.
+    address_hash = models.CharField(max_length=64, blank=True, default="",
+                                    help_text="keyed hash of the editor's client address")
+    network_hash = models.CharField(max_length=64, blank=True, default="",
+                                    help_text="keyed hash of its /24 (IPv4) or /64 (IPv6)")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -75,6 +81,10 @@ class Edit(models.Model):
     def is_open(self) -> bool:
         return self.status == self.OPEN
 
+    @property
+    def client(self) -> ClientFingerprint:
+        return ClientFingerprint(self.address_hash, self.network_hash)
+
 
 class Vote(models.Model):
     APPROVE = "approve"
@@ -87,6 +97,17 @@ class Vote(models.Model):
     vote = models.CharField(max_length=10, choices=CHOICES)
     note = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(help_text="when the vote was cast (or last replaced)")
+    # Where the vote came from (accounts.fingerprints): keyed hashes, never the address.
+    address_hash = models.CharField(max_length=64, blank=True, default="",
+                                    help_text="keyed hash of the voter's client address")
+    network_hash = models.CharField(max_length=64, blank=True, default="",
+                                    help_text="keyed hash of its /24 (IPv4) or /64 (IPv6)")
+    # Staff void a vote (edits.services.edit_vote_void): it is kept and shown, never counts,
+    # and its voter may not vote on the edit again.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+    void_note = models.TextField(blank=True, default="", help_text="why staff voided it")
 
     class Meta:
         ordering = ["edit", "created_at", "id"]
@@ -95,7 +116,16 @@ class Vote(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.voter} {self.vote}s edit #{self.edit_id}"
+        voided = " (voided)" if self.voided_at else ""
+        return f"{self.voter} {self.vote}s edit #{self.edit_id}{voided}"
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
+
+    @property
+    def client(self) -> ClientFingerprint:
+        return ClientFingerprint(self.address_hash, self.network_hash)
 
 
 def scan_path(instance: EditScan, filename: str) -> str:

@@ -25,13 +25,21 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.fingerprints import UNKNOWN, ClientFingerprint
 from cards.card_data import CardDataError, parse_card_document
 from cards.image_services import cards_ensure_images, renditions_store
 from cards.images import scan as scans
 from cards.models import Card, CardProvenance, CardRevision, CardSet
 from cards.services import card_provenance_record, card_sync_keywords
 from cards.signals import catalogue_changed
-from edits.errors import EditClosed, EditConflict, EditError, EditForbidden, EditInvalid
+from edits.errors import (
+    EditClosed,
+    EditConflict,
+    EditError,
+    EditForbidden,
+    EditInvalid,
+    EditNotFound,
+)
 from edits.models import Edit, EditScan, Vote
 from edits.permissions import contribution_refusal
 from edits.proposals import (
@@ -70,6 +78,7 @@ def edit_propose(
     new_card: object = None,
     scan: bytes | None = None,
     before: object = None,
+    client: ClientFingerprint = UNKNOWN,
     now: dt.datetime | None = None,
 ) -> Edit:
     """Propose ``changes`` (``{key: value}``) to the card whose id is ``card``, or a
@@ -78,6 +87,9 @@ def edit_propose(
 
     ``before`` (optional): the values of the changed keys as the proposer saw them (a form
     loaded a while ago); if the card has changed since, EditConflict, and nothing is stored.
+
+    ``client``: where the request came from (accounts.fingerprints.client_fingerprint(request));
+    votes from the same address do not count (edits.review).
 
     The edit is open for votes; a trusted editor's edit (staff, or CARD_EDIT_TRUSTED_AFTER
     applied edits) is applied at once. Raises EditForbidden (may not contribute, or a new
@@ -124,6 +136,7 @@ def edit_propose(
                         set_code=target.set.code, changes=proposal,
                         before=current_values(target, list(proposal)))
         edit.source, edit.note, edit.editor = clean_source, clean_note, editor
+        edit.address_hash, edit.network_hash = client.address, client.network
         edit.save()
         if renditions is not None:
             assert scan is not None
@@ -174,12 +187,15 @@ def _refuse_over_the_limit(editor: Any, rules: ReviewRules, now: dt.datetime) ->
 # Voting and deciding.
 
 def edit_vote(*, edit: Edit, voter: Any, vote: str, note: str = "",
-              now: dt.datetime | None = None) -> Edit:
+              client: ClientFingerprint = UNKNOWN, now: dt.datetime | None = None) -> Edit:
     """Record ``voter``'s vote (``approve`` or ``reject``; a rejection needs a note), replacing
     their earlier vote on the edit, then settle the edit: applied once it has
     CARD_EDIT_APPROVALS approvals from counting voters and no counting rejection, rejected once
     counting rejections reach that number. An edit whose fields changed since it was proposed
     stays open (its document lists the conflicts); the vote is kept either way.
+
+    ``client``: where the request came from (accounts.fingerprints.client_fingerprint(request)).
+    A voter whose vote on this edit staff voided may not vote on it again (EditForbidden).
     """
     now = now or timezone.now()
     _refuse_unless_contributor(voter)
@@ -198,12 +214,51 @@ def edit_vote(*, edit: Edit, voter: Any, vote: str, note: str = "",
         if locked.editor_id == voter.pk:
             raise EditForbidden("You may not vote on your own edit.", code="own_edit")
         _refuse_unless_open(locked)
+        if Vote.objects.filter(edit=locked, voter=voter, voided_at__isnull=False).exists():
+            raise EditForbidden("Your vote on this edit was voided by staff; you may not vote "
+                                "on it again.", code="vote_voided")
         Vote.objects.update_or_create(
             edit=locked, voter=voter,
-            defaults={"vote": vote, "note": clean_note, "created_at": now},
+            defaults={"vote": vote, "note": clean_note, "created_at": now,
+                      "address_hash": client.address, "network_hash": client.network},
         )
         _settle(locked, now)
     return locked
+
+
+def edit_vote_void(*, vote: Vote, user: Any, note: str, now: dt.datetime | None = None
+                   ) -> Edit:
+    """Staff void a vote (a sock puppet's, say): it is kept and shown as voided, never counts
+    again, and its voter may not vote on the edit again. An open edit is then settled again
+    (voiding a rejection may let the approvals apply it); an applied edit stays applied, and
+    staff revert it if the votes left do not carry it. Returns the edit."""
+    now = now or timezone.now()
+    _refuse_unless_staff(user, "void votes")
+    clean_note = note.strip() if isinstance(note, str) else ""
+    if not clean_note:
+        raise EditInvalid({"note": ["is required: say why the vote is voided."]})
+    with transaction.atomic():
+        locked = _locked(vote.edit)
+        current = Vote.objects.select_for_update().filter(pk=vote.pk).first()
+        if current is None:
+            raise EditNotFound("There is no such vote.", code="no_vote")
+        if current.voided:
+            raise EditClosed(f"The vote of {current.voter} on edit #{locked.pk} is voided "
+                             "already.", code="already_voided")
+        current.voided_at, current.voided_by, current.void_note = now, user, clean_note
+        current.save(update_fields=["voided_at", "voided_by", "void_note"])
+        if locked.is_open:
+            _settle(locked, now)
+    return locked
+
+
+def edit_voter_vote(*, edit: Edit, voter_name: str) -> Vote:
+    """The vote of the user named ``voter_name`` on ``edit``; EditNotFound when there is none."""
+    found = Vote.objects.select_related("edit", "voter").filter(
+        edit=edit, voter__username=voter_name).first()
+    if found is None:
+        raise EditNotFound(f"{voter_name!r} has not voted on edit #{edit.pk}.", code="no_vote")
+    return found
 
 
 def _settle(edit: Edit, now: dt.datetime) -> None:
@@ -414,7 +469,8 @@ class Reverted:
 
 
 def edit_revert(*, edit: Edit, user: Any, source: str = "", note: str = "",
-                now: dt.datetime | None = None) -> Reverted:
+                client: ClientFingerprint = UNKNOWN, now: dt.datetime | None = None
+                ) -> Reverted:
     """Propose an edit that puts back the values an applied edit replaced (applied at once
     when ``user`` is staff or trusted). Fields changed since by later edits are left alone and
     listed as skipped; if every field was, it raises EditConflict."""
@@ -423,7 +479,8 @@ def edit_revert(*, edit: Edit, user: Any, source: str = "", note: str = "",
     edits_expire(now=now)
     with transaction.atomic():
         _refuse_over_the_limit(user, review_rules(), now)
-        reverted = _revert(_locked(edit), user=user, source=source, note=note, now=now)
+        reverted = _revert(_locked(edit), user=user, source=source, note=note, now=now,
+                           client=client)
     return reverted
 
 
@@ -469,7 +526,8 @@ def edits_revert_by_editor(*, editor: Any, user: Any, note: str,
     return report
 
 
-def _revert(edit: Edit, *, user: Any, source: str, note: str, now: dt.datetime) -> Reverted:
+def _revert(edit: Edit, *, user: Any, source: str, note: str, now: dt.datetime,
+            client: ClientFingerprint = UNKNOWN) -> Reverted:
     if edit.status != Edit.APPLIED:
         raise EditClosed(f"Edit #{edit.pk} is {edit.status}: only applied edits are reverted.",
                          code="not_applied")
@@ -516,7 +574,7 @@ def _revert(edit: Edit, *, user: Any, source: str, note: str, now: dt.datetime) 
         kind=Edit.CHANGE, card=card, card_slug=card.id, set_code=card.set.code,
         changes=changes, before=current_values(card, list(changes)),
         source=source.strip() or f"Revert of edit #{edit.pk}", note=text, editor=user,
-        reverts=edit,
+        reverts=edit, address_hash=client.address, network_hash=client.network,
     )
     _apply_if_trusted(revert, user, review_rules(), now)
     return Reverted(edit=revert, skipped=skipped)

@@ -1,5 +1,12 @@
 """The goldfish worker's task (Django's tasks API; ``manage.py db_worker`` runs it): play a
-run's free chunks, then make sure a watchdog comes back for chunks that other workers hold."""
+run's free chunks, then make sure a watchdog comes back for chunks that other workers hold.
+
+A database that goes away meanwhile (PostgreSQL restarted) does not fail the task: each of its
+database steps is tried again until the database is back (sitewide.db_retry.retry_outage); each
+is safe to repeat (a lease, a conditional store). A chunk whose lease was taken but whose answer
+was lost in the outage is handed back before the task ends, so nobody waits for its lease to
+expire.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -21,6 +29,7 @@ from goldfish.chunks import (
     default_worker_id,
     goldfish_chunk_complete,
     goldfish_chunk_lease,
+    goldfish_chunks_release,
     goldfish_run_fail,
     goldfish_run_finish,
     run_prepared,
@@ -28,6 +37,7 @@ from goldfish.chunks import (
 )
 from goldfish.models import GoldfishChunk, GoldfishRun
 from rules.game.runner import run_chunk
+from sitewide.db_retry import retry_outage
 
 #: Set by the reliability tests only (tests/goldfish/test_workers.py): the worker says on
 #: stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
@@ -73,15 +83,20 @@ def enqueue_run(run_id: str, *, now: bool = False, count: int = 1,
 def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
                       on_leased: Callable[[GoldfishChunk], None] | None = None) -> str:
     """What a worker does for a run: play free chunks until none is left, finish the run if
-    every chunk is done, otherwise make sure a watchdog will come back. Returns the status."""
-    run = GoldfishRun.objects.filter(pk=run_id).first()
+    every chunk is done, otherwise make sure a watchdog will come back. Returns the status.
+    Every database step waits out an outage (retry_outage)."""
+    run = retry_outage(lambda: GoldfishRun.objects.filter(pk=run_id).first())
     if run is None:
         return "missing"  # deleted (its deck's owner left) before a worker got to it
     prepared = None
     spec = run_spec(run)
     while True:
-        chunk = goldfish_chunk_lease(run_id=run.pk, worker=worker, now=now)
+        chunk = retry_outage(lambda: goldfish_chunk_lease(run_id=run.pk, worker=worker,
+                                                          now=now))
         if chunk is None:
+            # A lease whose answer an outage lost is still ours, though nobody plays it.
+            if retry_outage(lambda: goldfish_chunks_release(run_id=run.pk, worker=worker)):
+                continue
             break
         if on_leased is not None:
             on_leased(chunk)
@@ -89,13 +104,15 @@ def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
             prepared = prepared or run_prepared(run)
             tally = run_chunk(prepared, spec, chunk.first, chunk.last)
         except Exception as error:
-            goldfish_run_fail(run_id=run.pk, error=f"{type(error).__name__}: {error}", now=now)
+            retry_outage(partial(goldfish_run_fail, run_id=run.pk,
+                                 error=f"{type(error).__name__}: {error}", now=now))
             raise
-        goldfish_chunk_complete(chunk=chunk, worker=worker, tally=tally, now=now)
-    goldfish_run_finish(run_id=run.pk, now=now)
-    run.refresh_from_db()
+        retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker, tally=tally,
+                             now=now))
+    retry_outage(lambda: goldfish_run_finish(run_id=run.pk, now=now))
+    retry_outage(run.refresh_from_db)
     if run.active:
-        _watch_again(run, now)
+        retry_outage(lambda: _watch_again(run, now))
     return run.status
 
 

@@ -45,6 +45,12 @@ class VoteSerializer(serializers.Serializer[Any]):
                                  help_text="required with a rejection: what is wrong")
 
 
+class VoidSerializer(serializers.Serializer[Any]):
+    note = serializers.CharField(allow_blank=True, required=False, default="",
+                                 max_length=MAX_TEXT,
+                                 help_text="why the vote is voided (required)")
+
+
 class DecisionSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(allow_blank=True, required=False, default="",
                                  max_length=MAX_TEXT,
@@ -88,14 +94,63 @@ class BallotSerializer(serializers.Serializer[Any]):
     vote = serializers.ChoiceField(choices=[c for c, _ in Vote.CHOICES])
     note = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
-    counts = serializers.BooleanField(help_text="whether this vote counts now: the voter's "
-                                      "account is old enough, has applied edits, or is staff")
+    counts = serializers.BooleanField(help_text="whether this vote counts now: not voided, "
+                                      "the voter's account is old enough, has applied edits or "
+                                      "is staff, and it did not come from the editor's address "
+                                      "nor from an address that already voted so")
+    voided = serializers.BooleanField(help_text="staff voided it: it never counts")
 
 
 class ScanUrlsSerializer(serializers.Serializer[Any]):
     small = serializers.CharField()
     normal = serializers.CharField()
     large = serializers.CharField()
+
+
+class PersonTrustSerializer(serializers.Serializer[Any]):
+    joined = serializers.DateTimeField()
+    account_age_days = serializers.IntegerField()
+    applied_edits = serializers.IntegerField(help_text="applied edits, less reverted ones")
+    staff = serializers.BooleanField()
+    address_recorded = serializers.BooleanField(
+        help_text="whether the client address's fingerprint was recorded")
+
+
+class EditorTrustSerializer(PersonTrustSerializer):
+    user = serializers.CharField()
+
+
+class VoidedSerializer(serializers.Serializer[Any]):
+    at = serializers.DateTimeField()
+    by = serializers.CharField(allow_null=True)
+    note = serializers.CharField()
+
+
+class VoterTrustSerializer(PersonTrustSerializer):
+    voter = serializers.CharField()
+    vote = serializers.ChoiceField(choices=[c for c, _ in Vote.CHOICES])
+    established = serializers.BooleanField(
+        help_text="old enough, with an applied edit, or staff")
+    counts = serializers.BooleanField()
+    reasons = serializers.ListField(
+        child=serializers.ChoiceField(choices=["voided", "new_account", "editor_address",
+                                               "shared_address"]),
+        help_text="why the vote does not count")
+    same_address_as_editor = serializers.BooleanField()
+    same_network_as_editor = serializers.BooleanField(help_text="the same /24 or /64")
+    same_address_as = serializers.ListField(child=serializers.CharField(),
+                                            help_text="other voters from the same address")
+    same_network_as = serializers.ListField(child=serializers.CharField(),
+                                            help_text="other voters from the same network")
+    voided = VoidedSerializer(allow_null=True)
+
+
+class TrustSerializer(serializers.Serializer[Any]):
+    """For staff only: what to weigh when an edit looks stuffed."""
+
+    address_check = serializers.ChoiceField(choices=["address", "network", "off"])
+    editor = EditorTrustSerializer(allow_null=True)
+    voters = VoterTrustSerializer(many=True)
 
 
 class EditDocumentSerializer(serializers.Serializer[Any]):
@@ -124,6 +179,8 @@ class EditDocumentSerializer(serializers.Serializer[Any]):
     approvals_needed = serializers.IntegerField()
     ballots = BallotSerializer(many=True)
     scan = ScanUrlsSerializer(allow_null=True)
+    trust = TrustSerializer(required=False, help_text="staff only: the voters' account ages, "
+                            "applied edits and shared client addresses")
 
 
 class SkippedSerializer(serializers.Serializer[Any]):

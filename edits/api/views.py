@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts.fingerprints import client_fingerprint
 from cards.images.scan import MAX_BYTES
 from cards.models import Card
 from cards.services import card_provenance
@@ -37,6 +38,7 @@ from edits.api.serializers import (
     RevertedSerializer,
     RevertSerializer,
     ScanUploadSerializer,
+    VoidSerializer,
     VoteSerializer,
 )
 from edits.documents import SCAN_SIZES, edit_documents, edits_for_documents
@@ -52,6 +54,8 @@ from edits.services import (
     edit_reject,
     edit_revert,
     edit_vote,
+    edit_vote_void,
+    edit_voter_vote,
     edits_revert_by_editor,
 )
 from sitewide.problems import ProblemSerializer, problem_response
@@ -112,9 +116,14 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
             return edit_problem(exc)
         return super().handle_exception(exc)
 
+    def _documents(self, edits: list[Edit]) -> list[dict[str, Any]]:
+        """The edits' documents, with the staff-only ``trust`` for staff."""
+        return edit_documents(edits, url_of=self.request.build_absolute_uri,
+                              for_staff=bool(getattr(self.request.user, "is_staff", False)))
+
     def _answer(self, edit: Edit, code: int = status.HTTP_200_OK, **extra: Any) -> Response:
         fresh = self.get_queryset().get(pk=edit.pk)
-        document = edit_documents([fresh], url_of=self.request.build_absolute_uri)[0]
+        document = self._documents([fresh])[0]
         response = Response({**document, **extra}, status=code)
         if code == status.HTTP_201_CREATED:
             response["Location"] = document["url"]
@@ -125,8 +134,7 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         """Edits, newest first, filtered by card, status, editor (user name) and set."""
         edits = self.filter_queryset(self.get_queryset())
         page: list[Edit] = self.paginate_queryset(edits) or []  # type: ignore[assignment]
-        return self.get_paginated_response(
-            edit_documents(page, url_of=request.build_absolute_uri))
+        return self.get_paginated_response(self._documents(page))
 
     @extend_schema(responses={200: EditDocumentSerializer, 404: P})
     def retrieve(self, request: Request, pk: str) -> Response:
@@ -157,7 +165,7 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         edit = edit_propose(
             editor=request.user, source=data["source"], note=data["note"],
             card=data.get("card"), changes=data.get("changes"), new_card=data.get("new_card"),
-            before=data.get("before"),
+            before=data.get("before"), client=client_fingerprint(request),
         )
         return self._answer(edit, status.HTTP_201_CREATED)
 
@@ -173,8 +181,25 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         serializer.is_valid(raise_exception=True)
         edit = edit_vote(edit=self.get_object(), voter=request.user,
                          vote=serializer.validated_data["vote"],
-                         note=serializer.validated_data["note"])
+                         note=serializer.validated_data["note"],
+                         client=client_fingerprint(request))
         return self._answer(edit)
+
+    @extend_schema(request=VoidSerializer,
+                   responses={200: EditDocumentSerializer, 400: P, 403: P, 404: P, 409: P})
+    @action(detail=True, methods=["post"], url_path=r"votes/(?P<voter>[^/]+)/void",
+            url_name="vote-void")
+    def void_vote(self, request: Request, pk: str, voter: str) -> Response:
+        """Staff: void the vote of the user named `voter` (a sock puppet's, say). It is kept and
+        shown as voided, never counts, and its voter may not vote on the edit again; an open
+        edit is settled again. 409 `already_voided`; 404 `no_vote`."""
+        if not request.user.is_staff:
+            raise EditForbidden("Only staff may void votes.", code="staff_only")
+        serializer = VoidSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        vote = edit_voter_vote(edit=self.get_object(), voter_name=voter)
+        return self._answer(edit_vote_void(vote=vote, user=request.user,
+                                           note=serializer.validated_data["note"]))
 
     @extend_schema(request=None, responses={200: EditDocumentSerializer, 403: P, 404: P, 409: P})
     @action(detail=True, methods=["post"])
@@ -214,7 +239,8 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         serializer.is_valid(raise_exception=True)
         result = edit_revert(edit=self.get_object(), user=request.user,
                              source=serializer.validated_data["source"],
-                             note=serializer.validated_data["note"])
+                             note=serializer.validated_data["note"],
+                             client=client_fingerprint(request))
         return self._answer(result.edit, status.HTTP_201_CREATED,
                             skipped=_skipped(result.skipped))
 
@@ -234,10 +260,9 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
             raise EditInvalid({"editor": [f"no user {name!r}."]})
         report = edits_revert_by_editor(editor=editor, user=request.user,
                                         note=serializer.validated_data["note"])
-        url_of = request.build_absolute_uri
         ids = [r.edit.pk for r in report.reverted] + [e.pk for e in report.rejected]
-        documents = {d["id"]: d for d in edit_documents(
-            list(self.get_queryset().filter(pk__in=ids)), url_of=url_of)}
+        documents = {d["id"]: d for d in self._documents(
+            list(self.get_queryset().filter(pk__in=ids)))}
         return Response({
             "editor": name,
             "reverted": [documents[r.edit.pk] for r in report.reverted],
@@ -252,8 +277,7 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
         new card, the other proposals of the same id), oldest first: to show side by side."""
         others = edit_competitors(self.get_object())
         fresh = {e.pk: e for e in self.get_queryset().filter(pk__in=[o.pk for o in others])}
-        return Response(edit_documents([fresh[o.pk] for o in others],
-                                       url_of=request.build_absolute_uri))
+        return Response(self._documents([fresh[o.pk] for o in others]))
 
     @extend_schema(request={"multipart/form-data": ScanUploadSerializer},
                    responses={200: EditDocumentSerializer, 400: P, 403: P, 404: P, 409: P,
@@ -306,7 +330,8 @@ class CardHistoryView(APIView):
         edits = edits_for_documents(Edit.objects.filter(card_slug=card.id))
         applied = list(edits.filter(status=Edit.APPLIED).order_by("-decided_at", "-id"))
         still_open = list(edits.filter(status=Edit.OPEN).order_by("created_at", "id"))
-        documents = edit_documents(applied + still_open, url_of=request.build_absolute_uri)
+        documents = edit_documents(applied + still_open, url_of=request.build_absolute_uri,
+                                   for_staff=bool(request.user.is_staff))
         return Response({
             "card": card.id,
             "provenance": card_provenance(card),

@@ -42,10 +42,23 @@ def make_user(name: str, *, days_old: int = 30, staff: bool = False) -> User:
     return user
 
 
-def client_for(user: User) -> Client:
-    client = Client()
+def client_for(user: User, address: str | None = None) -> Client:
+    """A test client signed in as ``user``, from the client ``address`` (default: the test
+    client's 127.0.0.1, which all such clients share)."""
+    client = Client(REMOTE_ADDR=address) if address else Client()
     client.force_login(user)
     return client
+
+
+def make_verified(name: str, *, days_old: int = 30, staff: bool = False) -> User:
+    """A user with a verified e-mail address (accounts.verification)."""
+    from accounts.models import EmailVerification
+
+    user = make_user(name, days_old=days_old, staff=staff)
+    user.email = f"{name}@example.org"
+    user.save(update_fields=["email"])
+    EmailVerification.objects.create(user=user, email=user.email, verified_at=timezone.now())
+    return user
 
 
 def post(client: Client, url: str, body: Any = None, status: int | None = None) -> Any:
