@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from PIL import Image
 
+from accounts.fingerprints import client_fingerprint
 from cards.images.face import render_face
 from cards.images.intake import read_scan
 from cards.images.ocr import ocr_available
@@ -172,7 +173,7 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
         return _page(request, form, status=400, **page)
     try:
         edit = edit_propose(editor=request.user, source=source, note=form.note, scan=scan,
-                            **proposal)
+                            client=client_fingerprint(request), **proposal)
     except EditConflict as error:
         # Shown beside the fields; submitting again proposes against the card as it is now.
         form.conflicts = error.conflicts

@@ -27,6 +27,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 from markdown_it import MarkdownIt
 
+from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, show_value
 from cards.models import Card, CardSet
 from cards.services import card_provenance
@@ -94,7 +95,7 @@ def _list_page(request: HttpRequest, edits: QuerySet[Edit], wanted: dict[str, st
                title: str, mine: bool) -> HttpResponse:
     page = Paginator(edits_for_documents(edits.order_by("-created_at", "-id")),
                      PAGE_SIZE).get_page(request.GET.get("page"))
-    documents = edit_documents(list(page))
+    documents = edit_documents(list(page), for_staff=request.user.is_staff)
     names = _card_names(page)
     rows = [{"edit": edit, "doc": doc, "card_name": names.get(edit.card_slug, edit.card_slug),
              "fields": [FIELD_LABELS.get(k, k) for k in edit.changes if k != "sources"]}
@@ -128,7 +129,7 @@ def _edit(edit_id: int) -> Edit:
 
 def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
                  problem: dict[str, Any] | None = None) -> HttpResponse:
-    document = edit_documents([edit])[0]
+    document = edit_documents([edit], for_staff=request.user.is_staff)[0]
     card = edit.card or Card.objects.select_related("set").filter(id=edit.card_slug).first()
     now = card.as_data() if card is not None else {}
     conflicted = {c["field"] for c in document["conflicts"]}
@@ -212,7 +213,8 @@ def vote(request: HttpRequest, edit_id: int) -> HttpResponse:
     choice = request.POST.get("vote", "")
     said = "approved" if choice == Vote.APPROVE else "rejected"
     return _act(request, edit_id, "votes", lambda edit: edit_vote(
-        edit=edit, voter=request.user, vote=choice, note=request.POST.get("note", "")),
+        edit=edit, voter=request.user, vote=choice, note=request.POST.get("note", ""),
+        client=client_fingerprint(request)),
         f"You {said} this edit.", "vote")
 
 
@@ -240,7 +242,7 @@ def reject(request: HttpRequest, edit_id: int) -> HttpResponse:
 def revert(request: HttpRequest, edit_id: int) -> HttpResponse:
     return _act(request, edit_id, "edits", lambda edit: edit_revert(
         edit=edit, user=request.user, source=request.POST.get("source", ""),
-        note=request.POST.get("note", "")),
+        note=request.POST.get("note", ""), client=client_fingerprint(request)),
         "The revert is proposed as an edit of its own (this page).", "revert")
 
 

@@ -131,7 +131,11 @@ def unverifiable_for(deck: Deck, card_id: str) -> list[str]:
 
 def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
         person: Person, page: Page, site: str, mailoutbox: list[Any], tmp_path: Path,
-        csp_violations: list[str]) -> None:
+        csp_violations: list[str], settings: Any) -> None:
+    # Three people in three places: the site sits behind one proxy that names each client, so
+    # that the votes count (a vote from the editor's address would not: edits.review).
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    page.set_extra_http_headers({"X-Forwarded-For": "198.51.100.10"})
     scan = tmp_path / "acormis.png"
     render_face(ON_THE_SCAN).save(scan)
     owner = User.objects.create_user("keeper")
@@ -194,8 +198,9 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
     log_out(person, page)
 
     # Two other card owners approve it.
-    for name in ("bob", "cy"):
+    for name, address in (("bob", "203.0.113.20"), ("cy", "192.0.2.30")):
         an_old_verified_user(name)
+        page.set_extra_http_headers({"X-Forwarded-For": address})
         log_in(person, page, site, name)
         page.goto(edit_url)
         person.fill(page.get_by_label("Note (required to reject: say what is wrong)"),

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.fingerprints import fingerprint_of
 from decks.formats.text import parse_text
 from decks.models import Deck
 from decks.services import catalogue_resolver, deck_save
@@ -69,15 +70,15 @@ def test_an_edit_s_page_shows_the_diff_its_source_and_who_voted(client: Client) 
     assert "<del>unknown</del>" in page and "<ins>Made up.</ins>" in page
     assert "my own copy of the card" in page and "matches my copy" in page
     assert "1 of 2 approvals that count" in page
-    assert page.count("does not count yet") == 1  # the newcomer's
+    assert page.count('<span class="tag">does not count</span>') == 1  # the newcomer's
     assert "Log in" in page and 'name="vote"' not in page
 
 
 def test_two_approvals_apply_an_edit_through_the_page() -> None:
     edit = propose(make_user("ada"))
-    for name in ("bob", "cy"):
-        response = client_for(make_user(name)).post(f"/edits/{edit.pk}/vote/",
-                                                    {"vote": "approve", "note": ""})
+    for name, address in (("bob", "10.0.1.1"), ("cy", "10.0.2.1")):  # two people, two places
+        response = client_for(make_user(name), address).post(f"/edits/{edit.pk}/vote/",
+                                                             {"vote": "approve", "note": ""})
         assert response.status_code == 302 and response["Location"] == f"/edits/{edit.pk}/"
     edit.refresh_from_db()
     assert edit.status == Edit.APPLIED
@@ -228,3 +229,20 @@ def test_an_edit_older_than_the_vote_window_reads_as_expired() -> None:
     edits_expire()
     page = html_of(Client(), f"/edits/{edit.pk}/")
     assert "Expired" in page and "Your review" not in page
+
+
+def test_staff_see_on_the_edit_page_who_voted_from_where_and_others_do_not() -> None:
+    ada, bob, carol = make_user("ada"), make_user("bob"), make_user("carol", days_old=1)
+    staff = make_user("staff", staff=True)
+    edit = edit_propose(editor=ada, source="my own copy of the card", card="tst-unknown-tower",
+                        changes={"cost_generic": 3}, client=fingerprint_of("127.0.0.1"))
+    # bob votes from the editor's address (the test client's): recorded, shown, not counted.
+    assert client_for(bob).post(f"/edits/{edit.pk}/vote/", {"vote": "approve"}).status_code \
+        in (200, 302)
+    edit_vote(edit=edit, voter=carol, vote=Vote.APPROVE)
+    staff_page = html_of(client_for(staff, "10.0.0.9"), f"/edits/{edit.pk}/")
+    assert "who voted, and from where" in staff_page
+    assert "editor_address" in staff_page and "new_account" in staff_page
+    assert "the editor (address)" in staff_page
+    other_page = html_of(client_for(make_user("dave"), "10.0.0.8"), f"/edits/{edit.pk}/")
+    assert "who voted, and from where" not in other_page and "does not count" in other_page
