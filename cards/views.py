@@ -60,6 +60,8 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
                          extensions.personal_facets() if request.user.is_authenticated else []),
         "card_controls": extensions.card_controls(request.user),
     }
+    context["active_filters"] = sum(link.active for facet in context["facets"]
+                                    for link in facet.links)
     try:
         search = card_search(text, user=request.user)
     except SearchError as error:
