@@ -41,6 +41,21 @@ class CardControl:
 _personal: list[PersonalKeys] = []
 _controls: list[CardControl] = []
 _redirects: list[Callable[[str], str | None]] = []
+_home: list[Callable[[Any], dict[str, Any]]] = []
+
+
+def register_home_context(provider: Callable[[Any], dict[str, Any]]) -> None:
+    """``provider(request)``: what the home page shows of a feature app (the decks add the
+    visitor's latest decks and a sample deck to try the draws, goldfish and playtest on)."""
+    if provider not in _home:
+        _home.append(provider)
+
+
+def home_context(request: Any) -> dict[str, Any]:
+    context: dict[str, Any] = {}
+    for provider in _home:
+        context.update(provider(request))
+    return context
 
 
 def register_personal_keys(keys: PersonalKeys) -> None:

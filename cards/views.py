@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
         card_count=Count("cards"),
         complete=Count("cards", filter=Q(cards__unknown_fields=[])),
     ).order_by("-official", "code")
-    return render(request, "cards/home.html", {"sets": sets})
+    return render(request, "cards/home.html", {"sets": sets, **extensions.home_context(request)})
 
 
 @require_GET

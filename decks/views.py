@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from decks import builder, panels
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
+from decks.pickers import deck_choices
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 
 
@@ -257,14 +258,11 @@ def deck_restore(request: HttpRequest, deck_id: int, number: int) -> HttpRespons
 def deck_compare(request: HttpRequest) -> HttpResponse:
     tokens = {side: request.GET.get(side, "").strip() for side in ("a", "b")}
     only_differences = request.GET.get("only") == "differences"
-    listed = Q(visibility=Deck.PUBLIC)
-    if request.user.is_authenticated:
-        listed |= Q(owner=request.user)
     context: dict[str, Any] = {
         "tokens": tokens,
         "only_differences": only_differences,
-        # Suggestions for the two fields: the decks this visitor would see listed.
-        "choices": Deck.objects.filter(listed).select_related("owner").order_by("name", "id"),
+        # The two pickers: my decks and their versions, the public decks.
+        "groups": deck_choices(request.user, tokens.values()),
     }
     if not all(tokens.values()):
         return render(request, "decks/compare.html", context)
