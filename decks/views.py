@@ -155,6 +155,9 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
                                         view, advice),
         "search": builder.search_view(query, scope, data, user=request.user),
         "settings": settings or builder.settings_form(deck),
+        # The version this sitting's edits go to (open) or the one just saved.
+        "sitting": deck.versions.filter(number=deck.version).only(
+            "number", "open", "edits", "note", "summary").first(),
         **panels.panels_context("builder", request, deck, data),
         "settings_open": settings_open or settings is not None,
         "message": message,
@@ -190,12 +193,17 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
-    if action not in builder.EDIT_ACTIONS:
+    if action not in (*builder.EDIT_ACTIONS, "save"):
         raise Http404("No such edit.")
     try:
         deck = _owned(request, deck_id)
     except NotOwner as refused:
         return _forbidden(request, refused.deck)
+    if action == "save":  # the sitting's edits become a version of the history, with a note
+        result = builder.deck_session_save(deck=deck, user=request.user,
+                                           note=request.POST.get("note", ""),
+                                           version=request.POST.get("version"))
+        return _after_edit(request, result, action)
     try:
         change = builder.parse_change(action, request.POST)
     except builder.BadEdit as bad:
@@ -203,7 +211,13 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
                              settings=bad.settings_form)
     result = builder.deck_edit(deck=deck, user=request.user, change=change,
                                version=request.POST.get("version"),
-                               if_match=request.headers.get("If-Match"))
+                               if_match=request.headers.get("If-Match"), session=True)
+    return _after_edit(request, result, action)
+
+
+def _after_edit(request: HtmxHttpRequest, result: builder.EditResult,
+                action: str) -> HttpResponse:
+    deck = result.deck
     if result.saved and not request.htmx:
         messages.success(request, result.message)
         query, scope = _search_params(request)
