@@ -188,7 +188,7 @@ def test_the_builder_shows_the_sitting_and_its_save_button(ada: Client) -> None:
     deck = new_deck(ada)
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
     assert "This sitting: version 1" in page and 'id="session-save"' in page
-    assert 'placeholder="A note for the history (optional)"' in page
+    assert 'placeholder="Note (optional)"' in page
     edit(ada, deck, "save", note="empty on purpose")
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
     assert 'id="session-save"' not in page
