@@ -754,11 +754,27 @@ class SearchView:
     error: SearchError | None = None
     warnings: tuple[str, ...] = ()
     pointer: tuple[str, str, str] = ("", "", "")
+    page: int = 1  # pages of SEARCH_LIMIT results
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // SEARCH_LIMIT))
+
+    @property
+    def first(self) -> int:
+        """The position of the page's first result (1-based)."""
+        return (self.page - 1) * SEARCH_LIMIT + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.rows) - 1
 
 
-def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> SearchView:
+def search_view(query: str, scope: str, data: DeckData, *, user: Any = None,
+                page: int = 1) -> SearchView:
     """Cards matching ``query`` (the card search language) in the catalogue, or among the
-    deck's own cards when ``scope`` is "deck"; collection keys read ``user``'s collection."""
+    deck's own cards when ``scope`` is "deck", SEARCH_LIMIT a page (a page past the last is
+    the last); collection keys read ``user``'s collection."""
     scope = "deck" if scope == "deck" else "catalogue"
     query = query.strip()
     deck_ids = {e.card_id for _, e in data.all_entries()}
@@ -775,6 +791,8 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
         cards = cards.filter(id__in=deck_ids)
     found = search.apply(cards)
     total = found.count()
+    page = min(max(page, 1), max(1, -(-total // SEARCH_LIMIT)))
+    start = (page - 1) * SEARCH_LIMIT
     facts = catalogue_facts()
     rows = tuple(
         ResultRow(
@@ -783,9 +801,10 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
                 (s, PART_NAMES[s], n) for s in SECTIONS if (n := copies_in(data, card.id, s))
             ),
         )
-        for card in found[:SEARCH_LIMIT]
+        for card in found[start:start + SEARCH_LIMIT]
     )
-    return SearchView(query, scope, rows, total, search.explained, None, search.warnings)
+    return SearchView(query, scope, rows, total, search.explained, None, search.warnings,
+                      page=page)
 
 
 # --- import ---------------------------------------------------------------------------------

@@ -140,6 +140,14 @@ def _search_params(request: HttpRequest) -> tuple[str, str]:
     return source.get("q", ""), source.get("scope", "catalogue")
 
 
+def _search_page(request: HttpRequest) -> int:
+    source = request.POST if request.method == "POST" else request.GET
+    try:
+        return int(source.get("page", "1"))
+    except ValueError:
+        return 1
+
+
 def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
                   settings: builder.DeckSettingsForm | None = None,
                   settings_open: bool = False) -> HttpResponse:
@@ -153,7 +161,8 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
         "advice": advice,
         "focus": builder.focus_fallback(request.htmx.trigger if request.htmx else None,
                                         view, advice),
-        "search": builder.search_view(query, scope, data, user=request.user),
+        "search": builder.search_view(query, scope, data, user=request.user,
+                                      page=_search_page(request)),
         "settings": settings or builder.settings_form(deck),
         # The version this sitting's edits go to (open) or the one just saved.
         "sitting": deck.versions.filter(number=deck.version).only(
@@ -183,7 +192,8 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
         query, scope = _search_params(request)
         response = render(request, "decks/_builder_results.html", {
             "deck": deck,
-            "search": builder.search_view(query, scope, deck_data(deck), user=request.user),
+            "search": builder.search_view(query, scope, deck_data(deck), user=request.user,
+                                          page=_search_page(request)),
         })
         patch_vary_headers(response, ("HX-Request",))
         return response
@@ -221,7 +231,9 @@ def _after_edit(request: HtmxHttpRequest, result: builder.EditResult,
     if result.saved and not request.htmx:
         messages.success(request, result.message)
         query, scope = _search_params(request)
-        params = urlencode({"q": query, "scope": scope}) if query else ""
+        page = _search_page(request)
+        params = urlencode({"q": query, "scope": scope, **({"page": page} if page > 1 else {})}
+                           ) if query else ""
         url = reverse("decks:builder", args=[deck.pk])
         return redirect(f"{url}?{params}" if params else url)
     return _builder_page(request, result.deck, status=result.status, message=result.message,

@@ -21,6 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards.card_links import CardNames
 from decks import builder
 from decks.models import Deck, DeckVersion
 from decks.pickers import Choice, ChoiceGroup, deck_choices
@@ -225,6 +226,7 @@ def goldfish_game(request: HttpRequest, run_id: uuid.UUID, number: int) -> HttpR
         "previous": f"{base}?round={shown - 1}" if shown > 1 else None,
         "next": f"{base}?round={shown + 1}" if shown < game.final_round else None,
         "base": base, "last": shown == game.final_round,
+        "card_names": CardNames(run.card_facts),
     })
 
 
