@@ -18,7 +18,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	then command -v $$p; break; fi; done)
 
 .PHONY: help install run serve serve-prod migrate data load chaos backup restore test test-sqlite \
-	test-postgres test-browser browser load-tools ocr-tools lint typecheck bench clean
+	test-postgres test-browser browser vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
@@ -119,10 +119,10 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy .
 
-test-sqlite: install
+test-sqlite: install vnu
 	$(VENV)/bin/pytest -n $(WORKERS) -q
 
-test-postgres: install
+test-postgres: install vnu
 	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
 # Debian's chromium for the browser tests (never a browser download): installed when missing
@@ -133,6 +133,22 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
 	    || echo "warning: could not install chromium; the browser tests will skip"; fi
+
+# The Nu HTML checker for tests/sitewide/test_valid_html.py: the npm package vnu-jar (pinned in
+# package.json, into the git-ignored node_modules/; its install script, which would download a
+# Java, is not run) and Debian's Java to run it, installed when missing and we are root.
+# Without either the test skips and says why.
+VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
+vnu:
+	@if ! command -v java >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing Debian's Java for the Nu HTML checker"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless) \
+	    >/dev/null 2>&1 || echo "warning: could not install Java; the HTML check will skip"; fi
+	@if [ ! -f $(VNU_JAR) ]; then \
+	  if command -v npm >/dev/null 2>&1; then \
+	    npm ci --no-audit --no-fund --ignore-scripts >/dev/null \
+	      || echo "warning: could not install vnu-jar; the HTML check will skip"; \
+	  else echo "warning: npm is missing (apt-get install npm); the HTML check will skip"; fi; fi
 
 # Their own run: a live server that commits, flushed after each test (docs/testing.md).
 # A failing journey leaves a screenshot in tmp/artifacts/.
@@ -185,5 +201,5 @@ chaos: install $(VENV)/.installed-load load-tools
 	  .ci/with-postgres $(PY) -m bench.load --chaos
 
 clean:
-	rm -rf $(VENV) var tmp build .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	rm -rf $(VENV) var tmp build node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 	  rules/game/_compiled.sha256 rules/*.so rules/game/*.so

@@ -52,6 +52,22 @@ _personal: list[PersonalKeys] = []
 _home: list[HomeSection] = []
 _controls: list[CardControl] = []
 _redirects: list[Callable[[str], str | None]] = []
+_home_providers: list[Callable[[Any], dict[str, Any]]] = []
+
+
+def register_home_context(provider: Callable[[Any], dict[str, Any]]) -> None:
+    """``provider(request)``: what the home page shows of a feature app (the decks add the
+    visitor's latest decks and a sample deck to try the draws, goldfish and playtest on)."""
+    if provider not in _home_providers:
+        _home_providers.append(provider)
+
+
+def home_context(request: Any) -> dict[str, Any]:
+    """What the providers add to the home page's context (above the sets)."""
+    context: dict[str, Any] = {}
+    for provider in _home_providers:
+        context.update(provider(request))
+    return context
 
 
 def register_personal_keys(keys: PersonalKeys) -> None:

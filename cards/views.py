@@ -46,6 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "cards/home.html", {
         "sets": [(s, known_share[s.pk]) for s in sets],
         "sections": extensions.home_sections(request),
+        **extensions.home_context(request),
     })
 
 
@@ -67,6 +68,8 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
                          extensions.personal_facets() if request.user.is_authenticated else []),
         "card_controls": extensions.card_controls(request.user),
     }
+    context["active_filters"] = sum(link.active for facet in context["facets"]
+                                    for link in facet.links)
     try:
         search = card_search(text, user=request.user)
     except SearchError as error:

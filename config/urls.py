@@ -1,11 +1,24 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 
 from decks.link_views import deck_link
 
 # Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),
 # so they are included at the root; the catalogue's last, as it ends in catch-all card paths.
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Where browsers and feed readers look without asking the page (which names it too)."""
+    response = redirect(static("icons/favicon.ico"), permanent=True)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include("config.api_urls")),

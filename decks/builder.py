@@ -31,11 +31,12 @@ from decks.deck_input import (
     deck_to_save,
     read_upload,
 )
+from decks.diff import CountChange, DeckDiff
 from decks.formats.json_format import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
 from decks.formats.text import LineError
 from decks.models import Deck, DeckVersion
-from decks.services import deck_data, deck_save
+from decks.services import deck_data, deck_save, deck_version_save, version_summary
 from decks.validation import catalogue_facts, deck_advise_holdings, deck_validate
 from rules.cards import CardFacts
 from rules.deck_rules import PILE_MINIMUM, WANDERERS_PER_PLAYER, Fix, Problem, Validation
@@ -369,9 +370,10 @@ def version_problem(deck: Deck, version: object, if_match: str | None) -> tuple[
 
 
 def deck_edit(*, deck: Deck, user: Any, change: Change, version: object,
-              if_match: str | None = None) -> EditResult:
-    """Apply ``change`` to the deck if ``version`` is its current version, as a new version
-    saved by ``user``. A stale or refused edit saves nothing and returns the current deck."""
+              if_match: str | None = None, session: bool = False) -> EditResult:
+    """Apply ``change`` to the deck if ``version`` is its current version, saved by ``user``
+    (in the open version of the sitting, with ``session``: services.deck_save). A stale or
+    refused edit saves nothing and returns the current deck."""
     facts = catalogue_facts()
     with transaction.atomic():
         current = Deck.objects.select_for_update().select_related("owner").get(pk=deck.pk)
@@ -388,7 +390,8 @@ def deck_edit(*, deck: Deck, user: Any, change: Change, version: object,
             return EditResult(current, 200, "Nothing to change.")
         old_visibility = current.visibility
         current.visibility = visibility
-        saved = deck_save(owner=current.owner, data=edited, deck=current, author=user)
+        saved = deck_save(owner=current.owner, data=edited, deck=current, author=user,
+                          session=session)
         if visibility != old_visibility:
             _note_visibility(saved, old_visibility, visibility)
     return EditResult(saved, 200, message)
@@ -398,14 +401,45 @@ def _note_visibility(deck: Deck, before: str, after: str) -> None:
     """Visibility is not part of a deck's content (its snapshot), but history should still
     say when it changed."""
     version = DeckVersion.objects.get(deck=deck, number=deck.version)
-    version.diff.setdefault("fields", {})["visibility"] = [before, after]
-    summary = version.summary if version.summary != "no changes" else ""
-    version.summary = ", ".join(filter(None, ["visibility changed", summary]))[:300]
+    fields = version.diff.setdefault("fields", {})
+    first = fields.get("visibility", [before])[0]  # a sitting may change it more than once
+    if first == after:
+        del fields["visibility"]
+    else:
+        fields["visibility"] = [first, after]
+    cards = summary_of_cards(version.diff)
+    version.summary = version_summary(version.diff, cards)
     version.save(update_fields=["diff", "summary"])
 
 
+def summary_of_cards(diff: dict[str, Any]) -> str:
+    """The summary deck_diff gives for a version's stored changes (visibility aside)."""
+    fields = {k: tuple(v) for k, v in diff.get("fields", {}).items() if k != "visibility"}
+    cards = tuple(CountChange(c["section"], c["card"], c["before"], c["after"])
+                  for c in diff.get("cards", []))
+    return DeckDiff(fields, cards).summary()
+
+
 def deck_create_empty(owner: Any) -> Deck:
-    return deck_save(owner=owner, data=DeckData(name=NEW_DECK_NAME), author=owner)
+    """A new deck, its first version open: building it in one sitting makes one version."""
+    return deck_save(owner=owner, data=DeckData(name=NEW_DECK_NAME), author=owner, session=True)
+
+
+def deck_session_save(*, deck: Deck, user: Any, note: str, version: object) -> EditResult:
+    """The builder's Save: the sitting's open version becomes a version of the history, with
+    the note; the next edit starts a new one. The same version check as an edit."""
+    with transaction.atomic():
+        current = Deck.objects.select_for_update().select_related("owner").get(pk=deck.pk)
+        problem = version_problem(current, version, None)
+        if problem is not None:
+            return EditResult(current, *problem)
+        saved = deck_version_save(deck=current, note=note.strip())
+    if saved is None:
+        return EditResult(current, 200, f"Nothing new to save: version {current.version} is "
+                          "in the history.")
+    said = f" with the note “{saved.note}”" if saved.note else ""
+    return EditResult(current, 200, f"Saved as version {saved.number}{said}. The next change "
+                      "starts a new version.")
 
 
 # --- what the pages show --------------------------------------------------------------------
@@ -720,11 +754,27 @@ class SearchView:
     error: SearchError | None = None
     warnings: tuple[str, ...] = ()
     pointer: tuple[str, str, str] = ("", "", "")
+    page: int = 1  # pages of SEARCH_LIMIT results
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // SEARCH_LIMIT))
+
+    @property
+    def first(self) -> int:
+        """The position of the page's first result (1-based)."""
+        return (self.page - 1) * SEARCH_LIMIT + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.rows) - 1
 
 
-def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> SearchView:
+def search_view(query: str, scope: str, data: DeckData, *, user: Any = None,
+                page: int = 1) -> SearchView:
     """Cards matching ``query`` (the card search language) in the catalogue, or among the
-    deck's own cards when ``scope`` is "deck"; collection keys read ``user``'s collection."""
+    deck's own cards when ``scope`` is "deck", SEARCH_LIMIT a page (a page past the last is
+    the last); collection keys read ``user``'s collection."""
     scope = "deck" if scope == "deck" else "catalogue"
     query = query.strip()
     deck_ids = {e.card_id for _, e in data.all_entries()}
@@ -741,6 +791,8 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
         cards = cards.filter(id__in=deck_ids)
     found = search.apply(cards)
     total = found.count()
+    page = min(max(page, 1), max(1, -(-total // SEARCH_LIMIT)))
+    start = (page - 1) * SEARCH_LIMIT
     facts = catalogue_facts()
     rows = tuple(
         ResultRow(
@@ -749,9 +801,10 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
                 (s, PART_NAMES[s], n) for s in SECTIONS if (n := copies_in(data, card.id, s))
             ),
         )
-        for card in found[:SEARCH_LIMIT]
+        for card in found[start:start + SEARCH_LIMIT]
     )
-    return SearchView(query, scope, rows, total, search.explained, None, search.warnings)
+    return SearchView(query, scope, rows, total, search.explained, None, search.warnings,
+                      page=page)
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -900,12 +953,16 @@ class VersionView:
     version: DeckVersion
     fields: tuple[tuple[str, Any, Any], ...]
     parts: tuple[tuple[str, tuple[CardChange, ...]], ...]  # (part title, changes)
+    previous: int | None = None  # the number of the version before (numbers have gaps)
 
 
 def history_views(versions: Iterable[DeckVersion]) -> list[VersionView]:
+    """Newest first (``versions`` in that order)."""
     facts = catalogue_facts()
-    views = []
+    views: list[VersionView] = []
     for version in versions:
+        if views:
+            views[-1] = replace(views[-1], previous=version.number)
         diff = version.diff or {}
         fields = tuple(
             (key, before, after) for key, (before, after) in diff.get("fields", {}).items()

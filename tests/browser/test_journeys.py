@@ -105,6 +105,8 @@ def test_a_new_user_builds_a_legal_deck_and_fixes_a_problem_with_one_click(
     deck = Deck.objects.get(owner__username="ada")
     assert deck.entries.get(card_id="demo-sewer-rat-swarm").count == 2
     assert deck.entries.get(card_id="demo-bog-hag").section == "wanderers"
+    # One sitting, one version of the history, whatever the number of presses.
+    assert deck.versions.count() == 1 and deck.versions.get().number == deck.version > 40
 
 
 def test_a_user_imports_a_sample_list_and_exports_text_and_pdf(

@@ -136,6 +136,9 @@ def test_a_sample_game_is_replayed_round_by_round(client: Client) -> None:
     clamped = client.get(f"{url}?round=999").content.decode()
     assert f"<h1>Game {number}: round {game.final_round}</h1>" in clamped
     assert client.get(f"/goldfish/{run.pk}/games/31/").status_code == 404
+    first = client.get(url).content.decode()  # its log names cards as links, with images
+    assert '<ol class="log-lines" data-card-previews>' in first
+    assert re.search(r'<a href="/cards/demo-[a-z-]+/" class="card-ref">', first)
     exhausted = [r for r, state in game.states.items() if state["exhausted"]]
     if exhausted:
         page = client.get(f"{url}?round={exhausted[0]}").content.decode()
