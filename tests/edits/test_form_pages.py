@@ -354,7 +354,7 @@ def test_the_preview_draws_the_face_and_redraws_the_fields_of_a_new_type(ada: An
     assert html.startswith('<img src="data:image/webp;base64,')
     assert "hx-swap-oob" not in html  # the type did not change: the fields stay as they are
     html = ada.post("/edits/face/", {**values, "type": "personality"}).content.decode()
-    assert 'id="slot-stats" class="slot slot-stats" hx-swap-oob="true"' in html
+    assert 'id="slot-stats" class="slot slot-stats" data-hx-swap-oob="true"' in html
     assert 'id="f-faction_influence"' in html and 'id="f-residencies"' not in html
     assert 'name="layout" value="personality|"' in html
     face = Image.open(io.BytesIO(__import__("base64").b64decode(
