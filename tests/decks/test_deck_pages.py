@@ -353,8 +353,8 @@ PROVOKED: dict[str, tuple[str, Edit]] = {
         *(remove(c, "personalities", 2) for c in (
             "demo-acolyte-of-the-ember-rite", "demo-lamplighter-deacon",
             "demo-chantry-almoner", "demo-pilgrim-archer")))),
-    "wanderer_pile_too_small": ("Kalim Faithful", lambda d: DeckData(
-        d.name, 6, d.description, d.holdings, d.structures, d.personalities, d.wanderers)),
+    "wanderer_pile_too_small": ("Kalim Faithful",
+                                fixes(remove("demo-sewer-rat-swarm", "wanderers", 1))),
     "too_many_copies": ("Kalim Faithful", fixes(add("demo-lantern-row-houses", "structures"))),
     "no_stronghold": ("Kalim Faithful", fixes(remove("demo-emberhold-keep", "holdings", 1))),
     "too_many_strongholds": ("Kalim Faithful", fixes(add("demo-hillside-redoubt", "holdings"))),
