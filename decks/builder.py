@@ -847,6 +847,8 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None,
         cards = cards.filter(id__in=deck_ids)
     found = search.apply(cards)
     total = found.count()
+    if not total:  # a name that matches nothing: the closest names
+        search = search.with_name_suggestions(found_any=False)
     page = min(max(page, 1), max(1, -(-total // SEARCH_LIMIT)))
     start = (page - 1) * SEARCH_LIMIT
     facts = catalogue_facts()
