@@ -27,14 +27,14 @@ from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_input import (
     NEW_DECK_NAME,
     DeckInputError,
-    deck_from_text,
+    deck_from_text_with_notes,
     deck_to_save,
     read_upload,
 )
 from decks.diff import CountChange, DeckDiff
 from decks.formats.json_format import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
-from decks.formats.text import LineError
+from decks.formats.text import LineError, LineNote
 from decks.models import Deck, DeckVersion
 from decks.services import deck_data, deck_save, deck_version_save, version_summary
 from decks.validation import catalogue_facts, deck_advise_holdings, deck_validate
@@ -924,10 +924,16 @@ class ImportResult:
     detail: str = ""
     errors: tuple[dict[str, Any], ...] = ()  # problems not tied to a line (JSON, ids)
     cards: int = 0  # cards read, when the list reads cleanly
+    notes: tuple[LineNote, ...] = ()  # lines read as a card whose name they do not quite say
 
     @property
     def failed(self) -> bool:
         return bool(self.lines or self.detail or self.errors)
+
+    @property
+    def suggested(self) -> int:
+        """Lines in error with a suggestion (Apply all takes each one's first)."""
+        return sum(1 for line in self.lines if line.replacements)
 
 
 def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> ImportResult:
@@ -935,14 +941,15 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
     list reads); on any problem report them all and save nothing."""
     text: str = form.cleaned_data["decklist"]
     try:
-        data = deck_from_text(text)
+        data, notes = deck_from_text_with_notes(text)
     except DeckInputError as error:
         return ImportResult(
             text=text, lines=tuple(_line_view(e) for e in error.lines), detail=error.detail,
             errors=tuple(e for e in error.errors() if "line" not in e),
         )
     if not save:
-        return ImportResult(text=text, cards=sum(e.count for _, e in data.all_entries()))
+        return ImportResult(text=text, cards=sum(e.count for _, e in data.all_entries()),
+                            notes=notes)
     overrides: dict[str, Any] = {}
     if form.cleaned_data.get("name"):
         overrides["name"] = form.cleaned_data["name"]
@@ -954,7 +961,7 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
         return ImportResult(text=text, detail=error.detail)
     deck = deck_save(owner=owner, data=data, visibility=form.cleaned_data["visibility"],
                      author=owner)
-    return ImportResult(deck=deck, text=text)
+    return ImportResult(deck=deck, text=text, notes=notes)
 
 
 _LEADING_COUNT: Final = re.compile("^\\s*(\\d+)\\s*[xX\u00d7]?\\s+")
@@ -969,6 +976,13 @@ def replace_line(text: str, number: int, name: str) -> str:
         return text
     lines[number - 1] = _replacement(lines[number - 1], name)
     return "\n".join(lines)
+
+
+def apply_all_suggestions(text: str, choices: Iterable[str]) -> str:
+    """``text`` with every line's first suggestion applied (``"<line>|<name>"`` each)."""
+    for choice in choices:
+        text = apply_suggestion(text, choice)
+    return text
 
 
 def apply_suggestion(text: str, choice: str) -> str:
