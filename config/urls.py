@@ -4,7 +4,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 
-from decks.link_views import deck_link
+from decks.link_views import deck_link, deck_short
 
 # Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),
 # so they are included at the root; the catalogue's last, as it ends in catch-all card paths.
@@ -28,5 +28,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("playtest.urls")),
     path("", include("edits.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
+    path("s/<slug:slug>", deck_short, name="deck_short"),  # a public deck's short link
     path("", include("cards.urls")),
 ]

@@ -16,7 +16,7 @@ from decks.diff import deck_diff
 from decks.formats.json_format import deck_from_dict, deck_to_dict
 from decks.formats.model import SECTIONS, CardRef, DeckEntry
 from decks.formats.model import Deck as DeckData
-from decks.formats.text import CatalogueResolver
+from decks.formats.text import NEAR_MATCH, CatalogueResolver
 from decks.models import Deck, DeckCard, DeckVersion
 
 SAMPLE_OWNER = "samples"
@@ -29,9 +29,10 @@ def catalogue_cards() -> list[CardRef]:
     ]
 
 
-def catalogue_resolver() -> CatalogueResolver:
-    """Resolves decklist names against the whole catalogue (one query)."""
-    return CatalogueResolver(catalogue_cards())
+def catalogue_resolver(*, near: bool = False) -> CatalogueResolver:
+    """Resolves decklist names against the whole catalogue (one query); ``near``: a name
+    within a slip of the pen of one card's is read as it (the import page, which says so)."""
+    return CatalogueResolver(catalogue_cards(), near=NEAR_MATCH if near else None)
 
 
 def deck_data(deck: Deck) -> DeckData:

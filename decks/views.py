@@ -85,8 +85,11 @@ def deck_import(request: HttpRequest) -> HttpResponse:
         return render(request, "decks/deck_import.html",
                       {"form": builder.DeckImportForm(), "result": builder.ImportResult()})
     data = request.POST.copy()
-    replacing = "replace" in data
-    if replacing:
+    replacing = "replace" in data or "replace_all" in data
+    if "replace_all" in data:  # every line's first suggestion at once
+        data["text"] = builder.apply_all_suggestions(data.get("text", ""),
+                                                     data.getlist("first"))
+    elif replacing:
         data["text"] = builder.apply_suggestion(data.get("text", ""), data.get("replace", ""))
     form = builder.DeckImportForm(data, None if replacing else request.FILES)
     if not form.is_valid():
@@ -94,7 +97,9 @@ def deck_import(request: HttpRequest) -> HttpResponse:
                       {"form": form, "result": builder.ImportResult()}, status=400)
     result = builder.deck_import(owner=request.user, form=form, save=not replacing)
     if result.deck is not None:
-        messages.success(request, f"Imported “{result.deck.name}”.")
+        read_as = " ".join(f"Line {n.line}: {n.message}" for n in result.notes)
+        messages.success(request, f"Imported “{result.deck.name}”." + (
+            f" Some names were not quite a card's: {read_as}" if read_as else ""))
         return redirect("decks:builder", result.deck.pk)
     # Show the list as read (an uploaded file's too), so that its lines can be fixed here.
     data["text"] = result.text

@@ -44,6 +44,9 @@ from sitewide.db_retry import retry_outage
 #: mid-chunk) or until a line arrives on stdin ("stdin": to hold two workers on one run at once).
 HOLD_AFTER_LEASE = "GOLDFISH_HOLD_AFTER_LEASE"
 
+#: The most runs of one requester a worker plays in turn (the limits allow 2 at once).
+SHARED_RUNS = 4
+
 
 @task(takes_context=True)
 def goldfish_work(context: TaskContext, run_id: str) -> str:
@@ -88,31 +91,42 @@ def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
     run = retry_outage(lambda: GoldfishRun.objects.filter(pk=run_id).first())
     if run is None:
         return "missing"  # deleted (its deck's owner left) before a worker got to it
-    prepared = None
-    spec = run_spec(run)
-    while True:
-        chunk = retry_outage(lambda: goldfish_chunk_lease(run_id=run.pk, worker=worker,
-                                                          now=now))
-        if chunk is None:
-            # A lease whose answer an outage lost is still ours, though nobody plays it.
-            if retry_outage(lambda: goldfish_chunks_release(run_id=run.pk, worker=worker)):
+    # The requester's other runs under way (two decks compared, say) are played in turn with
+    # this one, a chunk of each, so that both progress at once even with a single worker.
+    turns = [run, *retry_outage(lambda: list(GoldfishRun.objects.filter(
+        requester=run.requester, status__in=GoldfishRun.ACTIVE).exclude(pk=run.pk)
+        .order_by("created_at")[:SHARED_RUNS - 1]))]
+    playing = list(turns)
+    prepared: dict[Any, Any] = {}
+    while playing:
+        for current in list(playing):
+            chunk = retry_outage(partial(goldfish_chunk_lease, run_id=current.pk, worker=worker,
+                                         now=now))
+            if chunk is None:
+                # A lease whose answer an outage lost is still ours, though nobody plays it.
+                if retry_outage(partial(goldfish_chunks_release, run_id=current.pk,
+                                        worker=worker)):
+                    continue
+                playing.remove(current)
                 continue
-            break
-        if on_leased is not None:
-            on_leased(chunk)
-        try:
-            prepared = prepared or run_prepared(run)
-            tally = run_chunk(prepared, spec, chunk.first, chunk.last)
-        except Exception as error:
-            retry_outage(partial(goldfish_run_fail, run_id=run.pk,
-                                 error=f"{type(error).__name__}: {error}", now=now))
-            raise
-        retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker, tally=tally,
-                             now=now))
-    retry_outage(lambda: goldfish_run_finish(run_id=run.pk, now=now))
-    retry_outage(run.refresh_from_db)
-    if run.active:
-        retry_outage(lambda: _watch_again(run, now))
+            if on_leased is not None:
+                on_leased(chunk)
+            try:
+                if current.pk not in prepared:
+                    prepared[current.pk] = run_prepared(current)
+                tally = run_chunk(prepared[current.pk], run_spec(current), chunk.first,
+                                  chunk.last)
+            except Exception as error:
+                retry_outage(partial(goldfish_run_fail, run_id=current.pk,
+                                     error=f"{type(error).__name__}: {error}", now=now))
+                raise
+            retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker,
+                                 tally=tally, now=now))
+    for current in turns:
+        retry_outage(partial(goldfish_run_finish, run_id=current.pk, now=now))
+        retry_outage(current.refresh_from_db)
+        if current.active and current.pk == run.pk:
+            retry_outage(partial(_watch_again, current, now))
     return run.status
 
 

@@ -27,7 +27,7 @@ from decks.models import Deck, DeckVersion
 from decks.pickers import Choice, ChoiceGroup, deck_choices
 from decks.services import deck_data
 from decks.views import visible_decks
-from goldfish.charts import report_charts
+from goldfish.charts import compare_histogram, report_charts
 from goldfish.chunks import run_prepared, run_spec
 from goldfish.games import DeckNotPlayable, replay_rounds
 from goldfish.layout import log_entries, table_layout
@@ -43,8 +43,9 @@ from goldfish.runs import (
     goldfish_run_start,
     limits_for,
     requester_key,
+    run_progress,
 )
-from goldfish.stats import CARD_COLUMNS, card_rows, compare_reports
+from goldfish.stats import CARD_COLUMNS, card_differences, card_rows, compare_reports
 from rules.decklist import Deck as DeckData
 from rules.game.config import TARGETS
 from rules.game.policies import POLICIES
@@ -160,7 +161,7 @@ def report_context(request: HttpRequest, run: GoldfishRun) -> dict[str, Any]:
     context: dict[str, Any] = {
         "run": run, "report": None,
         "can_cancel": run.active and run.requester == _requester(request),
-        "percent": round(100 * run.chunks_done / run.chunks_total) if run.chunks_total else 0,
+        "progress": run_progress(run) if run.active else None,
     }
     report = run.report
     if report is None:
@@ -261,13 +262,16 @@ def goldfish_compare(request: HttpRequest) -> HttpResponse:
         raise Http404("No such goldfish run.") from None
     for run in (a, b):
         goldfish_run_nudge(run=run)
-    context: dict[str, Any] = {"a": a, "b": b, "active": a.active or b.active}
+    context: dict[str, Any] = {"a": a, "b": b, "active": a.active or b.active,
+                               "sides": [(a, run_progress(a)), (b, run_progress(b))]}
     if not getattr(request, "htmx", False):
         context.update(_compare_context(request, GoldfishCompareForm(initial={}), tokens))
     report_a, report_b = a.report, b.report
     if report_a is not None and report_b is not None:
         context.update(report_a=report_a, report_b=report_b,
-                       comparison=compare_reports(report_a, report_b))
+                       comparison=compare_reports(report_a, report_b),
+                       overlay=compare_histogram(report_a, report_b),
+                       card_changes=card_differences(report_a, report_b))
     htmx = getattr(request, "htmx", False)
     template = "goldfish/_compare_body.html" if htmx else "goldfish/compare.html"
     response = render(request, template, context)

@@ -129,7 +129,7 @@ def test_a_user_imports_a_sample_list_and_exports_text_and_pdf(
     assert exported.startswith("# Kalim Faithful") and "1 Emberhold Keep" in exported
     with page.expect_download() as pdf_download:
         person.press(menu.get_by_role("link", name="Decklist PDF A4"))
-    assert pdf_download.value.suggested_filename == "kalim-faithful.pdf"
+    assert pdf_download.value.suggested_filename == "kalim-faithful.decklist.pdf"
     assert pdf_download.value.path().read_bytes().startswith(b"%PDF")
 
 

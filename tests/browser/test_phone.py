@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from decks.builder import deck_create_empty
+from decks.link_views import short_slug
 from decks.models import Deck
 from decks.services import deck_data, deck_save
 from goldfish.runs import RunOptions, goldfish_run_start
@@ -83,7 +85,9 @@ def every_page(ada: Any) -> list[str]:
     shared = playtest_share(game=game, shared=True)
     finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
     playtest_auto(game=finished, until="game")
-    return [
+    empty = deck_create_empty(ada)  # every problem, with its ready searches
+    return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
+            f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
         "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/",
         "/cards/wof-acormis-winters/", "/sets/wof/", "/sets/demo/", "/search/help/",
