@@ -1,4 +1,6 @@
-"""python -m bench : run every benchmark against a throw-away SQLite catalogue.
+"""python -m bench [--only NAME,...] : run every benchmark (or the named sections: validator,
+odds, image, ocr, api, search, engine) against a throw-away SQLite catalogue. The search section
+also runs on a throw-away PostgreSQL when one is installed (.ci/with-postgres).
 
 Each line is a ratio of two timings taken in this run on this machine, so it can be compared
 between runs and machines; absolute times are printed for context only.
@@ -6,6 +8,7 @@ between runs and machines; absolute times are printed for context only.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -37,7 +40,16 @@ def report(name: str, subject: float, baseline: float, baseline_name: str) -> No
     )
 
 
+SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections among {', '.join(SECTIONS)}")
+    only = {name.strip() for name in parser.parse_args().only.split(",") if name.strip()}
+    if unknown := only - set(SECTIONS):
+        parser.error(f"unknown section(s): {', '.join(sorted(unknown))}")
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
         os.environ["MEDIA_ROOT"] = f"{tmp}/media"
@@ -57,13 +69,21 @@ def main() -> None:
         )
 
         print("benchmark                                       ratio  baseline")
-        validator_bench.run(best_of, report)
-        odds_bench.run(best_of, report)
-        image_bench.run(best_of, report)
-        ocr_bench.run(best_of, report)
-        api_bench.run(best_of, report, ROOT)
-        search_bench.run(best_of, report, ROOT)
-        engine_bench.run(best_of, report, ROOT)
+        if "validator" in only:
+            validator_bench.run(best_of, report)
+        if "odds" in only:
+            odds_bench.run(best_of, report)
+        if "image" in only:
+            image_bench.run(best_of, report)
+        if "ocr" in only:
+            ocr_bench.run(best_of, report)
+        if "api" in only:
+            api_bench.run(best_of, report, ROOT)
+        if "search" in only:
+            search_bench.run(best_of, report, ROOT)
+            search_bench.run_on_postgres(ROOT)
+        if "engine" in only:
+            engine_bench.run(best_of, report, ROOT)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
+from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 
@@ -87,6 +88,7 @@ def _timings(client: Client, url: str, runs: int) -> list[float]:
 
 
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
+    call_command("migrate", verbosity=0)
     synthesize(root)
     client = Client()
     print(f"\nsearch on {Card.objects.count():,} cards, per query (server-side, 30 runs):")
@@ -111,3 +113,7 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
 def _encode(query: str) -> str:
     return urlencode({"q": query}) if query else ""
 
+
+
+def run_on_postgres(root: Path) -> None:
+    """The same section on a throw-away PostgreSQL (.ci/with-postgres), when one is installed."""

@@ -33,6 +33,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.expressions import OrderBy
 
@@ -47,6 +48,7 @@ from cards.search.fields import (
     SORTS,
 )
 from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, SearchError, Term
+from cards.search.regex_words import required_words
 from rules.card_facts import CARD_TYPES
 from rules.names import fold_name
 
@@ -134,7 +136,13 @@ def _term(term: Term, owner_id: int | None) -> Q:
 def _text(term: Term, column: str) -> Q:
     if term.is_regex:
         pattern = term.value if term.op == ":" else f"\\A(?:{term.value})\\Z"
-        return Q(**{f"{column}__iregex": "(?s)" + pattern})
+        condition = Q(**{f"{column}__iregex": "(?s)" + pattern})
+        if connection.vendor == "sqlite":
+            # SQLite calls Python's re on every row; a LIKE (in C) on words every match
+            # contains rules out most rows first, as SQLite tests ANDed terms in order.
+            words = required_words(term.value)
+            condition = Q(*(Q(**{f"{column}__icontains": w}) for w in words)) & condition
+        return condition
     if term.op == ":":
         return Q(**{f"{column}__icontains": term.value})
     equal = Q(**{f"{column}__iexact": term.value})
