@@ -8,7 +8,18 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.cache import caches
+from django.db import transaction
+
 from cards.models import CatalogueRevision
+
+# The shared cache (settings.CACHES) that holds the revision for every process, and the card
+# list answers keyed on it (cards.api.list_cache).
+SHARED_CACHE = "card_lists"
+_REVISION_KEY = "catalogue-revision"
+# A writer that does not share the cache (a command run with other settings) cannot forget
+# the revision there: it is read again from the database at least this often.
+REVISION_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -25,11 +36,32 @@ def catalogue_version() -> CatalogueVersion:
     return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at)
 
 
+def shared_version() -> CatalogueVersion:
+    """The catalogue's version as the shared cache has it: no query when it has it."""
+    cache = caches[SHARED_CACHE]
+    version = cache.get(_REVISION_KEY)
+    if not isinstance(version, CatalogueVersion):
+        version = catalogue_version()
+        # add, not set: a change committed meanwhile has put the newer version there.
+        cache.add(_REVISION_KEY, version, REVISION_SECONDS)
+    return version
+
+
+def forget_shared_revision() -> None:
+    """After a change: forget the revision now (this transaction's own later reads see the
+    change), and once committed put the new one, over any older one that a reader read
+    before the commit and put back meanwhile."""
+    cache = caches[SHARED_CACHE]
+    cache.delete(_REVISION_KEY)
+    transaction.on_commit(
+        lambda: cache.set(_REVISION_KEY, catalogue_version(), REVISION_SECONDS))
+
+
 class PerRevision[T]:
     """Call ``build()`` again only when the catalogue has changed since the last call.
 
     One value per process (the newest revision's): each worker rebuilds after a change,
-    at the cost of reading the one-row catalogue revision per call.
+    at the cost of reading the revision from the shared cache per call.
     """
 
     def __init__(self, build: Callable[[], T]) -> None:
@@ -39,7 +71,8 @@ class PerRevision[T]:
         self._value: T | None = None
 
     def get(self) -> T:
-        tag = catalogue_version().tag
+        version = shared_version()
+        tag = f"{version.tag}.{version.updated_at}"  # a rolled-back number may come again
         with self._lock:
             if self._tag != tag or self._value is None:
                 self._value = self._build()

@@ -9,6 +9,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from cards.models import Card, CardImage, CardKeyword, CardSet, CatalogueRevision
+from cards.revision_cache import forget_shared_revision
 from sitewide.backup import restored
 
 
@@ -19,6 +20,7 @@ def catalogue_changed(*, raw: bool = False, **_: Any) -> None:
     updated = CatalogueRevision.objects.filter(pk=1).update(number=F("number") + 1, updated_at=now)
     if not updated:
         CatalogueRevision.objects.get_or_create(pk=1, defaults={"number": 1, "updated_at": now})
+    forget_shared_revision()
 
 
 def _restored(**_: Any) -> None:

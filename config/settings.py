@@ -325,12 +325,27 @@ LOGGING = {
 
 # The throttle counts must be one count for every gunicorn worker: a file cache on the
 # server's disk. One process (runserver, the tests) keeps Django's in-memory default.
+# "card_lists" holds card list answers under the catalogue's revision (cards.api.list_cache),
+# apart so that culling its entries never drops a throttle count. Its files are a few kB;
+# every write lists the folder to cull, so the count is kept modest.
+_CARD_LISTS = {"TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "card_lists": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                   "LOCATION": "card-lists", **_CARD_LISTS},
+}
 if not DEBUG or "DJANGO_CACHE_DIR" in os.environ:
+    _cache_dir = Path(os.environ.get("DJANGO_CACHE_DIR", str(VAR_DIR / "cache")))
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": os.environ.get("DJANGO_CACHE_DIR", str(VAR_DIR / "cache")),
-        }
+            "LOCATION": str(_cache_dir),
+        },
+        "card_lists": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(_cache_dir / "card-lists"),
+            **_CARD_LISTS,
+        },
     }
 
 # Content-Security-Policy on every response, in development too, so that a page that breaks

@@ -11,7 +11,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cards.revision_cache import catalogue_version
+from cards.revision_cache import CatalogueVersion, catalogue_version
 
 R = TypeVar("R", bound=HttpResponse)
 
@@ -38,11 +38,13 @@ class Validators:
         return response
 
 
-def validators_for(request: Request, *, personal: str | None = None) -> Validators:
+def validators_for(request: Request, *, personal: str | None = None,
+                   version: CatalogueVersion | None = None) -> Validators:
     """One tag per catalogue version and URL (query string and format included). An answer
     that also depends on the asker (``personal``: e.g. their collection's version) is tagged
-    with that too and has no Last-Modified, which the catalogue's date cannot vouch for."""
-    version = catalogue_version()
+    with that too and has no Last-Modified, which the catalogue's date cannot vouch for.
+    ``version``: the one already read (default: read it)."""
+    version = version or catalogue_version()
     raw = f"{version.tag}|{request.get_full_path()}|{request.accepted_media_type}"
     if personal is not None:
         raw += f"|{personal}"

@@ -7,6 +7,7 @@ from typing import Any
 
 import django_filters
 from django.db.models import Count, QuerySet
+from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
@@ -14,7 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import extensions
+from cards.api import list_cache
 from cards.api.caching import not_modified_response, validators_for
+from cards.api.list_cache import list_key
 from cards.api.serializers import (
     ROW_EXPRESSIONS,
     ROW_FIELDS,
@@ -26,6 +29,7 @@ from cards.api.serializers import (
 )
 from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
+from cards.revision_cache import shared_version
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 from sitewide.problems import ProblemSerializer, search_problem
 
@@ -66,16 +70,25 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         parameters=[OpenApiParameter("q", str, description="search query, e.g. t:troop f:kalim")],
         responses={200: CardSearchPageSerializer, 304: None, 400: ProblemSerializer},
     )
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def list(  # type: ignore[override]  # a kept answer is a plain HttpResponse
+        self, request: Request, *args: Any, **kwargs: Any,
+    ) -> HttpResponseBase:
+        version = shared_version()  # no query when the shared cache has it
+        key = list_key(request, version) if list_cache.cacheable(request) else None
+        entry = list_cache.cached_list(key) if key else None
+        if entry is not None and (
+            entry.personal is None or entry.personal == extensions.personal_tag(request.user)
+        ):
+            if entry.validators.not_modified(request):
+                return not_modified_response(entry.validators)
+            return entry.validators.stamp(HttpResponse(entry.body, content_type=entry.content_type))
         try:
             search = card_search(request.query_params.get("q", ""), user=request.user)
         except SearchError as error:
             return search_problem(error)
         # Results that read the searcher's own rows change with them, not with the catalogue.
-        validators = validators_for(
-            request, personal=extensions.personal_tag(request.user) if search.reads_personal
-            else None,
-        )
+        personal = extensions.personal_tag(request.user) if search.reads_personal else None
+        validators = validators_for(request, personal=personal, version=version)
         if validators.not_modified(request):
             return not_modified_response(validators)
         cards = self.filter_queryset(search.apply(Card.objects.all()))
@@ -92,7 +105,17 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             "suggestions": search.suggestions,
             **response.data,
         }
-        return validators.stamp(response)
+        if key is None:
+            return validators.stamp(response)
+        # Rendered here, once, to be kept as it is sent.
+        assert request.accepted_renderer is not None
+        rendered = request.accepted_renderer.render(
+            response.data, request.accepted_media_type, self.get_renderer_context())
+        body = rendered.encode() if isinstance(rendered, str) else rendered
+        entry = list_cache.CachedList(
+            body, request.accepted_media_type, validators.etag, validators.last_modified, personal)
+        list_cache.keep_list(key, entry)
+        return validators.stamp(HttpResponse(body, content_type=entry.content_type))
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         validators = validators_for(request)

@@ -1,0 +1,60 @@
+"""Card list answers kept in the cache every server process shares (settings.CACHES
+"card_lists": files on the server's disk), so a repeated request costs a file read.
+
+An answer is kept under the catalogue's revision, the asker, the full URL (host, query string:
+query, page, filters) and the media type, and only as JSON (the browsable API shows who is
+signed in). The revision comes from the same cache (``shared_revision``), so a hit never
+touches the database. A search with personal keys (``own:``, ``want:``, ``trade:``) is kept
+per user anyway, and its answer also records the user's personal tag (their collection's
+version): a hit whose tag has changed since is recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.core.cache import caches
+from rest_framework.request import Request
+
+from cards.api.caching import Validators
+from cards.revision_cache import CatalogueVersion
+
+CACHE = "card_lists"
+
+
+@dataclass(frozen=True)
+class CachedList:
+    body: bytes
+    content_type: str
+    etag: str
+    last_modified: int | None
+    personal: str | None  # the asker's personal tag the answer read, if it read any
+
+    @property
+    def validators(self) -> Validators:
+        return Validators(etag=self.etag, last_modified=self.last_modified)
+
+
+def cacheable(request: Request) -> bool:
+    renderer = getattr(request, "accepted_renderer", None)
+    return request.method == "GET" and renderer is not None and renderer.format == "json"
+
+
+def list_key(request: Request, version: CatalogueVersion) -> str:
+    """Everything the answer depends on but the personal tag, which the entry records. The
+    version's time too: a number that comes again after a rolled-back change is a new one."""
+    user = request.user.pk if request.user.is_authenticated else "-"
+    stamp = version.updated_at.timestamp() if version.updated_at else 0
+    raw = f"{request.build_absolute_uri()}|{request.accepted_media_type}"
+    digest = hashlib.sha256(raw.encode()).hexdigest()[:40]
+    return f"card-list:{version.tag}.{stamp:.6f}:{user}:{digest}"
+
+
+def cached_list(key: str) -> CachedList | None:
+    entry = caches[CACHE].get(key)
+    return entry if isinstance(entry, CachedList) else None
+
+
+def keep_list(key: str, entry: CachedList) -> None:
+    caches[CACHE].set(key, entry)
