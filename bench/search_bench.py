@@ -1,21 +1,30 @@
-"""Search on a synthetic catalogue of 10,000 cards: per-query server-side p50/p95, and the
-throughput of /api/cards/?q= against the trivial /api/health/ view, in the same process."""
+"""Search on a synthetic catalogue of 10,000 cards: per-query server-side p50/p95 (each
+request computing its answer), and the cost of /api/cards/?q= against the trivial
+/api/health/ view in the same process, for a first request and a repeated one (answered from
+the card list cache). On SQLite, then on a throw-away PostgreSQL when one is installed."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
+from django.core.cache import caches
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 
+from cards.api import list_cache
 from cards.card_data import CARD_KEYS
 from cards.models import Card, CardKeyword, CardSet
+from cards.revision_cache import shared_version
 from cards.signals import catalogue_changed
 from rules.abilities import parse_abilities
 from rules.rng import Rng
@@ -77,9 +86,18 @@ def synthesize(root: Path, size: int = SIZE, seed: int = 2004) -> None:
         catalogue_changed()
 
 
+def _forget_answers() -> None:
+    """Drop the kept card list answers, so the next request computes its answer (the
+    catalogue's revision is kept: it is read once per change, not per search)."""
+    caches[list_cache.CACHE].clear()
+    shared_version()
+
+
 def _timings(client: Client, url: str, runs: int) -> list[float]:
+    """Seconds per request, each computing its answer (no kept answer)."""
     times = []
     for _ in range(runs):
+        _forget_answers()
         start = time.perf_counter()
         response = client.get(url)
         times.append(time.perf_counter() - start)
@@ -87,11 +105,25 @@ def _timings(client: Client, url: str, runs: int) -> list[float]:
     return times
 
 
+def _first(client: Client, url: str, repeat: int = 3, number: int = 20) -> float:
+    """Seconds per first request (nothing kept for it): like best_of, the cache emptied
+    before each request outside the timing."""
+    best = float("inf")
+    for _ in range(repeat):
+        best = min(best, sum(_timings(client, url, number)) / number)
+    return best
+
+
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
     call_command("migrate", verbosity=0)
     synthesize(root)
+    database = _database_name()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # what autovacuum does within a minute of a bulk import
     client = Client()
-    print(f"\nsearch on {Card.objects.count():,} cards, per query (server-side, 30 runs):")
+    print(f"\nsearch on {Card.objects.count():,} cards, {database}, per query (server-side, "
+          "30 runs, each computing its answer):")
     print(f"  {'query':<62} {'hits':>6} {'p50 ms':>8} {'p95 ms':>8}")
     worst = 0.0
     for query in QUERIES:
@@ -101,19 +133,35 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
         p50, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
         worst = max(worst, p95)
         print(f"  {query:<62} {hits:>6} {p50 * 1000:8.2f} {p95 * 1000:8.2f}")
-    print(f"  worst p95: {worst * 1000:.2f} ms (goal <= 25 ms on SQLite)")
+    print(f"  worst p95: {worst * 1000:.2f} ms (goal <= 25 ms)")
     trivial = best_of(lambda: client.get("/api/health/"), repeat=3, number=100)
     for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
         url = "/api/cards/?" + _encode(query)
+        name = f"GET /api/cards/?q={query or '(all)'}"
+        report(f"first {name}"[:44], _first(client, url), trivial,
+               "GET /api/health/ (goal <= 6x)")
+        client.get(url)
         seconds = best_of(lambda url=url: client.get(url), repeat=3, number=20)
-        report(f"throughput GET /api/cards/?q={query or '(all)'}"[:44], seconds, trivial,
-               "GET /api/health/ (goal: >= 40% of its throughput, i.e. <= 2.5x)")
+        report(f"repeated {name}"[:44], seconds, trivial, "GET /api/health/ (goal <= 2.5x)")
 
 
 def _encode(query: str) -> str:
     return urlencode({"q": query}) if query else ""
 
 
+def _database_name() -> str:
+    if connection.vendor == "postgresql":
+        return f"PostgreSQL {connection.pg_version // 10000}"  # type: ignore[attr-defined]
+    return f"SQLite {sqlite3.sqlite_version}"
+
 
 def run_on_postgres(root: Path) -> None:
-    """The same section on a throw-away PostgreSQL (.ci/with-postgres), when one is installed."""
+    """The same section again on a throw-away PostgreSQL (.ci/with-postgres), when one is
+    installed: in a process of its own, since Django's database is set at start."""
+    wrapper = root / ".ci" / "with-postgres"
+    if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and not shutil.which("initdb"):
+        print("\n(search on PostgreSQL skipped: apt-get install postgresql-15 for it)")
+        return
+    sys.stdout.flush()
+    subprocess.run([str(wrapper), sys.executable, "-m", "bench", "--only", "search",
+                    "--database-from-env"], cwd=root, check=True)

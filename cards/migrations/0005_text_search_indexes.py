@@ -16,6 +16,10 @@ from typing import Any
 from django.db import migrations
 
 COLUMNS = ("name", "abilities", "quotation")
+# Rows go straight into the index, not into GIN's pending list: until a vacuum merged that
+# list, every search read it whole, and after an import the planner rightly chose to read the
+# table instead. The catalogue is read far more often than written.
+_DIRECT = "WITH (fastupdate = off)"
 
 
 def _index_names(column: str) -> tuple[str, str]:
@@ -33,9 +37,9 @@ def create_indexes(apps: Any, schema_editor: Any) -> None:
         for column in COLUMNS:
             upper, plain = _index_names(column)
             cursor.execute(f'CREATE INDEX IF NOT EXISTS {upper} ON cards_card '
-                           f'USING gin ((UPPER("{column}"::text)) gin_trgm_ops)')
+                           f'USING gin ((UPPER("{column}"::text)) gin_trgm_ops) {_DIRECT}')
             cursor.execute(f'CREATE INDEX IF NOT EXISTS {plain} ON cards_card '
-                           f'USING gin ("{column}" gin_trgm_ops)')
+                           f'USING gin ("{column}" gin_trgm_ops) {_DIRECT}')
 
 
 def drop_indexes(apps: Any, schema_editor: Any) -> None:
