@@ -1,0 +1,123 @@
+"""The card list cache (cards/api/list_cache.py): a repeated request is answered from the
+shared cache without a query, a catalogue change is seen at once, and one user's personal
+answers (own:, want:, trade:) never reach anyone else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client
+
+from cards.models import Card
+from collection.csv_format import Counts
+from collection.services import collection_lock, collection_update
+
+pytestmark = pytest.mark.django_db
+
+KEEP, TOWER, HOVEL = "demo-emberhold-keep", "demo-riverside-tenement", "demo-ragpickers-hovel"
+
+
+def ids(response: Any) -> list[str]:
+    assert response.status_code == 200, response.content[:300]
+    return [card["id"] for card in response.json()["results"]]
+
+
+def give(username: str, counts: dict[str, Counts]) -> None:
+    with transaction.atomic():
+        collection_update(collection=collection_lock(User.objects.get(username=username)),
+                          counts=counts)
+
+
+@pytest.mark.parametrize("query", ["", "t:troop f:kalim", "bowman", "o:/exhaust(s)? target/",
+                                   "kw:fleetfoot order:cost"])
+def test_a_repeated_request_is_answered_without_a_query(
+    client: Client, django_assert_num_queries: Any, query: str,
+) -> None:
+    first = client.get("/api/cards/", {"q": query, "page_size": "20"})
+    with django_assert_num_queries(0):
+        again = client.get("/api/cards/", {"q": query, "page_size": "20"})
+    assert again.content == first.content
+    assert again["ETag"] == first["ETag"] and again["Content-Type"] == first["Content-Type"]
+    assert again["Last-Modified"] == first["Last-Modified"]
+    with django_assert_num_queries(0):
+        unchanged = client.get("/api/cards/", {"q": query, "page_size": "20"},
+                               headers={"If-None-Match": first["ETag"]})
+    assert unchanged.status_code == 304
+
+
+def test_each_page_and_each_query_is_its_own_answer(client: Client) -> None:
+    first = ids(client.get("/api/cards/", {"q": "set:demo", "page_size": "5"}))
+    second = ids(client.get("/api/cards/", {"q": "set:demo", "page_size": "5", "page": "2"}))
+    other = ids(client.get("/api/cards/", {"q": "set:wof", "page_size": "5"}))
+    assert len({*first, *second, *other}) == 15
+    assert ids(client.get("/api/cards/", {"q": "set:demo", "page_size": "5"})) == first
+
+
+def test_a_catalogue_change_is_seen_at_once(client: Client) -> None:
+    before = client.get("/api/cards/", {"q": "set:demo", "page_size": "250"}).json()
+    card = Card.objects.get(pk=KEEP)
+    card.name = "Zzz Renamed Keep"
+    card.save()
+    after = client.get("/api/cards/", {"q": "set:demo", "page_size": "250"}).json()
+    assert after["results"][-1]["name"] == "Zzz Renamed Keep"
+    assert [c["name"] for c in before["results"]] != [c["name"] for c in after["results"]]
+    assert client.get("/api/cards/", {"q": '!"Zzz Renamed Keep"'}).json()["count"] == 1
+
+
+def test_the_browsable_api_is_never_kept(ada: Client) -> None:
+    # It shows who is signed in: rendered for each request.
+    page = ada.get("/api/cards/", {"q": "set:demo"}, headers={"Accept": "text/html"})
+    assert page.status_code == 200 and b"ada" in page.content
+    assert b"ada" not in Client().get("/api/cards/", {"q": "set:demo"},
+                                      headers={"Accept": "text/html"}).content
+
+
+def test_personal_answers_never_reach_another_user(ada: Client, bob: Client) -> None:
+    give("ada", {KEEP: Counts(2), TOWER: Counts(1)})
+    give("bob", {HOVEL: Counts(3)})
+    for _ in range(2):  # the second round is answered from the cache
+        assert set(ids(ada.get("/api/cards/", {"q": "own>=1"}))) == {KEEP, TOWER}
+        assert ids(bob.get("/api/cards/", {"q": "own>=1"})) == [HOVEL]
+        assert Client().get("/api/cards/", {"q": "own>=1"}).status_code == 400
+
+
+def test_a_personal_answer_follows_its_owners_changes(ada: Client) -> None:
+    give("ada", {KEEP: Counts(2), TOWER: Counts(1)})
+    assert set(ids(ada.get("/api/cards/", {"q": "own>=1"}))) == {KEEP, TOWER}
+    give("ada", {TOWER: Counts(0)})
+    assert ids(ada.get("/api/cards/", {"q": "own>=1"})) == [KEEP]
+
+
+def test_a_signed_in_users_plain_search_is_the_same_answer(ada: Client) -> None:
+    assert ada.get("/api/cards/", {"q": "set:demo"}).json() == \
+        Client().get("/api/cards/", {"q": "set:demo"}).json()
+
+
+@pytest.mark.parametrize(("query", "most"), [
+    ("", 4),  # the catalogue's revision, the count, the page and the page's keywords
+    ("bowman", 4),
+    ("kw:fleetfoot order:cost", 4),
+    ("o:/exhaust(s)? target/ or t:troop", 4),
+    ("((t:troop off>=3) or (t:citizen fi>=2)) -(f:mosfin is:unique)", 4),
+    ("is:reaction has:image set:demo", 4),
+    ("zzzqqq", 4),  # nothing found: the names to suggest are kept per revision
+])
+def test_a_search_request_makes_a_bounded_number_of_queries(
+    client: Client, django_assert_max_num_queries: Any, query: str, most: int,
+) -> None:
+    client.get("/api/cards/", {"q": "warm up the per-revision name lists"})
+    with django_assert_max_num_queries(most):
+        response = client.get("/api/cards/", {"q": query})
+    assert response.status_code == 200
+
+
+def test_a_personal_search_adds_one_query_for_the_users_collection(
+    ada: Client, django_assert_max_num_queries: Any,
+) -> None:
+    give("ada", {KEEP: Counts(2)})
+    # the session and the user, the revision, the collection's version, count, page, keywords
+    with django_assert_max_num_queries(7):
+        assert ids(ada.get("/api/cards/", {"q": "own>=1"})) == [KEEP]
