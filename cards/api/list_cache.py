@@ -12,6 +12,7 @@ version): a hit whose tag has changed since is recomputed.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from dataclasses import dataclass
 
 from django.core.cache import caches
@@ -25,11 +26,22 @@ CACHE = "card_lists"
 
 @dataclass(frozen=True)
 class CachedList:
-    body: bytes
+    packed: bytes  # the body, compressed quickly: the file cache's own zlib (level 6) then
+    # has little left to do, where it took longer than computing a page of cards
     content_type: str
     etag: str
     last_modified: int | None
     personal: str | None  # the asker's personal tag the answer read, if it read any
+
+    @classmethod
+    def of(cls, body: bytes, content_type: str, validators: Validators,
+           personal: str | None) -> CachedList:
+        return cls(zlib.compress(body, 1), content_type, validators.etag,
+                   validators.last_modified, personal)
+
+    @property
+    def body(self) -> bytes:
+        return zlib.decompress(self.packed)
 
     @property
     def validators(self) -> Validators:
