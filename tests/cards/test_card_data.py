@@ -136,6 +136,7 @@ card_like = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @given(st.one_of(json_values, st.lists(card_like, max_size=4),
                  st.fixed_dictionaries({"set": json_values, "cards": st.lists(card_like)})))
 @settings(max_examples=100, deadline=None)

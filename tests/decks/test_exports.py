@@ -94,6 +94,7 @@ def test_the_proxy_sheet_puts_nine_cards_a_page_at_real_size(
     assert contents.get_data().decode("latin-1").count("178.5827 0 0 249.4488") == 3
 
 
+@pytest.mark.slow
 def test_proxies_of_a_full_deck_fill_pages_of_nine(tmp_path: Path) -> None:
     target = tmp_path / "all.pdf"
     assert export(str(SAMPLES[0]), "--to", "proxies", "--output", str(target))[0] == 0
@@ -146,6 +147,7 @@ def test_the_api_decklist_pdf_names_the_owner(ada: Client) -> None:
     assert "by samples" in text
 
 
+@pytest.mark.slow
 def test_a_proxy_sheet_can_print_a_selection(ada: Client) -> None:
     sample = Deck.objects.filter(owner__username="samples").first()
     assert sample is not None
@@ -157,6 +159,7 @@ def test_a_proxy_sheet_can_print_a_selection(ada: Client) -> None:
     assert contents.get_data().decode("latin-1").count("178.5827 0 0 249.4488") == copies
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("pdftoppm") is None,
     reason="pdftoppm (Debian's poppler-utils) renders the page; .ci/run installs it",

@@ -43,6 +43,7 @@ def history(deck: Deck) -> list[DeckVersion]:
     return list(DeckVersion.objects.filter(deck=deck).order_by("number"))
 
 
+@pytest.mark.slow
 def test_building_a_deck_in_one_sitting_makes_one_version(ada: Client) -> None:
     deck = new_deck(ada)
     sample = deck_data(Deck.objects.get(owner__username="samples", name="Kalim Faithful"))

@@ -65,6 +65,7 @@ def test_the_short_link_makes_the_qr_code_lighter(client: Client) -> None:
     assert qr_size(public) < qr_size(long) / 2
 
 
+@pytest.mark.slow
 def test_low_ink_proxies_of_a_60_card_deck_stay_under_a_megabyte(ada: Client) -> None:
     sample = Deck.objects.get(owner__username="samples", name="Guild Veterans")
     assert sum(e.count for _, e in deck_data(sample).all_entries()) >= 60

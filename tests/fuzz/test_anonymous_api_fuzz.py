@@ -16,6 +16,9 @@ from decks.models import Deck
 from decks.services import deck_data, deck_save
 from tests.fuzz.test_api_schema_fuzz import CHECKS, FUZZ, keep_the_test_connection, no_throttles
 
+# Minutes of schemathesis in all: `pytest -m "not slow and not browser"` leaves them out.
+pytestmark = pytest.mark.slow
+
 __all__ = ["keep_the_test_connection", "no_throttles"]  # autouse here too
 
 # The signed-in fuzz (test_api_schema_fuzz.py) already walks every operation's boundary values

@@ -22,6 +22,9 @@ from schemathesis.specs.openapi.checks import (
 
 from config.wsgi import application
 
+# Minutes of schemathesis in all: `pytest -m "not slow and not browser"` leaves them out.
+pytestmark = pytest.mark.slow
+
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
 # Bounded, so the suite stays quick on two cores; derandomized under CI like the project's
 # hypothesis profile, so a failure there is reproducible. ALLEGIANCE_FUZZ_EXAMPLES=500 digs deeper.

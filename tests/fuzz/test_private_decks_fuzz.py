@@ -15,6 +15,9 @@ from decks.models import Deck
 from decks.services import deck_data, deck_save
 from tests.fuzz.test_api_schema_fuzz import FUZZ, keep_the_test_connection, schema
 
+# Minutes of schemathesis in all: `pytest -m "not slow and not browser"` leaves them out.
+pytestmark = pytest.mark.slow
+
 DECK_OPERATIONS = schema.include(path_regex=r"^/api/decks/\{id\}/")
 
 

@@ -40,6 +40,7 @@ def test_the_json_report_has_the_contract_keys_and_adds_up() -> None:
     assert 0 <= card["played"] <= card["drawn"] <= 1
 
 
+@pytest.mark.slow
 def test_the_same_command_prints_the_same_bytes_and_workers_do_not_change_it() -> None:
     first = goldfish("--games", "300", "--format", "json")
     again = goldfish("--games", "300", "--format", "json")

@@ -94,6 +94,7 @@ def wait_for_lease(worker: subprocess.Popen[str]) -> int:
     raise AssertionError(f"the worker stopped (exit {worker.wait()}) without leasing a chunk")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(connection.vendor != "sqlite",
                     reason="runs on the SQLite leg (it uses a SQLite file of its own)")
 def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path) -> None:

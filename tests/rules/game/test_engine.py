@@ -101,6 +101,7 @@ def test_replay_of_the_log_rebuilds_the_game(name: str) -> None:
 RANDOM_GAMES_PER_SAMPLE = 1000  # 6,000 random-legal games in all, about 20 s of one core
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SAMPLES)
 def test_invariants_hold_after_every_action_of_random_legal_games(name: str) -> None:
     for seed in range(RANDOM_GAMES_PER_SAMPLE):
