@@ -140,8 +140,11 @@ def _text(term: Term, column: str) -> Q:
         if connection.vendor == "sqlite":
             # SQLite calls Python's re on every row; a LIKE (in C) on words every match
             # contains rules out most rows first, as SQLite tests ANDed terms in order.
-            words = required_words(term.value)
-            condition = Q(*(Q(**{f"{column}__icontains": w}) for w in words)) & condition
+            for words in required_words(term.value):
+                any_word = Q(**{f"{column}__icontains": words[0]})
+                for word in words[1:]:
+                    any_word |= Q(**{f"{column}__icontains": word})
+                condition = any_word & condition
         return condition
     if term.op == ":":
         return Q(**{f"{column}__icontains": term.value})

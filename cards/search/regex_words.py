@@ -21,11 +21,18 @@ MAX_WORDS = 2
 _UNSAFE = frozenset("iksIKS")
 
 
-def required_words(pattern: str) -> tuple[str, ...]:
-    """At most ``MAX_WORDS`` of the longest words every match of ``pattern`` contains."""
-    runs = _literal_runs(pattern)
+def required_words(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """At most ``MAX_WORDS`` tests, each a tuple of words of which every match of ``pattern``
+    contains one: a lone word outside any group, or one word per branch of a group of plain
+    alternatives such as ``(collect|pay)``. Lone words first, the longest first."""
+    runs, choices = _literal_runs(pattern)
     words = [w for run in runs for w in _safe_pieces(run) if len(w) >= MIN_LENGTH]
-    return tuple(sorted(words, key=len, reverse=True)[:MAX_WORDS])
+    tests: list[tuple[str, ...]] = [(w,) for w in sorted(words, key=len, reverse=True)]
+    for branches in choices:
+        longest = [max(_safe_pieces(b), key=len) for b in branches]
+        if all(len(w) >= MIN_LENGTH for w in longest):
+            tests.append(tuple(longest))
+    return tuple(tests[:MAX_WORDS])
 
 
 def _safe_pieces(run: str) -> list[str]:
@@ -40,9 +47,11 @@ def _safe_pieces(run: str) -> list[str]:
     return pieces
 
 
-def _literal_runs(p: str) -> list[str]:
+def _literal_runs(p: str) -> tuple[list[str], list[list[str]]]:
+    """The runs of plain characters outside groups, and the groups of plain alternatives."""
     runs: list[str] = []
     run: list[str] = []
+    choices: list[list[str]] = []
 
     def end_run() -> None:
         if run:
@@ -64,9 +73,14 @@ def _literal_runs(p: str) -> list[str]:
             i = _after_class(p, i)
         elif ch == "(":
             end_run()
-            i = _after_group(p, i)
+            end = _after_group(p, i)
+            if p[end: end + 1] not in ("?", "*", "+", "{"):
+                branches = _plain_branches(p[i + 1: end - 1].removeprefix("?:"))
+                if branches:
+                    choices.append(branches)
+            i = end
         elif ch == "|":
-            return []  # a top-level alternative: no word is required
+            return [], []  # a top-level alternative: no word is required
         elif ch in "*+?{":
             if run:
                 run.pop()  # the repeated character may be absent or repeated
@@ -81,7 +95,14 @@ def _literal_runs(p: str) -> list[str]:
             run.append(ch)
             i += 1
     end_run()
-    return runs
+    return runs, choices
+
+
+def _plain_branches(inside: str) -> list[str] | None:
+    """The branches of a group that holds only plain characters and ``|``, else None."""
+    if any(c in inside for c in "\\[](){}.*+?^$"):
+        return None
+    return inside.split("|")
 
 
 def _after_class(p: str, i: int) -> int:
