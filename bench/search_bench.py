@@ -105,7 +105,7 @@ def _timings(client: Client, url: str, runs: int) -> list[float]:
     return times
 
 
-def _first(client: Client, url: str, repeat: int = 3, number: int = 20) -> float:
+def first_request(client: Client, url: str, repeat: int = 3, number: int = 20) -> float:
     """Seconds per first request (nothing kept for it): like best_of, the cache emptied
     before each request outside the timing."""
     best = float("inf")
@@ -138,7 +138,7 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
         url = "/api/cards/?" + _encode(query)
         name = f"GET /api/cards/?q={query or '(all)'}"
-        report(f"first {name}"[:44], _first(client, url), trivial,
+        report(f"first {name}"[:44], first_request(client, url), trivial,
                "GET /api/health/ (goal <= 6x)")
         client.get(url)
         seconds = best_of(lambda url=url: client.get(url), repeat=3, number=20)
