@@ -4,6 +4,7 @@ required (kept when refused), and the editor's applied edits are reverted, open 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
 from edits.models import Edit
 from edits.services import edit_apply, edit_propose
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def vandal_and_staff() -> tuple[object, object]:
+def vandal_and_staff() -> tuple[User, User]:
     make_test_set()
     vandal = make_verified("vandal")
     staff = make_verified("mod", staff=True)
@@ -25,8 +26,9 @@ def vandal_and_staff() -> tuple[object, object]:
     return vandal, staff
 
 
-def test_staff_see_the_undo_form_only_when_listing_one_existing_editor(vandal_and_staff) -> None:
-    vandal, staff = vandal_and_staff
+def test_staff_see_the_undo_form_only_when_listing_one_existing_editor(
+        vandal_and_staff: tuple[User, User]) -> None:
+    _vandal, staff = vandal_and_staff
     staff_page = client_for(staff).get("/edits/?editor=vandal&status=all").content.decode()
     assert "Undo all of vandal's work" in staff_page
     assert "Undo all of" not in client_for(staff).get("/edits/").content.decode()
@@ -35,7 +37,8 @@ def test_staff_see_the_undo_form_only_when_listing_one_existing_editor(vandal_an
     assert "Undo all of" not in client_for(peer).get("/edits/?editor=vandal").content.decode()
 
 
-def test_undoing_an_editor_reverts_applied_edits_and_rejects_open_ones(vandal_and_staff) -> None:
+def test_undoing_an_editor_reverts_applied_edits_and_rejects_open_ones(
+        vandal_and_staff: tuple[User, User]) -> None:
     vandal, staff = vandal_and_staff
     response = client_for(staff).post("/edits/revert-editor/",
                                       {"editor": "vandal", "note": "vandalism"}, follow=True)
@@ -45,8 +48,9 @@ def test_undoing_an_editor_reverts_applied_edits_and_rejects_open_ones(vandal_an
     assert not Edit.objects.filter(editor=vandal, status=Edit.OPEN).exists()
 
 
-def test_undo_without_a_note_is_refused_and_keeps_nothing_half_done(vandal_and_staff) -> None:
-    vandal, staff = vandal_and_staff
+def test_undo_without_a_note_is_refused_and_keeps_nothing_half_done(
+        vandal_and_staff: tuple[User, User]) -> None:
+    _vandal, staff = vandal_and_staff
     response = client_for(staff).post("/edits/revert-editor/", {"editor": "vandal",
                                                                  "note": "  "})
     assert response.status_code == 400
@@ -54,8 +58,9 @@ def test_undo_without_a_note_is_refused_and_keeps_nothing_half_done(vandal_and_s
     assert card("tst-unknown-tower").defense == 9
 
 
-def test_only_staff_may_undo_an_editor(vandal_and_staff) -> None:
-    vandal, staff = vandal_and_staff
+def test_only_staff_may_undo_an_editor(
+        vandal_and_staff: tuple[User, User]) -> None:
+    _vandal, staff = vandal_and_staff
     response = client_for(make_user("peer")).post("/edits/revert-editor/",
                                                   {"editor": "vandal", "note": "no"})
     assert response.status_code == 403
