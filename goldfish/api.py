@@ -20,7 +20,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from decks.api.serializers import DeckJsonSerializer
-from decks.api.views import input_problem
+from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data
@@ -169,7 +169,7 @@ class GoldfishRunsView(APIView):
                 requester=requester_key(user, request.META.get("REMOTE_ADDR")),
                 source=source, source_version=source.version if source else None)
         except DeckNotPlayable as error:
-            return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error))
+            return not_playable_problem(error)
         except RunRefused as refused:
             response = problem_response(refused.status, refused.code, refused.detail)
             if refused.status == status.HTTP_429_TOO_MANY_REQUESTS:

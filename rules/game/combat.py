@@ -80,7 +80,14 @@ def options(state: GameState) -> list[Action]:
                  and t not in c.player and (t not in state.exhausted or can_pay)]
         return [*sends, Action("done")] if sends else []
     if step == "assign":
-        return _assign_options(state, PLAYER) if c.turn == PLAYER else []
+        if c.turn != PLAYER:
+            return []
+        found = _assign_options(state, PLAYER)
+        # Defender: "Bearer *may* fight two enemies": once each card left has made one
+        # assignment, the player may stop ("done").
+        if found and all(_used(state, a.card) for a in found):
+            found.append(Action("done"))
+        return found
     if step == "modify":
         return [*_modify_options(state), Action("done")]
     if step == "berserk":
@@ -95,8 +102,14 @@ def _combat(state: GameState) -> Combat:
 
 
 def _bribe_cost(state: GameState, card: int) -> int:
-    """"The influence cost to bribe a wanderer is its bounty"."""
-    return max(1, state.card(card).bounty)
+    """"The influence cost to bribe a wanderer is its bounty" (with a bonus of this round and
+    what it hoarded: rulings.bounty); at least one token."""
+    return max(1, rulings.bounty(state, card))
+
+
+def bribe_cost(state: GameState, card: int) -> int:
+    """What bribing ``card`` costs now (for policies)."""
+    return _bribe_cost(state, card)
 
 
 # --- applying the player's choices ---------------------------------------------------------
@@ -106,6 +119,8 @@ def apply(state: GameState, action: Action) -> None:
     c = _combat(state)
     kind = action.kind
     if kind == "done":
+        if c.step == "assign":
+            c.declined = True
         skip_step(state)
     elif kind == "engage":
         c.wild.append(action.card)
@@ -295,6 +310,8 @@ def _unassigned(state: GameState, side: int) -> list[int]:
     for group in _combat(state).groups:
         for index in range(2, len(group)):
             used[group[index]] = used.get(group[index], 0) + 1
+    if side == PLAYER and _combat(state).declined:
+        return [x for x in _side_cards(state, side) if _alive(state, x) and x not in used]
     return [x for x in _side_cards(state, side) if _alive(state, x)
             and used.get(x, 0) < _slots(state, x)]
 
@@ -616,6 +633,8 @@ def _phase_of(state: GameState, group: list[int]) -> int:
 
 def _resolve(state: GameState) -> None:
     c = _combat(state)
+    if not c.berserk:
+        _remember_first_targets(state)
     rng = GameRng(state.rng)
     dice = [rng.die() for _ in c.groups]
     state.rng = rng.state
@@ -627,6 +646,9 @@ def _resolve(state: GameState) -> None:
             emit(state, "die", lead=group[2], target=group[1], roll=die,
                  effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
+    # "Ranged flyers may only be hit by those with ranged or flight unless they elect to make a
+    # non-ranged attack": judged now, so Flight granted after the assignments counts.
+    non_ranged = {m for index, g in enumerate(c.groups) if phases[index] for m in g[2:]}
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
         for index, group in enumerate(c.groups):
@@ -636,6 +658,15 @@ def _resolve(state: GameState) -> None:
             members = [m for m in group[2:] if _alive(state, m)]
             if not members or not _alive(state, target):
                 continue
+            if target not in non_ranged and _ranged_flyer(state, target):
+                hitters = [m for m in members if _reaches_flyers(state, m)]
+                if not hitters:
+                    if state.events is not None:
+                        emit(state, "attack", step=name, attackers=members, target=target,
+                             offense=0, defense=_defense(state, target, members), wounds=0,
+                             out_of_reach=True)
+                    continue
+                members = hitters
             offense = sum(_offense(state, m, target) for m in members)
             # An exhausted card's offense "is 0 and may not be increased": the die adds only
             # when some attacker is ready.
@@ -664,6 +695,32 @@ def _resolve(state: GameState) -> None:
                     return
 
 
+def _ranged_flyer(state: GameState, card: int) -> bool:
+    keys = rulings.keywords(state, card)
+    return "ranged" in keys and "flight" in keys
+
+
+def _reaches_flyers(state: GameState, card: int) -> bool:
+    keys = rulings.keywords(state, card)
+    return "ranged" in keys or "flight" in keys
+
+
+def _remember_first_targets(state: GameState) -> None:
+    """Each card's first target and whether it was in the private holdings, noted before any
+    wound (Berserk's new target must be where the first one was, destroyed or not)."""
+    c = _combat(state)
+    c.previous = {}
+    c.first_private = []
+    for group in c.groups:
+        place = state.where[group[1]]
+        for index in range(2, len(group)):
+            member = group[index]
+            if member not in c.previous:
+                c.previous[member] = group[1]
+                if place in ("private", "guards"):
+                    c.first_private.append(member)
+
+
 def _die_effect(die: int) -> str:
     if die in DIE_OFFENSE:
         return f"+{DIE_OFFENSE[die]} offense"
@@ -685,8 +742,7 @@ def _ignores_wound(state: GameState, card: int) -> bool:
 
 def _take_wounds(state: GameState, card: int, count: int) -> None:
     c = _combat(state)
-    keys = rulings.keywords(state, card)
-    exhaust = "endurance" not in keys and not (c.hold_line and card in c.player)
+    exhaust = not (c.hold_line and card in c.player)  # Endurance: rulings.wound
     profile = state.card(card)
     if not rulings.wound(state, card, count, exhaust=exhaust):
         return
@@ -701,8 +757,7 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
         # "If their structure is destroyed in combat they take a wound and return to the
         # defensive holdings."
         for guard in [g for g in state.zones["guards"] if state.host.get(g) == card]:
-            if rulings.wound(state, guard, 1,
-                             exhaust="endurance" not in rulings.keywords(state, guard)):
+            if rulings.wound(state, guard, 1):
                 rulings.remove_killed(state, guard, "killed")
     rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
 
@@ -723,7 +778,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         first = c.previous.get(card, -1)
         if first < 0:
             continue
-        if _alive(state, first) and state.where[first] in ("private", "guards"):
+        if card in c.first_private:
             pool = state.zones["private"] + state.zones["guards"]
         else:
             pool = list(_side_cards(state, 1 - side))
@@ -737,10 +792,6 @@ def _start_berserk(state: GameState) -> bool:
     """"Treat this new round as a completely new combat in which only troops with berserk can
     make assignments": the berserk cards (the wanderers' by the fixed rule) pick new targets."""
     c = _combat(state)
-    c.previous = {}
-    for group in c.groups:
-        for member in group[2:]:
-            c.previous.setdefault(member, group[1])
     wild = _berserk_options(state, WILD)
     player = _berserk_options(state, PLAYER)
     if not wild and not player:

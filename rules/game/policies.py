@@ -58,6 +58,8 @@ class GreedyPolicy:
         del seed  # deterministic: it needs no randomness
 
     def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if state.bounty_due:
+            return _bounty_choice(state, actions)
         if state.combat is not None:
             return _combat_choice(state, actions)
         step = state.step
@@ -311,6 +313,10 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    for action in actions:  # income first: it may bring the token that pays
+        if action.kind == "use" and state.card(action.card).ability(
+                action.option).effect.kind == "collect":
+            return action
     tokens = [a for a in actions if a.kind == "fine" and a.card < 0]
     if tokens:
         favour = state.favour
@@ -319,6 +325,14 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
     cards = [a for a in actions if a.kind == "fine"]
     return min(cards, key=lambda a: (state.card(a.card).influence * 3
                                      + state.card(a.card).total_cost, a.card))
+
+
+def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """The kind that counts most: the kind kept for the five-members bonus, else the kind
+    held fewest of."""
+    favour = state.favour
+    return min(actions, key=lambda a: (rulings.KIND_INDEX[a.option] != favour,
+                                       state.personal[rulings.KIND_INDEX[a.option]]))
 
 
 def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:

@@ -63,6 +63,10 @@ class Combat:
     berserk: bool = False  # the second, berserk-only round
     previous: dict[int, int] = field(default_factory=dict)  # first-round target per card
     berserked: list[int] = field(default_factory=list)
+    # Cards whose first fight was against a target in the private holdings (noted before any
+    # wound: Berserk's new target must be there too, even if the first one was destroyed).
+    first_private: list[int] = field(default_factory=list)
+    declined: bool = False  # the player's Defenders passed up their second fight
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -89,9 +93,11 @@ class GameState:
     personal: list[int] = field(default_factory=lambda: [0, 0, 0])
     city: list[int] = field(default_factory=lambda: [0, 0, 0])
     on_card: dict[int, list[int]] = field(default_factory=dict)  # bribes and hoards
+    hoarded: dict[int, int] = field(default_factory=dict)  # how many of those were hoarded
     bounty_bonus: dict[int, int] = field(default_factory=dict)
     favour: int = -1  # the token kind the player keeps for the five-members bonus
     fines_due: int = 0
+    bounty_due: int = 0  # bounty tokens the player still chooses the kinds of
     discards_left: int = 0
     ignored_wound: list[int] = field(default_factory=list)
     combat: Combat | None = None
@@ -149,6 +155,7 @@ class GameState:
         data["wounds"] = {str(k): v for k, v in self.wounds.items()}
         data["on_card"] = {str(k): v for k, v in self.on_card.items()}
         data["bounty_bonus"] = {str(k): v for k, v in self.bounty_bonus.items()}
+        data["hoarded"] = {str(k): v for k, v in self.hoarded.items()}
         data["combat"] = None if self.combat is None else _combat_dict(self.combat)
         return data
 
@@ -179,6 +186,9 @@ class GameState:
         state.wounds = {int(k): v for k, v in data["wounds"].items()}
         state.on_card = {int(k): list(v) for k, v in data["on_card"].items()}
         state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
+        # (Saved before these existed: a playtest game stored by an earlier version.)
+        state.hoarded = {int(k): v for k, v in data.get("hoarded", {}).items()}
+        state.bounty_due = int(data.get("bounty_due", 0))
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
         state.table = table if table is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")
