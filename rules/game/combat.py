@@ -26,12 +26,15 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
 from rules.game.state import Combat, GameState
-from rules.rng import GameRng
+from rules.rng import GameRng, keyed_state
 
 PLAYER, WILD = 0, 1
 MOVE_EXHAUSTED_COST = 3
 DIE_OFFENSE = {1: 1, 2: 2}
 DIE_DEFENSE = {5: 1, 6: 2}
+# An attack as policies foresee it (forecast): side, target, attackers, each attacker's
+# offense, whether each is ready, the target's defense, resolution step, wounds per hit.
+type Attack = tuple[int, int, list[int], list[int], list[bool], int, int, int]
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -635,6 +638,9 @@ def _resolve(state: GameState) -> None:
     c = _combat(state)
     if not c.berserk:
         _remember_first_targets(state)
+    if state.reseed:  # a lookahead rollout (GameState.reseed)
+        state.rng = keyed_state(state.reseed, state.round,
+                                2 + int(c.berserk) + (2 if c.kind == "raid" else 0))
     rng = GameRng(state.rng)
     dice = [rng.die() for _ in c.groups]
     state.rng = rng.state
@@ -820,6 +826,93 @@ def _end(state: GameState) -> None:
     if state.events is not None:
         emit(state, "combat_over", kind=c.kind)
     c.step = "over"
+
+
+def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Attack]:
+    """The attacks the combat would resolve now, for policies weighing a modification: each as
+    (side, target, attackers, each attacker's offense against the target, whether each is
+    ready, the target's defense, the resolution step, wounds a hit deals): the resolution's
+    numbers before its dice (``grants``: a keyword more on some cards, as a modification would
+    give them; attackers that cannot reach a ranged flyer are left out)."""
+    c = _combat(state)
+    found: list[Attack] = []
+    extra = grants or {}
+
+    def keys(card: int) -> frozenset[str]:
+        have = rulings.keywords(state, card)
+        return have | {extra[card]} if card in extra else have
+
+    steps = [0 if all("ranged" in keys(m) for m in g[2:])
+             else 1 if all("fleetfoot" in keys(m) for m in g[2:]) else 2 for g in c.groups]
+    non_ranged = {m for index, g in enumerate(c.groups) if steps[index] for m in g[2:]}
+    for index, group in enumerate(c.groups):
+        side, target = group[0], group[1]
+        members = [m for m in group[2:] if _alive(state, m)]
+        if not members or not _alive(state, target):
+            continue
+        target_keys = keys(target)
+        if "flight" in target_keys and "ranged" in target_keys and target not in non_ranged:
+            members = [m for m in members if {"ranged", "flight"} & keys(m)]
+            if not members:
+                continue
+        fierce = all("fierce" in keys(m) for m in members)
+        wounds = 2 if fierce and "armor" not in target_keys \
+            and not state.card(target).is_structure else 1
+        found.append((side, target, members, [_offense(state, m, target) for m in members],
+                      [m not in state.exhausted for m in members],
+                      _defense(state, target, members), steps[index], wounds))
+    return found
+
+
+def forecast_assignment(state: GameState, attacks: list[Attack], action: Action
+                        ) -> list[Attack]:
+    """``attacks`` (:func:`forecast`'s) as they would be after the assignment ``action``
+    (separate, joint or berserk): a new attack and the target's strike-back, or one attacker
+    more in a group. For policies choosing an assignment."""
+    card, target = action.card, action.target
+    side = PLAYER if card in _combat(state).player else WILD
+    found = list(attacks)
+    mine = rulings.keywords(state, card)
+    offense = _offense(state, card, target)
+    ready = card not in state.exhausted
+    if action.kind == "joint":
+        lead = int(action.option)
+        for index, attack in enumerate(found):
+            if attack[0] == side and attack[1] == target and attack[2] and attack[2][0] == lead:
+                members = [*attack[2], card]
+                keys = [rulings.keywords(state, m) for m in members]
+                step = 0 if all("ranged" in k for k in keys) else \
+                    1 if all("fleetfoot" in k for k in keys) else 2
+                fierce = all("fierce" in k for k in keys)
+                found[index] = (side, target, members, [*attack[3], offense],
+                                [*attack[4], ready], _defense(state, target, members), step,
+                                2 if fierce and _fierce_hurts(state, target) else 1)
+                return found
+        return found
+    found.append((side, target, [card], [offense], [ready], _defense(state, target, [card]),
+                  _step_of_keys(mine), 2 if "fierce" in mine and _fierce_hurts(state, target)
+                  else 1))
+    theirs = rulings.keywords(state, target)
+    if state.where[target] != "guards" and _used(state, target) == 0 and action.kind != "berserk" \
+            and (bool({"ranged", "flight"} & theirs) or not {"ranged", "flight"} <= mine):
+        found.append((1 - side, card, [target], [_offense(state, target, card)],
+                      [target not in state.exhausted], _defense(state, card, [target]),
+                      _step_of_keys(theirs), 2 if "fierce" in theirs
+                      and _fierce_hurts(state, card) else 1))
+    return found
+
+
+def _step_of_keys(keys: frozenset[str]) -> int:
+    return 0 if "ranged" in keys else 1 if "fleetfoot" in keys else 2
+
+
+def _fierce_hurts(state: GameState, target: int) -> bool:
+    return "armor" not in rulings.keywords(state, target) and not state.card(target).is_structure
+
+
+def strike(state: GameState, attacker: int, target: int) -> int:
+    """How far ``attacker`` alone would beat ``target``'s defense, before the dice."""
+    return _offense(state, attacker, target) - _defense(state, target, [attacker])
 
 
 def margin(state: GameState, action: Action) -> int:

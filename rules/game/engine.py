@@ -36,7 +36,7 @@ from rules.game.rulings import (
 )
 from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState
 from rules.holdings import advise_holdings, apply_advice, deck_structures
-from rules.rng import GameRng
+from rules.rng import GameRng, keyed_state
 
 HAND_SIZE = 7
 RECYCLE_COST = 5
@@ -193,6 +193,8 @@ def _favour(state: GameState) -> int:
 def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, number, 0)
     if state.events is not None:
         emit(state, "round", round=number)
     total = rulings.influence_total(state)
@@ -249,6 +251,8 @@ def _end_round(state: GameState) -> None:
 
 def _wanderer_phase(state: GameState) -> None:
     state.phase = "wanderer"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, state.round, 1)
     rng = GameRng(state.rng)
     row = state.zones["wanderers"]
     for instance in list(row):

@@ -5,31 +5,48 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
 
 * :class:`RandomPolicy` picks uniformly among the legal actions with its own seeded RNG (for
   fuzzing the engine: every legal path gets taken sooner or later).
-* :class:`GreedyPolicy` is the default heuristic, playing to reach the influence target fast:
+* :class:`GreedyPolicy` is the default heuristic, playing to reach the influence target fast
+  (its weights are the constants below, tuned on the sample decks against the lookahead
+  player, rules/game/lookahead.py):
 
   - **draws** a structure when the citizens in hand would not all find a residence (open
     residences plus the residences of structures in hand), otherwise a personality; it
     recycles a discard pile only when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations
-    first (troops keep theirs for the Discard Phase so that they fight unexhausted), then
-    plays the best card it can afford, by this score: personalities by faction influence
-    (troops only while it has fewer troops than wanderers in play plus one), structures when
-    residences are short, income structures and events, a first wall, items on troops that
-    lack that kind of item, income invocations; it never plays a card that only hurts itself;
-  - **hunts** every wanderer that one of its unexhausted troops beats alone (else the one with
-    the biggest bounty that they all beat together by 2), sends every unexhausted troop;
-    each attacks alone when its offense beats the target's defense, otherwise it joins the
-    attack where it adds most (offense minus defense, before the die);
-  - **defends** with every unexhausted troop, assigning by the same rule, and uses Fear on
-    the strongest wanderer;
-  - **pays fines** with a token of the kind it holds most of (ties: not the kind it keeps for
-    the five-members bonus) while it has tokens, otherwise with its cheapest card in play;
+    first (troops keep theirs for the Discard Phase so that they fight unexhausted); then
+    plays a personality that reaches the victory target if one does; else the best card it
+    can afford, by this score: personalities by faction influence (troops a little below
+    citizens, more while it has no more troops than wanderers), structures when residences
+    are short or by their income (worth more the earlier they come), income events, a first
+    wall, items on troops that lack that kind of item, income invocations; every token of a
+    kind that counts toward victory (a five-members bonus on) costs a point of influence; it
+    never plays a card that only hurts itself, and never passes while a play brings a
+    faction to five members;
+  - **hunts** when a wanderer's best duel with one of its ready troops is expected to gain
+    (its bounty and the end of its fines and raids, much more when the next wanderer would
+    overrun the city) more than the troop's risk (strike-backs, who strikes first), at most
+    one wanderer per two ready troops, and sends every ready troop;
+  - **fights** (hunts and the wanderers' raids) by weighing the fight's expected outcome
+    over the dice (:class:`Fight`): each assignment is the one after which the fight goes
+    best (enough separate hits to kill, no needless strike-backs), a Defender passes up a
+    second fight that only costs; in the modification step it plays a battle event or uses a
+    combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
+    outcome by more than its tokens; it bribes an attacker whose fight would cost more than
+    its bribe (it can destroy something and cannot be killed);
+  - **pays fines** with an income ability's token if one can bring it, else a token of a kind
+    that does not count toward victory, the kind it holds most of, else its cheapest card;
+  - **takes bounties** in the kind a card in hand lacks, else the kind of a five-members
+    bonus, else the kind it holds fewest of;
   - **discards** cards it can never play (interrupts and other no-effect events, a second
-    wall, a dead or duplicate unique), after using its troops' income abilities.
+    wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
+    strong enough for, an invocation nobody may bear, an item with no troop) and cards it
+    would not play now if it could pay (structures nobody needs, items no bearer wants,
+    invocations used only in fights), after using its troops' income abilities.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from rules.game import combat, rulings
@@ -38,6 +55,18 @@ from rules.game.profile import Profile
 from rules.game.state import GameState
 from rules.rng import GameRng
 
+# The weights of the greedy policy's scores, tuned on the sample decks against the lookahead
+# player (docs/goldfish.md): a play scores in "influence points" of about 4 each.
+INFLUENCE = 4.0  # a point of faction influence, the unit of the scores
+BONUS_TOKEN = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
+TROOP_BASE = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
+TROOP_FIGHT = 0.5  # per point of offense and defense, while it has no more troops than wanderers
+INCOME_ROUNDS = 12.0  # an income structure pays about this many rounds less the round number...
+INCOME_LEAST = 2.0  # ...and never less than this many
+HUNT_GAIN = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
+OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would overrun the city
+WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
+HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -99,6 +128,18 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """Income first (the uses score above any play); then a play that reaches the victory
+    target, whatever its score; then the best scored play; never a pass while a play switches
+    on the five-members bonus."""
+    best = best_scored(state, actions)
+    if best is not None and best.kind != "play":
+        return best
+    winning, bonus = _decisive_plays(state, actions)
+    return winning or best or bonus or _find(actions, "pass")
+
+
+def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
+    """The first action of the highest :func:`_score` above 0 (None if none scores)."""
     context = _Context(state)
     # Most decisions offer an income ability (scored 100 and up) beside plays that cannot
     # reach that: then only the uses need scoring. A play wins a tie (it is offered first),
@@ -116,13 +157,14 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
         return best_use
     best: Action | None = None
     best_score = 0.0
-    # A play's score depends on the card, and on its target only for items (a citizen
-    # scores the same on any residence, a troop on any structure it guards): the placements
-    # of one card come together, so each card is scored once (a second copy of a card is
-    # never offered). Uses and items are scored one by one.
+    # A play's score depends on the card, and on its target only for items and invocations
+    # (a citizen scores the same on any residence, a troop on any structure it guards): the
+    # placements of one card come together, so each card is scored once (a second copy of a
+    # card is never offered). Uses, items and invocations are scored one by one.
     last_card, last_guard, last_score = -1, False, 0.0
     for action in actions:
-        if action.kind == "play" and state.card(action.card).type != "item":
+        if action.kind == "play" and state.card(action.card).type not in ("item",
+                                                                          "invocation"):
             guard = action.target >= 0
             if action.card == last_card and guard == last_guard:
                 score = last_score
@@ -133,7 +175,43 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
             score = _score(state, action, context)
         if score > best_score:
             best, best_score = action, score
-    return best or _find(actions, "pass")
+    return best
+
+
+def _decisive_plays(state: GameState, actions: Sequence[Action]
+                    ) -> tuple[Action | None, Action | None]:
+    """The personality whose play reaches the victory target (checked at the next round's
+    start), and one that brings a faction to five members (switching on the token bonus),
+    each the first found of the highest total, or None."""
+    members: dict[str, int] = {}
+    total = 0
+    for instance in rulings.personalities_in_play(state):
+        card = state.card(instance)
+        total += card.influence
+        if card.faction:
+            members[card.faction] = members.get(card.faction, 0) + 1
+    target = state.config.target
+    winning: Action | None = None
+    bonus: Action | None = None
+    best_total, bonus_total = -1, -1
+    for action in actions:
+        if action.kind != "play":
+            continue
+        card = state.card(action.card)
+        if card.type != "personality" or (card.is_troop and action.target >= 0):
+            continue
+        after = dict(members)
+        if card.faction:
+            after[card.faction] = after.get(card.faction, 0) + 1
+        personal = [state.personal[k] - card.cost[k] for k in range(3)]
+        reached = total + card.influence + sum(
+            personal[rulings.PRIMARY[f]] for f, n in after.items()
+            if n >= 5 and f in rulings.PRIMARY)
+        if reached >= target and reached > best_total:
+            winning, best_total = action, reached
+        if card.faction and members.get(card.faction, 0) == 4 and reached > bonus_total:
+            bonus, bonus_total = action, reached
+    return winning, bonus
 
 
 class _Context:
@@ -144,6 +222,14 @@ class _Context:
         self._troops: int | None = None
         self._short: int | None = None
         self._slots: dict[int, list[str | None]] | None = None
+        self._bonus: set[int] | None = None
+
+    def bonus_cost(self, card: Profile) -> float:
+        """What paying ``card`` costs in victory: with a faction's five-members bonus on,
+        every token of its kind spent is one influence less."""
+        if self._bonus is None:
+            self._bonus = _bonus_kinds(self.state)
+        return sum(card.cost[k] for k in self._bonus) * BONUS_TOKEN if self._bonus else 0.0
 
     @property
     def troops(self) -> int:
@@ -186,17 +272,21 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if action.kind != "play":
         return 0
     card = state.card(action.card)
-    cost = card.total_cost * 0.1
+    cost = card.total_cost * 0.1 + context.bonus_cost(card)
     if card.type == "personality":
         if card.is_troop:
-            if action.target >= 0 or context.troops > len(state.zones["wanderers"]):
+            if action.target >= 0:
                 return 0
-            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+            needed = context.troops <= len(state.zones["wanderers"])
+            fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
+            return TROOP_BASE + card.influence * INFLUENCE + card.income + fight - cost
         return 20 + card.influence * 4 + card.income - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + 2 * card.income
+        # Income pays every round to come: worth more the earlier it comes into play.
+        income = card.income * max(INCOME_LEAST, INCOME_ROUNDS - state.round)
+        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
@@ -208,6 +298,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         return 0 if slot in context.slots(action.target) else \
             3 + card.offense + card.defense - cost
     if card.type == "invocation":
+        # Income invocations only: spending tokens on one used in fights costs more members
+        # than it wins fights (measured on the sample decks).
         return 5 + card.income if card.income else 0
     if card.type == "event":
         effect = card.abilities[0].effect
@@ -225,12 +317,14 @@ def _play_bound(card: Profile) -> float:
     cost = card.total_cost * 0.1
     if card.type == "personality":
         if card.is_troop:
-            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+            return (TROOP_BASE + card.influence * INFLUENCE + card.income
+                    + (card.offense + card.defense) * TROOP_FIGHT - cost)
         return 20 + card.influence * 4 + card.income - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        return max(0, 8 * card.residencies + 2 * card.income + 1 - cost)
+        return max(0, 8 * card.residencies + card.income * max(INCOME_LEAST, INCOME_ROUNDS)
+                   + 1 - cost)
     if card.type == "item":
         return max(5, 3 + card.offense + card.defense - cost)
     if card.type == "invocation":
@@ -243,34 +337,71 @@ def _play_bound(card: Profile) -> float:
     return 0
 
 
-def _ready_offense(state: GameState) -> int:
-    return sum(state.card(t).offense for t in state.zones["defensive"]
-               if state.card(t).is_troop and t not in state.exhausted)
-
-
-def _toughness(state: GameState, wanderer: int) -> int:
-    card = state.card(wanderer)
-    return card.defense + (2 if "flight" in card.keywords else 0)
-
-
 def _huntable(state: GameState) -> list[int]:
-    """The wanderers to hunt: each that a ready troop of its own beats (strongest wanderers
-    matched first, each with the weakest troop that beats it), else the one with the biggest
-    bounty that all ready troops together beat by 2."""
-    ready = sorted(state.card(t).offense for t in state.zones["defensive"]
-                   if state.card(t).is_troop and t not in state.exhausted)
-    row = sorted(state.zones["wanderers"], key=lambda w: (-_toughness(state, w), w))
-    chosen = []
-    for wanderer in row:
-        match = next((o for o in ready if o > _toughness(state, wanderer)), None)
-        if match is not None:
-            ready.remove(match)
-            chosen.append(wanderer)
-    if chosen:
-        return chosen
-    total = _ready_offense(state)
-    together = [w for w in row if total >= _toughness(state, w) + 2]
-    return [max(together, key=lambda w: (state.card(w).bounty, -w))] if together else []
+    """The wanderers worth hunting now, best first: each matched with the ready troop that
+    fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
+    bounty and the end of its fines and raids, more when the row is full and the next
+    wanderer would overrun the city) more than it risks (the troop's life)."""
+    ready = [t for t in state.zones["defensive"]
+             if state.card(t).is_troop and t not in state.exhausted]
+    if not ready:
+        return []
+    urgent = len(state.zones["wanderers"]) >= state.config.overrun_limit
+    helpers = sum(_attack_of(state, t, -1) for t in ready)
+    chosen: list[tuple[float, int]] = []
+    for wanderer in state.zones["wanderers"]:
+        best = max(_duel(state, t, wanderer, helpers - _attack_of(state, t, -1), urgent)
+                   for t in ready)
+        if best > HUNT_GAIN:
+            chosen.append((best, wanderer))
+    chosen.sort(key=lambda c: (-c[0], c[1]))
+    return [w for _, w in chosen[:max(1, len(ready) // HUNTERS_PER_PREY)]]
+
+
+def _attack_of(state: GameState, troop: int, wanderer: int) -> int:
+    """A troop's offense against a wanderer outside combat: printed, its items, Giant Size,
+    offense against wanderers (``wanderer`` -1: against none in particular)."""
+    card = state.card(troop)
+    value = card.offense + sum(state.card(i).offense for i in rulings.items_used(state, troop))
+    value += sum(rulings.static_amounts(state, troop, "offense_vs_wanderers"))
+    if wanderer >= 0 and "giant-size" in rulings.keywords(state, troop) \
+            and "giant-size" not in rulings.keywords(state, wanderer):
+        value += 3
+    return value
+
+
+def _duel(state: GameState, troop: int, wanderer: int, helpers: int, urgent: bool) -> float:
+    """What hunting ``wanderer`` with ``troop`` in the lead is expected to gain: the lead
+    strikes (with ``helpers``' offense joining, half of it counted: they may be needed
+    elsewhere), the wanderer strikes back at the lead; the one that strikes in an earlier step
+    (ranged, then fleetfoot) may kill the other first."""
+    lead, prey = state.card(troop), state.card(wanderer)
+    lead_keys, prey_keys = rulings.keywords(state, troop), rulings.keywords(state, wanderer)
+    if "flight" in prey_keys and not {"ranged", "flight"} & lead_keys:
+        return -1.0  # "Flyers cannot be assigned by a card without the ranged or flight"
+    offense = _attack_of(state, troop, wanderer) + helpers // 2
+    hit = _wound_chance(offense - prey.defense)
+    back = prey.offense + (3 if "giant-size" in prey_keys and "giant-size" not in lead_keys
+                           else 0)
+    guard = lead.defense + sum(state.card(i).defense for i in rulings.items_used(state, troop))
+    guard -= max(rulings.static_amounts(state, wanderer, "defense_malus"), default=0)
+    struck = _wound_chance(back - guard)
+    ours = 2 if "fierce" in lead_keys and "armor" not in prey_keys else 1
+    theirs = 2 if "fierce" in prey_keys and "armor" not in lead_keys else 1
+    kill = hit if ours >= prey.vitality - state.wounds.get(wanderer, 0) else 0.0
+    lost = struck if theirs >= lead.vitality - state.wounds.get(troop, 0) else 0.0
+    first, second = _step_of(lead_keys), _step_of(prey_keys)
+    if first < second:
+        struck, lost = struck * (1 - kill), lost * (1 - kill)
+    elif second < first:
+        hit, kill = hit * (1 - lost), kill * (1 - lost)
+    prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
+    return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead) \
+        - (struck - lost) * 0.5
+
+
+def _step_of(keys: frozenset[str]) -> int:
+    return 0 if "ranged" in keys else 1 if "fleetfoot" in keys else 2
 
 
 def _worth_hunting(state: GameState) -> bool:
@@ -293,23 +424,241 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
         if not choices:
             return _find(actions, "done")
-        # Alone when it beats the target (each separate attack is one more chance to wound,
-        # and a ranged attacker keeps striking first); otherwise the joint attack it helps most.
-        best: Action | None = None
-        best_key = (False, False, 0)
+        # The assignment after which the fight is expected to go best (a kill needs as many
+        # separate hits as the target has vitality left; every attack risks a strike-back).
+        fight = Fight(state)
+        best = choices[0]
+        best_value = -math.inf
         for action in choices:
-            margin = combat.margin(state, action)
-            key = (margin >= 1, action.kind != "joint", margin)
-            if best is None or key > best_key:  # the first of equals, as max() picks
-                best, best_key = action, key
-        assert best is not None
+            value = fight.value(attacks=combat.forecast_assignment(state, fight.attacks, action))
+            if value > best_value + 1e-9:
+                best, best_value = action, value
+        if state.combat.step == "assign" and len(choices) < len(actions) \
+                and best_value < fight.base:
+            return _find(actions, "done")  # a Defender's second fight that only costs
         return best
     if step == "modify":
-        fears = [a for a in actions if a.kind == "fear"]
-        if fears:
-            return max(fears, key=lambda a: (state.card(a.target).offense, -a.target))
-        return _find(actions, "done")
+        return _modify_choice(state, actions)
+    if step == "bribe":
+        return _bribe_choice(state, actions)
     return _find(actions, "done")
+
+
+def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """Bribe the attacker whose fight costs most beyond its bribe: what it is expected to
+    destroy or kill (it strikes where it beats the defense by most: the player's ready troops,
+    or with none his structures), less what killing it would bring (a ready troop that beats
+    it), against the bribe's tokens (half of them come back with its bounty if it is killed
+    later)."""
+    best = _find(actions, "done")
+    best_gain = 0.0
+    troops = [t for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    targets = troops or [*state.zones["private"], *state.zones["guards"]]
+    for action in actions:
+        if action.kind != "bribe":
+            continue
+        wanderer = action.card
+        damage = 0.0
+        for target in targets:
+            chance = _wound_chance(combat.strike(state, wanderer, target))
+            card = state.card(target)
+            if card.subtype == "stronghold":
+                left = card.vitality - state.wounds.get(target, 0)
+                loss = 1000.0 if left <= 1 else 1.0
+            elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
+                loss = _card_worth(card)
+            else:
+                loss = 1.0
+            damage = max(damage, chance * loss)
+        card = state.card(wanderer)
+        killed = max((_wound_chance(combat.strike(state, t, wanderer)) for t in troops),
+                     default=0.0) if card.vitality - state.wounds.get(wanderer, 0) <= 1 else 0.0
+        gain = damage - killed * (card.bounty + KILL_VALUE) \
+            - combat.bribe_cost(state, wanderer) * TOKEN_VALUE * 0.5
+        if gain > best_gain:
+            best, best_gain = action, gain
+    return best
+
+
+# --- weighing a fight ------------------------------------------------------------------------
+
+# The chance an attack wounds, by its margin before the dice: the attacking group's die adds
+# 0, +1 or +2 offense (4, 1 and 1 chances in 6), the target's die 0, +1 or +2 defense.
+_WOUND_CHANCE = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
+KILL_VALUE = 3.0  # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
+TOKEN_VALUE = 1.0  # what a token spent on a modification is worth, in the same units
+MODIFY_THRESHOLD = 0.25  # a modification is used when it gains at least this much
+
+
+def _wound_chance(margin: int) -> float:
+    return 1.0 if margin >= 3 else _WOUND_CHANCE.get(margin, 0.0)
+
+
+class Fight:
+    """What the combat is expected to bring the player if resolved now, and with what a
+    modification would change: wanderers killed (their bounty and :data:`KILL_VALUE`) or
+    wounded, minus his cards killed, destroyed or wounded, step by step (a card killed in an
+    earlier step strikes no more), over the dice. The attacks are read once (combat.forecast)
+    and each modification weighed by arithmetic on them."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.attacks = combat.forecast(state)
+        self.mine = set(_combat_cards(state))
+        self.left: dict[int, int] = {}  # wounds each target can still take
+        self.base = self.value()
+
+    def wounds_left(self, target: int) -> int:
+        left = self.left.get(target)
+        if left is None:
+            card = self.state.card(target)
+            # Any wound destroys a structure other than a stronghold.
+            left = 1 if card.is_structure and card.subtype != "stronghold" \
+                else card.vitality - self.state.wounds.get(target, 0)
+            self.left[target] = left
+        return left
+
+    def value(self, boost_off: dict[int, int] | None = None,
+              boost_def: dict[int, int] | None = None, feared: int = -1,
+              grant: tuple[int, str] | None = None, hold: bool = False,
+              attacks: list[combat.Attack] | None = None) -> float:
+        state = self.state
+        if attacks is None:
+            attacks = self.attacks if grant is None else combat.forecast(
+                state, {grant[0]: grant[1]})
+        alive: dict[int, float] = {}
+        hits: dict[int, list[tuple[float, int]]] = {}
+        for step in (0, 1, 2):
+            struck: list[int] = []
+            for _, target, members, offenses, ready, defense, when, wounds in attacks:
+                if when != step:
+                    continue
+                offense = 0
+                for index, member in enumerate(members):
+                    value = offenses[index]
+                    if ready[index]:
+                        if boost_off is not None:
+                            value += boost_off.get(member, 0)
+                        if member == feared:
+                            value -= 3
+                    offense += max(0, value)
+                if boost_def is not None:
+                    defense = max(0, defense + boost_def.get(target, 0))
+                chance = _wound_chance(offense - defense)
+                if chance > 0:
+                    for member in members:
+                        chance *= alive.get(member, 1.0)
+                    hits.setdefault(target, []).append((chance, wounds))
+                    struck.append(target)
+            for target in struck:
+                alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
+        total = 0.0
+        for target, target_hits in hits.items():
+            killed = 1.0 - alive[target]
+            untouched = 1.0
+            for chance, _ in target_hits:
+                untouched *= 1.0 - chance
+            wounded = 1.0 - untouched - killed
+            card = state.card(target)
+            if card.type == "wanderer":
+                total += killed * (card.bounty + KILL_VALUE) + wounded
+            elif card.subtype == "stronghold":
+                total -= killed * 1000 + wounded
+            elif target in self.mine or card.is_structure:
+                total -= killed * _card_worth(card) + (0 if hold else wounded)
+        return total
+
+
+def _combat_cards(state: GameState) -> list[int]:
+    assert state.combat is not None
+    return state.combat.player
+
+
+def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
+    """The chance that independent hits (chance, wounds) deal ``left`` wounds or more."""
+    if left <= 0:
+        return 1.0
+    if left == 1 or all(wounds >= left for _, wounds in hits):
+        missed = 1.0
+        for chance, _ in hits:
+            missed *= 1.0 - chance
+        return 1.0 - missed
+    spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
+    for chance, wounds in hits:
+        moved = [0.0] * (left + 1)
+        for taken, weight in enumerate(spread):
+            moved[taken] += weight * (1.0 - chance)
+            moved[min(left, taken + wounds)] += weight * chance
+        spread = moved
+    return spread[left]
+
+
+def _card_worth(card: Profile) -> float:
+    """What losing one of the player's cards in play costs, in the units of fight_value."""
+    if card.type == "personality":
+        return 3.0 + card.influence * 3 + card.total_cost * 0.5
+    return 2.0 + card.total_cost * 0.5 + card.residencies * 2
+
+
+def _modify_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """The modification that improves the fight's expected outcome most for what it costs,
+    if any does by :data:`MODIFY_THRESHOLD`; else done."""
+    best = _find(actions, "done")
+    if len(actions) == 1:
+        return best
+    fight = Fight(state)
+    best_gain = MODIFY_THRESHOLD
+    for action in actions:
+        weighed = _weigh_modification(state, action, fight)
+        if weighed is not None and weighed > best_gain:
+            best, best_gain = action, weighed
+    return best
+
+
+def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float | None:
+    """What ``action`` adds to the fight's expected outcome, less what it spends."""
+    kind, card = action.kind, action.card
+    base = fight.base
+    if kind == "charge":
+        return fight.value({card: 1}, {card: -1}) - base
+    if kind in ("fervor", "pray"):
+        amount = min(state.card(card).strength[1], state.personal[1])
+        target = card if kind == "fervor" else action.target
+        boost = {target: amount}
+        after = fight.value(boost) if kind == "fervor" or action.option == "offense" \
+            else fight.value(None, boost)
+        return after - base - amount * TOKEN_VALUE
+    if kind == "fear":
+        # "E Fear" exhausts the bearer: its own attack then counts for nothing.
+        lost = {card: -99} if "fear" in state.card(card).exhausting else None
+        return fight.value(lost, None, action.target) - base
+    if kind == "use":
+        effect = state.card(card).ability(action.option).effect
+        price = sum(effect.pay) * TOKEN_VALUE
+        actor = state.host.get(card, card) if state.card(card).type == "invocation" else card
+        if effect.kind == "grant":
+            return fight.value(grant=(actor, effect.keyword)) - base - price
+        if effect.kind == "self_defense":
+            return fight.value(None, {actor: effect.amount}) - base - price
+        if effect.kind == "troop_offense":
+            return fight.value({action.target: effect.amount}) - base - price
+        return None
+    if kind == "play":
+        profile = state.card(card)
+        effect = profile.abilities[0].effect
+        price = profile.total_cost * TOKEN_VALUE
+        if effect.kind == "troop_offense":
+            return fight.value({action.target: effect.amount}) - base - price
+        mine = [t for t in fight.mine if state.in_play(t)]
+        if effect.kind == "all_defense":
+            return fight.value(None, dict.fromkeys(mine, effect.amount)) - base - price
+        if effect.kind == "no_wound_exhaustion":
+            return fight.value(hold=True) - base - price
+        if effect.kind == "heal_troops":
+            healed = sum(1 for t in mine if state.wounds.get(t))
+            return healed * 1.5 - price
+    return None
 
 
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -319,8 +668,12 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
             return action
     tokens = [a for a in actions if a.kind == "fine" and a.card < 0]
     if tokens:
+        # Not a token that counts toward victory (a five-members bonus kind) while another
+        # kind can pay; then the kind held most, not the kept kind on ties.
         favour = state.favour
-        return max(tokens, key=lambda a: (state.personal[rulings.KIND_INDEX[a.option]],
+        counting = _bonus_kinds(state)
+        return max(tokens, key=lambda a: (rulings.KIND_INDEX[a.option] not in counting,
+                                          state.personal[rulings.KIND_INDEX[a.option]],
                                           rulings.KIND_INDEX[a.option] != favour))
     cards = [a for a in actions if a.kind == "fine"]
     return min(cards, key=lambda a: (state.card(a.card).influence * 3
@@ -328,11 +681,41 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
-    """The kind that counts most: the kind kept for the five-members bonus, else the kind
-    held fewest of."""
-    favour = state.favour
-    return min(actions, key=lambda a: (rulings.KIND_INDEX[a.option] != favour,
-                                       state.personal[rulings.KIND_INDEX[a.option]]))
+    """The kind that counts most: one a card in hand lacks to be played (the card first that
+    lacks fewest tokens); else the kind whose tokens count toward victory now (a faction with
+    five members in play); else the kind held fewest of, the kept kind on ties (generic costs
+    spend the other kinds first, so this keeps every kind at hand)."""
+    offered = [rulings.KIND_INDEX[a.option] for a in actions]
+    personal = state.personal
+    best_short: tuple[int, int] | None = None
+    for instance in state.zones["hand"]:
+        card = state.card(instance)
+        if card.type == "event" and card.subtype != "general":
+            continue
+        short = [max(0, card.cost[k] - personal[k]) for k in range(3)]
+        lacking = sum(short)
+        if lacking and any(short[k] for k in offered):
+            kind = max(offered, key=lambda k: (short[k], -k))
+            if best_short is None or lacking < best_short[0]:
+                best_short = (lacking, kind)
+    if best_short is not None:
+        chosen = best_short[1]
+    else:
+        counting = _bonus_kinds(state)
+        favour = state.favour
+        chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
+    return actions[offered.index(chosen)]
+
+
+def _bonus_kinds(state: GameState) -> set[int]:
+    """The token kinds that count toward victory now: the primary kind of each faction with
+    five or more members in play."""
+    members: dict[str, int] = {}
+    for instance in rulings.personalities_in_play(state):
+        faction = state.card(instance).faction
+        if faction:
+            members[faction] = members.get(faction, 0) + 1
+    return {rulings.PRIMARY[f] for f, n in members.items() if n >= 5 and f in rulings.PRIMARY}
 
 
 def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -342,10 +725,47 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
             ability = holder.ability(action.option)
             if ability.effect.kind == "collect":
                 return action
+    context = _Context(state)
     for action in actions:
-        if action.kind == "discard" and _dead_card(state, action.card):
+        if action.kind == "discard" and (_dead_card(state, action.card)
+                                         or _unusable(state, action.card)
+                                         or _idle(state, action.card, context)):
             return action
     return _find(actions, "done")
+
+
+def _idle(state: GameState, instance: int, context: _Context) -> bool:
+    """A card the policy would not play now even if it could pay for it (a structure nobody
+    needs a home in, an item no bearer wants, an invocation or event it does not use)."""
+    card = state.card(instance)
+    if card.type in ("personality", "structure") and card.subtype in ("citizen", "troop",
+                                                                       "stronghold"):
+        return False
+    if card.type == "event" and card.subtype == "battle":
+        return False
+    if card.type in ("item", "invocation"):
+        return all(_score(state, Action("play", instance, p), context) <= 0
+                   for p in rulings.personalities_in_play(state))
+    return _score(state, Action("play", instance), context) <= 0
+
+
+def _unusable(state: GameState, instance: int) -> bool:
+    """A card in hand that nothing in play or in hand can use, so it only takes a draw's
+    place: a battle event no troop is strong enough for, an invocation no personality may
+    bear, an item with no troop to carry it."""
+    card = state.card(instance)
+    if card.type not in ("event", "invocation", "item"):
+        return False
+    people = [state.card(i) for i in (*rulings.personalities_in_play(state),
+                                      *state.zones["hand"])
+              if state.card(i).type == "personality"]
+    if card.type == "event":
+        return card.subtype == "battle" and not any(
+            p.is_troop and p.strength[0] >= card.strength[0] for p in people)
+    if card.type == "invocation":
+        return not any(p.strength[1] >= card.strength[1]
+                       and (card.subtype != "kalim" or p.faction == "kalim") for p in people)
+    return not card.income and not any(p.is_troop for p in people)
 
 
 def _dead_card(state: GameState, instance: int) -> bool:

@@ -381,10 +381,10 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
         return [Action("play", instance)] if state.zones[
             "personality_pile" if effect.keyword == "personalities" else "structure_pile"] else []
     if kind == "search_residence":
-        # The player looks through the pile and chooses: one action per card found (its
-        # first copy in the pile).
+        # The player looks through the pile and chooses: one action per card found, naming
+        # its copy with the lowest number (whatever the pile's order, which is hidden).
         found: dict[str, int] = {}
-        for i in state.zones["structure_pile"]:
+        for i in sorted(state.zones["structure_pile"]):
             card_i = state.card(i)
             if card_i.residencies and card_i.subtype == "general":
                 found.setdefault(card_i.id, i)

@@ -103,6 +103,11 @@ class GameState:
     combat: Combat | None = None
     flags: list[int] = field(default_factory=list)
     decisions: int = 0
+    # Non-zero in a lookahead rollout only: the dice of each round, Wanderer Phase and combat
+    # resolution are then drawn from this key and the round (rng.keyed_state), not from what
+    # came before, so two rollouts that differ in one action still roll the same dice for the
+    # same events (rules/game/lookahead.py). Real games never set it.
+    reseed: int = 0
     facts: dict[str, dict[str, Any]] = field(default_factory=dict)
     table: dict[str, Profile] = field(default_factory=dict, repr=False, compare=False)
     # The events of a recorded game (None: not recorded; bulk runs skip the bookkeeping).
@@ -164,6 +169,27 @@ class GameState:
         and Monte Carlo playouts need, without rebuilding every profile."""
         return GameState.from_dict(self.to_dict(), table=self.table)
 
+    def clone(self) -> GameState:
+        """An unrecorded copy to play on without touching this state, for lookahead rollouts
+        (many per decision): every container copied directly, the read-only parts (card ids,
+        options, card facts and profiles) shared, the caches left to fill again. A test
+        checks it copies every field."""
+        combat = self.combat
+        return GameState(
+            cards=self.cards, seed=self.seed, config=self.config, rng=self.rng,
+            round=self.round, phase=self.phase, step=self.step, outcome=self.outcome,
+            final_round=self.final_round,
+            zones={name: list(cards) for name, cards in self.zones.items()},
+            where=list(self.where), host=dict(self.host), exhausted=set(self.exhausted),
+            wounds=dict(self.wounds), personal=list(self.personal), city=list(self.city),
+            on_card={k: list(v) for k, v in self.on_card.items()}, hoarded=dict(self.hoarded),
+            bounty_bonus=dict(self.bounty_bonus), favour=self.favour,
+            fines_due=self.fines_due, bounty_due=self.bounty_due,
+            discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
+            combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
+            decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
+            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any],
                   table: dict[str, Profile] | None = None) -> GameState:
@@ -175,6 +201,7 @@ class GameState:
         for name in ("round", "phase", "step", "outcome", "final_round", "favour", "fines_due",
                      "discards_left", "decisions"):
             setattr(state, name, data[name])
+        state.reseed = int(data.get("reseed", 0))
         state.zones = {z: list(data["zones"][z]) for z in ZONES}
         state.where = list(data["where"])
         state.personal = list(data["personal"])
@@ -194,6 +221,17 @@ class GameState:
         combat = data.get("combat")
         state.combat = None if combat is None else _combat_from(combat)
         return state
+
+
+def _combat_clone(c: Combat) -> Combat:
+    return Combat(
+        kind=c.kind, step=c.step, player=list(c.player), wild=list(c.wild), wall=c.wall,
+        groups=[list(g) for g in c.groups], turn=c.turn, wall_left=c.wall_left,
+        bonus_off=dict(c.bonus_off), bonus_def=dict(c.bonus_def),
+        granted={k: list(v) for k, v in c.granted.items()}, prayed=list(c.prayed),
+        feared=list(c.feared), charged=dict(c.charged), hold_line=c.hold_line,
+        climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
+        berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined)
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
