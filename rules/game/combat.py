@@ -625,13 +625,13 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
 
 
 def _phase_of(state: GameState, group: list[int]) -> int:
-    members = group[2:]
-    keys = [rulings.keywords(state, m) for m in members]
-    if all("ranged" in k for k in keys):
-        return 0
-    if all("fleetfoot" in k for k in keys):
-        return 1
-    return 2
+    """0 when every attacker of the group has Ranged, 1 Fleetfoot, else 2."""
+    ranged = fleet = True
+    for index in range(2, len(group)):
+        keys = rulings.keywords(state, group[index])
+        ranged = ranged and "ranged" in keys
+        fleet = fleet and "fleetfoot" in keys
+    return 0 if ranged else 1 if fleet else 2
 
 
 def _resolve(state: GameState) -> None:
@@ -836,69 +836,132 @@ def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Att
     give them; attackers that cannot reach a ranged flyer are left out)."""
     c = _combat(state)
     found: list[Attack] = []
-    extra = grants or {}
-
-    def keys(card: int) -> frozenset[str]:
-        have = rulings.keywords(state, card)
-        return have | {extra[card]} if card in extra else have
-
-    steps = [0 if all("ranged" in keys(m) for m in g[2:])
-             else 1 if all("fleetfoot" in keys(m) for m in g[2:]) else 2 for g in c.groups]
-    non_ranged = {m for index, g in enumerate(c.groups) if steps[index] for m in g[2:]}
-    for index, group in enumerate(c.groups):
+    groups = c.groups
+    if grants is None:
+        steps = [_phase_of(state, g) for g in groups]
+    else:
+        steps = [_phase_with(state, g, grants) for g in groups]
+    non_ranged: set[int] = set()
+    for index, group in enumerate(groups):
+        if steps[index]:
+            for position in range(2, len(group)):
+                non_ranged.add(group[position])
+    for index, group in enumerate(groups):
         side, target = group[0], group[1]
-        members = [m for m in group[2:] if _alive(state, m)]
-        if not members or not _alive(state, target):
+        if not _alive(state, target):
             continue
-        target_keys = keys(target)
+        members = [group[i] for i in range(2, len(group)) if _alive(state, group[i])]
+        if not members:
+            continue
+        target_keys = _keys_with(state, target, grants)
         if "flight" in target_keys and "ranged" in target_keys and target not in non_ranged:
-            members = [m for m in members if {"ranged", "flight"} & keys(m)]
+            members = [m for m in members if _reaches_flyers_with(state, m, grants)]
             if not members:
                 continue
-        fierce = all("fierce" in keys(m) for m in members)
+        fierce = True
+        offenses: list[int] = []
+        ready: list[bool] = []
+        for member in members:
+            if "fierce" not in _keys_with(state, member, grants):
+                fierce = False
+            offenses.append(_pair_offense(state, member, target))
+            ready.append(member not in state.exhausted)
         wounds = 2 if fierce and "armor" not in target_keys \
             and not state.card(target).is_structure else 1
-        found.append((side, target, members, [_offense(state, m, target) for m in members],
-                      [m not in state.exhausted for m in members],
-                      _defense(state, target, members), steps[index], wounds))
+        defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
+            else _defense(state, target, members)
+        found.append((side, target, members, offenses, ready, defense, steps[index], wounds))
     return found
 
 
-def forecast_assignment(state: GameState, attacks: list[Attack], action: Action
-                        ) -> list[Attack]:
-    """``attacks`` (:func:`forecast`'s) as they would be after the assignment ``action``
-    (separate, joint or berserk): a new attack and the target's strike-back, or one attacker
-    more in a group. For policies choosing an assignment."""
+def _keys_with(state: GameState, card: int, grants: dict[int, str] | None) -> frozenset[str]:
+    have = rulings.keywords(state, card)
+    if grants is not None and card in grants:
+        return have | {grants[card]}
+    return have
+
+
+def _reaches_flyers_with(state: GameState, card: int, grants: dict[int, str] | None) -> bool:
+    keys = _keys_with(state, card, grants)
+    return "ranged" in keys or "flight" in keys
+
+
+def _phase_with(state: GameState, group: list[int], grants: dict[int, str]) -> int:
+    ranged = fleet = True
+    for index in range(2, len(group)):
+        keys = _keys_with(state, group[index], grants)
+        ranged = ranged and "ranged" in keys
+        fleet = fleet and "fleetfoot" in keys
+    return 0 if ranged else 1 if fleet else 2
+
+
+def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
+                       ) -> tuple[int, list[Attack]]:
+    """What the assignment ``action`` (separate, joint or berserk) would change in
+    ``attacks`` (:func:`forecast`'s): (the index of the attack it replaces or -1, the new
+    attacks: the attack on its target, then the target's strike-back if it strikes back). For
+    policies choosing an assignment (weighed for every option: kept lean)."""
     card, target = action.card, action.target
     side = PLAYER if card in _combat(state).player else WILD
-    found = list(attacks)
     mine = rulings.keywords(state, card)
-    offense = _offense(state, card, target)
+    offense = _pair_offense(state, card, target)
     ready = card not in state.exhausted
     if action.kind == "joint":
         lead = int(action.option)
-        for index, attack in enumerate(found):
-            if attack[0] == side and attack[1] == target and attack[2] and attack[2][0] == lead:
-                members = [*attack[2], card]
-                keys = [rulings.keywords(state, m) for m in members]
-                step = 0 if all("ranged" in k for k in keys) else \
-                    1 if all("fleetfoot" in k for k in keys) else 2
-                fierce = all("fierce" in k for k in keys)
-                found[index] = (side, target, members, [*attack[3], offense],
-                                [*attack[4], ready], _defense(state, target, members), step,
-                                2 if fierce and _fierce_hurts(state, target) else 1)
-                return found
-        return found
-    found.append((side, target, [card], [offense], [ready], _defense(state, target, [card]),
-                  _step_of_keys(mine), 2 if "fierce" in mine and _fierce_hurts(state, target)
-                  else 1))
+        for index, attack in enumerate(attacks):
+            if attack[0] != side or attack[1] != target or not attack[2] \
+                    or attack[2][0] != lead:
+                continue
+            members = [*attack[2], card]
+            step = attack[6]
+            if step == 0 and "ranged" not in mine:
+                step = _phase_of(state, [side, target, *members])
+            elif step == 1 and "fleetfoot" not in mine:
+                step = 2
+            # A new attacker changes the target's defense only by its own riders.
+            defense = _defense(state, target, members) \
+                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
+            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            return index, [(side, target, members, [*attack[3], offense],
+                            [*attack[4], ready], defense, step, wounds)]
+    found: list[Attack] = [(side, target, [card], [offense], [ready],
+                            _pair_defense(state, target, card), _step_of_keys(mine),
+                            2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
+    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+        return -1, found
     theirs = rulings.keywords(state, target)
-    if state.where[target] != "guards" and _used(state, target) == 0 and action.kind != "berserk" \
-            and (bool({"ranged", "flight"} & theirs) or not {"ranged", "flight"} <= mine):
-        found.append((1 - side, card, [target], [_offense(state, target, card)],
-                      [target not in state.exhausted], _defense(state, card, [target]),
-                      _step_of_keys(theirs), 2 if "fierce" in theirs
-                      and _fierce_hurts(state, card) else 1))
+    ranged_flyer = "ranged" in mine and "flight" in mine
+    if ranged_flyer and "ranged" not in theirs and "flight" not in theirs:
+        return -1, found  # "Ranged flyers may only be hit by those with ranged or flight"
+    found.append((1 - side, card, [target], [_pair_offense(state, target, card)],
+                  [target not in state.exhausted], _pair_defense(state, card, target),
+                  _step_of_keys(theirs), 2 if "fierce" in theirs
+                  and _fierce_hurts(state, card) else 1))
+    return -1, found
+
+
+def _pair_offense(state: GameState, card: int, target: int) -> int:
+    """:func:`_offense`, remembered while the assignments are made (they change nothing it
+    reads: bonuses, keywords and exhaustion only change from the modification step on)."""
+    c = _combat(state)
+    if c.step != "assign":
+        return _offense(state, card, target)
+    key = card * 8192 + target
+    found = c.odds.get(key)
+    if found is None:
+        found = c.odds[key] = _offense(state, card, target)
+    return found
+
+
+def _pair_defense(state: GameState, card: int, attacker: int) -> int:
+    """``card``'s defense against ``attacker`` alone (:func:`_defense`), remembered likewise."""
+    c = _combat(state)
+    if c.step != "assign":
+        return _defense(state, card, [attacker])
+    key = -(card * 8192 + attacker) - 1
+    found = c.odds.get(key)
+    if found is None:
+        found = c.odds[key] = _defense(state, card, [attacker])
     return found
 
 

@@ -183,6 +183,9 @@ def _decisive_plays(state: GameState, actions: Sequence[Action]
     """The personality whose play reaches the victory target (checked at the next round's
     start), and one that brings a faction to five members (switching on the token bonus),
     each the first found of the highest total, or None."""
+    if not any(a.kind == "play" and state.card(a.card).type == "personality"
+               for a in actions):
+        return None, None
     members: dict[str, int] = {}
     total = 0
     for instance in rulings.personalities_in_play(state):
@@ -342,61 +345,76 @@ def _huntable(state: GameState) -> list[int]:
     fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
     bounty and the end of its fines and raids, more when the row is full and the next
     wanderer would overrun the city) more than it risks (the troop's life)."""
-    ready = [t for t in state.zones["defensive"]
-             if state.card(t).is_troop and t not in state.exhausted]
-    if not ready:
+    troops = [_Hunter(state, t) for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    if not troops:
         return []
     urgent = len(state.zones["wanderers"]) >= state.config.overrun_limit
-    helpers = sum(_attack_of(state, t, -1) for t in ready)
+    helpers = 0
+    for troop in troops:
+        helpers += troop.offense
     chosen: list[tuple[float, int]] = []
     for wanderer in state.zones["wanderers"]:
-        best = max(_duel(state, t, wanderer, helpers - _attack_of(state, t, -1), urgent)
-                   for t in ready)
+        best = -math.inf
+        for troop in troops:
+            best = max(best, _duel(state, troop, wanderer, helpers - troop.offense, urgent))
         if best > HUNT_GAIN:
             chosen.append((best, wanderer))
-    chosen.sort(key=lambda c: (-c[0], c[1]))
-    return [w for _, w in chosen[:max(1, len(ready) // HUNTERS_PER_PREY)]]
+    chosen.sort(key=_first_best)
+    return [w for _, w in chosen[:max(1, len(troops) // HUNTERS_PER_PREY)]]
 
 
-def _attack_of(state: GameState, troop: int, wanderer: int) -> int:
-    """A troop's offense against a wanderer outside combat: printed, its items, Giant Size,
-    offense against wanderers (``wanderer`` -1: against none in particular)."""
-    card = state.card(troop)
-    value = card.offense + sum(state.card(i).offense for i in rulings.items_used(state, troop))
-    value += sum(rulings.static_amounts(state, troop, "offense_vs_wanderers"))
-    if wanderer >= 0 and "giant-size" in rulings.keywords(state, troop) \
-            and "giant-size" not in rulings.keywords(state, wanderer):
-        value += 3
-    return value
+def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
+    return -entry[0], entry[1]
 
 
-def _duel(state: GameState, troop: int, wanderer: int, helpers: int, urgent: bool) -> float:
-    """What hunting ``wanderer`` with ``troop`` in the lead is expected to gain: the lead
-    strikes (with ``helpers``' offense joining, half of it counted: they may be needed
-    elsewhere), the wanderer strikes back at the lead; the one that strikes in an earlier step
-    (ranged, then fleetfoot) may kill the other first."""
-    lead, prey = state.card(troop), state.card(wanderer)
-    lead_keys, prey_keys = rulings.keywords(state, troop), rulings.keywords(state, wanderer)
-    if "flight" in prey_keys and not {"ranged", "flight"} & lead_keys:
+class _Hunter:
+    """A ready troop's numbers outside combat: offense (printed, its items, against
+    wanderers), defense (printed, its items), keywords."""
+
+    def __init__(self, state: GameState, troop: int) -> None:
+        card = state.card(troop)
+        self.instance = troop
+        self.card = card
+        self.keys = rulings.keywords(state, troop)
+        offense, defense = card.offense, card.defense
+        for item in rulings.items_used(state, troop):
+            offense += state.card(item).offense
+            defense += state.card(item).defense
+        for amount in rulings.static_amounts(state, troop, "offense_vs_wanderers"):
+            offense += amount
+        self.offense, self.defense = offense, defense
+        self.left = card.vitality - state.wounds.get(troop, 0)
+
+
+def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool) -> float:
+    """What hunting ``wanderer`` with ``lead`` in front is expected to gain: the lead strikes
+    (with ``helpers``' offense joining, half of it counted: they may be needed elsewhere), the
+    wanderer strikes back at the lead; the one that strikes in an earlier step (ranged, then
+    fleetfoot) may kill the other first."""
+    prey = state.card(wanderer)
+    lead_keys, prey_keys = lead.keys, rulings.keywords(state, wanderer)
+    if "flight" in prey_keys and "ranged" not in lead_keys and "flight" not in lead_keys:
         return -1.0  # "Flyers cannot be assigned by a card without the ranged or flight"
-    offense = _attack_of(state, troop, wanderer) + helpers // 2
-    hit = _wound_chance(offense - prey.defense)
+    giant = "giant-size" in lead_keys and "giant-size" not in prey_keys
+    hit = _wound_chance(lead.offense + (3 if giant else 0) + helpers // 2 - prey.defense)
     back = prey.offense + (3 if "giant-size" in prey_keys and "giant-size" not in lead_keys
                            else 0)
-    guard = lead.defense + sum(state.card(i).defense for i in rulings.items_used(state, troop))
-    guard -= max(rulings.static_amounts(state, wanderer, "defense_malus"), default=0)
+    guard = lead.defense
+    for amount in rulings.static_amounts(state, wanderer, "defense_malus"):
+        guard -= amount
     struck = _wound_chance(back - guard)
     ours = 2 if "fierce" in lead_keys and "armor" not in prey_keys else 1
     theirs = 2 if "fierce" in prey_keys and "armor" not in lead_keys else 1
     kill = hit if ours >= prey.vitality - state.wounds.get(wanderer, 0) else 0.0
-    lost = struck if theirs >= lead.vitality - state.wounds.get(troop, 0) else 0.0
+    lost = struck if theirs >= lead.left else 0.0
     first, second = _step_of(lead_keys), _step_of(prey_keys)
     if first < second:
         struck, lost = struck * (1 - kill), lost * (1 - kill)
     elif second < first:
         hit, kill = hit * (1 - lost), kill * (1 - lost)
     prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
-    return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead) \
+    return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead.card) \
         - (struck - lost) * 0.5
 
 
@@ -426,15 +444,24 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
             return _find(actions, "done")
         # The assignment after which the fight is expected to go best (a kill needs as many
         # separate hits as the target has vitality left; every attack risks a strike-back).
+        if len(choices) == 1 and len(actions) == 1:
+            return choices[0]
         fight = Fight(state)
         best = choices[0]
-        best_value = -math.inf
+        best_gain = -math.inf
+        seen: set[tuple[str, int, int, int]] = set()
         for action in choices:
-            value = fight.value(attacks=combat.forecast_assignment(state, fight.attacks, action))
-            if value > best_value + 1e-9:
-                best, best_value = action, value
-        if state.combat.step == "assign" and len(choices) < len(actions) \
-                and best_value < fight.base:
+            # Copies of a card, with the same wounds, make the same assignment.
+            same = (state.cards[action.card], state.wounds.get(action.card, 0)
+                    + (100 if action.card in state.exhausted else 0), action.target,
+                    int(action.option) if action.option else -1)
+            if same in seen:
+                continue
+            seen.add(same)
+            gain = fight.assignment_gain(action)
+            if gain > best_gain + 1e-9:
+                best, best_gain = action, gain
+        if state.combat.step == "assign" and len(choices) < len(actions) and best_gain < 0:
             return _find(actions, "done")  # a Defender's second fight that only costs
         return best
     if step == "modify":
@@ -507,7 +534,66 @@ class Fight:
         self.attacks = combat.forecast(state)
         self.mine = set(_combat_cards(state))
         self.left: dict[int, int] = {}  # wounds each target can still take
-        self.base = self.value()
+        # Filled by value() for the fight as it stands (what assignment_gain starts from):
+        self.alive: dict[int, float] = {}  # each card's chance to live through the fight
+        self.chances: list[float] = []  # each attack's chance to wound, its attackers alive
+        self.struck: dict[int, list[int]] = {}  # the attacks on each target
+        self.worth: dict[int, float] = {}  # each target's part of the value
+        self.base = self.value(keep=True)
+
+    def assignment_gain(self, action: Action) -> float:
+        """About what the assignment ``action`` adds to the fight's value, weighed on the
+        cards it touches only: its target (one hit more, or a stronger joint attack) and, if
+        the target strikes back, the card assigned (whichever strikes in an earlier step may
+        kill the other first). A local estimate, cheap enough to weigh every option."""
+        replaced, new = combat.assignment_attacks(self.state, self.attacks, action)
+        _, target, members, offenses, _, defense, step, wounds = new[0]
+        offense = 0
+        for value in offenses:
+            offense += max(0, value)
+        chance = _wound_chance(offense - defense)
+        alive = self.alive
+        for member in members:
+            chance *= alive.get(member, 1.0)
+        on_target: list[tuple[float, int]] = []
+        for index in self.struck.get(target, ()):
+            if index != replaced:
+                on_target.append((self.chances[index], self.attacks[index][7]))
+        gain = -self.worth.get(target, 0.0)
+        if len(new) == 1:
+            return gain + self._worth(target, [*on_target, (chance, wounds)])
+        card = action.card
+        _, _, _, back_offenses, _, back_defense, back_step, back_wounds = new[1]
+        back = _wound_chance(back_offenses[0] - back_defense) * self.alive.get(target, 1.0)
+        on_card = [(self.chances[i], self.attacks[i][7]) for i in self.struck.get(card, ())]
+        if step < back_step:  # the target may die before it strikes back
+            back *= 1.0 - _kill_chance(self.wounds_left(target),
+                                       [*on_target, (chance, wounds)])
+        elif back_step < step:  # the card may die before it strikes
+            chance *= 1.0 - _kill_chance(self.wounds_left(card),
+                                         [*on_card, (back, back_wounds)])
+        gain += self._worth(target, [*on_target, (chance, wounds)])
+        gain += self._worth(card, [*on_card, (back, back_wounds)]) - self.worth.get(card, 0.0)
+        return gain
+
+    def _worth(self, target: int, hits: list[tuple[float, int]], killed: float = -1.0
+               ) -> float:
+        """A target's part of the fight's value, hit by ``hits`` (chance, wounds; ``killed``:
+        their chance to kill it, when known)."""
+        if killed < 0:
+            killed = _kill_chance(self.wounds_left(target), hits)
+        untouched = 1.0
+        for chance, _ in hits:
+            untouched *= 1.0 - chance
+        wounded = 1.0 - untouched - killed
+        card = self.state.card(target)
+        if card.type == "wanderer":
+            return killed * (card.bounty + KILL_VALUE) + wounded
+        if card.subtype == "stronghold":
+            return -(killed * 1000 + wounded)
+        if target in self.mine or card.is_structure:
+            return -(killed * _card_worth(card) + wounded)
+        return 0.0
 
     def wounds_left(self, target: int) -> int:
         left = self.left.get(target)
@@ -522,22 +608,28 @@ class Fight:
     def value(self, boost_off: dict[int, int] | None = None,
               boost_def: dict[int, int] | None = None, feared: int = -1,
               grant: tuple[int, str] | None = None, hold: bool = False,
-              attacks: list[combat.Attack] | None = None) -> float:
+              keep: bool = False) -> float:
+        """The fight's expected value, with the changes a modification would make; ``keep``:
+        remember its parts (the fight as it stands, for assignment_gain)."""
         state = self.state
-        if attacks is None:
-            attacks = self.attacks if grant is None else combat.forecast(
-                state, {grant[0]: grant[1]})
+        attacks = self.attacks if grant is None else combat.forecast(
+            state, {grant[0]: grant[1]})
         alive: dict[int, float] = {}
         hits: dict[int, list[tuple[float, int]]] = {}
+        chances = [0.0] * len(attacks) if keep else []
+        steps = {attack[6] for attack in attacks}
         for step in (0, 1, 2):
+            if step not in steps:
+                continue
             struck: list[int] = []
-            for _, target, members, offenses, ready, defense, when, wounds in attacks:
+            for index, attack in enumerate(attacks):
+                _, target, members, offenses, ready, defense, when, wounds = attack
                 if when != step:
                     continue
                 offense = 0
-                for index, member in enumerate(members):
-                    value = offenses[index]
-                    if ready[index]:
+                for position, member in enumerate(members):
+                    value = offenses[position]
+                    if ready[position]:
                         if boost_off is not None:
                             value += boost_off.get(member, 0)
                         if member == feared:
@@ -551,22 +643,22 @@ class Fight:
                         chance *= alive.get(member, 1.0)
                     hits.setdefault(target, []).append((chance, wounds))
                     struck.append(target)
+                    if keep:
+                        chances[index] = chance
+                        self.struck.setdefault(target, []).append(index)
             for target in struck:
                 alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
         total = 0.0
         for target, target_hits in hits.items():
-            killed = 1.0 - alive[target]
-            untouched = 1.0
-            for chance, _ in target_hits:
-                untouched *= 1.0 - chance
-            wounded = 1.0 - untouched - killed
-            card = state.card(target)
-            if card.type == "wanderer":
-                total += killed * (card.bounty + KILL_VALUE) + wounded
-            elif card.subtype == "stronghold":
-                total -= killed * 1000 + wounded
-            elif target in self.mine or card.is_structure:
-                total -= killed * _card_worth(card) + (0 if hold else wounded)
+            worth = self._worth(target, target_hits, 1.0 - alive[target])
+            if hold and worth < 0 and target in self.mine:  # no exhaustion: only deaths count
+                card = state.card(target)
+                worth = -(1.0 - alive[target]) * _card_worth(card)
+            total += worth
+            if keep:
+                self.worth[target] = worth
+        if keep:
+            self.alive, self.chances = alive, chances
         return total
 
 
@@ -726,10 +818,21 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
             if ability.effect.kind == "collect":
                 return action
     context = _Context(state)
+    people: list[Profile] | None = None
     for action in actions:
-        if action.kind == "discard" and (_dead_card(state, action.card)
-                                         or _unusable(state, action.card)
-                                         or _idle(state, action.card, context)):
+        if action.kind != "discard":
+            continue
+        if _dead_card(state, action.card):
+            return action
+        card = state.card(action.card)
+        if card.type in ("event", "invocation", "item"):
+            if people is None:
+                people = [state.card(i) for i in (*rulings.personalities_in_play(state),
+                                                  *state.zones["hand"])
+                          if state.card(i).type == "personality"]
+            if _unusable(card, people):
+                return action
+        if _idle(state, action.card, context):
             return action
     return _find(actions, "done")
 
@@ -749,16 +852,10 @@ def _idle(state: GameState, instance: int, context: _Context) -> bool:
     return _score(state, Action("play", instance), context) <= 0
 
 
-def _unusable(state: GameState, instance: int) -> bool:
-    """A card in hand that nothing in play or in hand can use, so it only takes a draw's
-    place: a battle event no troop is strong enough for, an invocation no personality may
-    bear, an item with no troop to carry it."""
-    card = state.card(instance)
-    if card.type not in ("event", "invocation", "item"):
-        return False
-    people = [state.card(i) for i in (*rulings.personalities_in_play(state),
-                                      *state.zones["hand"])
-              if state.card(i).type == "personality"]
+def _unusable(card: Profile, people: list[Profile]) -> bool:
+    """A card in hand that none of ``people`` (the personalities in play and in hand) can
+    use, so it only takes a draw's place: a battle event no troop is strong enough for, an
+    invocation no personality may bear, an item with no troop to carry it."""
     if card.type == "event":
         return card.subtype == "battle" and not any(
             p.is_troop and p.strength[0] >= card.strength[0] for p in people)

@@ -67,6 +67,9 @@ class Combat:
     # wound: Berserk's new target must be there too, even if the first one was destroyed).
     first_private: list[int] = field(default_factory=list)
     declined: bool = False  # the player's Defenders passed up their second fight
+    # Offense and defense of (attacker, target) pairs while the assignments are made (nothing
+    # changes them then), for policies weighing every assignment; not saved, not copied.
+    odds: dict[int, int] = field(default_factory=dict)
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -235,7 +238,8 @@ def _combat_clone(c: Combat) -> Combat:
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
-    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)}
+    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)
+            if f.name != "odds"}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data
