@@ -35,11 +35,11 @@ POLICY_NAMES = ("greedy", "lookahead", "random")
 
 def check_policy(name: str) -> str:
     """``name`` if it names a policy, else ValueError saying what does."""
-    base, _, budget = name.partition(":")
-    if base not in POLICY_NAMES or (budget and base != "lookahead"):
+    base, colon, budget = name.partition(":")
+    if base not in POLICY_NAMES or (colon and base != "lookahead"):
         raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICY_NAMES)} "
                          f"(or lookahead:N, N rollouts per decision)")
-    if budget and not (budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
+    if colon and not (budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
         raise ValueError(f"the lookahead budget must be a number from 1 to {MAX_BUDGET}, "
                          f"not {budget!r}")
     return name

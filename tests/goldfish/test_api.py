@@ -119,9 +119,12 @@ def test_a_json_decklist_object_can_be_run(client: Client) -> None:
         ({"text": "# Real\nInitial Holdings\n1 Acormis Winters\n"}, 400, "deck_not_playable",
          "not known yet"),
         ({"text": TEXT, "games": 2001}, 400, "too_many_games", "Sign in"),
+        ({"text": TEXT, "policy": "lookahead:0"}, 400, "invalid", "budget"),
+        ({"text": TEXT, "policy": "lookahead:8", "games": 1001}, 400, "too_many_games",
+         "lookahead run may have at most 1,000 games"),
     ],
     ids=["no-deck", "both", "bad-deck", "no-games", "policy", "target", "unknown-card",
-         "unplayable", "anonymous-limit"],
+         "unplayable", "anonymous-limit", "lookahead-budget", "lookahead-limit"],
 )
 def test_bad_requests_are_problems(client: Client, body: dict[str, Any], status: int,
                                    code: str, detail: str) -> None:
@@ -206,6 +209,12 @@ def test_a_deck_whose_initial_holdings_break_the_rules_is_refused_with_the_valid
         (p["code"], p["message"]) for p in expected]
     assert expected[0]["message"] in problem["detail"]
     assert not GoldfishRun.objects.exists()
+
+
+def test_a_lookahead_run_with_its_budget_is_accepted(client: Client) -> None:
+    response = post(client, "/api/goldfish/", {**BODY, "games": 10, "policy": "lookahead:4"})
+    assert response.status_code == 202
+    assert GoldfishRun.objects.get().policy == "lookahead:4"
 
 
 def test_a_deck_that_leaves_its_holdings_to_the_advisor_is_played(client: Client) -> None:

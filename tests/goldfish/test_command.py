@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError
 
 from decks.deck_input import deck_from_text
 from decks.validation import deck_validate
@@ -57,6 +58,16 @@ def test_other_options_reach_the_report() -> None:
                             "--target", "15", "--players", "2")
     report = json.loads(out)
     assert (code, report["policy"], report["target"], report["players"]) == (0, "random", 15, 2)
+
+
+def test_the_lookahead_policy_and_its_budget_reach_the_report() -> None:
+    code, out, _ = goldfish("--games", "2", "--format", "json", "--policy", "lookahead:2")
+    assert (code, json.loads(out)["policy"]) == (0, "lookahead:2")
+
+
+def test_an_unknown_policy_is_refused_naming_the_policies() -> None:
+    with pytest.raises(CommandError, match="greedy, lookahead, random"):
+        goldfish("--games", "2", "--policy", "clever")
 
 
 def test_the_text_report_reads_at_a_glance() -> None:
