@@ -298,7 +298,11 @@ def _slots(state: GameState, card: int) -> int:
 
 
 def _used(state: GameState, card: int) -> int:
-    return sum(1 for g in _combat(state).groups if _member(g, card))
+    count = 0
+    for group in _combat(state).groups:
+        if _member(group, card):
+            count += 1
+    return count
 
 
 def _member(group: list[int], card: int) -> bool:
@@ -938,6 +942,50 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
                   _step_of_keys(theirs), 2 if "fierce" in theirs
                   and _fierce_hurts(state, card) else 1))
     return -1, found
+
+
+NO_STRIKE_BACK = -1000  # assignment_numbers' strike-back margin when there is none
+
+
+def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
+                       ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """:func:`assignment_attacks` as plain numbers, for weighing every option without
+    building lists: (the index of the attack replaced or -1, the target, the attack's offense
+    (its ready attackers' together), the target's defense, the attack's step, wounds a hit
+    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds)."""
+    card, target = action.card, action.target
+    side = PLAYER if card in _combat(state).player else WILD
+    mine = rulings.keywords(state, card)
+    offense = max(0, _pair_offense(state, card, target))
+    if action.kind == "joint":
+        lead = int(action.option)
+        for index, attack in enumerate(attacks):
+            members = attack[2]
+            if attack[0] != side or attack[1] != target or not members or members[0] != lead:
+                continue
+            step = attack[6]
+            if step == 0 and "ranged" not in mine:
+                step = _phase_of(state, [side, target, *members, card])
+            elif step == 1 and "fleetfoot" not in mine:
+                step = 2
+            defense = _defense(state, target, [*members, card]) \
+                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
+            for value in attack[3]:
+                offense += max(0, value)
+            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            return index, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    defense = _pair_defense(state, target, card)
+    step = _step_of_keys(mine)
+    wounds = 2 if "fierce" in mine and _fierce_hurts(state, target) else 1
+    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+        return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    theirs = rulings.keywords(state, target)
+    if "ranged" in mine and "flight" in mine and "ranged" not in theirs \
+            and "flight" not in theirs:
+        return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    back = max(0, _pair_offense(state, target, card)) - _pair_defense(state, card, target)
+    return (-1, target, offense, defense, step, wounds, back, _step_of_keys(theirs),
+            2 if "fierce" in theirs and _fierce_hurts(state, card) else 1)
 
 
 def _pair_offense(state: GameState, card: int, target: int) -> int:

@@ -197,19 +197,19 @@ def _decisive_plays(state: GameState, actions: Sequence[Action]
     winning: Action | None = None
     bonus: Action | None = None
     best_total, bonus_total = -1, -1
+    last = -1
     for action in actions:
-        if action.kind != "play":
-            continue
+        if action.kind != "play" or action.card == last:
+            continue  # (a card's placements come together and reach the same total)
         card = state.card(action.card)
         if card.type != "personality" or (card.is_troop and action.target >= 0):
             continue
-        after = dict(members)
-        if card.faction:
-            after[card.faction] = after.get(card.faction, 0) + 1
-        personal = [state.personal[k] - card.cost[k] for k in range(3)]
-        reached = total + card.influence + sum(
-            personal[rulings.PRIMARY[f]] for f, n in after.items()
-            if n >= 5 and f in rulings.PRIMARY)
+        last = action.card
+        reached = total + card.influence
+        for faction, kind in rulings.PRIMARY.items():
+            count = members.get(faction, 0) + (1 if card.faction == faction else 0)
+            if count >= 5:
+                reached += state.personal[kind] - card.cost[kind]
         if reached >= target and reached > best_total:
             winning, best_total = action, reached
         if card.faction and members.get(card.faction, 0) == 4 and reached > bonus_total:
@@ -537,7 +537,9 @@ class Fight:
         # Filled by value() for the fight as it stands (what assignment_gain starts from):
         self.alive: dict[int, float] = {}  # each card's chance to live through the fight
         self.chances: list[float] = []  # each attack's chance to wound, its attackers alive
-        self.struck: dict[int, list[int]] = {}  # the attacks on each target
+        self.hits_on: dict[int, list[tuple[float, int, int]]] = {}  # (chance, wounds, attack)
+        self.margins: list[int] = []  # each attack's margin before the dice
+        self.factors: list[float] = []  # the chance its attackers are alive to strike
         self.worth: dict[int, float] = {}  # each target's part of the value
         self.base = self.value(keep=True)
 
@@ -546,35 +548,78 @@ class Fight:
         cards it touches only: its target (one hit more, or a stronger joint attack) and, if
         the target strikes back, the card assigned (whichever strikes in an earlier step may
         kill the other first). A local estimate, cheap enough to weigh every option."""
-        replaced, new = combat.assignment_attacks(self.state, self.attacks, action)
-        _, target, members, offenses, _, defense, step, wounds = new[0]
-        offense = 0
-        for value in offenses:
-            offense += max(0, value)
-        chance = _wound_chance(offense - defense)
-        alive = self.alive
-        for member in members:
-            chance *= alive.get(member, 1.0)
-        on_target: list[tuple[float, int]] = []
-        for index in self.struck.get(target, ()):
-            if index != replaced:
-                on_target.append((self.chances[index], self.attacks[index][7]))
-        gain = -self.worth.get(target, 0.0)
-        if len(new) == 1:
-            return gain + self._worth(target, [*on_target, (chance, wounds)])
+        (replaced, target, offense, defense, step, wounds, back_margin, back_step,
+         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action)
         card = action.card
-        _, _, _, back_offenses, _, back_defense, back_step, back_wounds = new[1]
-        back = _wound_chance(back_offenses[0] - back_defense) * self.alive.get(target, 1.0)
-        on_card = [(self.chances[i], self.attacks[i][7]) for i in self.struck.get(card, ())]
+        alive = self.alive
+        chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
+        if replaced >= 0:
+            for member in self.attacks[replaced][2]:
+                chance *= alive.get(member, 1.0)
+        on_target = self.hits_on.get(target, _NO_HITS)
+        left = self.wounds_left(target)
+        if back_margin == combat.NO_STRIKE_BACK:
+            killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
+            return self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+        back = _wound_chance(back_margin) * alive.get(target, 1.0)
+        on_card = self.hits_on.get(card, _NO_HITS)
+        card_left = self.wounds_left(card)
         if step < back_step:  # the target may die before it strikes back
-            back *= 1.0 - _kill_chance(self.wounds_left(target),
-                                       [*on_target, (chance, wounds)])
+            killed, _ = _hit_chances(left, on_target, -1, chance, wounds)
+            back *= 1.0 - killed
         elif back_step < step:  # the card may die before it strikes
-            chance *= 1.0 - _kill_chance(self.wounds_left(card),
-                                         [*on_card, (back, back_wounds)])
-        gain += self._worth(target, [*on_target, (chance, wounds)])
-        gain += self._worth(card, [*on_card, (back, back_wounds)]) - self.worth.get(card, 0.0)
+            killed, _ = _hit_chances(card_left, on_card, -1, back, back_wounds)
+            chance *= 1.0 - killed
+        killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
+        gain = self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+        killed, untouched = _hit_chances(card_left, on_card, -1, back, back_wounds)
+        return gain + self._part(card, killed, untouched) - self.worth.get(card, 0.0)
+
+    def boost_gain(self, boost_off: dict[int, int] | None, boost_def: dict[int, int] | None,
+                   feared: int = -1) -> float:
+        """About what more offense or defense for some cards (or Fear on one) adds to the
+        fight's value, weighed on the targets of the attacks it changes only (as
+        assignment_gain)."""
+        changed: dict[int, dict[int, float]] = {}
+        for index, attack in enumerate(self.attacks):
+            _, target, members, offenses, ready, defense, _, _ = attack
+            delta = 0
+            for position, member in enumerate(members):
+                if not ready[position]:
+                    continue
+                add = boost_off.get(member, 0) if boost_off is not None else 0
+                if member == feared:
+                    add -= 3
+                if add:
+                    delta += max(0, offenses[position] + add) - max(0, offenses[position])
+            if boost_def is not None and target in boost_def:
+                delta -= max(0, defense + boost_def[target]) - defense
+            if delta:
+                chance = _wound_chance(self.margins[index] + delta) * self.factors[index]
+                changed.setdefault(target, {})[index] = chance
+        gain = 0.0
+        for target, chances in changed.items():
+            hits = [(chances.pop(i, c), w) for c, w, i in self.hits_on.get(target, _NO_HITS)]
+            hits += [(c, self.attacks[i][7]) for i, c in chances.items()]
+            killed = _kill_chance(self.wounds_left(target), hits)
+            untouched = 1.0
+            for chance, _ in hits:
+                untouched *= 1.0 - chance
+            gain += self._part(target, killed, untouched) - self.worth.get(target, 0.0)
         return gain
+
+    def _part(self, target: int, killed: float, untouched: float) -> float:
+        """A target's part of the fight's value, from the chance that it is killed and the
+        chance that nothing wounds it."""
+        wounded = 1.0 - untouched - killed
+        card = self.state.card(target)
+        if card.type == "wanderer":
+            return killed * (card.bounty + KILL_VALUE) + wounded
+        if card.subtype == "stronghold":
+            return -(killed * 1000 + wounded)
+        if target in self.mine or card.is_structure:
+            return -(killed * _card_worth(card) + wounded)
+        return 0.0
 
     def _worth(self, target: int, hits: list[tuple[float, int]], killed: float = -1.0
                ) -> float:
@@ -617,11 +662,16 @@ class Fight:
         alive: dict[int, float] = {}
         hits: dict[int, list[tuple[float, int]]] = {}
         chances = [0.0] * len(attacks) if keep else []
-        steps = {attack[6] for attack in attacks}
+        if keep:
+            self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
+        present = 0  # a bit per resolution step that has attacks
+        for attack in attacks:
+            present |= 1 << attack[6]
+        struck: list[int] = []
         for step in (0, 1, 2):
-            if step not in steps:
+            if not present >> step & 1:
                 continue
-            struck: list[int] = []
+            struck.clear()
             for index, attack in enumerate(attacks):
                 _, target, members, offenses, ready, defense, when, wounds = attack
                 if when != step:
@@ -638,6 +688,11 @@ class Fight:
                 if boost_def is not None:
                     defense = max(0, defense + boost_def.get(target, 0))
                 chance = _wound_chance(offense - defense)
+                if keep:
+                    factor = 1.0
+                    for member in members:
+                        factor *= alive.get(member, 1.0)
+                    self.margins[index], self.factors[index] = offense - defense, factor
                 if chance > 0:
                     for member in members:
                         chance *= alive.get(member, 1.0)
@@ -645,7 +700,7 @@ class Fight:
                     struck.append(target)
                     if keep:
                         chances[index] = chance
-                        self.struck.setdefault(target, []).append(index)
+                        self.hits_on.setdefault(target, []).append((chance, wounds, index))
             for target in struck:
                 alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
         total = 0.0
@@ -665,6 +720,36 @@ class Fight:
 def _combat_cards(state: GameState) -> list[int]:
     assert state.combat is not None
     return state.combat.player
+
+
+_NO_HITS: list[tuple[float, int, int]] = []
+
+
+def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chance: float,
+                 wounds: int) -> tuple[float, float]:
+    """(The chance that ``hits`` (chance, wounds, attack), but the attack ``skip``, and one
+    more hit (``chance``, ``wounds``) deal ``left`` wounds or more; the chance none lands.)"""
+    untouched = 1.0 - chance
+    simple = left <= 1 or wounds >= left
+    for hit_chance, hit_wounds, index in hits:
+        if index != skip:
+            untouched *= 1.0 - hit_chance
+            if hit_wounds < left:
+                simple = False
+    if left <= 0:
+        return 1.0, untouched
+    if simple:
+        return 1.0 - untouched, untouched
+    spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
+    for hit_chance, hit_wounds, index in [*hits, (chance, wounds, -2)]:
+        if index == skip:
+            continue
+        moved = [0.0] * (left + 1)
+        for taken, weight in enumerate(spread):
+            moved[taken] += weight * (1.0 - hit_chance)
+            moved[min(left, taken + hit_wounds)] += weight * hit_chance
+        spread = moved
+    return spread[left], untouched
 
 
 def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
@@ -711,42 +796,41 @@ def _modify_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float | None:
     """What ``action`` adds to the fight's expected outcome, less what it spends."""
     kind, card = action.kind, action.card
-    base = fight.base
     if kind == "charge":
-        return fight.value({card: 1}, {card: -1}) - base
+        return fight.boost_gain({card: 1}, {card: -1})
     if kind in ("fervor", "pray"):
         amount = min(state.card(card).strength[1], state.personal[1])
         target = card if kind == "fervor" else action.target
         boost = {target: amount}
-        after = fight.value(boost) if kind == "fervor" or action.option == "offense" \
-            else fight.value(None, boost)
-        return after - base - amount * TOKEN_VALUE
+        after = fight.boost_gain(boost, None) if kind == "fervor" or action.option == "offense" \
+            else fight.boost_gain(None, boost)
+        return after - amount * TOKEN_VALUE
     if kind == "fear":
         # "E Fear" exhausts the bearer: its own attack then counts for nothing.
         lost = {card: -99} if "fear" in state.card(card).exhausting else None
-        return fight.value(lost, None, action.target) - base
+        return fight.boost_gain(lost, None, action.target)
     if kind == "use":
         effect = state.card(card).ability(action.option).effect
         price = sum(effect.pay) * TOKEN_VALUE
         actor = state.host.get(card, card) if state.card(card).type == "invocation" else card
         if effect.kind == "grant":
-            return fight.value(grant=(actor, effect.keyword)) - base - price
+            return fight.value(grant=(actor, effect.keyword)) - fight.base - price
         if effect.kind == "self_defense":
-            return fight.value(None, {actor: effect.amount}) - base - price
+            return fight.boost_gain(None, {actor: effect.amount}) - price
         if effect.kind == "troop_offense":
-            return fight.value({action.target: effect.amount}) - base - price
+            return fight.boost_gain({action.target: effect.amount}, None) - price
         return None
     if kind == "play":
         profile = state.card(card)
         effect = profile.abilities[0].effect
         price = profile.total_cost * TOKEN_VALUE
         if effect.kind == "troop_offense":
-            return fight.value({action.target: effect.amount}) - base - price
+            return fight.boost_gain({action.target: effect.amount}, None) - price
         mine = [t for t in fight.mine if state.in_play(t)]
         if effect.kind == "all_defense":
-            return fight.value(None, dict.fromkeys(mine, effect.amount)) - base - price
+            return fight.boost_gain(None, dict.fromkeys(mine, effect.amount)) - price
         if effect.kind == "no_wound_exhaustion":
-            return fight.value(hold=True) - base - price
+            return fight.value(hold=True) - fight.base - price
         if effect.kind == "heal_troops":
             healed = sum(1 for t in mine if state.wounds.get(t))
             return healed * 1.5 - price
