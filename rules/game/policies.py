@@ -41,7 +41,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
-    invocations used only in fights), after using its troops' income abilities.
+    invocations used only in fights), then personalities it will not afford for two rounds
+    (a kind of their cost beyond its tokens and two rounds of its income of that kind), after
+    using its troops' income abilities.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ HUNT_GAIN = 0.5  # a hunt is declared on a wanderer whose best duel is expected 
 OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would overrun the city
 WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
 HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
+AFFORD_ROUNDS = 2  # a personality in hand it cannot pay for within this many rounds is discarded
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -918,7 +921,32 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
                 return action
         if _idle(state, action.card, context):
             return action
+    # Then a personality it will not afford for rounds: a kind of its cost beyond what the
+    # player holds and AFFORD_ROUNDS rounds of his income of that kind bring.
+    income: list[int] | None = None
+    for action in actions:
+        if action.kind == "discard" and state.card(action.card).type == "personality":
+            if income is None:
+                income = _income_by_kind(state)
+            cost = state.card(action.card).cost
+            for kind in range(3):
+                if cost[kind] > state.personal[kind] + income[kind] * AFFORD_ROUNDS:
+                    return action
     return _find(actions, "done")
+
+
+def _income_by_kind(state: GameState) -> list[int]:
+    """The tokens of each kind the income abilities of the cards in play bring a round."""
+    income = [0, 0, 0]
+    for zone in ("private", "residents", "guards", "defensive", "attached"):
+        for instance in state.zones[zone]:
+            for ability in state.card(instance).abilities:
+                gains = ability.effect.gains
+                if ability.effect.kind == "collect":
+                    income[0] += gains[0]
+                    income[1] += gains[1]
+                    income[2] += gains[2]
+    return income
 
 
 def _idle(state: GameState, instance: int, context: _Context) -> bool:

@@ -218,3 +218,18 @@ def test_bounties_are_taken_in_the_kind_that_counts_most(setup: str, kind: str) 
     assert state.bounty_due == 1
     assert choice(state) == Action("bounty", option=kind)
 
+
+
+def test_greedy_discards_a_personality_it_will_not_afford_for_rounds() -> None:
+    # 4 political needed, none held and no political income: it would sit in hand.
+    state = make_game(personalities=[citizen("lord", faction="mosfin", cost=(0, 0, 4)),
+                                     citizen("clerk", faction="mosfin", cost=(0, 0, 1))])
+    lord, clerk = first(state, "lord"), first(state, "clerk")
+    place(state, lord, "hand")
+    place(state, clerk, "hand")
+    state.personal = [3, 3, 1]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == Action("discard", lord)
+    act(state, choice(state))
+    assert choice(state) == Action("done")  # the clerk is paid for
