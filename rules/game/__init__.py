@@ -2,5 +2,5 @@
 
 Its modules import one way, each only from modules below it (inside functions too), lowest
 first: effects <- profile, config <- state <- actions <- rulings <- combat <- engine, policies,
-narrate, report <- runner.
+narrate, report <- lookahead <- runner.
 """

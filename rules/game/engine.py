@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import CardFacts
+from rules.deck_rules import Problem, holdings_problems
 from rules.decklist import Deck
 from rules.game import combat, rulings
 from rules.game.actions import Action, Result
@@ -35,7 +36,7 @@ from rules.game.rulings import (
 )
 from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState
 from rules.holdings import advise_holdings, apply_advice, deck_structures
-from rules.rng import GameRng
+from rules.rng import GameRng, keyed_state
 
 HAND_SIZE = 7
 RECYCLE_COST = 5
@@ -45,7 +46,12 @@ STARTING_TOKENS = (4, 4, 4)
 
 
 class DeckNotPlayable(ValueError):
-    """The deck cannot be played by the engine (unknown card numbers, no stronghold...)."""
+    """The deck cannot be played by the engine (unknown card numbers, no stronghold...).
+    ``problems``: the deck validator's problems when its Initial Holdings break the rules."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -65,7 +71,9 @@ class Prepared:
 def prepare(deck: Deck, cards: Mapping[str, CardFacts],
             config: GameConfig | None = None) -> Prepared:
     """Check that the engine can play ``deck`` and read its cards; raises
-    :class:`DeckNotPlayable` with every problem (unknown card numbers, no stronghold)."""
+    :class:`DeckNotPlayable` with every problem (unknown card numbers; Initial Holdings that
+    break the rules, with the validator's problems, unless the advisor chooses them: holdings
+    without a stronghold are the advisor's to choose)."""
     problems: list[str] = []
     table: dict[str, Profile] = {}
     for _, entry in deck.all_entries():
@@ -80,6 +88,7 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
     if problems:
         raise DeckNotPlayable("The engine cannot play this deck: " + "; ".join(problems))
     holdings = deck
+    _check_holdings(deck, cards, table)
     if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
         advice = advise_holdings(deck_structures(deck), cards)
         if not advice.holdings:
@@ -88,6 +97,20 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
         holdings = apply_advice(deck, advice)
     facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
     return Prepared(holdings, table, facts_data, config or GameConfig())
+
+
+def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],
+                    table: Mapping[str, Profile]) -> None:
+    """Refuse Initial Holdings that break the rules, with the deck validator's own problems.
+    Holdings without a stronghold are left to the advisor, which chooses among the deck's
+    structures (holdings and pile alike) by the same rules: only a card of another type placed
+    in them is refused then (the advisor only moves structures)."""
+    problems = holdings_problems(deck, cards)
+    if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
+        problems = tuple(p for p in problems if p.code == "wrong_pile")
+    if problems:
+        raise DeckNotPlayable("The Initial Holdings break the rules: "
+                              + " ".join(p.message for p in problems), problems)
 
 
 def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
@@ -170,6 +193,8 @@ def _favour(state: GameState) -> int:
 def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, number, 0)
     if state.events is not None:
         emit(state, "round", round=number)
     total = rulings.influence_total(state)
@@ -226,6 +251,8 @@ def _end_round(state: GameState) -> None:
 
 def _wanderer_phase(state: GameState) -> None:
     state.phase = "wanderer"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, state.round, 1)
     rng = GameRng(state.rng)
     row = state.zones["wanderers"]
     for instance in list(row):
@@ -235,6 +262,7 @@ def _wanderer_phase(state: GameState) -> None:
             if state.city[kind]:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
+                state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
                 if state.events is not None:
                     emit(state, "hoard", card=instance, kind=kind)
     aggressive = []
@@ -344,6 +372,8 @@ def legal_actions(state: GameState) -> list[Action]:
 def _legal_actions(state: GameState) -> list[Action]:
     if state.outcome:
         return []
+    if state.bounty_due:
+        return _bounty_options(state)
     if state.combat is not None:
         return combat.options(state)
     step = state.step
@@ -381,7 +411,9 @@ def apply(state: GameState, action: Action) -> Result:
     state.decisions += 1
     if state.events is not None:
         emit(state, "action", action=action.to_dict())
-    if state.combat is not None:
+    if action.kind == "bounty":
+        rulings.take_bounty_token(state, rulings.KIND_INDEX[action.option])
+    elif state.combat is not None:
         combat.apply(state, action)
     else:
         _apply(state, action)
@@ -416,6 +448,15 @@ def _why_illegal(state: GameState, action: Action) -> str:
 def _advance(state: GameState) -> None:
     state.pending = None
     while not state.outcome:
+        if state.bounty_due:  # chosen before anything else goes on
+            found = _bounty_options(state)
+            if found:
+                state.pending = found
+                return
+            if state.events is not None:
+                emit(state, "bounty_short", count=state.bounty_due)
+            state.bounty_due = 0  # the city's pool is empty: "not able to do so"
+            continue
         fight = state.combat
         if fight is not None:
             if fight.step == "over":
@@ -632,13 +673,26 @@ def _use_options(state: GameState) -> list[Action]:
 
 
 def _fine_options(state: GameState) -> list[Action]:
+    """A fine's ways of payment, and the abilities of the moment ("Abilities may be used in
+    any phase"): with nothing to pay with, only the income abilities, which could bring the
+    token (with none of those either, the fine is waived)."""
     if state.fines_due <= 0:
         return []
     options = [Action("fine", option=rulings.KINDS[k]) for k in range(3) if state.personal[k]]
     for zone in ("private", "residents", "guards", "defensive", "attached"):
         options += [Action("fine", i) for i in state.zones[zone]
                     if state.card(i).subtype != "stronghold"]
-    return options
+    uses = _use_options(state)
+    if not options:
+        return [a for a in uses if state.card(a.card).ability(a.option).effect.kind
+                == "collect"]
+    return [*options, *uses]
+
+
+def _bounty_options(state: GameState) -> list[Action]:
+    """One token of the bounty due: "The bounty can be made of any token type" the city's
+    pool still has."""
+    return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
 
 
 # --- replay --------------------------------------------------------------------------------
