@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "decks",
     "collection",
     "goldfish",
+    "matchups",
     "playtest",
 ]
 

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.game import combat, engine, rulings
-from rules.game.actions import Action, Result, describe
+from rules.game.actions import Action, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
+from rules.game.narrate import sentence
 from rules.game.state import DISCARDS, IN_PLAY, GameState
 from rules.rng import GameRng, derive_seed
 
@@ -84,6 +85,7 @@ class Table:
     decisions: int = 0
     # One line per event of a recorded table ("" when not recorded): (round, seat, text).
     story: list[tuple[int, int, str]] | None = None
+    seen: list[int] = field(default_factory=list)  # each seat's events already told
 
     @property
     def players(self) -> int:
@@ -96,7 +98,30 @@ class Table:
 
     def tell(self, seat: int, text: str) -> None:
         if self.story is not None:
+            self.flush()
             self.story.append((self.round, seat, text))
+
+    def flush(self) -> None:
+        """Tell the seats' new engine events (while the guests they name are still there)."""
+        if self.story is None:
+            return
+        while len(self.seen) < len(self.seats):
+            self.seen.append(0)
+        for seat, state in enumerate(self.seats):
+            events = state.events or []
+            for event in events[self.seen[seat]:]:
+                if event["type"] in ("round", "victory_check", "unexhaust", "shuffle"):
+                    continue
+                text = sentence(state, event, _namer(state))
+                if text:
+                    self.story.append((self.round, seat, text))
+            self.seen[seat] = len(events)
+
+
+def _namer(state: GameState) -> Callable[[int], str]:
+    def name(instance: int) -> str:
+        return state.card(instance).name if 0 <= instance < len(state.cards) else "a card"
+    return name
 
 
 def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
@@ -235,12 +260,11 @@ def apply(table: Table, action: Action) -> Result:
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
-        if table.story is not None:
-            table.tell(seat, describe(state, action) + ".")
         _check_uniques(table, seat)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
+    table.flush()
     return Result(True)
 
 
@@ -373,6 +397,13 @@ def _begin_round(table: Table, number: int) -> None:
     table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
     for seat in table.active():
         state = table.seats[seat]
+        troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
+                     if state.card(i).is_troop)
+        table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
+                         f"{list(state.personal)}, {len(state.zones['private'])} structures, "
+                         f"{troops} troops, {len(state.zones['wanderers'])} wanderers.")
+    for seat in table.active():
+        state = table.seats[seat]
         engine._begin_round(state, number)
         engine._advance(state)
     table.stage = "maintenance"
@@ -389,6 +420,7 @@ def _begin_discards(table: Table) -> None:
 
 
 def _end(table: Table, outcome: str, winner: int = -1) -> None:
+    table.flush()
     table.outcome, table.winner = outcome, winner
     table.final_round = table.round
     table.stage = "over"
@@ -584,6 +616,7 @@ def _finish_hosting(table: Table) -> None:
     hosting = table.hosting
     if hosting is None:
         return
+    table.flush()
     table.hosting = None
     host, origin = table.seats[hosting.host], table.seats[hosting.origin]
     host.combat = None
