@@ -20,6 +20,7 @@ from rules.game.matchup import (
     play_matchup_game,
     run,
     seating,
+    story_lines,
 )
 
 __all__ = ["DeckNotPlayable", "deck_names", "matchup_game", "matchup_report", "prepare_decks"]
@@ -63,13 +64,7 @@ def matchup_game(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig,
     table = play_matchup_game(prepared, spec, number, config, record=True)
     names = deck_names(decks)
     order = seating(len(decks), number)
-    lines = [f"Seat {seat + 1}: {names[deck]}" for seat, deck in enumerate(order)]
-    current = 0
-    for round_number, seat, text in table.story or []:
-        if round_number != current:
-            current = round_number
-            lines += ["", f"== Round {round_number} =="]
-        lines.append(f"   {text}" if seat < 0 else f"   [seat {seat + 1}] {text}")
+    lines = story_lines(table, [names[d] for d in order])
     winner = names[order[table.winner]] if table.winner >= 0 else None
     log = {"game": number, "seed": spec.seed, "policy": spec.policy,
            "seats": [names[d] for d in order], "outcome": table.outcome, "winner": winner,

@@ -128,6 +128,19 @@ class MatchupTally:
             mine.merge(theirs)
 
 
+def story_lines(table: Table, names: Sequence[str]) -> list[str]:
+    """A recorded game told round by round, every seat's side (``names``: the deck in each
+    seat)."""
+    lines = [f"Seat {seat + 1}: {name}" for seat, name in enumerate(names)]
+    current = 0
+    for round_number, seat, text in table.story or []:
+        if round_number != current:
+            current = round_number
+            lines += ["", f"== Round {round_number} =="]
+        lines.append(f"   {text}" if seat < 0 else f"   [seat {seat + 1}] {text}")
+    return lines
+
+
 def wilson(wins: int, games: int) -> list[float]:
     """The 95% Wilson score interval of a win rate (sound near 0 and 1, unlike p ± 1.96σ)."""
     if not games:
@@ -210,9 +223,10 @@ def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
 
 
 def run(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: GameConfig, *,
-        workers: int = 1, progress: Callable[[int, int], None] | None = None) -> MatchupTally:
+        workers: int = 1, progress: Callable[[int, int], None] | None = None,
+        chunk: int = CHUNK) -> MatchupTally:
     """Play the whole matchup; ``progress(games_done, games)`` after each chunk."""
-    parts = list(chunks(spec.games))
+    parts = list(chunks(spec.games, chunk))
     total = MatchupTally(len(prepared))
     done = 0
     if workers <= 1 or len(parts) == 1:

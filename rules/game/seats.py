@@ -86,6 +86,7 @@ class Table:
     # One line per event of a recorded table ("" when not recorded): (round, seat, text).
     story: list[tuple[int, int, str]] | None = None
     seen: list[int] = field(default_factory=list)  # each seat's events already told
+    row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
 
     @property
     def players(self) -> int:
@@ -257,10 +258,11 @@ def apply(table: Table, action: Action) -> Result:
     else:
         if table.stage == "action" and table.hosting is None:
             table.passes = 0
+        before = _uniques(state)
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
-        _check_uniques(table, seat)
+        _check_uniques(table, seat, _uniques(state) - before)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
@@ -340,6 +342,7 @@ def _settle(table: Table) -> None:
             state = table.seats[seat]
             if not table.started:
                 table.started = True
+                table.row_before = list(state.zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
             if state.step == WAIT and state.combat is None and not state.bounty_due:
@@ -466,7 +469,9 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
-    _check_uniques(table, seat)
+    state = table.seats[seat]
+    _check_uniques(table, seat, {i for i in state.zones["wanderers"]
+                                 if i not in table.row_before and state.card(i).unique})
     total = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
     if total > table.config.overrun_limit or any(
             table.seats[s].outcome == "overrun" for s in table.active()):
@@ -474,16 +479,23 @@ def _arrivals(table: Table, seat: int) -> None:
         _end(table, "overrun")
 
 
-def _check_uniques(table: Table, seat: int) -> None:
+def _uniques(state: GameState) -> set[int]:
+    return {i for z in ("private", "residents", "guards", "defensive", "wanderers", "attached")
+            for i in state.zones[z] if state.card(i).unique}
+
+
+def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
     """"If a unique card is played which is already in play, the previous copy ... is
     immediately placed into its owner's discard pile"; a unique wanderer drawn while its copy
-    is dead in any pile, or in play elsewhere, is handled the same way, with a replacement."""
+    is dead in any pile, or in play elsewhere, is handled the same way, with a replacement.
+    ``new``: the seat's uniques that just came into play (the Initial Holdings, revealed at
+    once, never replace one another)."""
     state = table.seats[seat]
     for _ in range(8):  # replacements may clash again; a few rounds settle any real deck
         changed = False
-        mine = {state.cards[i]: i for z in ("private", "residents", "guards", "defensive",
-                                              "wanderers", "attached")
-                for i in state.zones[z] if state.card(i).unique}
+        mine = {state.cards[i]: i for i in new if state.in_play(i)}
+        if not mine:
+            return
         for other in table.active():
             if other == seat:
                 continue
@@ -502,7 +514,9 @@ def _check_uniques(table: Table, seat: int) -> None:
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
                     rulings.discard_from_play(state, i, "unique_dead")
+                    row = set(state.zones["wanderers"])
                     engine._new_wanderer(state)
+                    new = {w for w in state.zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
