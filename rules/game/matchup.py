@@ -142,7 +142,7 @@ def story_lines(table: Table, names: Sequence[str]) -> list[str]:
 
 
 def wilson(wins: int, games: int) -> list[float]:
-    """The 95% Wilson score interval of a win rate (sound near 0 and 1, unlike p ± 1.96σ)."""
+    """The 95% Wilson score interval of a win rate (sound near 0 and 1)."""
     if not games:
         return [0.0, 0.0]
     z = 1.959964

@@ -305,9 +305,9 @@ def _settle(table: Table) -> None:
             return
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if host.combat is not None or host.bounty_due or host.outcome:
-                if engine.legal_actions(host) and not host.outcome:
-                    return
+            if (host.combat is not None or host.bounty_due) and not host.outcome \
+                    and engine.legal_actions(host):
+                return
             _finish_hosting(table)
             continue
         stage = table.stage

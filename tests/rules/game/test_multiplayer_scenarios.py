@@ -13,6 +13,7 @@ from rules.game.config import GameConfig
 from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy, home_defense, military_choice
 from rules.game.seats import Table
+from rules.game.state import GameState
 from tests.rules.game.engine_helpers import catalogue, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
@@ -37,7 +38,7 @@ def play_until(t: Table, done: Callable[[Table], bool], name: str = "greedy") ->
     raise AssertionError("the table never got there")
 
 
-def troops(state: engine.GameState) -> list[int]:
+def troops(state: GameState) -> list[int]:
     return [i for i in state.zones["defensive"] if state.card(i).is_troop]
 
 
@@ -167,7 +168,8 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
     own_row = list(t.seats[hunter].zones["wanderers"])
     theirs = list(t.seats[owner].zones["wanderers"])
     seats.apply(t, Action("hunt_row", target=owner))
-    assert t.seats[hunter].combat is not None and t.seats[hunter].combat.kind == "hunt"
+    fight = t.seats[hunter].combat
+    assert fight is not None and fight.kind == "hunt"
     play_until(t, lambda t: t.hosting is None)
     assert t.seats[hunter].zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
