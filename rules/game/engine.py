@@ -230,7 +230,7 @@ def _next_step(state: GameState) -> None:
     elif step == "act":
         state.phase, state.step = "military", "military"
     elif step == "military":
-        if state.config.players > 1:  # the table runs the Wanderer Phase seat by seat
+        if state.config.seated:  # the table runs the Wanderer Phase seat by seat
             state.phase, state.step = "wanderer", WAIT
             return
         _wanderer_phase(state)
@@ -240,14 +240,14 @@ def _next_step(state: GameState) -> None:
                 emit(state, "fines_waived", count=state.fines_due)
             state.fines_due = 0
         _new_wanderer(state)
-        if state.config.players > 1 and not state.outcome:  # the others' Wanderer Phases
+        if state.config.seated and not state.outcome:  # the others' Wanderer Phases
             state.step = WAIT
             return
         if not state.outcome:
             state.phase, state.step = "discard", "discard"
             state.discards_left = DISCARD_LIMIT
     elif step == "discard":
-        if state.config.players > 1:  # the victory check waits for every seat's discards
+        if state.config.seated:  # the victory check waits for every seat's discards
             _expire_counters(state)
             state.step = WAIT
             return
@@ -318,7 +318,7 @@ def _after_combat(state: GameState, kind: str) -> None:
     state.forget_derived()
     if state.outcome:
         return
-    if state.config.players > 1 and (kind == "hunt" or state.step in (WAIT, HOSTING)):
+    if state.config.seated and (kind == "hunt" or state.step in (WAIT, HOSTING)):
         # At a table a hunt ends the seat's Military Phase, and a combat fought on another
         # seat's turn (this seat attacked, or hunting elsewhere) hands the game back to it.
         if state.step != HOSTING:

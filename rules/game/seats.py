@@ -1,8 +1,7 @@
 """A table of 2 to 6 players: one solo game state per seat, played together by the rulebook.
 
 Pure Python. Each seat is a :class:`~rules.game.state.GameState` of its own deck, made by the
-solo engine with ``config.players`` = the number of seats, and every seat's ``city`` is *the
-same list*: one shared city pool. The solo engine plays everything a seat does on its own
+solo engine with ``config.players`` = the number of seats and ``config.seated``, and every
 cards; at a table it stops a seat at the step ``wait`` wherever the Order of Play passes to the
 other players (engine.WAIT), and this module runs the round across the seats:
 
@@ -131,7 +130,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     if not 2 <= len(decks) <= 6:
         raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
     config = GameConfig(target=config.target, players=len(decks), round_cap=config.round_cap,
-                        city_pool=config.city_pool)
+                        city_pool=config.city_pool, seated=True)
     seats = []
     for number, prepared in enumerate(decks):
         seat_prepared = Prepared(prepared.deck, prepared.table, prepared.facts, config)
