@@ -3,8 +3,9 @@
 Pure Python. Each seat is a :class:`~rules.game.state.GameState` of its own deck, made by the
 solo engine with ``config.players`` = the number of seats and ``config.seated``, and every
 seat's ``city`` is *the same list*: one shared city pool. The solo engine plays everything a
-seat does on its own cards; at a table it stops a seat at the step ``wait`` wherever the Order of Play passes to the
-other players (engine.WAIT), and this module runs the round across the seats:
+seat does on its own cards; at a table it stops a seat at the step ``wait`` wherever the Order
+of Play passes to the other players (engine.WAIT), and this module runs the round across the
+seats:
 
 * **lead player**: most tokens in the personal pool at the start of the round, ties by a die;
 * **City Maintenance**: the victory check for all, then each seat's steps (simultaneous, so
