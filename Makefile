@@ -17,13 +17,13 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate data load backup restore test test-sqlite \
-	test-postgres test-browser browser load-tools lint typecheck bench clean
+.PHONY: help install run serve serve-prod migrate data load chaos backup restore test test-sqlite \
+	test-postgres test-browser browser vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
 	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
-	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | clean"
+	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | chaos | clean"
 
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON)" ]; then \
@@ -49,7 +49,19 @@ $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
 	@touch $@
 
-install: $(VENV)/.installed $(VENV)/.engine-built
+install: $(VENV)/.installed $(VENV)/.engine-built ocr-tools
+
+# Debian's Tesseract and its English data, for reading owners' card scans (docs/scans.md):
+# installed when missing and we are root; otherwise scans are kept but not read, and the site
+# says so.
+ocr-tools:
+	@if ! ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's tesseract-ocr for reading card scans"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      tesseract-ocr tesseract-ocr-eng) >/dev/null 2>&1 \
+	      || echo "warning: could not install tesseract-ocr; card scans will not be read"; \
+	  else echo "note: card scans will not be read without Tesseract" \
+	    "(apt-get install tesseract-ocr tesseract-ocr-eng)"; fi; fi
 
 migrate: install
 	$(MANAGE) migrate --noinput
@@ -59,7 +71,7 @@ data: migrate
 	$(MANAGE) import_cards fixtures/cards/wof.json fixtures/cards/demo.json
 	$(MANAGE) load_sample_decks fixtures/decklists/*.txt
 
-run: data serve
+run: ocr-tools data serve
 
 # The web server and one background worker (it plays goldfish runs: manage.py db_worker).
 # The worker runs beside the server and is stopped with it; one stopped in the middle of a run
@@ -80,6 +92,8 @@ serve:
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve-prod: export DJANGO_SSL_REDIRECT ?= 0
+# E-mails (verification links, password resets) go to the console unless EMAIL_HOST is set.
+serve-prod: export DJANGO_EMAIL_CONSOLE ?= 1
 serve-prod: data
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
@@ -105,10 +119,10 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy .
 
-test-sqlite: install
+test-sqlite: install vnu
 	$(VENV)/bin/pytest -n $(WORKERS) -q
 
-test-postgres: install
+test-postgres: install vnu
 	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
 # Debian's chromium for the browser tests (never a browser download): installed when missing
@@ -119,6 +133,22 @@ browser:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
 	    || echo "warning: could not install chromium; the browser tests will skip"; fi
+
+# The Nu HTML checker for tests/sitewide/test_valid_html.py: the npm package vnu-jar (pinned in
+# package.json, into the git-ignored node_modules/; its install script, which would download a
+# Java, is not run) and Debian's Java to run it, installed when missing and we are root.
+# Without either the test skips and says why.
+VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
+vnu:
+	@if ! command -v java >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "Installing Debian's Java for the Nu HTML checker"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless) \
+	    >/dev/null 2>&1 || echo "warning: could not install Java; the HTML check will skip"; fi
+	@if [ ! -f $(VNU_JAR) ]; then \
+	  if command -v npm >/dev/null 2>&1; then \
+	    npm ci --no-audit --no-fund --ignore-scripts >/dev/null \
+	      || echo "warning: could not install vnu-jar; the HTML check will skip"; \
+	  else echo "warning: npm is missing (apt-get install npm); the HTML check will skip"; fi; fi
 
 # Their own run: a live server that commits, flushed after each test (docs/testing.md).
 # A failing journey leaves a screenshot in tmp/artifacts/.
@@ -159,6 +189,17 @@ load-tools:
 load: install $(VENV)/.installed-load load-tools
 	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
 
+# The fault run (docs/deploy.md "Faults: make chaos"): the load run's site, with people who also
+# propose and vote on card edits, while one gunicorn worker gets SIGKILL and PostgreSQL is
+# crashed and started again; then no acknowledged write may be lost or half applied and every
+# goldfish run must end with the goldfish command's report. PostgreSQL with durable commits
+# (PG_DURABLE=1), as a real one. Shorter: make chaos CHAOS_SECONDS=30 CHAOS_USERS=10
+CHAOS_SECONDS ?= 60
+CHAOS_USERS ?= 20
+chaos: install $(VENV)/.installed-load load-tools
+	PG_DURABLE=1 LOAD_SECONDS=$(CHAOS_SECONDS) LOAD_USERS=$(CHAOS_USERS) \
+	  .ci/with-postgres $(PY) -m bench.load --chaos
+
 clean:
-	rm -rf $(VENV) var tmp build .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	rm -rf $(VENV) var tmp build node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 	  rules/game/_compiled.sha256 rules/*.so rules/game/*.so

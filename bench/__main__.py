@@ -50,6 +50,7 @@ def main() -> None:
             api_bench,
             engine_bench,
             image_bench,
+            ocr_bench,
             odds_bench,
             search_bench,
             validator_bench,
@@ -59,6 +60,7 @@ def main() -> None:
         validator_bench.run(best_of, report)
         odds_bench.run(best_of, report)
         image_bench.run(best_of, report)
+        ocr_bench.run(best_of, report)
         api_bench.run(best_of, report, ROOT)
         search_bench.run(best_of, report, ROOT)
         engine_bench.run(best_of, report, ROOT)

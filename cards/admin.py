@@ -16,7 +16,7 @@ from cards.services import card_record_edit
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin[CardSet]):
-    list_display = ["code", "name", "official", "released"]
+    list_display = ["code", "name", "official", "released", "size"]
 
 
 class CardAdminForm(forms.ModelForm[Card]):

@@ -46,7 +46,19 @@ CARD_KEYS: Final = (
     "cost_generic", "bounty", "artist", "image", "official", "sources",
 )
 REQUIRED_KEYS: Final = ("id", "name", "set")
-SET_KEYS: Final = ("code", "name", "official", "released")
+# Identity and file-level keys: fixed by the catalogue, never changed by a card edit.
+FIXED_KEYS: Final = ("id", "set", "official", "image")
+# The keys a card edit may change (DESIGN §13), and that carry per-field provenance.
+EDITABLE_KEYS: Final = tuple(k for k in CARD_KEYS if k not in FIXED_KEYS)
+# Optional beside the keys of §4: where each field's current value came from, in the form
+# ``{"<key>": {"source": str, "editor": str | null, "date": ISO 8601 time, "edit": n | null}}``
+# for keys of EDITABLE_KEYS. Files without it stay valid; export_cards writes it only for
+# cards that have some.
+PROVENANCE_KEY: Final = "provenance"
+PROVENANCE_ENTRY_KEYS: Final = ("source", "editor", "date", "edit")
+SET_KEYS: Final = ("code", "name", "official", "released", "size")
+# A set's declared number of cards (War of Factions: 220), so its checklist shows every slot.
+SET_SIZE_RANGE: Final = range(1, 10_000)
 # Sane bounds: the printed values are small; anything past these is a typo.
 INT_RANGE: Final = range(-20, 100)
 MAX_TEXT: Final = 4000
@@ -85,6 +97,10 @@ class SetInfo:
     name: str
     official: bool
     released: dt.date | None
+    # The declared number of cards; None when unknown. ``size_given`` is False when the file
+    # left the key out: importing it then keeps the size the catalogue has.
+    size: int | None = None
+    size_given: bool = False
 
 
 @dataclass
@@ -157,10 +173,17 @@ def _parse_set(raw: object, source: str, problems: list[Problem]) -> SetInfo | N
             problems.append(
                 Problem(source, None, "set.released", "must be a date YYYY-MM-DD or null")
             )
+    size = raw.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int)
+                             or size not in SET_SIZE_RANGE):
+        problems.append(Problem(source, None, "set.size",
+                                f"must be a whole number from 1 to {SET_SIZE_RANGE.stop - 1}, "
+                                "or null when unknown"))
     if len(problems) > before:
         return None
     assert isinstance(code, str) and isinstance(name, str) and isinstance(official, bool)
-    return SetInfo(code=code, name=name.strip(), official=official, released=released)
+    return SetInfo(code=code, name=name.strip(), official=official, released=released,
+                   size=size, size_given="size" in raw)
 
 
 def _parse_card(
@@ -180,8 +203,8 @@ def _parse_card(
     def bad(key: str, message: str) -> None:
         problems.append(Problem(source, card_id, key, message))
 
-    for key in sorted(set(raw) - set(CARD_KEYS)):
-        bad(key, f"unknown key (known keys: {', '.join(CARD_KEYS)})")
+    for key in sorted(set(raw) - {*CARD_KEYS, PROVENANCE_KEY}):
+        bad(key, f"unknown key (known keys: {', '.join(CARD_KEYS)}, {PROVENANCE_KEY})")
     for key in REQUIRED_KEYS:
         # A card in a {"set", "cards"} document may leave out its set code.
         if raw.get(key) is None and not (key == "set" and set_info is not None):
@@ -208,6 +231,8 @@ def _parse_card(
     # In a bare list the importer takes a missing "official" from the card's set.
     _check_bool(card, "official", bad, nullable=set_info is None)
     _check_sources(card, bad)
+    if PROVENANCE_KEY in raw:
+        card[PROVENANCE_KEY] = _parse_provenance(raw[PROVENANCE_KEY], bad)
     return card if len(problems) == before else None
 
 
@@ -296,6 +321,61 @@ def _check_sources(card: dict[str, Any], bad: Bad) -> None:
         return
     if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
         bad("sources", "must be a list of strings")
+
+
+def _parse_provenance(raw: object, bad: Bad) -> dict[str, dict[str, Any]]:
+    """The provenance map with its dates as aware datetimes; every bad part is a problem."""
+    where = PROVENANCE_KEY
+    if not isinstance(raw, dict):
+        bad(where, "must be an object of {key: {source, editor, date, edit}}")
+        return {}
+    parsed: dict[str, dict[str, Any]] = {}
+    for key, entry in raw.items():
+        at = f"{where}.{key}"
+        if key not in EDITABLE_KEYS:
+            bad(at, f"is not a key that has provenance ({', '.join(EDITABLE_KEYS)})")
+            continue
+        if not isinstance(entry, dict) or set(entry) != set(PROVENANCE_ENTRY_KEYS):
+            bad(at, f"must be an object with exactly {', '.join(PROVENANCE_ENTRY_KEYS)}")
+            continue
+        source, editor, date, edit = (entry[k] for k in PROVENANCE_ENTRY_KEYS)
+        ok = True
+        if not isinstance(source, str) or not source.strip() or len(source) > MAX_TEXT:
+            bad(f"{at}.source", f"must be a non-empty string of at most {MAX_TEXT} characters")
+            ok = False
+        if editor is not None and (not isinstance(editor, str) or not editor or
+                                   len(editor) > 150):
+            bad(f"{at}.editor", "must be a user name (at most 150 characters) or null")
+            ok = False
+        when = parse_time(date)
+        if when is None:
+            bad(f"{at}.date", "must be a date and time with its offset, e.g. "
+                "2026-05-01T12:00:00Z")
+            ok = False
+        if edit is not None and (isinstance(edit, bool) or not isinstance(edit, int)
+                                 or edit < 1):
+            bad(f"{at}.edit", "must be an edit number (a whole number from 1) or null")
+            ok = False
+        if ok:
+            parsed[key] = {"source": source, "editor": editor, "date": when, "edit": edit}
+    return parsed
+
+
+def parse_time(value: object) -> dt.datetime | None:
+    """An ISO 8601 time with an offset (``Z`` or ``+hh:mm``), or None if it is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        when = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
+
+
+def format_time(when: dt.datetime) -> str:
+    """The form of times in card data files: UTC, to the microsecond, ``Z``-suffixed, so that
+    ``parse_time(format_time(t)) == t`` and files compare as text."""
+    return when.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def _json_type(value: object) -> str:

@@ -34,6 +34,13 @@ class CardSearch:
     warnings: tuple[str, ...]
     suggestions: list[str] = field(default_factory=list)
     owner_id: int | None = None  # whose rows the personal keys read
+    name_hint: str = ""  # the warning that says the suggestions (pages show them as links)
+    retries: tuple[str, ...] = ()  # other queries to try when no name is close (o:words)
+
+    @property
+    def page_warnings(self) -> tuple[str, ...]:
+        """The warnings but the name hint, which the pages show as links."""
+        return tuple(w for w in self.warnings if w != self.name_hint)
 
     @property
     def reads_personal(self) -> bool:
@@ -49,12 +56,19 @@ class CardSearch:
         words = " ".join(_name_words(self.parsed.root))
         if found_any or not words:
             return self
-        suggestions = closest_names(words, _card_names.get())
-        if not suggestions:
-            return self
-        hint = f"No card name matches {words!r}; did you mean {', '.join(suggestions)}?"
+        suggestions = list(dict.fromkeys(closest_names(words, _card_names.get())))
+        if suggestions:
+            hint = f"No card name matches {words!r}; did you mean {', '.join(suggestions)}?"
+            retries: tuple[str, ...] = ()
+        else:
+            retry = f"o:{_quoted(words)}"
+            in_text = Card.objects.filter(abilities__icontains=words).exists()
+            hint = (f"No card name matches {words!r}, nor is any like it: a word without a key "
+                    "searches the names." + (f" The cards' text has it: {retry}." if in_text
+                                              else " Search the text with o:, or see the syntax."))
+            retries = (retry,) if in_text else ()
         return CardSearch(self.text, self.parsed, self.explained, (*self.warnings, hint),
-                          suggestions, self.owner_id)
+                          suggestions, self.owner_id, hint, retries)
 
 
 def _read_card_names() -> list[str]:
@@ -74,6 +88,10 @@ def card_search(text: str, *, user: Any = None) -> CardSearch:
         refuse_personal_terms(parsed)
     return CardSearch(text=text, parsed=parsed, explained=explain(parsed),
                       warnings=tuple(parsed.warnings), owner_id=owner_id)
+
+
+def _quoted(words: str) -> str:
+    return f'"{words}"' if " " in words else words
 
 
 def _name_words(node: Node | None) -> list[str]:

@@ -1,7 +1,8 @@
 """The catalogue's extension points: what feature apps add to the card pages, the card API and
 the search without the catalogue importing them (the arrows point one way:
 docs/architecture.md). Each app registers in its ``AppConfig.ready()``; the collection adds its
-search keys, its owned-copies control beside every card, and its facets."""
+search keys, its owned-copies control beside every card, and its facets; the card edits add the
+cards most needed to the home page."""
 
 from __future__ import annotations
 
@@ -38,9 +39,35 @@ class CardControl:
     annotate: Callable[[QuerySet[Card], Any], QuerySet[Card]]  # adds what the templates read
 
 
+@dataclass(frozen=True)
+class HomeSection:
+    """A section of the home page below the sets: a template and what it reads (None: the
+    section is left out)."""
+
+    template: str
+    context: Callable[[Any], dict[str, Any] | None]  # the request -> the template's context
+
+
 _personal: list[PersonalKeys] = []
+_home: list[HomeSection] = []
 _controls: list[CardControl] = []
 _redirects: list[Callable[[str], str | None]] = []
+_home_providers: list[Callable[[Any], dict[str, Any]]] = []
+
+
+def register_home_context(provider: Callable[[Any], dict[str, Any]]) -> None:
+    """``provider(request)``: what the home page shows of a feature app (the decks add the
+    visitor's latest decks and a sample deck to try the draws, goldfish and playtest on)."""
+    if provider not in _home_providers:
+        _home_providers.append(provider)
+
+
+def home_context(request: Any) -> dict[str, Any]:
+    """What the providers add to the home page's context (above the sets)."""
+    context: dict[str, Any] = {}
+    for provider in _home_providers:
+        context.update(provider(request))
+    return context
 
 
 def register_personal_keys(keys: PersonalKeys) -> None:
@@ -61,6 +88,21 @@ def register_search_redirect(redirect: Callable[[str], str | None]) -> None:
     opens its deck), or None."""
     if redirect not in _redirects:
         _redirects.append(redirect)
+
+
+def register_home_section(section: HomeSection) -> None:
+    if section not in _home:
+        _home.append(section)
+
+
+def home_sections(request: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The home page's added sections as (template, context), in registration order."""
+    found = []
+    for section in _home:
+        context = section.context(request)
+        if context is not None:
+            found.append((section.template, context))
+    return found
 
 
 def personal_tag(user: Any) -> str:

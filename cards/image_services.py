@@ -102,16 +102,23 @@ def _store(
     renditions: dict[str, bytes],
 ) -> None:
     image = current or CardImage(card=card)
-    old_files = [f.name for f in (image.small, image.normal, image.large) if f and f.name]
     image.status = status
-    image.source_hash = source_hash
+    for name in renditions_store(image, source_hash, renditions):
+        image.large.storage.delete(name)
+
+
+def renditions_store(picture: Any, source_hash: str, renditions: dict[str, bytes]) -> list[str]:
+    """Write the WebP renditions onto ``picture`` (a model with ``small``, ``normal`` and
+    ``large`` image fields, ``source_hash``, ``width`` and ``height``: a card's image, an
+    edit's scan) and save it; returns the names of the files the new ones replaced, for the
+    caller to delete once nothing can roll the change back."""
+    old_files = [f.name for f in (picture.small, picture.normal, picture.large) if f and f.name]
+    picture.source_hash = source_hash
     tag = source_hash[:10]
     for size, payload in renditions.items():
-        getattr(image, size).save(f"{size}-{tag}.webp", ContentFile(payload), save=False)
+        getattr(picture, size).save(f"{size}-{tag}.webp", ContentFile(payload), save=False)
     with Image.open(io.BytesIO(renditions["large"])) as large:
-        image.width, image.height = large.size
-    image.save()
-    kept = {image.small.name, image.normal.name, image.large.name}
-    for name in old_files:
-        if name not in kept:
-            image.large.storage.delete(name)
+        picture.width, picture.height = large.size
+    picture.save()
+    kept = {picture.small.name, picture.normal.name, picture.large.name}
+    return [name for name in old_files if name not in kept]

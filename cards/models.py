@@ -20,6 +20,11 @@ class CardSet(models.Model):
         help_text="False for fictional sets such as the Demo set, labelled on every page."
     )
     released = models.DateField(null=True, blank=True)
+    size = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="The declared number of cards (War of Factions: 220): the set's checklist "
+        "shows every number from 1 to this. Empty when unknown.",
+    )
 
     class Meta:
         ordering = ["-official", "code"]
@@ -222,3 +227,33 @@ class CatalogueRevision(models.Model):
 
     def __str__(self) -> str:
         return f"catalogue revision {self.number}"
+
+
+class CardProvenance(models.Model):
+    """Where the current value of one field of a card came from: the reviewed edit (or import,
+    or staff edit) that set it, its editor, date and source. One row per card and field.
+
+    ``edit`` is the number of the edit that set the value, a plain number and not a foreign
+    key: the catalogue never depends on the feature apps that write to it (DESIGN §2), and the
+    number travels in card data files (export_cards / import_cards) to servers that have no
+    such edit.
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="provenance")
+    field = models.CharField(max_length=40)
+    source = models.TextField(help_text="where the fact comes from, as the editor gave it")
+    editor = models.CharField(max_length=150, null=True, blank=True,
+                              help_text="the editor's user name at the time")
+    edit = models.PositiveBigIntegerField(null=True, blank=True,
+                                          help_text="number of the card edit that set it")
+    date = models.DateTimeField()
+
+    class Meta:
+        ordering = ["card", "field"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "field"], name="provenance_card_field_unique")
+        ]
+        verbose_name_plural = "card provenance"
+
+    def __str__(self) -> str:
+        return f"{self.card_id}.{self.field}: {self.source}"

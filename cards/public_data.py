@@ -26,6 +26,7 @@ SET_DOCUMENT: Final = {
     "name": "War of Factions",
     "official": True,
     "released": None,  # 2004, but no source gives the day
+    "size": 220,  # the set's own count (shared/data/README.md): its checklist's slots
 }
 _RARITY: Final = {
     "Common": "common",

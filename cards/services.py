@@ -5,6 +5,7 @@ Views, admin and management commands call these functions; they hold no logic of
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -14,11 +15,22 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
-from cards.card_data import CardDataError, CardFile, Problem, SetInfo, parse_card_document
+from cards.card_data import (
+    EDITABLE_KEYS,
+    PROVENANCE_KEY,
+    CardDataError,
+    CardFile,
+    Problem,
+    SetInfo,
+    format_time,
+    parse_card_document,
+)
 from cards.image_services import Scan, cards_ensure_images
 from cards.images import scan
-from cards.models import Card, CardKeyword, CardRevision, CardSet
+from cards.models import Card, CardKeyword, CardProvenance, CardRevision, CardSet
+from cards.signals import catalogue_changed
 from rules.abilities import parse_abilities
 
 Progress = Callable[[str], None]
@@ -32,11 +44,15 @@ class ImportReport:
     unchanged: int = 0
     images: int = 0
     card_ids: list[str] = field(default_factory=list)
+    # "card.key" of the values set by reviewed edits that this file (without provenance) would
+    # have replaced, and kept.
+    kept: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
+        kept = f", {len(self.kept)} value(s) from reviewed edits kept" if self.kept else ""
         return (
             f"{self.source}: {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {self.images} image(s) made"
+            f"{self.unchanged} unchanged, {self.images} image(s) made{kept}"
         )
 
 
@@ -124,7 +140,9 @@ def _write_file(
 ) -> ImportReport:
     report = ImportReport(source=card_file.source)
     sets = _sets_for(card_file)
-    existing = Card.objects.select_related("set").in_bulk([c["id"] for c in card_file.cards])
+    ids = [c["id"] for c in card_file.cards]
+    existing = Card.objects.select_related("set").in_bulk(ids)
+    provenance = _provenance_of(ids)
     total = len(card_file.cards)
     cards: list[Card] = []
     for n, data in enumerate(card_file.cards, start=1):
@@ -132,21 +150,27 @@ def _write_file(
         old = card.as_data() if card else None
         if card is None:
             card = Card(id=data["id"])
+        given = data.get(PROVENANCE_KEY)
+        if old is not None and given is None:
+            data = _keep_reviewed(data, old, provenance.get(card.id, {}), report)
         _assign(card, data, sets[data["set"]])
         new = card.as_data()
-        if old == new:
-            report.unchanged += 1
-        else:
+        changes = _diff(old or {}, new) if old != new else {}
+        if changes:
             card.save()
             card_sync_keywords(card)
             CardRevision.objects.create(
-                card=card, user=user, source=f"import {card_file.source}",
-                changes=_diff(old or {}, new),
+                card=card, user=user, source=f"import {card_file.source}", changes=changes,
             )
-            if old is None:
-                report.created += 1
-            else:
-                report.updated += 1
+        provenance_changed = _import_provenance(
+            card, provenance.get(card.id, {}), given, changed=changes.keys() if old else ()
+        )
+        if old is None:
+            report.created += 1
+        elif changes or provenance_changed:
+            report.updated += 1
+        else:
+            report.unchanged += 1
         cards.append(card)
         if progress and (n % 50 == 0 or n == total):
             progress(f"{card_file.source}: {n}/{total} cards")
@@ -172,10 +196,11 @@ def _sets_for(card_file: CardFile) -> dict[str, CardSet]:
 
 
 def set_upsert(info: SetInfo) -> CardSet:
-    card_set, _ = CardSet.objects.update_or_create(
-        code=info.code,
-        defaults={"name": info.name, "official": info.official, "released": info.released},
-    )
+    defaults: dict[str, Any] = {"name": info.name, "official": info.official,
+                                "released": info.released}
+    if info.size_given:  # a file without "size" keeps the size the catalogue has
+        defaults["size"] = info.size
+    card_set, _ = CardSet.objects.update_or_create(code=info.code, defaults=defaults)
     return card_set
 
 
@@ -183,7 +208,7 @@ def _assign(card: Card, data: dict[str, Any], card_set: CardSet) -> None:
     for key, value in data.items():
         if key == "set":
             card.set = card_set
-        elif key != "id":
+        elif key not in ("id", PROVENANCE_KEY):
             setattr(card, key, value)
     if card.official is None:
         card.official = card_set.official
@@ -199,8 +224,96 @@ def card_record_edit(*, card: Card, old: dict[str, Any], user: Any, source: str)
     changes = _diff(old, new)
     if changes:
         CardRevision.objects.create(card=card, user=user, source=source, changes=changes)
+        card_provenance_record(
+            card, [k for k in changes if k in EDITABLE_KEYS], source=f"{source} (staff edit)",
+            editor=getattr(user, "username", None) or None, edit=None, date=timezone.now(),
+        )
     card_sync_keywords(card)
     cards_ensure_images([card])
+
+
+# Per-field provenance: which edit, editor, date and source set each field's current value.
+
+def card_provenance_record(
+    card: Card, fields: Iterable[str], *, source: str, editor: str | None, edit: int | None,
+    date: dt.datetime,
+) -> None:
+    """Record that ``fields`` of ``card`` now hold values set by this source (and edit)."""
+    fields = [f for f in fields if f in EDITABLE_KEYS]
+    if not fields:
+        return
+    CardProvenance.objects.filter(card=card, field__in=fields).delete()
+    CardProvenance.objects.bulk_create(
+        CardProvenance(card=card, field=f, source=source, editor=editor, edit=edit, date=date)
+        for f in fields
+    )
+    catalogue_changed()  # bulk writes send no signal; exports and the bulk file carry this
+
+
+def card_provenance(card: Card) -> dict[str, dict[str, Any]]:
+    """The card's provenance as card data files write it: ``{key: {source, editor, date,
+    edit}}`` in the order of the card data keys."""
+    return _provenance_of([card.id]).get(card.id, {})
+
+
+def _provenance_of(card_ids: Iterable[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    rows = CardProvenance.objects.filter(card_id__in=list(card_ids))
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        found.setdefault(row.card_id, {})[row.field] = {
+            "source": row.source, "editor": row.editor, "date": format_time(row.date),
+            "edit": row.edit,
+        }
+    order = {key: n for n, key in enumerate(EDITABLE_KEYS)}
+    return {
+        card_id: dict(sorted(entries.items(), key=lambda item: order.get(item[0], 99)))
+        for card_id, entries in found.items()
+    }
+
+
+def _keep_reviewed(data: dict[str, Any], old: dict[str, Any],
+                   provenance: dict[str, dict[str, Any]], report: ImportReport) -> dict[str, Any]:
+    """A file without provenance (the public catalogue re-imported by ``make run``) does not
+    undo the community's reviewed edits: a value set by an edit is kept, and so are the
+    sources the card gained. A file with provenance (an export) replaces everything."""
+    reviewed = [key for key, entry in provenance.items() if entry["edit"] is not None]
+    if not reviewed:
+        return data
+    kept = dict(data)
+    for key in reviewed:
+        if key != "sources" and kept.get(key) != old.get(key):
+            kept[key] = old.get(key)
+            report.kept.append(f"{data['id']}.{key}")
+    gained = [s for s in old.get("sources") or [] if s not in (kept.get("sources") or [])]
+    if gained:
+        kept["sources"] = [*(kept.get("sources") or []), *gained]
+    return kept
+
+
+def _import_provenance(
+    card: Card, current: dict[str, dict[str, Any]], given: dict[str, dict[str, Any]] | None,
+    *, changed: Iterable[str],
+) -> bool:
+    """A file's provenance replaces the card's; a file without it keeps the card's, less the
+    fields whose values it changed (their source is now the file and its ``sources``).
+    Returns whether anything changed."""
+    if given is None:
+        stale = [f for f in changed if f in current]
+        if stale:
+            CardProvenance.objects.filter(card=card, field__in=stale).delete()
+            catalogue_changed()
+        return bool(stale)
+    wanted = {key: {**entry, "date": format_time(entry["date"])} for key, entry in given.items()}
+    if wanted == current:
+        return False
+    CardProvenance.objects.filter(card=card).delete()
+    CardProvenance.objects.bulk_create(
+        CardProvenance(card=card, field=key, source=e["source"], editor=e["editor"],
+                       edit=e["edit"], date=e["date"])
+        for key, e in given.items()
+    )
+    catalogue_changed()
+    return True
 
 
 def card_sync_keywords(card: Card) -> None:
@@ -236,12 +349,21 @@ def _set_document(card_set: CardSet) -> dict[str, Any]:
         .select_related("set")
         .order_by(F("number").asc(nulls_last=True), "id")
     )
-    return {
-        "set": {
-            "code": card_set.code,
-            "name": card_set.name,
-            "official": card_set.official,
-            "released": card_set.released.isoformat() if card_set.released else None,
-        },
-        "cards": [c.as_data() for c in cards],
+    provenance = _provenance_of(c.id for c in cards)
+    info: dict[str, Any] = {
+        "code": card_set.code,
+        "name": card_set.name,
+        "official": card_set.official,
+        "released": card_set.released.isoformat() if card_set.released else None,
     }
+    if card_set.size is not None:  # sets without a declared size export as they always did
+        info["size"] = card_set.size
+    return {
+        "set": info,
+        "cards": [_with_provenance(c.as_data(), provenance.get(c.id)) for c in cards],
+    }
+
+
+def _with_provenance(data: dict[str, Any], provenance: dict[str, Any] | None) -> dict[str, Any]:
+    # Only cards with some provenance carry the key: other files stay as they were.
+    return {**data, PROVENANCE_KEY: provenance} if provenance else data

@@ -10,18 +10,20 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
 from cards import extensions
-from cards.anatomy_view import anatomy_rows
+from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, anatomy_rows, show_value
 from cards.card_search import SearchError, card_search
 from cards.card_urls import SIZES
 from cards.image_services import cards_ensure_images
 from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets
-from cards.set_completeness import completeness
+from cards.services import card_provenance
+from cards.set_completeness import checklist, completeness
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES
 
 PAGE_SIZE = 60
@@ -35,11 +37,17 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    sets = CardSet.objects.annotate(
+    sets = list(CardSet.objects.annotate(
         card_count=Count("cards"),
         complete=Count("cards", filter=Q(cards__unknown_fields=[])),
-    ).order_by("-official", "code")
-    return render(request, "cards/home.html", {"sets": sets})
+    ).order_by("-official", "code"))
+    # Each known card is a share of the declared size (a set may hold more than it says).
+    known_share = {s.pk: min(s.card_count, s.size or s.card_count) for s in sets}
+    return render(request, "cards/home.html", {
+        "sets": [(s, known_share[s.pk]) for s in sets],
+        "sections": extensions.home_sections(request),
+        **extensions.home_context(request),
+    })
 
 
 @require_GET
@@ -60,6 +68,8 @@ def card_list(request: HtmxHttpRequest) -> HttpResponse:
                          extensions.personal_facets() if request.user.is_authenticated else []),
         "card_controls": extensions.card_controls(request.user),
     }
+    context["active_filters"] = sum(link.active for facet in context["facets"]
+                                    for link in facet.links)
     try:
         search = card_search(text, user=request.user)
     except SearchError as error:
@@ -116,17 +126,31 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
     same_name = Card.objects.filter(name=card.name).exclude(id=card.id).select_related("set")
     in_set = list(card.set.cards.order_by(*SET_ORDER).values_list("id", "name"))
     index = next(i for i, (card_id, _) in enumerate(in_set) if card_id == card.id)
+    provenance = card_provenance(card)
     context: dict[str, Any] = {
         "card": card,
-        "rows": anatomy_rows(card),
+        "rows": anatomy_rows(card, provenance),
         "clauses": clauses,
         "same_name": same_name,
         "previous": in_set[index - 1] if index > 0 else None,
         "next": in_set[index + 1] if index + 1 < len(in_set) else None,
         "revisions": card.revisions.select_related("user")[:10],
+        "provenance": _provenance_rows(card, provenance),
         "card_controls": extensions.card_controls(request.user),
     }
     return render(request, "cards/card_detail.html", context)
+
+
+def _provenance_rows(card: Card, provenance: dict[str, dict[str, Any]]
+                     ) -> list[dict[str, Any]]:
+    """Where each field's value came from, with the field's label, for the card page."""
+    data = card.as_data()
+    return [
+        {**entry, "key": key, "label": FIELD_LABELS.get(key, key),
+         "number": FIELD_NUMBERS.get(key), "value": show_value(key, data.get(key)),
+         "date": parse_datetime(entry["date"]) if entry.get("date") else None}
+        for key, entry in provenance.items()
+    ]
 
 
 @require_GET
@@ -134,11 +158,13 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
     card_set = get_object_or_404(CardSet, code__iexact=code)
     cards = list(card_set.cards.select_related("set").order_by(*SET_ORDER))
     complete = sum(1 for c in cards if not c.unknown_fields)
+    data = [c.as_data() for c in cards]
     context = {
         "set": card_set,
         "cards": cards,
         "complete": complete,
-        "fields": completeness(c.as_data() for c in cards),
+        "fields": completeness(data),
+        "checklist": checklist(data, card_set.size) if card_set.size else None,
     }
     return render(request, "cards/set_detail.html", context)
 

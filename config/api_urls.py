@@ -2,10 +2,10 @@
 
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 from rest_framework.urlpatterns import format_suffix_patterns
 
+from accounts.api import TokenView
 from cards.api.bulk import BulkCardsView, BulkIndexView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet
 from collection.api.views import (
@@ -56,7 +56,8 @@ urlpatterns = [
     path("goldfish/", GoldfishRunsView.as_view(), name="goldfish"),
     path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
     path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("", include("edits.api.urls")),  # /api/edits/, /api/cards/{id}/history/
+    path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # Last: whatever matched nothing above is a 404 problem, not an HTML page ([\s\S]: a path

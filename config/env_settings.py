@@ -55,3 +55,28 @@ def pool_options(enabled: bool, min_size: str | None, max_size: str | None,
             "DATABASE_POOL_MIN_SIZE must be between 0 and DATABASE_POOL_MAX_SIZE (at least 1), "
             "and DATABASE_POOL_TIMEOUT positive.")
     return {"min_size": low, "max_size": high, "timeout": wait}
+
+
+def whole_number(name: str, value: str | None, default: int, *, minimum: int = 0) -> int:
+    """The variable's whole number, or ``default`` when it is unset; a value that is not a
+    whole number of at least ``minimum`` stops the start-up with the variable named."""
+    if value is None or not value.strip():
+        return default
+    try:
+        number = int(value.strip())
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r}: give a whole number of at least {minimum}.")
+    return number
+
+
+def one_of(name: str, value: str | None, choices: tuple[str, ...], default: str) -> str:
+    """The variable's value if it is one of ``choices`` (without case), ``default`` when it is
+    unset; any other value stops the start-up with the variable and the choices named."""
+    if value is None or not value.strip():
+        return default
+    chosen = value.strip().lower()
+    if chosen not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r}: give one of {', '.join(choices)}.")
+    return chosen

@@ -21,6 +21,30 @@ DATABASE_POOL                "1" turns it on (then connections are not kept per 
 DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (default 1 and 2)
 DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
+
+Accounts and e-mail (docs/deploy.md "Accounts and e-mail"):
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL  "0": accounts without a verified e-mail edit and vote (default 1)
+ACCOUNTS_VERIFICATION_TIMEOUT    seconds a verification link works (default 259200: 3 days)
+ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT  failed logins that lock an account (default 5; 0: no limit)
+ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS  failed logins that lock a client address (default 30; 0: none)
+ACCOUNTS_LOGIN_LOCKOUT_SECONDS   the window those are counted in, and the lock's length (900)
+EMAIL_HOST                       an SMTP server; unset, e-mails are printed on the console
+EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS  port (587), login, STARTTLS (1)
+DEFAULT_FROM_EMAIL               the sender (default "Allegiance DB <noreply@localhost>")
+DJANGO_EMAIL_CONSOLE             "1": with DEBUG off and no EMAIL_HOST, the console is meant
+
+Card edits by card owners (DESIGN §13, docs/contributing-card-data.md):
+CARD_EDIT_APPROVALS            approvals from counting voters that apply an edit (default 2)
+CARD_EDIT_VOTER_MIN_AGE_DAYS   account age a vote needs to count, unless the voter has applied
+                               edits or is staff; younger accounts are "new" (default 7)
+CARD_EDIT_EXPIRE_DAYS          an open edit expires after this many days without a vote (30)
+CARD_EDIT_TRUSTED_AFTER        applied edits that make an editor trusted: their edits apply at
+                               once (default 10)
+CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS  open edits a new account may have at once (default 5)
+CARD_EDIT_VOTER_ADDRESS_CHECK  "address" (default): votes from the editor's client address do
+                               not count, and votes from one address count once; "network":
+                               the same by /24 or /64; "off" (the default on a small private
+                               site: minimum age 0 and no e-mail verification)
 """
 
 import os
@@ -31,7 +55,7 @@ import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from config.env_settings import pool_options, throttle_rates
+from config.env_settings import one_of, pool_options, throttle_rates, whole_number
 
 # Lets classes such as admin.ModelAdmin[Card] be subscripted at run time, as mypy wants them.
 django_stubs_ext.monkeypatch()
@@ -72,15 +96,19 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
-    "django_tasks_db",
     # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
     "sitewide",
     "cards",
+    "accounts",
     "decks",
     "collection",
     "goldfish",
     "matchups",
     "playtest",
+    "edits",
+    # After the project's apps, so that sitewide's db_worker (which waits out a database
+    # restart) is the one `manage.py db_worker` runs, not the library's own.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -137,6 +165,10 @@ if _pool is not None:
     # The pool keeps the connections; Django must hand each back after the request.
     DATABASES["default"]["OPTIONS"] = {**DATABASES["default"].get("OPTIONS", {}), "pool": _pool}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# A connection kept from an earlier request (CONN_MAX_AGE) or handed out by the pool is checked
+# before it is used, so a restarted PostgreSQL costs the requests in flight, not every later one
+# that would meet a dead connection (with the pool, this is psycopg's check on every getconn).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
@@ -144,6 +176,35 @@ SERIALIZATION_MODULES = {"exactjson": "sitewide.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
+# Only accounts with a verified e-mail edit cards and vote (DESIGN §13; accounts.verification).
+ACCOUNTS_REQUIRE_VERIFIED_EMAIL = env_flag("ACCOUNTS_REQUIRE_VERIFIED_EMAIL", True)
+ACCOUNTS_VERIFICATION_TIMEOUT = int(os.environ.get("ACCOUNTS_VERIFICATION_TIMEOUT", 3 * 24 * 3600))
+# Failed logins lock an account, or an address (many people may share one), for a while; the
+# lockout backend comes first so that a locked login is refused before any password is checked.
+ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT", 5))
+ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS", 30))
+ACCOUNTS_LOGIN_LOCKOUT_SECONDS = int(os.environ.get("ACCOUNTS_LOGIN_LOCKOUT_SECONDS", 15 * 60))
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Verification links and password resets, through Django's MAILERS: SMTP when EMAIL_HOST is
+# set, else printed on the console (the tests get Django's in-memory outbox either way). With
+# DEBUG off the console is an error for `check --deploy` (mail.E001) unless DJANGO_EMAIL_CONSOLE=1
+# says it is meant, as for a server only loopback reaches (`make serve-prod`).
+if os.environ.get("EMAIL_HOST"):
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": {
+        "host": os.environ["EMAIL_HOST"],
+        "port": int(os.environ.get("EMAIL_PORT") or 0) or None,  # None: 587 with TLS, else 25
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_flag("EMAIL_USE_TLS", True),
+        "timeout": 20,  # a mail server that hangs must not hold a worker for ever
+    }}}
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Allegiance DB <noreply@localhost>")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -202,6 +263,12 @@ REST_FRAMEWORK = {
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+        "emails": "5/hour",  # verification links and password resets one visitor may have sent
+        # Card edits (edits.api): writes by people, so per hour; a busy transcriber stays under.
+        "edits": "60/hour",  # proposals and reverts
+        "votes": "240/hour",
+        "scans": "60/hour",  # each one is checked and re-encoded
+        "faces": "60/minute",  # the edit form's live preview: a face drawn per pause in typing
     }, os.environ.get("DJANGO_THROTTLE_RATES")),
 }
 
@@ -216,6 +283,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several resources have a "status"; each its own enum, named for it.
+    "ENUM_NAME_OVERRIDES": {
+        "EditStatusEnum": ["open", "applied", "rejected", "cancelled", "expired"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "sitewide.problems.problem_media_type_hook",
@@ -227,6 +298,24 @@ SPECTACULAR_SETTINGS = {
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 # A goldfish run is split into chunks of this many games, each leased to one worker at a time.
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
+
+# Card edits by card owners (DESIGN §13): the review rules, read by edits.review.
+CARD_EDIT_APPROVALS = whole_number(
+    "CARD_EDIT_APPROVALS", os.environ.get("CARD_EDIT_APPROVALS"), 2, minimum=1)
+CARD_EDIT_VOTER_MIN_AGE_DAYS = whole_number(
+    "CARD_EDIT_VOTER_MIN_AGE_DAYS", os.environ.get("CARD_EDIT_VOTER_MIN_AGE_DAYS"), 7)
+CARD_EDIT_EXPIRE_DAYS = whole_number(
+    "CARD_EDIT_EXPIRE_DAYS", os.environ.get("CARD_EDIT_EXPIRE_DAYS"), 30, minimum=1)
+CARD_EDIT_TRUSTED_AFTER = whole_number(
+    "CARD_EDIT_TRUSTED_AFTER", os.environ.get("CARD_EDIT_TRUSTED_AFTER"), 10)
+CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = whole_number(
+    "CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS", os.environ.get("CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS"), 5)
+# Votes from the editor's client address (or network) do not count, and votes from one address
+# count once: "address", "network" or "off"; "" (unset) is "address", or "off" on a small
+# private site (edits.review.address_check).
+CARD_EDIT_VOTER_ADDRESS_CHECK = one_of(
+    "CARD_EDIT_VOTER_ADDRESS_CHECK", os.environ.get("CARD_EDIT_VOTER_ADDRESS_CHECK"),
+    ("address", "network", "off"), "")
 
 LOGGING = {
     "version": 1,
@@ -260,9 +349,12 @@ SECURE_CSP = {
 }
 
 if not DEBUG:
+    SILENCED_SYSTEM_CHECKS: list[str] = []
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
+    # No script reads the CSRF cookie (pages and the API docs take the token from the page).
+    CSRF_COOKIE_HTTPONLY = True
     # Browsers ignore HSTS over plain HTTP, so it costs a loopback server nothing; behind a
     # TLS proxy (gunicorn trusts X-Forwarded-Proto from loopback) it pins HTTPS for a year.
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 365 * 24 * 3600))
@@ -273,7 +365,9 @@ if not DEBUG:
         # Turned off on purpose in the environment (a server only loopback reaches, as
         # `make serve-prod` runs, or a proxy that redirects to HTTPS itself): not an oversight
         # for `check --deploy` to report.
-        SILENCED_SYSTEM_CHECKS = ["security.W008"]
+        SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "security.W008"]
+    if env_flag("DJANGO_EMAIL_CONSOLE", False):  # the same, for mail printed on the console
+        SILENCED_SYSTEM_CHECKS = [*SILENCED_SYSTEM_CHECKS, "mail.E001"]
     CSRF_TRUSTED_ORIGINS = [
         o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
         if o.strip()

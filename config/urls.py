@@ -1,20 +1,33 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 
-from decks.accounts import signup
-from decks.link_views import deck_link
+from decks.link_views import deck_link, deck_short
 
 # Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),
 # so they are included at the root; the catalogue's last, as it ends in catch-all card paths.
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Where browsers and feed readers look without asking the page (which names it too)."""
+    response = redirect(static("icons/favicon.ico"), permanent=True)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
-    path("accounts/signup/", signup, name="signup"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
     path("", include("collection.urls")),
     path("", include("goldfish.urls")),
     path("", include("playtest.urls")),
+    path("", include("edits.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
+    path("s/<slug:slug>", deck_short, name="deck_short"),  # a public deck's short link
     path("", include("cards.urls")),
 ]

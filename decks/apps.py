@@ -7,6 +7,8 @@ class DecksConfig(AppConfig):
 
     def ready(self) -> None:
         from cards import extensions
+        from decks.home import home_decks
         from decks.link_views import deck_code_target
 
         extensions.register_search_redirect(deck_code_target)
+        extensions.register_home_context(home_decks)

@@ -27,16 +27,18 @@ from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_input import (
     NEW_DECK_NAME,
     DeckInputError,
-    deck_from_text,
+    deck_from_text_with_notes,
     deck_to_save,
     read_upload,
 )
+from decks.diff import CountChange, DeckDiff
 from decks.formats.json_format import deck_from_dict
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
-from decks.formats.text import LineError
+from decks.formats.text import LineError, LineNote
 from decks.models import Deck, DeckVersion
-from decks.services import deck_data, deck_save
+from decks.services import deck_data, deck_save, deck_version_save, version_summary
 from decks.validation import catalogue_facts, deck_advise_holdings, deck_validate
+from rules.card_facts import FACTIONS
 from rules.cards import CardFacts
 from rules.deck_rules import PILE_MINIMUM, WANDERERS_PER_PLAYER, Fix, Problem, Validation
 from rules.deck_rules import apply_fixes as rules_apply_fixes
@@ -203,10 +205,12 @@ class RemoveCard:
 
 @dataclass(frozen=True)
 class FixProblem:
-    """Apply a problem's whole fix plan. The problem is found again on the saved deck (by
-    its key), so the page never sends the edits themselves."""
+    """Apply a problem's whole fix plan, or (``item``) one card of a plan of adds, accepted
+    card by card. The problem is found again on the saved deck (by its key), so the page never
+    sends the edits themselves."""
 
     key: str
+    item: int | None = None
 
     def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
         found = [p for p in deck_validate(deck).problems if problem_key(p) == self.key]
@@ -215,9 +219,20 @@ class FixProblem:
         problem = found[0]
         if not problem.fixes:
             raise EditRefused("This problem has no fix that can be applied automatically.")
+        if self.item is not None:
+            if not one_by_one(problem) or not 0 <= self.item < len(problem.fixes):
+                raise EditRefused("That part of the fix is no longer offered.")
+            fix = problem.fixes[self.item]
+            return rules_apply_fixes(deck, [fix]), f"{rules_describe_fix(fix, facts)}."
         edited = rules_apply_fixes(deck, problem.fixes)
         done = "; ".join(rules_describe_fix(f, facts) for f in problem.fixes)
         return edited, f"Fixed: {done}."
+
+
+def one_by_one(problem: Problem) -> bool:
+    """A plan of several adds (a short pile filled from the deck's own cards) may be accepted
+    card by card: each add alone breaks nothing the whole plan would not."""
+    return len(problem.fixes) > 1 and all(f.action == "add" for f in problem.fixes)
 
 
 @dataclass(frozen=True)
@@ -294,7 +309,8 @@ def parse_change(action: str, data: Mapping[str, Any]) -> Change:
         key = str(data.get("problem", ""))
         if not key:
             raise BadEdit("Say which problem to fix.")
-        return FixProblem(key)
+        item = data.get("item")
+        return FixProblem(key, None if item in (None, "") else _number(item, "item"))
     card = str(data.get("card", ""))
     if card not in facts:
         raise BadEdit(f"There is no card with the id {card!r}.")
@@ -369,9 +385,10 @@ def version_problem(deck: Deck, version: object, if_match: str | None) -> tuple[
 
 
 def deck_edit(*, deck: Deck, user: Any, change: Change, version: object,
-              if_match: str | None = None) -> EditResult:
-    """Apply ``change`` to the deck if ``version`` is its current version, as a new version
-    saved by ``user``. A stale or refused edit saves nothing and returns the current deck."""
+              if_match: str | None = None, session: bool = False) -> EditResult:
+    """Apply ``change`` to the deck if ``version`` is its current version, saved by ``user``
+    (in the open version of the sitting, with ``session``: services.deck_save). A stale or
+    refused edit saves nothing and returns the current deck."""
     facts = catalogue_facts()
     with transaction.atomic():
         current = Deck.objects.select_for_update().select_related("owner").get(pk=deck.pk)
@@ -388,7 +405,8 @@ def deck_edit(*, deck: Deck, user: Any, change: Change, version: object,
             return EditResult(current, 200, "Nothing to change.")
         old_visibility = current.visibility
         current.visibility = visibility
-        saved = deck_save(owner=current.owner, data=edited, deck=current, author=user)
+        saved = deck_save(owner=current.owner, data=edited, deck=current, author=user,
+                          session=session)
         if visibility != old_visibility:
             _note_visibility(saved, old_visibility, visibility)
     return EditResult(saved, 200, message)
@@ -398,14 +416,45 @@ def _note_visibility(deck: Deck, before: str, after: str) -> None:
     """Visibility is not part of a deck's content (its snapshot), but history should still
     say when it changed."""
     version = DeckVersion.objects.get(deck=deck, number=deck.version)
-    version.diff.setdefault("fields", {})["visibility"] = [before, after]
-    summary = version.summary if version.summary != "no changes" else ""
-    version.summary = ", ".join(filter(None, ["visibility changed", summary]))[:300]
+    fields = version.diff.setdefault("fields", {})
+    first = fields.get("visibility", [before])[0]  # a sitting may change it more than once
+    if first == after:
+        del fields["visibility"]
+    else:
+        fields["visibility"] = [first, after]
+    cards = summary_of_cards(version.diff)
+    version.summary = version_summary(version.diff, cards)
     version.save(update_fields=["diff", "summary"])
 
 
+def summary_of_cards(diff: dict[str, Any]) -> str:
+    """The summary deck_diff gives for a version's stored changes (visibility aside)."""
+    fields = {k: tuple(v) for k, v in diff.get("fields", {}).items() if k != "visibility"}
+    cards = tuple(CountChange(c["section"], c["card"], c["before"], c["after"])
+                  for c in diff.get("cards", []))
+    return DeckDiff(fields, cards).summary()
+
+
 def deck_create_empty(owner: Any) -> Deck:
-    return deck_save(owner=owner, data=DeckData(name=NEW_DECK_NAME), author=owner)
+    """A new deck, its first version open: building it in one sitting makes one version."""
+    return deck_save(owner=owner, data=DeckData(name=NEW_DECK_NAME), author=owner, session=True)
+
+
+def deck_session_save(*, deck: Deck, user: Any, note: str, version: object) -> EditResult:
+    """The builder's Save: the sitting's open version becomes a version of the history, with
+    the note; the next edit starts a new one. The same version check as an edit."""
+    with transaction.atomic():
+        current = Deck.objects.select_for_update().select_related("owner").get(pk=deck.pk)
+        problem = version_problem(current, version, None)
+        if problem is not None:
+            return EditResult(current, *problem)
+        saved = deck_version_save(deck=current, note=note.strip())
+    if saved is None:
+        return EditResult(current, 200, f"Nothing new to save: version {current.version} is "
+                          "in the history.")
+    said = f" with the note “{saved.note}”" if saved.note else ""
+    return EditResult(current, 200, f"Saved as version {saved.number}{said}. The next change "
+                      "starts a new version.")
 
 
 # --- what the pages show --------------------------------------------------------------------
@@ -418,6 +467,8 @@ class ProblemView:
     cards: tuple[tuple[str, str], ...]  # (name, anchor of the first row holding it)
     fix_label: str
     key: str
+    items: tuple[str, ...] = ()  # the plan's adds, to accept card by card (one_by_one)
+    searches: tuple[tuple[str, str], ...] = ()  # (label, query): cards to choose from
 
     @property
     def dom_id(self) -> str:
@@ -611,8 +662,47 @@ def _problem_views(data: DeckData, validation: Validation, facts: Mapping[str, C
             number=number, problem=problem, cards=cards,
             fix_label=fix_label(problem, facts) if problem.fixes else "",
             key=problem_key(problem),
+            items=tuple(rules_describe_fix(f, facts) for f in problem.fixes)
+            if one_by_one(problem) else (),
+            searches=ready_searches(problem.code, data, facts),
         ))
     return tuple(views)
+
+
+_PILE_SEARCHES: Final = {
+    "structure_pile_too_small": ("structures", "t:structure"),
+    "personality_pile_too_small": ("personalities, items, invocations and events",
+                                   "(t:personality or t:item or t:invocation or t:event)"),
+    "wanderer_pile_too_small": ("wanderers", "t:wanderer"),
+    "no_stronghold": ("strongholds", "t:stronghold"),
+}
+
+
+def ready_searches(code: str, data: DeckData, facts: Mapping[str, CardFacts]
+                   ) -> tuple[tuple[str, str], ...]:
+    """For a short pile (or holdings without a stronghold), searches of the cards that may go
+    there: of the deck's own factions
+    (and of none), one for each faction when the deck has none yet; wanderers have no
+    faction. Which cards to add is the builder's choice, so a fix never picks them."""
+    if code not in _PILE_SEARCHES:
+        return ()
+    what, query = _PILE_SEARCHES[code]
+    if code == "wanderer_pile_too_small":
+        return ((f"Find {what}", query),)
+    own: list[str] = sorted({
+        faction for _, entry in data.all_entries()
+        if (faction := getattr(facts.get(entry.card_id), "faction", None)) in FACTIONS
+        and faction is not None})
+    if own:
+        factions = " or ".join(f"f:{f}" for f in own)
+        names = _and([FACTIONS[f] for f in own])
+        return ((f"Find {what} of {names} or of no faction", f"{query} ({factions} or f:none)"),)
+    return tuple((f"Find {what} of {name}", f"{query} (f:{key} or f:none)")
+                 for key, name in FACTIONS.items())
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # Problems about the Initial Holdings point at rows there only.
@@ -720,11 +810,27 @@ class SearchView:
     error: SearchError | None = None
     warnings: tuple[str, ...] = ()
     pointer: tuple[str, str, str] = ("", "", "")
+    page: int = 1  # pages of SEARCH_LIMIT results
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // SEARCH_LIMIT))
+
+    @property
+    def first(self) -> int:
+        """The position of the page's first result (1-based)."""
+        return (self.page - 1) * SEARCH_LIMIT + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.rows) - 1
 
 
-def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> SearchView:
+def search_view(query: str, scope: str, data: DeckData, *, user: Any = None,
+                page: int = 1) -> SearchView:
     """Cards matching ``query`` (the card search language) in the catalogue, or among the
-    deck's own cards when ``scope`` is "deck"; collection keys read ``user``'s collection."""
+    deck's own cards when ``scope`` is "deck", SEARCH_LIMIT a page (a page past the last is
+    the last); collection keys read ``user``'s collection."""
     scope = "deck" if scope == "deck" else "catalogue"
     query = query.strip()
     deck_ids = {e.card_id for _, e in data.all_entries()}
@@ -741,6 +847,10 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
         cards = cards.filter(id__in=deck_ids)
     found = search.apply(cards)
     total = found.count()
+    if not total:  # a name that matches nothing: the closest names
+        search = search.with_name_suggestions(found_any=False)
+    page = min(max(page, 1), max(1, -(-total // SEARCH_LIMIT)))
+    start = (page - 1) * SEARCH_LIMIT
     facts = catalogue_facts()
     rows = tuple(
         ResultRow(
@@ -749,9 +859,10 @@ def search_view(query: str, scope: str, data: DeckData, *, user: Any = None) -> 
                 (s, PART_NAMES[s], n) for s in SECTIONS if (n := copies_in(data, card.id, s))
             ),
         )
-        for card in found[:SEARCH_LIMIT]
+        for card in found[start:start + SEARCH_LIMIT]
     )
-    return SearchView(query, scope, rows, total, search.explained, None, search.warnings)
+    return SearchView(query, scope, rows, total, search.explained, None, search.warnings,
+                      page=page)
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -813,10 +924,16 @@ class ImportResult:
     detail: str = ""
     errors: tuple[dict[str, Any], ...] = ()  # problems not tied to a line (JSON, ids)
     cards: int = 0  # cards read, when the list reads cleanly
+    notes: tuple[LineNote, ...] = ()  # lines read as a card whose name they do not quite say
 
     @property
     def failed(self) -> bool:
         return bool(self.lines or self.detail or self.errors)
+
+    @property
+    def suggested(self) -> int:
+        """Lines in error with a suggestion (Apply all takes each one's first)."""
+        return sum(1 for line in self.lines if line.replacements)
 
 
 def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> ImportResult:
@@ -824,14 +941,15 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
     list reads); on any problem report them all and save nothing."""
     text: str = form.cleaned_data["decklist"]
     try:
-        data = deck_from_text(text)
+        data, notes = deck_from_text_with_notes(text)
     except DeckInputError as error:
         return ImportResult(
             text=text, lines=tuple(_line_view(e) for e in error.lines), detail=error.detail,
             errors=tuple(e for e in error.errors() if "line" not in e),
         )
     if not save:
-        return ImportResult(text=text, cards=sum(e.count for _, e in data.all_entries()))
+        return ImportResult(text=text, cards=sum(e.count for _, e in data.all_entries()),
+                            notes=notes)
     overrides: dict[str, Any] = {}
     if form.cleaned_data.get("name"):
         overrides["name"] = form.cleaned_data["name"]
@@ -843,7 +961,7 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
         return ImportResult(text=text, detail=error.detail)
     deck = deck_save(owner=owner, data=data, visibility=form.cleaned_data["visibility"],
                      author=owner)
-    return ImportResult(deck=deck, text=text)
+    return ImportResult(deck=deck, text=text, notes=notes)
 
 
 _LEADING_COUNT: Final = re.compile("^\\s*(\\d+)\\s*[xX\u00d7]?\\s+")
@@ -858,6 +976,13 @@ def replace_line(text: str, number: int, name: str) -> str:
         return text
     lines[number - 1] = _replacement(lines[number - 1], name)
     return "\n".join(lines)
+
+
+def apply_all_suggestions(text: str, choices: Iterable[str]) -> str:
+    """``text`` with every line's first suggestion applied (``"<line>|<name>"`` each)."""
+    for choice in choices:
+        text = apply_suggestion(text, choice)
+    return text
 
 
 def apply_suggestion(text: str, choice: str) -> str:
@@ -900,12 +1025,16 @@ class VersionView:
     version: DeckVersion
     fields: tuple[tuple[str, Any, Any], ...]
     parts: tuple[tuple[str, tuple[CardChange, ...]], ...]  # (part title, changes)
+    previous: int | None = None  # the number of the version before (numbers have gaps)
 
 
 def history_views(versions: Iterable[DeckVersion]) -> list[VersionView]:
+    """Newest first (``versions`` in that order)."""
     facts = catalogue_facts()
-    views = []
+    views: list[VersionView] = []
     for version in versions:
+        if views:
+            views[-1] = replace(views[-1], previous=version.number)
         diff = version.diff or {}
         fields = tuple(
             (key, before, after) for key, (before, after) in diff.get("fields", {}).items()

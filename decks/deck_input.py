@@ -12,7 +12,7 @@ from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
 from decks.formats.json_format import DeckJsonError, parse_json
 from decks.formats.model import SECTIONS, Deck, DeckEntry
-from decks.formats.text import LineError, parse_text
+from decks.formats.text import LineError, LineNote, parse_text
 from decks.models import Deck as DeckModel
 from decks.services import catalogue_resolver
 
@@ -44,8 +44,21 @@ class DeckInputError(Exception):
 
 def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
     """A deck from validated API input; fields not given keep the base deck's values."""
+    return _deck_and_notes(attrs, base)[0]
+
+
+def deck_from_text_with_notes(text: str) -> tuple[Deck, tuple[LineNote, ...]]:
+    """As deck_from_text, reading a name within a slip of the pen of one card's as that card
+    (the text format only), and saying which lines were read so."""
+    if detect_format(text) != "text":
+        return deck_from_text(text), ()
+    return _deck_and_notes({"text": text}, None, near=True)
+
+
+def _deck_and_notes(attrs: Mapping[str, Any], base: Deck | None, *, near: bool = False
+                    ) -> tuple[Deck, tuple[LineNote, ...]]:
     if "text" in attrs:
-        result = parse_text(attrs["text"], catalogue_resolver())
+        result = parse_text(attrs["text"], catalogue_resolver(near=near))
         if result.deck is None:
             raise DeckInputError(
                 f"{len(result.errors)} line(s) of the decklist need fixing; nothing was saved.",
@@ -54,7 +67,7 @@ def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
         deck = result.deck
         # A name or player count given beside the text wins over the text's header.
         overrides = {k: attrs[k] for k in ("name", "players", "description") if k in attrs}
-        return replace(deck, **overrides) if overrides else deck
+        return (replace(deck, **overrides) if overrides else deck), result.notes
     parts: dict[str, tuple[DeckEntry, ...]] = {
         section: tuple(DeckEntry(e["id"], e["count"]) for e in attrs[section])
         if section in attrs else (base.section(section) if base else ())
@@ -66,7 +79,7 @@ def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
         players=attrs.get("players", base.players if base else 4),
         description=attrs.get("description", base.description if base else ""),
         **parts,
-    )
+    ), ()
 
 
 def deck_from_text(text: str) -> Deck:

@@ -36,7 +36,14 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import push_url
 
 from cards.card_search import SearchError
-from decks.draws import DEFAULT_STRUCTURES, deck_setup, query_ids, read_strategy, resolve_query
+from decks.draws import (
+    DEFAULT_STRUCTURES,
+    deck_setup,
+    holdings_warnings,
+    parse_deck_goal,
+    query_ids,
+    read_strategy,
+)
 from decks.models import Deck
 from decks.services import deck_data
 from decks.views import visible_decks
@@ -50,7 +57,6 @@ from rules.odds import (
     fraction_text,
     goal_odds,
     group_odds,
-    parse_goal,
 )
 from rules.strategy import (
     CITIZENS,
@@ -60,6 +66,7 @@ from rules.strategy import (
     SpecError,
     Strategy,
     StrategyError,
+    describe,
 )
 from sitewide.throttling import throttled
 
@@ -428,15 +435,17 @@ def draw_odds(request: HttpRequest, deck_id: int) -> HttpResponse:
     context["odds_strategy"] = strategy
     if not text:
         return render(request, template, context)
-    setup = deck_setup(deck_data(deck))
+    data = deck_data(deck)
+    setup = deck_setup(data)
+    context["holdings_warnings"] = holdings_warnings(data, setup)
     try:
         if kind == "goal":
-            goal = parse_goal(text, resolve_query)
+            goal = parse_deck_goal(text)
             result = goal_odds(setup, strategy, goal)
             advice = advise_split(setup, goal)
             context["result"] = {"pct": result.probability * 100,
                                  "exact": fraction_text(result.exact),
-                                 "explained": goal.describe()}
+                                 "explained": describe(goal.condition)}
             context["advice"] = [
                 {"structures": k, "personalities": HAND_SIZE - k, "pct": float(p) * 100,
                  "exact": fraction_text(p), "best": k == advice.best,

@@ -9,15 +9,22 @@ ids of the cards they match with the search language (:func:`cards.card_search.c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from cards.card_search import CardSearch, card_search
 from cards.models import Card
-from decks.validation import catalogue_facts
+from decks.formats.model import CardRef
+from decks.formats.text import CatalogueResolver
+from decks.services import catalogue_resolver
+from decks.validation import catalogue_facts, deck_validate
 from rules.decklist import Deck
 from rules.draws import Setup, deal_setup, prepare
 from rules.odds import (
+    Goal,
+    GoalError,
     advise_split,
     card_table,
     goal_odds,
@@ -26,6 +33,11 @@ from rules.odds import (
     parse_goal,
 )
 from rules.strategy import (
+    AllOf,
+    AnyOf,
+    Condition,
+    Count,
+    Negation,
     Strategy,
     StrategyError,
     parse_picks,
@@ -47,6 +59,75 @@ def query_ids(text: str) -> tuple[CardSearch, frozenset[str]]:
 def resolve_query(text: str) -> frozenset[str]:
     """For ``matching "QUERY"`` in strategies and goals."""
     return query_ids(text)[1]
+
+
+_HINTS: Final = re.compile(r"(.*?)\s*(?:\(([^()]+)\))?\s*(?:\[([^\[\]]+)\])?\s*")
+
+
+def parse_deck_goal(text: str) -> Goal:
+    """A goal whose ``card "..."`` names a card of the catalogue, read as the importer reads
+    a decklist's names (forgivingly, with a ``(faction)`` or ``[id]`` hint): a name that
+    matches no card is a GoalError with the closest names, never a silent 0%."""
+    goal = parse_goal(text, resolve_query)
+    resolve = catalogue_resolver()
+    return replace(goal, condition=_named(goal.condition, text, resolve))
+
+
+def _named(condition: Condition, text: str, resolve: CatalogueResolver) -> Condition:
+    match condition:
+        case Count(test, op, number) if test.card is not None:
+            written = test.label.removeprefix('cards "').removesuffix('"')
+            ids = _card_ids(written, text, resolve)
+            return Count(replace(test, card=None, ids=ids), op, number)
+        case AllOf(parts):
+            return AllOf(tuple(_named(part, text, resolve) for part in parts))
+        case AnyOf(parts):
+            return AnyOf(tuple(_named(part, text, resolve) for part in parts))
+        case Negation(part):
+            return Negation(_named(part, text, resolve))
+    return condition
+
+
+def _card_ids(written: str, text: str, resolve: CatalogueResolver) -> frozenset[str]:
+    hints = _HINTS.fullmatch(written)
+    name, faction, card_id = hints.groups() if hints else (written, None, None)
+    if not (faction or card_id) and Card.objects.filter(pk=written).exists():
+        return frozenset({written})  # an id, as written
+    outcome = resolve(name or written, faction, card_id)
+    if isinstance(outcome, CardRef):
+        return frozenset({outcome.id})
+    if outcome.reason == "ambiguous":  # a name several cards share: every one of them
+        return frozenset(card.id for card in outcome.candidates)
+    names = list(dict.fromkeys(
+        f"{c.name} ({c.faction})" if sum(o.name == c.name for o in outcome.candidates) > 1
+        and c.faction else c.name for c in outcome.candidates))[:MAX_GOAL_SUGGESTIONS]
+    hint = f"; did you mean {_or([f'“{n}”' for n in names])}?" if names else "."
+    start = max(text.find(f'"{written}"'), 0) + 1
+    raise GoalError(f"no card is named “{written}”{hint}", start, len(written),
+                    "the name of a card (as in a decklist) or its id")
+
+
+def _or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+MAX_GOAL_SUGGESTIONS: Final = 4
+_HOLDINGS_ERRORS: Final = frozenset({
+    "no_stronghold", "too_many_strongholds", "too_many_zero_cost_structures",
+    "unique_structure_in_holdings", "holdings_over_budget", "too_many_walls",
+})
+
+
+def holdings_warnings(deck: Deck, setup: Setup) -> list[str]:
+    """When the odds are dealt from the deck's own Initial Holdings and those break a rule."""
+    if setup.holdings_source != "deck":
+        return []
+    codes = sorted({p.code for p in deck_validate(deck).problems
+                    if p.severity == "error" and p.code in _HOLDINGS_ERRORS})
+    if not codes:
+        return []
+    return [f"The deck's Initial Holdings are not legal ({', '.join(codes)}): these odds are "
+            "for the piles those holdings leave, which a legal deck would not."]
 
 
 def deck_setup(deck: Deck) -> Setup:
@@ -97,16 +178,18 @@ def odds_document(deck: Deck, strategy: Strategy, query: str | None = None, at_l
         "piles": {"structures": len(setup.structures),
                   "personalities": len(setup.personalities)},
     }
+    warnings = holdings_warnings(deck, setup)
     if goal is not None:
-        parsed = parse_goal(goal, resolve_query)
-        document: dict[str, Any] = {**goal_odds(setup, strategy, parsed).to_dict(), **common}
+        parsed = parse_deck_goal(goal)
+        document: dict[str, Any] = {**goal_odds(setup, strategy, parsed).to_dict(), **common,
+                                    "warnings": warnings}
     elif query is not None:
         search, ids = query_ids(query)
         parsed = group_goal(ids, at_least, f'cards matching "{query}"')
         document = {
             **group_odds(setup, strategy, ids, at_least).to_dict(),
             "query": search.text, "explained": search.explained,
-            "warnings": list(search.warnings), **common,
+            "warnings": [*search.warnings, *warnings], **common,
         }
     else:
         raise ValueError("give a query (and how many) or a goal")

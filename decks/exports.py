@@ -28,6 +28,14 @@ EXPORTS: Final = {
 BINARY: Final = ("pdf", "proxies")
 
 
+def export_filename(name: str, fmt: str, *, low_ink: bool = False) -> str:
+    """A file name that says the format, so that two downloads never share one (the text list
+    and the deck code are both .txt, the decklist and the proxies both .pdf)."""
+    kinds = {"code": "deck-code", "pdf": "decklist",
+             "proxies": "proxies-low-ink" if low_ink else "proxies"}
+    return f"{name}.{kinds[fmt]}.{EXPORTS[fmt][1]}" if fmt in kinds else f"{name}.{EXPORTS[fmt][1]}"
+
+
 def _cards_for(deck: Deck) -> dict[str, CardRef]:
     # The text and CSV renderers need every card sharing a name with a deck card, to write
     # "Name (faction)" where the name alone is ambiguous: the whole catalogue is simplest.
@@ -41,13 +49,15 @@ def export_deck(
     *,
     owner: str | None = None,
     only: Collection[str] | None = None,
+    low_ink: bool = False,
 ) -> bytes:
     """The deck in any export format, as the bytes of the file. ``owner`` is printed on the
-    decklist sheet; ``only`` limits a proxy sheet to those card ids."""
+    decklist sheet; ``only`` limits a proxy sheet to those card ids; ``low_ink`` prints it in
+    light grey, small (under 1 MB for 60 cards)."""
     if fmt == "pdf":
         return deck_sheet_pdf(deck, page, owner=owner)
     if fmt == "proxies":
-        return deck_proxies_pdf(deck, page, only=only)
+        return deck_proxies_pdf(deck, page, only=only, low_ink=low_ink)
     return render_deck(deck, fmt).encode("utf-8")
 
 
@@ -66,7 +76,8 @@ def deck_sheet_pdf(deck: Deck, page: PageSize = "a4", *, owner: str | None = Non
 
 
 def deck_proxies_pdf(
-    deck: Deck, page: PageSize = "a4", *, only: Collection[str] | None = None
+    deck: Deck, page: PageSize = "a4", *, only: Collection[str] | None = None,
+    low_ink: bool = False,
 ) -> bytes:
     """One face a copy, holdings included: the scan or the rendered face, at card size;
     ``only`` prints a selection of the deck's cards."""
@@ -81,7 +92,7 @@ def deck_proxies_pdf(
         with picture.large.open("rb") as handle:
             face = handle.read()
         faces.extend([face] * entry.count)
-    return proxies_pdf(faces, page)
+    return proxies_pdf(faces, page, low_ink=low_ink)
 
 
 def render_deck(deck: Deck, fmt: str) -> str:

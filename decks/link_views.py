@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape
@@ -43,7 +43,29 @@ class DeckShare:
     text: str  # the canonical text decklist
     code: str  # the deck code
     link: str  # the absolute /d/<code> address
-    qr: SafeString  # an inline SVG QR code of the link
+    qr: SafeString  # an inline SVG QR code of the short link, or else of the link
+    short: str = ""  # the absolute /s/<slug> address of a public or unlisted deck
+
+
+def short_slug(deck_id: int) -> str:
+    """A deck's short, stable slug: its number in base 36 (``/s/ya`` is deck 1234)."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        deck_id, rest = divmod(deck_id, 36)
+        out = digits[rest] + out
+        if not deck_id:
+            return out
+
+
+@require_GET
+def deck_short(request: HttpRequest, slug: str) -> HttpResponse:
+    """A short link (for QR codes that stay light): the deck page, if the visitor may see it."""
+    try:
+        deck_id = int(slug, 36)
+    except ValueError:
+        raise Http404("No such deck link.") from None
+    return redirect(visible_deck(request, deck_id))
 
 
 def deck_code_target(text: str) -> str | None:
@@ -67,11 +89,18 @@ def qr_svg(url: str, label: str) -> SafeString:
     return mark_safe(svg.replace("<svg ", labelled, 1))  # segno escapes the title
 
 
-def deck_share(request: HttpRequest, data: DeckData) -> DeckShare:
+def deck_share(request: HttpRequest, data: DeckData, deck: Deck | None = None) -> DeckShare:
+    """``deck``: the saved deck, whose short link (public and unlisted decks only: a private
+    deck's page is its owner's) the QR code then holds, a few characters instead of the whole
+    deck in its code."""
     code = render_deck(data, "code").strip()
     link = request.build_absolute_uri(reverse("deck_link", args=[code]))
+    short = ""
+    if deck is not None and deck.visibility in (Deck.PUBLIC, Deck.UNLISTED):
+        short = request.build_absolute_uri(reverse("deck_short", args=[short_slug(deck.pk)]))
     label = f"QR code of the link to the deck {data.name}"
-    return DeckShare(text=render_deck(data, "txt"), code=code, link=link, qr=qr_svg(link, label))
+    return DeckShare(text=render_deck(data, "txt"), code=code, link=link,
+                     qr=qr_svg(short or link, label), short=short)
 
 
 @require_GET
@@ -80,7 +109,7 @@ def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
     data = deck_data(deck)
     view = builder.deck_view(data)
     return render(request, "decks/deck_print.html", {
-        "deck": deck, "view": view, "share": deck_share(request, data),
+        "deck": deck, "view": view, "share": deck_share(request, data, deck),
         "total": sum(part.total for part in view.parts),
     })
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from cards.models import Card
 from decks.formats.model import SECTION_TITLES
@@ -83,8 +84,14 @@ class DeckCard(models.Model):
 
 
 class DeckVersion(models.Model):
-    """Every save of a deck: the whole deck as it was, and what changed from the version
-    before, so history can be read and any two versions compared."""
+    """A saved version of a deck: the whole deck as it was, and what changed from the version
+    before, so history can be read and any two versions compared.
+
+    The builder's edits of one sitting make one version (an *open* one, amended by each edit
+    and renumbered to the deck's version, so the latest version is always the deck as it is);
+    it is closed by an explicit Save (with an optional note), by half an hour without an edit,
+    or by any other write (the API, a restore, an import), which makes a version of its own.
+    """
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -94,7 +101,15 @@ class DeckVersion(models.Model):
     snapshot = models.JSONField(help_text="the deck in the JSON decklist shape")
     diff = models.JSONField(help_text="changes from the previous version")
     summary = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=300, blank=True,
+                            help_text="what the author said of it when saving it")
+    open = models.BooleanField(default=False,
+                               help_text="an editing session still gathering the builder's edits")
+    edits = models.PositiveIntegerField(default=1, help_text="the writes it gathers")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by each edit the version gathers (decks.services); a default, not auto_now, so that a
+    # backup from before it existed restores (sitewide.backup).
+    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["deck", "-number"]

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,6 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from decks import builder, panels
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
+from decks.pickers import deck_choices
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 
 
@@ -84,8 +85,11 @@ def deck_import(request: HttpRequest) -> HttpResponse:
         return render(request, "decks/deck_import.html",
                       {"form": builder.DeckImportForm(), "result": builder.ImportResult()})
     data = request.POST.copy()
-    replacing = "replace" in data
-    if replacing:
+    replacing = "replace" in data or "replace_all" in data
+    if "replace_all" in data:  # every line's first suggestion at once
+        data["text"] = builder.apply_all_suggestions(data.get("text", ""),
+                                                     data.getlist("first"))
+    elif replacing:
         data["text"] = builder.apply_suggestion(data.get("text", ""), data.get("replace", ""))
     form = builder.DeckImportForm(data, None if replacing else request.FILES)
     if not form.is_valid():
@@ -93,7 +97,9 @@ def deck_import(request: HttpRequest) -> HttpResponse:
                       {"form": form, "result": builder.ImportResult()}, status=400)
     result = builder.deck_import(owner=request.user, form=form, save=not replacing)
     if result.deck is not None:
-        messages.success(request, f"Imported “{result.deck.name}”.")
+        read_as = " ".join(f"Line {n.line}: {n.message}" for n in result.notes)
+        messages.success(request, f"Imported “{result.deck.name}”." + (
+            f" Some names were not quite a card's: {read_as}" if read_as else ""))
         return redirect("decks:builder", result.deck.pk)
     # Show the list as read (an uploaded file's too), so that its lines can be fixed here.
     data["text"] = result.text
@@ -139,6 +145,14 @@ def _search_params(request: HttpRequest) -> tuple[str, str]:
     return source.get("q", ""), source.get("scope", "catalogue")
 
 
+def _search_page(request: HttpRequest) -> int:
+    source = request.POST if request.method == "POST" else request.GET
+    try:
+        return int(source.get("page", "1"))
+    except ValueError:
+        return 1
+
+
 def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
                   settings: builder.DeckSettingsForm | None = None,
                   settings_open: bool = False) -> HttpResponse:
@@ -152,8 +166,12 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
         "advice": advice,
         "focus": builder.focus_fallback(request.htmx.trigger if request.htmx else None,
                                         view, advice),
-        "search": builder.search_view(query, scope, data, user=request.user),
+        "search": builder.search_view(query, scope, data, user=request.user,
+                                      page=_search_page(request)),
         "settings": settings or builder.settings_form(deck),
+        # The version this sitting's edits go to (open) or the one just saved.
+        "sitting": deck.versions.filter(number=deck.version).only(
+            "number", "open", "edits", "note", "summary").first(),
         **panels.panels_context("builder", request, deck, data),
         "settings_open": settings_open or settings is not None,
         "message": message,
@@ -179,7 +197,8 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
         query, scope = _search_params(request)
         response = render(request, "decks/_builder_results.html", {
             "deck": deck,
-            "search": builder.search_view(query, scope, deck_data(deck), user=request.user),
+            "search": builder.search_view(query, scope, deck_data(deck), user=request.user,
+                                          page=_search_page(request)),
         })
         patch_vary_headers(response, ("HX-Request",))
         return response
@@ -189,12 +208,17 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
-    if action not in builder.EDIT_ACTIONS:
+    if action not in (*builder.EDIT_ACTIONS, "save"):
         raise Http404("No such edit.")
     try:
         deck = _owned(request, deck_id)
     except NotOwner as refused:
         return _forbidden(request, refused.deck)
+    if action == "save":  # the sitting's edits become a version of the history, with a note
+        result = builder.deck_session_save(deck=deck, user=request.user,
+                                           note=request.POST.get("note", ""),
+                                           version=request.POST.get("version"))
+        return _after_edit(request, result, action)
     try:
         change = builder.parse_change(action, request.POST)
     except builder.BadEdit as bad:
@@ -202,11 +226,19 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
                              settings=bad.settings_form)
     result = builder.deck_edit(deck=deck, user=request.user, change=change,
                                version=request.POST.get("version"),
-                               if_match=request.headers.get("If-Match"))
+                               if_match=request.headers.get("If-Match"), session=True)
+    return _after_edit(request, result, action)
+
+
+def _after_edit(request: HtmxHttpRequest, result: builder.EditResult,
+                action: str) -> HttpResponse:
+    deck = result.deck
     if result.saved and not request.htmx:
         messages.success(request, result.message)
         query, scope = _search_params(request)
-        params = urlencode({"q": query, "scope": scope}) if query else ""
+        page = _search_page(request)
+        params = urlencode({"q": query, "scope": scope, **({"page": page} if page > 1 else {})}
+                           ) if query else ""
         url = reverse("decks:builder", args=[deck.pk])
         return redirect(f"{url}?{params}" if params else url)
     return _builder_page(request, result.deck, status=result.status, message=result.message,
@@ -257,14 +289,11 @@ def deck_restore(request: HttpRequest, deck_id: int, number: int) -> HttpRespons
 def deck_compare(request: HttpRequest) -> HttpResponse:
     tokens = {side: request.GET.get(side, "").strip() for side in ("a", "b")}
     only_differences = request.GET.get("only") == "differences"
-    listed = Q(visibility=Deck.PUBLIC)
-    if request.user.is_authenticated:
-        listed |= Q(owner=request.user)
     context: dict[str, Any] = {
         "tokens": tokens,
         "only_differences": only_differences,
-        # Suggestions for the two fields: the decks this visitor would see listed.
-        "choices": Deck.objects.filter(listed).select_related("owner").order_by("name", "id"),
+        # The two pickers: my decks and their versions, the public decks.
+        "groups": deck_choices(request.user, tokens.values()),
     }
     if not all(tokens.values()):
         return render(request, "decks/compare.html", context)

@@ -131,3 +131,24 @@ def won_by_round(report: Mapping[str, Any]) -> CumulativeCurve:
 
 def report_charts(report: Mapping[str, Any]) -> tuple[Chart, CumulativeCurve]:
     return victory_histogram(report), won_by_round(report)
+
+
+def compare_histogram(a: Mapping[str, Any], b: Mapping[str, Any]) -> Chart:
+    """The two runs' victory rounds side by side, per 1,000 games (so that runs of different
+    sizes compare)."""
+    histograms = [{int(r): n for r, n in report["victory_round"]["histogram"].items()}
+                  for report in (a, b)]
+    rounds = sorted(set(histograms[0]) | set(histograms[1]))
+    span = list(range(rounds[0], rounds[-1] + 1)) if rounds else []
+
+    def per_mille(histogram: dict[int, int], games: int) -> tuple[int, ...]:
+        return tuple(round(1000 * histogram.get(r, 0) / games) if games else 0 for r in span)
+
+    return Chart(
+        "compare-rounds", "Victory rounds, A against B",
+        "Games won in each round per 1,000 games of each run: A's bars, then B's.",
+        tuple(str(r) for r in span),
+        (Series("A", per_mille(histograms[0], a["games"])),
+         Series("B", per_mille(histograms[1], b["games"]))),
+        nothing="Neither run won a game.",
+    )

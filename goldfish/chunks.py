@@ -108,6 +108,15 @@ def goldfish_chunk_lease(*, run_id: Any, worker: str, now: Clock = timezone.now
     return retry_locked(take)
 
 
+def goldfish_chunks_release(*, run_id: Any, worker: str) -> int:
+    """Hand back the chunks of the run that ``worker`` holds but is not playing (it calls this
+    between chunks): a lease taken just as the database went away, whose answer never came.
+    Returns how many; they are free for the next lease at once."""
+    return retry_locked(lambda: GoldfishChunk.objects.filter(
+        run_id=run_id, status=GoldfishChunk.RUNNING, lease_owner=worker[:100],
+    ).update(status=GoldfishChunk.QUEUED, lease_expires=None))
+
+
 def goldfish_chunk_complete(*, chunk: GoldfishChunk, worker: str, tally: Tally,
                             now: Clock = timezone.now) -> bool:
     """Store the chunk's tally unless it is already done; True when this call stored it (and

@@ -26,6 +26,7 @@ from rules.game.narrate import narrate
 from rules.game.report import build_report
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
+from rules.strategy import HAND_SIZE
 
 __all__ = [
     "DeckNotPlayable", "ReplayedGame", "contents_hash", "goldfish_game", "goldfish_report",
@@ -87,14 +88,16 @@ def goldfish_game(deck: Deck, spec: RunSpec, config: GameConfig, number: int
 @dataclass(frozen=True)
 class ReplayedGame:
     """One game of a run told round by round: the table at the start of each round (the state
-    as ``GameState.to_dict`` gives it, at the round's first decision) and the story's lines
-    of each round (the setup's lines go with round 1)."""
+    as ``GameState.to_dict`` gives it, at the round's first decision; for round 1, once the
+    opening hand is drawn) and the story's lines of each round (the setup's lines go with
+    round 1). ``seed``: the game's own seed, derived from the run's and the game's number."""
 
     number: int
     outcome: str
     final_round: int
     states: dict[int, dict[str, Any]]
     lines: dict[int, list[str]]
+    seed: int = 0
 
 
 def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> ReplayedGame:
@@ -110,14 +113,18 @@ def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> Repl
     # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
     # would show the end of the game.
     states = {state.round: copy.deepcopy(state.to_dict())}
+    opening = len(state.zones["hand"]) >= HAND_SIZE
     while not state.outcome:
         result = engine.apply(state, policy(state, engine.legal_actions(state)))
         if not result.ok:
             raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
+        if not opening and state.round == 1 and len(state.zones["hand"]) >= HAND_SIZE:
+            states[1] = copy.deepcopy(state.to_dict())  # round 1 shows the opening hand
+            opening = True
         if state.round not in states:
             states[state.round] = copy.deepcopy(state.to_dict())
     return ReplayedGame(number, state.outcome, state.final_round, states,
-                        _lines_by_round(narrate(state)))
+                        _lines_by_round(narrate(state)), seed)
 
 
 def _lines_by_round(lines: list[str]) -> dict[int, list[str]]:

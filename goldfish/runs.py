@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from decks.formats.json_format import deck_to_dict
@@ -201,3 +202,36 @@ def goldfish_run_nudge(*, run: GoldfishRun, now: Clock = timezone.now) -> bool:
     run.watch_at = due
     transaction.on_commit(lambda: enqueue_run(str(run.pk), now=True, watchdog=due))
     return True
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A run under way: games played of all, and (once some are) the time left at the pace
+    so far."""
+
+    games_done: int
+    games: int
+    seconds_left: int | None
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.games_done / self.games) if self.games else 0
+
+    @property
+    def time_left(self) -> str:
+        """"about 40 s", "about 3 min", or "" while it cannot be told."""
+        if self.seconds_left is None:
+            return ""
+        if self.seconds_left < 60:
+            return f"about {max(1, self.seconds_left)} s"
+        return f"about {round(self.seconds_left / 60)} min"
+
+
+def run_progress(run: GoldfishRun, now: Any = None) -> Progress:
+    done = run.chunks.filter(status=GoldfishChunk.DONE).aggregate(
+        games=Sum(F("last") - F("first") + 1))["games"] or 0
+    left: int | None = None
+    if done and run.started_at is not None and done < run.games:
+        elapsed = ((now or timezone.now()) - run.started_at).total_seconds()
+        left = round(elapsed * (run.games - done) / done)
+    return Progress(min(done, run.games), run.games, left)

@@ -150,3 +150,36 @@ def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any]) -> Comparison:
         victory_rate_difference(a["victories"], a["games"], b["victories"], b["games"]),
         tuple(notes),
     )
+
+
+@dataclass(frozen=True)
+class CardDifference:
+    card_id: str
+    name: str
+    played_a: float | None  # share of games the card was played in (None: not in the deck)
+    played_b: float | None
+    opening_a: float | None  # mean victory round with it in the opening hand minus without
+    opening_b: float | None
+
+    @property
+    def played_change(self) -> float:
+        return (self.played_b or 0.0) - (self.played_a or 0.0)
+
+
+def card_differences(a: Mapping[str, Any], b: Mapping[str, Any], limit: int = 15
+                     ) -> list[CardDifference]:
+    """The cards whose part changed most from run A to run B: added or removed cards first,
+    then by how much more (or less) often they were played."""
+    cards_a, cards_b = a.get("cards", {}), b.get("cards", {})
+    rows = []
+    for card_id in sorted(set(cards_a) | set(cards_b)):
+        one, two = cards_a.get(card_id), cards_b.get(card_id)
+        rows.append(CardDifference(
+            card_id, (one or two or {}).get("name", card_id),
+            one and one.get("played"), two and two.get("played"),
+            one and one.get("victory_round_difference"),
+            two and two.get("victory_round_difference")))
+    rows.sort(key=lambda r: (r.played_a is not None and r.played_b is not None,
+                             -abs(r.played_change), r.name))
+    return [r for r in rows if r.played_a is None or r.played_b is None
+            or abs(r.played_change) >= 0.005][:limit]

@@ -1,5 +1,12 @@
 """The goldfish worker's task (Django's tasks API; ``manage.py db_worker`` runs it): play a
-run's free chunks, then make sure a watchdog comes back for chunks that other workers hold."""
+run's free chunks, then make sure a watchdog comes back for chunks that other workers hold.
+
+A database that goes away meanwhile (PostgreSQL restarted) does not fail the task: each of its
+database steps is tried again until the database is back (sitewide.db_retry.retry_outage); each
+is safe to repeat (a lease, a conditional store). A chunk whose lease was taken but whose answer
+was lost in the outage is handed back before the task ends, so nobody waits for its lease to
+expire.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -21,6 +29,7 @@ from goldfish.chunks import (
     default_worker_id,
     goldfish_chunk_complete,
     goldfish_chunk_lease,
+    goldfish_chunks_release,
     goldfish_run_fail,
     goldfish_run_finish,
     run_prepared,
@@ -28,11 +37,15 @@ from goldfish.chunks import (
 )
 from goldfish.models import GoldfishChunk, GoldfishRun
 from rules.game.runner import run_chunk
+from sitewide.db_retry import retry_outage
 
 #: Set by the reliability tests only (tests/goldfish/test_workers.py): the worker says on
 #: stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
 #: mid-chunk) or until a line arrives on stdin ("stdin": to hold two workers on one run at once).
 HOLD_AFTER_LEASE = "GOLDFISH_HOLD_AFTER_LEASE"
+
+#: The most runs of one requester a worker plays in turn (the limits allow 2 at once).
+SHARED_RUNS = 4
 
 
 @task(takes_context=True)
@@ -73,29 +86,47 @@ def enqueue_run(run_id: str, *, now: bool = False, count: int = 1,
 def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
                       on_leased: Callable[[GoldfishChunk], None] | None = None) -> str:
     """What a worker does for a run: play free chunks until none is left, finish the run if
-    every chunk is done, otherwise make sure a watchdog will come back. Returns the status."""
-    run = GoldfishRun.objects.filter(pk=run_id).first()
+    every chunk is done, otherwise make sure a watchdog will come back. Returns the status.
+    Every database step waits out an outage (retry_outage)."""
+    run = retry_outage(lambda: GoldfishRun.objects.filter(pk=run_id).first())
     if run is None:
         return "missing"  # deleted (its deck's owner left) before a worker got to it
-    prepared = None
-    spec = run_spec(run)
-    while True:
-        chunk = goldfish_chunk_lease(run_id=run.pk, worker=worker, now=now)
-        if chunk is None:
-            break
-        if on_leased is not None:
-            on_leased(chunk)
-        try:
-            prepared = prepared or run_prepared(run)
-            tally = run_chunk(prepared, spec, chunk.first, chunk.last)
-        except Exception as error:
-            goldfish_run_fail(run_id=run.pk, error=f"{type(error).__name__}: {error}", now=now)
-            raise
-        goldfish_chunk_complete(chunk=chunk, worker=worker, tally=tally, now=now)
-    goldfish_run_finish(run_id=run.pk, now=now)
-    run.refresh_from_db()
-    if run.active:
-        _watch_again(run, now)
+    # The requester's other runs under way (two decks compared, say) are played in turn with
+    # this one, a chunk of each, so that both progress at once even with a single worker.
+    turns = [run, *retry_outage(lambda: list(GoldfishRun.objects.filter(
+        requester=run.requester, status__in=GoldfishRun.ACTIVE).exclude(pk=run.pk)
+        .order_by("created_at")[:SHARED_RUNS - 1]))]
+    playing = list(turns)
+    prepared: dict[Any, Any] = {}
+    while playing:
+        for current in list(playing):
+            chunk = retry_outage(partial(goldfish_chunk_lease, run_id=current.pk, worker=worker,
+                                         now=now))
+            if chunk is None:
+                # A lease whose answer an outage lost is still ours, though nobody plays it.
+                if retry_outage(partial(goldfish_chunks_release, run_id=current.pk,
+                                        worker=worker)):
+                    continue
+                playing.remove(current)
+                continue
+            if on_leased is not None:
+                on_leased(chunk)
+            try:
+                if current.pk not in prepared:
+                    prepared[current.pk] = run_prepared(current)
+                tally = run_chunk(prepared[current.pk], run_spec(current), chunk.first,
+                                  chunk.last)
+            except Exception as error:
+                retry_outage(partial(goldfish_run_fail, run_id=current.pk,
+                                     error=f"{type(error).__name__}: {error}", now=now))
+                raise
+            retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker,
+                                 tally=tally, now=now))
+    for current in turns:
+        retry_outage(partial(goldfish_run_finish, run_id=current.pk, now=now))
+        retry_outage(current.refresh_from_db)
+        if current.active and current.pk == run.pk:
+            retry_outage(partial(_watch_again, current, now))
     return run.status
 
 

@@ -16,14 +16,18 @@ from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards.card_links import CardNames
 from decks import builder
 from decks.models import Deck, DeckVersion
+from decks.pickers import Choice, ChoiceGroup, deck_choices
 from decks.services import deck_data
 from decks.views import visible_decks
-from goldfish.charts import report_charts
+from goldfish.charts import compare_histogram, report_charts
 from goldfish.chunks import run_prepared, run_spec
 from goldfish.games import DeckNotPlayable, replay_rounds
 from goldfish.layout import log_entries, table_layout
@@ -39,8 +43,9 @@ from goldfish.runs import (
     goldfish_run_start,
     limits_for,
     requester_key,
+    run_progress,
 )
-from goldfish.stats import CARD_COLUMNS, card_rows, compare_reports
+from goldfish.stats import CARD_COLUMNS, card_differences, card_rows, compare_reports
 from rules.decklist import Deck as DeckData
 from rules.game.config import TARGETS
 from rules.game.runner import POLICY_NAMES
@@ -156,7 +161,7 @@ def report_context(request: HttpRequest, run: GoldfishRun) -> dict[str, Any]:
     context: dict[str, Any] = {
         "run": run, "report": None,
         "can_cancel": run.active and run.requester == _requester(request),
-        "percent": round(100 * run.chunks_done / run.chunks_total) if run.chunks_total else 0,
+        "progress": run_progress(run) if run.active else None,
     }
     report = run.report
     if report is None:
@@ -222,6 +227,7 @@ def goldfish_game(request: HttpRequest, run_id: uuid.UUID, number: int) -> HttpR
         "previous": f"{base}?round={shown - 1}" if shown > 1 else None,
         "next": f"{base}?round={shown + 1}" if shown < game.final_round else None,
         "base": base, "last": shown == game.final_round,
+        "card_names": CardNames(run.card_facts),
     })
 
 
@@ -249,7 +255,7 @@ def goldfish_compare(request: HttpRequest) -> HttpResponse:
     if not all(tokens.values()):
         initial = {"a": request.GET.get("deck_a", ""), "b": request.GET.get("deck_b", "")}
         return render(request, "goldfish/compare.html",
-                      {"form": GoldfishCompareForm(initial=initial)})
+                      _compare_context(request, GoldfishCompareForm(initial=initial)))
     try:
         a, b = (_run(uuid.UUID(tokens[side])) for side in ("a", "b"))
     except ValueError:
@@ -257,11 +263,15 @@ def goldfish_compare(request: HttpRequest) -> HttpResponse:
     for run in (a, b):
         goldfish_run_nudge(run=run)
     context: dict[str, Any] = {"a": a, "b": b, "active": a.active or b.active,
-                               "form": GoldfishCompareForm(initial={})}
+                               "sides": [(a, run_progress(a)), (b, run_progress(b))]}
+    if not getattr(request, "htmx", False):
+        context.update(_compare_context(request, GoldfishCompareForm(initial={}), tokens))
     report_a, report_b = a.report, b.report
     if report_a is not None and report_b is not None:
         context.update(report_a=report_a, report_b=report_b,
-                       comparison=compare_reports(report_a, report_b))
+                       comparison=compare_reports(report_a, report_b),
+                       overlay=compare_histogram(report_a, report_b),
+                       card_changes=card_differences(report_a, report_b))
     htmx = getattr(request, "htmx", False)
     template = "goldfish/_compare_body.html" if htmx else "goldfish/compare.html"
     response = render(request, template, context)
@@ -269,9 +279,44 @@ def goldfish_compare(request: HttpRequest) -> HttpResponse:
     return response
 
 
+RUNS_LISTED = 40
+
+
+def run_choices(user: Any, selected: Any = ()) -> list[ChoiceGroup]:
+    """My latest runs, newest first, to compare two (a run is also reachable by its link:
+    one given in ``selected`` that is not among them is kept, first)."""
+    runs = (list(GoldfishRun.objects.filter(owner=user).order_by("-created_at")
+                 .only("id", "deck_name", "deck_version", "games", "seed", "policy", "target",
+                       "players", "status", "created_at")[:RUNS_LISTED])
+            if user.is_authenticated else [])
+    listed = {str(run.pk) for run in runs}
+    extra = [str(token) for token in selected if token and str(token) not in listed]
+    runs = list(GoldfishRun.objects.filter(pk__in=extra)) + runs if extra else runs
+
+    def label(run: GoldfishRun) -> str:
+        version = f" v{run.deck_version}" if run.deck_version else ""
+        status = "" if run.status == GoldfishRun.DONE else f" · {run.status}"
+        return (f"{run.deck_name or 'A decklist'}{version} · {run.games:,} games · seed "
+                f"{run.seed} · {run.policy}, target {run.target} · "
+                f"{date_format(timezone.localtime(run.created_at), 'j M, H:i')}{status}")
+
+    return [ChoiceGroup("My runs", [Choice(str(run.pk), label(run)) for run in runs])] \
+        if runs else []
+
+
+def _compare_context(request: HttpRequest, form: GoldfishCompareForm,
+                     tokens: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the compare page's two pickers need: my runs, and my decks and the public ones."""
+    return {"form": form,
+            "run_groups": run_choices(request.user, (tokens or {}).values()),
+            "run_tokens": tokens or {},
+            "deck_groups": deck_choices(request.user, [str(form["a"].value() or ""),
+                                                       str(form["b"].value() or "")])}
+
+
 def _compare_start(request: HttpRequest) -> HttpResponse:
     form = GoldfishCompareForm(request.POST)
-    context: dict[str, Any] = {"form": form}
+    context: dict[str, Any] = _compare_context(request, form)
     if form.is_valid():
         try:
             runs = []

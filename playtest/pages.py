@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from cards.card_links import CardNames
 from cards.card_urls import card_image_urls, card_url
 from cards.models import CardImage
 from playtest.hints import victory_chances
@@ -69,6 +70,7 @@ def game_context(view: GameView, *, focus: int | None = None, hints: bool = Fals
     return {
         "game": view.game, "table": table_layout(state, links), "menu": menu,
         "log": view.log, "log_missing": view.log_missing, "hints": chances,
+        "card_names": CardNames(state.facts),
         "focused": focused, "decision": state.decisions,
         "actions_taken": len(view.game.actions),
     }

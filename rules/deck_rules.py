@@ -1226,8 +1226,14 @@ class _Fixer:
         if not problem.fixes:
             source = "the deck or of the catalogue" if self.catalogue else "the deck"
             if problem.code in _PILE_CODES.values():
-                extra = (f" Nothing can be added there: no card of {source} that belongs "
-                         f"there has fewer than {MAX_COPIES} copies in the deck.")
+                pile = next(p for p, code in _PILE_CODES.items() if code == problem.code)
+                held = any(getattr(self.cards.get(e.card_id), "pile", None) == pile
+                           for _, e in self.deck.all_entries())
+                extra = (" Nothing more can come from the deck itself: no card of the deck "
+                         f"that belongs there has fewer than {MAX_COPIES} copies in it. Which "
+                         "new cards to add is yours to choose." if held else
+                         " The deck holds no card that belongs there yet: which cards to add "
+                         "is yours to choose.")
             elif problem.code == "no_stronghold":
                 extra = (f" No stronghold of {source} can be put there without breaking another "
                          "rule.")
@@ -1237,28 +1243,10 @@ class _Fixer:
 
     # -- building blocks -----------------------------------------------------------------
 
-    def _ranked_catalogue(self, pile: PileName) -> list[str]:
-        """Catalogue cards a fix may add to a pile, best first."""
-        ranked = self._ranked.get(pile)
-        if ranked is None:
-            main = self._main_faction
-            scored: list[tuple[tuple[int, int, int, str], str]] = []
-            for cid, card in self.catalogue.items():
-                if card.pile != pile or not _addable(card):
-                    continue
-                if card.faction is not None and main is not None and card.faction != main:
-                    continue
-                faction_rank = 0 if card.faction == main and main is not None else 1
-                type_rank = 0 if card.type in ("personality", "structure", "wanderer") else 1
-                if card.structure_kind == "wall":
-                    type_rank = 1
-                scored.append(((faction_rank, type_rank, _unknowns(card), cid), cid))
-            ranked = [cid for _, cid in sorted(scored)]
-            self._ranked[pile] = ranked
-        return ranked
-
     def _candidates(self, deck: Deck, pile: PileName) -> Iterator[str]:
-        """Cards that may be added to a pile: the deck's own first, then the catalogue's."""
+        """Cards that may be added to a pile: more copies of the deck's own. Never cards of the
+        catalogue the deck does not hold: which of those to add is a choice of the deck's
+        builder (the builder offers a ready search of the deck's factions instead)."""
         seen: set[str] = set()
         order = (pile, *(s for s in SECTIONS if s != pile))
         for section in order:
@@ -1270,9 +1258,6 @@ class _Fixer:
                 ):
                     seen.add(entry.card_id)
                     yield entry.card_id
-        for cid in self._ranked_catalogue(pile):
-            if cid not in seen:
-                yield cid
 
     def _fill(self, deck: Deck, pile: PileName, missing: int, exclude: Iterable[str] = ()
               ) -> list[Fix] | None:
@@ -1380,9 +1365,13 @@ class _Fixer:
                         deck, [Fix("move", entry.card_id, 1, section, "holdings")]
                     )
         copies = _copies(deck)
+        main = self._main_faction
+        if main is None:  # a deck of no faction yet: which stronghold is the builder's choice
+            return
         ranked = sorted(
             (c for c in self.catalogue.values()
-             if c.is_stronghold and c.id not in seen and copies.get(c.id, 0) < MAX_COPIES),
+             if c.is_stronghold and c.id not in seen and copies.get(c.id, 0) < MAX_COPIES
+             and c.faction in (None, main)),
             key=lambda c: (c.cost_generic is None, c.cost_generic or 0, c.id),
         )
         for card in ranked[:3]:  # the cheapest ones: the likeliest to fit the budget

@@ -17,16 +17,24 @@ from django.shortcuts import render
 from rest_framework.throttling import ScopedRateThrottle
 
 
+def throttle_wait(request: HttpRequest, scope: str) -> int | None:
+    """Count this request in ``scope``; None when it is allowed, else the seconds to wait. For a
+    page that shows its own answer to a refusal (a form that keeps what was typed)."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):  # type: ignore[arg-type]
+        return None
+    return max(1, round(throttle.wait() or 1))
+
+
 def throttled[V: Callable[..., HttpResponse]](scope: str) -> Callable[[V], V]:
     """Answer 429 with Retry-After once this visitor has used up ``scope``'s rate."""
 
     def decorate(view: V) -> V:
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            throttle = ScopedRateThrottle()
-            if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):  # type: ignore[arg-type]
+            wait = throttle_wait(request, scope)
+            if wait is None:
                 return view(request, *args, **kwargs)
-            wait = max(1, round(throttle.wait() or 1))
             response = render(request, "429.html", {"wait": wait}, status=429)
             response["Retry-After"] = str(wait)
             return response

@@ -186,7 +186,8 @@ def test_the_ability_reader_rejects_malformed_text(text):
 
 def test_the_file_declares_the_unofficial_demo_set():
     assert demo_file()["set"] == {"code": "DEMO", "name": "Demo Set (fictional)",
-                                  "official": False, "released": None}
+                                  "official": False, "released": None,
+                                  "size": len(demo_file()["cards"])}
     assert set(demo_file()) == {"set", "cards"}
 
 

@@ -1,11 +1,12 @@
 """The users of a load run (locust -f bench/load/locustfile.py; `make load` starts it).
 
-Each simulated person searches, opens card pages, validates and deals decklists, runs small
-goldfish runs and edits decks through the API with a token. Two people share each account, so
-their edits of the same decks race for real; some edits are sent stale on purpose. Every request
-and every deck write is recorded (bench.load.records) and saved when locust quits, for the
-harness's table and its lost-write check. LOAD_PLAN names the plan (accounts, card ids, queries,
-decklists) the harness wrote; LOAD_OUTPUT the folder for the records.
+Each simulated person (:class:`Person`) searches, opens card pages, validates and deals
+decklists, runs small goldfish runs and edits decks through the API with a token. Two people
+share each account, so their edits of the same decks race for real; some edits are sent stale
+on purpose. A :class:`Contributor` (`make chaos`) also proposes card edits and votes on other
+people's. Every request and every write is recorded (bench.load.records) and saved when locust
+quits, for the harness's table and its lost-write checks. LOAD_PLAN names the plan (accounts,
+card ids, queries, decklists) the harness wrote; LOAD_OUTPUT the folder for the records.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from bench.load.records import (
     OK,
     SERVER_ERROR,
     VERSION_REFUSALS,
+    EditWrite,
     Request,
+    RunStart,
+    VoteWrite,
     Write,
     deck_content,
     etag_version,
@@ -41,8 +45,16 @@ GOLDFISH_PATIENCE = 90.0  # seconds a run may take under load before it counts a
 STALE_SHARE = 0.15  # edits sent with an older version on purpose
 MAX_DECKS = 6  # per person: enough to spread the edits, few enough that partners collide
 
+# Card edits (Contributor): the fields changed are ones no game reads, so the goldfish runs'
+# reports stay those of the catalogue as it was.
+EDIT_FIELDS = ("artist", "quotation")
+REJECT_SHARE = 0.1
+
 REQUESTS: list[Request] = []
 WRITES: list[Write] = []
+EDITS: list[EditWrite] = []
+VOTES: list[VoteWrite] = []
+RUNS: list[RunStart] = []
 people = itertools.count()
 
 
@@ -50,6 +62,9 @@ people = itertools.count()
 def save_records(**_: Any) -> None:
     write_lines(OUTPUT / "requests.jsonl", REQUESTS)
     write_lines(OUTPUT / "writes.jsonl", WRITES)
+    write_lines(OUTPUT / "edits.jsonl", EDITS)
+    write_lines(OUTPUT / "votes.jsonl", VOTES)
+    write_lines(OUTPUT / "runs.jsonl", RUNS)
 
 
 def parts(sections: dict[str, list[list[Any]]]) -> dict[str, list[dict[str, Any]]]:
@@ -146,10 +161,15 @@ class Person(FastHttpUser):
         """A small run, polled until it is done, as the report page does."""
         deck = self.rng.choice(PLAN["decks"])
         started, clock = time.time(), time.perf_counter()
+        seed = self.rng.randint(0, 2**31)
+        asked = RunStart(deck["name"], GOLDFISH_GAMES, seed)
+        RUNS.append(asked)
         status, run = self.call("POST", "/api/goldfish/", "POST /api/goldfish/", body={
-            "text": deck["text"], "games": GOLDFISH_GAMES, "seed": self.rng.randint(0, 2**31)})
+            "text": deck["text"], "games": GOLDFISH_GAMES, "seed": seed})
+        asked.status = status
         if status not in (200, 202) or run is None:
             return
+        asked.run = run["id"]
         while run["status"] in ("queued", "running"):
             if time.perf_counter() - clock > GOLDFISH_PATIENCE:
                 break
@@ -244,3 +264,55 @@ class Person(FastHttpUser):
             entry = entries[self.rng.randint(0, len(entries) - 1)]
             entry[1] = 2 if entry[1] == 1 else 1
         return sections
+
+
+class Contributor(Person):
+    """A person who also improves the catalogue (`make chaos`): proposes changes to cards'
+    text and votes on the open edits of other accounts. Every proposal and vote carries a
+    nonce in its note (and the proposal in its source), so the harness finds it in the
+    database whatever answer came back."""
+
+    def on_start(self) -> None:
+        super().on_start()
+        self.proposals = 0
+        self.voted: set[int] = set()
+
+    @task(2)
+    def propose_edit(self) -> None:
+        self.proposals += 1
+        nonce = f"{self.username}.{self.number}.{self.proposals}"
+        card = self.rng.choice(PLAN["edit_cards"])
+        key = self.rng.choice(EDIT_FIELDS)
+        write = EditWrite(nonce=nonce, editor=self.username, card=card,
+                          changes={key: f"Chaos {nonce}"}, source=f"chaos source {nonce}")
+        EDITS.append(write)
+        status, doc = self.call("POST", "/api/edits/", "POST /api/edits/", body={
+            "card": card, "changes": write.changes, "source": write.source,
+            "note": f"chaos {nonce}"})
+        write.status = status
+        if 200 <= status < 300 and doc is not None:
+            write.edit, write.answered_status = doc["id"], doc["status"]
+
+    @task(4)
+    def vote_on_an_edit(self) -> None:
+        status, page = self.call("GET", "/api/edits/?status=open&page_size=30",
+                                 "GET /api/edits/?status=open")
+        if status != 200 or page is None:
+            return
+        choices = [doc["id"] for doc in page["results"]
+                   if doc["editor"] != self.username and doc["id"] not in self.voted]
+        if not choices:
+            return
+        edit = self.rng.choice(choices)
+        self.voted.add(edit)
+        vote = "reject" if self.rng.random() < REJECT_SHARE else "approve"
+        write = VoteWrite(nonce=f"chaos vote {self.username}.{self.number}.{len(self.voted)}",
+                          edit=edit, voter=self.username, vote=vote, started=time.time())
+        VOTES.append(write)
+        # 409: the edit was decided meanwhile (applied by others' votes), an expected answer.
+        status, doc = self.call("POST", f"/api/edits/{edit}/votes/",
+                                "POST /api/edits/[id]/votes/", refusals=(409,),
+                                body={"vote": vote, "note": write.nonce})
+        write.status, write.finished = status, time.time()
+        if status == 200 and doc is not None:
+            write.answered_status = doc["status"]

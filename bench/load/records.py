@@ -64,6 +64,47 @@ class Write:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class EditWrite:
+    """A card edit proposed (``make chaos``). ``nonce`` is unique to the proposal and sent in
+    its note and source, so the edit is found in the database whatever its answer was."""
+
+    nonce: str
+    editor: str
+    card: str
+    changes: dict[str, Any]
+    source: str
+    status: int | None = None  # None: no answer before the run ended
+    edit: int | None = None  # the id in a 201's body
+    answered_status: str | None = None  # the edit's status in that body ("open", "applied")
+
+
+@dataclass
+class VoteWrite:
+    """A vote on a card edit (``make chaos``); ``nonce`` is its note (a rejection's too)."""
+
+    nonce: str
+    edit: int
+    voter: str
+    vote: str
+    started: float  # time.time() when sent
+    finished: float | None = None  # when answered
+    status: int | None = None
+    answered_status: str | None = None  # the edit's status in a 200's body
+
+
+@dataclass
+class RunStart:
+    """A goldfish run asked for (``make chaos``): the run the answer named, and what it plays,
+    to compare its report with the goldfish command's."""
+
+    deck: str  # the sample deck's name (bench.load.site_data.sample_decklists)
+    games: int
+    seed: int
+    status: int | None = None
+    run: str | None = None  # the run's id in a 2xx answer
+
+
 def write_lines(path: Path, rows: Iterable[Any]) -> None:
     with path.open("w", encoding="utf-8") as out:
         for row in rows:
@@ -78,6 +119,14 @@ def read_requests(path: Path) -> Iterator[Request]:
 def read_writes(path: Path) -> Iterator[Write]:
     for line in path.read_text(encoding="utf-8").splitlines():
         yield Write(**json.loads(line))
+
+
+def read_rows[R](path: Path, kind: type[R]) -> list[R]:
+    """The records of one kind (EditWrite, VoteWrite, RunStart); none when the file is missing
+    (a load run writes only deck records)."""
+    if not path.exists():
+        return []
+    return [kind(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 SECTIONS = ("holdings", "structures", "personalities", "wanderers")

@@ -97,7 +97,14 @@ TEXT_BOX: Final[Box] = (48, 640, WIDTH - 48, 872)
 STAT_ROW: Final[Box] = (48, 882, WIDTH - 48, 956)
 FOOTER: Final[Box] = (40, 974, WIDTH - 40, 1030)
 
+GEM_SIZE: Final = 46.0  # diameter of a cost gem; a requirement diamond is 8 taller
+STAT_BAND: Final = 22  # height of a stat box's coloured label band
+TEXT_PAD: Final[tuple[float, float]] = (18, 12)  # text box padding, x and y
+QUOTE_RULE_HALF: Final = 90  # half the width of the rule between abilities and quotation
+
 INK: Final[RGB] = (30, 24, 16)
+QUOTE_INK: Final[RGB] = (72, 62, 50)
+QUOTE_RULE: Final[RGB] = (176, 156, 120)
 PARCHMENT_TOP: Final[RGB] = (249, 243, 226)
 PARCHMENT_BOTTOM: Final[RGB] = (229, 214, 178)
 GEM_COLOURS: Final[Mapping[str, RGB]] = {
@@ -140,7 +147,7 @@ FACTION_STYLES: Final[Mapping[str | None, _FactionStyle]] = {
     ),
 }
 
-_TYPE_TITLES: Final[Mapping[str, str]] = {
+TYPE_TITLES: Final[Mapping[str, str]] = {
     "structure": "Structure",
     "personality": "Personality",
     "item": "Item",
@@ -151,7 +158,9 @@ _TYPE_TITLES: Final[Mapping[str, str]] = {
 
 
 @dataclass(frozen=True)
-class _Stat:
+class Stat:
+    """A stat box: the data key, its printed label, the icon and the colour of its band."""
+
     key: str
     label: str
     icon: str
@@ -159,28 +168,100 @@ class _Stat:
 
 
 # Stat boxes, in the order they are drawn along the bottom.
-_STATS: Final[tuple[_Stat, ...]] = (
-    _Stat("offense", "OFF", "sword", (150, 40, 32)),
-    _Stat("defense", "DEF", "shield", (48, 78, 112)),
-    _Stat("vitality", "VIT", "heart", (170, 36, 64)),
-    _Stat("faction_influence", "FI", "star", (96, 66, 130)),
-    _Stat("strength_economic", "ECON", "coin", (196, 150, 30)),
-    _Stat("strength_religious", "RELIG", "coin", (40, 92, 184)),
-    _Stat("strength_political", "POLIT", "coin", (34, 32, 38)),
-    _Stat("aggression", "AGG", "claw", (184, 76, 26)),
-    _Stat("residencies", "RES", "house", (104, 76, 42)),
-    _Stat("bounty", "BOUNTY", "coin", (138, 110, 30)),
+STATS: Final[tuple[Stat, ...]] = (
+    Stat("offense", "OFF", "sword", (150, 40, 32)),
+    Stat("defense", "DEF", "shield", (48, 78, 112)),
+    Stat("vitality", "VIT", "heart", (170, 36, 64)),
+    Stat("faction_influence", "FI", "star", (96, 66, 130)),
+    Stat("strength_economic", "ECON", "coin", (196, 150, 30)),
+    Stat("strength_religious", "RELIG", "coin", (40, 92, 184)),
+    Stat("strength_political", "POLIT", "coin", (34, 32, 38)),
+    Stat("aggression", "AGG", "claw", (184, 76, 26)),
+    Stat("residencies", "RES", "house", (104, 76, 42)),
+    Stat("bounty", "BOUNTY", "coin", (138, 110, 30)),
 )
-_REQUIREMENT: Final[Mapping[str, tuple[str, str]]] = {
+# A wall's residencies are how many attackers it blocks, and are labelled so.
+WALL_BLOCK: Final = Stat("residencies", "BLOCK", "shield", (92, 92, 96))
+# Card type -> (key, gem colour) of the strength requirement drawn as a diamond.
+REQUIREMENTS: Final[Mapping[str, tuple[str, str]]] = {
     "invocation": ("strength_religious", "religious"),
     "event": ("strength_economic", "economic"),
 }
-_COSTS: Final = (
+# (key, gem colour) of the cost gems, left to right.
+COSTS: Final = (
     ("cost_economic", "economic"),
     ("cost_religious", "religious"),
     ("cost_political", "political"),
     ("cost_generic", "generic"),
 )
+
+
+# --- layout of the variable parts -------------------------------------------------------------
+# Where the name, gems, type line, text and stat boxes go. The drawing below and the scan reader
+# (cards.images.ocr) both use these, so a reader's crops always match what is drawn.
+
+
+@dataclass(frozen=True)
+class NameBarLayout:
+    name: Box  # the name is set left-aligned and centred vertically in this box
+    sun: Point | None  # centre of the unique mark, if drawn
+    gems: tuple[tuple[Point, float, str], ...]  # (centre, size, "circle"|"diamond"), l. to r.
+
+
+def name_bar_layout(shapes: Sequence[str], unique: bool) -> NameBarLayout:
+    """The name bar with the gems of ``shapes`` (left to right) and the unique mark or not."""
+    cy = (NAME_BAR[1] + NAME_BAR[3]) / 2
+    right = NAME_BAR[2] - 8
+    gems: list[tuple[Point, float, str]] = []
+    for shape in reversed(shapes):
+        if shape == "diamond":
+            gems.append(((right - GEM_SIZE / 2 - 2, cy), GEM_SIZE + 8, shape))
+            right -= GEM_SIZE + 16
+        else:
+            gems.append(((right - GEM_SIZE / 2, cy), GEM_SIZE, shape))
+            right -= GEM_SIZE + 6
+    left = NAME_BAR[0] + 16
+    sun: Point | None = None
+    if unique:
+        sun = (left + 17, cy)
+        left += 42
+    return NameBarLayout((left, NAME_BAR[1], right - 6, NAME_BAR[3]), sun, tuple(reversed(gems)))
+
+
+@dataclass(frozen=True)
+class TypeBarLayout:
+    text: Box  # the type line (and the detail line under it, if any)
+    shield: Box | None  # the faction's shield at the right end, if drawn
+
+
+def type_bar_layout(has_faction: bool) -> TypeBarLayout:
+    left, top, right, bottom = TYPE_BAR
+    if not has_faction:
+        return TypeBarLayout((left + 14, top, right - 16, bottom), None)
+    h = bottom - top - 14
+    cx = right - 14 - h * 0.4
+    shield: Box = (cx - h * 0.8, top + 5, cx + h * 0.8, top + 7 + h + 4)
+    return TypeBarLayout((left + 14, top, cx - h * 0.4 - 12, bottom), shield)
+
+
+def text_box(has_stats: bool) -> Box:
+    """The ability text box: without stats it takes their row too."""
+    return TEXT_BOX if has_stats else (*TEXT_BOX[:3], STAT_ROW[3])
+
+
+def stat_boxes(count: int) -> list[Box]:
+    """The boxes of ``count`` stats, centred along the bottom in :data:`STATS` order."""
+    if count < 1:
+        return []
+    left, top, right, bottom = STAT_ROW
+    gap = 8.0
+    width = min(82.0, (right - left - gap * (count - 1)) / count)
+    x = (left + right) / 2 - (width * count + gap * (count - 1)) / 2
+    boxes: list[Box] = []
+    for _ in range(count):
+        boxes.append((x, top, x + width, bottom))
+        x += width + gap
+    return boxes
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -198,8 +279,7 @@ def render_face(card: Mapping[str, object]) -> Image.Image:
     _draw_type_bar(canvas, draw, data)
     stats = _stats(data)
     # Without stats (events, invocations, unknown types) the text box takes their row too.
-    text_box = TEXT_BOX if stats else (*TEXT_BOX[:3], STAT_ROW[3])
-    _draw_text_box(canvas, draw, data, text_box)
+    _draw_text_box(canvas, draw, data, text_box(bool(stats)))
     _draw_stats(draw, stats)
     _draw_footer(canvas, draw, data)
     return canvas.reduce(SCALE)
@@ -219,7 +299,7 @@ class _CardView:
     def __init__(self, card: Mapping[str, object]) -> None:
         self.card = card
         self.card_type = self.text("type")
-        if self.card_type not in _TYPE_TITLES:
+        if self.card_type not in TYPE_TITLES:
             self.card_type = None
         self.subtype = self.text("subtype")
         if self.subtype not in SUBTYPES.get(self.card_type or "", ()):
@@ -292,7 +372,7 @@ def _luma(colour: RGB) -> float:
     return 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2]
 
 
-def _on(colour: RGB) -> RGB:
+def ink_on(colour: RGB) -> RGB:
     """A text colour readable on ``colour``."""
     return INK if _luma(colour) > 150 else (250, 248, 242)
 
@@ -527,23 +607,19 @@ def _panel(
 
 def _draw_name_bar(canvas: Image.Image, draw: ImageDraw.ImageDraw, data: _CardView) -> None:
     _panel(canvas, NAME_BAR, radius=12)
-    cy = (NAME_BAR[1] + NAME_BAR[3]) / 2
     gems = _gems(data)
-    right = NAME_BAR[2] - 8
-    gem_size = 46.0
-    for kind, value, shape in reversed(gems):
+    layout = name_bar_layout([shape for _, _, shape in gems], data.card.get("unique") is True)
+    for (kind, value, shape), (centre, size, _) in zip(gems, layout.gems, strict=True):
         if shape == "diamond":
-            _draw_diamond(draw, (right - gem_size / 2 - 2, cy), gem_size + 8, kind, value)
-            right -= gem_size + 16
+            _draw_diamond(draw, centre, size, kind, value)
         else:
-            _draw_gem(draw, (right - gem_size / 2, cy), gem_size, kind, value)
-            right -= gem_size + 6
-    left = NAME_BAR[0] + 16
-    if data.card.get("unique") is True:
-        _draw_sun(draw, (left + 17, cy), 19)
-        left += 42
+            _draw_gem(draw, centre, size, kind, value)
+    if layout.sun is not None:
+        _draw_sun(draw, layout.sun, 19)
+    left, top, right, bottom = layout.name
+    cy = (top + bottom) / 2
     name = data.text("name") or "?"
-    max_width = right - left - 6
+    max_width = right - left
     font = _fit_font("serif-bold", name, max_width, 34, 15)
     draw.text(
         (_d(left), _d(cy + 1)), _ellipsize(name, font, _d(max_width)), font=font, fill=INK,
@@ -554,10 +630,10 @@ def _draw_name_bar(canvas: Image.Image, draw: ImageDraw.ImageDraw, data: _CardVi
 def _gems(data: _CardView) -> list[tuple[str, int | None, str]]:
     """(colour kind, value, shape) of each gem, left to right."""
     gems: list[tuple[str, int | None, str]] = []
-    for key, kind in _COSTS:
+    for key, kind in COSTS:
         if data.shows(key):
             gems.append((kind, data.number(key), "circle"))
-    requirement = _REQUIREMENT.get(data.card_type or "")
+    requirement = REQUIREMENTS.get(data.card_type or "")
     if requirement is not None:
         gems.append((requirement[1], data.number(requirement[0]), "diamond"))
     return gems
@@ -584,7 +660,7 @@ def _draw_gem(
     text = _shown(value)
     font = _fit_font("sans-bold", text, diameter - 12, 27, 14)
     draw.text(
-        (_d(cx), _d(cy + 1)), text, font=font, fill=_on(colour), anchor="mm",
+        (_d(cx), _d(cy + 1)), text, font=font, fill=ink_on(colour), anchor="mm",
         stroke_width=_d(1.5), stroke_fill=_mix(colour, (0, 0, 0), 0.5)
         if _luma(colour) <= 150 else _mix(colour, (255, 255, 255), 0.5),
     )
@@ -1007,7 +1083,7 @@ def _type_line(data: _CardView) -> str:
     if data.card_type is None:
         line = "Type unknown"
     else:
-        line = _TYPE_TITLES[data.card_type]
+        line = TYPE_TITLES[data.card_type]
         subtype = data.subtype
         if data.card_type == "personality":
             subtype = personality_kind(subtype, data.number("offense"), data.number("defense"))
@@ -1029,7 +1105,7 @@ def _detail_line(data: _CardView) -> str:
             parts.append(value)
         elif data.shows(key):
             parts.append(f"{label} ?")
-    requirement = _REQUIREMENT.get(data.card_type or "")
+    requirement = REQUIREMENTS.get(data.card_type or "")
     if requirement is not None:
         strength = "religious" if requirement[1] == "religious" else "economic/military"
         parts.append(f"Requires {strength} strength {_shown(data.number(requirement[0]))}")
@@ -1038,26 +1114,24 @@ def _detail_line(data: _CardView) -> str:
 
 def _draw_type_bar(canvas: Image.Image, draw: ImageDraw.ImageDraw, data: _CardView) -> None:
     _panel(canvas, TYPE_BAR, radius=10)
-    left, top, right, bottom = TYPE_BAR
-    text_right = right - 14
-    if data.faction is not None:
-        style = FACTION_STYLES[data.faction]
-        h = bottom - top - 14
-        cx = right - 14 - h * 0.4
-        _draw_mini_shield(canvas, cx, top + 7, h * 0.8, h, style)
-        text_right = cx - h * 0.4 - 10
+    layout = type_bar_layout(data.faction is not None)
+    if data.faction is not None and layout.shield is not None:
+        s_left, s_top, s_right, s_bottom = layout.shield
+        _draw_mini_shield(canvas, (s_left + s_right) / 2, s_top + 2, (s_right - s_left) / 2,
+                          s_bottom - s_top - 6, FACTION_STYLES[data.faction])
+    left, top, right, bottom = layout.text
     line = _type_line(data)
     detail = _detail_line(data)
-    max_width = text_right - left - 16
+    max_width = right - left
     main_font = _fit_font("sans-bold", line, max_width, 21, 12)
     if detail:
         detail_font = _fit_font("serif-italic", detail, max_width, 17, 11)
-        draw.text((_d(left + 14), _d(top + 20)), _ellipsize(line, main_font, _d(max_width)),
+        draw.text((_d(left), _d(top + 20)), _ellipsize(line, main_font, _d(max_width)),
                   font=main_font, fill=INK, anchor="lm")
-        draw.text((_d(left + 14), _d(top + 46)), _ellipsize(detail, detail_font, _d(max_width)),
+        draw.text((_d(left), _d(top + 46)), _ellipsize(detail, detail_font, _d(max_width)),
                   font=detail_font, fill=_mix(INK, PARCHMENT_BOTTOM, 0.2), anchor="lm")
     else:
-        draw.text((_d(left + 14), _d((top + bottom) / 2)),
+        draw.text((_d(left), _d((top + bottom) / 2)),
                   _ellipsize(line, main_font, _d(max_width)), font=main_font, fill=INK,
                   anchor="lm")
 
@@ -1211,7 +1285,7 @@ def _draw_text_box(
 ) -> None:
     _panel(canvas, box, top=(250, 246, 236), bottom=(238, 228, 204), radius=6)
     left, top, right, bottom = box
-    pad_x, pad_y = 18, 12
+    pad_x, pad_y = TEXT_PAD
     inner: Box = (left + pad_x, top + pad_y, right - pad_x, bottom - pad_y)
     abilities = "\n".join(data.lines("abilities")) or None
     quote = data.text("quotation")
@@ -1244,54 +1318,49 @@ def _draw_text_box(
         if layout.lines:
             rule_y = y + layout.size * 0.4
             mid = (inner[0] + inner[2]) / 2
-            draw.line((_d(mid - 90), _d(rule_y), _d(mid + 90), _d(rule_y)),
-                      fill=(176, 156, 120), width=_d(1))
+            draw.line((_d(mid - QUOTE_RULE_HALF), _d(rule_y), _d(mid + QUOTE_RULE_HALF),
+                       _d(rule_y)), fill=QUOTE_RULE, width=_d(1))
             y += layout.size * 0.9
         font = _font("serif-italic", _d(layout.quote_size))
         for text in layout.quote_lines:
-            draw.text((_d(inner[0]), _d(y)), text, font=font, fill=(72, 62, 50))
+            draw.text((_d(inner[0]), _d(y)), text, font=font, fill=QUOTE_INK)
             y += _line_height(layout.quote_size)
 
 
 # --- stats ----------------------------------------------------------------------------------
 
 
-def _stats(data: _CardView) -> list[tuple[_Stat, int | None]]:
-    requirement = _REQUIREMENT.get(data.card_type or "")
-    shown: list[tuple[_Stat, int | None]] = []
-    for stat in _STATS:
+def _stats(data: _CardView) -> list[tuple[Stat, int | None]]:
+    requirement = REQUIREMENTS.get(data.card_type or "")
+    shown: list[tuple[Stat, int | None]] = []
+    for stat in STATS:
         if requirement is not None and stat.key == requirement[0]:
             continue  # drawn as the requirement gem
         if not data.shows(stat.key):
             continue
         if stat.key == "residencies" and data.subtype == "wall":
-            stat = _Stat("residencies", "BLOCK", "shield", (92, 92, 96))
+            stat = WALL_BLOCK
         shown.append((stat, data.number(stat.key)))
     return shown
 
 
-def _draw_stats(draw: ImageDraw.ImageDraw, stats: list[tuple[_Stat, int | None]]) -> None:
+def _draw_stats(draw: ImageDraw.ImageDraw, stats: list[tuple[Stat, int | None]]) -> None:
     if not stats:
         return
-    left, top, right, bottom = STAT_ROW
-    gap = 8.0
-    width = min(82.0, (right - left - gap * (len(stats) - 1)) / len(stats))
-    x = (left + right) / 2 - (width * len(stats) + gap * (len(stats) - 1)) / 2
-    for stat, value in stats:
-        _draw_stat(draw, (x, top, x + width, bottom), stat, value)
-        x += width + gap
+    for (stat, value), box in zip(stats, stat_boxes(len(stats)), strict=True):
+        _draw_stat(draw, box, stat, value)
 
 
-def _draw_stat(draw: ImageDraw.ImageDraw, box: Box, stat: _Stat, value: int | None) -> None:
+def _draw_stat(draw: ImageDraw.ImageDraw, box: Box, stat: Stat, value: int | None) -> None:
     left, top, right, bottom = box
-    band = 22
+    band = STAT_BAND
     draw.rounded_rectangle(_dbox((left, top + 2, right, bottom + 2)), _d(7), fill=(0, 0, 0))
     draw.rounded_rectangle(_dbox(box), _d(7), fill=(248, 244, 232),
                            outline=_mix(stat.colour, INK, 0.5), width=_d(2))
     draw.rounded_rectangle(_dbox((left, top, right, top + band)), _d(7), fill=stat.colour,
                            corners=(True, True, False, False),
                            outline=_mix(stat.colour, INK, 0.5), width=_d(2))
-    fg = _on(stat.colour)
+    fg = ink_on(stat.colour)
     font = _fit_font("condensed-bold", stat.label, right - left - 26, 13, 8)
     label_w = font.getlength(stat.label) / SCALE
     icon = 13

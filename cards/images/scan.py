@@ -7,9 +7,21 @@ can be shown to the uploader or written to the import report as it is.
 The checks run cheapest first and nothing is decoded before it is known to be safe:
 
 1. the byte size (before Pillow sees the data);
-2. the format, from the file header (JPEG, PNG or WebP only);
-3. the pixel count and shape, from the header, before any pixel is decoded;
-4. a full verification and decode, which catches truncated or corrupt files.
+2. the format, from the file's content (JPEG, PNG or WebP only; a file name or declared
+   content type is never trusted);
+3. the pixel count and shape, from the header, before any pixel is decoded (a decompression
+   bomb is a few kilobytes that claim many megapixels: it is refused here);
+4. the file's structure, walked segment by segment without decoding (:func:`_check_structure`):
+   nothing may follow the image's end marker, and no segment outside the pixel data may carry
+   the signature of another format. Such a *polyglot* is both a valid image and a ZIP, PDF or
+   HTML file; the renditions would not carry it, but an upload that hides one is refused rather
+   than silently cleaned;
+5. a full verification and decode, which catches truncated or corrupt files.
+
+EXIF (with its GPS position), XMP and ICC metadata never reach an output: the image is
+re-encoded from its pixels, after the EXIF orientation has been applied and the colours
+converted to sRGB. :func:`check_scan` returns that clean image (for finding the card and
+reading it); :func:`make_renditions` returns its WebP renditions.
 
 Decisions:
 
@@ -39,7 +51,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Generator, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
@@ -67,8 +80,35 @@ _EXIF_ORIENTATION: Final = 0x0112
 _SWAPPING_ORIENTATIONS: Final = frozenset({5, 6, 7, 8})
 
 
+# Signatures of formats a polyglot hides in an image, looked for outside the pixel data (in
+# metadata segments and after the image's end). Short or common byte pairs (gzip, "MZ") are
+# left out: by chance they occur in compressed metadata such as ICC profiles.
+OTHER_FORMATS: Final[tuple[tuple[bytes, str], ...]] = (
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"PK\x01\x02", "a ZIP archive"),
+    (b"PK\x05\x06", "a ZIP archive"),
+    (b"%PDF-", "a PDF document"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"\x7fELF", "a Linux program"),
+    (b"<html", "an HTML page"),
+    (b"<!doctype html", "an HTML page"),
+    (b"<script", "a script"),
+    (b"<svg", "an SVG image"),
+    (b"<?php", "a PHP script"),
+)
+
+
 class ScanError(ValueError):
     """A scan was refused; the message says exactly why, in words for the uploader."""
+
+
+@dataclass(frozen=True)
+class CheckedScan:
+    """A scan that passed every check, decoded: no metadata left in ``image``."""
+
+    image: Image.Image  # RGB, sRGB, EXIF orientation applied, nothing else of the file kept
+    kind: str  # "JPEG", "PNG" or "WebP"
 
 
 def rendition_size(width: int) -> tuple[int, int]:
@@ -85,8 +125,16 @@ def rendition_size(width: int) -> tuple[int, int]:
 def make_renditions(data: bytes) -> dict[str, bytes]:
     """Check a scan and return ``{"small": webp, "normal": webp, "large": webp}``.
 
+    Raises :class:`ScanError` as :func:`check_scan` does.
+    """
+    return renditions_from_image(check_scan(data).image)
+
+
+def check_scan(data: bytes) -> CheckedScan:
+    """Check an uploaded file and decode it into a clean RGB image.
+
     Raises :class:`ScanError` if the data is too big, not a JPEG/PNG/WebP image, has too many
-    pixels, has an unusable shape, or is truncated or corrupt.
+    pixels, has an unusable shape, hides another file, or is truncated or corrupt.
     """
     if len(data) > MAX_BYTES:
         raise ScanError(_too_big_message(len(data)))
@@ -102,6 +150,7 @@ def make_renditions(data: bytes) -> dict[str, bytes]:
     width, height = image.size
     _check_pixels(width, height)
     _check_shape(*_oriented_size(image))
+    _check_structure(data, kind, frames=getattr(image, "n_frames", 1))
 
     _verify(data, kind)
     image = _open(data)  # verify() leaves the image unusable; the header was already checked
@@ -110,7 +159,9 @@ def make_renditions(data: bytes) -> dict[str, bytes]:
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ScanError(f"scan is truncated or corrupt: {exc}") from exc
 
-    return renditions_from_image(_to_srgb(_oriented(image)))
+    clean = _to_srgb(_oriented(image))
+    clean.info.clear()  # nothing of the file (EXIF, GPS, XMP, ICC) travels with the pixels
+    return CheckedScan(clean, kind)
 
 
 def renditions_from_image(image: Image.Image) -> dict[str, bytes]:
@@ -199,6 +250,132 @@ def _oriented_size(image: Image.Image) -> tuple[int, int]:
     if _orientation(image) in _SWAPPING_ORIENTATIONS:
         return height, width
     return width, height
+
+
+# --- the file's structure: where the image ends, and what its metadata carries ---------------
+
+
+def _check_structure(data: bytes, kind: str, *, frames: int = 1) -> None:
+    """Refuse data after the image's end and other formats' signatures in its metadata.
+
+    Walks the container only (no pixel is decoded). A file too damaged to walk is left to the
+    decoder, whose message about truncation is the more useful one.
+    """
+    walk = {"JPEG": _jpeg_segments, "PNG": _png_segments, "WebP": _webp_segments}[kind]
+    end = 0
+    for segment, offset in walk(data, frames):
+        end = offset
+        found = _other_format(segment)
+        if found:
+            raise ScanError(f"scan hides another file: {found} inside its {kind} metadata")
+    if end <= 0:
+        return
+    rest = data[end:]
+    if rest.translate(None, b"\x00\xff"):  # padding of zeros or 0xFF is harmless
+        found = _other_format(rest)
+        what = f": {found} is appended to it" if found else " (another file appended to it?)"
+        raise ScanError(
+            f"scan has {len(rest):,} bytes of data after the end of its {kind} image{what}"
+        )
+
+
+def _other_format(chunk: bytes) -> str | None:
+    lowered = chunk.lower()
+    for signature, name in OTHER_FORMATS:
+        if (lowered if signature.startswith(b"<") else chunk).find(signature) >= 0:
+            return name
+    return None
+
+
+# Each walker yields (metadata payload, offset just past the image so far); the last offset is
+# the image's end, or 0 if the walk could not finish (a truncated file).
+Segments = Iterator[tuple[bytes, int]]
+
+
+def _jpeg_segments(data: bytes, frames: int) -> Segments:
+    """APPn and COM payloads of each JPEG frame (an MPO holds several, one after the other)."""
+    pos = 0
+    for frame in range(max(1, frames)):
+        if frame and not data.startswith(b"\xff\xd8", pos):
+            return  # the next frame is not where it should be: leave it to the decoder
+        end = yield from _jpeg_frame(data, pos)
+        if end <= 0:
+            yield b"", 0
+            return
+        pos = end
+        yield b"", pos
+
+
+def _jpeg_frame(data: bytes, start: int) -> Generator[tuple[bytes, int], None, int]:
+    """One JPEG stream from its SOI marker; returns the offset past its EOI (0 if none)."""
+    size = len(data)
+    pos = start + 2
+    while pos + 1 < size:
+        if data[pos] != 0xFF:
+            return 0
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if marker == 0xD9:  # EOI
+            return pos + 2
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers without a length
+            pos += 2
+            continue
+        if pos + 4 > size:
+            return 0
+        length = int.from_bytes(data[pos + 2 : pos + 4], "big")
+        if 0xE0 <= marker <= 0xEF or marker == 0xFE:  # APPn (EXIF, XMP, ICC...) and COM
+            yield data[pos + 4 : pos + 2 + length], 0
+        pos += 2 + length
+        if marker == 0xDA:  # SOS: entropy-coded data runs to the next real marker
+            pos = _after_entropy_data(data, pos)
+            if pos < 0:
+                return 0
+    return 0
+
+
+def _after_entropy_data(data: bytes, pos: int) -> int:
+    while True:
+        pos = data.find(b"\xff", pos)
+        if pos < 0 or pos + 1 >= len(data):
+            return -1
+        following = data[pos + 1]
+        if following == 0x00 or 0xD0 <= following <= 0xD7 or following == 0xFF:
+            pos += 1  # stuffed byte, restart marker or fill: still inside the scan
+            continue
+        return pos
+
+
+def _png_segments(data: bytes, frames: int) -> Segments:
+    """Payloads of every chunk but the pixel data (IDAT, and fdAT of animated PNGs)."""
+    pos = 8
+    while pos + 12 <= len(data):
+        length = int.from_bytes(data[pos : pos + 4], "big")
+        kind = data[pos + 4 : pos + 8]
+        payload_end = pos + 8 + length
+        if payload_end + 4 > len(data):
+            break
+        if kind not in (b"IDAT", b"fdAT"):
+            yield data[pos + 8 : payload_end], 0
+        pos = payload_end + 4
+        if kind == b"IEND":
+            yield b"", pos
+            return
+    yield b"", 0
+
+
+def _webp_segments(data: bytes, frames: int) -> Segments:
+    """Payloads of the RIFF chunks that are not image data (EXIF, XMP, ICCP, unknown ones)."""
+    end = min(len(data), 8 + int.from_bytes(data[4:8], "little"))
+    pos = 12
+    while pos + 8 <= end:
+        kind = data[pos : pos + 4]
+        length = int.from_bytes(data[pos + 4 : pos + 8], "little")
+        if kind not in (b"VP8 ", b"VP8L", b"VP8X", b"ALPH", b"ANIM", b"ANMF"):
+            yield data[pos + 8 : pos + 8 + length], 0
+        pos += 8 + length + (length & 1)
+    yield b"", end if pos >= end else 0
 
 
 def _verify(data: bytes, kind: str) -> None:

@@ -37,6 +37,7 @@ from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.db.models.expressions import OrderBy
 
 from cards.models import Card, CardImage, CardKeyword
+from cards.revision_cache import PerRevision
 from cards.search import fields as registry
 from cards.search.fields import (
     EXHAUSTING_PATTERN,
@@ -47,6 +48,7 @@ from cards.search.fields import (
 )
 from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, SearchError, Term
 from rules.card_facts import CARD_TYPES
+from rules.names import fold_name
 
 type Ordering = list[str | OrderBy]
 
@@ -77,8 +79,12 @@ def _node(node: Node, owner_id: int | None) -> Q:
     if isinstance(node, Term):
         return _term(node, owner_id)
     if isinstance(node, NameTerm):
-        lookup = "name__iexact" if node.exact else "name__icontains"
-        return Q(**{lookup: node.text})
+        if node.exact:
+            return Q(name__iexact=node.text)
+        # Forgiving (rules.names): case, accents, apostrophes, hyphens and plurals aside.
+        folded = fold_name(node.text)
+        ids = [card_id for card_id, name in _folded_names.get() if folded and folded in name]
+        return Q(name__icontains=node.text) | Q(pk__in=ids)
     if isinstance(node, Not):
         return ~_node(node.child, owner_id)
     combined = _node(node.children[0], owner_id)
@@ -88,6 +94,14 @@ def _node(node: Node, owner_id: int | None) -> Q:
         else:
             combined |= _node(child, owner_id)
     return combined
+
+
+def _read_folded_names() -> list[tuple[str, str]]:
+    return [(card_id, fold_name(name))
+            for card_id, name in Card.objects.order_by("id").values_list("id", "name")]
+
+
+_folded_names = PerRevision(_read_folded_names)
 
 
 def _known_and_not(column: str, condition: Q) -> Q:

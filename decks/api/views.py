@@ -34,7 +34,7 @@ from decks.deck_input import (
     deck_to_save,
     read_upload,
 )
-from decks.exports import BINARY, EXPORTS, export_deck
+from decks.exports import BINARY, EXPORTS, export_deck, export_filename
 from decks.formats.pdf import PageSize
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
@@ -185,14 +185,15 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
                 f"Unknown export format {fmt!r}; use one of {', '.join(EXPORTS)}.",
             )
         deck = self.get_object()
-        media_type, extension = EXPORTS[fmt]
+        media_type = EXPORTS[fmt][0]
         page: PageSize = "letter" if request.query_params.get("page") == "letter" else "a4"
         only = request.query_params.get("cards")
+        low_ink = request.query_params.get("ink") == "low"
         data = export_deck(deck_data(deck), fmt, page, owner=deck.owner.username,
-                           only=set(only.split(",")) if only else None)
+                           only=set(only.split(",")) if only else None, low_ink=low_ink)
         response = HttpResponse(data, content_type=media_type)
-        filename = slugify(deck.name) or f"deck-{deck.pk}"
-        response["Content-Disposition"] = f'inline; filename="{filename}.{extension}"'
+        filename = export_filename(slugify(deck.name) or f"deck-{deck.pk}", fmt, low_ink=low_ink)
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
         return response
 
     @extend_schema(request=DeckImportSerializer, responses={201: DeckSerializer,

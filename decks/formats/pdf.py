@@ -82,10 +82,13 @@ def decklist_pdf(deck: Deck, cards: Mapping[str, CardRef], facts: SheetFacts,
     return buffer.getvalue()
 
 
-def proxies_pdf(faces: Sequence[bytes], page: PageSize = "a4") -> bytes:
+def proxies_pdf(faces: Sequence[bytes], page: PageSize = "a4", *, low_ink: bool = False) -> bytes:
     """Card faces at 63 x 88 mm, 3 x 3 a page, centred, with crop marks at every card corner;
-    one face per copy (the caller repeats a face for each copy)."""
+    one face per copy (the caller repeats a face for each copy). Each distinct face is
+    embedded once, however many copies show it. ``low_ink``: faces in light grey at print
+    resolution (a 60-card sheet well under 1 MB, and little toner)."""
     width, height = PAGE_SIZES[page]
+    readers: dict[bytes, ImageReader] = {}
     left = (width - 3 * CARD_WIDTH) / 2
     bottom = (height - 3 * CARD_HEIGHT) / 2
     buffer = io.BytesIO()
@@ -95,7 +98,9 @@ def proxies_pdf(faces: Sequence[bytes], page: PageSize = "a4") -> bytes:
         for slot, face in enumerate(faces[start:start + 9]):
             column, row = slot % 3, 2 - slot // 3
             x, y = left + column * CARD_WIDTH, bottom + row * CARD_HEIGHT
-            pdf.drawImage(_reader(face), x, y, CARD_WIDTH, CARD_HEIGHT)
+            if face not in readers:
+                readers[face] = _low_ink(face) if low_ink else _reader(face)
+            pdf.drawImage(readers[face], x, y, CARD_WIDTH, CARD_HEIGHT)
         _crop_marks(pdf, left, bottom)
         pdf.showPage()
     pdf.save()
@@ -108,6 +113,24 @@ def _reader(face: bytes) -> ImageReader:
     with Image.open(io.BytesIO(face)) as image:
         jpeg = io.BytesIO()
         image.convert("RGB").save(jpeg, "JPEG", quality=90)
+    jpeg.seek(0)
+    return ImageReader(jpeg)
+
+
+LOW_INK_WIDTH = 372  # pixels across 63 mm: 150 dpi, plenty for a proxy
+
+
+def _low_ink(face: bytes) -> ImageReader:
+    """The face in grey, lightened (dark areas become mid grey: the text stays readable, the
+    art costs little toner), at 150 dpi, as a small JPEG."""
+    with Image.open(io.BytesIO(face)) as image:
+        grey = image.convert("L")
+        if grey.width > LOW_INK_WIDTH:
+            grey = grey.resize((LOW_INK_WIDTH, round(grey.height * LOW_INK_WIDTH / grey.width)),
+                               Image.Resampling.LANCZOS)
+        light = grey.point(lambda value: 110 + value * 145 // 255)
+        jpeg = io.BytesIO()
+        light.save(jpeg, "JPEG", quality=70, optimize=True)
     jpeg.seek(0)
     return ImageReader(jpeg)
 

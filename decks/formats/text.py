@@ -139,6 +139,7 @@ from decks.formats.model import (
     SectionName,
     Unresolved,
 )
+from rules.names import fold_name
 
 type ErrorCode = Literal[
     "unknown_card", "ambiguous_card", "bad_count", "bad_line", "unknown_type", "bad_players"
@@ -148,6 +149,11 @@ type Resolver = Callable[[str, str | None, str | None], Resolution]
 MAX_COUNT: Final = 99
 MAX_LINE_LENGTH: Final = 200
 MAX_SUGGESTIONS: Final = 5
+# A name read as a card it is not quite: this alike (difflib's ratio of the forgiving names,
+# rules.names), at least this long, and this much closer than any other name.
+NEAR_MATCH: Final = 0.88
+NEAR_MIN_LENGTH: Final = 6
+NEAR_MARGIN: Final = 0.06
 MAX_HEADING_LENGTH: Final = 60
 
 SECTION_ALIASES: Final[Mapping[str, SectionName]] = MappingProxyType(
@@ -174,9 +180,24 @@ class LineError:
 
 
 @dataclass(frozen=True)
+class LineNote:
+    """A card line read, but not letter for letter: what it was read as."""
+
+    line: int
+    text: str
+    name: str  # the name as written
+    card: CardRef  # the card it was read as
+
+    @property
+    def message(self) -> str:
+        return f"Read “{self.name}” as {self.card.name}."
+
+
+@dataclass(frozen=True)
 class ParseResult:
     deck: Deck | None
     errors: tuple[LineError, ...] = ()
+    notes: tuple[LineNote, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -194,20 +215,27 @@ class CatalogueResolver:
     """Resolves names against a list of cards; the reference behaviour for every resolver.
 
     An id decides on its own (exact, then lower-cased). Otherwise the name matches exactly
-    (after whitespace normalisation), else ignoring case; a faction hint keeps the matches of
-    that faction (ignoring case). One match is the card, several are ``ambiguous``, none is
-    ``unknown`` with the closest cards by name.
+    (after whitespace normalisation), else ignoring case, else forgivingly (apostrophes,
+    hyphens, accents and plurals aside: rules.names), else, when exactly one card's name is
+    that close, with a slip of the pen (``near``, a ratio such as NEAR_MATCH: the import
+    page's, which shows the notes; off by default); a faction hint keeps the matches of that
+    faction (ignoring case). One match is the card, several are ``ambiguous``, none is
+    ``unknown`` with the closest cards by name. The matches not read exactly are said in the
+    parse's notes.
     """
 
-    def __init__(self, cards: Iterable[CardRef]) -> None:
+    def __init__(self, cards: Iterable[CardRef], near: float | None = None) -> None:
         self._by_id: dict[str, CardRef] = {}
         self._by_name: dict[str, list[CardRef]] = {}
         self._by_folded_name: dict[str, list[CardRef]] = {}
+        self._by_forgiving_name: dict[str, list[CardRef]] = {}
+        self._near = near
         for card in cards:
             self._by_id[card.id] = card
             name = _normalize(card.name)
             self._by_name.setdefault(name, []).append(card)
             self._by_folded_name.setdefault(name.casefold(), []).append(card)
+            self._by_forgiving_name.setdefault(fold_name(name), []).append(card)
 
     def __call__(self, name: str, faction: str | None, card_id: str | None) -> Resolution:
         if card_id is not None:
@@ -218,15 +246,34 @@ class CatalogueResolver:
             return matches[0]
         if matches:
             return Unresolved("ambiguous", tuple(matches))
-        return Unresolved("unknown", self._closest(name))
+        near = self._near_match(name, faction) if self._near is not None else None
+        return near if near is not None else Unresolved("unknown", self._closest(name))
 
     def _matches(self, name: str, faction: str | None) -> list[CardRef]:
-        for found in (self._by_name.get(name, []), self._by_folded_name.get(name.casefold(), [])):
+        for found in (self._by_name.get(name, []), self._by_folded_name.get(name.casefold(), []),
+                      self._by_forgiving_name.get(fold_name(name), [])):
             if faction is not None:
                 found = [card for card in found if _same_faction(card, faction)]
             if found:
                 return found
         return []
+
+    def _near_match(self, name: str, faction: str | None) -> CardRef | None:
+        """The one card whose forgiving name is within a slip of the pen of ``name`` (and no
+        other name nearly as close), or None."""
+        folded = fold_name(name)
+        if len(folded) < NEAR_MIN_LENGTH or any(c.isdigit() for c in folded) or not self._near:
+            return None  # too short to tell, or a count the line's grammar did not take
+        scored = sorted(((difflib.SequenceMatcher(None, folded, key).ratio(), key)
+                         for key in difflib.get_close_matches(folded, self._by_forgiving_name,
+                                                              n=3, cutoff=self._near)),
+                        reverse=True)
+        if not scored or (len(scored) > 1 and scored[0][0] - scored[1][0] < NEAR_MARGIN):
+            return None
+        found = self._by_forgiving_name[scored[0][1]]
+        if faction is not None:
+            found = [card for card in found if _same_faction(card, faction)]
+        return found[0] if len(found) == 1 else None
 
     def _closest(self, name: str) -> tuple[CardRef, ...]:
         folded = _normalize(name).casefold()
@@ -324,6 +371,7 @@ _FACTION_HINT: Final = re.compile(r"(.*?) ?\(([^()]+)\)")
 class _CardLine:
     count: int
     card: CardRef
+    read_as: str = ""  # the name as written, when it is not the card's but was read as it
 
 
 @dataclass(frozen=True)
@@ -348,6 +396,7 @@ def parse_text(text: str, resolve: Resolver) -> ParseResult:
     section: SectionName | None = None
     piles: dict[SectionName, list[DeckEntry]] = {name: [] for name in SECTIONS}
     errors: list[LineError] = []
+    notes: list[LineNote] = []
     for number, raw in enumerate(_split_lines(text), start=1):
         line = raw.strip()
         problem: _Problem | None = None
@@ -360,11 +409,15 @@ def parse_text(text: str, resolve: Resolver) -> ParseResult:
             in_header, section = False, heading
         else:
             in_header = False
-            problem = _add_card_line(_normalize(line), section, piles, resolve)
+            added = _add_card_line(_normalize(line), section, piles, resolve)
+            if isinstance(added, _CardLine):
+                notes.append(LineNote(number, line, added.read_as, added.card))
+            else:
+                problem = added
         if problem is not None:
             errors.append(LineError(number, line, *_fields(problem)))
     if errors:
-        return ParseResult(None, tuple(errors))
+        return ParseResult(None, tuple(errors), tuple(notes))
     deck = Deck(
         name=header.name or "",
         players=header.players,
@@ -374,7 +427,7 @@ def parse_text(text: str, resolve: Resolver) -> ParseResult:
         personalities=tuple(piles["personalities"]),
         wanderers=tuple(piles["wanderers"]),
     )
-    return ParseResult(deck)
+    return ParseResult(deck, notes=tuple(notes))
 
 
 def _fields(problem: _Problem) -> tuple[ErrorCode, str, tuple[str, ...]]:
@@ -423,7 +476,8 @@ def _add_card_line(
     section: SectionName | None,
     piles: dict[SectionName, list[DeckEntry]],
     resolve: Resolver,
-) -> _Problem | None:
+) -> _Problem | _CardLine | None:
+    """The line's card into its pile; the reading itself when it says how it was read."""
     reading = _read_card_line(line, resolve)
     if isinstance(reading, _Problem):
         return reading
@@ -436,7 +490,7 @@ def _add_card_line(
             "Personality Pile or Wanderer Pile).",
         )
     piles[pile].append(DeckEntry(reading.card.id, reading.count))
-    return None
+    return reading if reading.read_as else None
 
 
 def _pile_for_type(card_type: str | None) -> SectionName | None:
@@ -475,7 +529,9 @@ def _read_card_line(line: str, resolve: Resolver) -> _CardLine | _Problem:
         for name, faction, card_id in _name_readings(name_text):
             outcome = resolve(name, faction, card_id)
             if isinstance(outcome, CardRef):
-                return _CardLine(count, outcome)
+                exact = card_id is not None or (
+                    _normalize(name).casefold() == _normalize(outcome.name).casefold())
+                return _CardLine(count, outcome, "" if exact else _normalize(name))
             misses.append(_Miss(name, faction, card_id, outcome))
     return _most_useful_problem(misses)
 

@@ -16,4 +16,4 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def deck_share(context: dict[str, Any], deck: Deck) -> DeckShare:
-    return share_of(context["request"], deck_data(deck))
+    return share_of(context["request"], deck_data(deck), deck)

@@ -44,10 +44,10 @@ def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: st
     deck = deck_save(owner=user, data=deck_data(sample), visibility=Deck.PRIVATE)
     anonymous = ["/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
                  "/cards/demo-bog-hag/", "/sets/wof/", "/search/help/", "/abilities/",
-                 "/accounts/login/", "/accounts/signup/", "/decks/",
+                 "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/", "/decks/",
                  f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
                  f"/decks/{sample.pk}/draw/?seed=7&picks=spsp"]
-    signed_in = [f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
+    signed_in = ["/accounts/", f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
                  f"/decks/{deck.pk}/", "/decks/import/", "/decks/new/"]
     found = {}
     for url in anonymous:
@@ -97,5 +97,52 @@ def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violatio
     for url in urls:
         page.goto(f"{site}{url}")
         found[url] = serious_violations(page)
+    bad = {url: v for url, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, indent=1)
+
+
+def test_no_card_edit_page_has_a_serious_violation(page: Page, site: str, settings: Any,
+                                                   tmp_path: Any,
+                                                   csp_violations: list[str]) -> None:
+    from cards.images.face import render_face
+    from decks.formats.text import parse_text
+    from decks.services import catalogue_resolver
+    from edits.services import edit_propose, edit_vote
+
+    settings.ACCOUNTS_REQUIRE_VERIFIED_EMAIL = False
+    ada = sign_in(page, site, "ada")
+    bob = User.objects.create_user("bob")
+    staff = User.objects.create_user("staff", is_staff=True)
+    # Made-up values: an open edit with a vote and a competitor, and an applied one.
+    open_edit = edit_propose(editor=ada, source="my own copy of the card",
+                             card="wof-amena-huur", changes={"offense": 2, "race": "Human"})
+    edit_propose(editor=bob, source="https://example.org/amena", card="wof-amena-huur",
+                 changes={"offense": 3})
+    edit_vote(edit=open_edit, voter=bob, vote="reject", note="The offense reads 3.")
+    applied = edit_propose(editor=staff, source="the printed checklist",
+                           card="wof-acormis-winters", changes={"number": "5", "race": "Elf"})
+    parsed = parse_text("# Trial\nPersonality Pile\n2 Acormis Winters\n", catalogue_resolver())
+    assert parsed.deck is not None
+    deck = deck_save(owner=ada, data=parsed.deck, visibility=Deck.PUBLIC)
+    urls = ["/cards/wof-amena-huur/improve/", "/sets/wof/add/?number=3", "/edits/",
+            "/edits/?status=all&set=WOF", "/edits/mine/", f"/edits/{open_edit.pk}/",
+            f"/edits/{applied.pk}/", "/cards/wof-acormis-winters/history/", "/edits/guide/",
+            "/cards/wof-acormis-winters/", "/sets/wof/", f"/decks/{deck.pk}/", "/"]
+    found = {}
+    for url in urls:
+        page.goto(f"{site}{url}")
+        found[url] = serious_violations(page)
+    # The form with a scan read into it (values marked to check) and with errors.
+    scan = tmp_path / "scan.png"
+    render_face({"id": "wof-amena-huur", "name": "Amena Huur", "set": "WOF",
+                 "type": "personality", "faction": "mosfin", "offense": 1, "defense": 2,
+                 "abilities": "Fleetfoot.", "official": True}).save(scan)
+    page.goto(f"{site}/cards/wof-amena-huur/improve/")
+    page.locator("#scan-file").set_input_files(scan)
+    expect(page.locator("#scan-status")).to_contain_text("Scan attached")
+    found["improve, scan read"] = serious_violations(page)
+    page.get_by_role("button", name="Propose this edit").click()
+    expect(page.locator("#error-summary")).to_be_visible()
+    found["improve, errors"] = serious_violations(page)
     bad = {url: v for url, v in found.items() if v}
     assert bad == {}, json.dumps(bad, indent=1)

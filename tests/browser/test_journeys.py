@@ -46,6 +46,7 @@ LEGAL_DECK = [
 def sign_up(person: Person, page: Page, site: str, username: str) -> None:
     page.goto(f"{site}/accounts/signup/")
     person.fill(page.get_by_label("Username"), username)
+    person.fill(page.get_by_label("E-mail address"), f"{username}@example.org")
     person.fill(page.locator("#id_password1"), PASSWORD)
     person.fill(page.locator("#id_password2"), PASSWORD)
     person.press(page.get_by_role("button", name="Create my account"))
@@ -104,6 +105,8 @@ def test_a_new_user_builds_a_legal_deck_and_fixes_a_problem_with_one_click(
     deck = Deck.objects.get(owner__username="ada")
     assert deck.entries.get(card_id="demo-sewer-rat-swarm").count == 2
     assert deck.entries.get(card_id="demo-bog-hag").section == "wanderers"
+    # One sitting, one version of the history, whatever the number of presses.
+    assert deck.versions.count() == 1 and deck.versions.get().number == deck.version > 40
 
 
 def test_a_user_imports_a_sample_list_and_exports_text_and_pdf(
@@ -126,7 +129,7 @@ def test_a_user_imports_a_sample_list_and_exports_text_and_pdf(
     assert exported.startswith("# Kalim Faithful") and "1 Emberhold Keep" in exported
     with page.expect_download() as pdf_download:
         person.press(menu.get_by_role("link", name="Decklist PDF A4"))
-    assert pdf_download.value.suggested_filename == "kalim-faithful.pdf"
+    assert pdf_download.value.suggested_filename == "kalim-faithful.decklist.pdf"
     assert pdf_download.value.path().read_bytes().startswith(b"%PDF")
 
 

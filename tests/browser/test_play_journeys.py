@@ -53,7 +53,7 @@ def test_a_visitor_goldfishes_a_deck_and_watches_the_report_finish(
         expect(page.locator("#run-summary")).to_be_focused()
         assert page.locator("#run-summary").evaluate(FOCUS_SHOWN)
     assert page.evaluate("window.stayedOnThePage"), "the report came by a reload, not live"
-    expect(body).not_to_have_attribute("hx-trigger", re.compile("every"))  # polling stopped
+    expect(body).not_to_have_attribute("data-hx-trigger", re.compile("every"))  # polling stopped
     expect(page.locator("#chart-victory-rounds svg")).to_be_visible()
     expect(page.locator("table.goldfish-cards tbody tr").first).to_be_visible()
     run = GoldfishRun.objects.get()

@@ -68,11 +68,28 @@ def test_export_of_one_set_is_a_set_document_in_the_data_format() -> None:
     document = json.loads(out)
     assert code == 0
     assert document["set"] == {"code": "WOF", "name": "War of Factions", "official": True,
-                               "released": None}
+                               "released": None, "size": 220}
     fixture = json.loads(CATALOGUES[0].read_text(encoding="utf-8"))
     assert sorted(document["cards"], key=lambda c: c["id"]) == sorted(
         fixture["cards"], key=lambda c: c["id"]
     )
+
+
+def test_a_set_s_size_is_kept_by_a_file_without_it_and_refused_when_not_a_count(
+        tmp_path: Path) -> None:
+    bare = {"code": "WOF", "name": "War of Factions", "official": True, "released": None}
+    path = tmp_path / "wof.json"
+    path.write_text(json.dumps({"set": bare, "cards": []}), encoding="utf-8")
+    assert run("import_cards", str(path), "--no-images")[0] == 0
+    assert CardSet.objects.get(code="WOF").size == 220
+    for bad in (0, -3, "220", True, 10_000):
+        path.write_text(json.dumps({"set": {**bare, "size": bad}, "cards": []}), encoding="utf-8")
+        code, _, err = run("import_cards", str(path), "--no-images")
+        assert code != 0 and "set.size" in err, (bad, err)
+    path.write_text(json.dumps({"set": {**bare, "size": None}, "cards": []}), encoding="utf-8")
+    assert run("import_cards", str(path), "--no-images")[0] == 0
+    assert CardSet.objects.get(code="WOF").size is None
+    assert "size" not in json.loads(run("export_cards", "--set", "WOF")[1])["set"]
 
 
 def test_export_of_an_unknown_set_says_which_sets_exist() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -183,10 +184,19 @@ def test_a_visibility_change_is_a_version_that_history_names(ada: User) -> None:
     assert version.summary == "visibility changed"
 
 
+def short_structures() -> DeckData:
+    """The sample with five of its pairs of structures down to one: the pile lacks three."""
+    data = sample()
+    doubles = [e.card_id for e in data.structures if e.count == 2][:5]
+    return replace(data, structures=tuple(
+        DeckEntry(e.card_id, 1 if e.card_id in doubles else e.count) for e in data.structures))
+
+
 def test_fixing_a_problem_applies_its_whole_plan_and_clears_it(ada: User) -> None:
-    deck = saved(ada, DeckData("Empty"))
+    deck = saved(ada, short_structures())
     problem = next(p for p in deck_validate(deck_data(deck)).problems
                    if p.code == "structure_pile_too_small")
+    assert len(problem.fixes) == 3  # one more copy of three of the deck's own structures
     result = builder.deck_edit(deck=deck, user=ada, version=1,
                                change=builder.FixProblem(builder.problem_key(problem)))
     assert result.saved and result.message.startswith("Fixed: Add ")
@@ -291,3 +301,11 @@ def test_a_suggestion_replaces_its_line_keeping_the_count(text: str, line: int, 
 def test_a_malformed_suggestion_changes_nothing() -> None:
     assert builder.apply_suggestion("a\nb", "x|c") == "a\nb"
     assert builder.apply_suggestion("a\nb", "2|c") == "a\nc"
+
+
+def test_an_empty_deck_s_piles_get_no_arbitrary_cards_but_ready_searches(ada: User) -> None:
+    deck = saved(ada, DeckData("Empty"))
+    problems = {p.code: p for p in deck_validate(deck_data(deck)).problems}
+    for code in ("structure_pile_too_small", "personality_pile_too_small",
+                 "wanderer_pile_too_small"):
+        assert problems[code].fixes == (), code

@@ -102,11 +102,12 @@ def test_importing_a_json_list_with_a_name_and_players(ada: Client) -> None:
 
 
 def test_a_list_with_bad_lines_shows_every_line_and_saves_nothing(ada: Client) -> None:
-    text = "Structure Pile\n2 Bel Towr\nPersonality Pile\nBowman x2\n3 Zzzzqqq\n"
+    # ("Bel Towr", a slip of the pen, is read as Bell Tower: test_forgiving_import.py.)
+    text = "Structure Pile\n2 Bl Twr\nPersonality Pile\nBowman x2\n3 Zzzzqqq\n"
     response = ada.post("/decks/import/", {"text": text, "visibility": "private"})
     page = html(response)
     assert response.status_code == 400 and not Deck.objects.filter(owner__username="ada")
-    for number, line in ((2, "2 Bel Towr"), (5, "3 Zzzzqqq")):
+    for number, line in ((2, "2 Bl Twr"), (5, "3 Zzzzqqq")):
         assert f"Line {number}</span> <code class=\"line-text\">{line}</code>" in page
     assert 'name="replace" value="2|Bell Tower"' in page and ">2 Bell Tower</button>" in page
     assert "There is no card named" in page or "no card" in page.lower()
@@ -353,8 +354,8 @@ PROVOKED: dict[str, tuple[str, Edit]] = {
         *(remove(c, "personalities", 2) for c in (
             "demo-acolyte-of-the-ember-rite", "demo-lamplighter-deacon",
             "demo-chantry-almoner", "demo-pilgrim-archer")))),
-    "wanderer_pile_too_small": ("Kalim Faithful", lambda d: DeckData(
-        d.name, 6, d.description, d.holdings, d.structures, d.personalities, d.wanderers)),
+    "wanderer_pile_too_small": ("Kalim Faithful",
+                                fixes(remove("demo-sewer-rat-swarm", "wanderers", 1))),
     "too_many_copies": ("Kalim Faithful", fixes(add("demo-lantern-row-houses", "structures"))),
     "no_stronghold": ("Kalim Faithful", fixes(remove("demo-emberhold-keep", "holdings", 1))),
     "too_many_strongholds": ("Kalim Faithful", fixes(add("demo-hillside-redoubt", "holdings"))),
@@ -437,7 +438,9 @@ def test_history_lists_every_version_newest_first_with_its_diff(ada: Client) -> 
     edit(ada, deck, "settings", name="Renamed", players="4", visibility="private",
          description=deck.description)
     page = html(ada.get(f"/decks/{deck.pk}/history/"))
-    assert page.index("Version 3") < page.index("Version 2") < page.index("Version 1")
+    # The two edits of one sitting are one version (numbered as the deck's third write).
+    assert page.index("Version 3") < page.index("Version 1") and "Version 2" not in page
+    assert "2 changes" in page and "being edited" in page
     assert "Rabid Boar" in page and "<del>Kalim Faithful</del>" in page
     assert f'href="/decks/{deck.pk}/v/1/"' in page
     assert f'href="/decks/compare/?a={deck.pk}:1&amp;b={deck.pk}"' in page

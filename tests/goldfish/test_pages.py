@@ -131,13 +131,18 @@ def test_a_sample_game_is_replayed_round_by_round(client: Client) -> None:
     game = replay_rounds(run_prepared(run), run_spec(run), number)
     url = f"/goldfish/{run.pk}/games/{number}/"
     first = client.get(url).content.decode()
-    assert "The table at the start of round 1" in first and 'rel="next"' in first
+    assert "The table with the opening hand" in first and 'rel="next"' in first
+    assert f"of the run with seed 2 (its own seed, {game.seed}," in first
+    assert len(game.states[1]["zones"]["hand"]) == 7  # round 1 starts with the opening hand
     assert "Setup: seed" in first and 'rel="prev"' not in first
     last = client.get(f"{url}?round={game.final_round}").content.decode()
     assert "VICTORY" in last and 'rel="next"' not in last
     clamped = client.get(f"{url}?round=999").content.decode()
     assert f"<h1>Game {number}: round {game.final_round}</h1>" in clamped
     assert client.get(f"/goldfish/{run.pk}/games/31/").status_code == 404
+    first = client.get(url).content.decode()  # its log names cards as links, with images
+    assert '<ol class="log-lines" data-card-previews>' in first
+    assert re.search(r'<a href="/cards/demo-[a-z-]+/" class="card-ref">', first)
     exhausted = [r for r, state in game.states.items() if state["exhausted"]]
     if exhausted:
         page = client.get(f"{url}?round={exhausted[0]}").content.decode()

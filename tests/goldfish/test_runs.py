@@ -47,6 +47,7 @@ from tests.goldfish.helpers import (
 
 pytestmark = pytest.mark.django_db
 SMALL = RunOptions(games=30, seed=5)
+LOST = OperationalError("server closed the connection unexpectedly")
 
 
 @pytest.fixture(autouse=True)
@@ -312,3 +313,41 @@ def test_storing_a_chunk_s_tally_is_retried_when_the_database_is_locked(
     run.refresh_from_db()
     assert (refusals, waits, run.chunks_done) == ([], [db_retry.FIRST_WAIT], 1)
     assert GoldfishRun.objects.get(pk=run.pk).chunks.get().status == "done"
+
+
+def test_a_worker_waits_out_a_database_outage_and_hands_back_a_lease_it_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PostgreSQL restarts twice during a run: once just after a lease was stored (its answer
+    lost: the chunk is leased to this worker, which does not know it), once when a tally is
+    to be stored. The task waits each out, hands the lost lease back at once instead of
+    letting it expire, and the run ends with the command's report."""
+    import goldfish.tasks as tasks
+
+    clock = Clock()  # never moved: no lease may need to expire
+    run, _ = start(SMALL)  # 3 chunks
+    real_lease, real_complete = tasks.goldfish_chunk_lease, tasks.goldfish_chunk_complete
+    lease_outages, complete_outages = [LOST], [LOST]
+
+    def lease(**kwargs: Any) -> GoldfishChunk | None:
+        chunk = real_lease(**kwargs)
+        if lease_outages:
+            raise lease_outages.pop()  # stored, but the answer never came
+        return chunk
+
+    def complete(**kwargs: Any) -> bool:
+        if complete_outages:
+            raise complete_outages.pop()
+        return real_complete(**kwargs)
+
+    waits: list[float] = []
+    monkeypatch.setattr(tasks, "goldfish_chunk_lease", lease)
+    monkeypatch.setattr(tasks, "goldfish_chunk_complete", complete)
+    monkeypatch.setattr(db_retry.time, "sleep", waits.append)
+    # Outside the test's transaction, a lost connection is closed and opened again.
+    monkeypatch.setattr(db_retry, "connection", mock.Mock(in_atomic_block=False))
+    run = work(run, "steady", now=clock)
+    assert (lease_outages, complete_outages) == ([], [])
+    assert waits == [db_retry.OUTAGE_FIRST_WAIT] * 2
+    assert run.status == "done" and run.report_json == command_report_json(SMALL)
+    assert sorted(run.chunks.values_list("attempts", flat=True)) == [1, 1, 2]

@@ -197,3 +197,11 @@ def test_a_shared_game_is_replayed_decision_by_decision(client: Client) -> None:
     assert f"Decision <strong>{game.decisions}</strong>" in end
     playtest_share(game=game, shared=False)
     assert viewer.get(shared).status_code == 404
+
+
+def test_the_log_links_the_cards_it_names_to_show_their_images(client: Client) -> None:
+    _, url = started(client)
+    page = html(client.get(url))
+    assert '<ol id="pt-log" class="pt-log" data-card-previews' in page
+    assert ('Initial Holdings: <a href="/cards/demo-emberhold-keep/" class="card-ref">'
+            "Emberhold Keep</a>") in page

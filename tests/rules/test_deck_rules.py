@@ -781,8 +781,15 @@ def test_without_candidates_a_short_pile_gets_no_fix_and_says_so() -> None:
     problem = only(check(deck), "wanderer_pile_too_small")
     assert problem.fixes == ()
     assert "no card of the deck that belongs there" in problem.message
+    # Not even with the catalogue: new cards are the builder's choice, not the first ones of it.
     fixed = only(check(deck, catalogue=SYNTHETIC), "wanderer_pile_too_small").fixes
-    assert fixed == (Fix("add", "t-wanderer-06", 2, "wanderers"),)
+    assert fixed == ()
+
+
+def test_a_short_pile_is_filled_with_more_copies_of_the_deck_s_own_cards() -> None:
+    deck = edit(wanderers=[("t-wanderer-01", 1), *((f"t-wanderer-{i:02}", 2) for i in range(2, 7))])
+    problem = only(check(deck, catalogue=SYNTHETIC), "wanderer_pile_too_small")
+    assert problem.fixes == (Fix("add", "t-wanderer-01", 1, "wanderers"),)
 
 
 def test_removing_a_copy_that_must_shorten_a_pile_says_so() -> None:

@@ -45,6 +45,8 @@ def page_urls(deck: Deck) -> list[str]:
         f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/draw/?seed=1",
         f"/decks/{deck.pk}/print/", f"/decks/{deck.pk}/history/", "/accounts/login/",
         "/accounts/signup/", "/api/docs/", "/admin/login/",
+        "/cards/wof-footman/improve/", "/sets/wof/add/?number=3", "/edits/", "/edits/mine/",
+        "/cards/wof-footman/history/", "/edits/guide/",
     ]
 
 

@@ -52,7 +52,7 @@ def test_every_post_form_carries_the_csrf_token(template: Path) -> None:
 def test_every_page_gives_htmx_the_token_for_its_requests(client: Client, db: None) -> None:
     page = client.get("/").content.decode()
     token = client.cookies["csrftoken"].value
-    assert re.search(r"<body hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'>", page)
+    assert re.search(r"<body data-hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'>", page)
     assert token
 
 
@@ -63,7 +63,7 @@ def test_an_htmx_edit_needs_the_token_that_the_page_gave() -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
     page = client.get(f"/decks/{deck.pk}/edit/").content.decode()
-    token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page)
+    token = re.search(r'data-hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page)
     assert token is not None
     url = f"/decks/{deck.pk}/edit/add/"
     data = {"version": deck.version, "card": "demo-bog-hag", "section": "wanderers"}

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-DJANGO_VARIABLES = re.compile(r"^(DJANGO_|DATABASE_URL$|MEDIA_ROOT$|ALLEGIANCE_)")
+DJANGO_VARIABLES = re.compile(r"^(DJANGO_|DATABASE_URL$|MEDIA_ROOT$|ALLEGIANCE_|EMAIL_|ACCOUNTS_)")
 
 
 def serve_prod_environment() -> dict[str, str]:
@@ -47,7 +47,7 @@ def test_serve_prod_settings_pass_the_deploy_check_without_a_warning() -> None:
 
 def test_settings_behind_a_tls_proxy_pass_the_deploy_check_without_a_warning() -> None:
     env = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DJANGO_ALLOWED_HOSTS": "cards.example.org"}
+           "DJANGO_ALLOWED_HOSTS": "cards.example.org", "EMAIL_HOST": "smtp.example.org"}
     done = manage("check", "--deploy", "--fail-level", "WARNING", **env)
     assert done.returncode == 0, done.stderr
     assert "(0 silenced)" in done.stdout, "only an explicit DJANGO_SSL_REDIRECT=0 silences W008"

@@ -46,7 +46,7 @@ class Command(BaseCommand):
                     reports.append({
                         "file": report.source, "created": report.created,
                         "updated": report.updated, "unchanged": report.unchanged,
-                        "images": report.images,
+                        "images": report.images, "kept": report.kept,
                     })
             except OSError as exc:
                 failed = True

@@ -14,6 +14,7 @@ from decks.draws import DEFAULT_STRUCTURES, deal_document, read_strategy
 from decks.management.decklist_file import read_deck, spec_failure
 from rules.odds import TooComplexError
 from rules.strategy import StrategyError
+from sitewide.seeds import seed_argument
 
 
 def add_strategy_arguments(parser: CommandParser) -> None:
@@ -34,7 +35,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="FILE")
-        parser.add_argument("--seed", type=int, required=True, metavar="S")
+        parser.add_argument("--seed", type=seed_argument, required=True, metavar="S")
         add_strategy_arguments(parser)
         parser.add_argument("--picks", metavar="s,p,...",
                             help="your own choice for each draw, in order (s = Structure Pile, "

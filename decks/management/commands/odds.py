@@ -79,6 +79,8 @@ class Command(BaseCommand):
             write(f"P({odds['goal']}) = {odds['probability']:.4%} (exactly {odds['exact']})")
             write(f"  {odds['explained']}")
         write(f"  strategy {odds['strategy']}: {odds['strategy_explained']}")
+        for warning in odds.get("warnings", []):
+            self.stderr.write(f"warning: {warning}")
         if "advice" in odds:
             write("Every fixed split:")
             for row in odds["advice"]["splits"]:

@@ -15,6 +15,7 @@ from decks.management.decklist_file import read_deck
 from goldfish.games import DeckNotPlayable, goldfish_game, goldfish_report
 from rules.game.config import TARGETS, GameConfig
 from rules.game.runner import POLICY_NAMES, RunSpec, check_policy
+from sitewide.seeds import seed_argument
 
 MAX_GAMES = 10_000_000
 
@@ -36,7 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="FILE")
         parser.add_argument("--games", type=int, default=1000, metavar="N")
-        parser.add_argument("--seed", type=int, required=True, metavar="S")
+        parser.add_argument("--seed", type=seed_argument, required=True, metavar="S")
         parser.add_argument("--workers", type=int, default=1, metavar="W",
                             help="processes to play on (the report is the same for any W)")
         parser.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",

@@ -6,6 +6,8 @@ the policy for its choice among the engine's legal actions, and checks the choic
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules.game import engine
@@ -76,7 +78,7 @@ def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_on
 
 
 def _hunt_with(hand: list[dict[str, object]], soldier_offense: int = 2,
-               **troop_fields: object) -> tuple[GameState, int, int]:
+               **troop_fields: Any) -> tuple[GameState, int, int]:
     """A hunt at its modification step: one troop against one wanderer it barely misses
     (offense 2 against defense 3), ``hand`` in hand."""
     state, (soldier,), (wolf,) = battle_game(

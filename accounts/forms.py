@@ -1,0 +1,52 @@
+"""Sign-up with an e-mail address, and a change of address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+
+def address_in_use(email: str, *, besides: User | None = None) -> bool:
+    """Whether another account already gives this address (compared without case)."""
+    others = User.objects.filter(email__iexact=email.strip())
+    if besides is not None:
+        others = others.exclude(pk=besides.pk)
+    return others.exists()
+
+
+IN_USE = "Another account already uses this address."
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        label="E-mail address", max_length=254,
+        help_text="For a link that confirms it is yours, and to reset your password. "
+                  "It is never shown to anyone.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        if address_in_use(email):
+            raise forms.ValidationError(IN_USE, code="email_in_use")
+        return email
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(label="New address", max_length=254,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        if address_in_use(email, besides=self.user):
+            raise forms.ValidationError(IN_USE, code="email_in_use")
+        return email

@@ -1,0 +1,177 @@
+"""Sign up, the account page, e-mail verification, and the login and password-reset views of
+Django with the lockout and the mail throttle around them. Templates: templates/registration/."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.encoding import force_str
+from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
+from django.views.decorators.http import require_POST
+from rest_framework.throttling import ScopedRateThrottle
+
+from accounts import lockout
+from accounts.forms import EmailChangeForm, SignupForm
+from accounts.models import EmailVerification
+from accounts.services import (
+    Verified,
+    account_create,
+    email_change,
+    email_mark_verified,
+    email_verification_send,
+    email_verify,
+)
+from accounts.verification import email_verified
+
+MAIL_SCOPE = "emails"  # REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]: mails one visitor may cause
+
+
+def mail_wait(request: HttpRequest) -> int:
+    """Seconds before this visitor may have another e-mail sent (0: now), counting this one:
+    links and resets go to addresses people type, so nobody may flood a stranger's inbox."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope=MAIL_SCOPE)):  # type: ignore[arg-type]
+        return 0
+    return max(1, round(throttle.wait() or 1))
+
+
+def too_many(response: HttpResponse, wait: int) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account, log straight in and mail the verification link; back to where the
+    visitor came from."""
+    next_url = request.POST.get("next") or request.GET.get("next") or "/decks/"
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = "/decks/"
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = account_create(username=form.cleaned_data["username"],
+                              email=form.cleaned_data["email"],
+                              password=form.cleaned_data["password1"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        tell_about_the_link(request, user, sent=email_verification_send(request=request,
+                                                                        user=user))
+        return redirect(next_url)
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def tell_about_the_link(request: HttpRequest, user: User, *, sent: bool) -> None:
+    if sent:
+        messages.success(request, f"We sent a link to {user.email}: follow it to confirm the "
+                                  "address.")
+    else:
+        messages.error(request, "We could not send the confirmation e-mail just now. Try "
+                                "again from your account page.")
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The address and whether it is verified; a new address (then verified anew)."""
+    user: User = request.user  # type: ignore[assignment]
+    form = EmailChangeForm(request.POST if request.method == "POST" else None, user=user)
+    if request.method == "POST" and form.is_valid():
+        wait = mail_wait(request)
+        if wait:
+            return too_many(account_page(request, user, form, wait=wait), wait)
+        if email_change(user=user, email=form.cleaned_data["email"]):
+            tell_about_the_link(request, user, sent=email_verification_send(request=request,
+                                                                            user=user))
+        return redirect("account")
+    return account_page(request, user, form)
+
+
+def account_page(request: HttpRequest, user: User, form: EmailChangeForm, *,
+                 wait: int = 0) -> HttpResponse:
+    proof = EmailVerification.objects.filter(user=user, email__iexact=user.email or "").first()
+    return render(request, "registration/account.html", {
+        "form": form, "verified": email_verified(user), "proof": proof,
+        "wait": lockout.wait_in_words(wait) if wait else "",
+    })
+
+
+@require_POST
+@login_required
+def verification_resend(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    if not user.email:
+        messages.error(request, "Your account has no e-mail address yet: add one below.")
+    elif email_verified(user):
+        messages.info(request, f"{user.email} is already verified.")
+    else:
+        wait = mail_wait(request)
+        if wait:
+            return too_many(account_page(request, user, EmailChangeForm(user=user), wait=wait),
+                            wait)
+        tell_about_the_link(request, user, sent=email_verification_send(request=request,
+                                                                        user=user))
+    return redirect("account")
+
+
+def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The link in the e-mail. It needs no login: the token proves the mailbox, and it is
+    bound to the account and to the address it was sent to."""
+    user = user_from_uid(uidb64)
+    outcome = email_verify(user=user, token=token) if user else Verified.INVALID
+    return render(request, "registration/verify_email.html",
+                  {"outcome": outcome.value, "link_user": user},
+                  status=200 if outcome is Verified.VERIFIED else 400)
+
+
+def user_from_uid(uidb64: str) -> User | None:
+    try:
+        return User.objects.get(pk=force_str(urlsafe_base64_decode(uidb64)), is_active=True)
+    except (ValueError, OverflowError, User.DoesNotExist):
+        return None
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page; once the account or the address is locked (accounts.lockout),
+    a 429 that says when to try again instead of the form's usual complaint."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        username = self.request.POST.get("username")
+        wait = lockout.locked_for(username, lockout.client_address(self.request))
+        if not wait:
+            return super().form_invalid(form)
+        response = self.render_to_response(
+            self.get_context_data(form=form, locked_for=lockout.wait_in_words(wait)))
+        return too_many(response, wait)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset-by-mail page, with the mail throttle on what it sends."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = mail_wait(request)
+        if wait:
+            form = self.get_form()
+            response = self.render_to_response(
+                self.get_context_data(form=form, wait=lockout.wait_in_words(wait)))
+            return too_many(response, wait)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page behind the reset link. Setting a new password through it also proves
+    the address the link went to (Django's reset token is bound to it) and ends any lock on
+    the account, so a locked-out owner gets back in at once."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        user: User = form.user
+        lockout.clear(username=user.get_username())
+        if user.email:
+            email_mark_verified(user=user)
+        return response

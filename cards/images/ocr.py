@@ -1,0 +1,595 @@
+"""Reading a straightened card image with Tesseract, region by region.
+
+Pure Python (Pillow, numpy and the tesserocr binding; no Django). :func:`read_card` takes an
+upright card image (a rendered face, a flat scan, or a photo straightened by
+:mod:`cards.images.locate`), scales it to the rendered face's 745 x 1040 and reads each region
+where :mod:`cards.images.face` draws it, with the page segmentation mode that suits it: the
+name and the stat values as single lines, the type bar and the text box as blocks.
+
+What is read is what is printed. Post-processing only normalises whitespace and punctuation
+(curly quotes and dashes, stray marks at a line's ends); a name is never corrected against
+the catalogue's names, since the card being read may be one the catalogue lacks. Closed
+vocabularies are another matter: the type line is matched against the six types, their
+subtypes and the three factions (DESIGN §4), and a stat box is told by its label's colour.
+
+Every value comes with a confidence between 0 and 1: Tesseract's own (its mean word
+confidence), lowered when a value had to be matched loosely.
+
+Tesseract is Debian's ``tesseract-ocr`` with ``tesseract-ocr-eng``: the binding (its wheel
+bundles the library) needs the English data those packages install. Without it,
+:func:`read_card` raises :class:`OcrUnavailable` with a message saying what to install.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import threading
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+from PIL import Image, ImageFilter, ImageOps
+
+from cards.images import face
+from rules.card_facts import FACTIONS, SUBTYPES
+
+INSTALL_HINT: Final = (
+    "install Debian's tesseract-ocr and tesseract-ocr-eng "
+    "(apt-get install tesseract-ocr tesseract-ocr-eng)"
+)
+# Debian's data folders (bookworm's 5, bullseye's 4.00); TESSDATA_PREFIX, if set, comes first.
+TESSDATA_DIRS: Final = (
+    "/usr/share/tesseract-ocr/5/tessdata",
+    "/usr/share/tesseract-ocr/4.00/tessdata",
+    "/usr/share/tessdata",
+)
+NUMBER_HEIGHT: Final = 24
+# The text box is scaled up less than the one-line regions: its letters are mostly 16+ px
+# already, and Tesseract's time grows with the pixels.
+TEXT_SCALE: Final = 1.5
+
+_Array = np.ndarray[Any, np.dtype[np.float64]]
+
+
+class OcrUnavailable(RuntimeError):
+    """Tesseract (or its English data) is not installed; the message says what to install."""
+
+
+@dataclass(frozen=True)
+class Reading[T]:
+    """A value read from the scan and how sure the reader is of it (0 to 1)."""
+
+    value: T
+    confidence: float
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """What was read from a card, field by field; None where nothing could be read."""
+
+    name: Reading[str] | None = None
+    type_line: Reading[str] | None = None  # as printed, e.g. "Personality — Troop · House Mosfin"
+    detail_line: Reading[str] | None = None  # race · gender · profession, or the requirement
+    card_type: Reading[str] | None = None
+    subtype: Reading[str] | None = None
+    faction: Reading[str] | None = None
+    unique: Reading[bool] | None = None
+    abilities: Reading[str] | None = None
+    quotation: Reading[str] | None = None
+    # DESIGN §4 number keys (cost_economic, offense, vitality, ...) that were read.
+    numbers: Mapping[str, Reading[int]] = field(default_factory=dict)
+
+    def fields(self) -> dict[str, Reading[object]]:
+        """The readings under their card data keys (DESIGN §4), for prefilling an edit form."""
+        out: dict[str, Reading[object]] = {}
+        for key, reading in (
+            ("name", self.name), ("type", self.card_type), ("subtype", self.subtype),
+            ("faction", self.faction), ("unique", self.unique), ("abilities", self.abilities),
+            ("quotation", self.quotation),
+        ):
+            if reading is not None:
+                out[key] = Reading(reading.value, reading.confidence)
+        for key, number in self.numbers.items():
+            out[key] = Reading(number.value, number.confidence)
+        return out
+
+
+# --- Tesseract ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def tessdata_dir() -> str:
+    """The folder holding ``eng.traineddata``; raises :class:`OcrUnavailable` if there is none."""
+    candidates = [os.environ.get("TESSDATA_PREFIX", ""), *TESSDATA_DIRS]
+    binary = shutil.which("tesseract")
+    if binary:
+        # `tesseract --list-langs` names its data folder on its first line.
+        try:
+            listed = subprocess.run(
+                [binary, "--list-langs"], capture_output=True, text=True, timeout=10, check=False
+            )
+            match = re.search(r'"([^"]+)"', listed.stdout + listed.stderr)
+            if match:
+                candidates.append(match.group(1))
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for folder in candidates:
+        if folder and (Path(folder) / "eng.traineddata").is_file():
+            return folder
+    if binary is None:
+        raise OcrUnavailable(f"Tesseract is not installed: {INSTALL_HINT}")
+    raise OcrUnavailable(f"Tesseract has no English data: {INSTALL_HINT}")
+
+
+def ocr_available() -> str | None:
+    """None if scans can be read here, else why not (a sentence to show as it is)."""
+    try:
+        _engine()
+    except OcrUnavailable as exc:
+        return str(exc)
+    return None
+
+
+class _Engine:
+    """One Tesseract instance: loading the model costs ~0.1 s, so it is kept (one per thread:
+    an instance is not thread-safe)."""
+
+    def __init__(self) -> None:
+        try:
+            import tesserocr  # here, so that a machine without it fails only when reading
+        except ImportError as exc:
+            raise OcrUnavailable(
+                f"the tesserocr package is missing (pip install -e .); also {INSTALL_HINT}"
+            ) from exc
+        self._psm = tesserocr.PSM
+        try:
+            self._api = tesserocr.PyTessBaseAPI(path=tessdata_dir(), lang="eng")
+        except RuntimeError as exc:
+            raise OcrUnavailable(f"Tesseract could not start ({exc}): {INSTALL_HINT}") from exc
+        # Cards are not dictionary prose: names and jargon must not be "corrected" to words.
+        self._api.SetVariable("load_system_dawg", "0")
+        self._api.SetVariable("load_freq_dawg", "0")
+
+    def read(self, image: Image.Image, mode: str, whitelist: str = "") -> tuple[str, float]:
+        """Text and mean confidence (0 to 1) of ``image`` read as a ``mode``."""
+        psm = {"line": self._psm.SINGLE_LINE, "block": self._psm.SINGLE_BLOCK,
+               "word": self._psm.SINGLE_WORD, "char": self._psm.SINGLE_CHAR}[mode]
+        if float(np.percentile(np.asarray(image.convert("L")), 0.5)) > 160:
+            return "", 0.0  # no ink at all: Tesseract would make letters out of nothing
+        self._api.SetPageSegMode(psm)
+        self._api.SetVariable("tessedit_char_whitelist", whitelist)
+        self._api.SetImage(image)
+        text = str(self._api.GetUTF8Text())
+        confidence = max(0, int(self._api.MeanTextConf())) / 100
+        return text, confidence
+
+
+_local = threading.local()
+
+
+def _engine() -> _Engine:
+    engine = getattr(_local, "engine", None)
+    if engine is None:
+        engine = _Engine()
+        _local.engine = engine
+    assert isinstance(engine, _Engine)
+    return engine
+
+
+# --- text normalisation -------------------------------------------------------------------------
+
+_QUOTES: Final = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "`": "'",
+                                "\u00b4": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
+                                "\u2013": "-"})
+
+
+def clean_line(text: str) -> str:
+    """One line: whitespace collapsed, curly quotes straightened, stray marks at its ends
+    (the specks Tesseract reads in a border or an ornament) removed."""
+    text = unicodedata.normalize("NFC", text).translate(_QUOTES)
+    text = " ".join(text.split())
+    text = re.sub(r"^[^\w('\"]+", "", text)
+    text = re.sub(r"[^\w.!?)'\"]+$", "", text)
+    return text
+
+
+def clean_block(text: str) -> str:
+    """A block of text: its lines joined (the printing wraps them, the data does not)."""
+    return clean_line(" ".join(text.splitlines()))
+
+
+# --- regions ------------------------------------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+SIZE: Final = (face.WIDTH, face.HEIGHT)
+
+
+def read_card(image: Image.Image) -> CardReading:
+    """Read an upright card image region by region (see the module's docstring).
+
+    Raises :class:`OcrUnavailable` when Tesseract is not installed.
+    """
+    engine = _engine()
+    card = image.convert("RGB")
+    if card.size != SIZE:
+        card = card.resize(SIZE, Image.Resampling.LANCZOS)
+    pixels = np.asarray(card, dtype=np.float64)
+
+    name, unique, gem_numbers = _read_name_bar(engine, card, pixels)
+    type_line, detail, card_type, subtype, faction = _read_type_bar(engine, card, pixels)
+    stats = _stat_boxes(pixels)
+    abilities, quotation = _read_text_box(engine, card, pixels, face.text_box(bool(stats)))
+    numbers = _read_numbers(engine, [*gem_numbers, *_stat_numbers(pixels, stats)])
+    return CardReading(
+        name=name, type_line=type_line, detail_line=detail, card_type=card_type,
+        subtype=subtype, faction=faction, unique=unique, abilities=abilities,
+        quotation=quotation, numbers=numbers,
+    )
+
+
+def _crop(card: Image.Image, box: Box, scale: float = 2.0, invert: bool = False) -> Image.Image:
+    """A region in grey on an even white ground, scaled up (Tesseract reads best with letters
+    30+ pixels tall).
+
+    The panels are gradients and photos are lit unevenly, so each row is divided by its own
+    paper brightness (a high percentile: ink covers far less than a row) before the
+    contrast is stretched; stretching alone would turn a gradient into bands of grey.
+    """
+    region = card.crop(tuple(round(v) for v in box)).convert("L")  # type: ignore[arg-type]
+    grey = np.asarray(region, dtype=np.float64)
+    if invert:
+        grey = 255 - grey
+    paper = np.maximum(np.percentile(grey, 85, axis=1, keepdims=True), 1.0)
+    flat = np.clip(grey / paper * 255, 0, 255)
+    darkest = float(np.percentile(flat, 0.5))
+    if darkest < 200:
+        flat = np.clip((flat - darkest) / (255 - darkest) * 255, 0, 255)
+    region = Image.fromarray(flat.astype(np.uint8))
+    if scale != 1:
+        size = (round(region.width * scale), round(region.height * scale))
+        region = region.resize(size, Image.Resampling.LANCZOS)
+    return region
+
+
+def _luma(pixels: _Array) -> _Array:
+    result: _Array = pixels @ np.array([0.299, 0.587, 0.114])
+    return result
+
+
+def _samples(pixels: _Array, points: Sequence[tuple[float, float]]) -> _Array:
+    """The RGB pixels at ``points`` (clipped to the image)."""
+    xs = np.clip(np.round([p[0] for p in points]).astype(int), 0, pixels.shape[1] - 1)
+    ys = np.clip(np.round([p[1] for p in points]).astype(int), 0, pixels.shape[0] - 1)
+    result: _Array = pixels[ys, xs]
+    return result
+
+
+def _ring(centre: tuple[float, float], radius: float, count: int = 36) -> list[tuple[float, float]]:
+    angles = np.linspace(0, 2 * np.pi, count, endpoint=False)
+    return [(centre[0] + radius * float(np.cos(a)), centre[1] + radius * float(np.sin(a)))
+            for a in angles]
+
+
+# --- name bar: unique mark, gems, name ---------------------------------------------------------
+
+# The gem rows a name bar can have (face._gems): none (wanderers), one generic gem
+# (structures), three costs (personalities, items), three costs and a requirement diamond.
+_GEM_ROWS: Final[tuple[tuple[str, ...], ...]] = (
+    ("circle", "circle", "circle", "diamond"),
+    ("circle", "circle", "circle"),
+    ("circle",),
+    (),
+)
+
+
+def _is_gem(pixels: _Array, centre: tuple[float, float], size: float, shape: str) -> bool:
+    """A gem is there if its dark rim is: almost all of a ring around its centre is dark."""
+    if shape == "diamond":
+        h, w = size / 2 * 0.91, size * 0.42 * 0.91
+        cx, cy = centre
+        corners = [(cx, cy - h), (cx + w, cy), (cx, cy + h), (cx - w, cy), (cx, cy - h)]
+        points = [
+            (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            for a, b in itertools.pairwise(corners)
+            for t in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+        ]
+    else:
+        points = _ring(centre, size / 2 - 1.5)
+    return float(np.mean(_luma(_samples(pixels, points)) < 150)) >= 0.75
+
+
+def _has_sun(pixels: _Array, centre: tuple[float, float]) -> bool:
+    """The unique mark is a gold sun: bright, strongly yellow pixels around its centre."""
+    ring = _samples(pixels, _ring(centre, 8) + _ring(centre, 11))
+    gold = (ring[:, 0] > 170) & (ring[:, 0] - ring[:, 2] > 90)
+    return float(np.mean(gold)) >= 0.6
+
+
+def _gem_kind(pixels: _Array, centre: tuple[float, float], size: float, shape: str) -> str:
+    """The gem's colour (economic, religious, political, generic): the nearest colour of
+    face.GEM_COLOURS to the median of a ring inside its rim, clear of the number (for a
+    diamond, of its lower left facet, the one drawn in the plain colour)."""
+    cx, cy = centre
+    if shape == "diamond":
+        points = [(cx + dx, cy + dy) for dx, dy in
+                  ((-15, 1.5), (-13, 3), (-11, 6), (-7, 12), (-4, 15))]
+    else:
+        points = _ring(centre, size / 2 - 6, 48)
+    colour = np.median(_samples(pixels, points), axis=0)
+    return min(face.GEM_COLOURS,
+               key=lambda k: float(np.sum((colour - np.array(face.GEM_COLOURS[k])) ** 2)))
+
+
+def _read_name_bar(
+    engine: _Engine, card: Image.Image, pixels: _Array
+) -> tuple[Reading[str] | None, Reading[bool], list[tuple[str, Image.Image]]]:
+    shapes: tuple[str, ...] = ()
+    for row in _GEM_ROWS:
+        layout = face.name_bar_layout(row, unique=False)
+        if all(_is_gem(pixels, c, s, shape) for c, s, shape in layout.gems):
+            shapes = row
+            break
+    probe = face.name_bar_layout(shapes, unique=True)
+    assert probe.sun is not None
+    unique = _has_sun(pixels, probe.sun)
+    layout = face.name_bar_layout(shapes, unique=unique)
+
+    left, top, right, bottom = layout.name
+    text, confidence = engine.read(_crop(card, (left - 4, top + 6, right + 2, bottom - 6)), "line")
+    name = clean_line(text)
+
+    numbers: list[tuple[str, Image.Image]] = []
+    costs = {kind: key for key, kind in face.COSTS}
+    requirements = {kind: key for key, kind in face.REQUIREMENTS.values()}
+    for centre, size, shape in layout.gems:
+        kind = _gem_kind(pixels, centre, size, shape)
+        key = (requirements if shape == "diamond" else costs).get(kind)
+        half = size * (0.36 if shape == "circle" else 0.3)
+        # A diamond's number is white; a gem's is in face.ink_on of its colour.
+        ink = (255, 255, 255) if shape == "diamond" else face.ink_on(face.GEM_COLOURS[kind])
+        light = _luma(np.array(ink, dtype=np.float64)) > 128
+        box = (centre[0] - half, centre[1] - half, centre[0] + half, centre[1] + half)
+        image = _number_image(pixels, box, bool(light), round_=True)
+        if key is not None and image is not None:
+            numbers.append((key, image))
+    return (
+        Reading(name, confidence) if name else None,
+        Reading(unique, 0.9),
+        numbers,
+    )
+
+
+def _number_image(
+    pixels: _Array, box: Box, light: bool, round_: bool = False
+) -> Image.Image | None:
+    """The number printed in ``box`` (a gem when ``round_``), light or dark on its ground,
+    made ready for Tesseract; None if nothing is printed there.
+
+    Only the digits' own pixels are kept (black on white, the rim and the gem's shine left
+    out), cut to their box and scaled to :data:`NUMBER_HEIGHT`: Tesseract's reading of a
+    lone digit swings with its size, and at 24 px it read every number of the Demo faces.
+    """
+    left, top, right, bottom = (round(v) for v in box)
+    luma = _luma(pixels[top:bottom, left:right])
+    if light:
+        digit = luma > max(200.0, float(np.percentile(luma, 99)) - 25)
+    else:
+        digit = luma < min(110.0, float(np.percentile(luma, 1)) + 60)
+    if round_:
+        h, w = luma.shape
+        ys, xs = np.mgrid[0:h, 0:w]
+        digit &= np.hypot(xs - (w - 1) / 2, ys - (h - 1) / 2) <= min(w, h) / 2 - 1.5
+    mask = Image.fromarray(np.where(digit, 0, 255).astype(np.uint8)).filter(
+        ImageFilter.MedianFilter(3))  # specks of noise would widen the number's box
+    ink = np.asarray(mask) < 128
+    if ink.sum() < 12:
+        return None
+    ys, xs = np.nonzero(ink)
+    image = mask.crop((int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
+    scale = NUMBER_HEIGHT / image.height
+    return image.resize((max(1, round(image.width * scale)), NUMBER_HEIGHT),
+                        Image.Resampling.LANCZOS)
+
+
+def _read_numbers(
+    engine: _Engine, images: Sequence[tuple[str, Image.Image]]
+) -> dict[str, Reading[int]]:
+    """Read the numbers of ``images`` (key, prepared image), one at a time (read together in
+    one line, spaced apart, Tesseract ran digits together), as text without a whitelist: a
+    lone "0" is read far more reliably so. Letters taken for digits are mapped back; "?" is
+    no number."""
+    numbers: dict[str, Reading[int]] = {}
+    for key, image in images:
+        text, confidence = engine.read(ImageOps.expand(image, 12, fill=255), "line")
+        digits = text.strip().translate(_DIGIT_LOOKALIKES)
+        if re.fullmatch(r"\d{1,2}", digits) and key not in numbers:
+            numbers[key] = Reading(int(digits), confidence)
+    return numbers
+
+
+_DIGIT_LOOKALIKES: Final = str.maketrans("OoDQIl|!iSsZzBGgT", "00000111155228997")
+
+
+# --- type bar -----------------------------------------------------------------------------------
+
+_TYPE_WORDS: Final = {title.lower(): key for key, title in face.TYPE_TITLES.items()}
+
+
+def _has_shield(pixels: _Array, shield: Box) -> bool:
+    """The faction shield is dark or strongly coloured over most of its box; text is not."""
+    region = pixels[round(shield[1]) + 6:round(shield[3]) - 6,
+                    round(shield[0]) + 6:round(shield[2]) - 6]
+    luma = _luma(region)
+    saturation = region.max(axis=2) - region.min(axis=2)
+    return float(np.mean((luma < 150) | (saturation > 90))) > 0.4
+
+
+def _similar(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _find_phrase(words: list[str], phrases: Mapping[str, str]) -> tuple[str, float, int, int]:
+    """The best (key, similarity, start, end) of ``phrases`` (text -> key) among runs of
+    ``words``; similarity 0 when none is close."""
+    best = ("", 0.0, 0, 0)
+    for phrase, key in phrases.items():
+        length = len(phrase.split())
+        for start in range(max(1, len(words) - length + 1)):
+            run = " ".join(words[start:start + length])
+            score = _similar(run, phrase)
+            if score > best[1]:
+                best = (key, score, start, start + length)
+    return best
+
+
+def _read_type_bar(engine: _Engine, card: Image.Image, pixels: _Array) -> tuple[
+    Reading[str] | None, Reading[str] | None, Reading[str] | None, Reading[str] | None,
+    Reading[str] | None,
+]:
+    shielded = face.type_bar_layout(True)
+    assert shielded.shield is not None
+    layout = shielded if _has_shield(pixels, shielded.shield) else face.type_bar_layout(False)
+    left, top, right, bottom = layout.text
+    text, confidence = engine.read(_crop(card, (left - 6, top + 4, right + 4, bottom - 4)),
+                                   "block")
+    lines = [clean_line(line) for line in text.splitlines() if clean_line(line)]
+    if not lines:
+        return None, None, None, None, None
+    line = lines[0]
+    detail = Reading(lines[1], confidence) if len(lines) > 1 else None
+    words = re.sub(r"[^a-z' ]", " ", line.lower().replace("\u2019", "'")).split()
+
+    card_type = subtype = faction = None
+    faction_key, score, start, end = _find_phrase(
+        words, {name.lower(): key for key, name in FACTIONS.items()})
+    if score >= 0.8:
+        faction = Reading(faction_key, confidence * score)
+        words = words[:start] + words[end:]
+    type_key, score, start, end = _find_phrase(words, _TYPE_WORDS)
+    if score >= 0.75:
+        card_type = Reading(type_key, confidence * score)
+        subtypes = {s.replace("_", " "): s for s in SUBTYPES.get(type_key, ())}
+        if subtypes and words[end:]:
+            sub_key, score, _, _ = _find_phrase(words[end:], subtypes)
+            if score >= 0.75:
+                subtype = Reading(sub_key, confidence * score)
+    return Reading(line, confidence), detail, card_type, subtype, faction
+
+
+# --- text box: abilities and quotation ----------------------------------------------------------
+
+
+def _rule_row(pixels: _Array, box: Box) -> int | None:
+    """The row of the rule between abilities and quotation, if drawn: a short centred line
+    that is even along its length, with blank parchment either side of it."""
+    left, top, right, bottom = (round(v) for v in box)
+    mid = (left + right) // 2
+    half = face.QUOTE_RULE_HALF
+    luma = _luma(pixels[top:bottom])
+    centre = luma[:, mid - half + 10:mid + half - 10]
+    sides = np.concatenate([luma[:, left + 8:mid - half - 12], luma[:, mid + half + 12:right - 8]],
+                           axis=1)
+    darker = sides.mean(axis=1) - centre.mean(axis=1)
+    even = centre.std(axis=1) < 18
+    blank_sides = sides.std(axis=1) < 14
+    candidates = np.flatnonzero((darker > 18) & even & blank_sides)
+    if candidates.size == 0:
+        return None
+    best = candidates[np.argmax(darker[candidates])]
+    return int(top + best)
+
+
+def _slant(region: Image.Image) -> float:
+    """How slanted the strokes of a text region are (0 upright, ~0.2 italic): the shear that
+    makes the column profile of its vertical edges sharpest. Upright Demo text measures at
+    most 0.05, the italic quotations at least 0.15."""
+    grey = np.asarray(region.convert("L"), dtype=np.float64)
+    edges = np.abs(grey[:, 2:] - grey[:, :-2])
+    ys, xs = np.nonzero(edges > 40)
+    if xs.size < 100:
+        return 0.0
+    weights = edges[ys, xs]
+    best, best_score = 0.0, -1.0
+    for shear in np.arange(-0.15, 0.41, 0.02):
+        shifted = np.round(xs + shear * (ys - ys.mean())).astype(int)
+        counts = np.bincount(shifted - shifted.min(), weights=weights)
+        score = float(np.sum(counts**2))
+        if score > best_score:
+            best, best_score = float(shear), score
+    return best
+
+
+def _read_text_box(
+    engine: _Engine, card: Image.Image, pixels: _Array, box: Box
+) -> tuple[Reading[str] | None, Reading[str] | None]:
+    pad_x, pad_y = face.TEXT_PAD
+    inner = (box[0] + pad_x - 6, box[1] + pad_y - 6, box[2] - pad_x + 6, box[3] - pad_y + 6)
+    rule = _rule_row(pixels, inner)
+    if rule is not None:
+        parts = [(inner[0], inner[1], inner[2], rule - 2), (inner[0], rule + 3, inner[2], inner[3])]
+        kinds = ["abilities", "quotation"]
+    else:
+        parts = [inner]
+        kinds = ["quotation" if _slant(_crop(card, inner)) > 0.1 else "abilities"]
+    found: dict[str, Reading[str]] = {}
+    for part, kind in zip(parts, kinds, strict=True):
+        text, confidence = engine.read(_crop(card, part, scale=TEXT_SCALE), "block")
+        cleaned = clean_block(text)
+        if cleaned:
+            found[kind] = Reading(cleaned, confidence)
+    return found.get("abilities"), found.get("quotation")
+
+
+# --- stat boxes ---------------------------------------------------------------------------------
+
+
+def _stat_boxes(pixels: _Array) -> list[Box]:
+    """The stat boxes drawn along the bottom: light boxes on the dark body, found by the
+    count whose layout (face.stat_boxes) fits the light runs of a row through them."""
+    top = face.STAT_ROW[1] + face.STAT_BAND + 4
+    row = _luma(pixels[round(top):round(top) + 4]).mean(axis=0)
+    best: list[Box] = []
+    best_score = 0.0
+    for count in range(1, len(face.STATS) + 1):
+        boxes = face.stat_boxes(count)
+        inside = np.concatenate([row[round(b[0]) + 4:round(b[2]) - 4] for b in boxes])
+        gaps = [row[round(a[2]) + 2:round(b[0]) - 2] for a, b in itertools.pairwise(boxes)]
+        outside = np.concatenate([row[round(face.STAT_ROW[0]):round(boxes[0][0]) - 2],
+                                  row[round(boxes[-1][2]) + 2:round(face.STAT_ROW[2])], *gaps])
+        if outside.size == 0 or inside.mean() < 170:
+            continue
+        score = float(np.percentile(inside, 10) - np.percentile(outside, 90))
+        if score > 40 and score > best_score:
+            best, best_score = boxes, score
+    return best
+
+
+def _stat_key(pixels: _Array, box: Box) -> str | None:
+    """Which stat a box holds, told by the colour of its label band (face.STATS)."""
+    band = pixels[round(box[1]) + 4:round(box[1] + face.STAT_BAND) - 3,
+                  round(box[0]) + 4:round(box[2]) - 4].reshape(-1, 3)
+    colour = np.median(band, axis=0)
+    stats = [*face.STATS, face.WALL_BLOCK]
+    distances = [float(np.sum((colour - np.array(s.colour)) ** 2)) for s in stats]
+    nearest = int(np.argmin(distances))
+    return stats[nearest].key if distances[nearest] < 60 ** 2 else None
+
+
+def _stat_numbers(pixels: _Array, boxes: list[Box]) -> list[tuple[str, Image.Image]]:
+    numbers: list[tuple[str, Image.Image]] = []
+    for box in boxes:
+        key = _stat_key(pixels, box)
+        value_box = (box[0] + 4, box[1] + face.STAT_BAND + 3, box[2] - 4, box[3] - 3)
+        image = _number_image(pixels, value_box, light=False)
+        if key is not None and image is not None:
+            numbers.append((key, image))
+    return numbers

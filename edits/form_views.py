@@ -1,0 +1,350 @@
+"""The edit form's pages: "Improve this card" (``/cards/<id>/improve/``), "Add a missing card"
+(``/sets/<code>/add/``), the live face preview and the scan reader they call with htmx.
+
+Thin views: the form's layout and reading are edits.card_form, the proposal is
+edits.services.edit_propose, a scan is read by cards.images.intake and kept by
+edits.pending_scans until the form is submitted. Whatever goes wrong, the page comes back
+with everything the person typed and each problem beside its field.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+from PIL import Image
+
+from accounts.fingerprints import client_fingerprint
+from cards.images.face import render_face
+from cards.images.intake import read_scan
+from cards.images.ocr import ocr_available
+from cards.images.scan import MAX_BYTES, RENDITIONS, ScanError, rendition_size
+from cards.models import Card, CardSet
+from cards.set_completeness import slot_number
+from edits.card_form import (
+    CHANGE,
+    NEW_CARD,
+    REDRAWN_ON_SUBTYPE,
+    REDRAWN_ON_TYPE,
+    SOURCE_TEXT,
+    SOURCES,
+    UNCHECKED,
+    CardForm,
+    blank_card,
+    detail_readings,
+    form_for,
+    form_from_post,
+    with_all_fields,
+)
+from edits.errors import EditConflict, EditError, EditForbidden, EditInvalid
+from edits.models import Edit
+from edits.pending_scans import (
+    pending_scan_bytes,
+    pending_scan_delete,
+    pending_scan_path,
+    pending_scan_store,
+)
+from edits.permissions import contribution_refusal
+from edits.services import edit_propose
+from sitewide.throttling import throttle_wait
+
+PREVIEW_WIDTH = RENDITIONS["normal"]
+# Whether Tesseract is here does not change while the process runs; asking starts an engine.
+ocr_unavailable = functools.cache(ocr_available)
+
+
+# The pages.
+
+@require_http_methods(["GET", "POST"])
+def improve(request: HttpRequest, card_id: str) -> HttpResponse:
+    card = get_object_or_404(Card.objects.select_related("set"), id=card_id)
+    if request.method == "POST":
+        return _submit(request, card.as_data(), mode=CHANGE, card_set=card.set, card=card)
+    again = _proposed_again(request, card.id)
+    form = form_for(card.as_data(), mode=CHANGE, overlay=again.changes if again else None)
+    return _page(request, form, card_set=card.set, card=card, again=again)
+
+
+@require_http_methods(["GET", "POST"])
+def add_card(request: HttpRequest, code: str) -> HttpResponse:
+    card_set = get_object_or_404(CardSet, code__iexact=code)
+    base = blank_card(card_set.code, card_set.official)
+    if request.method == "POST":
+        return _submit(request, base, mode=NEW_CARD, card_set=card_set)
+    again = _proposed_again(request, None)
+    overlay = dict(again.changes) if again and again.kind == Edit.NEW_CARD else {}
+    number = request.GET.get("number", "")
+    if card_set.size and slot_number(number, card_set.size):
+        overlay["number"] = number.strip()
+    form = form_for(base, mode=NEW_CARD, overlay=overlay)
+    return _page(request, form, card_set=card_set, again=again)
+
+
+def _proposed_again(request: HttpRequest, card_id: str | None) -> Edit | None:
+    """``?from=<edit>``: an edit whose values fill the form, to propose it again against the
+    card as it is now (one of this card's edits, or a new card's)."""
+    raw = request.GET.get("from", "")
+    if not raw.isdigit() or len(raw) > 18:
+        return None
+    edit = Edit.objects.filter(pk=int(raw)).first()
+    if edit is None or (card_id is not None and edit.card_slug != card_id):
+        return None
+    return edit
+
+
+def _page(request: HttpRequest, form: CardForm, *, card_set: CardSet, card: Card | None = None,
+          status: int = 200, again: Edit | None = None, **extra: Any) -> HttpResponse:
+    if again is not None:
+        form.source_kind, form.source_other = _source_kind(again.source)
+        form.source_url = again.source if form.source_kind == "web" else ""
+        form.note = again.note
+    with_all_fields(form)
+    context = {
+        "form": form,
+        "card": card,
+        "set": card_set,
+        "regions": form.regions(),
+        "sources": SOURCES,
+        "refusal": contribution_refusal(request.user),
+        "ocr_unavailable": ocr_unavailable(),
+        "face": _face_data_url(form, card_set),
+        "scan_url": _scan_url(request, form.scan_token),
+        "proposed_again": again,
+        "max_mb": MAX_BYTES // 2**20,
+        "unchecked_message": UNCHECKED,
+        **extra,
+    }
+    response = render(request, "edits/form.html", context, status=status)
+    if "wait" in extra:
+        response["Retry-After"] = str(extra["wait"])
+    return response
+
+
+def _source_kind(source: str) -> tuple[str, str]:
+    for kind, text in SOURCE_TEXT.items():
+        if source == text:
+            return kind, ""
+    if source.startswith(("http://", "https://")):
+        return "web", ""
+    return "other", source
+
+
+# Submitting.
+
+def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: CardSet,
+            card: Card | None = None) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = form_from_post(base, request.POST, mode=mode)
+    page: dict[str, Any] = {"card_set": card_set, "card": card}
+    if request.POST.get("action") == "read":  # without JavaScript: read the scan, then check
+        found = _read_upload(request, form)
+        return _page(request, form, status=found.pop("status", 200), **page, **found)
+    refusal = contribution_refusal(request.user)
+    if refusal:
+        return _page(request, form, status=403, **page)
+    wait = throttle_wait(request, "edits")
+    if wait is not None:
+        return _page(request, form, status=429, wait=wait, **page)
+    values = form.values()
+    form.refuse_unconfirmed()
+    scan = _scan_bytes(request, form)
+    source = form.source(has_scan=scan is not None)
+    proposal: dict[str, Any]
+    if mode == CHANGE:
+        changes, before = form.changes(values)
+        if not changes and not form.has_errors:
+            form.errors.setdefault("form", []).append(
+                "Nothing was changed: every value is the card's already. Change a value (an "
+                "empty field stays unknown).")
+        proposal = {"card": base["id"], "changes": changes, "before": before}
+    else:
+        proposal = {"new_card": form.new_card(values)}
+    if form.has_errors:
+        return _page(request, form, status=400, **page)
+    try:
+        edit = edit_propose(editor=request.user, source=source, note=form.note, scan=scan,
+                            client=client_fingerprint(request), **proposal)
+    except EditConflict as error:
+        # Shown beside the fields; submitting again proposes against the card as it is now.
+        form.conflicts = error.conflicts
+        form.before = {k: v for k, v in base.items() if k in form.before}
+        return _page(request, form, status=409, **page)
+    except EditInvalid as error:
+        form.add_service_errors(error.errors)
+        return _page(request, form, status=400, **page)
+    except EditForbidden as error:
+        form.errors.setdefault("form", []).append(error.detail)
+        return _page(request, form, status=403, forbidden=error.code, **page)
+    except EditError as error:
+        form.errors.setdefault("form", []).append(error.detail)
+        return _page(request, form, status=error.status, **page)
+    if form.scan_token:
+        pending_scan_delete(user_id=_uid(request), token=form.scan_token)
+    if edit.status == Edit.APPLIED:
+        messages.success(request, "Your edit was applied at once (you are a trusted editor).")
+    else:
+        messages.success(request, "Your edit is proposed: other card owners review it. It is "
+                         "applied once enough of them approve.")
+    return redirect("edits:detail", edit.pk)
+
+
+def _scan_bytes(request: HttpRequest, form: CardForm) -> bytes | None:
+    """The scan to attach: the one read already (its token), else a file sent with the form."""
+    if form.scan_token:
+        data = pending_scan_bytes(user_id=_uid(request), token=form.scan_token)
+        if data is None:
+            form.errors.setdefault("file", []).append(
+                "The scan read earlier is no longer kept: attach it again.")
+            form.scan_token = ""
+        return data
+    upload = request.FILES.get("scan")
+    if upload is None:
+        return None
+    if upload.size is not None and upload.size > MAX_BYTES:
+        form.errors.setdefault("file", []).append(
+            f"The scan is {upload.size / 2**20:.1f} MB; the limit is {MAX_BYTES // 2**20} MB.")
+        return None
+    return upload.read()
+
+
+# The scan reader (htmx, and the form's "Read the scan" button without JavaScript).
+
+@require_POST
+def scan_read(request: HttpRequest) -> HttpResponse:
+    """Read the attached scan and answer the scan's status, with the fields prefilled from
+    what was read and the face redrawn (both swapped out of band)."""
+    card_set, card, base, mode = _form_target(request)
+    form = form_from_post(base, request.POST, mode=mode)
+    found = _read_upload(request, form)
+    status = found.pop("status", 200)
+    with_all_fields(form)
+    context = {
+        "form": form, "card": card, "set": card_set, "regions": form.regions(),
+        "ocr_unavailable": ocr_unavailable(), "scan_url": _scan_url(request, form.scan_token),
+        "face": _face_data_url(form, card_set) if status == 200 else None,
+        "max_mb": MAX_BYTES // 2**20, **found,
+    }
+    response = render(request, "edits/_scan_answer.html", context, status=status)
+    if "wait" in found:
+        response["Retry-After"] = str(found["wait"])
+    return response
+
+
+def _read_upload(request: HttpRequest, form: CardForm) -> dict[str, Any]:
+    """Check, straighten, keep and read the uploaded scan; prefill the form from it. Returns
+    what the page shows about it (``scan_message``, ``scan_read``, or a ``status`` with
+    ``scan_error`` or ``wait``)."""
+    if not request.user.is_authenticated:
+        return {"status": 403, "scan_error": "Log in to attach a scan."}
+    refusal = contribution_refusal(request.user)
+    if refusal:
+        return {"status": 403, "scan_error": refusal}
+    upload = request.FILES.get("scan")
+    if upload is None:
+        return {"status": 400, "scan_error": "Choose a photo or scan of the card first."}
+    if upload.size is not None and upload.size > MAX_BYTES:
+        return {"status": 400, "scan_error": f"The file is {upload.size / 2**20:.1f} MB; the "
+                f"limit is {MAX_BYTES // 2**20} MB."}
+    wait = throttle_wait(request, "scans")
+    if wait is not None:
+        return {"status": 429, "wait": wait}
+    try:
+        result = read_scan(upload.read())
+    except ScanError as error:
+        return {"status": 400, "scan_error": f"This file was refused: {error}."}
+    form.scan_token = pending_scan_store(user_id=_uid(request), renditions=result.renditions)
+    marked: list[str] = []
+    if result.reading is not None:
+        readings = {key: (r.value, r.confidence) for key, r in result.reading.fields().items()}
+        detail = result.reading.detail_line
+        if detail is not None:
+            card_type = readings.get("type", (form.card_type()[0], 0))[0]
+            readings.update(detail_readings(detail.value, detail.confidence,
+                                            card_type if isinstance(card_type, str) else None))
+        with_all_fields(form)
+        marked = form.apply_reading(readings)
+    return {"scan_message": result.message[:1].upper() + result.message[1:] + ".",
+            "scan_read": marked, "scan_reading": result.reading is not None}
+
+
+@require_http_methods(["GET"])
+def pending_scan(request: HttpRequest, token: str, size: str) -> FileResponse:
+    """A scan its uploader attached to the form and has not submitted yet (theirs only)."""
+    path = pending_scan_path(user_id=_uid(request), token=token, size=size) \
+        if request.user.is_authenticated else None
+    if path is None:
+        raise Http404("No such scan.")
+    response = FileResponse(default_storage.open(path, "rb"), content_type="image/webp")
+    response["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+def _uid(request: HttpRequest) -> int:
+    """The signed-in user's id (pending scans are kept per user)."""
+    assert request.user.pk is not None
+    return int(request.user.pk)
+
+
+def _scan_url(request: HttpRequest, token: str) -> str | None:
+    if not token or not request.user.is_authenticated:
+        return None
+    if pending_scan_path(user_id=_uid(request), token=token, size="normal") is None:
+        return None
+    return reverse("edits:pending_scan", args=[token, "normal"])
+
+
+# The live face preview (htmx): the face redrawn from the form's values as the person types.
+
+@require_POST
+def face_preview(request: HttpRequest) -> HttpResponse:
+    card_set, card, base, mode = _form_target(request)
+    wait = throttle_wait(request, "faces")
+    if wait is not None:
+        response = HttpResponse(status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    form = with_all_fields(form_from_post(base, request.POST, mode=mode))
+    old_type, _, old_subtype = request.POST.get("layout", "").partition("|")
+    card_type, subtype = form.card_type()
+    redrawn: tuple[str, ...] = ()
+    if (card_type or "") != old_type:
+        redrawn = REDRAWN_ON_TYPE
+    elif (subtype or "") != old_subtype:
+        redrawn = REDRAWN_ON_SUBTYPE
+    regions = form.regions()
+    return render(request, "edits/_preview.html", {
+        "form": form, "set": card_set, "card": card, "face": _face_data_url(form, card_set),
+        "redrawn": [regions[name] for name in redrawn],
+    })
+
+
+def _form_target(request: HttpRequest) -> tuple[CardSet, Card | None, dict[str, Any], str]:
+    """The card (a change) or the set (a new card) a posted form is about."""
+    card_id = request.POST.get("card", "")
+    if card_id:
+        card = get_object_or_404(Card.objects.select_related("set"), id=card_id)
+        return card.set, card, card.as_data(), CHANGE
+    card_set = get_object_or_404(CardSet, code__iexact=request.POST.get("set", ""))
+    return card_set, None, blank_card(card_set.code, card_set.official), NEW_CARD
+
+
+def _face_data_url(form: CardForm, card_set: CardSet) -> str:
+    """The face drawn from the form's values (what can be read of them; the rest unknown), as
+    a data: URL of a WebP: no second request, nothing stored."""
+    data = {**form.base, **form.lenient_values()}
+    data["id"] = data.get("id") or f"{card_set.code.lower()}-preview"
+    data["name"] = data.get("name") or "Card name"
+    face = render_face(data).resize(rendition_size(PREVIEW_WIDTH), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    face.save(buffer, "WEBP", quality=80, method=2)  # 15 ms where the default takes ~70
+    return "data:image/webp;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

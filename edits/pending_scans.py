@@ -1,0 +1,76 @@
+"""Scans uploaded with the edit form before the edit exists: checked, straightened and read at
+once (cards.images.intake), kept under a token until the person submits the form (the token
+travels in the form), then attached to the edit and deleted.
+
+Only the card as found and re-encoded (WebP, no metadata) is kept, never the uploaded bytes,
+in the uploader's own folder: a token names a scan of its uploader only. Scans never
+submitted are swept after a day (``manage.py expire_edits``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+FOLDER = "edits/pending"
+SIZES = ("normal", "large")
+_TOKEN = re.compile(r"^[0-9a-f]{32}$")
+
+
+def _path(user_id: int, token: str, size: str) -> str:
+    return f"{FOLDER}/{user_id}/{token}-{size}.webp"
+
+
+def pending_scan_store(*, user_id: int, renditions: dict[str, bytes]) -> str:
+    """Keep the renditions of a checked scan; returns its token."""
+    token = hashlib.sha256(renditions["large"]).hexdigest()[:32]
+    for size in SIZES:
+        path = _path(user_id, token, size)
+        if not default_storage.exists(path):
+            default_storage.save(path, ContentFile(renditions[size]))
+    return token
+
+
+def pending_scan_path(*, user_id: int, token: str, size: str = "large") -> str | None:
+    """The stored file of the user's scan, or None if the token names none of theirs."""
+    if not _TOKEN.match(token or "") or size not in SIZES:
+        return None
+    path = _path(user_id, token, size)
+    return path if default_storage.exists(path) else None
+
+
+def pending_scan_bytes(*, user_id: int, token: str) -> bytes | None:
+    path = pending_scan_path(user_id=user_id, token=token)
+    if path is None:
+        return None
+    with default_storage.open(path, "rb") as stored:
+        data: bytes = stored.read()
+    return data
+
+
+def pending_scan_delete(*, user_id: int, token: str) -> None:
+    if _TOKEN.match(token or ""):
+        for size in SIZES:
+            default_storage.delete(_path(user_id, token, size))
+
+
+def pending_scans_sweep(*, older_than: dt.timedelta = dt.timedelta(days=1)) -> int:
+    """Delete the scans uploaded longer ago than ``older_than`` and never submitted."""
+    if not default_storage.exists(FOLDER):
+        return 0
+    cutoff = timezone.now() - older_than
+    deleted = 0
+    folders, _ = default_storage.listdir(FOLDER)
+    for folder in folders:
+        _, files = default_storage.listdir(f"{FOLDER}/{folder}")
+        for name in files:
+            path = f"{FOLDER}/{folder}/{name}"
+            if default_storage.get_modified_time(path) < cutoff:
+                default_storage.delete(path)
+                deleted += 1
+    return deleted

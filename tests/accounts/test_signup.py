@@ -1,0 +1,86 @@
+"""Sign up (with an e-mail address), log in, log out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "a-long-Secret-42"
+
+
+def sign_up(client: Client, username: str, email: str = "", **extra: str) -> Any:
+    return client.post("/accounts/signup/", {
+        "username": username, "email": email or f"{username}@example.org",
+        "password1": SECRET, "password2": SECRET, **extra,
+    })
+
+
+def test_signing_up_creates_the_account_and_logs_in(client: Client,
+                                                    mailoutbox: list[Any]) -> None:
+    response = sign_up(client, "ada", "Ada@Example.ORG", next="/decks/")
+    assert response.status_code == 302 and response["Location"] == "/decks/"
+    assert User.objects.get(username="ada").email == "Ada@example.org"  # the domain lowered
+    page = client.get("/decks/").content.decode()
+    assert "ada" in page and "We sent a link to Ada@example.org" in page
+
+
+def test_signing_up_mails_a_verification_link(client: Client, mailoutbox: list[Any]) -> None:
+    sign_up(client, "ada")
+    [mail] = mailoutbox
+    assert mail.to == ["ada@example.org"] and "Confirm your e-mail address" in mail.subject
+    assert "http://testserver/accounts/verify/" in mail.body
+
+
+def test_an_address_is_required(client: Client) -> None:
+    response = client.post("/accounts/signup/", {
+        "username": "ada", "password1": SECRET, "password2": SECRET})
+    assert response.status_code == 200 and "This field is required" in response.content.decode()
+    assert not User.objects.filter(username="ada").exists()
+
+
+def test_an_address_in_use_is_refused_whatever_its_case(client: Client) -> None:
+    User.objects.create_user("ada", "ada@example.org")
+    response = sign_up(client, "ada2", "ADA@example.org")
+    assert "Another account already uses this address." in response.content.decode()
+    assert not User.objects.filter(username="ada2").exists()
+
+
+def test_a_mail_server_that_is_down_loses_no_sign_up(client: Client, settings: Any) -> None:
+    settings.MAILERS = {"default": {"BACKEND": "tests.accounts.broken_mail.EmailBackend"}}
+    response = sign_up(client, "ada", next="/decks/")
+    assert response.status_code == 302 and User.objects.filter(username="ada").exists()
+    assert "could not send the confirmation e-mail" in client.get("/decks/").content.decode()
+
+
+def test_a_weak_or_mismatched_password_is_refused_with_the_reason(client: Client) -> None:
+    response = client.post("/accounts/signup/", {
+        "username": "bob", "email": "bob@example.org", "password1": "abc", "password2": "abd",
+    })
+    assert response.status_code == 200
+    assert "didn" in response.content.decode()  # "The two password fields didn't match."
+    assert not User.objects.filter(username="bob").exists()
+
+
+def test_signup_never_redirects_off_site(client: Client) -> None:
+    response = sign_up(client, "eve", next="https://evil.example/")
+    assert response["Location"] == "/decks/"
+
+
+def test_log_in_and_log_out(client: Client) -> None:
+    User.objects.create_user("cy", password=SECRET)
+    response = client.post("/accounts/login/", {"username": "cy", "password": SECRET})
+    assert response.status_code == 302
+    assert "Log out" in client.get("/").content.decode()
+    client.post("/accounts/logout/")
+    assert "Log in" in client.get("/").content.decode()
+
+
+def test_a_wrong_password_says_so(client: Client) -> None:
+    User.objects.create_user("di", password=SECRET)
+    page = client.post("/accounts/login/", {"username": "di", "password": "nope"})
+    assert "didn't match" in page.content.decode()

@@ -1,0 +1,157 @@
+"""Every page on a 390 px phone: nothing scrolls sideways (a wide table scrolls inside its own
+box), and every button, field, menu and navigation link is a touch target of 44 px or more."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from decks.builder import deck_create_empty
+from decks.link_views import short_slug
+from decks.models import Deck
+from decks.services import deck_data, deck_save
+from goldfish.runs import RunOptions, goldfish_run_start
+from goldfish.tasks import goldfish_run_work
+from playtest.services import playtest_auto, playtest_share, playtest_start_from
+from tests.browser.conftest import LIVE_DATABASE, sign_in
+
+pytestmark = [pytest.mark.browser, LIVE_DATABASE]
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESK: ViewportSize = {"width": 1400, "height": 900}
+
+# The page's width against the viewport's, and the elements that stick out furthest (those a
+# scrolling box of their own does not clip), to say what to fix.
+OVERFLOW = """() => {
+  const width = innerWidth;
+  const out = [];
+  for (const element of document.querySelectorAll("body *")) {
+    const box = element.getBoundingClientRect();
+    if (box.right <= width + 0.5 || !box.width) continue;
+    let parent = element.parentElement, clipped = false;
+    while (parent && parent !== document.body) {
+      if (getComputedStyle(parent).overflowX !== "visible") { clipped = true; break; }
+      parent = parent.parentElement;
+    }
+    if (!clipped) out.push([Math.round(box.right), element.tagName.toLowerCase()
+      + (typeof element.className === "string" && element.className.trim()
+         ? "." + element.className.trim().split(/\\s+/).join(".") : "")]);
+  }
+  out.sort((a, b) => b[0] - a[0]);
+  return {page: document.documentElement.scrollWidth, width, widest: out.slice(0, 5)};
+}"""
+
+# What a finger presses: buttons, fields, menus (<summary>) and navigation links (not the
+# links inside a sentence, nor the breadcrumbs: WCAG's inline exception).
+TARGETS = """() => {
+  const found = {};
+  const selector = "button, .button, select, summary, nav:not(.crumbs) a, .facets a, "
+    + "input:not([type=hidden]):not([type=checkbox]):not([type=radio])";
+  for (const element of document.querySelectorAll(selector)) {
+    const box = element.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) continue;  // hidden, or for screen readers only
+    if (getComputedStyle(element).visibility === "hidden") continue;
+    if (box.width < 43.5 || box.height < 43.5) {
+      const name = element.tagName.toLowerCase() + (typeof element.className === "string"
+        && element.className.trim() ? "." + element.className.trim().split(/\\s+/).join(".") : "")
+        + " \\"" + (element.textContent || element.value || "").trim().slice(0, 20) + "\\"";
+      found[name] = `${Math.round(box.width)} x ${Math.round(box.height)}`;
+    }
+  }
+  return found;
+}"""
+
+
+def every_page(ada: Any) -> list[str]:
+    """Every kind of page, with ada's deck, two goldfish runs of it, a playtest game under way,
+    a finished one and a shared replay."""
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    first = deck_data(deck)
+    deck = deck_save(owner=ada, data=dataclasses.replace(first, name="Leaner"), deck=deck)
+    runs = []
+    for data, version in ((first, 1), (deck_data(deck), 2)):
+        run, _ = goldfish_run_start(deck=data, options=RunOptions(games=10, seed=1), user=ada,
+                                    requester=f"user:{ada.pk}", source=deck,
+                                    source_version=version)
+        goldfish_run_work(run_id=run.pk, worker="test")
+        runs.append(run)
+    game = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=7)
+    playtest_auto(game=game, until="phase")
+    shared = playtest_share(game=game, shared=True)
+    finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
+    playtest_auto(game=finished, until="game")
+    empty = deck_create_empty(ada)  # every problem, with its ready searches
+    return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
+            f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
+        "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
+        "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/",
+        "/cards/wof-acormis-winters/", "/sets/wof/", "/sets/demo/", "/search/help/",
+        "/abilities/", "/abilities/fleetfoot/", "/decks/", f"/decks/{sample.pk}/",
+        f"/decks/{sample.pk}/draw/?seed=7", f"/decks/{sample.pk}/draw/?seed=7&picks=spsp",
+        "/decks/import/", "/decks/new/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/",
+        f"/decks/{deck.pk}/edit/?q=t%3Awanderer", f"/decks/{deck.pk}/history/",
+        f"/decks/{deck.pk}/v/1/", f"/decks/compare/?a={deck.pk}:1&b={deck.pk}",
+        "/decks/compare/", f"/decks/{deck.pk}/print/", f"/decks/{deck.pk}/goldfish/",
+        f"/goldfish/{runs[0].pk}/", f"/goldfish/{runs[0].pk}/games/1/?round=2",
+        f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
+        "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
+        f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
+        "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
+    ]
+
+
+SIGNED_OUT = ["/accounts/login/", "/accounts/signup/", "/accounts/password_reset/"]
+
+
+def test_every_page_fits_a_390_px_phone_with_44_px_touch_targets(page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    overflowing: dict[str, Any] = {}
+    small: dict[str, Any] = {}
+
+    def check(url: str) -> None:
+        page.goto(f"{site}{url}")
+        measured = page.evaluate(OVERFLOW)
+        if measured["page"] > measured["width"]:
+            overflowing[url] = measured
+        targets = page.evaluate(TARGETS)
+        if targets:
+            small[url] = targets
+
+    for url in SIGNED_OUT:
+        check(url)
+    ada = sign_in(page, site, "ada")
+    for url in every_page(ada):
+        check(url)
+    assert overflowing == {}, "pages wider than 390 px:\n" + json.dumps(overflowing, indent=1)
+    assert small == {}, "touch targets under 44 px:\n" + json.dumps(small, indent=1)
+
+
+def test_the_card_list_on_a_phone_shows_two_cards_a_row_and_folds_its_filters(
+        page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site}/cards/?q=t%3Atroop")
+    expect(page.locator("details.facets-panel")).not_to_have_attribute("open", "")  # site.js
+    expect(page.get_by_role("complementary", name="Filters")).to_be_hidden()
+    tops = page.locator(".grid .tile").evaluate_all(
+        "tiles => tiles.slice(0, 4).map(t => Math.round(t.getBoundingClientRect().top))")
+    assert tops[0] == tops[1] and tops[2] == tops[3] and tops[2] > tops[0], tops
+    # Typing swaps the results (and the filters with them): still folded; opened, they stay so.
+    filters = page.get_by_role("complementary", name="Filters")
+    page.locator("summary.facets-toggle").click()
+    expect(filters).to_be_visible()
+    page.get_by_label("Search query").fill("t:troop f:kalim")
+    expect(page.locator(".explained")).to_contain_text("Kalim")
+    expect(filters).to_be_visible()
+    page.locator("summary.facets-toggle").click()
+    page.get_by_label("Search query").fill("t:troop")
+    expect(page.locator(".explained")).not_to_contain_text("Kalim")
+    expect(filters).to_be_hidden()
+    # On a wide screen the filters are always there, with no button to fold them.
+    page.set_viewport_size(DESK)
+    expect(filters).to_be_visible()
+    expect(page.locator("summary.facets-toggle")).to_be_hidden()
