@@ -14,6 +14,9 @@ a troop back, which wanderer row to hunt. The greedy seat weighs it so, in this 
    stronghold in reach), when no player still to act could then break through at home;
 5. else it passes.
 
+In the Action and Development cycle it plays its own cards as the solo greedy policy does and,
+when that would pass, first uses Extort, Tithe or Sap on the player nearest victory.
+
 It holds its best defender back ("hold") whenever a player still to act this phase has more
 ready offense than its home would keep. The random seat picks uniformly among all legal
 actions (fuzzing).
@@ -50,7 +53,19 @@ class SeatPolicy:
         if self.name == "greedy" and table.stage == "military" and table.hosting is None \
                 and state.combat is None and not state.bounty_due:
             return military_choice(table, seat, actions)
-        return self.solo(state, actions)
+        rivals = [a for a in actions if a.kind == "use_on"]
+        if not rivals:
+            return self.solo(state, actions)
+        if self.name == "random":
+            return self.solo(state, actions)
+        # Greedy plays its own cards first (as solo); before it passes, it takes from the
+        # player nearest victory (Extort, Tithe, Sap), the most tokens first.
+        choice = self.solo(state, [a for a in actions if a.kind != "use_on"])
+        if choice.kind != "pass":
+            return choice
+        return max(rivals, key=lambda a: (rulings.influence_total(table.seats[a.target]),
+                                          sum(table.seats[a.target].personal), -a.target,
+                                          -a.card))
 
 
 def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:

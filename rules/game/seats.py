@@ -12,7 +12,8 @@ seats:
   seat by seat);
 * **Action and Development**: a cycle from the lead player to the left, one action each, until
   every player still in passes in sequence (a pass is held back from the seat's engine until
-  then, so a player who passed may act again when another acts);
+  then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
+  another player's pool are actions of the cycle (rules/game/rivalry.py);
 * **Military**: from the lead player, one choice each: hunt his own row (the solo hunt), hunt
   another player's wanderer row (``hunt_row``), attack another player's holdings (``attack``,
   with every ready troop or holding the strongest defender back), or pass;
@@ -38,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.game import combat, engine, rulings
+from rules.game import combat, engine, rivalry, rulings
 from rules.game.actions import Action, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
@@ -88,6 +89,7 @@ class Table:
     story: list[tuple[int, int, str]] | None = None
     seen: list[int] = field(default_factory=list)  # each seat's events already told
     row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
+    rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
 
     @property
     def players(self) -> int:
@@ -115,6 +117,9 @@ class Table:
                 if event["type"] in ("round", "victory_check", "unexhaust", "shuffle"):
                     continue
                 text = sentence(state, event, _namer(state))
+                if event["type"] == "wanderers_attack" and self.hosting is not None \
+                        and self.hosting.kind == "attack":
+                    text = text.replace("The wanderers attack", "The attackers come")
                 if text:
                     self.story.append((self.round, seat, text))
             self.seen[seat] = len(events)
@@ -188,6 +193,10 @@ def legal_actions(table: Table) -> list[Action]:
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [Action("pass")]
+    elif table.stage == "action" and table.hosting is None and _at_act(state):
+        others = [s for s in table.active() if s != seat]
+        used = {bearer for s, bearer in table.rivals_used if s == seat}
+        found = found[:-1] + rivalry.options(table.seats, seat, others, used) + found[-1:]
     return found
 
 
@@ -250,6 +259,13 @@ def apply(table: Table, action: Action) -> Result:
             and state.step == "act" and state.combat is None and not state.bounty_due:
         table.passes += 1
         table.tell(seat, "passes.")
+        _next_turn(table)
+    elif action.kind == "use_on":
+        moved = rivalry.apply(table.seats, seat, action)
+        table.rivals_used.add((seat, action.card))
+        table.tell(seat, f"{state.card(action.card).name} uses {action.option.capitalize()} on "
+                         f"seat {action.target + 1}: {moved} token(s).")
+        table.passes = 0
         _next_turn(table)
     elif action.kind in ("attack", "hunt_row"):
         _to_wait(state)
@@ -398,6 +414,7 @@ def _begin_round(table: Table, number: int) -> None:
         _end(table, "timeout")
         return
     table.lead = _lead_player(table)
+    table.rivals_used.clear()
     table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
     for seat in table.active():
         state = table.seats[seat]

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
-from rules.game import engine, rulings, seats
+from rules.game import engine, rivalry, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.matchup import seating
@@ -356,3 +357,63 @@ def test_each_seat_may_have_its_own_policy() -> None:
 def test_a_table_seats_2_to_6() -> None:
     with pytest.raises(ValueError, match="2 to 6"):
         table(VETERANS)
+
+
+@pytest.mark.parametrize(("deck", "name", "ability", "victim_after", "taker_gain", "city_gain"), [
+    (VETERANS, "Coin Broker", "extort", [0, 3, 3], [1, 0, 0], 0),
+    (FAITHFUL, "Tithe Reeve", "tithe", None, [0, 0, 0], None),
+], ids=["extort-takes-economic", "tithe-moves-religious-to-the-city"])
+def test_rival_abilities_take_from_another_players_pool(
+        deck: str, name: str, ability: str, victim_after: list[int] | None,
+        taker_gain: list[int], city_gain: int | None) -> None:
+    t = table(deck, BLADES)
+    play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0)
+    state, victim = t.seats[0], t.seats[1]
+    bearer = next(i for i in range(len(state.cards)) if state.card(i).name == name
+                  and not state.in_play(i))
+    state.move(bearer, "defensive")
+    state.exhausted.discard(bearer)
+    state.pending = None
+    victim.personal[:] = [1, 3, 3]
+    before, city = list(state.personal), sum(state.city)
+    use = Action("use_on", bearer, 1, ability)
+    assert use in seats.legal_actions(t)
+    strength = state.card(bearer).strength
+    seats.apply(t, use)
+    if ability == "extort":
+        assert victim.personal == victim_after
+        assert [a - b for a, b in zip(state.personal, before, strict=True)] == taker_gain
+        assert sum(state.city) == city
+    else:
+        moved = min(3, strength[1])
+        assert victim.personal == [1, 3 - moved, 3]
+        assert state.personal == before and sum(state.city) == city + moved
+    assert seats.to_move(t) == 1  # it was the seat's action of the cycle
+    # Once a round per bearer (choice: two lords extorting each other would never stop).
+    seats.apply(t, Action("pass"))
+    assert all(a.card != bearer for a in seats.legal_actions(t) if a.kind == "use_on")
+
+
+def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
+    t = table(VETERANS, BLADES)
+    state, victim = t.seats[0], t.seats[1]
+    victim.personal[:] = [1, 4, 2]
+    bearer = next(i for i in state.zones["personality_pile"] if state.card(i).is_troop)
+    card = state.card(bearer)  # no sample card has Sap: this troop gets it, political 3
+    state.table[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
+    state.profiles = None
+    state.move(bearer, "defensive")
+    city = sum(state.city)
+    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.seats, 0, [1])
+    assert rivalry.apply(t.seats, 0, Action("use_on", bearer, 1, "sap")) == 3
+    # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
+    # 2 and 2 (religious before political).
+    assert victim.personal == [1, 1, 2] and sum(state.city) == city + 3
+
+
+@pytest.mark.parametrize(("clause", "parsed"), [
+    ("Extort.", ("extort", False, 0)), ("E Tithe.", ("tithe", True, 0)),
+    ("E (F)3 Extort.", ("extort", True, 3)), ("Retain.", None),
+], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability"])
+def test_rival_ability_clauses(clause: str, parsed: tuple[str, bool, int] | None) -> None:
+    assert rivalry.parse(clause) == parsed
