@@ -1,11 +1,15 @@
 """python -m bench : run every benchmark against a throw-away SQLite catalogue.
 
+``python -m bench --only match`` (or any of :data:`SECTIONS`, several separated by commas) runs
+only those sections: the greedy-against-lookahead match alone takes minutes.
+
 Each line is a ratio of two timings taken in this run on this machine, so it can be compared
 between runs and machines; absolute times are printed for context only.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -14,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine", "match")
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20,
@@ -37,7 +42,24 @@ def report(name: str, subject: float, baseline: float, baseline_name: str) -> No
     )
 
 
-def main() -> None:
+def sections(argv: list[str] | None = None) -> list[str]:
+    """The sections to run, in :data:`SECTIONS` order (all of them by default)."""
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--only", metavar="SECTION[,SECTION]",
+                        help=f"run only these sections: {', '.join(SECTIONS)}")
+    only = parser.parse_args(argv).only
+    if only is None:
+        return list(SECTIONS)
+    chosen = {name.strip() for name in only.split(",") if name.strip()}
+    unknown = chosen - set(SECTIONS)
+    if unknown or not chosen:
+        parser.error(f"unknown section {', '.join(sorted(unknown)) or repr(only)}; "
+                     f"choose among {', '.join(SECTIONS)}")
+    return [name for name in SECTIONS if name in chosen]
+
+
+def main(argv: list[str] | None = None) -> None:
+    chosen = sections(argv)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
         os.environ["MEDIA_ROOT"] = f"{tmp}/media"
@@ -56,14 +78,19 @@ def main() -> None:
             validator_bench,
         )
 
+        runs: dict[str, Callable[[], None]] = {
+            "validator": lambda: validator_bench.run(best_of, report),
+            "odds": lambda: odds_bench.run(best_of, report),
+            "image": lambda: image_bench.run(best_of, report),
+            "ocr": lambda: ocr_bench.run(best_of, report),
+            "api": lambda: api_bench.run(best_of, report, ROOT),
+            "search": lambda: search_bench.run(best_of, report, ROOT),
+            "engine": lambda: engine_bench.run(best_of, report, ROOT),
+            "match": lambda: engine_bench.match(ROOT),
+        }
         print("benchmark                                       ratio  baseline")
-        validator_bench.run(best_of, report)
-        odds_bench.run(best_of, report)
-        image_bench.run(best_of, report)
-        ocr_bench.run(best_of, report)
-        api_bench.run(best_of, report, ROOT)
-        search_bench.run(best_of, report, ROOT)
-        engine_bench.run(best_of, report, ROOT)
+        for name in chosen:
+            runs[name]()
 
 
 if __name__ == "__main__":

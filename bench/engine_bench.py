@@ -91,7 +91,6 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     print(f"{'goldfish 2,000 games: 2 workers speed-up':<44} "
           f"{timings[1] / timings[2]:8.2f}x 1 worker (goal >= 1.7)"
           f"   ({timings[2]:.2f} s vs {timings[1]:.2f} s)")
-    match(root, facts, resolver)
 
 
 # --- greedy against lookahead --------------------------------------------------------------
@@ -108,11 +107,11 @@ def _outcome(policy: str, number: int) -> tuple[str, int]:
     return state.outcome, state.final_round
 
 
-def match(root: Path, facts: dict[str, CardFacts], resolver: CatalogueResolver,
-          games: int = MATCH_GAMES, policy: str = MATCH_POLICY) -> None:
+def match(root: Path, games: int = MATCH_GAMES, policy: str = MATCH_POLICY) -> None:
     """Greedy against the lookahead player on every sample deck (module docstring), on both
     cores: each game depends only on its number, so the figures are the same for any number
-    of processes."""
+    of processes (``python -m bench --only match`` runs this alone)."""
+    facts, resolver = _catalogue(root)
     print(f"goldfish greedy against {policy}: {games} games a deck, seed {MATCH_SEED} "
           f"(mean victory round, victory rate; gap = greedy - lookahead, goal <= 0.3)")
     started = time.perf_counter()

@@ -88,8 +88,10 @@ def options(state: GameState) -> list[Action]:
         found = _assign_options(state, PLAYER)
         # Defender: "Bearer *may* fight two enemies": once each card left has made one
         # assignment, the player may stop ("done").
-        if found and all(_used(state, a.card) for a in found):
-            found.append(Action("done"))
+        if found:
+            engaged = {g[i] for g in c.groups for i in range(2, len(g))}
+            if all(a.card in engaged for a in found):
+                found.append(Action("done"))
         return found
     if step == "modify":
         return [*_modify_options(state), Action("done")]

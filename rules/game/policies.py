@@ -447,20 +447,22 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
             return _find(actions, "done")
         # The assignment after which the fight is expected to go best (a kill needs as many
         # separate hits as the target has vitality left; every attack risks a strike-back).
-        if len(choices) == 1 and len(actions) == 1:
-            return choices[0]
-        fight = Fight(state)
-        best = choices[0]
-        best_gain = -math.inf
+        # Copies of a card, with the same wounds, make the same assignment: one of each.
+        distinct: list[Action] = []
         seen: set[tuple[str, int, int, int]] = set()
         for action in choices:
-            # Copies of a card, with the same wounds, make the same assignment.
             same = (state.cards[action.card], state.wounds.get(action.card, 0)
                     + (100 if action.card in state.exhausted else 0), action.target,
                     int(action.option) if action.option else -1)
-            if same in seen:
-                continue
-            seen.add(same)
+            if same not in seen:
+                seen.add(same)
+                distinct.append(action)
+        if len(distinct) == 1 and len(choices) == len(actions):
+            return distinct[0]  # nothing to weigh: no other assignment, no "done"
+        fight = Fight(state)
+        best = distinct[0]
+        best_gain = -math.inf
+        for action in distinct:
             gain = fight.assignment_gain(action)
             if gain > best_gain + 1e-9:
                 best, best_gain = action, gain
