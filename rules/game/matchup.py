@@ -30,6 +30,9 @@ CHUNK = 50
 
 @dataclass(frozen=True)
 class MatchupSpec:
+    """``policy``: one name for every seat, or one per deck separated by commas (the policy
+    travels with its deck as the seats rotate)."""
+
     games: int
     seed: int
     policy: str = "greedy"
@@ -37,9 +40,18 @@ class MatchupSpec:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise ValueError(f"games must be at least 1, not {self.games}")
-        if self.policy not in MULTIPLAYER_POLICIES:
-            raise ValueError(f"unknown policy {self.policy!r}; choose one of "
-                             f"{', '.join(MULTIPLAYER_POLICIES)}")
+        for name in self.policies:
+            if name not in MULTIPLAYER_POLICIES:
+                raise ValueError(f"unknown policy {name!r}; choose one of "
+                                 f"{', '.join(MULTIPLAYER_POLICIES)}")
+
+    @property
+    def policies(self) -> list[str]:
+        return self.policy.split(",")
+
+    def policy_of(self, deck: int) -> str:
+        names = self.policies
+        return names[0] if len(names) == 1 else names[deck]
 
 
 def seating(decks: int, number: int) -> list[int]:
@@ -52,8 +64,10 @@ def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, nu
     order = seating(len(prepared), number)
     seed = derive_seed(spec.seed, "matchup", number)
     table = new_table([prepared[d] for d in order], seed, config, record=record)
-    policies = [SeatPolicy(spec.policy, derive_seed(seed, "policy", seat))
-                for seat in range(len(order))]
+    if len(spec.policies) not in (1, len(prepared)):
+        raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
+    policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
+                for seat, deck in enumerate(order)]
     return play(table, policies)
 
 

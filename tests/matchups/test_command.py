@@ -60,7 +60,9 @@ def test_the_text_report_and_a_game_log() -> None:
     (("--games", "0"), "--games must be between"),
     (("--games", "2", "--log", "3"), "--log must name a game from 1 to 2"),
     (("--workers", "0"), "--workers must be at least 1"),
-], ids=["no-games", "log-out-of-range", "no-workers"])
+    (("--policy", "lookahead"), "unknown policy 'lookahead'"),
+    (("--policy", "greedy,random,greedy"), "3 policies for 2 decks"),
+], ids=["no-games", "log-out-of-range", "no-workers", "solo-only-policy", "policies-miscounted"])
 def test_bad_input_exits_1_saying_why(args: tuple[str, ...], message: str) -> None:
     code, _, err = matchup(*args)
     assert code == 1 and message in err
@@ -69,3 +71,14 @@ def test_bad_input_exits_1_saying_why(args: tuple[str, ...], message: str) -> No
 def test_one_deck_is_not_a_matchup() -> None:
     code, _, err = run("matchup", VETERANS, "--seed", "1")
     assert code == 1 and "2 to 6 decks" in err
+
+
+def test_each_deck_may_have_its_own_policy() -> None:
+    code, out, _ = matchup("--games", "4", "--policy", "greedy,random", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["policy"] == "greedy,random"
+    # The greedy Veterans against a random Faithful win more often than the other way round.
+    code, back, _ = matchup("--games", "4", "--policy", "random,greedy", "--format", "json")
+    assert code == 0
+    assert report["decks"][0]["wins"] >= json.loads(back)["decks"][0]["wins"]

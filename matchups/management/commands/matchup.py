@@ -34,8 +34,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, required=True, metavar="S")
         parser.add_argument("--workers", type=int, default=1, metavar="W",
                             help="processes to play on (the report is the same for any W)")
-        parser.add_argument("--policy", choices=MULTIPLAYER_POLICIES, default="greedy",
-                            help="who decides at every seat (greedy by default)")
+        parser.add_argument("--policy", default="greedy", metavar="P",
+                            help=f"who decides: {', '.join(MULTIPLAYER_POLICIES)} at every "
+                            "seat (greedy by default), or one per deck, comma-separated "
+                            "(greedy,random: the policy goes with its deck)")
         parser.add_argument("--target", type=int, choices=TARGETS, default=25)
         parser.add_argument("--round-cap", type=int, default=40, metavar="R")
         parser.add_argument("--log", type=int, metavar="GAME",
@@ -54,7 +56,13 @@ class Command(BaseCommand):
         if options["round_cap"] < 1:
             self._fail("--round-cap must be at least 1.")
         decks = [read_deck(self, path) for path in paths]
-        spec = MatchupSpec(games, options["seed"], options["policy"])
+        try:
+            spec = MatchupSpec(games, options["seed"], options["policy"])
+        except ValueError as error:
+            self._fail(f"--policy: {error}.")
+        if len(spec.policies) not in (1, len(decks)):
+            self._fail(f"--policy names {len(spec.policies)} policies for {len(decks)} decks: "
+                       "give one, or one per deck.")
         config = GameConfig(target=options["target"], players=len(decks),
                             round_cap=options["round_cap"])
         try:

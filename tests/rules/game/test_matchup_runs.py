@@ -78,3 +78,15 @@ def test_every_game_is_counted_once() -> None:
 def test_win_rates_have_a_wilson_95_interval(wins: int, games: int, low: float,
                                              high: float) -> None:
     assert wilson(wins, games) == [low, high]
+
+
+@pytest.mark.parametrize(("policy", "deck", "name"), [
+    ("greedy", 1, "greedy"), ("greedy,random", 0, "greedy"), ("greedy,random", 1, "random"),
+], ids=["one-for-all", "per-deck-first", "per-deck-second"])
+def test_a_policy_per_deck(policy: str, deck: int, name: str) -> None:
+    assert MatchupSpec(1, 1, policy).policy_of(deck) == name
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown policy 'lookahead'"):
+        MatchupSpec(1, 1, "greedy,lookahead")
