@@ -417,3 +417,27 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
 ], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability"])
 def test_rival_ability_clauses(clause: str, parsed: tuple[str, bool, int] | None) -> None:
     assert rivalry.parse(clause) == parsed
+
+
+def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None)
+    attacker = seats.to_move(t)
+    defender = 1 - attacker
+    give_troops(t, attacker, 4)
+    for troop in troops(t.seats[attacker]):
+        t.seats[attacker].exhausted.discard(troop)
+    home = t.seats[defender]
+    for troop in troops(home) + list(home.zones["guards"]):
+        home.move(troop, "personality_discard")
+    keep = next(i for i in home.zones["private"] if home.card(i).subtype == "stronghold")
+    for structure in [i for i in home.zones["private"] if i != keep]:
+        rulings.discard_from_play(home, structure, "test")
+    for wall in [i for i in home.zones["defensive"] if home.card(i).subtype == "wall"]:
+        rulings.discard_from_play(home, wall, "test")
+    home.wounds[keep] = home.card(keep).vitality - 1  # one more wound destroys it
+    seats.apply(t, Action("attack", target=defender, option="all"))
+    play_until(t, lambda t: t.hosting is None)
+    assert t.out == {defender: (t.round, "attack")}
+    assert home.where[keep] in ("structure_discard", "dead")
+    assert (t.outcome, t.winner) == ("victory", attacker)  # the last player standing
