@@ -43,6 +43,9 @@ RECYCLE_COST = 5
 DISCARD_LIMIT = 3
 MOVE_COST = 3
 STARTING_TOKENS = (4, 4, 4)
+# Steps of a seat at a table of 2 to 6 (never solo): waiting for the other seats, and a combat
+# on this seat's cards started by the table on another seat's turn.
+WAIT, HOSTING = "wait", "hosting"
 
 
 class DeckNotPlayable(ValueError):
@@ -227,6 +230,9 @@ def _next_step(state: GameState) -> None:
     elif step == "act":
         state.phase, state.step = "military", "military"
     elif step == "military":
+        if state.config.seated:  # the table runs the Wanderer Phase seat by seat
+            state.phase, state.step = "wanderer", WAIT
+            return
         _wanderer_phase(state)
     elif step == "fine":
         if state.fines_due > 0:  # nothing left to pay with
@@ -234,19 +240,30 @@ def _next_step(state: GameState) -> None:
                 emit(state, "fines_waived", count=state.fines_due)
             state.fines_due = 0
         _new_wanderer(state)
+        if state.config.seated and not state.outcome:  # the others' Wanderer Phases
+            state.step = WAIT
+            return
         if not state.outcome:
             state.phase, state.step = "discard", "discard"
             state.discards_left = DISCARD_LIMIT
     elif step == "discard":
+        if state.config.seated:  # the victory check waits for every seat's discards
+            _expire_counters(state)
+            state.step = WAIT
+            return
         _end_round(state)
 
 
 def _end_round(state: GameState) -> None:
+    _expire_counters(state)
+    _begin_round(state, state.round + 1)
+
+
+def _expire_counters(state: GameState) -> None:
     if state.bounty_bonus:
         if state.events is not None:
             emit(state, "counters_expire", cards=sorted(state.bounty_bonus))
         state.bounty_bonus.clear()
-    _begin_round(state, state.round + 1)
 
 
 def _wanderer_phase(state: GameState) -> None:
@@ -300,6 +317,12 @@ def _after_combat(state: GameState, kind: str) -> None:
     state.combat = None
     state.forget_derived()
     if state.outcome:
+        return
+    if state.config.seated and (kind == "hunt" or state.step in (WAIT, HOSTING)):
+        # At a table a hunt ends the seat's Military Phase, and a combat fought on another
+        # seat's turn (this seat attacked, or hunting elsewhere) hands the game back to it.
+        if state.step != HOSTING:
+            state.phase, state.step = "wanderer", WAIT
         return
     if kind == "hunt":
         _wanderer_phase(state)
@@ -472,6 +495,9 @@ def _advance(state: GameState) -> None:
             continue
         found = _legal_actions(state)
         if found:
+            state.pending = found
+            return
+        if state.step in (WAIT, HOSTING):  # a seat waiting for the table (rules/game/seats.py)
             state.pending = found
             return
         _next_step(state)

@@ -38,13 +38,14 @@ def narrate(state: GameState) -> list[str]:
         if event["phase"] != phase and event["phase"] in PHASES:
             phase = event["phase"]
             lines.append(f"-- {PHASES[phase]} Phase")
-        text = _sentence(state, event, name)
+        text = sentence(state, event, name)
         if text:
             lines.append(("   " if kind != "action" else " > ") + text)
     return lines
 
 
-def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -> str:
+def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -> str:
+    """One event in words ("" for the events a reader does not need)."""
     kind = e["type"]
     if kind == "setup":
         return (f"Setup: seed {e['seed']}, target {e['target']} influence; personal pool "
