@@ -162,7 +162,7 @@ test: install lint typecheck
 	$(MAKE) --no-print-directory test-browser
 
 bench: install
-	$(PY) -m bench
+	$(PY) -m bench $(if $(ONLY),--only $(ONLY))
 
 # The load run (docs/deploy.md "Scale-out"): a throw-away PostgreSQL, 2 gunicorn servers behind
 # nginx and 2 goldfish workers on loopback, locust for LOAD_SECONDS with LOAD_USERS people;

@@ -1,5 +1,7 @@
-"""python -m bench [--only NAME,...] : run every benchmark (or the named sections: validator,
-odds, image, ocr, api, search, engine) against a throw-away SQLite catalogue. The search section
+"""python -m bench : run every benchmark against a throw-away SQLite catalogue.
+
+``python -m bench --only match`` (or any of :data:`SECTIONS`, several separated by commas) runs
+only those sections: the greedy-against-lookahead match alone takes minutes. The search section
 also runs on a throw-away PostgreSQL when one is installed (.ci/with-postgres).
 
 Each line is a ratio of two timings taken in this run on this machine, so it can be compared
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine", "match")
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20,
@@ -40,21 +43,34 @@ def report(name: str, subject: float, baseline: float, baseline_name: str) -> No
     )
 
 
-SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections among {', '.join(SECTIONS)}")
-    # The search section's PostgreSQL leg runs this again through .ci/with-postgres.
+def _arguments(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--only", metavar="SECTION[,SECTION]",
+                        help=f"run only these sections: {', '.join(SECTIONS)}")
+    # The search section's PostgreSQL leg runs it again through .ci/with-postgres.
     parser.add_argument("--database-from-env", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    only = {name.strip() for name in args.only.split(",") if name.strip()}
-    if unknown := only - set(SECTIONS):
-        parser.error(f"unknown section(s): {', '.join(sorted(unknown))}")
+    return parser, parser.parse_args(argv)
+
+
+def sections(argv: list[str] | None = None) -> list[str]:
+    """The sections to run, in :data:`SECTIONS` order (all of them by default)."""
+    parser, arguments = _arguments(argv)
+    only = arguments.only
+    if only is None:
+        return list(SECTIONS)
+    chosen = {name.strip() for name in only.split(",") if name.strip()}
+    unknown = chosen - set(SECTIONS)
+    if unknown or not chosen:
+        parser.error(f"unknown section {', '.join(sorted(unknown)) or repr(only)}; "
+                     f"choose among {', '.join(SECTIONS)}")
+    return [name for name in SECTIONS if name in chosen]
+
+
+def main(argv: list[str] | None = None) -> None:
+    chosen = sections(argv)
+    database_from_env = _arguments(argv)[1].database_from_env
     with tempfile.TemporaryDirectory() as tmp:
-        if not args.database_from_env:
+        if not database_from_env:
             os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
         os.environ["MEDIA_ROOT"] = f"{tmp}/media"
         os.environ["DJANGO_CACHE_DIR"] = f"{tmp}/cache"  # the shared file cache, as served
@@ -73,25 +89,24 @@ def main() -> None:
             validator_bench,
         )
 
-        if args.database_from_env:
+        runs: dict[str, Callable[[], None]] = {
+            "validator": lambda: validator_bench.run(best_of, report),
+            "odds": lambda: odds_bench.run(best_of, report),
+            "image": lambda: image_bench.run(best_of, report),
+            "ocr": lambda: ocr_bench.run(best_of, report),
+            "api": lambda: api_bench.run(best_of, report, ROOT),
+            "search": lambda: search_bench.run(best_of, report, ROOT),
+            "engine": lambda: engine_bench.run(best_of, report, ROOT),
+            "match": lambda: engine_bench.match(ROOT),
+        }
+        if database_from_env:
             search_bench.run(best_of, report, ROOT)
             return
         print("benchmark                                       ratio  baseline")
-        if "validator" in only:
-            validator_bench.run(best_of, report)
-        if "odds" in only:
-            odds_bench.run(best_of, report)
-        if "image" in only:
-            image_bench.run(best_of, report)
-        if "ocr" in only:
-            ocr_bench.run(best_of, report)
-        if "api" in only:
-            api_bench.run(best_of, report, ROOT)
-        if "search" in only:
-            search_bench.run(best_of, report, ROOT)
-            search_bench.run_on_postgres(ROOT)
-        if "engine" in only:
-            engine_bench.run(best_of, report, ROOT)
+        for name in chosen:
+            runs[name]()
+            if name == "search":
+                search_bench.run_on_postgres(ROOT)  # the same, on PostgreSQL when installed
 
 
 if __name__ == "__main__":

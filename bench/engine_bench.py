@@ -1,25 +1,41 @@
 """Goldfish engine: games per second per core on each sample deck (greedy policy), against a
 loop that only shuffles the same three piles and deals the same opening draws (goal: a full
 game costs at most 25 of those), and 2 workers against 1 (goal: at least 1.7x; wall time, so
-it needs the machine's other core idle)."""
+it needs the machine's other core idle).
+
+Then the greedy policy against the lookahead player on every sample deck, over the same seeds
+(games 1..MATCH_GAMES of seed MATCH_SEED): each one's mean victory round and victory rate, and
+greedy's gap (its mean minus the lookahead's; goal: at most 0.3 rounds), with the gap's 95%
+interval over the games both won (paired: the same game, the same luck until they part)."""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from decks.formats.model import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules import compiled
 from rules.cards import CardFacts, facts_by_id
 from rules.game import engine
-from rules.game.runner import RunSpec, run_chunk
+from rules.game.config import GameConfig
+from rules.game.lookahead import DEFAULT_BUDGET
+from rules.game.profile import profiles_from_facts
+from rules.game.runner import RunSpec, play_game, run_chunk
 from rules.game.runner import run as run_games
 from rules.rng import GameRng, derive_seed
 
 GAMES = 300
+MATCH_GAMES = 60
+MATCH_SEED = 1
+MATCH_POLICY = f"lookahead:{DEFAULT_BUDGET}"
 
 
 def _shuffle_only(prepared: engine.Prepared, games: int) -> None:
@@ -75,3 +91,57 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     print(f"{'goldfish 2,000 games: 2 workers speed-up':<44} "
           f"{timings[1] / timings[2]:8.2f}x 1 worker (goal >= 1.7)"
           f"   ({timings[2]:.2f} s vs {timings[1]:.2f} s)")
+
+
+# --- greedy against lookahead --------------------------------------------------------------
+
+_match_deck: list[engine.Prepared] = []
+
+
+def _start_match_worker(deck: Any, facts: dict[str, dict[str, Any]]) -> None:
+    _match_deck[:] = [engine.Prepared(deck, profiles_from_facts(facts), facts, GameConfig())]
+
+
+def _outcome(policy: str, number: int) -> tuple[str, int]:
+    state = play_game(_match_deck[0], RunSpec(MATCH_GAMES, MATCH_SEED, policy), number)
+    return state.outcome, state.final_round
+
+
+def match(root: Path, games: int = MATCH_GAMES, policy: str = MATCH_POLICY) -> None:
+    """Greedy against the lookahead player on every sample deck (module docstring), on both
+    cores: each game depends only on its number, so the figures are the same for any number
+    of processes (``python -m bench --only match`` runs this alone)."""
+    facts, resolver = _catalogue(root)
+    print(f"goldfish greedy against {policy}: {games} games a deck, seed {MATCH_SEED} "
+          f"(mean victory round, victory rate; gap = greedy - lookahead, goal <= 0.3)")
+    started = time.perf_counter()
+    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
+        deck = parse_text(path.read_text("utf-8"), resolver).deck
+        assert deck is not None
+        prepared = engine.prepare(deck, facts)
+        numbers = range(1, games + 1)
+        with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1),
+                                 initializer=_start_match_worker,
+                                 initargs=(prepared.deck, prepared.facts)) as pool:
+            greedy = list(pool.map(_outcome, ["greedy"] * games, numbers))
+            ahead = list(pool.map(_outcome, [policy] * games, numbers, chunksize=1))
+        print("  " + _match_line(path.stem, greedy, ahead))
+    print(f"  ({time.perf_counter() - started:.0f} s)")
+
+
+def _match_line(name: str, greedy: list[tuple[str, int]], ahead: list[tuple[str, int]]) -> str:
+    def summary(games: list[tuple[str, int]]) -> tuple[float, float]:
+        rounds = [r for outcome, r in games if outcome == "victory"]
+        return (statistics.mean(rounds) if rounds else math.nan), len(rounds) / len(games)
+
+    (g_mean, g_rate), (a_mean, a_rate) = summary(greedy), summary(ahead)
+    both = [g[1] - a[1] for g, a in zip(greedy, ahead, strict=True)
+            if g[0] == a[0] == "victory"]
+    interval = ""
+    if len(both) > 1:
+        mean = statistics.mean(both)
+        half = 1.96 * statistics.stdev(both) / math.sqrt(len(both))
+        interval = f" (95% interval {mean - half:+.2f} to {mean + half:+.2f}, " \
+                   f"{len(both)} games won by both)"
+    return (f"{name:<16} greedy {g_mean:5.2f} ({g_rate:4.0%})   lookahead {a_mean:5.2f} "
+            f"({a_rate:4.0%})   gap {g_mean - a_mean:+.2f}{interval}")

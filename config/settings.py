@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "decks",
     "collection",
     "goldfish",
+    "matchups",
     "playtest",
     "edits",
     # After the project's apps, so that sitewide's db_worker (which waits out a database

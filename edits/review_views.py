@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -43,6 +44,7 @@ from edits.services import (
     edit_reject,
     edit_revert,
     edit_vote,
+    edits_revert_by_editor,
 )
 from sitewide.throttling import throttle_wait
 
@@ -92,7 +94,8 @@ def _filtered(edits: QuerySet[Edit], wanted: dict[str, str]) -> QuerySet[Edit]:
 
 
 def _list_page(request: HttpRequest, edits: QuerySet[Edit], wanted: dict[str, str], *,
-               title: str, mine: bool) -> HttpResponse:
+               title: str, mine: bool, status: int = 200,
+               problem: dict[str, Any] | None = None) -> HttpResponse:
     page = Paginator(edits_for_documents(edits.order_by("-created_at", "-id")),
                      PAGE_SIZE).get_page(request.GET.get("page"))
     documents = edit_documents(list(page), for_staff=request.user.is_staff)
@@ -106,7 +109,11 @@ def _list_page(request: HttpRequest, edits: QuerySet[Edit], wanted: dict[str, st
         "title": title, "mine": mine, "rows": rows, "page": page, "wanted": wanted,
         "statuses": STATUSES, "sets": CardSet.objects.order_by("-official", "code"),
         "query": query.urlencode(),
-    })
+        # Staff filtering by one editor may undo all of that editor's work (a vandal's).
+        "undo_editor": (wanted["editor"] if request.user.is_staff and not mine
+                        and User.objects.filter(username=wanted["editor"]).exists() else ""),
+        "problem": problem or {},
+    }, status=status)
 
 
 def _card_names(edits: Any) -> dict[str, str]:
@@ -244,6 +251,33 @@ def revert(request: HttpRequest, edit_id: int) -> HttpResponse:
         edit=edit, user=request.user, source=request.POST.get("source", ""),
         note=request.POST.get("note", ""), client=client_fingerprint(request)),
         "The revert is proposed as an edit of its own (this page).", "revert")
+
+
+@require_POST
+def revert_editor(request: HttpRequest) -> HttpResponse:
+    """Staff undo one editor's work: their applied edits reverted, their open ones rejected
+    (edits.services.edits_revert_by_editor); a refusal comes back on the list, note kept."""
+    name = request.POST.get("editor", "").strip()
+    if not request.user.is_authenticated:
+        return redirect_to_login(f"/edits/?editor={name}")
+    editor = get_object_or_404(User, username=name)
+    note = request.POST.get("note", "")
+    try:
+        report = edits_revert_by_editor(editor=editor, user=request.user, note=note)
+    except EditError as error:
+        wanted = {"status": "all", "set": "", "card": "", "editor": name}
+        return _list_page(request, _filtered(Edit.objects.all(), wanted), wanted,
+                          title="Card edits", mine=False, status=error.status,
+                          problem={"detail": error.detail, "note": note,
+                                   "errors": error.extra.get("errors", {})})
+    skipped = "; ".join(f"#{s.edit} {FIELD_LABELS.get(s.field, s.field)}: {s.reason}"
+                        for s in report.skipped)
+    messages.success(request, (
+        f"{name}'s work is undone: {len(report.reverted)} applied edit"
+        f"{'s' if len(report.reverted) != 1 else ''} reverted, {len(report.rejected)} open "
+        f"edit{'s' if len(report.rejected) != 1 else ''} rejected."
+        + (f" Left alone: {skipped}." if skipped else "")))
+    return redirect(f"/edits/?editor={name}&status=all")
 
 
 # A card's history.

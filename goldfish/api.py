@@ -20,7 +20,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from decks.api.serializers import DeckJsonSerializer
-from decks.api.views import input_problem
+from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data
@@ -30,6 +30,7 @@ from goldfish.runs import (
     ANONYMOUS,
     DEFAULT_GAMES,
     DEFAULT_SEED,
+    LOOKAHEAD_GAMES,
     SIGNED_IN,
     RunOptions,
     RunRefused,
@@ -39,7 +40,7 @@ from goldfish.runs import (
     requester_key,
 )
 from rules.game.config import TARGETS
-from rules.game.policies import POLICIES
+from rules.game.runner import POLICY_NAMES, check_policy
 from sitewide.problems import ProblemSerializer, problem_response
 
 MAX_SEED = 2**63 - 1
@@ -83,11 +84,20 @@ class GoldfishRequestSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField(min_value=0, max_value=MAX_SEED, default=DEFAULT_SEED,
                                     help_text="game n of the run uses a seed derived from "
                                     "(seed, n): the same seed, the same report")
-    policy = serializers.ChoiceField(choices=sorted(POLICIES), default="greedy")
+    policy = serializers.CharField(
+        default="greedy", max_length=20,
+        help_text=f"who decides: {', '.join(POLICY_NAMES)}; lookahead:N plays N rollouts "
+        f"per decision (at most {LOOKAHEAD_GAMES:,} games a run)")
     target = serializers.ChoiceField(choices=list(TARGETS), default=25,
                                      help_text="faction influence needed to win")
     players = serializers.IntegerField(min_value=1, max_value=6, default=1,
                                        help_text="more than 3 x players wanderers in play loses")
+
+    def validate_policy(self, value: str) -> str:
+        try:
+            return check_policy(value)
+        except ValueError as error:
+            raise serializers.ValidationError(str(error)) from None
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("text" in attrs) == ("deck" in attrs):
@@ -169,7 +179,7 @@ class GoldfishRunsView(APIView):
                 requester=requester_key(user, request.META.get("REMOTE_ADDR")),
                 source=source, source_version=source.version if source else None)
         except DeckNotPlayable as error:
-            return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error))
+            return not_playable_problem(error)
         except RunRefused as refused:
             response = problem_response(refused.status, refused.code, refused.detail)
             if refused.status == status.HTTP_429_TOO_MANY_REQUESTS:

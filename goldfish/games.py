@@ -23,9 +23,8 @@ from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.narrate import narrate
-from rules.game.policies import POLICIES
 from rules.game.report import build_report
-from rules.game.runner import RunSpec, game_seed, play_game, run
+from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
 from rules.strategy import HAND_SIZE
 
@@ -110,7 +109,7 @@ def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> Repl
     """
     seed = game_seed(spec.seed, number)
     state = engine.new_game(prepared, None, seed, record=True)
-    policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
+    policy = make_policy(spec.policy, derive_seed(seed, "policy"))
     # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
     # would show the end of the game.
     states = {state.round: copy.deepcopy(state.to_dict())}

@@ -52,6 +52,8 @@ ANONYMOUS = Limits(games=2_000, at_once=2)
 
 
 SIGNED_IN = Limits(games=100_000, at_once=2)
+# A lookahead run plays every decision out many times over: about a second a game.
+LOOKAHEAD_GAMES = 1_000
 
 
 def limits_for(user: Any) -> Limits:
@@ -99,6 +101,10 @@ def goldfish_run_start(*, deck: DeckData, options: RunOptions, user: Any, reques
     Raises DeckNotPlayable (the engine cannot play the deck) or :class:`RunRefused`.
     """
     limits = limits_for(user)
+    if options.policy.startswith("lookahead") and options.games > LOOKAHEAD_GAMES:
+        raise RunRefused(400, "too_many_games",
+                         f"A lookahead run may have at most {LOOKAHEAD_GAMES:,} games, not "
+                         f"{options.games:,}: it plays every decision out many times over.")
     if options.games > limits.games:
         more = "" if limits is SIGNED_IN else f" Sign in to run up to {SIGNED_IN.games:,}."
         raise RunRefused(400, "too_many_games",

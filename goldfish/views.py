@@ -48,7 +48,7 @@ from goldfish.runs import (
 from goldfish.stats import CARD_COLUMNS, card_differences, card_rows, compare_reports
 from rules.decklist import Deck as DeckData
 from rules.game.config import TARGETS
-from rules.game.policies import POLICIES
+from rules.game.runner import POLICY_NAMES
 
 MAX_SEED = 2**63 - 1
 SAMPLES = (("fastest", "Fastest victory"), ("median", "A median victory"),
@@ -62,7 +62,7 @@ class GoldfishForm(forms.Form):
                                initial=DEFAULT_GAMES)
     seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False,
                               initial=DEFAULT_SEED)
-    policy = forms.ChoiceField(choices=[(p, p) for p in sorted(POLICIES)], required=False,
+    policy = forms.ChoiceField(choices=[(p, p) for p in POLICY_NAMES], required=False,
                                initial="greedy")
     target = forms.TypedChoiceField(choices=[(t, str(t)) for t in TARGETS], coerce=int,
                                     required=False, initial=25, empty_value=None,

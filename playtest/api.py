@@ -18,7 +18,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from decks.api.views import input_problem
+from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError
 from decks.models import Deck
 from playtest.hints import victory_chances
@@ -219,7 +219,7 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
         except DeckInputError as error:
             return input_problem(error)
         except DeckNotPlayable as error:
-            return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error))
+            return not_playable_problem(error)
         response = Response(self._document(game), status=status.HTTP_201_CREATED)
         response["Location"] = reverse("api:playtest-detail", args=[game.pk])
         return response

@@ -30,6 +30,7 @@ MODULES = (
     "rules.game.config",
     "rules.game.effects",
     "rules.game.engine",
+    "rules.game.lookahead",
     "rules.game.policies",
     "rules.game.profile",
     "rules.game.report",

@@ -157,6 +157,16 @@ WARNING_CODES: Final = (
     "items_without_bearers",
     "unverifiable",
 )
+#: The errors about the Initial Holdings as a whole (a card of another type placed there is a
+#: ``wrong_pile`` error naming it): what a game cannot be set up with (:func:`holdings_problems`).
+HOLDINGS_CODES: Final = (
+    "no_stronghold",
+    "too_many_strongholds",
+    "too_many_zero_cost_structures",
+    "unique_structure_in_holdings",
+    "holdings_over_budget",
+    "too_many_walls",
+)
 _ORDER: Final = {code: i for i, code in enumerate(ERROR_CODES + WARNING_CODES)}
 _PER_CARD: Final = frozenset(
     {"too_many_copies", "wrong_pile", "unknown_card", "invocation_unusable",
@@ -481,6 +491,22 @@ def validate_deck(
         fixer = _Fixer(scan, problems, catalogue)
         problems = [fixer.explain(replace(p, fixes=fixer.fixes(p))) for p in problems]
     return Validation(tuple(problems), counts, scan.legal_players(problems))
+
+
+def holdings_problems(deck: Deck, cards: Mapping[str, CardFacts]) -> tuple[Problem, ...]:
+    """The errors of the deck's Initial Holdings, exactly as :func:`validate_deck` gives them
+    for a solo game (the same codes, messages and fixes): the :data:`HOLDINGS_CODES` and a
+    ``wrong_pile`` for each card of another type placed there. The piles are not judged: a
+    game can be played with short piles, not with illegal holdings."""
+    scan = _Scan(deck, cards, 1)
+    problems = scan.problems()
+    placed = {entry.card_id for entry in deck.holdings}
+    chosen = [p for p in problems if p.severity == "error" and (
+        p.code in HOLDINGS_CODES or (p.code == "wrong_pile" and placed & set(p.cards)))]
+    if not chosen:
+        return ()
+    fixer = _Fixer(scan, problems, None)
+    return tuple(fixer.explain(replace(p, fixes=fixer.fixes(p))) for p in chosen)
 
 
 class _Scan:

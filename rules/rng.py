@@ -82,6 +82,16 @@ class GameRng:
             items[i], items[j] = items[j], items[i]
 
 
+def keyed_state(key: int, *parts: int) -> int:
+    """A generator state for ``key`` and whole numbers ``parts``, cheaply (no hashing: this is
+    asked for at every round of every lookahead rollout). Different parts give unrelated
+    streams; the same parts, the same stream."""
+    state = key & _MASK64
+    for part in parts:
+        state = GameRng(state ^ ((part * 0xD1B54A32D192ED03) & _MASK64)).next64()
+    return state
+
+
 def derive_seed(*parts: int | str) -> int:
     """A 64-bit seed from several parts (e.g. the run's seed and a game number), the same on
     every machine and Python version (``hash()`` is salted per process; this is not)."""

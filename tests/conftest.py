@@ -56,6 +56,30 @@ def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
             cache.clear()
 
 
+# Decklists whose Initial Holdings break the rules (each with one holdings error code), made
+# from a sample deck: goldfish and playtest must refuse them with the validator's problems.
+_VETERANS = (FIXTURES / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
+_VETERANS_HOLDINGS = "Initial Holdings\n1 Fort Ashgate\n1 Beggars' Arch\n"
+ILLEGAL_HOLDINGS = {
+    "too_many_strongholds": "1 Hillside Redoubt\n1 Fortified Manor House\n",
+    "too_many_zero_cost_structures": "1 Hillside Redoubt\n1 Empty Market Stall\n"
+                                     "1 Ragpicker's Hovel\n1 Riverside Tenement\n"
+                                     "1 Beggars' Arch\n",
+    "unique_structure_in_holdings": "1 Hillside Redoubt\n1 Bell of Judgement\n",
+}
+
+
+def with_holdings(lines: str, text: str = _VETERANS) -> str:
+    """The guild-veterans sample decklist with these Initial Holdings ("": none, its holdings
+    moved to the Structure Pile for the holdings advisor to choose from)."""
+    assert _VETERANS_HOLDINGS in text
+    if lines:
+        return text.replace(_VETERANS_HOLDINGS, f"Initial Holdings\n{lines}")
+    moved = _VETERANS_HOLDINGS.removeprefix("Initial Holdings\n")
+    return text.replace(_VETERANS_HOLDINGS, "").replace("Structure Pile\n",
+                                                        f"Structure Pile\n{moved}")
+
+
 PASSWORD = "x-Secret-123456"
 
 

@@ -39,6 +39,7 @@ from decks.formats.pdf import PageSize
 from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
+from rules.game.engine import DeckNotPlayable
 from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
 from sitewide.problems import ProblemSerializer, problem_response
 
@@ -241,6 +242,15 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         return dict(self.get_serializer(
             Deck.objects.select_related("owner").prefetch_related("entries__card").get(pk=deck.pk)
         ).data)
+
+
+def not_playable_problem(error: DeckNotPlayable) -> Response:
+    """A deck the rules engine cannot play (goldfish, playtest): why, and when its Initial
+    Holdings break the rules, the validator's problems (codes and messages of
+    POST /api/decks/validate/) as ``errors``."""
+    extra = {"errors": [p.to_dict() for p in error.problems]} if error.problems else {}
+    return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error),
+                            **extra)
 
 
 def input_problem(error: DeckInputError) -> Response:

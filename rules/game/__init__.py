@@ -1,6 +1,8 @@
-"""The rules engine: a solo game of Allegiance in pure Python (rules/game/engine.py drives it).
+"""The rules engine: a game of Allegiance in pure Python (rules/game/engine.py drives a solo
+game; rules/game/seats.py seats 2 to 6 of them at one table).
 
 Its modules import one way, each only from modules below it (inside functions too), lowest
-first: effects <- profile, config <- state <- actions <- rulings <- combat <- engine, policies,
-narrate, report <- runner.
+first: effects <- profile, config <- state <- actions <- rulings <- rivalry, combat <- engine,
+policies, narrate, report <- lookahead <- runner; engine, narrate, rivalry <- seats <-
+multiplayer_policy <- matchup.
 """

@@ -84,6 +84,8 @@ def describe(state: GameState, action: Action) -> str:
     if kind == "play":
         card = state.card(action.card)
         cost = cost_text(card.cost, card.generic)
+        if action.target >= 0 and state.where[action.target] == "structure_pile":
+            return f"Play {name}, taking {target} from the Structure Pile ({cost})"
         if action.target >= 0:
             verb = "as a guard on" if card.is_troop else "on"
             return f"Play {name} {verb} {target} ({cost})"
@@ -113,5 +115,6 @@ def describe(state: GameState, action: Action) -> str:
         "pray": f"{name} prays for {target} (+{action.option})",
         "fear": f"{name} fears {target} (-3 offense)",
         "berserk": f"{name} goes berserk against {target}",
+        "bounty": f"Take 1 {action.option} token of the bounty",
     }
     return simple.get(kind, kind)

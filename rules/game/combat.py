@@ -26,12 +26,15 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
 from rules.game.state import Combat, GameState
-from rules.rng import GameRng
+from rules.rng import GameRng, keyed_state
 
 PLAYER, WILD = 0, 1
 MOVE_EXHAUSTED_COST = 3
 DIE_OFFENSE = {1: 1, 2: 2}
 DIE_DEFENSE = {5: 1, 6: 2}
+# An attack as policies foresee it (forecast): side, target, attackers, each attacker's
+# offense, whether each is ready, the target's defense, resolution step, wounds per hit.
+type Attack = tuple[int, int, list[int], list[int], list[bool], int, int, int]
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -80,7 +83,16 @@ def options(state: GameState) -> list[Action]:
                  and t not in c.player and (t not in state.exhausted or can_pay)]
         return [*sends, Action("done")] if sends else []
     if step == "assign":
-        return _assign_options(state, PLAYER) if c.turn == PLAYER else []
+        if c.turn != PLAYER:
+            return []
+        found = _assign_options(state, PLAYER)
+        # Defender: "Bearer *may* fight two enemies": once each card left has made one
+        # assignment, the player may stop ("done").
+        if found:
+            engaged = {g[i] for g in c.groups for i in range(2, len(g))}
+            if all(a.card in engaged for a in found):
+                found.append(Action("done"))
+        return found
     if step == "modify":
         return [*_modify_options(state), Action("done")]
     if step == "berserk":
@@ -95,8 +107,14 @@ def _combat(state: GameState) -> Combat:
 
 
 def _bribe_cost(state: GameState, card: int) -> int:
-    """"The influence cost to bribe a wanderer is its bounty"."""
-    return max(1, state.card(card).bounty)
+    """"The influence cost to bribe a wanderer is its bounty" (with a bonus of this round and
+    what it hoarded: rulings.bounty); at least one token."""
+    return max(1, rulings.bounty(state, card))
+
+
+def bribe_cost(state: GameState, card: int) -> int:
+    """What bribing ``card`` costs now (for policies)."""
+    return _bribe_cost(state, card)
 
 
 # --- applying the player's choices ---------------------------------------------------------
@@ -106,6 +124,8 @@ def apply(state: GameState, action: Action) -> None:
     c = _combat(state)
     kind = action.kind
     if kind == "done":
+        if c.step == "assign":
+            c.declined = True
         skip_step(state)
     elif kind == "engage":
         c.wild.append(action.card)
@@ -280,7 +300,11 @@ def _slots(state: GameState, card: int) -> int:
 
 
 def _used(state: GameState, card: int) -> int:
-    return sum(1 for g in _combat(state).groups if _member(g, card))
+    count = 0
+    for group in _combat(state).groups:
+        if _member(group, card):
+            count += 1
+    return count
 
 
 def _member(group: list[int], card: int) -> bool:
@@ -295,6 +319,8 @@ def _unassigned(state: GameState, side: int) -> list[int]:
     for group in _combat(state).groups:
         for index in range(2, len(group)):
             used[group[index]] = used.get(group[index], 0) + 1
+    if side == PLAYER and _combat(state).declined:
+        return [x for x in _side_cards(state, side) if _alive(state, x) and x not in used]
     return [x for x in _side_cards(state, side) if _alive(state, x)
             and used.get(x, 0) < _slots(state, x)]
 
@@ -605,17 +631,22 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
 
 
 def _phase_of(state: GameState, group: list[int]) -> int:
-    members = group[2:]
-    keys = [rulings.keywords(state, m) for m in members]
-    if all("ranged" in k for k in keys):
-        return 0
-    if all("fleetfoot" in k for k in keys):
-        return 1
-    return 2
+    """0 when every attacker of the group has Ranged, 1 Fleetfoot, else 2."""
+    ranged = fleet = True
+    for index in range(2, len(group)):
+        keys = rulings.keywords(state, group[index])
+        ranged = ranged and "ranged" in keys
+        fleet = fleet and "fleetfoot" in keys
+    return 0 if ranged else 1 if fleet else 2
 
 
 def _resolve(state: GameState) -> None:
     c = _combat(state)
+    if not c.berserk:
+        _remember_first_targets(state)
+    if state.reseed:  # a lookahead rollout (GameState.reseed)
+        state.rng = keyed_state(state.reseed, state.round,
+                                2 + int(c.berserk) + (2 if c.kind == "raid" else 0))
     rng = GameRng(state.rng)
     dice = [rng.die() for _ in c.groups]
     state.rng = rng.state
@@ -627,6 +658,9 @@ def _resolve(state: GameState) -> None:
             emit(state, "die", lead=group[2], target=group[1], roll=die,
                  effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
+    # "Ranged flyers may only be hit by those with ranged or flight unless they elect to make a
+    # non-ranged attack": judged now, so Flight granted after the assignments counts.
+    non_ranged = {m for index, g in enumerate(c.groups) if phases[index] for m in g[2:]}
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
         for index, group in enumerate(c.groups):
@@ -636,6 +670,15 @@ def _resolve(state: GameState) -> None:
             members = [m for m in group[2:] if _alive(state, m)]
             if not members or not _alive(state, target):
                 continue
+            if target not in non_ranged and _ranged_flyer(state, target):
+                hitters = [m for m in members if _reaches_flyers(state, m)]
+                if not hitters:
+                    if state.events is not None:
+                        emit(state, "attack", step=name, attackers=members, target=target,
+                             offense=0, defense=_defense(state, target, members), wounds=0,
+                             out_of_reach=True)
+                    continue
+                members = hitters
             offense = sum(_offense(state, m, target) for m in members)
             # An exhausted card's offense "is 0 and may not be increased": the die adds only
             # when some attacker is ready.
@@ -664,6 +707,32 @@ def _resolve(state: GameState) -> None:
                     return
 
 
+def _ranged_flyer(state: GameState, card: int) -> bool:
+    keys = rulings.keywords(state, card)
+    return "ranged" in keys and "flight" in keys
+
+
+def _reaches_flyers(state: GameState, card: int) -> bool:
+    keys = rulings.keywords(state, card)
+    return "ranged" in keys or "flight" in keys
+
+
+def _remember_first_targets(state: GameState) -> None:
+    """Each card's first target and whether it was in the private holdings, noted before any
+    wound (Berserk's new target must be where the first one was, destroyed or not)."""
+    c = _combat(state)
+    c.previous = {}
+    c.first_private = []
+    for group in c.groups:
+        place = state.where[group[1]]
+        for index in range(2, len(group)):
+            member = group[index]
+            if member not in c.previous:
+                c.previous[member] = group[1]
+                if place in ("private", "guards"):
+                    c.first_private.append(member)
+
+
 def _die_effect(die: int) -> str:
     if die in DIE_OFFENSE:
         return f"+{DIE_OFFENSE[die]} offense"
@@ -685,8 +754,7 @@ def _ignores_wound(state: GameState, card: int) -> bool:
 
 def _take_wounds(state: GameState, card: int, count: int) -> None:
     c = _combat(state)
-    keys = rulings.keywords(state, card)
-    exhaust = "endurance" not in keys and not (c.hold_line and card in c.player)
+    exhaust = not (c.hold_line and card in c.player)  # Endurance: rulings.wound
     profile = state.card(card)
     if not rulings.wound(state, card, count, exhaust=exhaust):
         return
@@ -701,8 +769,7 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
         # "If their structure is destroyed in combat they take a wound and return to the
         # defensive holdings."
         for guard in [g for g in state.zones["guards"] if state.host.get(g) == card]:
-            if rulings.wound(state, guard, 1,
-                             exhaust="endurance" not in rulings.keywords(state, guard)):
+            if rulings.wound(state, guard, 1):
                 rulings.remove_killed(state, guard, "killed")
     rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
 
@@ -723,7 +790,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         first = c.previous.get(card, -1)
         if first < 0:
             continue
-        if _alive(state, first) and state.where[first] in ("private", "guards"):
+        if card in c.first_private:
             pool = state.zones["private"] + state.zones["guards"]
         else:
             pool = list(_side_cards(state, 1 - side))
@@ -737,10 +804,6 @@ def _start_berserk(state: GameState) -> bool:
     """"Treat this new round as a completely new combat in which only troops with berserk can
     make assignments": the berserk cards (the wanderers' by the fixed rule) pick new targets."""
     c = _combat(state)
-    c.previous = {}
-    for group in c.groups:
-        for member in group[2:]:
-            c.previous.setdefault(member, group[1])
     wild = _berserk_options(state, WILD)
     player = _berserk_options(state, PLAYER)
     if not wild and not player:
@@ -769,6 +832,200 @@ def _end(state: GameState) -> None:
     if state.events is not None:
         emit(state, "combat_over", kind=c.kind)
     c.step = "over"
+
+
+def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Attack]:
+    """The attacks the combat would resolve now, for policies weighing a modification: each as
+    (side, target, attackers, each attacker's offense against the target, whether each is
+    ready, the target's defense, the resolution step, wounds a hit deals): the resolution's
+    numbers before its dice (``grants``: a keyword more on some cards, as a modification would
+    give them; attackers that cannot reach a ranged flyer are left out)."""
+    c = _combat(state)
+    found: list[Attack] = []
+    groups = c.groups
+    if grants is None:
+        steps = [_phase_of(state, g) for g in groups]
+    else:
+        steps = [_phase_with(state, g, grants) for g in groups]
+    non_ranged: set[int] = set()
+    for index, group in enumerate(groups):
+        if steps[index]:
+            for position in range(2, len(group)):
+                non_ranged.add(group[position])
+    for index, group in enumerate(groups):
+        side, target = group[0], group[1]
+        if not _alive(state, target):
+            continue
+        members = [group[i] for i in range(2, len(group)) if _alive(state, group[i])]
+        if not members:
+            continue
+        target_keys = _keys_with(state, target, grants)
+        if "flight" in target_keys and "ranged" in target_keys and target not in non_ranged:
+            members = [m for m in members if _reaches_flyers_with(state, m, grants)]
+            if not members:
+                continue
+        fierce = True
+        offenses: list[int] = []
+        ready: list[bool] = []
+        for member in members:
+            if "fierce" not in _keys_with(state, member, grants):
+                fierce = False
+            offenses.append(_pair_offense(state, member, target))
+            ready.append(member not in state.exhausted)
+        wounds = 2 if fierce and "armor" not in target_keys \
+            and not state.card(target).is_structure else 1
+        defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
+            else _defense(state, target, members)
+        found.append((side, target, members, offenses, ready, defense, steps[index], wounds))
+    return found
+
+
+def _keys_with(state: GameState, card: int, grants: dict[int, str] | None) -> frozenset[str]:
+    have = rulings.keywords(state, card)
+    if grants is not None and card in grants:
+        return have | {grants[card]}
+    return have
+
+
+def _reaches_flyers_with(state: GameState, card: int, grants: dict[int, str] | None) -> bool:
+    keys = _keys_with(state, card, grants)
+    return "ranged" in keys or "flight" in keys
+
+
+def _phase_with(state: GameState, group: list[int], grants: dict[int, str]) -> int:
+    ranged = fleet = True
+    for index in range(2, len(group)):
+        keys = _keys_with(state, group[index], grants)
+        ranged = ranged and "ranged" in keys
+        fleet = fleet and "fleetfoot" in keys
+    return 0 if ranged else 1 if fleet else 2
+
+
+def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
+                       ) -> tuple[int, list[Attack]]:
+    """What the assignment ``action`` (separate, joint or berserk) would change in
+    ``attacks`` (:func:`forecast`'s): (the index of the attack it replaces or -1, the new
+    attacks: the attack on its target, then the target's strike-back if it strikes back). For
+    policies choosing an assignment (weighed for every option: kept lean)."""
+    card, target = action.card, action.target
+    side = PLAYER if card in _combat(state).player else WILD
+    mine = rulings.keywords(state, card)
+    offense = _pair_offense(state, card, target)
+    ready = card not in state.exhausted
+    if action.kind == "joint":
+        lead = int(action.option)
+        for index, attack in enumerate(attacks):
+            if attack[0] != side or attack[1] != target or not attack[2] \
+                    or attack[2][0] != lead:
+                continue
+            members = [*attack[2], card]
+            step = attack[6]
+            if step == 0 and "ranged" not in mine:
+                step = _phase_of(state, [side, target, *members])
+            elif step == 1 and "fleetfoot" not in mine:
+                step = 2
+            # A new attacker changes the target's defense only by its own riders.
+            defense = _defense(state, target, members) \
+                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
+            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            return index, [(side, target, members, [*attack[3], offense],
+                            [*attack[4], ready], defense, step, wounds)]
+    found: list[Attack] = [(side, target, [card], [offense], [ready],
+                            _pair_defense(state, target, card), _step_of_keys(mine),
+                            2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
+    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+        return -1, found
+    theirs = rulings.keywords(state, target)
+    ranged_flyer = "ranged" in mine and "flight" in mine
+    if ranged_flyer and "ranged" not in theirs and "flight" not in theirs:
+        return -1, found  # "Ranged flyers may only be hit by those with ranged or flight"
+    found.append((1 - side, card, [target], [_pair_offense(state, target, card)],
+                  [target not in state.exhausted], _pair_defense(state, card, target),
+                  _step_of_keys(theirs), 2 if "fierce" in theirs
+                  and _fierce_hurts(state, card) else 1))
+    return -1, found
+
+
+NO_STRIKE_BACK = -1000  # assignment_numbers' strike-back margin when there is none
+
+
+def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
+                       ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """:func:`assignment_attacks` as plain numbers, for weighing every option without
+    building lists: (the index of the attack replaced or -1, the target, the attack's offense
+    (its ready attackers' together), the target's defense, the attack's step, wounds a hit
+    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds)."""
+    card, target = action.card, action.target
+    side = PLAYER if card in _combat(state).player else WILD
+    mine = rulings.keywords(state, card)
+    offense = max(0, _pair_offense(state, card, target))
+    if action.kind == "joint":
+        lead = int(action.option)
+        for index, attack in enumerate(attacks):
+            members = attack[2]
+            if attack[0] != side or attack[1] != target or not members or members[0] != lead:
+                continue
+            step = attack[6]
+            if step == 0 and "ranged" not in mine:
+                step = _phase_of(state, [side, target, *members, card])
+            elif step == 1 and "fleetfoot" not in mine:
+                step = 2
+            defense = _defense(state, target, [*members, card]) \
+                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
+            for value in attack[3]:
+                offense += max(0, value)
+            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            return index, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    defense = _pair_defense(state, target, card)
+    step = _step_of_keys(mine)
+    wounds = 2 if "fierce" in mine and _fierce_hurts(state, target) else 1
+    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+        return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    theirs = rulings.keywords(state, target)
+    if "ranged" in mine and "flight" in mine and "ranged" not in theirs \
+            and "flight" not in theirs:
+        return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
+    back = max(0, _pair_offense(state, target, card)) - _pair_defense(state, card, target)
+    return (-1, target, offense, defense, step, wounds, back, _step_of_keys(theirs),
+            2 if "fierce" in theirs and _fierce_hurts(state, card) else 1)
+
+
+def _pair_offense(state: GameState, card: int, target: int) -> int:
+    """:func:`_offense`, remembered while the assignments are made (they change nothing it
+    reads: bonuses, keywords and exhaustion only change from the modification step on)."""
+    c = _combat(state)
+    if c.step != "assign":
+        return _offense(state, card, target)
+    key = card * 8192 + target
+    found = c.odds.get(key)
+    if found is None:
+        found = c.odds[key] = _offense(state, card, target)
+    return found
+
+
+def _pair_defense(state: GameState, card: int, attacker: int) -> int:
+    """``card``'s defense against ``attacker`` alone (:func:`_defense`), remembered likewise."""
+    c = _combat(state)
+    if c.step != "assign":
+        return _defense(state, card, [attacker])
+    key = -(card * 8192 + attacker) - 1
+    found = c.odds.get(key)
+    if found is None:
+        found = c.odds[key] = _defense(state, card, [attacker])
+    return found
+
+
+def _step_of_keys(keys: frozenset[str]) -> int:
+    return 0 if "ranged" in keys else 1 if "fleetfoot" in keys else 2
+
+
+def _fierce_hurts(state: GameState, target: int) -> bool:
+    return "armor" not in rulings.keywords(state, target) and not state.card(target).is_structure
+
+
+def strike(state: GameState, attacker: int, target: int) -> int:
+    """How far ``attacker`` alone would beat ``target``'s defense, before the dice."""
+    return _offense(state, attacker, target) - _defense(state, target, [attacker])
 
 
 def margin(state: GameState, action: Action) -> int:

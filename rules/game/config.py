@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TARGETS = (15, 20, 25)
-RULES_VERSION = "allegiance-v0.80/engine-1"
+RULES_VERSION = "allegiance-v0.80/engine-2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,9 @@ class GameConfig:
     players: int = 1
     round_cap: int = 40
     city_pool: tuple[int, int, int] = (40, 40, 40)
+    # One seat of a table of 2 to 6 (rules/game/seats.py runs the round across the seats);
+    # False: the solo game, whatever ``players`` says.
+    seated: bool = False
 
     def __post_init__(self) -> None:
         if self.target < 1:
@@ -38,12 +41,16 @@ class GameConfig:
         return cls(target=int(data.get("target", 25)),  # type: ignore[call-overload]
                    players=int(data.get("players", 1)),  # type: ignore[call-overload]
                    round_cap=int(data.get("round_cap", 40)),  # type: ignore[call-overload]
-                   city_pool=(economic, religious, political))
+                   city_pool=(economic, religious, political),
+                   seated=bool(data.get("seated", False)))
 
     def to_dict(self) -> dict[str, object]:
         """The options as JSON has them (saved states, game logs, worker processes)."""
-        return {"target": self.target, "players": self.players, "round_cap": self.round_cap,
-                "city_pool": list(self.city_pool)}
+        data: dict[str, object] = {"target": self.target, "players": self.players,
+                                   "round_cap": self.round_cap, "city_pool": list(self.city_pool)}
+        if self.seated:  # absent for solo games: their saved states and logs stay as they were
+            data["seated"] = True
+        return data
 
     @property
     def overrun_limit(self) -> int:

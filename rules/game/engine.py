@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import CardFacts
+from rules.deck_rules import Problem, holdings_problems
 from rules.decklist import Deck
 from rules.game import combat, rulings
 from rules.game.actions import Action, Result
@@ -35,17 +36,25 @@ from rules.game.rulings import (
 )
 from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState
 from rules.holdings import advise_holdings, apply_advice, deck_structures
-from rules.rng import GameRng
+from rules.rng import GameRng, keyed_state
 
 HAND_SIZE = 7
 RECYCLE_COST = 5
 DISCARD_LIMIT = 3
 MOVE_COST = 3
 STARTING_TOKENS = (4, 4, 4)
+# Steps of a seat at a table of 2 to 6 (never solo): waiting for the other seats, and a combat
+# on this seat's cards started by the table on another seat's turn.
+WAIT, HOSTING = "wait", "hosting"
 
 
 class DeckNotPlayable(ValueError):
-    """The deck cannot be played by the engine (unknown card numbers, no stronghold...)."""
+    """The deck cannot be played by the engine (unknown card numbers, no stronghold...).
+    ``problems``: the deck validator's problems when its Initial Holdings break the rules."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -65,7 +74,9 @@ class Prepared:
 def prepare(deck: Deck, cards: Mapping[str, CardFacts],
             config: GameConfig | None = None) -> Prepared:
     """Check that the engine can play ``deck`` and read its cards; raises
-    :class:`DeckNotPlayable` with every problem (unknown card numbers, no stronghold)."""
+    :class:`DeckNotPlayable` with every problem (unknown card numbers; Initial Holdings that
+    break the rules, with the validator's problems, unless the advisor chooses them: holdings
+    without a stronghold are the advisor's to choose)."""
     problems: list[str] = []
     table: dict[str, Profile] = {}
     for _, entry in deck.all_entries():
@@ -80,6 +91,7 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
     if problems:
         raise DeckNotPlayable("The engine cannot play this deck: " + "; ".join(problems))
     holdings = deck
+    _check_holdings(deck, cards, table)
     if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
         advice = advise_holdings(deck_structures(deck), cards)
         if not advice.holdings:
@@ -88,6 +100,20 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
         holdings = apply_advice(deck, advice)
     facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
     return Prepared(holdings, table, facts_data, config or GameConfig())
+
+
+def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],
+                    table: Mapping[str, Profile]) -> None:
+    """Refuse Initial Holdings that break the rules, with the deck validator's own problems.
+    Holdings without a stronghold are left to the advisor, which chooses among the deck's
+    structures (holdings and pile alike) by the same rules: only a card of another type placed
+    in them is refused then (the advisor only moves structures)."""
+    problems = holdings_problems(deck, cards)
+    if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
+        problems = tuple(p for p in problems if p.code == "wrong_pile")
+    if problems:
+        raise DeckNotPlayable("The Initial Holdings break the rules: "
+                              + " ".join(p.message for p in problems), problems)
 
 
 def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
@@ -170,6 +196,8 @@ def _favour(state: GameState) -> int:
 def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, number, 0)
     if state.events is not None:
         emit(state, "round", round=number)
     total = rulings.influence_total(state)
@@ -202,6 +230,9 @@ def _next_step(state: GameState) -> None:
     elif step == "act":
         state.phase, state.step = "military", "military"
     elif step == "military":
+        if state.config.seated:  # the table runs the Wanderer Phase seat by seat
+            state.phase, state.step = "wanderer", WAIT
+            return
         _wanderer_phase(state)
     elif step == "fine":
         if state.fines_due > 0:  # nothing left to pay with
@@ -209,23 +240,36 @@ def _next_step(state: GameState) -> None:
                 emit(state, "fines_waived", count=state.fines_due)
             state.fines_due = 0
         _new_wanderer(state)
+        if state.config.seated and not state.outcome:  # the others' Wanderer Phases
+            state.step = WAIT
+            return
         if not state.outcome:
             state.phase, state.step = "discard", "discard"
             state.discards_left = DISCARD_LIMIT
     elif step == "discard":
+        if state.config.seated:  # the victory check waits for every seat's discards
+            _expire_counters(state)
+            state.step = WAIT
+            return
         _end_round(state)
 
 
 def _end_round(state: GameState) -> None:
+    _expire_counters(state)
+    _begin_round(state, state.round + 1)
+
+
+def _expire_counters(state: GameState) -> None:
     if state.bounty_bonus:
         if state.events is not None:
             emit(state, "counters_expire", cards=sorted(state.bounty_bonus))
         state.bounty_bonus.clear()
-    _begin_round(state, state.round + 1)
 
 
 def _wanderer_phase(state: GameState) -> None:
     state.phase = "wanderer"
+    if state.reseed:
+        state.rng = keyed_state(state.reseed, state.round, 1)
     rng = GameRng(state.rng)
     row = state.zones["wanderers"]
     for instance in list(row):
@@ -235,6 +279,7 @@ def _wanderer_phase(state: GameState) -> None:
             if state.city[kind]:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
+                state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
                 if state.events is not None:
                     emit(state, "hoard", card=instance, kind=kind)
     aggressive = []
@@ -272,6 +317,12 @@ def _after_combat(state: GameState, kind: str) -> None:
     state.combat = None
     state.forget_derived()
     if state.outcome:
+        return
+    if state.config.seated and (kind == "hunt" or state.step in (WAIT, HOSTING)):
+        # At a table a hunt ends the seat's Military Phase, and a combat fought on another
+        # seat's turn (this seat attacked, or hunting elsewhere) hands the game back to it.
+        if state.step != HOSTING:
+            state.phase, state.step = "wanderer", WAIT
         return
     if kind == "hunt":
         _wanderer_phase(state)
@@ -344,6 +395,8 @@ def legal_actions(state: GameState) -> list[Action]:
 def _legal_actions(state: GameState) -> list[Action]:
     if state.outcome:
         return []
+    if state.bounty_due:
+        return _bounty_options(state)
     if state.combat is not None:
         return combat.options(state)
     step = state.step
@@ -381,7 +434,9 @@ def apply(state: GameState, action: Action) -> Result:
     state.decisions += 1
     if state.events is not None:
         emit(state, "action", action=action.to_dict())
-    if state.combat is not None:
+    if action.kind == "bounty":
+        rulings.take_bounty_token(state, rulings.KIND_INDEX[action.option])
+    elif state.combat is not None:
         combat.apply(state, action)
     else:
         _apply(state, action)
@@ -416,6 +471,15 @@ def _why_illegal(state: GameState, action: Action) -> str:
 def _advance(state: GameState) -> None:
     state.pending = None
     while not state.outcome:
+        if state.bounty_due:  # chosen before anything else goes on
+            found = _bounty_options(state)
+            if found:
+                state.pending = found
+                return
+            if state.events is not None:
+                emit(state, "bounty_short", count=state.bounty_due)
+            state.bounty_due = 0  # the city's pool is empty: "not able to do so"
+            continue
         fight = state.combat
         if fight is not None:
             if fight.step == "over":
@@ -431,6 +495,9 @@ def _advance(state: GameState) -> None:
             continue
         found = _legal_actions(state)
         if found:
+            state.pending = found
+            return
+        if state.step in (WAIT, HOSTING):  # a seat waiting for the table (rules/game/seats.py)
             state.pending = found
             return
         _next_step(state)
@@ -632,13 +699,26 @@ def _use_options(state: GameState) -> list[Action]:
 
 
 def _fine_options(state: GameState) -> list[Action]:
+    """A fine's ways of payment, and the abilities of the moment ("Abilities may be used in
+    any phase"): with nothing to pay with, only the income abilities, which could bring the
+    token (with none of those either, the fine is waived)."""
     if state.fines_due <= 0:
         return []
     options = [Action("fine", option=rulings.KINDS[k]) for k in range(3) if state.personal[k]]
     for zone in ("private", "residents", "guards", "defensive", "attached"):
         options += [Action("fine", i) for i in state.zones[zone]
                     if state.card(i).subtype != "stronghold"]
-    return options
+    uses = _use_options(state)
+    if not options:
+        return [a for a in uses if state.card(a.card).ability(a.option).effect.kind
+                == "collect"]
+    return [*options, *uses]
+
+
+def _bounty_options(state: GameState) -> list[Action]:
+    """One token of the bounty due: "The bounty can be made of any token type" the city's
+    pool still has."""
+    return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
 
 
 # --- replay --------------------------------------------------------------------------------

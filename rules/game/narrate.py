@@ -38,13 +38,14 @@ def narrate(state: GameState) -> list[str]:
         if event["phase"] != phase and event["phase"] in PHASES:
             phase = event["phase"]
             lines.append(f"-- {PHASES[phase]} Phase")
-        text = _sentence(state, event, name)
+        text = sentence(state, event, name)
         if text:
             lines.append(("   " if kind != "action" else " > ") + text)
     return lines
 
 
-def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -> str:
+def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -> str:
+    """One event in words ("" for the events a reader does not need)."""
     kind = e["type"]
     if kind == "setup":
         return (f"Setup: seed {e['seed']}, target {e['target']} influence; personal pool "
@@ -71,7 +72,10 @@ def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -
                                     + ", ".join(name(c) for c in e["cards"]) + ".",
         "die": lambda: f"Die for {name(e['lead'])}'s attack on {name(e['target'])}: "
                        f"{e['roll']} ({e['effect']}).",
-        "attack": lambda: f"[{e['step']} attacks] "
+        "attack": lambda: f"[{e['step']} attacks] " + (
+                          " + ".join(name(a) for a in e["attackers"])
+                          + f" cannot hit {name(e['target'])}, a ranged flyer."
+                          ) if e.get("out_of_reach") else f"[{e['step']} attacks] "
                           + " + ".join(name(a) for a in e["attackers"])
                           + (" attack " if len(e["attackers"]) > 1 else " attacks ")
                           + f"{name(e['target'])}: offense {e['offense']} against "
@@ -81,7 +85,12 @@ def _sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) -
         "wound": lambda: f"{name(e['card'])} has {e['wounds']} wound(s).",
         "leaves_play": lambda: f"{name(e['card'])} goes to the {e['to'].replace('_', ' ')} "
                                f"({e['reason'].replace('_', ' ')}).",
-        "bounty": lambda: f"Bounty for {name(e['card'])}: {tokens_text(e['tokens'])}.",
+        "bounty": lambda: f"Bounty for {name(e['card'])}: {e['due']} token(s) of any kinds "
+                          "from the city's pool"
+                          + (f", and {tokens_text(e['tokens'])} lying on it." if any(e["tokens"])
+                             else "."),
+        "bounty_short": lambda: f"The city's pool is empty: {e['count']} bounty token(s) "
+                                "cannot be taken.",
         "fine_token": lambda: f"Fine paid: 1 {KINDS[e['kind']]} token to the city.",
         "fines_waived": lambda: f"{e['count']} fine(s) cannot be paid.",
         "new_wanderer": lambda: f"A new wanderer arrives: {name(e['card'])}.",

@@ -5,31 +5,50 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
 
 * :class:`RandomPolicy` picks uniformly among the legal actions with its own seeded RNG (for
   fuzzing the engine: every legal path gets taken sooner or later).
-* :class:`GreedyPolicy` is the default heuristic, playing to reach the influence target fast:
+* :class:`GreedyPolicy` is the default heuristic, playing to reach the influence target fast
+  (its weights are the constants below, tuned on the sample decks against the lookahead
+  player, rules/game/lookahead.py):
 
   - **draws** a structure when the citizens in hand would not all find a residence (open
     residences plus the residences of structures in hand), otherwise a personality; it
     recycles a discard pile only when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations
-    first (troops keep theirs for the Discard Phase so that they fight unexhausted), then
-    plays the best card it can afford, by this score: personalities by faction influence
-    (troops only while it has fewer troops than wanderers in play plus one), structures when
-    residences are short, income structures and events, a first wall, items on troops that
-    lack that kind of item, income invocations; it never plays a card that only hurts itself;
-  - **hunts** every wanderer that one of its unexhausted troops beats alone (else the one with
-    the biggest bounty that they all beat together by 2), sends every unexhausted troop;
-    each attacks alone when its offense beats the target's defense, otherwise it joins the
-    attack where it adds most (offense minus defense, before the die);
-  - **defends** with every unexhausted troop, assigning by the same rule, and uses Fear on
-    the strongest wanderer;
-  - **pays fines** with a token of the kind it holds most of (ties: not the kind it keeps for
-    the five-members bonus) while it has tokens, otherwise with its cheapest card in play;
+    first (troops keep theirs for the Discard Phase so that they fight unexhausted); then
+    plays a personality that reaches the victory target if one does; else the best card it
+    can afford, by this score: personalities by faction influence (troops a little below
+    citizens, more while it has no more troops than wanderers), structures when residences
+    are short or by their income (worth more the earlier they come), income events, a first
+    wall, items on troops that lack that kind of item, income invocations; every token of a
+    kind that counts toward victory (a five-members bonus on) costs a point of influence; it
+    never plays a card that only hurts itself, and never passes while a play brings a
+    faction to five members;
+  - **hunts** when a wanderer's best duel with one of its ready troops is expected to gain
+    (its bounty and the end of its fines and raids, much more when the next wanderer would
+    overrun the city) more than the troop's risk (strike-backs, who strikes first), at most
+    one wanderer per two ready troops, and sends every ready troop;
+  - **fights** (hunts and the wanderers' raids) by weighing the fight's expected outcome
+    over the dice (:class:`Fight`): each assignment is the one after which the fight goes
+    best (enough separate hits to kill, no needless strike-backs), a Defender passes up a
+    second fight that only costs; in the modification step it plays a battle event or uses a
+    combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
+    outcome by more than its tokens; it bribes an attacker whose fight would cost more than
+    its bribe (it can destroy something and cannot be killed);
+  - **pays fines** with an income ability's token if one can bring it, else a token of a kind
+    that does not count toward victory, the kind it holds most of, else its cheapest card;
+  - **takes bounties** in the kind a card in hand lacks, else the kind of a five-members
+    bonus, else the kind it holds fewest of;
   - **discards** cards it can never play (interrupts and other no-effect events, a second
-    wall, a dead or duplicate unique), after using its troops' income abilities.
+    wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
+    strong enough for, an invocation nobody may bear, an item with no troop) and cards it
+    would not play now if it could pay (structures nobody needs, items no bearer wants,
+    invocations used only in fights), then personalities it will not afford for two rounds
+    (a kind of their cost beyond its tokens and two rounds of its income of that kind), after
+    using its troops' income abilities.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from rules.game import combat, rulings
@@ -38,6 +57,19 @@ from rules.game.profile import Profile
 from rules.game.state import GameState
 from rules.rng import GameRng
 
+# The weights of the greedy policy's scores, tuned on the sample decks against the lookahead
+# player (docs/goldfish.md): a play scores in "influence points" of about 4 each.
+INFLUENCE = 4.0  # a point of faction influence, the unit of the scores
+BONUS_TOKEN = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
+TROOP_BASE = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
+TROOP_FIGHT = 0.5  # per point of offense and defense, while it has no more troops than wanderers
+INCOME_ROUNDS = 12.0  # an income structure pays about this many rounds less the round number...
+INCOME_LEAST = 2.0  # ...and never less than this many
+HUNT_GAIN = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
+OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would overrun the city
+WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
+HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
+AFFORD_ROUNDS = 2  # a personality in hand it cannot pay for within this many rounds is discarded
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -58,6 +90,8 @@ class GreedyPolicy:
         del seed  # deterministic: it needs no randomness
 
     def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if state.bounty_due:
+            return _bounty_choice(state, actions)
         if state.combat is not None:
             return _combat_choice(state, actions)
         step = state.step
@@ -97,6 +131,18 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """Income first (the uses score above any play); then a play that reaches the victory
+    target, whatever its score; then the best scored play; never a pass while a play switches
+    on the five-members bonus."""
+    best = best_scored(state, actions)
+    if best is not None and best.kind != "play":
+        return best
+    winning, bonus = _decisive_plays(state, actions)
+    return winning or best or bonus or _find(actions, "pass")
+
+
+def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
+    """The first action of the highest :func:`_score` above 0 (None if none scores)."""
     context = _Context(state)
     # Most decisions offer an income ability (scored 100 and up) beside plays that cannot
     # reach that: then only the uses need scoring. A play wins a tie (it is offered first),
@@ -114,13 +160,14 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
         return best_use
     best: Action | None = None
     best_score = 0.0
-    # A play's score depends on the card, and on its target only for items (a citizen
-    # scores the same on any residence, a troop on any structure it guards): the placements
-    # of one card come together, so each card is scored once (a second copy of a card is
-    # never offered). Uses and items are scored one by one.
+    # A play's score depends on the card, and on its target only for items and invocations
+    # (a citizen scores the same on any residence, a troop on any structure it guards): the
+    # placements of one card come together, so each card is scored once (a second copy of a
+    # card is never offered). Uses, items and invocations are scored one by one.
     last_card, last_guard, last_score = -1, False, 0.0
     for action in actions:
-        if action.kind == "play" and state.card(action.card).type != "item":
+        if action.kind == "play" and state.card(action.card).type not in ("item",
+                                                                          "invocation"):
             guard = action.target >= 0
             if action.card == last_card and guard == last_guard:
                 score = last_score
@@ -131,7 +178,46 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
             score = _score(state, action, context)
         if score > best_score:
             best, best_score = action, score
-    return best or _find(actions, "pass")
+    return best
+
+
+def _decisive_plays(state: GameState, actions: Sequence[Action]
+                    ) -> tuple[Action | None, Action | None]:
+    """The personality whose play reaches the victory target (checked at the next round's
+    start), and one that brings a faction to five members (switching on the token bonus),
+    each the first found of the highest total, or None."""
+    if not any(a.kind == "play" and state.card(a.card).type == "personality"
+               for a in actions):
+        return None, None
+    members: dict[str, int] = {}
+    total = 0
+    for instance in rulings.personalities_in_play(state):
+        card = state.card(instance)
+        total += card.influence
+        if card.faction:
+            members[card.faction] = members.get(card.faction, 0) + 1
+    target = state.config.target
+    winning: Action | None = None
+    bonus: Action | None = None
+    best_total, bonus_total = -1, -1
+    last = -1
+    for action in actions:
+        if action.kind != "play" or action.card == last:
+            continue  # (a card's placements come together and reach the same total)
+        card = state.card(action.card)
+        if card.type != "personality" or (card.is_troop and action.target >= 0):
+            continue
+        last = action.card
+        reached = total + card.influence
+        for faction, kind in rulings.PRIMARY.items():
+            count = members.get(faction, 0) + (1 if card.faction == faction else 0)
+            if count >= 5:
+                reached += state.personal[kind] - card.cost[kind]
+        if reached >= target and reached > best_total:
+            winning, best_total = action, reached
+        if card.faction and members.get(card.faction, 0) == 4 and reached > bonus_total:
+            bonus, bonus_total = action, reached
+    return winning, bonus
 
 
 class _Context:
@@ -142,6 +228,14 @@ class _Context:
         self._troops: int | None = None
         self._short: int | None = None
         self._slots: dict[int, list[str | None]] | None = None
+        self._bonus: set[int] | None = None
+
+    def bonus_cost(self, card: Profile) -> float:
+        """What paying ``card`` costs in victory: with a faction's five-members bonus on,
+        every token of its kind spent is one influence less."""
+        if self._bonus is None:
+            self._bonus = _bonus_kinds(self.state)
+        return sum(card.cost[k] for k in self._bonus) * BONUS_TOKEN if self._bonus else 0.0
 
     @property
     def troops(self) -> int:
@@ -184,17 +278,21 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if action.kind != "play":
         return 0
     card = state.card(action.card)
-    cost = card.total_cost * 0.1
+    cost = card.total_cost * 0.1 + context.bonus_cost(card)
     if card.type == "personality":
         if card.is_troop:
-            if action.target >= 0 or context.troops > len(state.zones["wanderers"]):
+            if action.target >= 0:
                 return 0
-            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+            needed = context.troops <= len(state.zones["wanderers"])
+            fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
+            return TROOP_BASE + card.influence * INFLUENCE + card.income + fight - cost
         return 20 + card.influence * 4 + card.income - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + 2 * card.income
+        # Income pays every round to come: worth more the earlier it comes into play.
+        income = card.income * max(INCOME_LEAST, INCOME_ROUNDS - state.round)
+        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
@@ -206,6 +304,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         return 0 if slot in context.slots(action.target) else \
             3 + card.offense + card.defense - cost
     if card.type == "invocation":
+        # Income invocations only: spending tokens on one used in fights costs more members
+        # than it wins fights (measured on the sample decks).
         return 5 + card.income if card.income else 0
     if card.type == "event":
         effect = card.abilities[0].effect
@@ -223,12 +323,14 @@ def _play_bound(card: Profile) -> float:
     cost = card.total_cost * 0.1
     if card.type == "personality":
         if card.is_troop:
-            return 10 + card.influence * 3 + (card.offense + card.defense) * 0.5 - cost
+            return (TROOP_BASE + card.influence * INFLUENCE + card.income
+                    + (card.offense + card.defense) * TROOP_FIGHT - cost)
         return 20 + card.influence * 4 + card.income - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        return max(0, 8 * card.residencies + 2 * card.income + 1 - cost)
+        return max(0, 8 * card.residencies + card.income * max(INCOME_LEAST, INCOME_ROUNDS)
+                   + 1 - cost)
     if card.type == "item":
         return max(5, 3 + card.offense + card.defense - cost)
     if card.type == "invocation":
@@ -241,34 +343,86 @@ def _play_bound(card: Profile) -> float:
     return 0
 
 
-def _ready_offense(state: GameState) -> int:
-    return sum(state.card(t).offense for t in state.zones["defensive"]
-               if state.card(t).is_troop and t not in state.exhausted)
-
-
-def _toughness(state: GameState, wanderer: int) -> int:
-    card = state.card(wanderer)
-    return card.defense + (2 if "flight" in card.keywords else 0)
-
-
 def _huntable(state: GameState) -> list[int]:
-    """The wanderers to hunt: each that a ready troop of its own beats (strongest wanderers
-    matched first, each with the weakest troop that beats it), else the one with the biggest
-    bounty that all ready troops together beat by 2."""
-    ready = sorted(state.card(t).offense for t in state.zones["defensive"]
-                   if state.card(t).is_troop and t not in state.exhausted)
-    row = sorted(state.zones["wanderers"], key=lambda w: (-_toughness(state, w), w))
-    chosen = []
-    for wanderer in row:
-        match = next((o for o in ready if o > _toughness(state, wanderer)), None)
-        if match is not None:
-            ready.remove(match)
-            chosen.append(wanderer)
-    if chosen:
-        return chosen
-    total = _ready_offense(state)
-    together = [w for w in row if total >= _toughness(state, w) + 2]
-    return [max(together, key=lambda w: (state.card(w).bounty, -w))] if together else []
+    """The wanderers worth hunting now, best first: each matched with the ready troop that
+    fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
+    bounty and the end of its fines and raids, more when the row is full and the next
+    wanderer would overrun the city) more than it risks (the troop's life)."""
+    troops = [_Hunter(state, t) for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    if not troops:
+        return []
+    urgent = len(state.zones["wanderers"]) >= state.config.overrun_limit
+    helpers = 0
+    for troop in troops:
+        helpers += troop.offense
+    chosen: list[tuple[float, int]] = []
+    for wanderer in state.zones["wanderers"]:
+        best = -math.inf
+        for troop in troops:
+            best = max(best, _duel(state, troop, wanderer, helpers - troop.offense, urgent))
+        if best > HUNT_GAIN:
+            chosen.append((best, wanderer))
+    chosen.sort(key=_first_best)
+    return [w for _, w in chosen[:max(1, len(troops) // HUNTERS_PER_PREY)]]
+
+
+def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
+    return -entry[0], entry[1]
+
+
+class _Hunter:
+    """A ready troop's numbers outside combat: offense (printed, its items, against
+    wanderers), defense (printed, its items), keywords."""
+
+    def __init__(self, state: GameState, troop: int) -> None:
+        card = state.card(troop)
+        self.instance = troop
+        self.card = card
+        self.keys = rulings.keywords(state, troop)
+        offense, defense = card.offense, card.defense
+        for item in rulings.items_used(state, troop):
+            offense += state.card(item).offense
+            defense += state.card(item).defense
+        for amount in rulings.static_amounts(state, troop, "offense_vs_wanderers"):
+            offense += amount
+        self.offense, self.defense = offense, defense
+        self.left = card.vitality - state.wounds.get(troop, 0)
+
+
+def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool) -> float:
+    """What hunting ``wanderer`` with ``lead`` in front is expected to gain: the lead strikes
+    (with ``helpers``' offense joining, half of it counted: they may be needed elsewhere), the
+    wanderer strikes back at the lead; the one that strikes in an earlier step (ranged, then
+    fleetfoot) may kill the other first."""
+    prey = state.card(wanderer)
+    lead_keys, prey_keys = lead.keys, rulings.keywords(state, wanderer)
+    if "flight" in prey_keys and "ranged" not in lead_keys and "flight" not in lead_keys:
+        return -1.0  # "Flyers cannot be assigned by a card without the ranged or flight"
+    giant = "giant-size" in lead_keys and "giant-size" not in prey_keys
+    hit = _wound_chance(lead.offense + (3 if giant else 0) + helpers // 2 - prey.defense)
+    back = prey.offense + (3 if "giant-size" in prey_keys and "giant-size" not in lead_keys
+                           else 0)
+    guard = lead.defense
+    for amount in rulings.static_amounts(state, wanderer, "defense_malus"):
+        guard -= amount
+    struck = _wound_chance(back - guard)
+    ours = 2 if "fierce" in lead_keys and "armor" not in prey_keys else 1
+    theirs = 2 if "fierce" in prey_keys and "armor" not in lead_keys else 1
+    kill = hit if ours >= prey.vitality - state.wounds.get(wanderer, 0) else 0.0
+    lost = struck if theirs >= lead.left else 0.0
+    first, second = _step_of(lead_keys), _step_of(prey_keys)
+    if first < second:
+        struck, lost = struck * (1 - kill), lost * (1 - kill)
+    elif second < first:
+        hit, kill = hit * (1 - lost), kill * (1 - lost)
+    prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
+    return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead.card) \
+        - (struck - lost) * 0.5
+
+
+def _step_of(keys: frozenset[str]) -> int:
+    return 0 if "ranged" in keys else 1 if "fleetfoot" in keys else 2
 
 
 def _worth_hunting(state: GameState) -> bool:
@@ -291,34 +445,458 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
         if not choices:
             return _find(actions, "done")
-        # Alone when it beats the target (each separate attack is one more chance to wound,
-        # and a ranged attacker keeps striking first); otherwise the joint attack it helps most.
-        best: Action | None = None
-        best_key = (False, False, 0)
+        # The assignment after which the fight is expected to go best (a kill needs as many
+        # separate hits as the target has vitality left; every attack risks a strike-back).
+        # Copies of a card, with the same wounds, make the same assignment: one of each.
+        distinct: list[Action] = []
+        seen: set[tuple[str, int, int, int]] = set()
         for action in choices:
-            margin = combat.margin(state, action)
-            key = (margin >= 1, action.kind != "joint", margin)
-            if best is None or key > best_key:  # the first of equals, as max() picks
-                best, best_key = action, key
-        assert best is not None
+            same = (state.cards[action.card], state.wounds.get(action.card, 0)
+                    + (100 if action.card in state.exhausted else 0), action.target,
+                    int(action.option) if action.option else -1)
+            if same not in seen:
+                seen.add(same)
+                distinct.append(action)
+        if len(distinct) == 1 and len(choices) == len(actions):
+            return distinct[0]  # nothing to weigh: no other assignment, no "done"
+        fight = Fight(state)
+        best = distinct[0]
+        best_gain = -math.inf
+        for action in distinct:
+            gain = fight.assignment_gain(action)
+            if gain > best_gain + 1e-9:
+                best, best_gain = action, gain
+        if state.combat.step == "assign" and len(choices) < len(actions) and best_gain < 0:
+            return _find(actions, "done")  # a Defender's second fight that only costs
         return best
     if step == "modify":
-        fears = [a for a in actions if a.kind == "fear"]
-        if fears:
-            return max(fears, key=lambda a: (state.card(a.target).offense, -a.target))
-        return _find(actions, "done")
+        return _modify_choice(state, actions)
+    if step == "bribe":
+        return _bribe_choice(state, actions)
     return _find(actions, "done")
 
 
+def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """Bribe the attacker whose fight costs most beyond its bribe: what it is expected to
+    destroy or kill (it strikes where it beats the defense by most: the player's ready troops,
+    or with none his structures), less what killing it would bring (a ready troop that beats
+    it), against the bribe's tokens (half of them come back with its bounty if it is killed
+    later)."""
+    best = _find(actions, "done")
+    best_gain = 0.0
+    troops = [t for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    targets = troops or [*state.zones["private"], *state.zones["guards"]]
+    for action in actions:
+        if action.kind != "bribe":
+            continue
+        wanderer = action.card
+        damage = 0.0
+        for target in targets:
+            chance = _wound_chance(combat.strike(state, wanderer, target))
+            card = state.card(target)
+            if card.subtype == "stronghold":
+                left = card.vitality - state.wounds.get(target, 0)
+                loss = 1000.0 if left <= 1 else 1.0
+            elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
+                loss = _card_worth(card)
+            else:
+                loss = 1.0
+            damage = max(damage, chance * loss)
+        card = state.card(wanderer)
+        killed = max((_wound_chance(combat.strike(state, t, wanderer)) for t in troops),
+                     default=0.0) if card.vitality - state.wounds.get(wanderer, 0) <= 1 else 0.0
+        gain = damage - killed * (card.bounty + KILL_VALUE) \
+            - combat.bribe_cost(state, wanderer) * TOKEN_VALUE * 0.5
+        if gain > best_gain:
+            best, best_gain = action, gain
+    return best
+
+
+# --- weighing a fight ------------------------------------------------------------------------
+
+# The chance an attack wounds, by its margin before the dice: the attacking group's die adds
+# 0, +1 or +2 offense (4, 1 and 1 chances in 6), the target's die 0, +1 or +2 defense.
+_WOUND_CHANCE = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
+KILL_VALUE = 3.0  # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
+TOKEN_VALUE = 1.0  # what a token spent on a modification is worth, in the same units
+MODIFY_THRESHOLD = 0.25  # a modification is used when it gains at least this much
+
+
+def _wound_chance(margin: int) -> float:
+    return 1.0 if margin >= 3 else _WOUND_CHANCE.get(margin, 0.0)
+
+
+class Fight:
+    """What the combat is expected to bring the player if resolved now, and with what a
+    modification would change: wanderers killed (their bounty and :data:`KILL_VALUE`) or
+    wounded, minus his cards killed, destroyed or wounded, step by step (a card killed in an
+    earlier step strikes no more), over the dice. The attacks are read once (combat.forecast)
+    and each modification weighed by arithmetic on them."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.attacks = combat.forecast(state)
+        self.mine = set(_combat_cards(state))
+        self.left: dict[int, int] = {}  # wounds each target can still take
+        # Filled by value() for the fight as it stands (what assignment_gain starts from):
+        self.alive: dict[int, float] = {}  # each card's chance to live through the fight
+        self.chances: list[float] = []  # each attack's chance to wound, its attackers alive
+        self.hits_on: dict[int, list[tuple[float, int, int]]] = {}  # (chance, wounds, attack)
+        self.margins: list[int] = []  # each attack's margin before the dice
+        self.factors: list[float] = []  # the chance its attackers are alive to strike
+        self.worth: dict[int, float] = {}  # each target's part of the value
+        self.base = self.value(keep=True)
+
+    def assignment_gain(self, action: Action) -> float:
+        """About what the assignment ``action`` adds to the fight's value, weighed on the
+        cards it touches only: its target (one hit more, or a stronger joint attack) and, if
+        the target strikes back, the card assigned (whichever strikes in an earlier step may
+        kill the other first). A local estimate, cheap enough to weigh every option."""
+        (replaced, target, offense, defense, step, wounds, back_margin, back_step,
+         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action)
+        card = action.card
+        alive = self.alive
+        chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
+        if replaced >= 0:
+            for member in self.attacks[replaced][2]:
+                chance *= alive.get(member, 1.0)
+        on_target = self.hits_on.get(target, _NO_HITS)
+        left = self.wounds_left(target)
+        if back_margin == combat.NO_STRIKE_BACK:
+            killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
+            return self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+        back = _wound_chance(back_margin) * alive.get(target, 1.0)
+        on_card = self.hits_on.get(card, _NO_HITS)
+        card_left = self.wounds_left(card)
+        if step < back_step:  # the target may die before it strikes back
+            killed, _ = _hit_chances(left, on_target, -1, chance, wounds)
+            back *= 1.0 - killed
+        elif back_step < step:  # the card may die before it strikes
+            killed, _ = _hit_chances(card_left, on_card, -1, back, back_wounds)
+            chance *= 1.0 - killed
+        killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
+        gain = self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+        killed, untouched = _hit_chances(card_left, on_card, -1, back, back_wounds)
+        return gain + self._part(card, killed, untouched) - self.worth.get(card, 0.0)
+
+    def boost_gain(self, boost_off: dict[int, int] | None, boost_def: dict[int, int] | None,
+                   feared: int = -1) -> float:
+        """About what more offense or defense for some cards (or Fear on one) adds to the
+        fight's value, weighed on the targets of the attacks it changes only (as
+        assignment_gain)."""
+        changed: dict[int, dict[int, float]] = {}
+        for index, attack in enumerate(self.attacks):
+            _, target, members, offenses, ready, defense, _, _ = attack
+            delta = 0
+            for position, member in enumerate(members):
+                if not ready[position]:
+                    continue
+                add = boost_off.get(member, 0) if boost_off is not None else 0
+                if member == feared:
+                    add -= 3
+                if add:
+                    delta += max(0, offenses[position] + add) - max(0, offenses[position])
+            if boost_def is not None and target in boost_def:
+                delta -= max(0, defense + boost_def[target]) - defense
+            if delta:
+                chance = _wound_chance(self.margins[index] + delta) * self.factors[index]
+                changed.setdefault(target, {})[index] = chance
+        gain = 0.0
+        for target, chances in changed.items():
+            hits = [(chances.pop(i, c), w) for c, w, i in self.hits_on.get(target, _NO_HITS)]
+            hits += [(c, self.attacks[i][7]) for i, c in chances.items()]
+            killed = _kill_chance(self.wounds_left(target), hits)
+            untouched = 1.0
+            for chance, _ in hits:
+                untouched *= 1.0 - chance
+            gain += self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+        return gain
+
+    def _part(self, target: int, killed: float, untouched: float) -> float:
+        """A target's part of the fight's value, from the chance that it is killed and the
+        chance that nothing wounds it."""
+        wounded = 1.0 - untouched - killed
+        card = self.state.card(target)
+        if card.type == "wanderer":
+            return killed * (card.bounty + KILL_VALUE) + wounded
+        if card.subtype == "stronghold":
+            return -(killed * 1000 + wounded)
+        if target in self.mine or card.is_structure:
+            return -(killed * _card_worth(card) + wounded)
+        return 0.0
+
+    def _worth(self, target: int, hits: list[tuple[float, int]], killed: float = -1.0
+               ) -> float:
+        """A target's part of the fight's value, hit by ``hits`` (chance, wounds; ``killed``:
+        their chance to kill it, when known)."""
+        if killed < 0:
+            killed = _kill_chance(self.wounds_left(target), hits)
+        untouched = 1.0
+        for chance, _ in hits:
+            untouched *= 1.0 - chance
+        wounded = 1.0 - untouched - killed
+        card = self.state.card(target)
+        if card.type == "wanderer":
+            return killed * (card.bounty + KILL_VALUE) + wounded
+        if card.subtype == "stronghold":
+            return -(killed * 1000 + wounded)
+        if target in self.mine or card.is_structure:
+            return -(killed * _card_worth(card) + wounded)
+        return 0.0
+
+    def wounds_left(self, target: int) -> int:
+        left = self.left.get(target)
+        if left is None:
+            card = self.state.card(target)
+            # Any wound destroys a structure other than a stronghold.
+            left = 1 if card.is_structure and card.subtype != "stronghold" \
+                else card.vitality - self.state.wounds.get(target, 0)
+            self.left[target] = left
+        return left
+
+    def value(self, boost_off: dict[int, int] | None = None,
+              boost_def: dict[int, int] | None = None, feared: int = -1,
+              grant: tuple[int, str] | None = None, hold: bool = False,
+              keep: bool = False) -> float:
+        """The fight's expected value, with the changes a modification would make; ``keep``:
+        remember its parts (the fight as it stands, for assignment_gain)."""
+        state = self.state
+        attacks = self.attacks if grant is None else combat.forecast(
+            state, {grant[0]: grant[1]})
+        alive: dict[int, float] = {}
+        hits: dict[int, list[tuple[float, int]]] = {}
+        chances = [0.0] * len(attacks) if keep else []
+        if keep:
+            self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
+        present = 0  # a bit per resolution step that has attacks
+        for attack in attacks:
+            present |= 1 << attack[6]
+        struck: list[int] = []
+        for step in (0, 1, 2):
+            if not present >> step & 1:
+                continue
+            struck.clear()
+            for index, attack in enumerate(attacks):
+                _, target, members, offenses, ready, defense, when, wounds = attack
+                if when != step:
+                    continue
+                offense = 0
+                for position, member in enumerate(members):
+                    value = offenses[position]
+                    if ready[position]:
+                        if boost_off is not None:
+                            value += boost_off.get(member, 0)
+                        if member == feared:
+                            value -= 3
+                    offense += max(0, value)
+                if boost_def is not None:
+                    defense = max(0, defense + boost_def.get(target, 0))
+                chance = _wound_chance(offense - defense)
+                if keep:
+                    factor = 1.0
+                    for member in members:
+                        factor *= alive.get(member, 1.0)
+                    self.margins[index], self.factors[index] = offense - defense, factor
+                if chance > 0:
+                    for member in members:
+                        chance *= alive.get(member, 1.0)
+                    hits.setdefault(target, []).append((chance, wounds))
+                    struck.append(target)
+                    if keep:
+                        chances[index] = chance
+                        self.hits_on.setdefault(target, []).append((chance, wounds, index))
+            for target in struck:
+                alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
+        total = 0.0
+        for target, target_hits in hits.items():
+            worth = self._worth(target, target_hits, 1.0 - alive[target])
+            if hold and worth < 0 and target in self.mine:  # no exhaustion: only deaths count
+                card = state.card(target)
+                worth = -(1.0 - alive[target]) * _card_worth(card)
+            total += worth
+            if keep:
+                self.worth[target] = worth
+        if keep:
+            self.alive, self.chances = alive, chances
+        return total
+
+
+def _combat_cards(state: GameState) -> list[int]:
+    assert state.combat is not None
+    return state.combat.player
+
+
+_NO_HITS: list[tuple[float, int, int]] = []
+
+
+def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chance: float,
+                 wounds: int) -> tuple[float, float]:
+    """(The chance that ``hits`` (chance, wounds, attack), but the attack ``skip``, and one
+    more hit (``chance``, ``wounds``) deal ``left`` wounds or more; the chance none lands.)"""
+    untouched = 1.0 - chance
+    simple = left <= 1 or wounds >= left
+    for hit_chance, hit_wounds, index in hits:
+        if index != skip:
+            untouched *= 1.0 - hit_chance
+            if hit_wounds < left:
+                simple = False
+    if left <= 0:
+        return 1.0, untouched
+    if simple:
+        return 1.0 - untouched, untouched
+    spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
+    for hit_chance, hit_wounds, index in [*hits, (chance, wounds, -2)]:
+        if index == skip:
+            continue
+        moved = [0.0] * (left + 1)
+        for taken, weight in enumerate(spread):
+            moved[taken] += weight * (1.0 - hit_chance)
+            moved[min(left, taken + hit_wounds)] += weight * hit_chance
+        spread = moved
+    return spread[left], untouched
+
+
+def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
+    """The chance that independent hits (chance, wounds) deal ``left`` wounds or more."""
+    if left <= 0:
+        return 1.0
+    if left == 1 or all(wounds >= left for _, wounds in hits):
+        missed = 1.0
+        for chance, _ in hits:
+            missed *= 1.0 - chance
+        return 1.0 - missed
+    spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
+    for chance, wounds in hits:
+        moved = [0.0] * (left + 1)
+        for taken, weight in enumerate(spread):
+            moved[taken] += weight * (1.0 - chance)
+            moved[min(left, taken + wounds)] += weight * chance
+        spread = moved
+    return spread[left]
+
+
+def _card_worth(card: Profile) -> float:
+    """What losing one of the player's cards in play costs, in the units of fight_value."""
+    if card.type == "personality":
+        return 3.0 + card.influence * 3 + card.total_cost * 0.5
+    return 2.0 + card.total_cost * 0.5 + card.residencies * 2
+
+
+def _modify_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """The modification that improves the fight's expected outcome most for what it costs,
+    if any does by :data:`MODIFY_THRESHOLD`; else done."""
+    best = _find(actions, "done")
+    if len(actions) == 1:
+        return best
+    fight = Fight(state)
+    best_gain = MODIFY_THRESHOLD
+    for action in actions:
+        weighed = _weigh_modification(state, action, fight)
+        if weighed is not None and weighed > best_gain:
+            best, best_gain = action, weighed
+    return best
+
+
+def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float | None:
+    """What ``action`` adds to the fight's expected outcome, less what it spends."""
+    kind, card = action.kind, action.card
+    if kind == "charge":
+        return fight.boost_gain({card: 1}, {card: -1})
+    if kind in ("fervor", "pray"):
+        amount = min(state.card(card).strength[1], state.personal[1])
+        target = card if kind == "fervor" else action.target
+        boost = {target: amount}
+        after = fight.boost_gain(boost, None) if kind == "fervor" or action.option == "offense" \
+            else fight.boost_gain(None, boost)
+        return after - amount * TOKEN_VALUE
+    if kind == "fear":
+        # "E Fear" exhausts the bearer: its own attack then counts for nothing.
+        lost = {card: -99} if "fear" in state.card(card).exhausting else None
+        return fight.boost_gain(lost, None, action.target)
+    if kind == "use":
+        effect = state.card(card).ability(action.option).effect
+        price = sum(effect.pay) * TOKEN_VALUE
+        actor = state.host.get(card, card) if state.card(card).type == "invocation" else card
+        if effect.kind == "grant":
+            return fight.value(grant=(actor, effect.keyword)) - fight.base - price
+        if effect.kind == "self_defense":
+            return fight.boost_gain(None, {actor: effect.amount}) - price
+        if effect.kind == "troop_offense":
+            return fight.boost_gain({action.target: effect.amount}, None) - price
+        return None
+    if kind == "play":
+        profile = state.card(card)
+        effect = profile.abilities[0].effect
+        price = profile.total_cost * TOKEN_VALUE
+        if effect.kind == "troop_offense":
+            return fight.boost_gain({action.target: effect.amount}, None) - price
+        mine = [t for t in fight.mine if state.in_play(t)]
+        if effect.kind == "all_defense":
+            return fight.boost_gain(None, dict.fromkeys(mine, effect.amount)) - price
+        if effect.kind == "no_wound_exhaustion":
+            return fight.value(hold=True) - fight.base - price
+        if effect.kind == "heal_troops":
+            healed = sum(1 for t in mine if state.wounds.get(t))
+            return healed * 1.5 - price
+    return None
+
+
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    for action in actions:  # income first: it may bring the token that pays
+        if action.kind == "use" and state.card(action.card).ability(
+                action.option).effect.kind == "collect":
+            return action
     tokens = [a for a in actions if a.kind == "fine" and a.card < 0]
     if tokens:
+        # Not a token that counts toward victory (a five-members bonus kind) while another
+        # kind can pay; then the kind held most, not the kept kind on ties.
         favour = state.favour
-        return max(tokens, key=lambda a: (state.personal[rulings.KIND_INDEX[a.option]],
+        counting = _bonus_kinds(state)
+        return max(tokens, key=lambda a: (rulings.KIND_INDEX[a.option] not in counting,
+                                          state.personal[rulings.KIND_INDEX[a.option]],
                                           rulings.KIND_INDEX[a.option] != favour))
     cards = [a for a in actions if a.kind == "fine"]
     return min(cards, key=lambda a: (state.card(a.card).influence * 3
                                      + state.card(a.card).total_cost, a.card))
+
+
+def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """The kind that counts most: one a card in hand lacks to be played (the card first that
+    lacks fewest tokens); else the kind whose tokens count toward victory now (a faction with
+    five members in play); else the kind held fewest of, the kept kind on ties (generic costs
+    spend the other kinds first, so this keeps every kind at hand)."""
+    offered = [rulings.KIND_INDEX[a.option] for a in actions]
+    personal = state.personal
+    best_short: tuple[int, int] | None = None
+    for instance in state.zones["hand"]:
+        card = state.card(instance)
+        if card.type == "event" and card.subtype != "general":
+            continue
+        short = [max(0, card.cost[k] - personal[k]) for k in range(3)]
+        lacking = sum(short)
+        if lacking and any(short[k] for k in offered):
+            kind = max(offered, key=lambda k: (short[k], -k))
+            if best_short is None or lacking < best_short[0]:
+                best_short = (lacking, kind)
+    if best_short is not None:
+        chosen = best_short[1]
+    else:
+        counting = _bonus_kinds(state)
+        favour = state.favour
+        chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
+    return actions[offered.index(chosen)]
+
+
+def _bonus_kinds(state: GameState) -> set[int]:
+    """The token kinds that count toward victory now: the primary kind of each faction with
+    five or more members in play."""
+    members: dict[str, int] = {}
+    for instance in rulings.personalities_in_play(state):
+        faction = state.card(instance).faction
+        if faction:
+            members[faction] = members.get(faction, 0) + 1
+    return {rulings.PRIMARY[f] for f, n in members.items() if n >= 5 and f in rulings.PRIMARY}
 
 
 def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -328,10 +906,77 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
             ability = holder.ability(action.option)
             if ability.effect.kind == "collect":
                 return action
+    context = _Context(state)
+    people: list[Profile] | None = None
     for action in actions:
-        if action.kind == "discard" and _dead_card(state, action.card):
+        if action.kind != "discard":
+            continue
+        if _dead_card(state, action.card):
             return action
+        card = state.card(action.card)
+        if card.type in ("event", "invocation", "item"):
+            if people is None:
+                people = [state.card(i) for i in (*rulings.personalities_in_play(state),
+                                                  *state.zones["hand"])
+                          if state.card(i).type == "personality"]
+            if _unusable(card, people):
+                return action
+        if _idle(state, action.card, context):
+            return action
+    # Then a personality it will not afford for rounds: a kind of its cost beyond what the
+    # player holds and AFFORD_ROUNDS rounds of his income of that kind bring.
+    income: list[int] | None = None
+    for action in actions:
+        if action.kind == "discard" and state.card(action.card).type == "personality":
+            if income is None:
+                income = _income_by_kind(state)
+            cost = state.card(action.card).cost
+            for kind in range(3):
+                if cost[kind] > state.personal[kind] + income[kind] * AFFORD_ROUNDS:
+                    return action
     return _find(actions, "done")
+
+
+def _income_by_kind(state: GameState) -> list[int]:
+    """The tokens of each kind the income abilities of the cards in play bring a round."""
+    income = [0, 0, 0]
+    for zone in ("private", "residents", "guards", "defensive", "attached"):
+        for instance in state.zones[zone]:
+            for ability in state.card(instance).abilities:
+                gains = ability.effect.gains
+                if ability.effect.kind == "collect":
+                    income[0] += gains[0]
+                    income[1] += gains[1]
+                    income[2] += gains[2]
+    return income
+
+
+def _idle(state: GameState, instance: int, context: _Context) -> bool:
+    """A card the policy would not play now even if it could pay for it (a structure nobody
+    needs a home in, an item no bearer wants, an invocation or event it does not use)."""
+    card = state.card(instance)
+    if card.type in ("personality", "structure") and card.subtype in ("citizen", "troop",
+                                                                       "stronghold"):
+        return False
+    if card.type == "event" and card.subtype == "battle":
+        return False
+    if card.type in ("item", "invocation"):
+        return all(_score(state, Action("play", instance, p), context) <= 0
+                   for p in rulings.personalities_in_play(state))
+    return _score(state, Action("play", instance), context) <= 0
+
+
+def _unusable(card: Profile, people: list[Profile]) -> bool:
+    """A card in hand that none of ``people`` (the personalities in play and in hand) can
+    use, so it only takes a draw's place: a battle event no troop is strong enough for, an
+    invocation no personality may bear, an item with no troop to carry it."""
+    if card.type == "event":
+        return card.subtype == "battle" and not any(
+            p.is_troop and p.strength[0] >= card.strength[0] for p in people)
+    if card.type == "invocation":
+        return not any(p.strength[1] >= card.strength[1]
+                       and (card.subtype != "kalim" or p.faction == "kalim") for p in people)
+    return not card.income and not any(p.is_troop for p in people)
 
 
 def _dead_card(state: GameState, instance: int) -> bool:

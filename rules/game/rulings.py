@@ -40,6 +40,7 @@ def end_game(state: GameState, outcome: str) -> None:
     state.phase = "over"
     state.step = ""
     state.combat = None
+    state.bounty_due = 0
     if state.events is not None:
         emit(state, "game_over", outcome=outcome, round=state.round)
 
@@ -87,23 +88,6 @@ def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
     for k in range(3):
         state.city[k] -= got[k]
         state.personal[k] += got[k]
-    return got
-
-
-def collect_any(state: GameState, count: int) -> list[int]:
-    """Take ``count`` tokens of any kinds from the city (a bounty), one at a time of the kind
-    the player holds fewest of (ties: the kind kept for the five-members bonus first): the
-    generic costs spend the other kinds first, so this keeps every kind at hand."""
-    got = [0, 0, 0]
-    favour = state.favour
-    for _ in range(count):
-        available = [k for k in range(3) if state.city[k]]
-        if not available:
-            break
-        kind = min(available, key=lambda k: (state.personal[k], k != favour, k))
-        state.city[kind] -= 1
-        state.personal[kind] += 1
-        got[kind] += 1
     return got
 
 
@@ -230,6 +214,7 @@ def remove_killed(state: GameState, instance: int, reason: str) -> None:
 def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None:
     card = state.card(instance)
     tokens = state.on_card.pop(instance, None)
+    state.hoarded.pop(instance, None)
     if tokens:
         # "Influence tokens without an owner return to the city's influence pool."
         for k in range(3):
@@ -267,10 +252,13 @@ def rehouse(state: GameState, citizen: int) -> None:
 
 
 def wound(state: GameState, instance: int, count: int, *, exhaust: bool = True) -> bool:
-    """Put ``count`` wound counters on a card; True when it is killed or destroyed."""
+    """Put ``count`` wound counters on a card and exhaust it ("Place a wound counter on the
+    target and exhaust it"), unless it has Endurance ("does not become exhausted for taking a
+    wound": any wound, a combat's or an ability's) or ``exhaust`` is False (Hold the Line);
+    True when it is killed or destroyed."""
     card = state.card(instance)
     state.wounds[instance] = state.wounds.get(instance, 0) + count
-    if exhaust:
+    if exhaust and "endurance" not in keywords(state, instance):
         state.exhausted.add(instance)
     if state.events is not None:
         emit(state, "wound", card=instance, count=count, wounds=state.wounds[instance])
@@ -279,15 +267,34 @@ def wound(state: GameState, instance: int, count: int, *, exhaust: bool = True) 
     return state.wounds[instance] >= card.vitality
 
 
+def bounty(state: GameState, wanderer: int) -> int:
+    """A wanderer's bounty now: printed (#21), plus a bounty bonus of this round, plus the
+    tokens it hoarded ("as an additional bounty"); a bribe lying on it is not bounty."""
+    return (state.card(wanderer).bounty + state.bounty_bonus.get(wanderer, 0)
+            + state.hoarded.get(wanderer, 0))
+
+
 def pay_bounty(state: GameState, wanderer: int) -> None:
-    """The bounty of a killed wanderer, from the city's pool, and any tokens on it."""
-    card = state.card(wanderer)
-    got = collect_any(state, card.bounty + state.bounty_bonus.get(wanderer, 0))
+    """A killed wanderer's bounty: the tokens lying on it (hoards, bribes) go to the player as
+    they are; the rest comes from the city's pool, "of any token type": the player chooses the
+    kinds, one token at a time, at the next decision (``state.bounty_due``)."""
+    due = state.card(wanderer).bounty + state.bounty_bonus.get(wanderer, 0)
     extra = state.on_card.pop(wanderer, None) or [0, 0, 0]
+    state.hoarded.pop(wanderer, None)
     for k in range(3):
         state.personal[k] += extra[k]
+    state.bounty_due += due
     if state.events is not None:
-        emit(state, "bounty", card=wanderer, tokens=[got[k] + extra[k] for k in range(3)])
+        emit(state, "bounty", card=wanderer, due=due, tokens=list(extra))
+
+
+def take_bounty_token(state: GameState, kind: int) -> None:
+    """One token of the bounty due, of the kind the player chose."""
+    state.bounty_due -= 1
+    state.city[kind] -= 1
+    state.personal[kind] += 1
+    if state.events is not None:
+        emit(state, "bounty_token", kind=kind)
 
 
 # --- abilities and events ------------------------------------------------------------------
@@ -374,9 +381,14 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
         return [Action("play", instance)] if state.zones[
             "personality_pile" if effect.keyword == "personalities" else "structure_pile"] else []
     if kind == "search_residence":
-        return [Action("play", instance)] if any(
-            state.card(i).residencies and state.card(i).subtype == "general"
-            for i in state.zones["structure_pile"]) else []
+        # The player looks through the pile and chooses: one action per card found, naming
+        # its copy with the lowest number (whatever the pile's order, which is hidden).
+        found: dict[str, int] = {}
+        for i in sorted(state.zones["structure_pile"]):
+            card_i = state.card(i)
+            if card_i.residencies and card_i.subtype == "general":
+                found.setdefault(card_i.id, i)
+        return [Action("play", instance, i) for i in found.values()]
     if kind == "bounty_bonus":
         return [Action("play", instance, w) for w in state.zones["wanderers"]]
     if kind == "wound_own_structure":
@@ -410,7 +422,7 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
             if state.events is not None:
                 emit(state, "draw", card=drawn, pile=effect.keyword)
     elif kind == "search_residence":
-        _search_residence(state)
+        _search_residence(state, target)
     elif kind == "bounty_bonus":
         state.bounty_bonus[target] = state.bounty_bonus.get(target, 0) + effect.amount
         if state.events is not None:
@@ -424,12 +436,10 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
             emit(state, "exhaust", card=target)
 
 
-def _search_residence(state: GameState) -> None:
-    """Take the first general structure with residencies from the pile, then shuffle the pile
-    (a searched pile is reshuffled: a documented choice)."""
+def _search_residence(state: GameState, found: int) -> None:
+    """Take the structure the player chose from the pile, then shuffle the pile (a searched
+    pile is reshuffled: a documented choice)."""
     pile = state.zones["structure_pile"]
-    found = next(i for i in pile if state.card(i).residencies
-                 and state.card(i).subtype == "general")
     state.move(found, "hand")
     state.flags[found] |= 1
     rng = GameRng(state.rng)

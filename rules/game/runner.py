@@ -18,13 +18,39 @@ from typing import Any
 from rules.decklist import Deck
 from rules.game import engine
 from rules.game.config import GameConfig
-from rules.game.policies import POLICIES
+from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy
+from rules.game.policies import POLICIES, Policy
 from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
 from rules.rng import derive_seed
 
 CHUNK = 250
+
+
+# Who may play a run, by the name --policy takes; "lookahead:N" sets the lookahead's budget
+# (rollouts per decision, rules/game/lookahead.py).
+POLICY_NAMES = ("greedy", "lookahead", "random")
+
+
+def check_policy(name: str) -> str:
+    """``name`` if it names a policy, else ValueError saying what does."""
+    base, colon, budget = name.partition(":")
+    if base not in POLICY_NAMES or (colon and base != "lookahead"):
+        raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICY_NAMES)} "
+                         f"(or lookahead:N, N rollouts per decision)")
+    if colon and not (budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
+        raise ValueError(f"the lookahead budget must be a number from 1 to {MAX_BUDGET}, "
+                         f"not {budget!r}")
+    return name
+
+
+def make_policy(name: str, seed: int) -> Policy:
+    """The policy ``name`` names (checked by :func:`check_policy`), seeded with ``seed``."""
+    base, _, budget = check_policy(name).partition(":")
+    if base == "lookahead":
+        return LookaheadPolicy(seed, int(budget)) if budget else LookaheadPolicy(seed)
+    return POLICIES[base](seed)
 
 
 @dataclass(frozen=True)
@@ -36,9 +62,7 @@ class RunSpec:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise ValueError(f"games must be at least 1, not {self.games}")
-        if self.policy not in POLICIES:
-            raise ValueError(f"unknown policy {self.policy!r}; choose one of "
-                             f"{', '.join(sorted(POLICIES))}")
+        check_policy(self.policy)
 
 
 def game_seed(seed: int, number: int) -> int:
@@ -52,7 +76,7 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
     is called before every decision (e.g. to snapshot the table at each round's start)."""
     seed = game_seed(spec.seed, number)
     state = engine.new_game(prepared, None, seed, record=record)
-    policy = POLICIES[spec.policy](derive_seed(seed, "policy"))
+    policy = make_policy(spec.policy, derive_seed(seed, "policy"))
     while not state.outcome:
         if observe is not None:
             observe(state)

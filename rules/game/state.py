@@ -63,6 +63,13 @@ class Combat:
     berserk: bool = False  # the second, berserk-only round
     previous: dict[int, int] = field(default_factory=dict)  # first-round target per card
     berserked: list[int] = field(default_factory=list)
+    # Cards whose first fight was against a target in the private holdings (noted before any
+    # wound: Berserk's new target must be there too, even if the first one was destroyed).
+    first_private: list[int] = field(default_factory=list)
+    declined: bool = False  # the player's Defenders passed up their second fight
+    # Offense and defense of (attacker, target) pairs while the assignments are made (nothing
+    # changes them then), for policies weighing every assignment; not saved, not copied.
+    odds: dict[int, int] = field(default_factory=dict)
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -89,14 +96,21 @@ class GameState:
     personal: list[int] = field(default_factory=lambda: [0, 0, 0])
     city: list[int] = field(default_factory=lambda: [0, 0, 0])
     on_card: dict[int, list[int]] = field(default_factory=dict)  # bribes and hoards
+    hoarded: dict[int, int] = field(default_factory=dict)  # how many of those were hoarded
     bounty_bonus: dict[int, int] = field(default_factory=dict)
     favour: int = -1  # the token kind the player keeps for the five-members bonus
     fines_due: int = 0
+    bounty_due: int = 0  # bounty tokens the player still chooses the kinds of
     discards_left: int = 0
     ignored_wound: list[int] = field(default_factory=list)
     combat: Combat | None = None
     flags: list[int] = field(default_factory=list)
     decisions: int = 0
+    # Non-zero in a lookahead rollout only: the dice of each round, Wanderer Phase and combat
+    # resolution are then drawn from this key and the round (rng.keyed_state), not from what
+    # came before, so two rollouts that differ in one action still roll the same dice for the
+    # same events (rules/game/lookahead.py). Real games never set it.
+    reseed: int = 0
     facts: dict[str, dict[str, Any]] = field(default_factory=dict)
     table: dict[str, Profile] = field(default_factory=dict, repr=False, compare=False)
     # The events of a recorded game (None: not recorded; bulk runs skip the bookkeeping).
@@ -149,6 +163,7 @@ class GameState:
         data["wounds"] = {str(k): v for k, v in self.wounds.items()}
         data["on_card"] = {str(k): v for k, v in self.on_card.items()}
         data["bounty_bonus"] = {str(k): v for k, v in self.bounty_bonus.items()}
+        data["hoarded"] = {str(k): v for k, v in self.hoarded.items()}
         data["combat"] = None if self.combat is None else _combat_dict(self.combat)
         return data
 
@@ -156,6 +171,27 @@ class GameState:
         """An independent copy that shares the (immutable) card profiles: what undo points
         and Monte Carlo playouts need, without rebuilding every profile."""
         return GameState.from_dict(self.to_dict(), table=self.table)
+
+    def clone(self) -> GameState:
+        """An unrecorded copy to play on without touching this state, for lookahead rollouts
+        (many per decision): every container copied directly, the read-only parts (card ids,
+        options, card facts and profiles) shared, the caches left to fill again. A test
+        checks it copies every field."""
+        combat = self.combat
+        return GameState(
+            cards=self.cards, seed=self.seed, config=self.config, rng=self.rng,
+            round=self.round, phase=self.phase, step=self.step, outcome=self.outcome,
+            final_round=self.final_round,
+            zones={name: list(cards) for name, cards in self.zones.items()},
+            where=list(self.where), host=dict(self.host), exhausted=set(self.exhausted),
+            wounds=dict(self.wounds), personal=list(self.personal), city=list(self.city),
+            on_card={k: list(v) for k, v in self.on_card.items()}, hoarded=dict(self.hoarded),
+            bounty_bonus=dict(self.bounty_bonus), favour=self.favour,
+            fines_due=self.fines_due, bounty_due=self.bounty_due,
+            discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
+            combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
+            decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
+            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any],
@@ -168,6 +204,7 @@ class GameState:
         for name in ("round", "phase", "step", "outcome", "final_round", "favour", "fines_due",
                      "discards_left", "decisions"):
             setattr(state, name, data[name])
+        state.reseed = int(data.get("reseed", 0))
         state.zones = {z: list(data["zones"][z]) for z in ZONES}
         state.where = list(data["where"])
         state.personal = list(data["personal"])
@@ -179,6 +216,9 @@ class GameState:
         state.wounds = {int(k): v for k, v in data["wounds"].items()}
         state.on_card = {int(k): list(v) for k, v in data["on_card"].items()}
         state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
+        # (Saved before these existed: a playtest game stored by an earlier version.)
+        state.hoarded = {int(k): v for k, v in data.get("hoarded", {}).items()}
+        state.bounty_due = int(data.get("bounty_due", 0))
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
         state.table = table if table is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")
@@ -186,8 +226,20 @@ class GameState:
         return state
 
 
+def _combat_clone(c: Combat) -> Combat:
+    return Combat(
+        kind=c.kind, step=c.step, player=list(c.player), wild=list(c.wild), wall=c.wall,
+        groups=[list(g) for g in c.groups], turn=c.turn, wall_left=c.wall_left,
+        bonus_off=dict(c.bonus_off), bonus_def=dict(c.bonus_def),
+        granted={k: list(v) for k, v in c.granted.items()}, prayed=list(c.prayed),
+        feared=list(c.feared), charged=dict(c.charged), hold_line=c.hold_line,
+        climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
+        berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined)
+
+
 def _combat_dict(combat: Combat) -> dict[str, Any]:
-    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)}
+    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)
+            if f.name != "odds"}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data

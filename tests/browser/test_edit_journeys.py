@@ -165,7 +165,7 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
         expect(page.locator("#f-offense")).to_have_value("2")
         # Proposing before checking what was read is refused, naming the values.
         person.fill(page.locator("#f-cost_economic"), TYPED["cost_economic"])
-        check(person, page.locator("#source-scan"))
+        check(person, page.locator("#source-kind-scan"))
         person.press(page.get_by_role("button", name="Propose this edit"))
         expect(page.locator("#error-summary")).to_contain_text("read from the scan are not checked")
         assert not Edit.objects.exists()
@@ -182,7 +182,7 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
         check(person, box)
     for key, value in TYPED.items():
         person.fill(page.locator(f"#f-{key}"), value)
-    check(person, page.locator("#source-scan"))
+    check(person, page.locator("#source-kind-scan"))
     person.fill(page.locator("#note"), "Read in daylight.")
     person.press(page.get_by_role("button", name="Propose this edit"))
 

@@ -66,3 +66,22 @@ def post(client: Client, url: str, body: Any = None, status: int | None = None) 
     if status is not None:
         assert response.status_code == status, response.content[:800]
     return response
+
+
+def edit_pages(viewer: User) -> list[str]:
+    """The card edit pages as ``viewer`` (given a verified address, so the forms show) meets
+    them, with an open edit of a Demo card (a fictional set) proposed by somebody else, so that
+    its page offers the votes."""
+    from accounts.models import EmailVerification
+    from edits.services import edit_propose
+
+    viewer.email = f"{viewer.username}@example.org"
+    viewer.save(update_fields=["email"])
+    EmailVerification.objects.create(user=viewer, email=viewer.email, verified_at=timezone.now())
+
+    demo = card("demo-bog-hag")
+    edit = edit_propose(editor=make_verified(f"{viewer.username}-peer"), card=demo.id,
+                        changes={"defense": (demo.defense or 0) + 1},
+                        source="my own copy of the card")
+    return ["/cards/demo-bog-hag/improve/", "/sets/demo/add/", "/edits/", f"/edits/{edit.pk}/",
+            "/edits/mine/", "/edits/guide/", "/cards/demo-bog-hag/history/"]

@@ -14,6 +14,7 @@ from decks.services import deck_save
 from goldfish.models import GoldfishRun
 from goldfish.runs import RunOptions
 from tests.commands import run_command
+from tests.conftest import ILLEGAL_HOLDINGS, with_holdings
 from tests.goldfish.helpers import TEXT, sample_deck, work
 
 pytestmark = pytest.mark.django_db
@@ -118,9 +119,12 @@ def test_a_json_decklist_object_can_be_run(client: Client) -> None:
         ({"text": "# Real\nInitial Holdings\n1 Acormis Winters\n"}, 400, "deck_not_playable",
          "not known yet"),
         ({"text": TEXT, "games": 2001}, 400, "too_many_games", "Sign in"),
+        ({"text": TEXT, "policy": "lookahead:0"}, 400, "invalid", "budget"),
+        ({"text": TEXT, "policy": "lookahead:8", "games": 1001}, 400, "too_many_games",
+         "lookahead run may have at most 1,000 games"),
     ],
     ids=["no-deck", "both", "bad-deck", "no-games", "policy", "target", "unknown-card",
-         "unplayable", "anonymous-limit"],
+         "unplayable", "anonymous-limit", "lookahead-budget", "lookahead-limit"],
 )
 def test_bad_requests_are_problems(client: Client, body: dict[str, Any], status: int,
                                    code: str, detail: str) -> None:
@@ -189,3 +193,30 @@ def test_the_openapi_schema_documents_the_goldfish_api(client: Client) -> None:
 def test_runs_are_played_with_the_options_of_the_goldfish_command() -> None:
     # The API's defaults are the command's: a run without options is `goldfish FILE --seed 1`.
     assert RunOptions() == RunOptions(games=1000, seed=1, policy="greedy", target=25, players=1)
+
+
+@pytest.mark.parametrize("code", sorted(ILLEGAL_HOLDINGS))
+def test_a_deck_whose_initial_holdings_break_the_rules_is_refused_with_the_validators_problems(
+        client: Client, code: str) -> None:
+    text = with_holdings(ILLEGAL_HOLDINGS[code])
+    response = post(client, "/api/goldfish/", {"text": text, "games": 10, "seed": 1})
+    assert response.status_code == 400
+    problem = response.json()
+    assert problem["code"] == "deck_not_playable"
+    validated = post(client, "/api/decks/validate/", {"text": text, "players": 2}).json()
+    expected = [p for p in validated["problems"] if p["code"] == code]
+    assert [(p["code"], p["message"]) for p in problem["errors"]] == [
+        (p["code"], p["message"]) for p in expected]
+    assert expected[0]["message"] in problem["detail"]
+    assert not GoldfishRun.objects.exists()
+
+
+def test_a_lookahead_run_with_its_budget_is_accepted(client: Client) -> None:
+    response = post(client, "/api/goldfish/", {**BODY, "games": 10, "policy": "lookahead:4"})
+    assert response.status_code == 202
+    assert GoldfishRun.objects.get().policy == "lookahead:4"
+
+
+def test_a_deck_that_leaves_its_holdings_to_the_advisor_is_played(client: Client) -> None:
+    response = post(client, "/api/goldfish/", {"text": with_holdings(""), "games": 10, "seed": 1})
+    assert response.status_code == 202

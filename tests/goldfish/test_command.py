@@ -6,8 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError
 
+from decks.deck_input import deck_from_text
+from decks.validation import deck_validate
 from tests.commands import run_command as run
+from tests.conftest import ILLEGAL_HOLDINGS, with_holdings
 
 pytestmark = pytest.mark.django_db
 SAMPLE = str(Path(__file__).resolve().parents[2] / "fixtures" / "decklists" / "kalim-faithful.txt")
@@ -57,6 +61,16 @@ def test_other_options_reach_the_report() -> None:
     assert (code, report["policy"], report["target"], report["players"]) == (0, "random", 15, 2)
 
 
+def test_the_lookahead_policy_and_its_budget_reach_the_report() -> None:
+    code, out, _ = goldfish("--games", "2", "--format", "json", "--policy", "lookahead:2")
+    assert (code, json.loads(out)["policy"]) == (0, "lookahead:2")
+
+
+def test_an_unknown_policy_is_refused_naming_the_policies() -> None:
+    with pytest.raises(CommandError, match="greedy, lookahead, random"):
+        goldfish("--games", "2", "--policy", "clever")
+
+
 def test_the_text_report_reads_at_a_glance() -> None:
     code, out, err = goldfish("--games", "40")
     assert code == 0
@@ -89,3 +103,13 @@ def test_a_deck_of_cards_without_known_numbers_is_refused_naming_them() -> None:
     code, out, err = run("goldfish", "-", "--seed", "1", "--games", "5", stdin=text)
     assert code == 1 and out == ""
     assert "Acormis Winters" in err and "not known yet" in err
+
+
+@pytest.mark.parametrize("code", sorted(ILLEGAL_HOLDINGS))
+def test_a_deck_whose_initial_holdings_break_the_rules_is_refused(code: str) -> None:
+    text = with_holdings(ILLEGAL_HOLDINGS[code])
+    messages = [p.message for p in deck_validate(deck_from_text(text), players=1).problems
+                if p.code == code]
+    code_, out, err = run("goldfish", "-", "--games", "5", "--seed", "1", stdin=text)
+    assert (code_, out) == (1, "")
+    assert messages and all(m in err for m in messages)

@@ -13,11 +13,13 @@ from django.test import Client
 
 from decks.models import Deck
 from decks.services import deck_save
+from decks.validation import deck_validate
 from goldfish.chunks import run_prepared, run_spec
 from goldfish.games import replay_rounds
 from goldfish.layout import log_entries, table_layout
 from goldfish.models import GoldfishRun
 from goldfish.runs import RunOptions
+from tests.conftest import ILLEGAL_HOLDINGS, with_holdings
 from tests.goldfish.helpers import OTHER_TEXT, sample_deck, start, work
 
 pytestmark = pytest.mark.django_db
@@ -232,3 +234,18 @@ def test_the_compare_form_refuses_decks_it_cannot_read(client: Client, a: str, b
                                                        status: int) -> None:
     response = client.post("/goldfish/compare/", {"a": a, "b": b, "games": "10"})
     assert response.status_code == status
+
+
+def test_a_deck_whose_initial_holdings_break_the_rules_says_why_on_its_page(
+        client: Client, ada: Client) -> None:
+    from django.contrib.auth.models import User
+
+    code = "too_many_strongholds"
+    data = sample_deck(with_holdings(ILLEGAL_HOLDINGS[code]))
+    deck = deck_save(owner=User.objects.get(username="ada"), data=data)
+    message = next(p.message for p in deck_validate(data, players=1).problems if p.code == code)
+    page = html.unescape(ada.get(f"/decks/{deck.pk}/").content.decode())
+    assert message in page and "Goldfish 1,000 games" not in page
+    response = ada.post(f"/decks/{deck.pk}/goldfish/", {"games": "100", "seed": "1"})
+    assert response.status_code == 400 and message in html.unescape(response.content.decode())
+    assert not GoldfishRun.objects.exists()

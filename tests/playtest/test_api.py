@@ -9,7 +9,7 @@ from django.test import Client
 
 from decks.models import Deck
 from playtest.models import PlaytestGame
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ILLEGAL_HOLDINGS, with_holdings
 
 pytestmark = pytest.mark.django_db
 TEXT = (FIXTURES / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
@@ -165,3 +165,22 @@ def test_the_schema_documents_every_playtest_route(client: Client) -> None:
         assert method in paths[f"/api/playtest/{{id}}/{route}/"], route
     responses = paths["/api/playtest/{id}/actions/"]["post"]["responses"]
     assert {"200", "400", "404", "409"} <= set(responses)
+
+
+@pytest.mark.parametrize("code", sorted(ILLEGAL_HOLDINGS))
+def test_a_deck_whose_initial_holdings_break_the_rules_is_refused_with_the_validators_problems(
+        client: Client, code: str) -> None:
+    text = with_holdings(ILLEGAL_HOLDINGS[code])
+    response = post(client, "/api/playtest/", {"text": text, "seed": 1})
+    assert response.status_code == 400 and response["Content-Type"] == PROBLEM
+    problem = response.json()
+    validated = post(client, "/api/decks/validate/", {"text": text, "players": 2}).json()
+    expected = [(p["code"], p["message"]) for p in validated["problems"] if p["code"] == code]
+    assert problem["code"] == "deck_not_playable"
+    assert [(p["code"], p["message"]) for p in problem["errors"]] == expected
+    assert not PlaytestGame.objects.exists()
+
+
+def test_a_deck_that_leaves_its_holdings_to_the_advisor_is_played(client: Client) -> None:
+    response = post(client, "/api/playtest/", {"text": with_holdings(""), "seed": 1})
+    assert response.status_code == 201

@@ -13,7 +13,7 @@ from django.test import Client
 from decks.models import Deck
 from playtest.models import PlaytestGame
 from playtest.services import playtest_auto, playtest_share
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ILLEGAL_HOLDINGS, with_holdings
 
 pytestmark = pytest.mark.django_db
 TEXT = (FIXTURES / "decklists" / "kalim-crusaders.txt").read_text(encoding="utf-8")
@@ -69,8 +69,10 @@ def test_a_pasted_list_starts_a_game_with_the_chosen_target(client: Client) -> N
     [({"text": ""}, "Paste a decklist"),
      ({"text": "2 Nothing Of The Sort"}, "Nothing Of The Sort"),
      ({"text": "Initial Holdings\n1 Bowman (kalim)"}, "cannot play this deck"),
-     ({"text": TEXT, "seed": -1}, "greater than or equal to 0")],
-    ids=["empty", "unknown-card", "not-playable", "bad-seed"],
+     ({"text": TEXT, "seed": -1}, "greater than or equal to 0"),
+     ({"text": with_holdings(ILLEGAL_HOLDINGS["unique_structure_in_holdings"])},
+      "only the stronghold may be a unique structure in the Initial Holdings")],
+    ids=["empty", "unknown-card", "not-playable", "bad-seed", "illegal-holdings"],
 )
 def test_a_bad_start_says_why(client: Client, data: dict[str, Any], message: str) -> None:
     response = client.post("/playtest/new/", data)

@@ -152,7 +152,9 @@ def test_the_log_numbers_every_action_with_its_decision() -> None:
 
 
 def test_the_log_shows_dice_and_why_attacks_wound_or_miss() -> None:
-    source, state = start(seed=5)
+    # A game with an aggression roll: the greedy policy hunts more since issue 18, and in many
+    # games (seed 5 among them) every wanderer is killed or wounded before it could roll.
+    source, state = start(seed=6)
     move = Move()
     play_policy(state, "game", move)
     lines = log_lines(source.replay([a.to_dict() for a in move.actions]))

@@ -24,6 +24,7 @@ from goldfish.runs import RunOptions, goldfish_run_start
 from goldfish.tasks import goldfish_run_work
 from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.conftest import PASSWORD, ROOT
+from tests.edits.makers import edit_pages
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -74,6 +75,7 @@ def main_pages(client: Client) -> list[str]:
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
         f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
+        *edit_pages(ada),
     ]
 
 

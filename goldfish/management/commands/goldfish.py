@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -13,11 +14,17 @@ from django.core.management.base import BaseCommand, CommandParser
 from decks.management.decklist_file import read_deck
 from goldfish.games import DeckNotPlayable, goldfish_game, goldfish_report
 from rules.game.config import TARGETS, GameConfig
-from rules.game.policies import POLICIES
-from rules.game.runner import RunSpec
+from rules.game.runner import POLICY_NAMES, RunSpec, check_policy
 from sitewide.seeds import seed_argument
 
 MAX_GAMES = 10_000_000
+
+
+def _policy(name: str) -> str:
+    try:
+        return check_policy(name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class Command(BaseCommand):
@@ -33,7 +40,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=seed_argument, required=True, metavar="S")
         parser.add_argument("--workers", type=int, default=1, metavar="W",
                             help="processes to play on (the report is the same for any W)")
-        parser.add_argument("--policy", choices=sorted(POLICIES), default="greedy")
+        parser.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
+                            help=f"who decides: {', '.join(POLICY_NAMES)} (greedy by default); "
+                            "lookahead:N plays N rollouts per decision (docs/goldfish.md)")
         parser.add_argument("--target", type=int, choices=TARGETS, default=25)
         parser.add_argument("--players", type=int, default=1, choices=range(1, 7), metavar="P",
                             help="more than 3 x P wanderers in play loses (default 1)")

@@ -294,6 +294,14 @@ def resolve(state: GameState, dice: Sequence[int] | None = None) -> GameState:
     return state
 
 
+def take_bounty(state: GameState, kind: str = "economic") -> GameState:
+    """Choose the kinds of the bounty due: ``kind`` while the city's pool has it."""
+    while state.bounty_due and not state.over:
+        options = engine.legal_actions(state)
+        act(state, next((a for a in options if a.option == kind), options[0]))
+    return state
+
+
 def attacks(state: GameState) -> list[dict[str, Any]]:
     """The logged attacks (one per resolved attack group), in resolution order."""
     return events(state, "attack")

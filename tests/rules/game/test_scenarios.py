@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rules.deck_rules import HOLDINGS_CODES, validate_deck
 from rules.game import engine, rulings
 from rules.game.actions import Action
 from rules.game.config import GameConfig
@@ -26,6 +27,7 @@ from tests.rules.game.scenario_helpers import (
     attacks,
     battle_game,
     citizen,
+    deck_of,
     event,
     events,
     first,
@@ -42,6 +44,7 @@ from tests.rules.game.scenario_helpers import (
     set_dice,
     stronghold,
     structure,
+    take_bounty,
     time_limit,
     to_wanderer_phase,
     troop,
@@ -501,7 +504,7 @@ def test_search_takes_a_residence_and_reshuffles_the_pile() -> None:
     survey, inn = first(state, "survey"), first(state, "inn")
     place(state, survey, "hand")
     at_step(state, "action", "act")
-    act(state, Action("play", survey))
+    act(state, Action("play", survey, inn))
     assert state.where[inn] == "hand"
     search = events(state, "search")[0]
     assert search["card"] == inn and search["order"] == state.zones["structure_pile"]
@@ -792,7 +795,7 @@ def test_hoarding_takes_a_city_token_at_the_start_of_the_wanderer_phase() -> Non
     hunt(state, [magpie], [soldier])
     act(state, Action("separate", soldier, magpie))
     before = sum(state.personal)
-    resolve(state)
+    take_bounty(resolve(state))
     assert sum(state.personal) == before + 2 + 1 and magpie not in state.on_card
 
 
@@ -1056,7 +1059,7 @@ def test_defender_fights_two_different_enemies() -> None:
          wanderer("w2", offense=0, defense=0, vitality=3)])
     hunt(state, [w1, w2], [shield])
     act(state, Action("separate", shield, w1))
-    assert engine.legal_actions(state) == [Action("separate", shield, w2)]  # not w1 again
+    assert Action("separate", shield, w1) not in engine.legal_actions(state)  # not w1 again
     act(state, Action("separate", shield, w2))
     resolve(state)
     assert (state.wounds.get(w1), state.wounds.get(w2)) == (1, 1)
@@ -1205,28 +1208,33 @@ def test_raze_gives_nothing_against_troops() -> None:
     assert attack_by(state, ram)["offense"] == 1
 
 
-@pytest.mark.parametrize(("personal", "tokens"), [
-    pytest.param((1, 1, 1), [1, 1, 1], id="ties-kept-kind-first-city-short"),
-    pytest.param((0, 3, 1), [2, 0, 1], id="fewest-held-kind-first"),
+@pytest.mark.parametrize(("city", "choices", "offered"), [
+    pytest.param([10, 10, 10], ["political", "political", "economic"],
+                 [["economic", "religious", "political"]] * 3, id="any-kinds"),
+    pytest.param([10, 1, 0], ["religious", "economic", "economic"],
+                 [["economic", "religious"], ["economic"], ["economic"]],
+                 id="only-kinds-the-city-has"),
 ])
-def test_killed_wanderer_pays_its_bounty(personal: tuple[int, int, int],
-                                         tokens: list[int]) -> None:
+def test_the_victor_chooses_the_kinds_of_a_bounty(city: list[int], choices: list[str],
+                                                  offered: list[list[str]]) -> None:
     # "When a player kills a wanderer he receives a bounty (#24) from the city's influence
-    # pool. The bounty can be made of any token type." Documented choice (rulings.collect_any):
-    # one token at a time, of the kind the player holds fewest of, the kept kind on ties,
-    # never more of a kind than the city has.
+    # pool. The bounty can be made of any token type": the player chooses, one token at a
+    # time, among the kinds the city's pool still has.
     state, (soldier,), (wolf,) = battle_game(
         [troop("t", faction="kalim", offense=5)],
         [wanderer("w", defense=0, vitality=1, bounty=3)])
-    assert state.favour == 1  # religious, Kalim's primary kind
-    state.city = [10, 1, 5]
-    state.personal = list(personal)
+    state.city = list(city)
+    personal = list(state.personal)
     hunt(state, [wolf], [soldier])
     act(state, Action("separate", soldier, wolf))
     resolve(state)
     assert not alive(state, wolf)
-    assert events(state, "bounty")[0]["tokens"] == tokens
-    assert [state.personal[k] - personal[k] for k in range(3)] == tokens
+    for kind, kinds_offered in zip(choices, offered, strict=True):
+        assert engine.legal_actions(state) == [Action("bounty", option=k) for k in kinds_offered]
+        act(state, Action("bounty", option=kind))
+    gained = [state.personal[k] - personal[k] for k in range(3)]
+    assert gained == [choices.count(k) for k in rulings.KINDS]
+    assert state.bounty_due == 0 and state.combat is None
 
 
 def test_the_weapon_slot_uses_only_the_best_weapon() -> None:
@@ -1337,6 +1345,7 @@ def test_berserk_starts_a_second_combat_against_a_new_target() -> None:
     act(state, Action("separate", mad, w1))
     set_dice(state, [3] * 8)
     act(state, Action("done"))
+    take_bounty(state)
     assert state.combat is not None and state.combat.step == "berserk"
     assert engine.legal_actions(state) == [Action("berserk", mad, w2), Action("done")]
     act(state, Action("berserk", mad, w2))
@@ -1409,7 +1418,7 @@ def test_bribery_sends_the_wanderer_home_and_the_bribe_stays_on_it() -> None:
     hunt(state, [thief], [soldier])
     act(state, Action("separate", soldier, thief))
     before = sum(state.personal)
-    resolve(state)
+    take_bounty(resolve(state))
     assert sum(state.personal) == before + 2 + 2
 
 
@@ -1426,6 +1435,7 @@ def test_wound_a_wanderer_ability_kills_and_pays_the_bounty() -> None:
     at_step(state, "action", "act")
     personal = sum(state.personal)
     act(state, Action("use", hunter, rat, "0"))
+    take_bounty(state)
     assert not alive(state, rat) and sum(state.personal) == personal - 1 + 2
 
 
@@ -1528,6 +1538,50 @@ def test_holdings_that_cost_more_than_12_tokens_are_refused() -> None:
         make_game([stronghold(cost=13)])
 
 
+ILLEGAL_HOLDINGS = [
+    pytest.param([stronghold("keep"), stronghold("tower")], "too_many_strongholds",
+                 id="two-strongholds"),
+    pytest.param([stronghold(), *(structure(f"shed{i}", residencies=0) for i in range(4))],
+                 "too_many_zero_cost_structures", id="four-zero-cost-structures"),
+    pytest.param([stronghold(), structure("folly", cost=1, unique=True)],
+                 "unique_structure_in_holdings", id="unique-structure"),
+    pytest.param([stronghold(), wall("w1", cost=1), wall("w2", cost=1)], "too_many_walls",
+                 id="two-walls"),
+    pytest.param([stronghold(cost=13)], "holdings_over_budget", id="over-budget"),
+    pytest.param([stronghold(), citizen("clerk")], "wrong_pile", id="citizen-in-holdings"),
+]
+
+
+@pytest.mark.parametrize(("holdings", "code"), ILLEGAL_HOLDINGS)
+def test_initial_holdings_that_break_the_rules_are_refused_with_the_validators_problems(
+        holdings: list[dict[str, Any]], code: str) -> None:
+    # "each player must purchase initial holdings (using their 12 starting influence tokens)
+    # ... including: a stronghold, two or less zero cost structures, as may other non-unique
+    # structures desired"; "A player must have one and only one stronghold"; "Only one wall
+    # may be in play per player." The engine refuses such holdings with the deck validator's
+    # own problems (same codes, same messages).
+    deck, facts = deck_of(holdings)
+    with pytest.raises(engine.DeckNotPlayable) as refused:
+        engine.prepare(deck, facts)
+    expected = [p for p in validate_deck(deck, facts, players=1).errors
+                if p.code in HOLDINGS_CODES or (p.code == "wrong_pile" and set(p.cards)
+                                                & {e.card_id for e in deck.holdings})]
+    assert [p.code for p in expected] == [code]
+    assert refused.value.problems == tuple(expected)
+    assert expected[0].message in str(refused.value)
+
+
+def test_holdings_without_a_stronghold_are_left_to_the_advisor() -> None:
+    # A deck that leaves the holdings to the advisor (none listed, or none with a stronghold)
+    # is played with the advisor's legal choice.
+    deck, facts = deck_of([structure(f"shed{i}", residencies=0) for i in range(4)],
+                          structures=[stronghold(), structure("inn", cost=2, residencies=2)])
+    prepared = engine.prepare(deck, facts)
+    assert validate_deck(prepared.deck, facts, players=1).legal or all(
+        p.code not in HOLDINGS_CODES for p in validate_deck(prepared.deck, facts).errors)
+    assert "keep" in {e.card_id for e in prepared.deck.holdings}
+
+
 def test_draw_one_at_a_time_up_to_seven() -> None:
     # "Draw one card at a time from your structure and or personality draw pile ... until you
     # hold seven cards in your hand."
@@ -1610,3 +1664,142 @@ def test_no_action_is_legal_once_the_game_is_over() -> None:
     play_out(state)
     result = engine.apply(state, Action("pass"))
     assert (result.ok, result.reason) == (False, "The game is over.")
+
+
+# --- Issue 18: rules the engine got wrong ----------------------------------------------------
+
+
+def test_berserk_after_a_fight_in_the_private_holdings_stays_in_the_private_holdings() -> None:
+    # Berserk: "If the first combat was against a target in the private holdings the new
+    # target must also be from the private holdings" -- also when that first target was
+    # destroyed (it was in the private holdings when the fight began).
+    state, (soldier,), (_brute, rager) = battle_game(
+        [troop("t", offense=1, defense=9, vitality=5)],
+        [wanderer("brute", aggression=6, offense=5, defense=9, vitality=5),
+         wanderer("rager", aggression=6, offense=3, defense=9, vitality=5,
+                  abilities="Berserk.")],
+        holdings=[stronghold(defense=5), structure("hut", residencies=0)])
+    keep, hut = first(state, "keep"), first(state, "hut")
+    to_wanderer_phase(state)
+    muster(state, [soldier])
+    assert state.combat is not None
+    assert [g[1] for g in state.combat.groups if g[0] == 1 and g[2] == rager] == [hut]
+    resolve(state)
+    assert not alive(state, hut)
+    berserk = events(state, "berserk_round")[0]
+    assert state.events is not None
+    later = state.events[state.events.index(berserk):]
+    assert [e["target"] for e in later if e["type"] == "separate_attack"] == [keep]
+
+
+@pytest.mark.parametrize(("archer_kw", "hit"), [
+    pytest.param("Ranged.", False, id="ranged-bearer-cannot-be-hit"),
+    pytest.param("", True, id="bearer-without-ranged-is-still-hit"),
+])
+def test_flight_granted_in_the_modification_step_makes_a_ranged_flyer(archer_kw: str,
+                                                                      hit: bool) -> None:
+    # Flight: "Ranged flyers may only be hit by those with ranged or flight": checked when the
+    # attacks are resolved, so Flight granted after the assignments (Wings of the Dawn) counts.
+    state, (archer,), (wolf,) = battle_game(
+        [troop("archer", offense=1, defense=1, vitality=1, strength=(0, 2, 0),
+               abilities=archer_kw)],
+        [wanderer("w", offense=5, defense=9, vitality=5)],
+        others=[invocation("wings", requirement=1, abilities="Pay 2 religious influence: "
+                           "bearer gains Flight until the end of the combat.")])
+    wings = first(state, "wings")
+    place(state, wings, "attached", archer)
+    hunt(state, [wolf], [archer])
+    act(state, Action("separate", archer, wolf))
+    act(state, Action("use", wings, option="0"))
+    assert "flight" in rulings.keywords(state, archer)
+    resolve(state)
+    assert alive(state, archer) is not hit
+    assert attack_on(state, archer)["wounds"] == (1 if hit else 0)
+
+
+@pytest.mark.parametrize("endurance", [True, False], ids=["endurance", "no-endurance"])
+def test_endurance_also_spares_a_card_wounded_by_an_ability(endurance: bool) -> None:
+    # Endurance: "Troop or wanderer does not become exhausted for taking a wound" -- any wound,
+    # not only those of a combat. Unexhausted, it still rolls for aggression and is fined.
+    state, _, (ogre,) = battle_game(
+        wanderers=[wanderer("ogre", vitality=3, aggression=0,
+                            abilities="Endurance." if endurance else "")],
+        others=[citizen("hunter", abilities="E Pay 1 economic influence: target wanderer "
+                        "takes one wound.")])
+    hunter = first(state, "hunter")
+    place(state, hunter, "residents", first(state, "keep"))
+    at_step(state, "action", "act")
+    act(state, Action("use", hunter, ogre, "0"))
+    assert state.wounds[ogre] == 1
+    assert (ogre in state.exhausted) is not endurance
+    to_wanderer_phase(state)
+    assert bool(events(state, "aggression_roll")) is endurance
+    assert state.fines_due == (1 if endurance else 0)
+
+
+def test_abilities_may_be_used_while_paying_fines() -> None:
+    # "Many cards have abilities which may be used during any phase": a citizen's unused
+    # Campaign can take the token that pays the fine instead of discarding a card.
+    state = make_game(personalities=[citizen("herald", strength=(0, 0, 2),
+                                             abilities="E Campaign.")],
+                      wanderers=[wanderer("w")])
+    herald, keep = first(state, "herald"), first(state, "keep")
+    place(state, herald, "residents", keep)
+    place(state, first(state, "w"), "wanderers")
+    state.city = [state.city[k] + state.personal[k] for k in range(3)]
+    state.personal = [0, 0, 0]
+    to_wanderer_phase(state)
+    assert state.step == "fine" and state.fines_due == 1
+    campaign = Action("use", herald, option="0")
+    assert engine.legal_actions(state) == [Action("fine", herald), campaign]
+    act(state, campaign)
+    assert state.personal == [0, 0, 2]
+    act(state, Action("fine", option="political"))
+    assert state.where[herald] == "residents" and state.step == "discard"
+
+
+def test_a_defender_may_decline_its_second_fight() -> None:
+    # Defender: "Bearer *may* fight two enemies": once it has one assignment, "done" ends its
+    # side's assignments.
+    state, (shield,), (w1, w2) = battle_game(
+        [troop("t", offense=5, defense=9, vitality=5, abilities="Defender.")],
+        [wanderer("w1", offense=1, defense=0, vitality=3),
+         wanderer("w2", offense=0, defense=0, vitality=3)])
+    hunt(state, [w1, w2], [shield])
+    act(state, Action("separate", shield, w1))
+    assert engine.legal_actions(state) == [Action("separate", shield, w2), Action("done")]
+    act(state, Action("done"))
+    assert state.combat is not None and state.combat.step == "modify"
+    assert not any(g[0] == 0 and g[1] == w2 for g in state.combat.groups)
+
+
+def test_search_lets_the_player_choose_the_structure() -> None:
+    # "Search your structure draw pile for a structure with residencies and put it in your
+    # hand": the player looks through the pile and chooses.
+    state = make_game(structures=[structure("hut", residencies=1),
+                                  structure("shed", residencies=0),
+                                  structure("inn", residencies=2)],
+                      personalities=[event("survey", abilities="Search your structure draw "
+                                           "pile for a structure with residencies and put it "
+                                           "in your hand.")])
+    survey, hut, inn = first(state, "survey"), first(state, "hut"), first(state, "inn")
+    place(state, survey, "hand")
+    at_step(state, "action", "act")
+    assert set(play_actions(state)) == {Action("play", survey, hut), Action("play", survey, inn)}
+    act(state, Action("play", survey, inn))
+    assert state.where[inn] == "hand" and state.where[hut] == "structure_pile"
+
+
+def test_bribery_costs_the_bounty_with_its_bonus_and_hoarded_tokens() -> None:
+    # Bribery: "The influence cost to bribe a wanderer is its bounty"; Hoarding puts tokens on
+    # the wanderer "as an additional bounty", and a bounty bonus adds to it too.
+    state, _, (thief,) = battle_game(
+        wanderers=[wanderer("thief", aggression=6, offense=9, defense=0, vitality=1, bounty=2,
+                            abilities="Bribery. Hoarding.")])
+    state.bounty_bonus[thief] = 2
+    to_wanderer_phase(state)  # it hoards one token, then attacks
+    assert sum(state.on_card[thief]) == 1
+    personal = sum(state.personal)
+    act(state, Action("bribe", thief))
+    assert sum(state.personal) == personal - 5
+    assert sum(state.on_card[thief]) == 1 + 5

@@ -1,0 +1,103 @@
+"""The abilities a lord uses on another lord's personal pool: Extort, Tithe and Sap.
+
+Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table of 2 to 6
+(rules/game/seats.py) they are actions of the Action and Development cycle,
+``Action("use_on", bearer, target=seat, option=ability)``:
+
+* Extort (G): "Collect economic influence from another player's personal pool up to bearer's
+  economic/military strength";
+* Tithe (R): "Move religious influence up to bearer's religious strength from another player's
+  personal pool to the city's influence pool";
+* Sap (P): "Move influence tokens up to bearer's political strength from another player's
+  personal pool to the city's influence pool. Lord using sap chooses the tokens lost" (choice:
+  the target's most plentiful kinds first).
+
+An "E" exhausts the bearer; "(F)n" needs n members of the bearer's faction in play among all
+players' cards. Choice: each bearer uses them once a round, "E" or not (the rulebook sets no
+limit on one without "E", but two lords extorting each other at every action would never end
+the phase).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from rules.game.actions import Action
+from rules.game.rulings import PERSONALITY_ZONES
+from rules.game.state import GameState
+
+# ability -> (index of the strength that bounds it, kind taken or -1 for any, to the city?)
+RIVAL_ABILITIES = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1, True)}
+_CLAUSE = re.compile(r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap)\.?$")
+
+
+def parse(clause: str) -> tuple[str, bool, int] | None:
+    """(ability, exhausts, faction members needed) of a clause like "E (F)3 Extort.", or None."""
+    found = _CLAUSE.match(clause.strip().lower())
+    if found is None:
+        return None
+    return found.group(3), bool(found.group(1)), int(found.group(2) or 0)
+
+
+def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
+    """Members of ``faction`` in play among all players' cards."""
+    if not faction:
+        return 0
+    return sum(1 for state in seats for zone in PERSONALITY_ZONES for i in state.zones[zone]
+               if state.card(i).faction == faction)
+
+
+def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
+            used: Collection[int] = ()) -> list[Action]:
+    """The seat's rival abilities usable now on each other seat still in the game (``used``:
+    the bearers that used one this round)."""
+    state = seats[seat]
+    found = []
+    for zone in PERSONALITY_ZONES:
+        for bearer in state.zones[zone]:
+            if bearer in used:
+                continue
+            card = state.card(bearer)
+            for clause in card.no_solo_effect:
+                parsed = parse(clause)
+                if parsed is None:
+                    continue
+                ability, exhausts, members = parsed
+                if exhausts and bearer in state.exhausted:
+                    continue
+                if members and faction_members(seats, card.faction) < members:
+                    continue
+                strength, kind, _ = RIVAL_ABILITIES[ability]
+                if not card.strength[strength]:
+                    continue
+                for other in others:
+                    pool = seats[other].personal
+                    if (pool[kind] if kind >= 0 else sum(pool)) > 0:
+                        found.append(Action("use_on", bearer, other, ability))
+    return found
+
+
+def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
+    """Carry out a rival ability; the number of tokens it moved."""
+    state, victim = seats[seat], seats[action.target]
+    card = state.card(action.card)
+    strength, kind, to_city = RIVAL_ABILITIES[action.option]
+    clause = next(c for c in card.no_solo_effect
+                  if (p := parse(c)) is not None and p[0] == action.option)
+    parsed = parse(clause)
+    if parsed is not None and parsed[1]:
+        state.exhausted.add(action.card)
+    moved = 0
+    for _ in range(card.strength[strength]):
+        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.personal[i], -i))
+        if not victim.personal[k]:
+            break
+        victim.personal[k] -= 1
+        if to_city:
+            state.city[k] += 1
+        else:
+            state.personal[k] += 1
+        moved += 1
+    state.pending = None
+    return moved

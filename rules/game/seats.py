@@ -1,0 +1,742 @@
+"""A table of 2 to 6 players: one solo game state per seat, played together by the rulebook.
+
+Pure Python. Each seat is a :class:`~rules.game.state.GameState` of its own deck, made by the
+solo engine with ``config.players`` = the number of seats and ``config.seated``, and every
+seat's ``city`` is *the same list*: one shared city pool. The solo engine plays everything a
+seat does on its own cards; at a table it stops a seat at the step ``wait`` wherever the Order
+of Play passes to the other players (engine.WAIT), and this module runs the round across the
+seats:
+
+* **lead player**: most tokens in the personal pool at the start of the round, ties by a die;
+* **City Maintenance**: the victory check for all, then each seat's steps (simultaneous, so
+  seat by seat);
+* **Action and Development**: a cycle from the lead player to the left, one action each, until
+  every player still in passes in sequence (a pass is held back from the seat's engine until
+  then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
+  another player's pool are actions of the cycle (rules/game/rivalry.py);
+* **Military**: from the lead player, one choice each: hunt his own row (the solo hunt), hunt
+  another player's wanderer row (``hunt_row``), attack another player's holdings (``attack``,
+  with every ready troop or holding the strongest defender back), or pass;
+* **Wanderer**: seat by seat from the lead player: hoarding, aggression rolls, then every
+  player still in rolls a die and the highest (ties roll again) is attacked; fines and a new
+  wanderer; all lose when the wanderers in play exceed three times the players;
+* **Discard**: every seat, then the next round.
+
+A combat between seats is fought in the state of the seat whose cards are at stake: the
+other seat's cards join it as *guests* (new card instances at the end of its lists, carrying
+their wounds, exhaustion, tokens and attached cards), and go home with what happened to them
+when it is over. An attack on a player's holdings is fought as a raid on the defender by the
+attacker's troops; a hunt on another row as a hunt by the hunter of that row's wanderers;
+wanderers attacking another player as a raid on him. The defender (or hunter) decides with
+his own policy; the cards of the other side follow the engine's fixed rule for the side it
+does not ask (``combat._wild_choice``), the rulebook's "controlled by their owner" made a rule
+(rules/COVERAGE.md, "Multiplayer").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.game import combat, engine, rivalry, rulings
+from rules.game.actions import Action, Result
+from rules.game.config import GameConfig
+from rules.game.engine import HOSTING, WAIT, Prepared
+from rules.game.narrate import sentence
+from rules.game.state import DISCARDS, IN_PLAY, GameState
+from rules.rng import GameRng, derive_seed
+
+STAGES = ("maintenance", "action", "military", "wanderer", "discard", "over")
+# How a player was knocked out: his stronghold destroyed by another lord's attack, or by
+# wanderers (his own or another's).
+KNOCKOUTS = ("attack", "wanderers")
+
+
+@dataclass
+class Hosting:
+    """A combat in one seat's state with another seat's cards as guests."""
+
+    host: int
+    origin: int
+    kind: str  # "attack", "hunt_row" or "raid"
+    guests: dict[int, int]  # guest instance in the host -> instance in the origin
+    saved: tuple[str, str]  # the host's phase and step before
+    own_row: list[int] = field(default_factory=list)  # a hunter's own row, set aside
+    host_troops: list[int] = field(default_factory=list)  # the host's troops before
+
+
+@dataclass
+class Table:
+    seats: list[GameState]
+    seed: int
+    config: GameConfig
+    rng: int
+    round: int = 1
+    lead: int = 0
+    stage: str = "maintenance"
+    turn: int = -1  # the seat whose action-cycle turn it is
+    passes: int = 0  # consecutive passes in the action cycle
+    queue: list[int] = field(default_factory=list)  # seats still to take the phase's turn
+    started: bool = False  # the Wanderer Phase of queue[0] has begun
+    hosting: Hosting | None = None
+    outcome: str = ""  # "", "victory", "overrun", "timeout"
+    winner: int = -1
+    final_round: int = 0
+    out: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat -> (round, how)
+    decisions: int = 0
+    # One line per event of a recorded table ("" when not recorded): (round, seat, text).
+    story: list[tuple[int, int, str]] | None = None
+    seen: list[int] = field(default_factory=list)  # each seat's events already told
+    row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
+    rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def active(self) -> list[int]:
+        """Seats still in the game, from the lead player to the left."""
+        n = len(self.seats)
+        return [s for s in ((self.lead + k) % n for k in range(n)) if s not in self.out]
+
+    def tell(self, seat: int, text: str) -> None:
+        if self.story is not None:
+            self.flush()
+            self.story.append((self.round, seat, text))
+
+    def flush(self) -> None:
+        """Tell the seats' new engine events (while the guests they name are still there)."""
+        if self.story is None:
+            return
+        while len(self.seen) < len(self.seats):
+            self.seen.append(0)
+        for seat, state in enumerate(self.seats):
+            events = state.events or []
+            for event in events[self.seen[seat]:]:
+                if event["type"] in ("round", "victory_check", "unexhaust", "shuffle"):
+                    continue
+                text = sentence(state, event, _namer(state))
+                if event["type"] == "wanderers_attack" and self.hosting is not None \
+                        and self.hosting.kind == "attack":
+                    text = text.replace("The wanderers attack", "The attackers come")
+                if text:
+                    self.story.append((self.round, seat, text))
+            self.seen[seat] = len(events)
+
+
+def _namer(state: GameState) -> Callable[[int], str]:
+    def name(instance: int) -> str:
+        return state.card(instance).name if 0 <= instance < len(state.cards) else "a card"
+    return name
+
+
+def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
+              record: bool = False) -> Table:
+    """A new game of one seat per deck (2 to 6), advanced to the first decision."""
+    if not 2 <= len(decks) <= 6:
+        raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
+    config = GameConfig(target=config.target, players=len(decks), round_cap=config.round_cap,
+                        city_pool=config.city_pool, seated=True)
+    seats = []
+    for number, prepared in enumerate(decks):
+        seat_prepared = Prepared(prepared.deck, prepared.table, prepared.facts, config)
+        seats.append(engine.new_game(seat_prepared, None, derive_seed(seed, "seat", number),
+                                     record=record))
+    # One city pool for all: what it started with, plus every seat's Initial Holdings.
+    city = list(config.city_pool)
+    for state in seats:
+        for k in range(3):
+            city[k] += state.city[k] - config.city_pool[k]
+    for state in seats:
+        state.city = city
+    table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
+    if record:
+        table.story = []
+    table.lead = _lead_player(table)
+    table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
+    _settle(table)
+    return table
+
+
+# --- who decides ---------------------------------------------------------------------------
+
+
+def to_move(table: Table) -> int:
+    """The seat that decides now (-1 once the game is over)."""
+    if table.outcome:
+        return -1
+    if table.hosting is not None:
+        return table.hosting.host
+    if table.stage == "action":
+        return table.turn
+    if table.stage in ("military", "wanderer"):
+        return table.queue[0]
+    # Maintenance and discards are simultaneous: seat by seat, from the lead player.
+    for seat in table.active():
+        state = table.seats[seat]
+        here = state.phase == "maintenance" if table.stage == "maintenance" \
+            else state.step == "discard"
+        if here and engine.legal_actions(state):
+            return seat
+    return -1
+
+
+def legal_actions(table: Table) -> list[Action]:
+    """The legal actions of the seat that decides now, in a stable order."""
+    seat = to_move(table)
+    if seat < 0:
+        return []
+    state = table.seats[seat]
+    found = [a for a in engine.legal_actions(state) if not _blocked(table, seat, a)]
+    if table.stage == "military" and table.hosting is None and state.combat is None \
+            and not state.bounty_due:
+        found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
+            + [Action("pass")]
+    elif table.stage == "action" and table.hosting is None and _at_act(state):
+        others = [s for s in table.active() if s != seat]
+        used = {bearer for s, bearer in table.rivals_used if s == seat}
+        found = found[:-1] + rivalry.options(table.seats, seat, others, used) + found[-1:]
+    return found
+
+
+def _blocked(table: Table, seat: int, action: Action) -> bool:
+    """A unique dead in any player's dead pile may not be brought into play."""
+    if action.kind != "play":
+        return False
+    state = table.seats[seat]
+    card = state.card(action.card)
+    return card.unique and any(
+        other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
+        for i in other.zones["dead"])
+
+
+def _military_options(table: Table, seat: int) -> list[Action]:
+    state = table.seats[seat]
+    found = []
+    ready = _ready_troops(state)
+    hunters = [t for t in state.zones["defensive"] if state.card(t).is_troop]
+    for other in table.active():
+        if other == seat:
+            continue
+        if hunters and table.seats[other].zones["wanderers"]:
+            found.append(Action("hunt_row", target=other))
+        if ready:
+            found.append(Action("attack", target=other, option="all"))
+            if len(ready) > 1:
+                found.append(Action("attack", target=other, option="hold"))
+    return found
+
+
+def _ready_troops(state: GameState) -> list[int]:
+    return [t for t in state.zones["defensive"]
+            if state.card(t).is_troop and t not in state.exhausted]
+
+
+def attackers(state: GameState, option: str) -> list[int]:
+    """The troops an attack sends: every ready troop of the defensive holdings, or all but
+    the best defender when holding one back (``option`` "hold")."""
+    ready = _ready_troops(state)
+    if option == "hold" and len(ready) > 1:
+        keep = max(ready, key=lambda t: (state.card(t).defense, state.card(t).offense, -t))
+        ready = [t for t in ready if t != keep]
+    return ready
+
+
+# --- applying ------------------------------------------------------------------------------
+
+
+def apply(table: Table, action: Action) -> Result:
+    """Carry out ``action`` for the seat that decides now, and everything automatic after."""
+    seat = to_move(table)
+    if seat < 0:
+        return Result(False, "The game is over.")
+    if action not in legal_actions(table):
+        return Result(False, f"{action!r} is not a legal action for seat {seat + 1} now.")
+    table.decisions += 1
+    state = table.seats[seat]
+    if table.stage == "action" and table.hosting is None and action.kind == "pass" \
+            and state.step == "act" and state.combat is None and not state.bounty_due:
+        table.passes += 1
+        table.tell(seat, "passes.")
+        _next_turn(table)
+    elif action.kind == "use_on":
+        moved = rivalry.apply(table.seats, seat, action)
+        table.rivals_used.add((seat, action.card))
+        table.tell(seat, f"{state.card(action.card).name} uses {action.option.capitalize()} on "
+                         f"seat {action.target + 1}: {moved} token(s).")
+        table.passes = 0
+        _next_turn(table)
+    elif action.kind in ("attack", "hunt_row"):
+        _to_wait(state)
+        _start_hosting(table, seat, action)
+    elif table.stage == "military" and action.kind == "pass" and state.step == WAIT:
+        table.tell(seat, "passes in the Military Phase.")
+    else:
+        if table.stage == "action" and table.hosting is None:
+            table.passes = 0
+        before = _uniques(state)
+        result = engine.apply(state, action)
+        if not result.ok:
+            raise RuntimeError(result.reason)
+        _check_uniques(table, seat, _uniques(state) - before)
+        if table.stage == "action" and table.hosting is None and _at_act(state):
+            _next_turn(table)
+    _settle(table)
+    table.flush()
+    return Result(True)
+
+
+def _at_act(state: GameState) -> bool:
+    return state.step == "act" and state.combat is None and not state.bounty_due
+
+
+def _to_wait(state: GameState) -> None:
+    state.phase, state.step, state.pending = "wanderer", WAIT, None
+
+
+def _next_turn(table: Table) -> None:
+    active = table.active()
+    if table.passes >= len(active):
+        # Every player passed in sequence: the phase ends for all.
+        for seat in active:
+            state = table.seats[seat]
+            engine.apply(state, Action("pass"))
+        table.stage, table.queue = "military", list(active)
+        table.tell(-1, "Military Phase.")
+        return
+    n = len(table.seats)
+    seat = table.turn
+    for _ in range(n):
+        seat = (seat + 1) % n
+        if seat not in table.out:
+            break
+    table.turn = seat
+
+
+def _settle(table: Table) -> None:
+    """Move the table on until a seat has a decision to make (or the game is over)."""
+    while not table.outcome:
+        _knockouts(table)
+        if table.outcome:
+            return
+        if table.hosting is not None:
+            host = table.seats[table.hosting.host]
+            if (host.combat is not None or host.bounty_due) and not host.outcome \
+                    and engine.legal_actions(host):
+                return
+            _finish_hosting(table)
+            continue
+        stage = table.stage
+        if stage == "maintenance":
+            if to_move(table) >= 0:
+                return
+            table.stage, table.turn, table.passes = "action", table.lead, 0
+            table.tell(-1, "Action and Development Phase.")
+            continue
+        if stage == "action":
+            return
+        if stage == "military":
+            table.queue = [s for s in table.queue if s not in table.out]
+            if not table.queue:
+                table.stage, table.queue, table.started = "wanderer", table.active(), False
+                table.tell(-1, "Wanderer Phase.")
+                continue
+            state = table.seats[table.queue[0]]
+            if state.step == WAIT and state.combat is None and not state.bounty_due \
+                    and table.started:
+                table.queue.pop(0)
+                table.started = False
+                continue
+            table.started = True  # the seat's one military choice is ahead of it
+            return
+        if stage == "wanderer":
+            table.queue = [s for s in table.queue if s not in table.out]
+            if not table.queue:
+                _begin_discards(table)
+                continue
+            seat = table.queue[0]
+            state = table.seats[seat]
+            if not table.started:
+                table.started = True
+                table.row_before = list(state.zones["wanderers"])
+                _wanderer_phase(table, seat)
+                continue
+            if state.step == WAIT and state.combat is None and not state.bounty_due:
+                _arrivals(table, seat)
+                if table.outcome:
+                    return
+                table.queue.pop(0)
+                table.started = False
+                continue
+            return
+        if stage == "discard":
+            if to_move(table) >= 0:
+                return
+            _begin_round(table, table.round + 1)
+            continue
+        return
+
+
+# --- the round -----------------------------------------------------------------------------
+
+
+def _lead_player(table: Table) -> int:
+    """"The player with the most influence tokens in his personal pool ... If a tie exists
+    resolve it by rolling a die": the tied roll until one rolls highest."""
+    active = [s for s in range(len(table.seats)) if s not in table.out]
+    most = max(sum(table.seats[s].personal) for s in active)
+    tied = [s for s in active if sum(table.seats[s].personal) == most]
+    return _highest_roller(table, tied)
+
+
+def _highest_roller(table: Table, seats: list[int]) -> int:
+    rng = GameRng(table.rng)
+    while len(seats) > 1:
+        rolls = {s: rng.die() for s in seats}
+        top = max(rolls.values())
+        seats = [s for s in seats if rolls[s] == top]
+    table.rng = rng.state
+    return seats[0]
+
+
+def _begin_round(table: Table, number: int) -> None:
+    table.round = number
+    active = table.active()
+    totals = {s: rulings.influence_total(table.seats[s]) for s in active}
+    reached = [s for s in active if totals[s] >= table.config.target]
+    if reached:
+        # Choice: two players past the target at once: the highest total wins, then the
+        # first from the last round's lead player.
+        _end(table, "victory", max(reached, key=lambda s: totals[s]))
+        return
+    if number > table.config.round_cap:
+        _end(table, "timeout")
+        return
+    table.lead = _lead_player(table)
+    table.rivals_used.clear()
+    table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
+    for seat in table.active():
+        state = table.seats[seat]
+        troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
+                     if state.card(i).is_troop)
+        table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
+                         f"{list(state.personal)}, {len(state.zones['private'])} structures, "
+                         f"{troops} troops, {len(state.zones['wanderers'])} wanderers.")
+    for seat in table.active():
+        state = table.seats[seat]
+        engine._begin_round(state, number)
+        engine._advance(state)
+    table.stage = "maintenance"
+
+
+def _begin_discards(table: Table) -> None:
+    table.stage = "discard"
+    table.tell(-1, "Discard Phase.")
+    for seat in table.active():
+        state = table.seats[seat]
+        state.phase, state.step = "discard", "discard"
+        state.discards_left = engine.DISCARD_LIMIT
+        engine._advance(state)
+
+
+def _end(table: Table, outcome: str, winner: int = -1) -> None:
+    table.flush()
+    table.outcome, table.winner = outcome, winner
+    table.final_round = table.round
+    table.stage = "over"
+    who = f"seat {winner + 1} wins" if winner >= 0 else outcome
+    table.tell(-1, f"Game over in round {table.round}: {outcome.upper()} ({who}).")
+
+
+def _wanderer_phase(table: Table, seat: int) -> None:
+    """Steps 1 and the start of 2 of one seat's Wanderer Phase (engine._wanderer_phase at a
+    table): hoarding, the aggression rolls, the highest roller attacked, then the fines."""
+    state = table.seats[seat]
+    state.phase = "wanderer"
+    row = state.zones["wanderers"]
+    for instance in list(row):
+        if state.card(instance).has("hoarding"):
+            kind = max(range(3), key=lambda k: (state.city[k], -k))
+            if state.city[kind]:
+                state.city[kind] -= 1
+                state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
+                state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
+    rng = GameRng(state.rng)
+    aggressive = [i for i in list(row) if i not in state.exhausted
+                  and rng.die() <= state.card(i).aggression]
+    state.rng = rng.state
+    if not aggressive:
+        engine._begin_fines(state)
+        engine._advance(state)
+        return
+    followers = [i for i in row if i not in aggressive and i not in state.exhausted
+                 and state.card(i).has("follower")]
+    raiders = aggressive + followers
+    target = _highest_roller(table, table.active())
+    names = ", ".join(state.card(i).name for i in raiders)
+    table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
+    if target == seat:
+        state.step = "raid"  # the fines follow the raid (engine._after_combat)
+        combat.start_raid(state, raiders)
+        engine._advance(state)
+        return
+    state.step = "raid"  # its fines follow the raid (_finish_hosting)
+    _host(table, target, seat, "raid", raiders)
+
+
+def _arrivals(table: Table, seat: int) -> None:
+    """After a seat's new wanderer: uniques across the table, and the overrun."""
+    state = table.seats[seat]
+    _check_uniques(table, seat, {i for i in state.zones["wanderers"]
+                                 if i not in table.row_before and state.card(i).unique})
+    total = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
+    if total > table.config.overrun_limit or any(
+            table.seats[s].outcome == "overrun" for s in table.active()):
+        table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
+        _end(table, "overrun")
+
+
+def _uniques(state: GameState) -> set[int]:
+    return {i for z in ("private", "residents", "guards", "defensive", "wanderers", "attached")
+            for i in state.zones[z] if state.card(i).unique}
+
+
+def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
+    """"If a unique card is played which is already in play, the previous copy ... is
+    immediately placed into its owner's discard pile"; a unique wanderer drawn while its copy
+    is dead in any pile, or in play elsewhere, is handled the same way, with a replacement.
+    ``new``: the seat's uniques that just came into play (the Initial Holdings, revealed at
+    once, never replace one another)."""
+    state = table.seats[seat]
+    for _ in range(8):  # replacements may clash again; a few rounds settle any real deck
+        changed = False
+        mine = {state.cards[i]: i for i in new if state.in_play(i)}
+        if not mine:
+            return
+        for other in table.active():
+            if other == seat:
+                continue
+            them = table.seats[other]
+            for zone in ("private", "residents", "guards", "defensive", "wanderers",
+                         "attached"):
+                for i in list(them.zones[zone]):
+                    if them.cards[i] in mine and them.card(i).unique:
+                        rulings.discard_from_play(them, i, "unique_replaced")
+                        table.tell(other, f"{them.card(i).name} leaves play: seat "
+                                          f"{seat + 1} brought another copy into play.")
+                        if zone == "wanderers":
+                            engine._new_wanderer(them)
+                        changed = True
+            dead = {them.cards[i] for i in them.zones["dead"]}
+            for card_id, i in mine.items():
+                if card_id in dead and state.where[i] == "wanderers":
+                    rulings.discard_from_play(state, i, "unique_dead")
+                    row = set(state.zones["wanderers"])
+                    engine._new_wanderer(state)
+                    new = {w for w in state.zones["wanderers"] if w not in row}
+                    changed = True
+        if not changed:
+            return
+
+
+# --- knock-outs ----------------------------------------------------------------------------
+
+
+def _knockouts(table: Table) -> None:
+    for seat, state in enumerate(table.seats):
+        if seat in table.out or state.outcome != "stronghold":
+            continue
+        if table.hosting is not None and seat in (table.hosting.host, table.hosting.origin):
+            _finish_hosting(table)
+        how = "attack" if table.stage == "military" else "wanderers"
+        table.out[seat] = (table.round, how)
+        table.tell(seat, f"is knocked out: the stronghold is destroyed ({how}).")
+        # "All cards of a player whose stronghold has been destroyed go to the discard piles
+        # and are removed from play while their influence tokens and counters remain."
+        state.combat = None
+        for tokens in state.on_card.values():  # tokens left without an owner
+            for k in range(3):
+                state.city[k] += tokens[k]
+        state.on_card.clear()
+        state.hoarded.clear()
+        if table.queue and table.queue[0] == seat:
+            table.started = False
+        table.queue = [s for s in table.queue if s != seat]
+        for zone in ("private", "residents", "guards", "defensive", "wanderers", "attached",
+                     "hand"):
+            for i in list(state.zones[zone]):
+                state.exhausted.discard(i)
+                state.wounds.pop(i, None)
+                state.move(i, DISCARDS[state.card(i).pile])
+        state.pending = []
+        if table.turn == seat and table.stage == "action":
+            table.passes = 0
+            _next_turn(table)
+    active = table.active()
+    if len(active) == 1 and not table.outcome:
+        # "All other players' strongholds are destroyed."
+        _end(table, "victory", active[0])
+
+
+# --- combats between seats -----------------------------------------------------------------
+
+
+def _start_hosting(table: Table, seat: int, action: Action) -> None:
+    state = table.seats[seat]
+    if action.kind == "attack":
+        sent = attackers(state, action.option)
+        table.tell(seat, f"attacks seat {action.target + 1} with "
+                         + ", ".join(state.card(t).name for t in sent) + ".")
+        _host(table, action.target, seat, "attack", sent)
+    else:
+        other = table.seats[action.target]
+        table.tell(seat, f"hunts seat {action.target + 1}'s wanderer row.")
+        _host(table, seat, action.target, "hunt_row", list(other.zones["wanderers"]))
+
+
+def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
+    host, origin = table.seats[host_seat], table.seats[origin_seat]
+    hosting = Hosting(host_seat, origin_seat, kind, {}, (host.phase, host.step))
+    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.zones[z]
+                           if host.card(t).is_troop]
+    if kind == "hunt_row":
+        hosting.own_row = host.zones["wanderers"]
+        host.zones["wanderers"] = []
+    for card in cards:
+        guest = _add_guest(host, origin, card, "wanderers", hosting.guests)
+        for item in [a for a in origin.zones["attached"] if origin.host.get(a) == card]:
+            attached = _add_guest(host, origin, item, "attached", hosting.guests)
+            host.host[attached] = guest
+    table.hosting = hosting
+    host.pending = None
+    if kind == "hunt_row":
+        host.step = "military"
+        combat.start_hunt(host)
+    else:
+        host.step = HOSTING
+        combat.start_raid(host, [g for g, o in hosting.guests.items()
+                                 if origin.where[o] != "attached"])
+    engine._advance(host)
+
+
+def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
+               guests: dict[int, int]) -> int:
+    guest = len(host.cards)
+    card_id = origin.cards[card]
+    host.cards.append(card_id)
+    host.where.append(zone)
+    host.zones[zone].append(guest)
+    host.flags.append(0)
+    if card_id not in host.table:
+        host.table[card_id] = origin.table[card_id]
+    host.profiles = None
+    # The card's counters travel with it (and come back with it: no token is counted twice).
+    if card in origin.exhausted:
+        origin.exhausted.discard(card)
+        host.exhausted.add(guest)
+    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
+        held: dict[int, Any] = getattr(origin, name)
+        if card in held:
+            getattr(host, name)[guest] = held.pop(card)
+    host.forget_derived()
+    guests[guest] = card
+    return guest
+
+
+def _finish_hosting(table: Table) -> None:
+    hosting = table.hosting
+    if hosting is None:
+        return
+    table.flush()
+    table.hosting = None
+    host, origin = table.seats[hosting.host], table.seats[hosting.origin]
+    host.combat = None
+    killed_guests = []
+    # Guests first home to their owner: alive with their counters, or killed.
+    for guest, card in sorted(hosting.guests.items()):
+        zone = host.where[guest]
+        if zone in IN_PLAY:
+            if guest in host.exhausted:
+                origin.exhausted.add(card)
+            for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
+                held: dict[int, Any] = getattr(host, name)
+                if guest in held:
+                    getattr(origin, name)[card] = held.pop(guest)
+        elif origin.where[card] in IN_PLAY and origin.where[card] != "attached":
+            killed_guests.append(card)
+    for card in killed_guests:
+        if origin.where[card] in IN_PLAY:
+            rulings.remove_killed(origin, card, "killed")
+    for card in [c for g, c in hosting.guests.items()
+                 if origin.where[c] == "attached" and host.where[g] not in IN_PLAY]:
+        if origin.where[card] == "attached":
+            rulings.discard_from_play(origin, card, "host_left")
+    _drop_guests(host, hosting.guests)
+    if hosting.kind == "hunt_row":
+        host.zones["wanderers"] = hosting.own_row + host.zones["wanderers"]
+        _to_wait(host)
+    elif not host.outcome:
+        host.phase, host.step = hosting.saved
+    host.pending = None
+    if hosting.kind == "attack":
+        # Valor: "If a troop of yours kills another lord's troop, take influence tokens from
+        # that lord equal to the defeated troop's faction influence."
+        for card in killed_guests:
+            _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
+        for troop in hosting.host_troops:
+            if host.where[troop] not in IN_PLAY:
+                _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
+    if not host.outcome:
+        engine._advance(host)
+    if hosting.kind == "raid" and not origin.outcome:
+        engine._begin_fines(origin)  # the raiders' owner goes on to his fines
+        engine._advance(origin)
+
+
+def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
+    first = min(guests)
+    for zone in host.zones.values():
+        zone[:] = [i for i in zone if i < first]
+    del host.cards[first:], host.where[first:], host.flags[first:]
+    host.host = {k: v for k, v in host.host.items() if k < first and v < first}
+    host.exhausted = {i for i in host.exhausted if i < first}
+    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
+        held: dict[int, Any] = getattr(host, name)
+        for key in [k for k in held if k >= first]:
+            del held[key]
+    host.ignored_wound = [i for i in host.ignored_wound if i < first]
+    host.profiles = None
+    host.forget_derived()
+
+
+def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
+    """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
+    give, take = table.seats[loser].personal, table.seats[taker].personal
+    moved = 0
+    for _ in range(amount):
+        kind = max(range(3), key=lambda k: (give[k], -k))
+        if not give[kind]:
+            break
+        give[kind] -= 1
+        take[kind] += 1
+        moved += 1
+    if moved:
+        table.tell(taker, f"takes {moved} token(s) of valor from seat {loser + 1}.")
+
+
+# --- playing a whole game ------------------------------------------------------------------
+
+type SeatPolicy = Callable[[Table, int, Sequence[Action]], Action]
+
+
+def play(table: Table, policies: Sequence[SeatPolicy]) -> Table:
+    """Play ``table`` to its end, each seat deciding by its own policy."""
+    while not table.outcome:
+        seat = to_move(table)
+        actions = legal_actions(table)
+        result = apply(table, policies[seat](table, seat, actions))
+        if not result.ok:
+            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                               f"{result.reason}")
+    return table

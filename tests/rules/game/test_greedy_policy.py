@@ -1,0 +1,237 @@
+"""The greedy policy's choices on constructed states, one behaviour per test (issue 18).
+
+Each test builds the situation with the scenario helpers (synthetic cards, pure Python), asks
+the policy for its choice among the engine's legal actions, and checks the choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.game import engine
+from rules.game.actions import Action
+from rules.game.policies import GreedyPolicy
+from rules.game.state import GameState
+from tests.rules.game.scenario_helpers import (
+    act,
+    at_step,
+    battle_game,
+    citizen,
+    event,
+    first,
+    hunt,
+    invocation,
+    item,
+    make_game,
+    place,
+    resolve,
+    stronghold,
+    structure,
+    to_wanderer_phase,
+    troop,
+    wanderer,
+)
+
+
+def choice(state: GameState) -> Action:
+    return GreedyPolicy()(state, engine.legal_actions(state))
+
+
+# --- the Action and Development Phase ------------------------------------------------------
+
+
+def test_greedy_plays_the_fifth_member_that_wins_instead_of_passing() -> None:
+    # guild-veterans, seed 23: four Guild troops in play, more troops than wanderers, 20
+    # economic tokens: Siege Engineer, the fifth Guild member, switches on the token bonus
+    # and wins; the greedy policy used to pass (a troop scored 0).
+    veterans = [troop(f"vet{i}", influence=2) for i in range(4)]
+    engineer = troop("engineer", influence=2, cost=(3, 0, 1))
+    state, _, _ = battle_game(veterans, [wanderer("w")], others=[engineer])
+    place(state, first(state, "engineer"), "hand")
+    state.personal = [20, 0, 1]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, "engineer"))
+    act(state, choice(state))
+    assert state.where[first(state, "engineer")] == "defensive"
+
+
+def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_one() -> None:
+    # Four Kalim members in play and 8 religious tokens: a fifth Kalim member brings the
+    # tokens into the total and wins; a Mosfin citizen of more influence would not.
+    kalim = [citizen(f"k{i}", faction="kalim", influence=4) for i in range(4)]
+    state = make_game([stronghold(residencies=6)],
+                      personalities=[*kalim, citizen("monk", faction="kalim", influence=1),
+                                     citizen("lord", faction="mosfin", influence=3)])
+    keep = first(state, "keep")
+    for i in range(4):
+        place(state, first(state, f"k{i}"), "residents", keep)
+    place(state, first(state, "monk"), "hand")
+    place(state, first(state, "lord"), "hand")
+    state.personal = [0, 8, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, "monk"), keep)
+
+
+# --- combat ------------------------------------------------------------------------------
+
+
+def _hunt_with(hand: list[dict[str, object]], soldier_offense: int = 2,
+               **troop_fields: Any) -> tuple[GameState, int, int]:
+    """A hunt at its modification step: one troop against one wanderer it barely misses
+    (offense 2 against defense 3), ``hand`` in hand."""
+    state, (soldier,), (wolf,) = battle_game(
+        [troop("t", offense=soldier_offense, defense=9, vitality=3, **troop_fields)],
+        [wanderer("w", offense=0, defense=3, vitality=1, bounty=2)], others=hand)
+    for card in hand:
+        place(state, first(state, str(card["id"])), "hand")
+    hunt(state, [wolf], [soldier])
+    act(state, Action("separate", soldier, wolf))
+    assert state.combat is not None and state.combat.step == "modify"
+    return state, soldier, wolf
+
+
+def test_greedy_plays_a_battle_event_that_turns_a_miss_into_a_kill() -> None:
+    flank = event("flank", subtype="battle", cost=(1, 0, 0),
+                  abilities="Target troop of yours gains +2 offense until the end of the "
+                            "combat.")
+    state, soldier, _ = _hunt_with([flank])
+    assert choice(state) == Action("play", first(state, "flank"), soldier)
+
+
+def test_greedy_keeps_a_battle_event_that_changes_nothing() -> None:
+    flank = event("flank", subtype="battle",
+                  abilities="Target troop of yours gains +2 offense until the end of the "
+                            "combat.")
+    state, _, _ = _hunt_with([flank], soldier_offense=9)
+    assert choice(state) == Action("done")
+
+
+def test_greedy_charges_when_the_offense_changes_the_outcome() -> None:
+    state, soldier, _ = _hunt_with([], soldier_offense=3, abilities="Charge.",
+                                   strength=(1, 0, 0))
+    assert choice(state) == Action("charge", soldier)
+
+
+def test_greedy_uses_a_combat_ability_when_it_changes_the_outcome() -> None:
+    rite = invocation("rite", requirement=1, abilities="Pay 1 religious influence: target "
+                      "troop gains +2 offense until the end of the combat.")
+    state, (soldier,), (wolf,) = battle_game(
+        [troop("t", offense=2, defense=9, vitality=3, strength=(0, 1, 0))],
+        [wanderer("w", offense=0, defense=3, vitality=1, bounty=2)], others=[rite])
+    place(state, first(state, "rite"), "attached", soldier)
+    hunt(state, [wolf], [soldier])
+    act(state, Action("separate", soldier, wolf))
+    assert choice(state) == Action("use", first(state, "rite"), soldier, "0")
+
+
+def test_greedy_splits_its_troops_into_as_many_hits_as_a_kill_needs() -> None:
+    # Vitality 2: one joint attack wounds once at most; two separate attacks can kill.
+    state, (strong, second), (ogre,) = battle_game(
+        [troop("strong", offense=6, defense=9, vitality=3),
+         troop("second", offense=5, defense=9, vitality=3)],
+        [wanderer("ogre", offense=0, defense=3, vitality=2, bounty=3)])
+    hunt(state, [ogre], [strong, second])
+    act(state, Action("separate", strong, ogre))
+    assert choice(state) == Action("separate", second, ogre)
+
+
+def test_greedy_bribes_a_wanderer_when_that_is_cheaper_than_fighting_it() -> None:
+    # No troop to fight it: the bandit would destroy the inn (and its residents' home).
+    state, _, (bandit,) = battle_game(
+        wanderers=[wanderer("bandit", aggression=6, offense=6, defense=6, vitality=3,
+                            bounty=1, abilities="Bribery.")],
+        holdings=[stronghold(defense=9), structure("inn", cost=3, residencies=3)])
+    to_wanderer_phase(state)
+    assert state.combat is not None and state.combat.step == "bribe"
+    assert choice(state) == Action("bribe", bandit)
+
+
+def test_greedy_fights_a_wanderer_it_can_kill_rather_than_bribe_it() -> None:
+    state, _, _ = battle_game(
+        [troop("t", offense=9, defense=9, vitality=3)],
+        [wanderer("bandit", aggression=6, offense=1, defense=1, vitality=1, bounty=3,
+                  abilities="Bribery.")])
+    to_wanderer_phase(state)
+    assert state.combat is not None and state.combat.step == "bribe"
+    assert choice(state) == Action("done")
+
+
+# --- the Wanderer Phase and the Discard Phase ------------------------------------------------
+
+
+def test_greedy_uses_an_income_ability_to_pay_a_fine() -> None:
+    state = make_game(personalities=[citizen("herald", strength=(0, 0, 2),
+                                             abilities="E Campaign.")],
+                      wanderers=[wanderer("w")])
+    place(state, first(state, "herald"), "residents", first(state, "keep"))
+    place(state, first(state, "w"), "wanderers")
+    state.personal = [0, 0, 0]
+    to_wanderer_phase(state)
+    assert choice(state) == Action("use", first(state, "herald"), option="0")
+
+
+UNUSABLE = [
+    pytest.param(event("rally", subtype="battle", requirement=3,
+                       abilities="Each of your troops in this combat gains +1 defense."),
+                 id="battle-event-no-troop-is-strong-enough-for"),
+    pytest.param(invocation("psalm", requirement=3,
+                            abilities="E Pay 1 religious influence: collect 3 religious "
+                                      "influence from the city's influence pool."),
+                 id="invocation-nobody-may-bear"),
+    pytest.param(item("spear", offense=2), id="item-with-no-troop-to-carry-it"),
+]
+
+
+@pytest.mark.parametrize("card", UNUSABLE)
+def test_greedy_discards_what_it_cannot_use(card: dict[str, object]) -> None:
+    state = make_game(personalities=[citizen("clerk", strength=(0, 1, 0)), card,
+                                     citizen("friar")])
+    place(state, first(state, "clerk"), "residents", first(state, "keep"))
+    place(state, first(state, str(card["id"])), "hand")
+    place(state, first(state, "friar"), "hand")
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == Action("discard", first(state, str(card["id"])))
+    act(state, choice(state))
+    assert choice(state) == Action("done")  # the citizen is kept
+
+
+@pytest.mark.parametrize(("setup", "kind"), [
+    pytest.param("lacking", "political", id="the-kind-a-card-in-hand-lacks"),
+    pytest.param("bonus", "economic", id="the-kind-of-the-five-members-bonus"),
+    pytest.param("neither", "religious", id="else-the-kind-held-fewest"),
+])
+def test_bounties_are_taken_in_the_kind_that_counts_most(setup: str, kind: str) -> None:
+    guild = [troop(f"g{i}", faction="guild", offense=9, defense=9) for i in range(5)]
+    state, troops, (wolf,) = battle_game(
+        guild if setup == "bonus" else guild[:1],
+        [wanderer("w", defense=0, vitality=1, bounty=1)],
+        others=[citizen("envoy", faction="mosfin", cost=(0, 0, 3))])
+    if setup == "lacking":
+        place(state, first(state, "envoy"), "hand")
+    state.personal = [3, 1, 2]
+    hunt(state, [wolf], troops[:1])
+    act(state, Action("separate", troops[0], wolf))
+    while state.combat is not None and state.combat.step == "assign":
+        act(state, choice(state))
+    resolve(state)
+    assert state.bounty_due == 1
+    assert choice(state) == Action("bounty", option=kind)
+
+
+
+def test_greedy_discards_a_personality_it_will_not_afford_for_rounds() -> None:
+    # 4 political needed, none held and no political income: it would sit in hand.
+    state = make_game(personalities=[citizen("lord", faction="mosfin", cost=(0, 0, 4)),
+                                     citizen("clerk", faction="mosfin", cost=(0, 0, 1))])
+    lord, clerk = first(state, "lord"), first(state, "clerk")
+    place(state, lord, "hand")
+    place(state, clerk, "hand")
+    state.personal = [3, 3, 1]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == Action("discard", lord)
+    act(state, choice(state))
+    assert choice(state) == Action("done")  # the clerk is paid for

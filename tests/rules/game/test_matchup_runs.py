@@ -1,0 +1,92 @@
+"""Matchups (rules/game/matchup.py): golden logs of fixed (decks, seed) games, and the same
+report whatever the number of workers and chunks. Regenerate the logs after a deliberate
+change with ``UPDATE_GOLDEN=1 pytest tests/rules/game/test_matchup_runs.py``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rules.game import engine
+from rules.game.config import GameConfig
+from rules.game.matchup import (
+    MatchupSpec,
+    build_matchup_report,
+    play_matchup_game,
+    run,
+    seating,
+    story_lines,
+    wilson,
+)
+from tests.rules.game.engine_helpers import FIXTURES, catalogue, sample
+
+GOLDEN = [(("guild-veterans.txt", "kalim-faithful.txt"), 1, 3),
+          (("guild-veterans.txt", "mosfin-blades.txt"), 1, 2),  # an attack on a lord
+          (("mosfin-blades.txt", "kalim-crusaders.txt", "guild-merchants.txt"), 2, 5)]
+
+
+def prepared(decks: tuple[str, ...]) -> list[engine.Prepared]:
+    return [engine.prepare(sample(d), catalogue()) for d in decks]
+
+
+@pytest.mark.parametrize(("decks", "number", "seed"), GOLDEN)
+def test_the_game_is_told_exactly_as_the_golden_log(decks: tuple[str, ...], number: int,
+                                                   seed: int) -> None:
+    table = play_matchup_game(prepared(decks), MatchupSpec(10, seed), number, GameConfig(),
+                              record=True)
+    names = [decks[d].removesuffix(".txt") for d in seating(len(decks), number)]
+    text = "\n".join(story_lines(table, names)) + "\n"
+    stem = "-vs-".join(d.removesuffix(".txt") for d in decks)
+    path = FIXTURES / "matchups" / f"{stem}-seed{seed}-game{number}.log"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, "utf-8")
+    assert text == path.read_text("utf-8")
+    assert f"Game over in round {table.final_round}" in text
+
+
+def report(decks: tuple[str, ...], games: int, workers: int, chunk: int) -> dict[str, object]:
+    ready = prepared(decks)
+    tally = run(ready, MatchupSpec(games, 11), GameConfig(), workers=workers, chunk=chunk)
+    names = [{cid: card.name for cid, card in p.table.items()} for p in ready]
+    return build_matchup_report(tally, names=list(decks), card_names=names, seed=11,
+                                policy="greedy", config=GameConfig())
+
+
+@pytest.mark.parametrize(("workers", "chunk"), [(1, 2), (2, 3), (2, 7)])
+def test_the_report_is_the_same_for_any_number_of_workers_and_chunks(workers: int,
+                                                                     chunk: int) -> None:
+    decks = ("guild-veterans.txt", "kalim-faithful.txt", "mosfin-senate.txt")
+    assert report(decks, 9, workers, chunk) == report(decks, 9, 1, 50)
+
+
+def test_every_game_is_counted_once() -> None:
+    decks = ("guild-veterans.txt", "kalim-faithful.txt")
+    data = report(decks, 8, 1, 50)
+    entries = data["decks"]
+    assert isinstance(entries, list)
+    assert sum(d["wins"] for d in entries) + data["all_lost"] + data["timeouts"] == 8  # type: ignore[operator]
+    for deck in entries:
+        low, high = deck["ci95"]
+        assert low <= deck["win_rate"] <= high
+        assert sum(deck["victory_round"]["histogram"].values()) == deck["wins"]
+
+
+@pytest.mark.parametrize(("wins", "games", "low", "high"), [
+    (0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962), (0, 0, 0.0, 0.0),
+], ids=["none", "all", "half", "no-games"])
+def test_win_rates_have_a_wilson_95_interval(wins: int, games: int, low: float,
+                                             high: float) -> None:
+    assert wilson(wins, games) == [low, high]
+
+
+@pytest.mark.parametrize(("policy", "deck", "name"), [
+    ("greedy", 1, "greedy"), ("greedy,random", 0, "greedy"), ("greedy,random", 1, "random"),
+], ids=["one-for-all", "per-deck-first", "per-deck-second"])
+def test_a_policy_per_deck(policy: str, deck: int, name: str) -> None:
+    assert MatchupSpec(1, 1, policy).policy_of(deck) == name
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown policy 'lookahead'"):
+        MatchupSpec(1, 1, "greedy,lookahead")

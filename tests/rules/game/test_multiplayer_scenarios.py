@@ -1,0 +1,443 @@
+"""The multiplayer rules, one scenario each, named after the rule (rules/COVERAGE.md,
+"Multiplayer"): a table of 2 to 6 seats (rules/game/seats.py), pure Python, no database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from rules.game import engine, rivalry, rulings, seats
+from rules.game.actions import Action
+from rules.game.config import GameConfig
+from rules.game.matchup import seating
+from rules.game.multiplayer_policy import SeatPolicy, home_defense, military_choice
+from rules.game.seats import Table
+from rules.game.state import GameState
+from tests.rules.game.engine_helpers import catalogue, sample
+
+FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
+
+
+def table(*decks: str, seed: int = 1, target: int = 25) -> Table:
+    prepared = [engine.prepare(sample(d), catalogue()) for d in decks]
+    return seats.new_table(prepared, seed, GameConfig(target=target))
+
+
+def policies(t: Table, name: str = "greedy") -> list[seats.SeatPolicy]:
+    return [SeatPolicy(name, s) for s in range(t.players)]
+
+
+def play_until(t: Table, done: Callable[[Table], bool], name: str = "greedy") -> None:
+    chosen = policies(t, name)
+    for _ in range(20_000):
+        if done(t) or t.outcome:
+            return
+        seat = seats.to_move(t)
+        assert seats.apply(t, chosen[seat](t, seat, seats.legal_actions(t))).ok
+    raise AssertionError("the table never got there")
+
+
+def troops(state: GameState) -> list[int]:
+    return [i for i in state.zones["defensive"] if state.card(i).is_troop]
+
+
+def give_troops(t: Table, seat: int, count: int) -> list[int]:
+    """Put ``count`` troops of the seat's personality pile into its defensive holdings."""
+    state = t.seats[seat]
+    found = [i for i in state.zones["personality_pile"] if state.card(i).is_troop][:count]
+    for i in found:
+        state.move(i, "defensive")
+    state.pending = None
+    return found
+
+
+@pytest.mark.parametrize(("pools", "lead"), [
+    ([[5, 0, 0], [1, 1, 1]], 0),
+    ([[0, 0, 1], [2, 2, 2]], 1),
+    ([[1, 1, 1], [0, 0, 0], [9, 0, 0]], 2),
+], ids=["seat-1-richest", "seat-2-richest", "seat-3-of-3-richest"])
+def test_lead_player_has_the_most_personal_tokens(pools: list[list[int]], lead: int) -> None:
+    decks = [FAITHFUL, VETERANS, BLADES][:len(pools)]
+    t = table(*decks)
+    for state, pool in zip(t.seats, pools, strict=True):
+        state.personal[:] = pool
+    assert seats._lead_player(t) == lead
+
+
+def test_lead_player_ties_are_broken_by_a_die() -> None:
+    leads = set()
+    for seed in range(12):
+        t = table(FAITHFUL, FAITHFUL, seed=seed)  # the same deck: the same pools
+        assert sum(t.seats[0].personal) == sum(t.seats[1].personal)
+        leads.add(t.lead)
+    assert leads == {0, 1}
+
+
+def test_the_action_cycle_goes_left_from_the_lead_player_one_action_each() -> None:
+    t = table(FAITHFUL, VETERANS, BLADES)
+    play_until(t, lambda t: t.stage == "action")
+    first = seats.to_move(t)
+    assert first == t.lead
+    actions = seats.legal_actions(t)
+    move = next(a for a in actions if a.kind != "pass")
+    seats.apply(t, move)
+    while t.seats[first].bounty_due:
+        seats.apply(t, seats.legal_actions(t)[0])
+    assert seats.to_move(t) == (first + 1) % 3
+
+
+def test_the_action_phase_ends_only_when_every_player_passes_in_sequence() -> None:
+    t = table(FAITHFUL, VETERANS)
+    play_until(t, lambda t: t.stage == "action")
+    lead, other = t.lead, 1 - t.lead
+    seats.apply(t, Action("pass"))  # the lead passes...
+    assert seats.to_move(t) == other
+    act = next(a for a in seats.legal_actions(t) if a.kind != "pass")
+    seats.apply(t, act)  # ...the other acts: the lead has the right to act again
+    while t.seats[other].bounty_due:
+        seats.apply(t, seats.legal_actions(t)[0])
+    assert t.stage == "action" and seats.to_move(t) == lead
+    assert t.seats[lead].step == "act"
+    seats.apply(t, Action("pass"))
+    seats.apply(t, Action("pass"))
+    assert t.stage == "military"
+    assert all(s.phase in ("military", "wanderer") for s in t.seats)
+
+
+def test_one_city_pool_is_shared_by_every_player() -> None:
+    t = table(FAITHFUL, VETERANS, BLADES)
+    assert t.seats[0].city is t.seats[1].city is t.seats[2].city
+    paid = sum(sum(s.city) - sum(t.config.city_pool) for s in t.seats[:1])
+    # Every seat's Initial Holdings were paid into the one pool.
+    holdings = sum(12 - sum(s.personal) for s in t.seats)
+    assert paid == holdings
+    t.seats[0].city[0] -= 1
+    assert t.seats[2].city[0] == t.seats[0].city[0]
+
+
+def test_an_attack_on_another_players_holdings_is_fought_there_and_the_troops_go_home() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and any(a.kind == "attack" for a in seats.legal_actions(t)))
+    attacker = seats.to_move(t)
+    defender = 1 - attacker
+    sent = seats.attackers(t.seats[attacker], "all")
+    cards_before = len(t.seats[defender].cards)
+    seats.apply(t, Action("attack", target=defender, option="all"))
+    assert t.hosting is not None and t.hosting.kind == "attack"
+    host = t.seats[defender]
+    assert len(host.cards) > cards_before  # the attackers fight in the defender's state
+    assert host.combat is not None and len(host.combat.wild) == len(sent)
+    play_until(t, lambda t: t.hosting is None)
+    assert len(host.cards) == cards_before  # the guests went home
+    back = t.seats[attacker]
+    for troop in sent:  # every attacker is home, or dead in its owner's piles
+        assert back.where[troop] in ("defensive", "personality_discard", "dead")
+
+
+def test_holding_troops_back_keeps_the_best_defender_home() -> None:
+    t = table(VETERANS, FAITHFUL)
+    ready = give_troops(t, 0, 3)
+    state = t.seats[0]
+    kept = set(ready) - set(seats.attackers(state, "hold"))
+    assert len(kept) == 1
+    best = max(state.card(i).defense for i in ready)
+    assert state.card(kept.pop()).defense == best
+    assert set(seats.attackers(state, "all")) == set(ready)
+
+
+@pytest.mark.parametrize(("influence", "taken"), [(2, 2), (0, 0), (9, 6)],
+                         ids=["two-tokens", "no-faction-influence", "more-than-he-has"])
+def test_valor_takes_tokens_equal_to_the_killed_troops_faction_influence(
+        influence: int, taken: int) -> None:
+    t = table(VETERANS, FAITHFUL)
+    t.seats[0].personal[:] = [0, 0, 0]
+    t.seats[1].personal[:] = [3, 2, 1]
+    seats._valor(t, 0, 1, influence)
+    assert sum(t.seats[0].personal) == taken
+    assert sum(t.seats[1].personal) == 6 - taken
+
+
+def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_his() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and any(a.kind == "hunt_row" for a in seats.legal_actions(t)))
+    hunter = seats.to_move(t)
+    owner = 1 - hunter
+    own_row = list(t.seats[hunter].zones["wanderers"])
+    theirs = list(t.seats[owner].zones["wanderers"])
+    seats.apply(t, Action("hunt_row", target=owner))
+    fight = t.seats[hunter].combat
+    assert fight is not None and fight.kind == "hunt"
+    play_until(t, lambda t: t.hosting is None)
+    assert t.seats[hunter].zones["wanderers"][:len(own_row)] == own_row
+    for w in theirs:  # alive in their owner's row, or killed into his piles
+        assert t.seats[owner].where[w] in ("wanderers", "wanderer_discard", "dead")
+
+
+def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> None:
+    t = table(VETERANS, FAITHFUL, BLADES)
+    chosen = {seats._highest_roller(t, [0, 1, 2]) for _ in range(30)}
+    assert chosen == {0, 1, 2}  # anyone may be attacked, their owner too
+    assert seats._highest_roller(t, [1]) == 1
+
+
+def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "wanderer" and t.hosting is None
+               and bool(t.seats[t.queue[0]].zones["wanderers"]))
+    t.outcome = ""
+    owner = t.queue[0]
+    state = t.seats[owner]
+    raider = state.zones["wanderers"][0]
+    state.step = "raid"
+    seats._host(t, 1 - owner, owner, "raid", [raider])
+    assert t.hosting is not None and seats.to_move(t) in (1 - owner, owner)
+    play_until(t, lambda t: t.hosting is None)
+    assert state.where[raider] in ("wanderers", "wanderer_discard", "dead")
+    assert len(t.seats[1 - owner].cards) == len(t.seats[1 - owner].flags)
+
+
+def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_owners_discard(
+        ) -> None:
+    t = table(FAITHFUL, FAITHFUL)
+    old, new = t.seats[1], t.seats[0]
+    unique = next(i for i in old.zones["personality_pile"] if old.card(i).unique
+                  and old.card(i).type == "personality")
+    old.move(unique, "defensive")
+    new.move(unique, "defensive")  # the same deck: the same instance number
+    seats._check_uniques(t, 0, {unique})
+    assert old.where[unique] == "personality_discard"
+    assert new.where[unique] == "defensive"
+
+
+def test_the_initial_holdings_never_replace_one_another() -> None:
+    t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
+    play_until(t, lambda t: t.round == 2)
+    for state in t.seats:
+        assert any(state.card(i).subtype == "stronghold" for i in state.zones["private"])
+
+
+def test_a_dead_unique_blocks_every_player() -> None:
+    t = table(FAITHFUL, FAITHFUL)
+    dead, alive = t.seats[1], t.seats[0]
+    unique = next(i for i in dead.zones["personality_pile"] if dead.card(i).unique
+                  and dead.card(i).type == "personality")
+    dead.move(unique, "dead")
+    assert seats._blocked(t, 0, Action("play", unique))
+    assert not seats._blocked(t, 1, Action("play", unique))  # his own rule: the solo engine's
+    alive.move(unique, "hand")
+
+
+def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> None:
+    t = table(VETERANS, FAITHFUL, BLADES)
+    play_until(t, lambda t: t.stage == "action")
+    out = t.seats[2]
+    tokens = list(out.personal)
+    rulings.end_game(out, "stronghold")
+    seats._settle(t)
+    assert 2 in t.out
+    assert not any(out.zones[z] for z in ("private", "residents", "guards", "defensive",
+                                          "wanderers", "attached", "hand"))
+    assert out.personal == tokens
+    play_until(t, lambda t: t.round == 3)
+    assert t.outcome or 2 not in t.active()
+
+
+def test_the_last_player_standing_wins() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "action")
+    rulings.end_game(t.seats[1], "stronghold")
+    seats._settle(t)
+    assert t.outcome == "victory" and t.winner == 0
+
+
+def test_victory_is_checked_at_the_start_of_each_round_for_every_player() -> None:
+    t = table(VETERANS, FAITHFUL, target=15)
+    seats.play(t, policies(t))
+    assert t.outcome == "victory"
+    winner = t.seats[t.winner]
+    assert rulings.influence_total(winner) >= 15
+    assert all(rulings.influence_total(s) <= rulings.influence_total(winner) for s in t.seats)
+
+
+def test_every_player_loses_when_the_wanderers_exceed_three_times_the_players() -> None:
+    t = table(VETERANS, FAITHFUL)
+    for seat, count in ((0, 4), (1, 3)):
+        state = t.seats[seat]
+        for i in state.zones["wanderer_pile"][:count]:
+            state.move(i, "wanderers")
+    t.row_before = []
+    seats._arrivals(t, 0)
+    assert t.outcome == "overrun" and t.winner == -1
+
+
+def test_three_times_the_players_wanderers_is_not_yet_an_overrun() -> None:
+    t = table(VETERANS, FAITHFUL)
+    for seat in (0, 1):
+        state = t.seats[seat]
+        for i in state.zones["wanderer_pile"][:3]:
+            state.move(i, "wanderers")
+    seats._arrivals(t, 0)
+    assert not t.outcome
+
+
+def test_the_greedy_seat_attacks_the_player_about_to_win() -> None:
+    t = table(VETERANS, FAITHFUL, target=15)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None)
+    seat = seats.to_move(t)
+    other = 1 - seat
+    give_troops(t, seat, 4)
+    strong = t.seats[seat]
+    for troop in troops(strong):
+        strong.exhausted.discard(troop)
+    for troop in troops(t.seats[other]):
+        t.seats[other].move(troop, "personality_discard")
+    leader = t.seats[other]
+    people = [i for i in leader.zones["personality_pile"]
+              if leader.card(i).type == "personality" and leader.card(i).influence][:8]
+    for i in people:
+        leader.move(i, "residents")
+    assert rulings.influence_total(leader) >= t.config.target - 4
+    assert sum(strong.card(i).offense for i in seats.attackers(strong, "all")) \
+        > home_defense(leader)
+    choice = military_choice(t, seat, seats.legal_actions(t))
+    assert choice.kind == "attack" and choice.target == other
+
+
+def test_the_greedy_seat_holds_a_defender_back_when_a_player_still_to_act_threatens() -> None:
+    t = table(VETERANS, FAITHFUL, BLADES, target=15)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and len(t.queue) == 3)
+    seat = t.queue[0]
+    give_troops(t, seat, 3)
+    threat = t.queue[1]
+    give_troops(t, threat, 4)
+    leader = t.seats[t.queue[2]]
+    for i in [i for i in leader.zones["personality_pile"]
+              if leader.card(i).type == "personality" and leader.card(i).influence][:8]:
+        leader.move(i, "residents")
+    for troop in troops(leader):
+        leader.move(troop, "personality_discard")
+    choice = military_choice(t, seat, seats.legal_actions(t))
+    assert choice.kind == "attack" and choice.option == "hold"
+
+
+def test_the_greedy_seat_hunts_the_richest_row() -> None:
+    t = table(VETERANS, FAITHFUL, BLADES)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and len(t.queue) == 3)
+    seat = t.queue[0]
+    give_troops(t, seat, 3)
+    rich = t.queue[2]
+    state = t.seats[rich]
+    for i in state.zones["wanderer_pile"][:3]:
+        state.move(i, "wanderers")
+        state.bounty_bonus[i] = 5
+    choice = military_choice(t, seat, [a for a in seats.legal_actions(t)
+                                       if a.kind != "hunt"])
+    assert choice.kind == "hunt_row" and choice.target == rich
+
+
+@pytest.mark.parametrize("decks", [2, 3, 6])
+def test_seats_rotate_so_each_deck_sits_in_each_seat_equally_often(decks: int) -> None:
+    sat = {(game_seat, deck) for number in range(1, decks + 1)
+           for game_seat, deck in enumerate(seating(decks, number))}
+    assert sat == {(s, d) for s in range(decks) for d in range(decks)}
+
+
+def test_each_seat_may_have_its_own_policy() -> None:
+    t = table(VETERANS, FAITHFUL)
+    seats.play(t, [SeatPolicy("greedy", 0), SeatPolicy("random", 1)])
+    assert t.outcome in ("victory", "overrun", "timeout")
+
+
+def test_a_table_seats_2_to_6() -> None:
+    with pytest.raises(ValueError, match="2 to 6"):
+        table(VETERANS)
+
+
+@pytest.mark.parametrize(("deck", "name", "ability", "victim_after", "taker_gain", "city_gain"), [
+    (VETERANS, "Coin Broker", "extort", [0, 3, 3], [1, 0, 0], 0),
+    (FAITHFUL, "Tithe Reeve", "tithe", None, [0, 0, 0], None),
+], ids=["extort-takes-economic", "tithe-moves-religious-to-the-city"])
+def test_rival_abilities_take_from_another_players_pool(
+        deck: str, name: str, ability: str, victim_after: list[int] | None,
+        taker_gain: list[int], city_gain: int | None) -> None:
+    t = table(deck, BLADES)
+    play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0)
+    state, victim = t.seats[0], t.seats[1]
+    bearer = next(i for i in range(len(state.cards)) if state.card(i).name == name
+                  and not state.in_play(i))
+    state.move(bearer, "defensive")
+    state.exhausted.discard(bearer)
+    state.pending = None
+    victim.personal[:] = [1, 3, 3]
+    before, city = list(state.personal), sum(state.city)
+    use = Action("use_on", bearer, 1, ability)
+    assert use in seats.legal_actions(t)
+    strength = state.card(bearer).strength
+    seats.apply(t, use)
+    if ability == "extort":
+        assert victim.personal == victim_after
+        assert [a - b for a, b in zip(state.personal, before, strict=True)] == taker_gain
+        assert sum(state.city) == city
+    else:
+        moved = min(3, strength[1])
+        assert victim.personal == [1, 3 - moved, 3]
+        assert state.personal == before and sum(state.city) == city + moved
+    assert seats.to_move(t) == 1  # it was the seat's action of the cycle
+    # Once a round per bearer (choice: two lords extorting each other would never stop).
+    seats.apply(t, Action("pass"))
+    assert all(a.card != bearer for a in seats.legal_actions(t) if a.kind == "use_on")
+
+
+def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
+    t = table(VETERANS, BLADES)
+    state, victim = t.seats[0], t.seats[1]
+    victim.personal[:] = [1, 4, 2]
+    bearer = next(i for i in state.zones["personality_pile"] if state.card(i).is_troop)
+    card = state.card(bearer)  # no sample card has Sap: this troop gets it, political 3
+    state.table[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
+    state.profiles = None
+    state.move(bearer, "defensive")
+    city = sum(state.city)
+    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.seats, 0, [1])
+    assert rivalry.apply(t.seats, 0, Action("use_on", bearer, 1, "sap")) == 3
+    # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
+    # 2 and 2 (religious before political).
+    assert victim.personal == [1, 1, 2] and sum(state.city) == city + 3
+
+
+@pytest.mark.parametrize(("clause", "parsed"), [
+    ("Extort.", ("extort", False, 0)), ("E Tithe.", ("tithe", True, 0)),
+    ("E (F)3 Extort.", ("extort", True, 3)), ("Retain.", None),
+], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability"])
+def test_rival_ability_clauses(clause: str, parsed: tuple[str, bool, int] | None) -> None:
+    assert rivalry.parse(clause) == parsed
+
+
+def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None)
+    attacker = seats.to_move(t)
+    defender = 1 - attacker
+    give_troops(t, attacker, 4)
+    for troop in troops(t.seats[attacker]):
+        t.seats[attacker].exhausted.discard(troop)
+    home = t.seats[defender]
+    for troop in troops(home) + list(home.zones["guards"]):
+        home.move(troop, "personality_discard")
+    keep = next(i for i in home.zones["private"] if home.card(i).subtype == "stronghold")
+    for structure in [i for i in home.zones["private"] if i != keep]:
+        rulings.discard_from_play(home, structure, "test")
+    for wall in [i for i in home.zones["defensive"] if home.card(i).subtype == "wall"]:
+        rulings.discard_from_play(home, wall, "test")
+    home.wounds[keep] = home.card(keep).vitality - 1  # one more wound destroys it
+    seats.apply(t, Action("attack", target=defender, option="all"))
+    play_until(t, lambda t: t.hosting is None)
+    assert t.out == {defender: (t.round, "attack")}
+    assert home.where[keep] in ("structure_discard", "dead")
+    assert (t.outcome, t.winner) == ("victory", attacker)  # the last player standing
