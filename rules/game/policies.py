@@ -433,7 +433,11 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
     assert state.combat is not None
     step = state.combat.step
     if step == "engage":
-        wanted = _huntable(state)
+        # One engage decision per wanderer hunted, and the wanderers worth it stay the same
+        # throughout (engaging changes nothing _huntable reads): weighed once per combat.
+        wanted = state.combat.plan
+        if wanted is None:
+            wanted = state.combat.plan = _huntable(state)
         for action in actions:
             if action.kind == "engage" and action.card in wanted:
                 return action
