@@ -398,6 +398,11 @@ def _assign_options(state: GameState, side: int) -> list[Action]:
 _NOBODY: list[int] = []
 
 
+def engaged(state: GameState) -> dict[int, list[int]]:
+    """The targets of the attacks each card is in (cards in no attack are left out)."""
+    return _engaged(_combat(state))
+
+
 def _can_assign(state: GameState, side: int) -> bool:
     """Whether ``side`` has an assignment to make (``bool(_assign_options(...))`` without
     building the options: asked several times at every turn). A joint attack needs a target
@@ -991,12 +996,14 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
 NO_STRIKE_BACK = -1000  # assignment_numbers' strike-back margin when there is none
 
 
-def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
+def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
+                       engaged: dict[int, list[int]] | None = None
                        ) -> tuple[int, int, int, int, int, int, int, int, int]:
     """:func:`assignment_attacks` as plain numbers, for weighing every option without
     building lists: (the index of the attack replaced or -1, the target, the attack's offense
     (its ready attackers' together), the target's defense, the attack's step, wounds a hit
-    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds)."""
+    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds).
+    ``engaged``: :func:`engaged`, when the caller weighs several options."""
     card, target = action.card, action.target
     side = PLAYER if card in _combat(state).player else WILD
     mine = rulings.keywords(state, card)
@@ -1021,7 +1028,8 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
     defense = _pair_defense(state, target, card)
     step = _step_of_keys(mine)
     wounds = 2 if "fierce" in mine and _fierce_hurts(state, target) else 1
-    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+    if action.kind == "berserk" or state.where[target] == "guards" \
+            or (target in engaged if engaged is not None else _used(state, target)):
         return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
     theirs = rulings.keywords(state, target)
     if "ranged" in mine and "flight" in mine and "ranged" not in theirs \

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from rules.game import combat, rulings
 from rules.game.actions import Action
@@ -522,13 +523,27 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
 # The chance an attack wounds, by its margin before the dice: the attacking group's die adds
 # 0, +1 or +2 offense (4, 1 and 1 chances in 6), the target's die 0, +1 or +2 defense.
 _WOUND_CHANCE = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
+# The same chances as plain floats: _wound_chance is asked for every attack of every option
+# weighed, and compiled, comparisons on an int cost less than a dict lookup.
+_WOUND_2: Final = _WOUND_CHANCE[2]
+_WOUND_1: Final = _WOUND_CHANCE[1]
+_WOUND_0: Final = _WOUND_CHANCE[0]
+_WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
 KILL_VALUE = 3.0  # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
 TOKEN_VALUE = 1.0  # what a token spent on a modification is worth, in the same units
 MODIFY_THRESHOLD = 0.25  # a modification is used when it gains at least this much
 
 
 def _wound_chance(margin: int) -> float:
-    return 1.0 if margin >= 3 else _WOUND_CHANCE.get(margin, 0.0)
+    if margin >= 3:
+        return 1.0
+    if margin == 2:
+        return _WOUND_2
+    if margin == 1:
+        return _WOUND_1
+    if margin == 0:
+        return _WOUND_0
+    return _WOUND_MINUS_1 if margin == -1 else 0.0
 
 
 class Fight:
@@ -551,6 +566,7 @@ class Fight:
         self.factors: list[float] = []  # the chance its attackers are alive to strike
         self.worth: dict[int, float] = {}  # each target's part of the value
         self.base = self.value(keep=True)
+        self.engaged: dict[int, list[int]] | None = None  # combat.engaged, for assignments
 
     def assignment_gain(self, action: Action) -> float:
         """About what the assignment ``action`` adds to the fight's value, weighed on the
@@ -558,7 +574,8 @@ class Fight:
         the target strikes back, the card assigned (whichever strikes in an earlier step may
         kill the other first). A local estimate, cheap enough to weigh every option."""
         (replaced, target, offense, defense, step, wounds, back_margin, back_step,
-         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action)
+         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action,
+                                                  self._engaged())
         card = action.card
         alive = self.alive
         chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
@@ -583,6 +600,11 @@ class Fight:
         gain = self._part(target, killed, untouched) - self.worth.get(target, 0.0)
         killed, untouched = _hit_chances(card_left, on_card, -1, back, back_wounds)
         return gain + self._part(card, killed, untouched) - self.worth.get(card, 0.0)
+
+    def _engaged(self) -> dict[int, list[int]]:
+        if self.engaged is None:
+            self.engaged = combat.engaged(self.state)
+        return self.engaged
 
     def boost_gain(self, boost_off: dict[int, int] | None, boost_def: dict[int, int] | None,
                    feared: int = -1) -> float:
@@ -705,11 +727,21 @@ class Fight:
                 if chance > 0:
                     for member in members:
                         chance *= alive.get(member, 1.0)
-                    hits.setdefault(target, []).append((chance, wounds))
+                    # (get, then a new list only when missing: setdefault would build one
+                    # for every hit)
+                    on_target = hits.get(target)
+                    if on_target is None:
+                        hits[target] = [(chance, wounds)]
+                    else:
+                        on_target.append((chance, wounds))
                     struck.append(target)
                     if keep:
                         chances[index] = chance
-                        self.hits_on.setdefault(target, []).append((chance, wounds, index))
+                        kept = self.hits_on.get(target)
+                        if kept is None:
+                            self.hits_on[target] = [(chance, wounds, index)]
+                        else:
+                            kept.append((chance, wounds, index))
             for target in struck:
                 alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
         total = 0.0
@@ -750,15 +782,20 @@ def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chanc
     if simple:
         return 1.0 - untouched, untouched
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
-    for hit_chance, hit_wounds, index in [*hits, (chance, wounds, -2)]:
-        if index == skip:
-            continue
-        moved = [0.0] * (left + 1)
-        for taken, weight in enumerate(spread):
-            moved[taken] += weight * (1.0 - hit_chance)
-            moved[min(left, taken + hit_wounds)] += weight * hit_chance
-        spread = moved
-    return spread[left], untouched
+    for hit_chance, hit_wounds, index in hits:
+        if index != skip:
+            spread = _spread_hit(spread, left, hit_chance, hit_wounds)
+    return _spread_hit(spread, left, chance, wounds)[left], untouched
+
+
+def _spread_hit(spread: list[float], left: int, chance: float, wounds: int) -> list[float]:
+    """``spread`` (the chance of 0..left-1 wounds so far, then of "left or more") after one
+    more hit (``chance``, ``wounds``)."""
+    moved = [0.0] * (left + 1)
+    for taken, weight in enumerate(spread):
+        moved[taken] += weight * (1.0 - chance)
+        moved[min(left, taken + wounds)] += weight * chance
+    return moved
 
 
 def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
@@ -772,11 +809,7 @@ def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
         return 1.0 - missed
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
     for chance, wounds in hits:
-        moved = [0.0] * (left + 1)
-        for taken, weight in enumerate(spread):
-            moved[taken] += weight * (1.0 - chance)
-            moved[min(left, taken + wounds)] += weight * chance
-        spread = moved
+        spread = _spread_hit(spread, left, chance, wounds)
     return spread[left]
 
 
