@@ -135,16 +135,19 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     """Income first (the uses score above any play); then a play that reaches the victory
     target, whatever its score; then the best scored play; never a pass while a play switches
     on the five-members bonus."""
-    best = best_scored(state, actions)
+    context = _Context(state)
+    best = best_scored(state, actions, context)
     if best is not None and best.kind != "play":
         return best
-    winning, bonus = _decisive_plays(state, actions)
+    winning, bonus = _decisive_plays(state, actions, context)
     return winning or best or bonus or _find(actions, "pass")
 
 
-def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
+def best_scored(state: GameState, actions: Sequence[Action],
+                context: _Context | None = None) -> Action | None:
     """The first action of the highest :func:`_score` above 0 (None if none scores)."""
-    context = _Context(state)
+    if context is None:
+        context = _Context(state)
     # Most decisions offer an income ability (scored 100 and up) beside plays that cannot
     # reach that: then only the uses need scoring. A play wins a tie (it is offered first),
     # so the plays are skipped only when none could reach the best use.
@@ -182,7 +185,7 @@ def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
     return best
 
 
-def _decisive_plays(state: GameState, actions: Sequence[Action]
+def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Context
                     ) -> tuple[Action | None, Action | None]:
     """The personality whose play reaches the victory target (checked at the next round's
     start), and one that brings a faction to five members (switching on the token bonus),
@@ -190,13 +193,8 @@ def _decisive_plays(state: GameState, actions: Sequence[Action]
     if not any(a.kind == "play" and state.card(a.card).type == "personality"
                for a in actions):
         return None, None
-    members: dict[str, int] = {}
-    total = 0
-    for instance in rulings.personalities_in_play(state):
-        card = state.card(instance)
-        total += card.influence
-        if card.faction:
-            members[card.faction] = members.get(card.faction, 0) + 1
+    members = context.members
+    total = context.influence
     target = state.config.target
     winning: Action | None = None
     bonus: Action | None = None
@@ -230,13 +228,42 @@ class _Context:
         self._short: int | None = None
         self._slots: dict[int, list[str | None]] | None = None
         self._bonus: set[int] | None = None
+        self._members: dict[str, int] | None = None
+        self._influence = 0
 
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
         every token of its kind spent is one influence less."""
         if self._bonus is None:
-            self._bonus = _bonus_kinds(self.state)
+            self._bonus = _counting_kinds(self.members)
         return sum(card.cost[k] for k in self._bonus) * BONUS_TOKEN if self._bonus else 0.0
+
+    @property
+    def members(self) -> dict[str, int]:
+        """The personalities in play of each faction."""
+        if self._members is None:
+            self._count_personalities()
+        assert self._members is not None
+        return self._members
+
+    @property
+    def influence(self) -> int:
+        """The printed influence of the personalities in play, together."""
+        if self._members is None:
+            self._count_personalities()
+        return self._influence
+
+    def _count_personalities(self) -> None:
+        # One pass for members and influence: the scores and the decisive plays need both.
+        state = self.state
+        members: dict[str, int] = {}
+        total = 0
+        for instance in rulings.personalities_in_play(state):
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        self._members, self._influence = members, total
 
     @property
     def troops(self) -> int:
@@ -704,9 +731,9 @@ class Fight:
                 continue
             struck.clear()
             for index, attack in enumerate(attacks):
-                _, target, members, offenses, ready, defense, when, wounds = attack
-                if when != step:
+                if attack[6] != step:
                     continue
+                _, target, members, offenses, ready, defense, _, wounds = attack
                 offense = 0
                 for position, member in enumerate(members):
                     value = offenses[position]
@@ -928,11 +955,12 @@ def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _bonus_kinds(state: GameState) -> set[int]:
     """The token kinds that count toward victory now: the primary kind of each faction with
     five or more members in play."""
-    members: dict[str, int] = {}
-    for instance in rulings.personalities_in_play(state):
-        faction = state.card(instance).faction
-        if faction:
-            members[faction] = members.get(faction, 0) + 1
+    return _counting_kinds(_Context(state).members)
+
+
+def _counting_kinds(members: dict[str, int]) -> set[int]:
+    """The primary kind of each faction of ``members`` (personalities in play per faction)
+    with five or more."""
     return {rulings.PRIMARY[f] for f, n in members.items() if n >= 5 and f in rulings.PRIMARY}
 
 
