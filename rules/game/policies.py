@@ -808,6 +808,12 @@ def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chanc
         return 1.0, untouched
     if simple:
         return 1.0 - untouched, untouched
+    if left == 2:  # most of the time (see _spread_two)
+        none, one, two = 1.0, 0.0, 0.0
+        for hit_chance, hit_wounds, index in hits:
+            if index != skip:
+                none, one, two = _spread_two(none, one, two, hit_chance, hit_wounds)
+        return _spread_two(none, one, two, chance, wounds)[2], untouched
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
     for hit_chance, hit_wounds, index in hits:
         if index != skip:
@@ -825,6 +831,18 @@ def _spread_hit(spread: list[float], left: int, chance: float, wounds: int) -> l
     return moved
 
 
+def _spread_two(none: float, one: float, two: float, chance: float, wounds: int
+                ) -> tuple[float, float, float]:
+    """:func:`_spread_hit` for ``left`` 2, on three floats rather than a list: the case of
+    most targets weighed (a wanderer with two wounds to go), and compiled, a list of floats
+    makes an object of every sum. The same sums in the same order, so the same results to
+    the last bit (the zeros _spread_hit starts from add nothing: every product is >= 0)."""
+    stay = 1.0 - chance
+    if wounds == 1:
+        return none * stay, none * chance + one * stay, one * chance + two * stay + two * chance
+    return none * stay, one * stay, none * chance + one * chance + two * stay + two * chance
+
+
 def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
     """The chance that independent hits (chance, wounds) deal ``left`` wounds or more."""
     if left <= 0:
@@ -834,6 +852,11 @@ def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
         for chance, _ in hits:
             missed *= 1.0 - chance
         return 1.0 - missed
+    if left == 2:
+        none, one, two = 1.0, 0.0, 0.0
+        for chance, wounds in hits:
+            none, one, two = _spread_two(none, one, two, chance, wounds)
+        return two
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
     for chance, wounds in hits:
         spread = _spread_hit(spread, left, chance, wounds)
