@@ -1046,10 +1046,12 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
-    key = card * 8192 + target
-    found = c.odds.get(key)
+    known = c.odds.get(card)
+    if known is None:
+        known = c.odds[card] = {}
+    found = known.get(target)
     if found is None:
-        found = c.odds[key] = _offense(state, card, target)
+        found = known[target] = _offense(state, card, target)
     return found
 
 
@@ -1058,10 +1060,12 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
-    key = -(card * 8192 + attacker) - 1
-    found = c.odds.get(key)
+    known = c.guard_odds.get(card)
+    if known is None:
+        known = c.guard_odds[card] = {}
+    found = known.get(attacker)
     if found is None:
-        found = c.odds[key] = _defense(state, card, [attacker])
+        found = known[attacker] = _defense(state, card, [attacker])
     return found
 
 
