@@ -376,14 +376,9 @@ def _huntable(state: GameState) -> list[int]:
     fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
     bounty and the end of its fines and raids, more when the row is full and the next
     wanderer would overrun the city) more than it risks (the troop's life)."""
-    troops = [_Hunter(state, t) for t in state.zones["defensive"]
-              if state.card(t).is_troop and t not in state.exhausted]
+    troops, helpers, urgent = _hunters(state)
     if not troops:
         return []
-    urgent = len(state.zones["wanderers"]) >= state.config.overrun_limit
-    helpers = 0
-    for troop in troops:
-        helpers += troop.offense
     chosen: list[tuple[float, int]] = []
     for wanderer in state.zones["wanderers"]:
         best = -math.inf
@@ -393,6 +388,17 @@ def _huntable(state: GameState) -> list[int]:
             chosen.append((best, wanderer))
     chosen.sort(key=_first_best)
     return [w for _, w in chosen[:max(1, len(troops) // HUNTERS_PER_PREY)]]
+
+
+def _hunters(state: GameState) -> tuple[list[_Hunter], int, bool]:
+    """The ready troops, their offense together, and whether the wanderer row is full (the
+    next wanderer would overrun the city)."""
+    troops = [_Hunter(state, t) for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    helpers = 0
+    for troop in troops:
+        helpers += troop.offense
+    return troops, helpers, len(state.zones["wanderers"]) >= state.config.overrun_limit
 
 
 def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
@@ -454,7 +460,14 @@ def _step_of(keys: frozenset[str]) -> int:
 
 
 def _worth_hunting(state: GameState) -> bool:
-    return bool(_huntable(state))
+    """Whether :func:`_huntable` would name a wanderer: one duel expected to gain more than
+    :data:`HUNT_GAIN` is enough, so the rest are not weighed (nor sorted)."""
+    troops, helpers, urgent = _hunters(state)
+    for wanderer in state.zones["wanderers"]:
+        for troop in troops:
+            if _duel(state, troop, wanderer, helpers - troop.offense, urgent) > HUNT_GAIN:
+                return True
+    return False
 
 
 def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -746,14 +759,18 @@ class Fight:
                 if boost_def is not None:
                     defense = max(0, defense + boost_def.get(target, 0))
                 chance = _wound_chance(offense - defense)
-                if keep:
+                positive = chance > 0
+                if keep or positive:
+                    # The chance its attackers are alive to strike, and the attack's chance
+                    # to wound times each of theirs (in that order, as before: the same bits).
                     factor = 1.0
                     for member in members:
-                        factor *= alive.get(member, 1.0)
-                    self.margins[index], self.factors[index] = offense - defense, factor
-                if chance > 0:
-                    for member in members:
-                        chance *= alive.get(member, 1.0)
+                        living = alive.get(member, 1.0)
+                        factor *= living
+                        chance *= living
+                    if keep:
+                        self.margins[index], self.factors[index] = offense - defense, factor
+                if positive:
                     # (get, then a new list only when missing: setdefault would build one
                     # for every hit)
                     on_target = hits.get(target)
@@ -761,7 +778,8 @@ class Fight:
                         hits[target] = [(chance, wounds)]
                     else:
                         on_target.append((chance, wounds))
-                    struck.append(target)
+                    if target not in struck:  # (its chance to live is worked out once)
+                        struck.append(target)
                     if keep:
                         chances[index] = chance
                         kept = self.hits_on.get(target)
