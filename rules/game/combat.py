@@ -215,7 +215,7 @@ def skip_step(state: GameState) -> None:
             return
         _begin_assignments(state)
     elif step == "assign":
-        if c.turn == PLAYER and _assign_options(state, WILD):
+        if c.turn == PLAYER and _can_assign(state, WILD):
             c.turn = WILD
         else:
             c.step = "modify"
@@ -234,7 +234,7 @@ def step_automatic(state: GameState) -> bool:
     if c.step == "assign" and c.turn == WILD:
         choice = _wild_choice(state)
         if choice is None:
-            if _assign_options(state, PLAYER):
+            if _can_assign(state, PLAYER):
                 c.turn = PLAYER
             else:
                 c.step = "modify"
@@ -257,17 +257,17 @@ def step_automatic(state: GameState) -> bool:
 def _pass_turn(state: GameState, side: int) -> None:
     c = _combat(state)
     # (The wanderers have a choice exactly when they have an option: _wild_choice.)
-    if side == WILD and c.wall_left > 0 and _assign_options(state, WILD):
+    if side == WILD and c.wall_left > 0 and _can_assign(state, WILD):
         return  # the wall is filled before any other assignment
     other = 1 - side
     if other == WILD:
-        if _assign_options(state, WILD):
+        if _can_assign(state, WILD):
             c.turn = WILD
-        elif not _assign_options(state, PLAYER):
+        elif not _can_assign(state, PLAYER):
             c.step = "modify"
             _wild_modifies(state)
     else:
-        c.turn = PLAYER if _assign_options(state, PLAYER) else WILD
+        c.turn = PLAYER if _can_assign(state, PLAYER) else WILD
 
 
 # --- assignments ---------------------------------------------------------------------------
@@ -313,16 +313,37 @@ def _member(group: list[int], card: int) -> bool:
     return any(group[index] == card for index in range(2, len(group)))
 
 
-def _unassigned(state: GameState, side: int) -> list[int]:
-    # The attacks each card is in, counted in one pass over the groups (as _used counts).
-    used: dict[int, int] = {}
-    for group in _combat(state).groups:
-        for index in range(2, len(group)):
-            used[group[index]] = used.get(group[index], 0) + 1
+def _unassigned(state: GameState, side: int,
+                engaged: dict[int, list[int]] | None = None) -> list[int]:
+    """The side's cards that may still make an assignment (``engaged``: :func:`_engaged`,
+    when the caller has it)."""
+    if engaged is None:
+        engaged = _engaged(_combat(state))
     if side == PLAYER and _combat(state).declined:
-        return [x for x in _side_cards(state, side) if _alive(state, x) and x not in used]
-    return [x for x in _side_cards(state, side) if _alive(state, x)
-            and used.get(x, 0) < _slots(state, x)]
+        return [x for x in _side_cards(state, side) if _alive(state, x) and x not in engaged]
+    found: list[int] = []
+    for x in _side_cards(state, side):
+        if _alive(state, x):
+            targets = engaged.get(x)
+            if targets is None or len(targets) < _slots(state, x):
+                found.append(x)
+    return found
+
+
+def _engaged(c: Combat) -> dict[int, list[int]]:
+    """The targets of the attacks each card is in, in one pass over the groups (what _used
+    and _member ask card by card): the assignment options need it for every card."""
+    engaged: dict[int, list[int]] = {}
+    for group in c.groups:
+        target = group[1]
+        for index in range(2, len(group)):
+            member = group[index]
+            found = engaged.get(member)
+            if found is None:
+                engaged[member] = [target]
+            else:
+                found.append(target)
+    return engaged
 
 
 def _alive(state: GameState, card: int) -> bool:
@@ -330,8 +351,10 @@ def _alive(state: GameState, card: int) -> bool:
     return zone in ("defensive", "wanderers", "private", "guards")
 
 
-def _targets(state: GameState, side: int, card: int) -> list[int]:
-    """Legal targets of ``card`` of ``side`` (rulebook, "Assignments", Flight, Walls)."""
+def _targets(state: GameState, side: int, card: int,
+             engaged: dict[int, list[int]] | None = None) -> list[int]:
+    """Legal targets of ``card`` of ``side`` (rulebook, "Assignments", Flight, Walls;
+    ``engaged``: :func:`_engaged`, when the caller has it)."""
     c = _combat(state)
     if side == WILD and c.wall_left > 0 and c.wall >= 0:
         return [c.wall]
@@ -344,9 +367,11 @@ def _targets(state: GameState, side: int, card: int) -> list[int]:
         enemies = [e for e in enemies if "flight" not in rulings.keywords(state, e)]
     attacker = WILD if c.kind == "raid" else PLAYER
     if side == attacker and c.kind == "raid":
-        free_defenders = [t for t in c.player if _alive(state, t) and _used(state, t) == 0]
+        if engaged is None:
+            engaged = _engaged(c)
+        free_defenders = [t for t in c.player if _alive(state, t) and t not in engaged]
         flyer_free = "flight" in mine and not any(
-            {"ranged", "flight"} & rulings.keywords(state, t) for t in free_defenders)
+            _reaches_flyers(state, t) for t in free_defenders)
         if not free_defenders or flyer_free:
             enemies += state.zones["private"]
             enemies += state.zones["guards"]
@@ -355,11 +380,12 @@ def _targets(state: GameState, side: int, card: int) -> list[int]:
 
 def _assign_options(state: GameState, side: int) -> list[Action]:
     c = _combat(state)
+    engaged = _engaged(c)
     found: list[Action] = []
-    for card in _unassigned(state, side):
+    for card in _unassigned(state, side, engaged):
         # A Defender fights two *different* enemies.
-        engaged = {g[1] for g in c.groups if _member(g, card)}
-        targets = [t for t in _targets(state, side, card) if t not in engaged]
+        busy = engaged.get(card, _NOBODY)
+        targets = [t for t in _targets(state, side, card, engaged) if t not in busy]
         found += [Action("separate", card, t) for t in targets]
         if c.wall_left > 0 and side == WILD:
             continue
@@ -367,6 +393,27 @@ def _assign_options(state: GameState, side: int) -> list[Action]:
             if group[0] == side and group[1] in targets and not _member(group, card):
                 found.append(Action("joint", card, group[1], str(group[2])))
     return found
+
+
+_NOBODY: list[int] = []
+
+
+def engaged(state: GameState) -> dict[int, list[int]]:
+    """The targets of the attacks each card is in (cards in no attack are left out)."""
+    return _engaged(_combat(state))
+
+
+def _can_assign(state: GameState, side: int) -> bool:
+    """Whether ``side`` has an assignment to make (``bool(_assign_options(...))`` without
+    building the options: asked several times at every turn). A joint attack needs a target
+    the card could also attack separately, so a separate one is enough to look for."""
+    engaged = _engaged(_combat(state))
+    for card in _unassigned(state, side, engaged):
+        busy = engaged.get(card, _NOBODY)
+        for target in _targets(state, side, card, engaged):
+            if target not in busy:
+                return True
+    return False
 
 
 def _assign(state: GameState, side: int, action: Action) -> None:
@@ -949,12 +996,14 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
 NO_STRIKE_BACK = -1000  # assignment_numbers' strike-back margin when there is none
 
 
-def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
+def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
+                       engaged: dict[int, list[int]] | None = None
                        ) -> tuple[int, int, int, int, int, int, int, int, int]:
     """:func:`assignment_attacks` as plain numbers, for weighing every option without
     building lists: (the index of the attack replaced or -1, the target, the attack's offense
     (its ready attackers' together), the target's defense, the attack's step, wounds a hit
-    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds)."""
+    deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds).
+    ``engaged``: :func:`engaged`, when the caller weighs several options."""
     card, target = action.card, action.target
     side = PLAYER if card in _combat(state).player else WILD
     mine = rulings.keywords(state, card)
@@ -979,7 +1028,8 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action
     defense = _pair_defense(state, target, card)
     step = _step_of_keys(mine)
     wounds = 2 if "fierce" in mine and _fierce_hurts(state, target) else 1
-    if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
+    if action.kind == "berserk" or state.where[target] == "guards" \
+            or (target in engaged if engaged is not None else _used(state, target)):
         return -1, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
     theirs = rulings.keywords(state, target)
     if "ranged" in mine and "flight" in mine and "ranged" not in theirs \
@@ -996,10 +1046,12 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
-    key = card * 8192 + target
-    found = c.odds.get(key)
+    known = c.odds.get(card)
+    if known is None:
+        known = c.odds[card] = {}
+    found = known.get(target)
     if found is None:
-        found = c.odds[key] = _offense(state, card, target)
+        found = known[target] = _offense(state, card, target)
     return found
 
 
@@ -1008,10 +1060,12 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
-    key = -(card * 8192 + attacker) - 1
-    found = c.odds.get(key)
+    known = c.guard_odds.get(card)
+    if known is None:
+        known = c.guard_odds[card] = {}
+    found = known.get(attacker)
     if found is None:
-        found = c.odds[key] = _defense(state, card, [attacker])
+        found = known[attacker] = _defense(state, card, [attacker])
     return found
 
 

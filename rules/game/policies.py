@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from rules.game import combat, rulings
 from rules.game.actions import Action
@@ -134,16 +135,19 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     """Income first (the uses score above any play); then a play that reaches the victory
     target, whatever its score; then the best scored play; never a pass while a play switches
     on the five-members bonus."""
-    best = best_scored(state, actions)
+    context = _Context(state)
+    best = best_scored(state, actions, context)
     if best is not None and best.kind != "play":
         return best
-    winning, bonus = _decisive_plays(state, actions)
+    winning, bonus = _decisive_plays(state, actions, context)
     return winning or best or bonus or _find(actions, "pass")
 
 
-def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
+def best_scored(state: GameState, actions: Sequence[Action],
+                context: _Context | None = None) -> Action | None:
     """The first action of the highest :func:`_score` above 0 (None if none scores)."""
-    context = _Context(state)
+    if context is None:
+        context = _Context(state)
     # Most decisions offer an income ability (scored 100 and up) beside plays that cannot
     # reach that: then only the uses need scoring. A play wins a tie (it is offered first),
     # so the plays are skipped only when none could reach the best use.
@@ -181,7 +185,7 @@ def best_scored(state: GameState, actions: Sequence[Action]) -> Action | None:
     return best
 
 
-def _decisive_plays(state: GameState, actions: Sequence[Action]
+def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Context
                     ) -> tuple[Action | None, Action | None]:
     """The personality whose play reaches the victory target (checked at the next round's
     start), and one that brings a faction to five members (switching on the token bonus),
@@ -189,13 +193,8 @@ def _decisive_plays(state: GameState, actions: Sequence[Action]
     if not any(a.kind == "play" and state.card(a.card).type == "personality"
                for a in actions):
         return None, None
-    members: dict[str, int] = {}
-    total = 0
-    for instance in rulings.personalities_in_play(state):
-        card = state.card(instance)
-        total += card.influence
-        if card.faction:
-            members[card.faction] = members.get(card.faction, 0) + 1
+    members = context.members
+    total = context.influence
     target = state.config.target
     winning: Action | None = None
     bonus: Action | None = None
@@ -229,13 +228,42 @@ class _Context:
         self._short: int | None = None
         self._slots: dict[int, list[str | None]] | None = None
         self._bonus: set[int] | None = None
+        self._members: dict[str, int] | None = None
+        self._influence = 0
 
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
         every token of its kind spent is one influence less."""
         if self._bonus is None:
-            self._bonus = _bonus_kinds(self.state)
+            self._bonus = _counting_kinds(self.members)
         return sum(card.cost[k] for k in self._bonus) * BONUS_TOKEN if self._bonus else 0.0
+
+    @property
+    def members(self) -> dict[str, int]:
+        """The personalities in play of each faction."""
+        if self._members is None:
+            self._count_personalities()
+        assert self._members is not None
+        return self._members
+
+    @property
+    def influence(self) -> int:
+        """The printed influence of the personalities in play, together."""
+        if self._members is None:
+            self._count_personalities()
+        return self._influence
+
+    def _count_personalities(self) -> None:
+        # One pass for members and influence: the scores and the decisive plays need both.
+        state = self.state
+        members: dict[str, int] = {}
+        total = 0
+        for instance in rulings.personalities_in_play(state):
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        self._members, self._influence = members, total
 
     @property
     def troops(self) -> int:
@@ -348,14 +376,9 @@ def _huntable(state: GameState) -> list[int]:
     fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
     bounty and the end of its fines and raids, more when the row is full and the next
     wanderer would overrun the city) more than it risks (the troop's life)."""
-    troops = [_Hunter(state, t) for t in state.zones["defensive"]
-              if state.card(t).is_troop and t not in state.exhausted]
+    troops, helpers, urgent = _hunters(state)
     if not troops:
         return []
-    urgent = len(state.zones["wanderers"]) >= state.config.overrun_limit
-    helpers = 0
-    for troop in troops:
-        helpers += troop.offense
     chosen: list[tuple[float, int]] = []
     for wanderer in state.zones["wanderers"]:
         best = -math.inf
@@ -365,6 +388,17 @@ def _huntable(state: GameState) -> list[int]:
             chosen.append((best, wanderer))
     chosen.sort(key=_first_best)
     return [w for _, w in chosen[:max(1, len(troops) // HUNTERS_PER_PREY)]]
+
+
+def _hunters(state: GameState) -> tuple[list[_Hunter], int, bool]:
+    """The ready troops, their offense together, and whether the wanderer row is full (the
+    next wanderer would overrun the city)."""
+    troops = [_Hunter(state, t) for t in state.zones["defensive"]
+              if state.card(t).is_troop and t not in state.exhausted]
+    helpers = 0
+    for troop in troops:
+        helpers += troop.offense
+    return troops, helpers, len(state.zones["wanderers"]) >= state.config.overrun_limit
 
 
 def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
@@ -426,14 +460,25 @@ def _step_of(keys: frozenset[str]) -> int:
 
 
 def _worth_hunting(state: GameState) -> bool:
-    return bool(_huntable(state))
+    """Whether :func:`_huntable` would name a wanderer: one duel expected to gain more than
+    :data:`HUNT_GAIN` is enough, so the rest are not weighed (nor sorted)."""
+    troops, helpers, urgent = _hunters(state)
+    for wanderer in state.zones["wanderers"]:
+        for troop in troops:
+            if _duel(state, troop, wanderer, helpers - troop.offense, urgent) > HUNT_GAIN:
+                return True
+    return False
 
 
 def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
     assert state.combat is not None
     step = state.combat.step
     if step == "engage":
-        wanted = _huntable(state)
+        # One engage decision per wanderer hunted, and the wanderers worth it stay the same
+        # throughout (engaging changes nothing _huntable reads): weighed once per combat.
+        wanted = state.combat.plan
+        if wanted is None:
+            wanted = state.combat.plan = _huntable(state)
         for action in actions:
             if action.kind == "engage" and action.card in wanted:
                 return action
@@ -518,13 +563,27 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
 # The chance an attack wounds, by its margin before the dice: the attacking group's die adds
 # 0, +1 or +2 offense (4, 1 and 1 chances in 6), the target's die 0, +1 or +2 defense.
 _WOUND_CHANCE = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
+# The same chances as plain floats: _wound_chance is asked for every attack of every option
+# weighed, and compiled, comparisons on an int cost less than a dict lookup.
+_WOUND_2: Final = _WOUND_CHANCE[2]
+_WOUND_1: Final = _WOUND_CHANCE[1]
+_WOUND_0: Final = _WOUND_CHANCE[0]
+_WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
 KILL_VALUE = 3.0  # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
 TOKEN_VALUE = 1.0  # what a token spent on a modification is worth, in the same units
 MODIFY_THRESHOLD = 0.25  # a modification is used when it gains at least this much
 
 
 def _wound_chance(margin: int) -> float:
-    return 1.0 if margin >= 3 else _WOUND_CHANCE.get(margin, 0.0)
+    if margin >= 3:
+        return 1.0
+    if margin == 2:
+        return _WOUND_2
+    if margin == 1:
+        return _WOUND_1
+    if margin == 0:
+        return _WOUND_0
+    return _WOUND_MINUS_1 if margin == -1 else 0.0
 
 
 class Fight:
@@ -547,6 +606,7 @@ class Fight:
         self.factors: list[float] = []  # the chance its attackers are alive to strike
         self.worth: dict[int, float] = {}  # each target's part of the value
         self.base = self.value(keep=True)
+        self.engaged: dict[int, list[int]] | None = None  # combat.engaged, for assignments
 
     def assignment_gain(self, action: Action) -> float:
         """About what the assignment ``action`` adds to the fight's value, weighed on the
@@ -554,7 +614,8 @@ class Fight:
         the target strikes back, the card assigned (whichever strikes in an earlier step may
         kill the other first). A local estimate, cheap enough to weigh every option."""
         (replaced, target, offense, defense, step, wounds, back_margin, back_step,
-         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action)
+         back_wounds) = combat.assignment_numbers(self.state, self.attacks, action,
+                                                  self._engaged())
         card = action.card
         alive = self.alive
         chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
@@ -579,6 +640,11 @@ class Fight:
         gain = self._part(target, killed, untouched) - self.worth.get(target, 0.0)
         killed, untouched = _hit_chances(card_left, on_card, -1, back, back_wounds)
         return gain + self._part(card, killed, untouched) - self.worth.get(card, 0.0)
+
+    def _engaged(self) -> dict[int, list[int]]:
+        if self.engaged is None:
+            self.engaged = combat.engaged(self.state)
+        return self.engaged
 
     def boost_gain(self, boost_off: dict[int, int] | None, boost_def: dict[int, int] | None,
                    feared: int = -1) -> float:
@@ -678,9 +744,9 @@ class Fight:
                 continue
             struck.clear()
             for index, attack in enumerate(attacks):
-                _, target, members, offenses, ready, defense, when, wounds = attack
-                if when != step:
+                if attack[6] != step:
                     continue
+                _, target, members, offenses, ready, defense, _, wounds = attack
                 offense = 0
                 for position, member in enumerate(members):
                     value = offenses[position]
@@ -693,19 +759,34 @@ class Fight:
                 if boost_def is not None:
                     defense = max(0, defense + boost_def.get(target, 0))
                 chance = _wound_chance(offense - defense)
-                if keep:
+                positive = chance > 0
+                if keep or positive:
+                    # The chance its attackers are alive to strike, and the attack's chance
+                    # to wound times each of theirs (in that order, as before: the same bits).
                     factor = 1.0
                     for member in members:
-                        factor *= alive.get(member, 1.0)
-                    self.margins[index], self.factors[index] = offense - defense, factor
-                if chance > 0:
-                    for member in members:
-                        chance *= alive.get(member, 1.0)
-                    hits.setdefault(target, []).append((chance, wounds))
-                    struck.append(target)
+                        living = alive.get(member, 1.0)
+                        factor *= living
+                        chance *= living
+                    if keep:
+                        self.margins[index], self.factors[index] = offense - defense, factor
+                if positive:
+                    # (get, then a new list only when missing: setdefault would build one
+                    # for every hit)
+                    on_target = hits.get(target)
+                    if on_target is None:
+                        hits[target] = [(chance, wounds)]
+                    else:
+                        on_target.append((chance, wounds))
+                    if target not in struck:  # (its chance to live is worked out once)
+                        struck.append(target)
                     if keep:
                         chances[index] = chance
-                        self.hits_on.setdefault(target, []).append((chance, wounds, index))
+                        kept = self.hits_on.get(target)
+                        if kept is None:
+                            self.hits_on[target] = [(chance, wounds, index)]
+                        else:
+                            kept.append((chance, wounds, index))
             for target in struck:
                 alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
         total = 0.0
@@ -745,16 +826,39 @@ def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chanc
         return 1.0, untouched
     if simple:
         return 1.0 - untouched, untouched
+    if left == 2:  # most of the time (see _spread_two)
+        none, one, two = 1.0, 0.0, 0.0
+        for hit_chance, hit_wounds, index in hits:
+            if index != skip:
+                none, one, two = _spread_two(none, one, two, hit_chance, hit_wounds)
+        return _spread_two(none, one, two, chance, wounds)[2], untouched
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
-    for hit_chance, hit_wounds, index in [*hits, (chance, wounds, -2)]:
-        if index == skip:
-            continue
-        moved = [0.0] * (left + 1)
-        for taken, weight in enumerate(spread):
-            moved[taken] += weight * (1.0 - hit_chance)
-            moved[min(left, taken + hit_wounds)] += weight * hit_chance
-        spread = moved
-    return spread[left], untouched
+    for hit_chance, hit_wounds, index in hits:
+        if index != skip:
+            spread = _spread_hit(spread, left, hit_chance, hit_wounds)
+    return _spread_hit(spread, left, chance, wounds)[left], untouched
+
+
+def _spread_hit(spread: list[float], left: int, chance: float, wounds: int) -> list[float]:
+    """``spread`` (the chance of 0..left-1 wounds so far, then of "left or more") after one
+    more hit (``chance``, ``wounds``)."""
+    moved = [0.0] * (left + 1)
+    for taken, weight in enumerate(spread):
+        moved[taken] += weight * (1.0 - chance)
+        moved[min(left, taken + wounds)] += weight * chance
+    return moved
+
+
+def _spread_two(none: float, one: float, two: float, chance: float, wounds: int
+                ) -> tuple[float, float, float]:
+    """:func:`_spread_hit` for ``left`` 2, on three floats rather than a list: the case of
+    most targets weighed (a wanderer with two wounds to go), and compiled, a list of floats
+    makes an object of every sum. The same sums in the same order, so the same results to
+    the last bit (the zeros _spread_hit starts from add nothing: every product is >= 0)."""
+    stay = 1.0 - chance
+    if wounds == 1:
+        return none * stay, none * chance + one * stay, one * chance + two * stay + two * chance
+    return none * stay, one * stay, none * chance + one * chance + two * stay + two * chance
 
 
 def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
@@ -766,13 +870,14 @@ def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
         for chance, _ in hits:
             missed *= 1.0 - chance
         return 1.0 - missed
+    if left == 2:
+        none, one, two = 1.0, 0.0, 0.0
+        for chance, wounds in hits:
+            none, one, two = _spread_two(none, one, two, chance, wounds)
+        return two
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
     for chance, wounds in hits:
-        moved = [0.0] * (left + 1)
-        for taken, weight in enumerate(spread):
-            moved[taken] += weight * (1.0 - chance)
-            moved[min(left, taken + wounds)] += weight * chance
-        spread = moved
+        spread = _spread_hit(spread, left, chance, wounds)
     return spread[left]
 
 
@@ -891,11 +996,12 @@ def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _bonus_kinds(state: GameState) -> set[int]:
     """The token kinds that count toward victory now: the primary kind of each faction with
     five or more members in play."""
-    members: dict[str, int] = {}
-    for instance in rulings.personalities_in_play(state):
-        faction = state.card(instance).faction
-        if faction:
-            members[faction] = members.get(faction, 0) + 1
+    return _counting_kinds(_Context(state).members)
+
+
+def _counting_kinds(members: dict[str, int]) -> set[int]:
+    """The primary kind of each faction of ``members`` (personalities in play per faction)
+    with five or more."""
     return {rulings.PRIMARY[f] for f, n in members.items() if n >= 5 and f in rulings.PRIMARY}
 
 

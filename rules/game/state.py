@@ -67,9 +67,15 @@ class Combat:
     # wound: Berserk's new target must be there too, even if the first one was destroyed).
     first_private: list[int] = field(default_factory=list)
     declined: bool = False  # the player's Defenders passed up their second fight
-    # Offense and defense of (attacker, target) pairs while the assignments are made (nothing
-    # changes them then), for policies weighing every assignment; not saved, not copied.
-    odds: dict[int, int] = field(default_factory=dict)
+    # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
+    # pairs while the assignments are made (nothing changes them then), for policies weighing
+    # every assignment; not saved, not copied. Nested by instance rather than keyed by one
+    # number made of both: small ints are shared objects, a big key is made at every lookup.
+    odds: dict[int, dict[int, int]] = field(default_factory=dict)
+    guard_odds: dict[int, dict[int, int]] = field(default_factory=dict)
+    # The wanderers the greedy policy hunts, worked out at the first engage decision and kept
+    # for the next ones (engaging changes nothing it reads); not saved, not copied.
+    plan: list[int] | None = None
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -239,7 +245,7 @@ def _combat_clone(c: Combat) -> Combat:
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
     data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)
-            if f.name != "odds"}
+            if f.name not in ("odds", "guard_odds", "plan")}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data
