@@ -55,7 +55,9 @@ def test_starting_from_the_panel_goes_to_the_report_which_polls_until_done(
     body = client.get(f"/matchups/{run.pk}/", HTTP_HX_REQUEST="true").content.decode()
     assert "data-hx-get" not in body  # done: the page stops polling
     run.refresh_from_db()
-    for deck in run.report["decks"]:
+    report = run.report
+    assert report is not None
+    for deck in report["decks"]:
         assert f'<th scope="row">{deck["name"]}</th>' in body
         low, high = (round(100 * x, 1) for x in deck["ci95"])
         assert f"{low}\u2013{high}%" in body  # an en dash between the bounds
