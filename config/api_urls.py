@@ -20,6 +20,7 @@ from collection.api.views import (
 from decks.api.draws import DrawView, OddsView
 from decks.api.views import DeckViewSet
 from goldfish.api import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
+from matchups.api import MatchupCancelView, MatchupRunsView, MatchupRunView
 from playtest.api import PlaytestViewSet
 from sitewide.health import HealthView
 from sitewide.problems import UnknownEndpointView
@@ -56,6 +57,9 @@ urlpatterns = [
     path("goldfish/", GoldfishRunsView.as_view(), name="goldfish"),
     path("goldfish/<str:run_id>/", GoldfishRunView.as_view(), name="goldfish-detail"),
     path("goldfish/<str:run_id>/cancel/", GoldfishCancelView.as_view(), name="goldfish-cancel"),
+    path("matchups/", MatchupRunsView.as_view(), name="matchups"),
+    path("matchups/<str:run_id>/", MatchupRunView.as_view(), name="matchup-detail"),
+    path("matchups/<str:run_id>/cancel/", MatchupCancelView.as_view(), name="matchup-cancel"),
     path("", include("edits.api.urls")),  # /api/edits/, /api/cards/{id}/history/
     path("auth/token/", TokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -286,6 +286,8 @@ SPECTACULAR_SETTINGS = {
     # Several resources have a "status"; each its own enum, named for it.
     "ENUM_NAME_OVERRIDES": {
         "EditStatusEnum": ["open", "applied", "rejected", "cancelled", "expired"],
+        # The status of a background run, goldfish or matchup (the same five states).
+        "RunStatusEnum": ["queued", "running", "done", "failed", "cancelled"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("decks/", include("decks.urls")),
     path("", include("collection.urls")),
     path("", include("goldfish.urls")),
+    path("", include("matchups.urls")),
     path("", include("playtest.urls")),
     path("", include("edits.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code

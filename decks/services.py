@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from cards.models import Card
@@ -179,3 +180,12 @@ def deck_set_sleeved(*, deck: Deck, sleeved: bool) -> Deck:
         deck.sleeved = sleeved
         deck.save(update_fields=["sleeved"])
     return deck
+
+
+def readable_decks(user: Any) -> Any:
+    """The saved decks ``user`` may read (and so run or play against): public and unlisted
+    ones, and their own."""
+    visible = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
+    if user is not None and user.is_authenticated:
+        visible |= Q(owner=user)
+    return Deck.objects.filter(visible)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import Q
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
@@ -23,7 +22,7 @@ from decks.api.serializers import DeckJsonSerializer
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
-from decks.services import deck_data
+from decks.services import deck_data, readable_decks
 from goldfish.games import DeckNotPlayable
 from goldfish.models import GoldfishRun
 from goldfish.runs import (
@@ -121,13 +120,6 @@ def run_document(request: Request, run: GoldfishRun) -> dict[str, Any]:
     url = request.build_absolute_uri(reverse("api:goldfish-detail", args=[run.pk]))
     return {"id": str(run.pk), "url": url, "status": run.status, "progress": run.progress,
             "report": run.report}
-
-
-def readable_decks(user: Any) -> Any:
-    visible = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
-    if user.is_authenticated:
-        visible |= Q(owner=user)
-    return Deck.objects.filter(visible)
 
 
 class GoldfishRunsView(APIView):

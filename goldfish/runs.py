@@ -8,7 +8,6 @@ Every function takes the time from ``now`` (a clock), so tests move time instead
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +30,10 @@ from goldfish.tasks import enqueue_run
 from rules.decklist import Deck as DeckData
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.runner import RunSpec, chunks
+from sitewide.background_runs import Limits, RunRefused, requester_key
 from sitewide.db_retry import retry_locked
+
+__all__ = ["Limits", "RunRefused", "requester_key"]
 
 DEFAULT_GAMES = 1000
 
@@ -40,12 +42,6 @@ DEFAULT_SEED = 1
 
 
 ROUND_CAP = 40
-
-
-@dataclass(frozen=True)
-class Limits:
-    games: int  # per run
-    at_once: int  # runs queued or running at the same time
 
 
 ANONYMOUS = Limits(games=2_000, at_once=2)
@@ -73,22 +69,6 @@ class RunOptions:
 
     def config(self) -> GameConfig:
         return GameConfig(target=self.target, players=self.players, round_cap=ROUND_CAP)
-
-
-class RunRefused(Exception):
-    """A run that may not start: too many games for this user, or too many runs at once."""
-
-    def __init__(self, status: int, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.status, self.code, self.detail = status, code, detail
-
-
-def requester_key(user: Any, address: str | None) -> str:
-    """Whom a run counts against: the user, or (anonymous) a hash of the client's address."""
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    digest = hashlib.sha256((address or "unknown").encode()).hexdigest()[:24]
-    return f"anon:{digest}"
 
 
 def goldfish_run_start(*, deck: DeckData, options: RunOptions, user: Any, requester: str,

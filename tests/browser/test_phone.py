@@ -19,6 +19,7 @@ from goldfish.tasks import goldfish_run_work
 from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.edits.makers import edit_pages
+from tests.matchups.helpers import played_matchup
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -86,6 +87,8 @@ def every_page(ada: Any) -> list[str]:
     shared = playtest_share(game=game, shared=True)
     finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
     playtest_auto(game=finished, until="game")
+    blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
+    matchup = played_matchup(ada, deck, blades)
     empty = deck_create_empty(ada)  # every problem, with its ready searches
     return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
             f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
@@ -100,6 +103,7 @@ def every_page(ada: Any) -> list[str]:
         "/decks/compare/", f"/decks/{deck.pk}/print/", f"/decks/{deck.pk}/goldfish/",
         f"/goldfish/{runs[0].pk}/", f"/goldfish/{runs[0].pk}/games/1/?round=2",
         f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
+        f"/decks/{deck.pk}/matchups/", f"/matchups/{matchup.pk}/",
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
         f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",

@@ -27,8 +27,10 @@ from tests.sitewide.test_backups import empty_the_database
 
 FIXTURE = Path(__file__).parent / "fixtures" / "backup-before-the-house-move.tar.gz"
 # The schema as the last commit before the move left it: every app at its migration then.
+# matchups had no table then (its runs came later, and depend on the decks of now).
+LATER_TABLES = {"matchups_matchuprun"}
 BEFORE = [("decks", "0005_playtest_game"), ("collection", None), ("goldfish", None),
-          ("playtest", None)]
+          ("playtest", None), ("matchups", None)]
 NOW = datetime.datetime(2026, 11, 24, 12, 0, tzinfo=datetime.UTC)
 
 
@@ -97,7 +99,8 @@ def test_a_database_from_before_the_move_migrates_with_every_row(
 
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
-    assert set(connection.introspection.table_names()) == tables  # no table made or dropped
+    # No table made or dropped, but for those of models that came after the move.
+    assert set(connection.introspection.table_names()) - LATER_TABLES == tables
     deck = Deck.objects.get(pk=ids["deck"])
     assert deck.sleeved and DeckCard.objects.get(deck=deck).count == 2
     assert DeckVersion.objects.get(deck=deck).summary == "first"

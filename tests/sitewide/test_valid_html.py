@@ -25,6 +25,7 @@ from goldfish.tasks import goldfish_run_work
 from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.conftest import PASSWORD, ROOT
 from tests.edits.makers import edit_pages
+from tests.matchups.helpers import played_matchup
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -60,6 +61,8 @@ def main_pages(client: Client) -> list[str]:
     shared = playtest_share(game=game, shared=True)
     finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
     playtest_auto(game=finished, until="game")
+    blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
+    matchup = played_matchup(ada, deck, blades)
     return [
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
         "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/", "/sets/wof/",
@@ -72,6 +75,7 @@ def main_pages(client: Client) -> list[str]:
         f"/decks/{deck.pk}/goldfish/", f"/goldfish/{runs[0].pk}/",
         f"/goldfish/{runs[0].pk}/games/1/?round=2",
         f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
+        f"/decks/{deck.pk}/matchups/", f"/matchups/{matchup.pk}/",
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
         f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
