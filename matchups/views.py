@@ -76,7 +76,7 @@ def panel_context(request: HttpRequest, deck: Deck,
     picked = {str(v) for v in (form["opponents"].value() or [])}
     return {"deck": deck, "opponent_groups": groups, "matchup_form": form, "picked": picked,
             "max_opponents": MAX_OPPONENTS, "matchup_limits": limits_for(_user(request)),
-            "matchup_runs": deck.matchup_runs.order_by("-created_at")[:10]}
+            "matchup_runs": MatchupRun.objects.filter(deck=deck).order_by("-created_at")[:10]}
 
 
 @require_http_methods(["GET", "POST"])
