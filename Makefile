@@ -153,7 +153,7 @@ vnu:
 # Their own run: a live server that commits, flushed after each test (docs/testing.md).
 # A failing journey leaves a screenshot in tmp/artifacts/.
 test-browser: install browser
-	$(VENV)/bin/pytest -m browser tests/browser -q
+	$(VENV)/bin/pytest -m browser tests/browser -q -n $(WORKERS)
 
 test: install lint typecheck
 	$(MANAGE) makemigrations --check --dry-run
