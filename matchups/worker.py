@@ -29,9 +29,9 @@ from rules.game.matchup import (
     MatchupSpec,
     MatchupTally,
     build_matchup_report,
-    chunks,
     run_chunk,
 )
+from rules.game.runner import chunks
 from sitewide.db_retry import retry_locked
 
 type Clock = Callable[[], datetime]

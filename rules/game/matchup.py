@@ -10,9 +10,7 @@ number of workers (the contract of DESIGN §14).
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +19,7 @@ from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES, SeatPolicy
 from rules.game.profile import profiles_from_facts
+from rules.game.runner import chunks, run_parts
 from rules.game.seats import KNOCKOUTS, Table, new_table, play
 from rules.game.state import DRAWN, PLAYED
 from rules.rng import derive_seed
@@ -231,37 +230,17 @@ def run_chunk(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: Ga
     return tally
 
 
-def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
-    for first in range(1, games + 1, size):
-        yield first, min(games, first + size - 1)
-
-
 def run(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: GameConfig, *,
         workers: int = 1, progress: Callable[[int, int], None] | None = None,
         chunk: int = CHUNK) -> MatchupTally:
     """Play the whole matchup; ``progress(games_done, games)`` after each chunk."""
-    parts = list(chunks(spec.games, chunk))
-    total = MatchupTally(len(prepared))
-    done = 0
-    if workers <= 1 or len(parts) == 1:
-        for first, last in parts:
-            total.merge(run_chunk(prepared, spec, config, first, last))
-            done += last - first + 1
-            if progress:
-                progress(done, spec.games)
-        return total
-    workers = min(workers, len(parts), os.cpu_count() or 1)
     portable = [(p.deck, p.facts) for p in prepared]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
-                             initargs=(portable, config.to_dict())) as pool:
-        futures = [pool.submit(_run_worker_chunk, (spec.games, spec.seed, spec.policy),
-                               first, last) for first, last in parts]
-        # Merged in chunk order: the report must not depend on which worker finished first.
-        for (first, last), future in zip(parts, futures, strict=True):
-            total.merge(future.result())
-            done += last - first + 1
-            if progress:
-                progress(done, spec.games)
+    total: MatchupTally = run_parts(
+        MatchupTally(len(prepared)), list(chunks(spec.games, chunk)), spec.games,
+        local=lambda first, last: run_chunk(prepared, spec, config, first, last),
+        workers=workers, initializer=_start_worker, initargs=(portable, config.to_dict()),
+        remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
+        progress=progress)
     return total
 
 

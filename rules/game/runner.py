@@ -120,27 +120,42 @@ def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
 def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
         progress: Callable[[int, int], None] | None = None) -> Tally:
     """Play the whole run; ``progress(games_done, games)`` after each chunk."""
-    parts = list(chunks(spec.games))
-    total = Tally()
+    total: Tally = run_parts(
+        Tally(), list(chunks(spec.games)), spec.games,
+        local=lambda first, last: run_chunk(prepared, spec, first, last),
+        workers=workers, initializer=_start_worker, initargs=_portable(prepared),
+        remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
+        progress=progress)
+    return total
+
+
+def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
+              local: Callable[[int, int], Any], workers: int,
+              initializer: Callable[..., None], initargs: tuple[Any, ...],
+              remote: Callable[[Any, int, int], Any], remote_spec: Any,
+              progress: Callable[[int, int], None] | None) -> Any:
+    """Play the chunks ``parts`` of a run of ``games`` into ``total`` (anything with
+    ``merge``): here with ``local(first, last)`` when one process will do, else in a pool of
+    processes, each started by ``initializer(*initargs)``, that play
+    ``remote(remote_spec, first, last)``. Shared by goldfish and matchups."""
     done = 0
     if workers <= 1 or len(parts) == 1:
         for first, last in parts:
-            total.merge(run_chunk(prepared, spec, first, last))
+            total.merge(local(first, last))
             done += last - first + 1
             if progress:
-                progress(done, spec.games)
+                progress(done, games)
         return total
     workers = min(workers, len(parts), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
-                             initargs=_portable(prepared)) as pool:
-        futures = [pool.submit(_run_worker_chunk, (spec.games, spec.seed, spec.policy),
-                               first, last) for first, last in parts]
+    with ProcessPoolExecutor(max_workers=workers, initializer=initializer,
+                             initargs=initargs) as pool:
+        futures = [pool.submit(remote, remote_spec, first, last) for first, last in parts]
         # Merge in chunk order (the report must not depend on which worker finished first).
         for (first, last), future in zip(parts, futures, strict=True):
             total.merge(future.result())
             done += last - first + 1
             if progress:
-                progress(done, spec.games)
+                progress(done, games)
     return total
 
 
