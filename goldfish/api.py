@@ -40,6 +40,7 @@ from goldfish.runs import (
 )
 from rules.game.config import TARGETS
 from rules.game.runner import POLICY_NAMES, check_policy
+from sitewide.background_runs import refused_response, started_response
 from sitewide.problems import ProblemSerializer, problem_response
 
 MAX_SEED = 2**63 - 1
@@ -173,16 +174,9 @@ class GoldfishRunsView(APIView):
         except DeckNotPlayable as error:
             return not_playable_problem(error)
         except RunRefused as refused:
-            response = problem_response(refused.status, refused.code, refused.detail)
-            if refused.status == status.HTTP_429_TOO_MANY_REQUESTS:
-                response["Retry-After"] = "10"
-            return response
-        document = run_document(request, run)
-        done = not created and run.status == GoldfishRun.DONE
-        response = Response(document, status=status.HTTP_200_OK if done
-                            else status.HTTP_202_ACCEPTED)
-        response["Location"] = document["url"]
-        return response
+            return refused_response(refused)
+        return started_response(run_document(request, run),
+                                done=not created and run.status == GoldfishRun.DONE)
 
 
 class GoldfishRunView(APIView):

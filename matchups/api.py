@@ -40,7 +40,12 @@ from rules.decklist import Deck as DeckData
 from rules.game.config import TARGETS
 from rules.game.matchup import MatchupSpec
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
-from sitewide.background_runs import RunRefused, requester_key
+from sitewide.background_runs import (
+    RunRefused,
+    refused_response,
+    requester_key,
+    started_response,
+)
 from sitewide.problems import ProblemSerializer, problem_response
 
 MAX_SEED = 2**63 - 1
@@ -188,16 +193,9 @@ class MatchupRunsView(APIView):
         except DeckNotPlayable as error:
             return not_playable_problem(error)
         except RunRefused as refused:
-            response = problem_response(refused.status, refused.code, refused.detail)
-            if refused.status == status.HTTP_429_TOO_MANY_REQUESTS:
-                response["Retry-After"] = "10"
-            return response
-        document = run_document(request, run)
-        done = not created and run.status == MatchupRun.DONE
-        response = Response(document, status=status.HTTP_200_OK if done
-                            else status.HTTP_202_ACCEPTED)
-        response["Location"] = document["url"]
-        return response
+            return refused_response(refused)
+        return started_response(run_document(request, run),
+                                done=not created and run.status == MatchupRun.DONE)
 
 
 class MatchupRunView(APIView):
