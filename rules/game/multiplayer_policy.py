@@ -20,7 +20,8 @@ influence (a token, of valor or bounty, counts ``TOKEN``):
   win (:func:`row_worth`, from ``HUNT_WORTH`` tokens; the leader's row a little less, since
   the hunt rids him of his wanderers);
 * the better of the best attack (from ``ATTACK_WORTH``) and the best hunt is played, else it
-  passes.
+  passes; but when the next Wanderer Phase may overrun the city (every player loses), a hunt
+  that may kill a wanderer comes before any attack.
 
 In the Action and Development cycle it plays its own cards as the solo greedy policy does and,
 when that would pass, first uses Extort, Tithe or Sap on the player nearest victory.
@@ -45,7 +46,7 @@ HUNT_WORTH = 2.0
 # Worths are in faction influence: a token (valor, bounty) is worth TOKEN of it.
 TOKEN = 0.5
 ATTACK_WORTH = 1.0  # the least an attack must be worth
-OWN_ROW = 1.0  # what ending one's own fines and raids is worth, beyond the bounty
+OWN_ROW = 2.0  # what ending one's own fines and raids is worth, beyond the bounty
 STRUCTURE_WORTH = 0.5  # a structure destroyed, its residents aside
 BREACH = 0.5  # a wound on the stronghold (they stay: the next may destroy it)
 RELIEF = 0.5
@@ -64,12 +65,16 @@ class SeatPolicy:
                              f"{', '.join(MULTIPLAYER_POLICIES)}")
         self.name = name
         self.solo: Policy = POLICIES[name](seed)
+        self.attacks = 0  # attacks on another player declared (a matchup counts them)
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
-        if self.name == "greedy" and table.stage == "military" and table.hosting is None \
-                and state.combat is None and not state.bounty_due:
-            return military_choice(table, seat, actions)
+        if table.stage == "military" and table.hosting is None and state.combat is None \
+                and not state.bounty_due:
+            choice = military_choice(table, seat, actions) if self.name == "greedy" \
+                else self.solo(state, actions)
+            self.attacks += choice.kind == "attack"
+            return choice
         rivals = [a for a in actions if a.kind == "use_on"]
         if not rivals:
             return self.solo(state, actions)
@@ -104,7 +109,8 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         worth -= risks[action.option]
         if best is None or worth > best[0]:
             best = (worth, action)
-    if best is not None and best[0] >= URGENT:
+    crowded = _crowded(table)
+    if best is not None and best[0] >= URGENT and not crowded:
         return best[1]  # a knock-out, or the only way to stop a player about to win
     hunt = next((a for a in actions if a.kind == "hunt"), None)
     hunting: tuple[float, Action] | None = None
@@ -114,8 +120,11 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if action.kind == "hunt_row":
             bounty = row_worth(me, table.seats[action.target])
             worth = TOKEN * bounty - _relief(table, seat, action.target)
-            if bounty >= HUNT_WORTH and (hunting is None or worth > hunting[0]):
+            if (bounty >= HUNT_WORTH or (crowded and bounty > 0)) \
+                    and (hunting is None or worth > hunting[0]):
                 hunting = (worth, action)
+    if crowded and hunting is not None:
+        return hunting[1]  # the city about to be overrun: every player would lose
     if best is not None and best[0] >= ATTACK_WORTH \
             and (hunting is None or best[0] > hunting[0]):
         return best[1]
@@ -292,6 +301,13 @@ def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]
         fight = foresee(state, ready, me, away=sent)
         worst = max(worst, fight.cut + TOKEN * fight.valor + URGENT * fight.knockout)
     return worst
+
+
+def _crowded(table: Table) -> bool:
+    """Whether the next Wanderer Phase may overrun the city (each player still in draws a
+    wanderer): then a hunt comes before any attack."""
+    wanderers = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
+    return wanderers + len(table.active()) > table.config.overrun_limit
 
 
 def _relief(table: Table, seat: int, owner: int) -> float:

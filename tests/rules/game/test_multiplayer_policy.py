@@ -203,3 +203,21 @@ def test_each_ready_defender_holds_one_attacker_back_from_the_structures() -> No
 def test_an_attack_wounds_by_the_die_table(offense: int, defense: int, chance: float) -> None:
     assert hit_chance(offense, defense) == pytest.approx(chance)
 
+
+
+def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun() -> None:
+    t, (me, first, second) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    station(t.seats[second], 1, strongest=False)
+    influence(t.seats[second], t.config.target - 2)  # about to win: else it would attack
+    row = t.seats[first]
+    for i in row.zones["wanderer_pile"][:7]:
+        row.move(i, "wanderers")
+    # 7 wanderers and 3 to come: more than 3 times the players, every player would lose.
+    assert 7 + 3 > t.config.overrun_limit
+    choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
+    assert (choice.kind, choice.target) == ("hunt_row", first)
+    for i in row.zones["wanderers"][4:]:
+        row.move(i, "wanderer_discard")
+    choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
+    assert (choice.kind, choice.target) == ("attack", second)
