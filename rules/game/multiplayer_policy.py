@@ -50,6 +50,7 @@ OWN_ROW = 2.0  # what ending one's own fines and raids is worth, beyond the boun
 STRUCTURE_WORTH = 0.5  # a structure destroyed, its residents aside
 BREACH = 0.5  # a wound on the stronghold (they stay: the next may destroy it)
 RELIEF = 0.5
+OTHERS = 0.5  # a cut off an opponent other than the leader counts this much
 KNOCKOUT_CHANCE = 0.5
 URGENT = 100.0
 DIE_BONUS = (1, 2, 0, 0, -1, -2)
@@ -285,7 +286,7 @@ def _weight(table: Table, seat: int, target: int) -> float:
     opponent nearest victory (at two players, every cut), half off the others."""
     others = [s for s in table.active() if s != seat]
     leader = max(others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
-    return 1.0 if target == leader else 0.5
+    return 1.0 if target == leader else OTHERS
 
 
 def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]) -> float:
