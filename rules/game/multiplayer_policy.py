@@ -96,13 +96,17 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     me = table.seats[seat]
     later = [s for s in table.queue[1:] if s != seat and s not in table.out]
     exposed = home_risk(table, seat, later, ())
+    leader = _leader(table, seat)
     best: tuple[float, Action] | None = None
     risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
+    sending: dict[str, list[int]] = {}
     for action in actions:
         if action.kind != "attack":
             continue
-        sent = attackers(me, action.option)
-        worth = attack_worth(table, seat, action.target, sent)
+        if action.option not in sending:
+            sending[action.option] = attackers(me, action.option)
+        sent = sending[action.option]
+        worth = attack_worth(table, seat, action.target, sent, leader)
         if worth == -math.inf:
             continue
         if action.option not in risks:
@@ -120,7 +124,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     for action in actions:
         if action.kind == "hunt_row":
             bounty = row_worth(me, table.seats[action.target])
-            worth = TOKEN * bounty - _relief(table, seat, action.target)
+            worth = TOKEN * bounty - _relief(table, leader, action.target)
             if (bounty >= HUNT_WORTH or (crowded and bounty > 0)) \
                     and (hunting is None or worth > hunting[0]):
                 hunting = (worth, action)
@@ -230,10 +234,13 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
         doomed = card.vitality - defender.wounds.get(target, 0) <= 1
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
+        living: dict[int, int] = {}
+        for resident in defender.zones["residents"]:
+            home = defender.host.get(resident, -1)
+            living[home] = living.get(home, 0) + 1
         residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
-        homes = sum(max(0, defender.card(s).residencies - sum(
-            1 for r in defender.zones["residents"] if defender.host.get(r) == s))
-            for s in defender.zones["private"] if s != target)
+        homes = sum(max(0, defender.card(s).residencies - living.get(s, 0))
+                    for s in defender.zones["private"] if s != target)
         homeless = sorted(defender.card(r).influence for r in residents)[:max(
             0, len(residents) - homes)]
         return cut + chance * (sum(homeless) + STRUCTURE_WORTH), valor, 0.0, 0.0
@@ -260,33 +267,33 @@ def _kill_chance(state: GameState, troop: int, enemy_state: GameState, enemy: in
     return hit_chance(state.card(troop).offense, enemy_card.defense)
 
 
-def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int]) -> float:
+def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
+                 leader: int) -> float:
     """What an attack of ``sent`` on ``target`` is worth to ``seat``, in faction influence:
     what it cuts from him (weighted by how near victory he is), the valor (tokens, at
     ``TOKEN``), less what the attackers may lose; ``URGENT`` and more for a likely knock-out
-    or the attack that keeps a player about to win below the target."""
+    or the attack that keeps a player about to win below the target (``leader``: the
+    opponent nearest victory, :func:`_leader`)."""
     if not sent:
         return -math.inf
     me, them = table.seats[seat], table.seats[target]
     fight = foresee(me, sent, them)
-    worth = fight.cut * _weight(table, seat, target) + TOKEN * fight.valor - fight.lost \
-        + BREACH * fight.breach
+    weight = 1.0 if target == leader else OTHERS
+    worth = fight.cut * weight + TOKEN * fight.valor - fight.lost + BREACH * fight.breach
     if fight.knockout >= KNOCKOUT_CHANCE:
         worth += URGENT
     total = rulings.influence_total(them)
     if total >= table.config.target - LEADER_GAP and fight.cut >= 1.0 \
-            and total == max(rulings.influence_total(table.seats[s]) for s in table.active()
-                             if s != seat):
+            and total == rulings.influence_total(table.seats[leader]):
         worth += URGENT
     return worth
 
 
-def _weight(table: Table, seat: int, target: int) -> float:
-    """How much an influence cut off ``target`` is worth to ``seat``: in full off the
-    opponent nearest victory (at two players, every cut), half off the others."""
+def _leader(table: Table, seat: int) -> int:
+    """The opponent nearest victory: an influence cut off him counts in full (at two players,
+    every cut), off the others ``OTHERS``."""
     others = [s for s in table.active() if s != seat]
-    leader = max(others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
-    return 1.0 if target == leader else OTHERS
+    return max(others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
 
 
 def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]) -> float:
@@ -311,10 +318,10 @@ def _crowded(table: Table) -> bool:
     return wanderers + len(table.active()) > table.config.overrun_limit
 
 
-def _relief(table: Table, seat: int, owner: int) -> float:
+def _relief(table: Table, leader: int, owner: int) -> float:
     """A hunt of the leader's row also rids him of his wanderers (their fines and raids):
     a little against hunting it."""
-    return RELIEF if _weight(table, seat, owner) == 1.0 and table.players > 2 else 0.0
+    return RELIEF if owner == leader and table.players > 2 else 0.0
 
 
 def row_worth(me: GameState, owner: GameState) -> float:
