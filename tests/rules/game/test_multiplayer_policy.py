@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.game import engine, rulings, seats
+from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import (
     SeatPolicy,
@@ -221,3 +222,22 @@ def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun(
         row.move(i, "wanderer_discard")
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert (choice.kind, choice.target) == ("attack", second)
+
+
+def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
+    t, (me, first, _) = military(3)
+    station(t.seats[me], 3, strongest=True)
+    mine, theirs = t.seats[me], t.seats[first]
+    for state, bonus in ((mine, 4), (theirs, 2)):
+        for i in state.zones["wanderer_pile"][:2]:
+            state.move(i, "wanderers")
+            state.bounty_bonus[i] = bonus
+    mine.phase = mine.step = "military"  # its own hunt is offered (engine: the military step)
+    assert Action("hunt") in seats.legal_actions(t)
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert choice.kind == "hunt"  # its own fines and raids end too
+    for state in (mine, theirs):  # swap the bounties: the other row is now far richer
+        for i in state.zones["wanderers"]:
+            state.bounty_bonus[i] = 0 if state is mine else 9
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("hunt_row", first)
