@@ -20,7 +20,15 @@ from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES, SeatPolicy
 from rules.game.profile import profiles_from_facts
 from rules.game.runner import chunks, run_parts
-from rules.game.seats import KNOCKOUTS, Table, new_table, play
+from rules.game.seats import (
+    KNOCKOUTS,
+    Table,
+    apply,
+    legal_actions,
+    new_table,
+    play,
+    to_move,
+)
 from rules.game.state import DRAWN, PLAYED
 from rules.rng import derive_seed
 
@@ -59,7 +67,10 @@ def seating(decks: int, number: int) -> list[int]:
 
 
 def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, number: int,
-                      config: GameConfig, *, record: bool = False) -> Table:
+                      config: GameConfig, *, record: bool = False,
+                      observe: Callable[[Table], None] | None = None) -> Table:
+    """Game ``number`` of the matchup played to its end; ``observe(table)`` is called before
+    every decision (a replay looks at the seats at each round's start)."""
     order = seating(len(prepared), number)
     seed = derive_seed(spec.seed, "matchup", number)
     table = new_table([prepared[d] for d in order], seed, config, record=record)
@@ -67,7 +78,17 @@ def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, nu
         raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
     policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
                 for seat, deck in enumerate(order)]
-    return play(table, policies)
+    if observe is None:
+        return play(table, policies)
+    # seats.play's loop with a look before each decision (a test checks both end alike).
+    while not table.outcome:
+        observe(table)
+        seat = to_move(table)
+        result = apply(table, policies[seat](table, seat, legal_actions(table)))
+        if not result.ok:
+            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                               f"{result.reason}")
+    return table
 
 
 @dataclass
