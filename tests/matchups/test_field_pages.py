@@ -63,7 +63,7 @@ def test_a_field_started_from_the_panel_shows_its_heat_map(client: Client, mode:
     first = report["matrix"][0][1]
     assert f">{100 * first['win_rate']:.0f}%</text>" in svg.group()  # the number in the cell
     assert "Each deck over its pairings" in html and "The pairings" in html
-    # The cards' figures per deck, and three sample games per pairing.
+    # The cards' figures per deck.
     assert html.count('<details class="matchup-cards"') == 3
     assert "Win rate when played" in html
     # Games 1 and 2 of each pairing (up to 3 a pairing).
