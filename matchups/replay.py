@@ -45,6 +45,7 @@ class ReplayedStep:
     lead: int = -1  # the lead player's seat (0-based) at that moment
     seats: list[dict[str, Any]] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
+    told: int = 0  # the round whose story ``lines`` tells
 
 
 def card_links(card_ids: Iterable[str]) -> Links:
@@ -83,11 +84,26 @@ def replay_step(run: MatchupRun, pairing: int, number: int, step: int | str) -> 
     replay.steps = [*rounds, END]
     replay.outcome, replay.final_round = table.outcome, table.final_round
     replay.winner = names[table.winner] if table.winner >= 0 else None
-    told = table.final_round if replay.step == END else replay.step
+    story = by_round(table.story or [])
+    told = replay.step if isinstance(replay.step, int) else max(story, default=0)
+    replay.told = told
     replay.lines = [{"seat": seat + 1 if seat >= 0 else None,
                      "name": names[seat] if seat >= 0 else "", "text": text}
-                    for round_number, seat, text in table.story or [] if round_number == told]
+                    for seat, text in story.get(told, [])]
     return replay
+
+
+def by_round(story: list[tuple[int, int, str]]) -> dict[int, list[tuple[int, str]]]:
+    """The story of a table, round by round. A seat's events are told when the table next
+    speaks, so the last discards of a round come after the table has moved to the next: a
+    line belongs to the round whose "Round N: the lead player..." came last before it."""
+    rounds: dict[int, list[tuple[int, str]]] = {}
+    current = 1
+    for number, seat, text in story:
+        if seat < 0 and text.startswith(f"Round {number}: the lead player"):
+            current = number
+        rounds.setdefault(current, []).append((seat, text))
+    return rounds
 
 
 def _lay_out(replay: ReplayedStep, table: Table, links: Links) -> None:

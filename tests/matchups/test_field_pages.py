@@ -12,7 +12,7 @@ from django.test import Client
 from decks.models import Deck
 from decks.services import deck_data, deck_save
 from matchups.models import MatchupRun
-from matchups.replay import replay_step
+from matchups.replay import by_round, replay_step
 from matchups.worker import matchup_run_work, run_config, stored_decks
 from rules.game.matchup import MatchupSpec, play_matchup_game
 from tests.matchups.helpers import played_field
@@ -148,3 +148,15 @@ def test_too_many_opponents_for_one_table_but_not_for_a_gauntlet(ada: Client) ->
     assert ada.post(f"/decks/{deck.pk}/matchups/",
                     {**body, "mode": "gauntlet"}).status_code == 302
     assert MatchupRun.objects.get().total_games == 6
+
+
+def test_a_round_s_story_starts_with_its_lead_player_and_holds_its_own_discards() -> None:
+    story = [(1, -1, "Round 1: the lead player is seat 1."), (1, 0, "Drew a card."),
+             (2, 0, "Done."),  # seat 1's last discard, told once the table is in round 2
+             (2, -1, "Round 2: the lead player is seat 2."), (2, 1, "Pass."),
+             (3, -1, "Game over in round 3: VICTORY (seat 2 wins).")]
+    assert by_round(story) == {
+        1: [(-1, "Round 1: the lead player is seat 1."), (0, "Drew a card."), (0, "Done.")],
+        2: [(-1, "Round 2: the lead player is seat 2."), (1, "Pass."),
+            (-1, "Game over in round 3: VICTORY (seat 2 wins).")],
+    }
