@@ -38,6 +38,7 @@ from matchups.runs import (
 )
 from rules.decklist import Deck as DeckData
 from rules.game.config import TARGETS
+from rules.game.gauntlet import MAX_FIELD, MODES
 from rules.game.matchup import MatchupSpec
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 from sitewide.background_runs import (
@@ -83,8 +84,15 @@ class MatchupRequestSerializer(serializers.Serializer[Any]):
     """A matchup run: 2 to 6 decks, one seat each, and the options of the ``matchup``
     command."""
 
-    decks = serializers.ListField(child=MatchupDeckField(), min_length=2, max_length=6,
-                                  help_text="2 to 6 decks (the same deck may sit twice)")
+    decks = serializers.ListField(
+        child=MatchupDeckField(), min_length=2, max_length=MAX_FIELD,
+        help_text=f"a matchup: 2 to 6 decks (the same deck may sit twice); a gauntlet or a "
+        f"matrix: 2 to {MAX_FIELD}")
+    mode = serializers.ChoiceField(
+        choices=list(MODES), default="matchup",
+        help_text="matchup: every deck at one table (the DESIGN §14 report); gauntlet: the "
+        "first deck against each of the others; matrix: every deck against every other (each "
+        "pairing a 2-player matchup of `games` games; the report adds the matrix of win rates)")
     games = serializers.IntegerField(
         min_value=1, default=DEFAULT_GAMES,
         help_text=f"games to play: at most {ANONYMOUS.games:,} without an account, "
@@ -97,6 +105,12 @@ class MatchupRequestSerializer(serializers.Serializer[Any]):
         "deck, comma-separated")
     target = serializers.ChoiceField(choices=list(TARGETS), default=25,
                                      help_text="faction influence needed to win")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["mode"] == "matchup" and len(attrs["decks"]) > 6:
+            raise serializers.ValidationError(
+                {"decks": f"A matchup seats 2 to 6 decks, not {len(attrs['decks'])}."})
+        return attrs
 
     def validate_policy(self, value: str) -> str:
         try:
@@ -113,9 +127,10 @@ class MatchupRunSerializer(serializers.Serializer[Any]):
     url = serializers.URLField(help_text="this document; the report page is /matchups/{id}/")
     status = serializers.ChoiceField(choices=[c for c, _ in MatchupRun.STATUS_CHOICES])
     progress = serializers.DictField(child=serializers.IntegerField(),
-                                     help_text="{games_done, games}")
+                                     help_text="{games_done, games}: games over all pairings")
     report = serializers.JSONField(allow_null=True, help_text="when done: the report of the "
-                                   "matchup command's --format json; null until then")
+                                   "matchup command's --format json (with --gauntlet or "
+                                   "--matrix for those modes); null until then")
 
 
 def run_document(request: Request, run: MatchupRun) -> dict[str, Any]:
@@ -164,7 +179,9 @@ class MatchupRunsView(APIView):
         responses={200: MatchupRunSerializer, 202: MatchupRunSerializer,
                    400: ProblemSerializer, 404: ProblemSerializer, 429: ProblemSerializer},
         examples=[OpenApiExample("two saved decks", request_only=True, value={
-            "decks": [12, 31], "games": 1000, "seed": 1, "policy": "greedy", "target": 25})],
+            "decks": [12, 31], "games": 1000, "seed": 1, "policy": "greedy", "target": 25}),
+                  OpenApiExample("a matrix of three saved decks", request_only=True, value={
+                      "decks": [12, 31, 40], "mode": "matrix", "games": 300, "seed": 1})],
     )
     def post(self, request: Request) -> Response:
         """Play the decks against one another `games` times in the background: 202 with the
@@ -184,7 +201,8 @@ class MatchupRunsView(APIView):
             return problem_response(status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail,
                                     errors=error.errors())
         options = MatchupOptions(games=attrs["games"], seed=attrs["seed"],
-                                 policy=attrs["policy"], target=int(attrs["target"]))
+                                 policy=attrs["policy"], target=int(attrs["target"]),
+                                 mode=attrs["mode"])
         user = request.user if request.user.is_authenticated else None
         try:
             run, created = matchup_run_start(

@@ -14,6 +14,7 @@ from rules.decklist import Deck
 from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
+from rules.game.gauntlet import build_field_report, run_field
 from rules.game.matchup import (
     MatchupSpec,
     build_matchup_report,
@@ -23,7 +24,8 @@ from rules.game.matchup import (
     story_lines,
 )
 
-__all__ = ["DeckNotPlayable", "deck_names", "matchup_game", "matchup_report", "prepare_decks"]
+__all__ = ["DeckNotPlayable", "deck_names", "field_report", "matchup_game", "matchup_report",
+           "prepare_decks"]
 
 
 def prepare_decks(decks: Sequence[Deck], config: GameConfig) -> list[engine.Prepared]:
@@ -51,9 +53,23 @@ def matchup_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     prepared = prepare_decks(decks, config)
     tally = run(prepared, spec, config, workers=workers, progress=progress)
-    card_names = [{cid: card.name for cid, card in p.table.items()} for p in prepared]
-    return build_matchup_report(tally, names=deck_names(decks), card_names=card_names,
+    return build_matchup_report(tally, names=deck_names(decks), card_names=card_names(prepared),
                                 seed=spec.seed, policy=spec.policy, config=config)
+
+
+def field_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig, mode: str, *,
+                 workers: int = 1,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """A gauntlet's or a matrix's document (rules.game.gauntlet)."""
+    prepared = prepare_decks(decks, config)
+    tallies = run_field(prepared, spec, config, mode, workers=workers, progress=progress)
+    return build_field_report(tallies, mode=mode, names=deck_names(decks),
+                              card_names=card_names(prepared), seed=spec.seed,
+                              policy=spec.policy, config=config)
+
+
+def card_names(prepared: Sequence[engine.Prepared]) -> list[dict[str, str]]:
+    return [{cid: card.name for cid, card in p.table.items()} for p in prepared]
 
 
 def matchup_game(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig,

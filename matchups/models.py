@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 
 from decks.models import Deck
+from rules.game.gauntlet import pairings
 
 
 class MatchupRun(models.Model):
@@ -38,6 +40,11 @@ class MatchupRun(models.Model):
     # The deck whose page started the run (its Matchups panel lists it), if any.
     deck = models.ForeignKey(Deck, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="matchup_runs")
+    # "matchup": every deck at one table (DESIGN §14); "gauntlet", "matrix": 2-player
+    # matchups of the decks (rules.game.gauntlet), ``games`` each.
+    mode = models.CharField(max_length=10, default="matchup",
+                            choices=[("matchup", "Matchup"), ("gauntlet", "Gauntlet"),
+                                     ("matrix", "Matrix")])
     deck_names = models.JSONField(help_text="the decks' names as the report shows them")
     decklists = models.JSONField(help_text="the decks in the JSON decklist shape, seat order")
     card_facts = models.JSONField(help_text="per deck, the facts of its cards as read")
@@ -65,8 +72,8 @@ class MatchupRun(models.Model):
         indexes = [models.Index(fields=["requester", "status"], name="matchup_run_requester")]
         constraints = [
             models.UniqueConstraint(
-                fields=["contents_hash", "rules_version", "policy", "target", "round_cap",
-                        "games", "seed"],
+                fields=["contents_hash", "mode", "rules_version", "policy", "target",
+                        "round_cap", "games", "seed"],
                 condition=models.Q(status__in=["queued", "running", "done"]),
                 name="matchup_run_reusable_once",
             ),
@@ -74,7 +81,8 @@ class MatchupRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{' v '.join(self.deck_names)}: {self.games} games, seed {self.seed}"
+        kind = "" if self.mode == "matchup" else f"{self.get_mode_display()} of "
+        return f"{kind}{' v '.join(self.deck_names)}: {self.games} games, seed {self.seed}"
 
     def get_absolute_url(self) -> str:
         return reverse("matchups:report", args=[self.pk])
@@ -88,5 +96,17 @@ class MatchupRun(models.Model):
         return json.loads(self.report_json) if self.report_json else None
 
     @property
+    def pairs(self) -> Sequence[tuple[int, ...]]:
+        """The tables the run plays: one of every deck for a matchup, else its pairings."""
+        if self.mode == "matchup":
+            return [tuple(range(len(self.deck_names)))]
+        return pairings(len(self.deck_names), self.mode)
+
+    @property
+    def total_games(self) -> int:
+        """Games over all the pairings (``games`` is per pairing)."""
+        return self.games * len(self.pairs)
+
+    @property
     def progress(self) -> dict[str, int]:
-        return {"games_done": self.games_done, "games": self.games}
+        return {"games_done": self.games_done, "games": self.total_games}

@@ -21,3 +21,44 @@ def report_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
             "wanderers": deck["eliminated"].get("wanderers", 0),
         })
     return rows
+
+
+def _interval(name: str, wins: int, games: int, rate: float, ci95: list[float]) -> dict[str, Any]:
+    low, high = ci95
+    return {"name": name, "wins": wins, "games": games, "rate": round(100 * rate, 1),
+            "low": round(100 * low, 1), "high": round(100 * high, 1),
+            "width": round(100 * (high - low), 2)}
+
+
+def field_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """A gauntlet's or matrix's decks over all their pairings."""
+    return [_interval(d["name"], d["wins"], d["games"], d["win_rate"], d["ci95"])
+            for d in report["decks"]]
+
+
+def pairing_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each pairing (``number`` 1-based, as the sample games' URLs count them) with its two
+    decks' win rates and intervals, and the games neither won."""
+    rows = []
+    for number, pairing in enumerate(report["pairings"], 1):
+        inner = pairing["report"]
+        rows.append({
+            "number": number,
+            "sides": [_interval(d["name"], d["wins"], inner["games"], d["win_rate"], d["ci95"])
+                      for d in inner["decks"]],
+            "neither": inner["all_lost"] + inner["timeouts"],
+        })
+    return rows
+
+
+def card_tables(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per deck, its cards' figures (share of games drawn and played, win rate when played),
+    the most played first."""
+    tables = []
+    for deck in report["decks"]:
+        cards = sorted(deck.get("cards", {}).values(), key=lambda c: (-c["played"], c["name"]))
+        tables.append({"name": deck["name"], "cards": [
+            {"name": c["name"], "drawn": round(100 * c["drawn"], 1),
+             "played": round(100 * c["played"], 1),
+             "won": round(100 * c["win_rate_when_played"], 1)} for c in cards]})
+    return tables

@@ -27,6 +27,7 @@ from matchups.worker import LEASE, Clock
 from rules.decklist import Deck as DeckData
 from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.gauntlet import MAX_FIELD, MODES, pairings
 from rules.game.matchup import MatchupSpec
 from sitewide.background_runs import Limits, RunRefused
 from sitewide.db_retry import retry_locked
@@ -50,12 +51,19 @@ class MatchupOptions:
     seed: int = DEFAULT_SEED
     policy: str = "greedy"
     target: int = 25
+    mode: str = "matchup"  # or "gauntlet", "matrix" (rules.game.gauntlet)
 
     def spec(self) -> MatchupSpec:
         return MatchupSpec(self.games, self.seed, self.policy)
 
-    def config(self, players: int) -> GameConfig:
+    def config(self, decks: int) -> GameConfig:
+        """A matchup seats every deck; a gauntlet's or matrix's tables seat two."""
+        players = decks if self.mode == "matchup" else 2
         return GameConfig(target=self.target, players=players, round_cap=ROUND_CAP)
+
+    def tables(self, decks: int) -> int:
+        """How many matchups of ``games`` games the run plays."""
+        return 1 if self.mode == "matchup" else len(pairings(decks, self.mode))
 
 
 def contents_hash(decks: Sequence[DeckData], prepared: Sequence[engine.Prepared]) -> str:
@@ -82,16 +90,28 @@ def matchup_run_start(*, decks: Sequence[DeckData], options: MatchupOptions, use
     Raises DeckNotPlayable (naming the deck) or RunRefused; ValueError for a policy list that
     does not fit the decks."""
     limits = limits_for(user)
-    if not 2 <= len(decks) <= 6:
+    if options.mode not in MODES:
+        raise RunRefused(400, "bad_request", f"Unknown mode {options.mode!r}: choose one of "
+                         f"{', '.join(MODES)}.")
+    if options.mode == "matchup" and not 2 <= len(decks) <= 6:
         raise RunRefused(400, "bad_request", f"A matchup seats 2 to 6 decks, not {len(decks)}.")
+    if options.mode != "matchup" and not 2 <= len(decks) <= MAX_FIELD:
+        raise RunRefused(400, "bad_request",
+                         f"A {options.mode} takes 2 to {MAX_FIELD} decks, not {len(decks)}.")
     spec = options.spec()
     if len(spec.policies) not in (1, len(decks)):
         raise RunRefused(400, "bad_request", f"`policy` names {len(spec.policies)} policies "
                          f"for {len(decks)} decks: give one, or one per deck.")
-    if options.games > limits.games:
+    tables = options.tables(len(decks))
+    if options.games * tables > limits.games:
         more = "" if limits is SIGNED_IN else f" Sign in to run up to {SIGNED_IN.games:,}."
-        raise RunRefused(400, "too_many_games", f"A matchup may have at most "
-                         f"{limits.games:,} games, not {options.games:,}.{more}")
+        if tables == 1:
+            raise RunRefused(400, "too_many_games", f"A matchup may have at most "
+                             f"{limits.games:,} games, not {options.games:,}.{more}")
+        raise RunRefused(400, "too_many_games", f"A run may have at most {limits.games:,} "
+                         f"games in all; this {options.mode} plays {tables} pairings, so at "
+                         f"most {limits.games // tables:,} games each, not "
+                         f"{options.games:,}.{more}")
     prepared = prepare_decks(decks, options.config(len(decks)))
     key = contents_hash(decks, prepared)
     found = _reusable(key, options)
@@ -109,8 +129,9 @@ def matchup_run_start(*, decks: Sequence[DeckData], options: MatchupOptions, use
             requester=requester, deck=source, deck_names=deck_names(decks),
             decklists=[deck_to_dict(d) for d in decks],
             card_facts=[{cid: dict(f) for cid, f in p.facts.items()} for p in prepared],
-            contents_hash=key, games=options.games, seed=options.seed, policy=options.policy,
-            target=options.target, round_cap=ROUND_CAP, rules_version=RULES_VERSION,
+            contents_hash=key, mode=options.mode, games=options.games, seed=options.seed,
+            policy=options.policy, target=options.target, round_cap=ROUND_CAP,
+            rules_version=RULES_VERSION,
             lease_expires=now() + LEASE)
 
     try:
@@ -131,7 +152,7 @@ def _enqueue_on_commit(run: MatchupRun) -> None:
 
 def _reusable(key: str, options: MatchupOptions) -> MatchupRun | None:
     return MatchupRun.objects.filter(
-        contents_hash=key, rules_version=RULES_VERSION, policy=options.policy,
+        contents_hash=key, mode=options.mode, rules_version=RULES_VERSION, policy=options.policy,
         target=options.target, round_cap=ROUND_CAP, games=options.games, seed=options.seed,
         status__in=MatchupRun.REUSABLE).first()
 

@@ -20,10 +20,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from decks.formats.json_format import deck_from_dict
+from matchups.games import card_names
 from matchups.models import MatchupRun
 from rules.cards import CardFacts
 from rules.game import engine
 from rules.game.config import GameConfig
+from rules.game.gauntlet import build_field_report, pair_spec
 from rules.game.matchup import (
     CHUNK,
     MatchupSpec,
@@ -40,8 +42,14 @@ type Clock = Callable[[], datetime]
 LEASE = timedelta(seconds=120)
 
 
+def run_config(run: MatchupRun) -> GameConfig:
+    """A matchup seats every deck; a gauntlet's or matrix's tables seat two."""
+    players = len(run.decklists) if run.mode == "matchup" else 2
+    return GameConfig(target=run.target, players=players, round_cap=run.round_cap)
+
+
 def stored_decks(run: MatchupRun) -> list[engine.Prepared]:
-    config = GameConfig(target=run.target, players=len(run.decklists), round_cap=run.round_cap)
+    config = run_config(run)
     return [engine.prepare(deck_from_dict(dict(decklist)),
                            {cid: CardFacts.from_data(data) for cid, data in facts.items()},
                            config)
@@ -65,18 +73,31 @@ def matchup_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now) -> 
     if not taken:
         return run.status
     spec = MatchupSpec(run.games, run.seed, run.policy)
-    config = GameConfig(target=run.target, players=len(run.decklists), round_cap=run.round_cap)
+    config = run_config(run)
     try:
         prepared = stored_decks(run)
-        total = MatchupTally(len(prepared))
-        for first, last in chunks(run.games, CHUNK):
-            total.merge(run_chunk(prepared, spec, config, first, last))
-            if not retry_locked(partial(_record_progress, run_id, moment, last, now)):
-                run.refresh_from_db()
-                return run.status  # cancelled, or another worker took it over
-        card_names = [{cid: card.name for cid, card in p.table.items()} for p in prepared]
-        report = build_matchup_report(total, names=run.deck_names, card_names=card_names,
-                                      seed=run.seed, policy=run.policy, config=config)
+        tallies = []
+        # A matchup is one table of every deck; a gauntlet or a matrix its pairings in order,
+        # each played as the matchup of its two decks (rules.game.gauntlet).
+        for number, pair in enumerate(run.pairs):
+            decks = [prepared[d] for d in pair]
+            pair_spec_ = spec if run.mode == "matchup" else pair_spec(spec, (pair[0], pair[1]))
+            total = MatchupTally(len(decks))
+            for first, last in chunks(run.games, CHUNK):
+                total.merge(run_chunk(decks, pair_spec_, config, first, last))
+                done = number * run.games + last
+                if not retry_locked(partial(_record_progress, run_id, moment, done, now)):
+                    run.refresh_from_db()
+                    return run.status  # cancelled, or another worker took it over
+            tallies.append(total)
+        names = card_names(prepared)
+        if run.mode == "matchup":
+            report = build_matchup_report(tallies[0], names=run.deck_names, card_names=names,
+                                          seed=run.seed, policy=run.policy, config=config)
+        else:
+            report = build_field_report(tallies, mode=run.mode, names=run.deck_names,
+                                        card_names=names, seed=run.seed, policy=run.policy,
+                                        config=config)
     except Exception as error:
         message = f"{type(error).__name__}: {error}"[:2000]
         retry_locked(lambda: MatchupRun.objects.filter(

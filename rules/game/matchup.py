@@ -20,7 +20,15 @@ from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES, SeatPolicy
 from rules.game.profile import profiles_from_facts
 from rules.game.runner import chunks, run_parts
-from rules.game.seats import KNOCKOUTS, Table, new_table, play
+from rules.game.seats import (
+    KNOCKOUTS,
+    Table,
+    apply,
+    legal_actions,
+    new_table,
+    play,
+    to_move,
+)
 from rules.game.state import DRAWN, PLAYED
 from rules.rng import derive_seed
 
@@ -59,12 +67,17 @@ def seating(decks: int, number: int) -> list[int]:
 
 
 def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, number: int,
-                      config: GameConfig, *, record: bool = False) -> Table:
-    return play_counting_attacks(prepared, spec, number, config, record=record)[0]
+                      config: GameConfig, *, record: bool = False,
+                      observe: Callable[[Table], None] | None = None) -> Table:
+    """Game ``number`` of the matchup played to its end; ``observe(table)`` is called before
+    every decision (a replay looks at the seats at each round's start)."""
+    return play_counting_attacks(prepared, spec, number, config, record=record,
+                                 observe=observe)[0]
 
 
 def play_counting_attacks(prepared: Sequence[engine.Prepared], spec: MatchupSpec, number: int,
-                          config: GameConfig, *, record: bool = False
+                          config: GameConfig, *, record: bool = False,
+                          observe: Callable[[Table], None] | None = None
                           ) -> tuple[Table, list[int]]:
     """Game ``number`` played, and the attacks each seat declared."""
     order = seating(len(prepared), number)
@@ -74,7 +87,17 @@ def play_counting_attacks(prepared: Sequence[engine.Prepared], spec: MatchupSpec
         raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
     policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
                 for seat, deck in enumerate(order)]
-    return play(table, policies), [policy.attacks for policy in policies]
+    if observe is None:
+        return play(table, policies), [policy.attacks for policy in policies]
+    # seats.play's loop with a look before each decision (a test checks both end alike).
+    while not table.outcome:
+        observe(table)
+        seat = to_move(table)
+        result = apply(table, policies[seat](table, seat, legal_actions(table)))
+        if not result.ok:
+            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                               f"{result.reason}")
+    return table, [policy.attacks for policy in policies]
 
 
 @dataclass

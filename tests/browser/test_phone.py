@@ -19,7 +19,7 @@ from goldfish.tasks import goldfish_run_work
 from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.edits.makers import edit_pages
-from tests.matchups.helpers import played_matchup
+from tests.matchups.helpers import matchup_pages, played_matchup
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -107,7 +107,7 @@ def every_page(ada: Any) -> list[str]:
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
         f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
-        *edit_pages(ada),
+        *edit_pages(ada), *matchup_pages(ada),
     ]
 
 

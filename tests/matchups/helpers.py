@@ -19,3 +19,24 @@ def played_matchup(user: Any, deck: Deck, opponent: Deck, games: int = 6) -> Mat
     matchup_run_work(run_id=run.pk, worker="test")
     run.refresh_from_db()
     return run
+
+
+def played_field(user: Any, decks: list[Deck], mode: str, games: int = 2) -> MatchupRun:
+    """A gauntlet or matrix of saved decks, played."""
+    run, _ = matchup_run_start(decks=[deck_data(d) for d in decks],
+                               options=MatchupOptions(games=games, seed=1, mode=mode),
+                               user=user, requester=f"user:{user.pk}:{mode}", source=decks[0])
+    matchup_run_work(run_id=run.pk, worker="test")
+    run.refresh_from_db()
+    return run
+
+
+def matchup_pages(user: Any) -> list[str]:
+    """The pages of a matrix of three sample decks and of a gauntlet: the reports with their
+    heat maps and sample games round by round (for the site-wide page checks)."""
+    samples = list(Deck.objects.filter(owner__username="samples").order_by("name")[:3])
+    matrix = played_field(user, samples, "matrix")
+    gauntlet = played_field(user, samples, "gauntlet")
+    return [f"/matchups/{matrix.pk}/", f"/matchups/{gauntlet.pk}/",
+            f"/matchups/{matrix.pk}/games/1/1/?round=2",
+            f"/matchups/{matrix.pk}/games/3/2/?round=end"]

@@ -25,7 +25,7 @@ from goldfish.tasks import goldfish_run_work
 from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.conftest import PASSWORD, ROOT
 from tests.edits.makers import edit_pages
-from tests.matchups.helpers import played_matchup
+from tests.matchups.helpers import matchup_pages, played_matchup
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -79,7 +79,7 @@ def main_pages(client: Client) -> list[str]:
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
         f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
-        *edit_pages(ada),
+        *edit_pages(ada), *matchup_pages(ada),
     ]
 
 

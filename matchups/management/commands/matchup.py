@@ -1,6 +1,8 @@
 """matchup DECK DECK [DECK ...] --games N --seed S [--workers W] [--policy NAME] [--target T]
-[--log GAME] [--format json] : play 2 to 6 decks against one another at one table, by the
-rules, and report each deck's wins with a 95% interval (DESIGN §14)."""
+[--log GAME] [--format json] [--gauntlet | --matrix]: play 2 to 6 decks against one another at
+one table, by the rules, and report each deck's wins with a 95% interval (DESIGN §14); or, with
+--gauntlet, the first deck against each of the others, with --matrix every deck against every
+other, two at a table (docs/matchups.md)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from decks.management.decklist_file import read_deck
-from matchups.games import DeckNotPlayable, matchup_game, matchup_report
+from matchups.games import DeckNotPlayable, field_report, matchup_game, matchup_report
 from rules.game.config import TARGETS, GameConfig
+from rules.game.gauntlet import MAX_FIELD
 from rules.game.matchup import MatchupSpec
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 
@@ -43,11 +46,24 @@ class Command(BaseCommand):
         parser.add_argument("--log", type=int, metavar="GAME",
                             help="print game number GAME (1..N), round by round, every seat")
         parser.add_argument("--format", choices=["text", "json"], default="text")
+        field = parser.add_mutually_exclusive_group()
+        field.add_argument("--gauntlet", dest="mode", action="store_const", const="gauntlet",
+                           help="play the first deck against each of the others, one 2-player "
+                           "matchup per pairing")
+        field.add_argument("--matrix", dest="mode", action="store_const", const="matrix",
+                           help="play every deck against every other, one 2-player matchup "
+                           "per pair")
 
     def handle(self, *args: Any, **options: Any) -> None:
         paths = options["decks"]
-        if not 2 <= len(paths) <= 6:
+        mode = options["mode"] or "matchup"
+        if mode == "matchup" and not 2 <= len(paths) <= 6:
             self._fail(f"A matchup seats 2 to 6 decks, not {len(paths)}.")
+        if mode != "matchup" and not 2 <= len(paths) <= MAX_FIELD:
+            self._fail(f"A {mode} takes 2 to {MAX_FIELD} decks, not {len(paths)}.")
+        if mode != "matchup" and options["log"] is not None:
+            self._fail(f"--log tells a game of one matchup; run the pairing of a {mode} as a "
+                       "matchup of its two decks to see one of its games.")
         games = options["games"]
         if not 1 <= games <= MAX_GAMES:
             self._fail(f"--games must be between 1 and {MAX_GAMES:,}, not {games}.")
@@ -63,7 +79,8 @@ class Command(BaseCommand):
         if len(spec.policies) not in (1, len(decks)):
             self._fail(f"--policy names {len(spec.policies)} policies for {len(decks)} decks: "
                        "give one, or one per deck.")
-        config = GameConfig(target=options["target"], players=len(decks),
+        config = GameConfig(target=options["target"],
+                            players=len(decks) if mode == "matchup" else 2,
                             round_cap=options["round_cap"])
         try:
             if options["log"] is not None:
@@ -79,16 +96,23 @@ class Command(BaseCommand):
                         self.stdout.write(line)
                 return
             started = time.monotonic()
-            report = matchup_report(decks, spec, config, workers=options["workers"])
+            if mode == "matchup":
+                report = matchup_report(decks, spec, config, workers=options["workers"])
+                played = games
+            else:
+                report = field_report(decks, spec, config, mode, workers=options["workers"])
+                played = games * len(report["pairings"])
         except DeckNotPlayable as error:
             self._fail(str(error))
         elapsed = time.monotonic() - started
-        self.stderr.write(f"{games:,} games in {elapsed:.1f} s "
-                          f"({games / max(elapsed, 1e-9):,.0f} games/s)")
+        self.stderr.write(f"{played:,} games in {elapsed:.1f} s "
+                          f"({played / max(elapsed, 1e-9):,.0f} games/s)")
         if options["format"] == "json":
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
-        else:
+        elif mode == "matchup":
             self._print(report)
+        else:
+            self._print_field(report)
 
     def _fail(self, message: str) -> None:
         self.stderr.write(message)
@@ -116,3 +140,28 @@ class Command(BaseCommand):
             for card in sorted(deck["cards"].values(), key=lambda c: -c["played"])[:12]:
                 write(f"  {card['name'][:32]:<32} {card['drawn']:>6.1%} {card['played']:>6.1%} "
                       f"{card['win_rate_when_played']:>6.1%}")
+
+    def _print_field(self, report: dict[str, Any]) -> None:
+        write = self.stdout.write
+        names = [deck["name"] for deck in report["decks"]]
+        write(f"{report['mode'].title()} of {len(names)} decks: {len(report['pairings'])} "
+              f"pairings of {report['games']:,} games, seed {report['seed']}, "
+              f"{report['policy']} policy, target {report['target']}, "
+              f"rules {report['rules_version']}")
+        write("Win rate of the row's deck against the column's (95% interval):")
+        columns = [n for n, row in enumerate(zip(*report["matrix"], strict=True))
+                   if any(row)]
+        write(" " * 24 + "".join(f"{names[c][:19]:>20}" for c in columns))
+        for number, row in enumerate(report["matrix"]):
+            if not any(row):
+                continue
+            cells = "".join(
+                f"{'-':>20}" if row[c] is None else
+                f"{row[c]['win_rate']:>7.1%} ({row[c]['ci95'][0]:.0%}-{row[c]['ci95'][1]:.0%})"
+                .rjust(20) for c in columns)
+            write(f"{names[number][:23]:<24}{cells}")
+        write("Over all its pairings:")
+        for deck in report["decks"]:
+            low, high = deck["ci95"]
+            write(f"  {deck['name'][:32]:<32} {deck['wins']:>7,} wins of {deck['games']:,} "
+                  f"{deck['win_rate']:>6.1%} (95% interval {low:.1%}-{high:.1%})")
