@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -145,14 +146,15 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
         url = "/api/cards/?" + _encode(query)
         name = f"GET /api/cards/?q={query or '(all)'}"
-        report(f"cold {name}"[:44], *side_by_side(client, lambda url=url: _first(
-            client, url, rows=True)), "GET /api/health/ (no kept row either)")
+        report(f"cold {name}"[:44], *side_by_side(client, partial(
+            _first, client, url, rows=True)), "GET /api/health/ (no kept row either)")
         client.get(url)  # its rows, as another query's would have kept them
-        report(f"first {name}"[:44], *side_by_side(client, lambda url=url: _first(client, url)),
+        report(f"first {name}"[:44], *side_by_side(client, partial(_first, client, url)),
                "GET /api/health/ (goal <= 6x)")
         client.get(url)
-        report(f"repeated {name}"[:44], *side_by_side(client, lambda url=url: best_of(
-            lambda: client.get(url), repeat=1, number=20)), "GET /api/health/ (goal <= 2.5x)")
+        report(f"repeated {name}"[:44], *side_by_side(client, partial(
+            best_of, partial(client.get, url), repeat=1, number=20)),
+               "GET /api/health/ (goal <= 2.5x)")
 
 
 def _first(client: Client, url: str, number: int = 20, rows: bool = False) -> float:
