@@ -54,6 +54,9 @@ def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
 
         for cache in caches.all():
             cache.clear()
+        from cards.api.row_cache import forget_rows
+
+        forget_rows()  # kept per revision, and a rolled-back revision may come again
 
 
 # Decklists whose Initial Holdings break the rules (each with one holdings error code), made

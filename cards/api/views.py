@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
 import django_filters
-from django.db.models import Count, QuerySet
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
+from django.db.models import Count, F, QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import extensions
-from cards.api import list_cache
+from cards.api import list_cache, row_cache
 from cards.api.caching import not_modified_response, validators_for
 from cards.api.list_cache import list_key
 from cards.api.serializers import (
@@ -98,12 +102,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         if validators.not_modified(request):
             return not_modified_response(validators)
         cards = self.filter_queryset(search.apply(Card.objects.all()))
-        rows = RowsCountedBy(cards.values(*ROW_FIELDS, **ROW_EXPRESSIONS), cards)
-        page: list[dict[str, Any]] = self.paginate_queryset(rows) or []  # type: ignore[arg-type, assignment]
-        keywords = keywords_of([row["id"] for row in page])
-        results = [card_row_data(row, keywords.get(row["id"], [])) for row in page]
-        search = search.with_name_suggestions(found_any=bool(results))
-        response = self.get_paginated_response(results)
+        page_ids: list[str] = self.paginate_queryset(IdsCountedBy(cards)) or []  # type: ignore[arg-type, assignment]
+        rows = row_cache.card_rows(page_ids, version, rendered_rows)
+        search = search.with_name_suggestions(found_any=bool(rows))
+        response = self.get_paginated_response([])
         response.data = {
             "query": search.text,
             "explained": search.explained,
@@ -111,16 +113,27 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             "suggestions": search.suggestions,
             **response.data,
         }
-        if key is None:
-            return validators.stamp(response)
-        # Rendered here, once, to be kept as it is sent.
-        assert request.accepted_renderer is not None
-        rendered = request.accepted_renderer.render(
-            response.data, request.accepted_media_type, self.get_renderer_context())
-        body = rendered.encode() if isinstance(rendered, str) else rendered
+        renderer = request.accepted_renderer
+        compact = isinstance(renderer, JSONRenderer) and renderer.get_indent(
+            request.accepted_media_type, {}) is None
+        if key is None or not compact:
+            response.data["results"] = [json.loads(row) for row in rows]
+            if key is None:
+                return validators.stamp(response)
+            body = self._rendered(response.data)
+        else:
+            # The page without its rows, rendered as any answer, then the kept rows spliced in.
+            body = spliced(self._rendered(response.data), rows)
         list_cache.keep_list(
             key, list_cache.CachedList.of(body, request.accepted_media_type, validators, personal))
         return validators.stamp(HttpResponse(body, content_type=request.accepted_media_type))
+
+    def _rendered(self, data: dict[str, Any]) -> bytes:
+        renderer = self.request.accepted_renderer
+        assert renderer is not None
+        rendered = renderer.render(data, self.request.accepted_media_type,
+                                   self.get_renderer_context())
+        return rendered.encode() if isinstance(rendered, str) else rendered
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         validators = validators_for(request)
@@ -129,33 +142,87 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         return validators.stamp(super().retrieve(request, *args, **kwargs))
 
 
-class RowsCountedBy:
-    """Rows to paginate, counted on the plain filtered cards: the rows' joins (set, picture)
-    made COUNT(*) several times slower than the page itself."""
+class IdsCountedBy:
+    """The ids of the cards to paginate (their rows come from cards.api.row_cache), counted
+    on the filtered cards alone. The filter is compiled to SQL once, for both the count and
+    the page: Django's count() and slice each copy and compile the whole filter again, which
+    cost a search more than its SQL (docs/search-speed.md)."""
 
     ordered = True
 
-    def __init__(self, rows: QuerySet[Card, dict[str, Any]], cards: QuerySet[Card]) -> None:
-        self.rows, self.cards = rows, cards
+    def __init__(self, cards: QuerySet[Card]) -> None:
+        self.cards = cards
+        self._compiled: tuple[str, list[Any], str, list[Any]] | None = None
+
+    def _sql(self) -> tuple[str, list[Any], str, list[Any]]:
+        """The matching ids' SELECT and its parameters, then its ORDER BY terms and theirs.
+        The ordering names the card's own columns or the selected id (as "1"), never a join
+        (cards.search.compile orders by the card's columns only)."""
+        if self._compiled is None:
+            ids = self.cards.values_list("id", flat=True)
+            sql, params = ids.order_by().query.sql_with_params()
+            compiler = ids.query.get_compiler(using=self.cards.db)
+            compiler.setup_query()
+            terms, term_params = [], []
+            for _, (term, term_param, _) in compiler.get_order_by():
+                terms.append(term)
+                term_params.extend(term_param)
+            self._compiled = sql, list(params), ", ".join(terms), term_params
+        return self._compiled
 
     def count(self) -> int:
-        return self.cards.count()
+        try:
+            sql, params, _, _ = self._sql()
+        except EmptyResultSet:
+            return 0
+        with connections[self.cards.db].cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*) FROM ({sql}) matches", params)
+            return int(cursor.fetchone()[0])
 
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]:
-        return list(self.rows[index])
+    def __getitem__(self, index: slice) -> list[str]:
+        try:
+            sql, params, ordering, ordering_params = self._sql()
+        except EmptyResultSet:
+            return []
+        start, stop = index.start or 0, index.stop
+        with connections[self.cards.db].cursor() as cursor:
+            cursor.execute(f"{sql} ORDER BY {ordering} LIMIT %s OFFSET %s",
+                           [*params, *ordering_params, stop - start, start])
+            return [card_id for (card_id,) in cursor.fetchall()]
 
 
-def keywords_of(card_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """The keywords of a page of cards in one light query (cheaper than prefetch_related)."""
-    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    rows = CardKeyword.objects.filter(card_id__in=card_ids).order_by(
-        "card_id", "position"
-    ).values_list("card_id", "ability", "exhausts", "faction_threshold")
-    for card_id, ability, exhausts, threshold in rows:
-        found[card_id].append(
-            {"ability": ability, "exhausts": exhausts, "faction_threshold": threshold}
-        )
-    return found
+_RESULTS = b'"results":[]}'
+
+
+def spliced(envelope: bytes, rows: list[bytes]) -> bytes:
+    """``envelope`` (compact JSON whose last key is an empty ``results``) with ``rows`` in it."""
+    assert envelope.endswith(_RESULTS), envelope[-40:]
+    return b"".join((envelope[:-2], b",".join(rows), b"]}"))
+
+
+def rendered_rows(card_ids: list[str]) -> dict[str, bytes]:
+    """Cards' rows rendered as the JSON renderer renders them in a page, from one query: the
+    .values() rows (no model instances) joined with their keywords, one row per keyword."""
+    rows = Card.objects.filter(id__in=card_ids).order_by("id", "keywords__position").values(
+        *ROW_FIELDS, **ROW_EXPRESSIONS, **_KEYWORD_EXPRESSIONS)
+    cards: dict[str, dict[str, Any]] = {}
+    keywords: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        cards.setdefault(row["id"], row)
+        if row["keyword_ability"] is not None:
+            keywords[row["id"]].append({"ability": row["keyword_ability"],
+                                        "exhausts": row["keyword_exhausts"],
+                                        "faction_threshold": row["keyword_threshold"]})
+    renderer = JSONRenderer()
+    return {card_id: renderer.render(card_row_data(row, keywords.get(card_id, [])))
+            for card_id, row in cards.items()}
+
+
+_KEYWORD_EXPRESSIONS = {
+    "keyword_ability": F("keywords__ability"),
+    "keyword_exhausts": F("keywords__exhausts"),
+    "keyword_threshold": F("keywords__faction_threshold"),
+}
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet[CardSet]):
