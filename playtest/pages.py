@@ -105,8 +105,10 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     legal = played.legal()
     menu = action_menu(state, policy=played.policy_index(), focus=focus, legal=legal,
                        words=lambda action: action_text(played.table, PLAYER, action, names))
+    menu["decision"] = played.decisions  # the player's, not the seat engine's
     table = table_layout(state, links)
     table.update(table_status(played, names))
+    table["decision"] = played.decisions
     focused = None
     if focus is not None and 0 <= focus < len(state.cards):
         focused = {"instance": focus, "name": state.card(focus).name}
@@ -125,14 +127,14 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
 
 def game_document(game: PlaytestGame, request_url: str, view: GameView | None = None,
                   share_url: str | None = None) -> dict[str, Any]:
-    """The API's answer for a game: where it stands, the table, the legal actions (from the
-    stored state: no replay, no log)."""
+    """The API's answer for a game: where it stands, the table, the legal actions (a solo game
+    from the stored state: no replay, no log; a game at a table from its table in play)."""
     if view is None:
         view = (GameView(game, GameState.from_dict(game.state), []) if not game.at_table
                 else game_view(game))
     context = game_context(view)
-    menu = context["menu"]
-    extra = {}
+    menu, table = context["menu"], context["table"]
+    extra: dict[str, Any] = {}
     if game.at_table:
         extra = {"seat": PLAYER, "opponents": [
             {"seat": side["seat"], "name": side["name"], "source_deck": o["source_deck"],
@@ -142,15 +144,15 @@ def game_document(game: PlaytestGame, request_url: str, view: GameView | None = 
         extra["winner"] = context["table"]["winner"]
     return {
         "id": game.pk, "url": request_url, "deck_name": game.deck_name, "seed": game.seed,
-        "config": game.config, "decision": view.state.decisions,
-        "round": view.state.round, "phase": view.state.phase, "step": view.state.step,
-        "over": view.state.over, "outcome": view.state.outcome,
+        "config": game.config, "decision": context["decision"],
+        "round": table["round"], "phase": view.state.phase, "step": view.state.step,
+        "over": table["over"], "outcome": table["outcome"],
         "legal_actions": [
             {"index": row["index"], "number": row["number"], "text": row["text"],
              "policy": row["policy"], **row["action"]}
             for row in menu["actions"]
         ],
-        "policy_index": menu["policy"], "table": context["table"],
+        "policy_index": menu["policy"], "table": table,
         "state": game.state, "share_url": share_url,
         "created_at": game.created_at.isoformat(), "updated_at": game.updated_at.isoformat(),
         **extra,

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from decks.deck_input import deck_from_text
+from decks.deck_input import DeckInputError, deck_from_text
 from decks.exports import render_deck
 from decks.formats.json_format import deck_to_dict
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
-from decks.services import deck_data
+from decks.services import SAMPLE_OWNER, deck_data, readable_decks
 from decks.validation import catalogue_facts
 from playtest.models import PlaytestGame
 from playtest.play import (
@@ -120,10 +121,47 @@ def _start_at_table(deck: DeckData, owner: Any, session_token: str, seed: int,
 def readable_deck(user: Any, deck_id: int) -> Deck:
     """A saved deck the visitor may read (public, unlisted or their own; any other is
     Deck.DoesNotExist)."""
-    readable = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
+    deck: Deck = readable_decks(user).get(pk=deck_id)
+    return deck
+
+
+def read_opponents(user: Any, deck_ids: Sequence[int], texts: Sequence[str]) -> list[Opponent]:
+    """The opponents a visitor chose: saved decks they may read (any other is
+    Deck.DoesNotExist), then pasted decklists (DeckInputError naming the opponent)."""
+    found: list[Opponent] = []
+    for deck_id in deck_ids:
+        saved = readable_deck(user, deck_id)
+        found.append((deck_data(saved), saved))
+    for text in texts:
+        try:
+            found.append((deck_from_text(text), None))
+        except DeckInputError as error:
+            raise replace(error, detail=f"Opponent {len(found) + 1}: {error.detail}") from None
+    return found
+
+
+@dataclass(frozen=True)
+class OpponentGroup:
+    label: str
+    decks: list[Deck]
+
+
+def opponent_groups(user: Any) -> list[OpponentGroup]:
+    """The decks offered as opponents, as the Matchups panel groups them: the sample decks,
+    the public decks of others, the visitor's own (each sorted by name; empty groups left
+    out)."""
+    readable = readable_decks(user).select_related("owner")
+    samples = list(readable.filter(owner__username=SAMPLE_OWNER, visibility=Deck.PUBLIC)
+                   .order_by("name", "id"))
+    public = readable.filter(visibility=Deck.PUBLIC).exclude(owner__username=SAMPLE_OWNER)
     if user is not None and user.is_authenticated:
-        readable |= Q(owner=user)
-    return Deck.objects.filter(readable).get(pk=deck_id)
+        public = public.exclude(owner=user)
+    mine = (list(readable.filter(owner=user).order_by("name", "id"))
+            if user is not None and user.is_authenticated else [])
+    groups = [OpponentGroup("Sample decks", samples),
+              OpponentGroup("Public decks", list(public.order_by("name", "id")[:100])),
+              OpponentGroup("My decks", mine)]
+    return [group for group in groups if group.decks]
 
 
 def playtest_start_from(*, user: Any, session_token: str, deck_id: int | None = None,

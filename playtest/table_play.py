@@ -110,7 +110,8 @@ class TableGame:
 
     def _told_since(self, start: int, names: Sequence[str] | None, move: Move) -> None:
         for _, seat, text in (self.table.story or [])[start:]:
-            move.lines.append(seat_line(seat, text, names))
+            if not hidden(seat, text):
+                move.lines.append(seat_line(seat, text, names))
 
     def opponents_move(self, move: Move, names: Sequence[str] | None = None) -> None:
         """The opponents play (the greedy seat policy) until the player decides or the game
@@ -219,6 +220,8 @@ class TableGame:
             if at == len(story):
                 break
             _, seat, text = story[at]
+            if hidden(seat, text):
+                continue
             if seat < 0:
                 kind = "round" if text.startswith("Round ") or text.startswith("Game over") \
                     else "phase"
@@ -228,6 +231,12 @@ class TableGame:
             else:
                 lines.append(LogLine(seat_line(seat, text, names), "event", None, seat))
         return lines
+
+
+def hidden(seat: int, text: str) -> bool:
+    """A line the player may not read: the card an opponent drew (his hand is hidden; the
+    line before says from which pile)."""
+    return seat > PLAYER and text.startswith("Drew ")
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:

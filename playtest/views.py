@@ -27,6 +27,7 @@ from playtest.models import PlaytestGame
 from playtest.pages import game_context, game_view
 from playtest.play import Move, Refused
 from playtest.services import (
+    opponent_groups,
     playtest_apply,
     playtest_auto,
     playtest_session_token,
@@ -34,7 +35,9 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
     playtests_visible,
+    read_opponents,
 )
+from playtest.table_play import MAX_OPPONENTS
 from rules.game.engine import DeckNotPlayable
 
 ANNOUNCED_LINES = 14  # a policy run to the end can tell hundreds: announce the last ones
@@ -73,20 +76,27 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
     choices = [] if deck else list(
         visible_decks(request).exclude(visibility=Deck.UNLISTED).select_related("owner")
         .order_by("name")[:24])
+    context: dict[str, Any] = {
+        "deck": deck, "choices": choices, "opponent_groups": opponent_groups(request.user),
+        "opponent_slots": _opponent_slots(source.getlist("opponent")),
+    }
     if request.method != "POST":
-        form = StartForm(initial={"deck": deck.pk if deck else None})
-        return render(request, "playtest/new.html",
-                      {"form": form, "deck": deck, "choices": choices})
+        context["form"] = StartForm(initial={"deck": deck.pk if deck else None})
+        return render(request, "playtest/new.html", context)
     form = StartForm(request.POST)
-    context: dict[str, Any] = {"form": form, "deck": deck, "choices": choices}
+    context["form"] = form
     if not form.is_valid():
         return render(request, "playtest/new.html", context, status=400)
     data = form.cleaned_data
     try:
+        opponents = read_opponents(request.user, data["opponent_ids"], data["opponent_texts"])
         game = playtest_start_from(
             user=request.user, session_token=playtest_session_token(request.session, create=True),
             deck_id=deck.pk if deck else None, text=None if deck else data["text"],
-            seed=data["seed"], target=data["target"])
+            seed=data["seed"], target=data["target"], opponents=opponents)
+    except Deck.DoesNotExist:
+        context["problem"] = "One of the opponents' decks is not one you can read."
+        return render(request, "playtest/new.html", context, status=400)
     except DeckInputError as error:
         context["problem"] = error.detail
         context["line_errors"] = error.errors()
@@ -95,6 +105,13 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
         context["problem"] = str(error)
         return render(request, "playtest/new.html", context, status=400)
     return redirect(game.get_absolute_url(), permanent=False)
+
+
+def _opponent_slots(picked: list[str]) -> list[dict[str, Any]]:
+    """One deck picker per opponent seat (seat 2 on), each with the deck picked, if any."""
+    picked = [p for p in picked if p.strip()]
+    return [{"seat": n + 2, "picked": picked[n] if n < len(picked) else ""}
+            for n in range(MAX_OPPONENTS)]
 
 
 def _int_param(value: str | None) -> int | None:

@@ -162,3 +162,19 @@ def test_the_page_context_shows_each_opponents_visible_side() -> None:
         assert side["stronghold"] is not None and side["hand"] >= 0
         assert {t["kind"] for t in side["personal"]} == {"economic", "religious", "political"}
     assert context["table"]["to_move"] == PLAYER and context["menu"]["count"] >= 1
+
+
+def test_the_log_hides_the_cards_an_opponent_draws_but_not_the_players() -> None:
+    game, _ = playtest_auto(game=new_game(), until="phase")
+    texts = [line.text for line in game_view(stored(game)).log]
+    assert any(t.startswith("You: Drew ") for t in texts)
+    assert any(t.startswith("Seat 2 (Mosfin Blades): Draw from the ") for t in texts)
+    assert not any(t.startswith("Seat ") and ": Drew " in t for t in texts)
+
+
+def test_the_moves_post_the_players_decision_not_the_seat_engines() -> None:
+    game, _ = playtest_auto(game=new_game(), until="phase")
+    game, _ = playtest_auto(game=game, until="phase", decision=stored(game).decisions)
+    context = game_context(game_view(stored(game)))
+    assert context["menu"]["decision"] == context["decision"] == stored(game).decisions
+    assert game_view(stored(game)).state.decisions != stored(game).decisions  # they differ
