@@ -21,7 +21,7 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
 )
-from playtest.table_play import PLAYER
+from playtest.table_play import PLAYER, TableSource
 from rules.game import seats
 from rules.game.engine import DeckNotPlayable
 from rules.game.multiplayer_policy import SeatPolicy
@@ -178,3 +178,29 @@ def test_the_moves_post_the_players_decision_not_the_seat_engines() -> None:
     context = game_context(game_view(stored(game)))
     assert context["menu"]["decision"] == context["decision"] == stored(game).decisions
     assert game_view(stored(game)).state.decisions != stored(game).decisions  # they differ
+
+
+def test_a_move_continues_the_table_in_play_and_a_stale_entry_is_never_used(
+        monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any) -> None:
+    TABLES.tables.clear()
+    replays: list[int] = []
+    real = TableSource.replay
+
+    def counted(self: TableSource, actions: Any, upto: int | None = None,
+                **kwargs: Any) -> Any:
+        replays.append(len(actions) if upto is None else upto)
+        return real(self, actions, upto, **kwargs)
+
+    monkeypatch.setattr(TableSource, "replay", counted)
+    game = new_game()  # the new table goes into the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        game, _ = playtest_auto(game=game, until="action")
+    with django_capture_on_commit_callbacks(execute=True):
+        game, _ = playtest_auto(game=game, until="action", decision=1)
+    game_context(game_view(stored(game)))  # the page: read, and put back
+    assert replays == [0]  # only the start's
+    # A game whose actions changed behind the cache's back is replayed, not continued.
+    PlaytestGame.objects.filter(pk=game.pk).update(actions=stored(game).actions[:1],
+                                                   decisions=1)
+    game_view(stored(game))
+    assert replays == [0, 1]
