@@ -175,7 +175,9 @@ def _move_announcement(move: Move, *, policy: bool) -> dict[str, Any]:
         title = f"The policy: {move.texts[0]}."
     else:
         title = f"The policy played {count} moves."
-    lines = [line for line in move.lines if not (count == 1 and line == move.texts[0] + ".")]
+    # The move itself is the title (at a table its line names the seat: "You: ...").
+    said = {f"{move.texts[0]}.", f"You: {move.texts[0]}."} if count == 1 else set()
+    lines = [line for line in move.lines if line not in said]
     return {"title": title, "lines": lines[-ANNOUNCED_LINES:], "kind": "ok",
             "cut": max(0, len(lines) - ANNOUNCED_LINES)}
 

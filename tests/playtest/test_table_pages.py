@@ -96,6 +96,10 @@ def test_a_move_without_javascript_and_with_htmx_lets_the_opponents_reply(
     assert response.status_code == 200 and 'id="pt-body"' in page
     assert f'data-decision="{game.decisions + 1}"' in page
     assert "Seat 2 (Mosfin Blades): " in page and "You: " in page
+    announced = page.split('id="pt-announce"', 1)[1]
+    title = announced.split("<strong>", 1)[1].split("</strong>", 1)[0]
+    assert title.startswith("You: ")  # said once: the move's own line is not repeated
+    assert announced.count(title.removeprefix("You: ").removesuffix(".")) == 1
     response = client.post(f"/playtest/{game.pk}/undo/", {"decision": game.decisions},
                            headers=HTMX)
     assert f'data-decision="{game.decisions}"' in html(response)
