@@ -10,6 +10,7 @@ whenever it is their turn, rebuilds the table exactly. No table is ever serializ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -23,6 +24,7 @@ from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
+from rules.game.state import GameState
 from rules.rng import derive_seed
 
 PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
@@ -94,7 +96,8 @@ class TableGame:
     extra: list[tuple[int, int, str]] = field(default_factory=list)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
+        """The player's seat."""
         return self.table.seats[PLAYER]
 
     @property
@@ -225,7 +228,7 @@ class TableGame:
             if seat < 0:
                 kind = "round" if text.startswith("Round ") or text.startswith("Game over") \
                     else "phase"
-                lines.append(LogLine(text, kind, None, None))
+                lines.append(LogLine(seat_line(seat, text, names), kind, None, None))
             elif at in marks:
                 lines.append(LogLine(seat_line(seat, text, names), "action", marks[at], seat))
             else:
@@ -248,7 +251,17 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return f"Seat {seat + 1}"
 
 
+SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
+
+
 def seat_line(seat: int, text: str, names: Sequence[str] | None = None) -> str:
+    """A line of the table's story as the player reads it: its seat first, and every seat it
+    names ("attack seat 1") said as the page says it ("attack you", "Seat 2 (Deck)")."""
+    def said(match: re.Match[str]) -> str:
+        named = int(match.group(1)) - 1
+        return "you" if named == PLAYER else seat_name(named, names)
+
+    text = SEAT_WORD.sub(said, text)
     return text if seat < 0 else f"{seat_name(seat, names)}: {text}"
 
 

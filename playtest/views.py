@@ -58,7 +58,8 @@ def _game(request: HttpRequest, game_id: int) -> PlaytestGame:
 @require_GET
 def playtest_list(request: HttpRequest) -> HttpResponse:
     token = playtest_session_token(request.session)
-    games = playtests_visible(user=request.user, session_token=token).defer("state")[:50]
+    games = playtests_visible(user=request.user, session_token=token).defer(
+        "state", "opponents")[:50]
     return render(request, "playtest/list.html", {"games": games})
 
 

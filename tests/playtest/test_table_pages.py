@@ -113,3 +113,9 @@ def test_the_shared_replay_of_a_table_steps_through_the_players_decisions(
     page = html(Client().get(f"/playtest/shared/{token}/?decision=1"))
     assert "Decision <strong>1</strong>" in page and "Seat 2" in page
     assert "is-chosen" in page  # the move played next, among the legal ones
+
+
+def test_the_list_marks_games_against_opponents(client: Client) -> None:
+    started(client, opponent=[deck("Mosfin Blades").pk, deck("Guild Merchants").pk])
+    page = html(client.get("/playtest/"))
+    assert '<span class="tag">vs 2 AI</span>' in page

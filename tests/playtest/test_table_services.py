@@ -3,6 +3,7 @@ between, undo to the player's decisions, the policy for the player, and replay f
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -84,6 +85,10 @@ def test_only_the_players_actions_are_stored_and_the_opponents_move_in_between()
     assert any(line.seat == 1 for line in lines) and any(line.seat == 2 for line in lines)
     assert [line.decision for line in lines if line.decision] == list(range(1, 13))
     assert all(line.text.startswith("You: ") for line in lines if line.decision)
+    # The table's own lines name the seats as the page does.
+    assert any(line.text.startswith("Round 1: the lead player is ") and line.kind == "round"
+               for line in lines)
+    assert not any(re.search(r"\bseat \d", line.text) for line in lines)
     assert any(line.text.startswith("Seat 2 (Mosfin Blades): ") for line in lines)
 
 
