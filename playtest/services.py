@@ -114,7 +114,7 @@ def _start_at_table(deck: DeckData, owner: Any, session_token: str, seed: int,
     )
     _store_table(game, played)
     game.save()
-    TABLES.put(game.pk, game.actions, played)
+    TABLES.put(_cached_as(game), game.actions, played)
     return game
 
 
@@ -189,15 +189,21 @@ def playtest_state(game: PlaytestGame) -> GameState:
 TABLES = TableCache()
 
 
+def _cached_as(game: PlaytestGame) -> tuple[int, int, str]:
+    # An id may be given again once its game is deleted: the seed and the creation time tell
+    # the two games apart.
+    return game.pk, game.seed, game.created_at.isoformat()
+
+
 def table_game(game: PlaytestGame) -> TableGame:
     """The table of a game against opponents, as it is now: from the cache or replayed. The
     caller owns it; put it back with :func:`table_done` (or drop it after a failed write)."""
-    cached = TABLES.take(game.pk, game.actions)
+    cached = TABLES.take(_cached_as(game), game.actions)
     return cached if cached is not None else game.table_source().replay(game.actions)
 
 
 def table_done(game: PlaytestGame, played: TableGame) -> None:
-    TABLES.put(game.pk, game.actions, played)
+    TABLES.put(_cached_as(game), game.actions, played)
 
 
 def _store_table(game: PlaytestGame, played: TableGame) -> None:

@@ -11,7 +11,7 @@ whenever it is their turn, rebuilds the table exactly. No table is ever serializ
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -296,20 +296,23 @@ def player_outcome(table: Table) -> str:
 class TableCache:
     """The last few tables played, so a move does not replay the whole game: a table is
     *taken* out while a request plays on it (no two requests share one) and put back under
-    its new actions. The key is the game and its actions, so a stale entry is never used."""
+    its new actions. The key is the game (its id, and what tells it from another game given
+    the same id later: its seed and creation time) and its actions, so a stale entry is never
+    used."""
 
     def __init__(self, size: int = 16) -> None:
         self.size = size
-        self.tables: dict[tuple[int, str], TableGame] = {}
+        self.tables: dict[tuple[Hashable, str], TableGame] = {}
 
     @staticmethod
-    def key(game_id: int, actions: Sequence[Mapping[str, Any]]) -> tuple[int, str]:
-        return game_id, repr([sorted(a.items()) for a in actions])
+    def key(game: Hashable, actions: Sequence[Mapping[str, Any]]) -> tuple[Hashable, str]:
+        return game, repr([sorted(a.items()) for a in actions])
 
-    def take(self, game_id: int, actions: Sequence[Mapping[str, Any]]) -> TableGame | None:
-        return self.tables.pop(self.key(game_id, actions), None)
+    def take(self, game: Hashable, actions: Sequence[Mapping[str, Any]]) -> TableGame | None:
+        return self.tables.pop(self.key(game, actions), None)
 
-    def put(self, game_id: int, actions: Sequence[Mapping[str, Any]], game: TableGame) -> None:
-        self.tables[self.key(game_id, actions)] = game
+    def put(self, game: Hashable, actions: Sequence[Mapping[str, Any]],
+            played: TableGame) -> None:
+        self.tables[self.key(game, actions)] = played
         while len(self.tables) > self.size:
             del self.tables[next(iter(self.tables))]  # the oldest first (dicts keep order)

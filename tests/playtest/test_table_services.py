@@ -209,3 +209,14 @@ def test_a_move_continues_the_table_in_play_and_a_stale_entry_is_never_used(
                                                    decisions=1)
     game_view(stored(game))
     assert replays == [0, 1]
+
+
+def test_a_game_given_the_id_of_a_deleted_one_never_gets_its_table() -> None:
+    TABLES.tables.clear()
+    old = new_game(seed=5)  # its table is cached under its id
+    old_id = old.pk
+    old.delete()
+    new = new_game(seed=6)
+    PlaytestGame.objects.filter(pk=new.pk).update(id=old_id)  # as SQLite may give it again
+    again = PlaytestGame.objects.get(pk=old_id)
+    assert game_view(again).state.to_dict() == again.state
