@@ -237,8 +237,7 @@ def _locked(game: PlaytestGame) -> PlaytestGame:
 
 @transaction.atomic
 def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | None = None,
-                   action: dict[str, Any] | None = None
-                   ) -> tuple[PlaytestGame, Move]:
+                   action: dict[str, Any] | None = None) -> tuple[PlaytestGame, Move]:
     """Apply the legal action named by ``index`` (in the legal actions of the moment) or by
     value. Raises :class:`Refused` (stale decision 409, illegal action 400); nothing changes
     then."""
@@ -246,9 +245,13 @@ def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | Non
     if game.at_table:
         _check_table_decision(game, decision)
         played = table_game(game)
+        try:
+            chosen = played.chosen(index=index, action=action)
+        except Refused:
+            table_done(game, played)  # unchanged: it stays in the cache
+            raise
         table_move = Move()
-        played.apply_player(played.chosen(index=index, action=action), table_move,
-                            game.seat_names())
+        played.apply_player(chosen, table_move, game.seat_names())
         return _save_table_move(game, played, table_move), table_move
     state = playtest_state(game)
     check_decision(state, decision)
@@ -266,6 +269,7 @@ def playtest_auto(*, game: PlaytestGame, until: Until,
         _check_table_decision(game, decision)
         played = table_game(game)
         if played.over:
+            table_done(game, played)
             raise Refused("game_over", f"The game is over ({game.outcome}).", status=409,
                           current_decision=game.decisions)
         table_move = Move()
