@@ -54,6 +54,10 @@ OUTCOMES: Final = {
 
 
 SEAT_TARGETED: Final = ("attack", "hunt_row", "use_on")
+TABLE_STEPS: Final = {
+    "action": "Use an ability, bring a card into play, use one on another player, or pass",
+    "military": "Hunt your row or another player's, attack another player, or pass",
+}
 TABLE_STAGES: Final = {
     "maintenance": "City Maintenance", "action": "Action and Development",
     "military": "Military", "wanderer": "Wanderer", "discard": "Discard", "over": "Game over",
@@ -281,6 +285,14 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
     }
     if played.over:
         status["step_title"] = "The game is over"
+    elif table.stage in PHASES:
+        # The table's phase, not the seat's: a seat waiting for the others is parked in a
+        # step of its own ("wait"), which says nothing to the player.
+        status["phase_title"] = PHASES[table.stage]
+        state = played.state
+        if state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
+                                                      "military"):
+            status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
     return status
 
 

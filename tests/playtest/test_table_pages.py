@@ -63,7 +63,8 @@ def test_starting_against_opponents(client: Client, data: dict[str, Any],
         assert f'<span class="pt-seat-number">Seat {seat}</span> {name}' in page
     assert "Victory chances" not in page  # solo games only
     # The rematch button carries the opponents.
-    assert page.count('type="hidden" name="opponent') == len(names)
+    rematch = page.split('<form method="post" action="/playtest/new/">', 1)[1].split("</form>")[0]
+    assert rematch.count('type="hidden" name="opponent') == len(names)
 
 
 @pytest.mark.parametrize(
@@ -119,3 +120,25 @@ def test_the_list_marks_games_against_opponents(client: Client) -> None:
     started(client, opponent=[deck("Mosfin Blades").pk, deck("Guild Merchants").pk])
     page = html(client.get("/playtest/"))
     assert '<span class="tag">vs 2 AI</span>' in page
+
+
+def test_a_game_links_to_the_start_form_with_its_deck_and_opponents(client: Client) -> None:
+    faithful, blades = deck("Kalim Faithful"), deck("Mosfin Blades")
+    game = started(client, opponent=[blades.pk])
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    change = page.split('<form method="get" action="/playtest/new/">', 1)[1].split("</form>")[0]
+    assert f'name="deck" value="{faithful.pk}"' in change
+    assert f'name="opponent" value="{blades.pk}"' in change and "Change the opponents" in change
+    form = html(client.get(f"/playtest/new/?deck={faithful.pk}&opponent={blades.pk}"))
+    assert f'<option value="{blades.pk}" selected>Mosfin Blades</option>' in form
+
+
+def test_the_status_says_the_tables_phase_not_the_seats_waiting_step(client: Client) -> None:
+    game = started(client, opponent=[deck("Mosfin Blades").pk])
+    for _ in range(40):  # to the player's first choice of the Military Phase
+        page = html(client.get(f"/playtest/{game.pk}/"))
+        if "Military Phase" in page:
+            break
+        game, _ = playtest_auto(game=PlaytestGame.objects.get(pk=game.pk), until="action")
+    assert '<span class="pt-phase">Military Phase</span>' in page
+    assert "attack another player, or pass" in page and '"pt-step">wait<' not in page
