@@ -19,7 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine", "match")
+SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine", "match",
+            "playtest")
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20,
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
             image_bench,
             ocr_bench,
             odds_bench,
+            playtest_bench,
             search_bench,
             validator_bench,
         )
@@ -98,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
             "search": lambda: search_bench.run(best_of, report, ROOT),
             "engine": lambda: engine_bench.run(best_of, report, ROOT),
             "match": lambda: engine_bench.match(ROOT),
+            "playtest": lambda: playtest_bench.run(best_of, report, ROOT),
         }
         if database_from_env:
             search_bench.run(best_of, report, ROOT)

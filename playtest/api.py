@@ -8,6 +8,7 @@ decision, an illegal one with 400 and the engine's reason; neither changes anyth
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import QuerySet
@@ -18,15 +19,18 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from decks.api.serializers import DeckJsonSerializer
 from decks.api.views import input_problem, not_playable_problem
-from decks.deck_input import DeckInputError
+from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
+from decks.services import deck_data
 from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
 from playtest.pages import game_document, game_view
 from playtest.play import UNTIL, Move, Refused, policy_index
 from playtest.services import (
     MAX_SEED,
+    Opponent,
     playtest_apply,
     playtest_auto,
     playtest_session_token,
@@ -34,7 +38,9 @@ from playtest.services import (
     playtest_state,
     playtest_undo,
     playtests_visible,
+    readable_deck,
 )
+from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
 from sitewide.problems import ProblemSerializer, problem_response
@@ -42,8 +48,24 @@ from sitewide.problems import ProblemSerializer, problem_response
 MAX_HINT_SAMPLES = 50
 
 
+class OpponentSerializer(serializers.Serializer[Any]):
+    """One AI opponent's deck: a saved deck (`id`), a decklist text (`text`) or a JSON
+    decklist object (`deck`)."""
+
+    id = serializers.IntegerField(required=False, help_text="the id of a saved deck you may read")
+    text = serializers.CharField(required=False, max_length=200_000,
+                                 help_text="a decklist in any supported format")
+    deck = DeckJsonSerializer(required=False, help_text="a decklist as the JSON decklist object")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if sum(key in attrs for key in ("id", "text", "deck")) != 1:
+            raise serializers.ValidationError("Give exactly one of `id`, `text` or `deck`.")
+        return attrs
+
+
 class StartSerializer(serializers.Serializer[Any]):
-    """A new game: a saved deck (`deck`, its id) or a decklist (`text`), a seed, a target."""
+    """A new game: a saved deck (`deck`, its id) or a decklist (`text`), a seed, a target;
+    and, for a game at a table, the AI opponents (`opponents`)."""
 
     deck = serializers.IntegerField(required=False,
                                     help_text="the id of a saved deck you may read")
@@ -54,6 +76,16 @@ class StartSerializer(serializers.Serializer[Any]):
                                     "random when missing")
     target = serializers.ChoiceField(choices=sorted(TARGETS), default=25,
                                      help_text="the faction influence that wins")
+    opponents = OpponentSerializer(
+        many=True, required=False,
+        help_text=f"0 to {MAX_OPPONENTS} AI opponents, each played by the greedy seat "
+        "policy (none or missing: a solo game)")
+
+    def validate_opponents(self, value: list[Any]) -> list[Any]:
+        if len(value) > MAX_OPPONENTS:
+            raise serializers.ValidationError(
+                f"A table seats {MAX_OPPONENTS} opponents at most, not {len(value)}.")
+        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("deck" in attrs) == ("text" in attrs):
@@ -124,8 +156,20 @@ class GameSerializer(serializers.Serializer[Any]):
     outcome = serializers.CharField(help_text="'', victory, overrun, stronghold or timeout")
     legal_actions = LegalActionSerializer(many=True)
     policy_index = serializers.IntegerField(allow_null=True)
-    table = serializers.JSONField(help_text="the table by the rulebook's Game Layout")
-    state = serializers.JSONField(help_text="the engine's JSON state")
+    table = serializers.JSONField(help_text="the table by the rulebook's Game Layout (at a "
+                                  "table: the player's seat, and to_move, lead, winner)")
+    state = serializers.JSONField(help_text="the engine's JSON state (at a table: the player's "
+                                  "seat)")
+    seat = serializers.IntegerField(required=False,
+                                    help_text="at a table: the player's seat (0, seat 1)")
+    opponents = serializers.ListField(
+        child=serializers.JSONField(), required=False,
+        help_text="at a table: each opponent's seat, name, source_deck and visible side "
+        "(influence, personal pool, hand size, stronghold, holdings, wanderers, out)")
+    to_move = serializers.IntegerField(required=False,
+                                       help_text="at a table: the seat to move (-1: over)")
+    winner = serializers.IntegerField(required=False,
+                                      help_text="at a table: the winning seat, or -1")
     share_url = serializers.URLField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -143,6 +187,9 @@ class LogLineSerializer(serializers.Serializer[Any]):
     text = serializers.CharField()
     kind = serializers.CharField(help_text="round, phase, action, die, roll, attack or event")
     decision = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(required=False, allow_null=True,
+                                    help_text="at a table: the seat the line tells of (0 is "
+                                    "the player; null for the table's own lines)")
 
 
 class LogSerializer(serializers.Serializer[Any]):
@@ -160,6 +207,22 @@ class HintsSerializer(serializers.Serializer[Any]):
     actions = serializers.ListField(child=serializers.JSONField(), help_text=(
         "per action: index, samples, victories, rate, low, high (95% Wilson), "
         "mean_victory_round"))
+
+
+def _opponents(request: Request, given: list[dict[str, Any]]) -> list[Opponent]:
+    """The opponents in seat order (Deck.DoesNotExist for a saved deck the client may not
+    read; DeckInputError naming the opponent whose list does not read)."""
+    found: list[Opponent] = []
+    for number, item in enumerate(given, 1):
+        if "id" in item:
+            saved = readable_deck(request.user, item["id"])
+            found.append((deck_data(saved), saved))
+            continue
+        try:
+            found.append((deck_from_request(item), None))
+        except DeckInputError as error:
+            raise replace(error, detail=f"Opponent {number}: {error.detail}") from None
+    return found
 
 
 def _refused(refused: Refused) -> Response:
@@ -199,21 +262,26 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
                                  value={"deck": 3, "seed": 42, "target": 25}),
                   OpenApiExample("decklist", request_only=True,
                                  value={"text": "Initial Holdings\n1 Emberhold Keep\n...",
-                                        "seed": 42})],
+                                        "seed": 42}),
+                  OpenApiExample("against two AI opponents", request_only=True,
+                                 value={"deck": 3, "seed": 42, "target": 15,
+                                        "opponents": [{"id": 5}, {"text": "..."}]})],
     )
     def create(self, request: Request) -> Response:
-        """Start a game; it stops at the first decision. 400 `deck_not_playable` when the
+        """Start a game; it stops at the player's first decision (with `opponents`, the
+        opponents have moved up to it). 400 `deck_not_playable` when the
         engine cannot play the deck (cards whose numbers are not transcribed yet, no
         stronghold); 404 for a saved deck you may not read."""
         serializer = StartSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
         try:
+            opponents = _opponents(request, attrs.get("opponents", []))
             game = playtest_start_from(
                 user=request.user,
                 session_token=playtest_session_token(request.session, create=True),
                 deck_id=attrs.get("deck"), text=attrs.get("text"), seed=attrs.get("seed"),
-                target=int(attrs["target"]))
+                target=int(attrs["target"]), opponents=opponents)
         except Deck.DoesNotExist:
             return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
         except DeckInputError as error:
@@ -297,7 +365,8 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
         view = game_view(game)
         return Response({
             "decision": view.state.decisions,
-            "lines": [{"text": line.text, "kind": line.kind, "decision": line.decision}
+            "lines": [{"text": line.text, "kind": line.kind, "decision": line.decision,
+                       **({"seat": line.seat} if game.at_table else {})}
                       for line in view.log],
             "actions": game.actions,
         })
@@ -308,13 +377,17 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
             "samples", int, required=False,
             description=f"playouts per action (1-{MAX_HINT_SAMPLES}): the same answer every "
             "time; without it, as many as a 2-second budget allows")],
-        responses={200: HintsSerializer, 400: ProblemSerializer, 404: ProblemSerializer})
+        responses={200: HintsSerializer, 400: ProblemSerializer, 404: ProblemSerializer,
+                   409: ProblemSerializer})
     @action(detail=True, methods=["get"])
     def hints(self, request: Request, pk: str) -> Response:
         """Each legal action's chance of victory: the action, then greedy playouts to the end
         with different dice and shuffles; the rate, its 95% Wilson interval and the mean
-        round of victory."""
+        round of victory. Solo games only: 409 `not_available` at a table."""
         game = self.get_object()
+        if game.at_table:
+            return problem_response(status.HTTP_409_CONFLICT, "not_available",
+                                    "Victory chances are computed for solo games only.")
         raw = request.query_params.get("samples")
         samples: int | None = None
         if raw is not None:

@@ -1,4 +1,5 @@
-"""A playtest game: a deck played by hand, refereed by the engine (docs/playtest.md).
+"""A playtest game: a deck played by hand, refereed by the engine (docs/playtest.md), solo or
+against AI opponents.
 
 The table keeps the name it had when playtest lived in the decks app (the move, issue 16,
 copied no table: migration 0001 of this app adopts it).
@@ -14,6 +15,7 @@ from django.urls import reverse
 
 from decks.formats.json_format import deck_from_dict
 from playtest.play import GameSource
+from playtest.table_play import TableSource
 from rules.game.config import GameConfig
 
 
@@ -32,6 +34,10 @@ class PlaytestGame(models.Model):
     deck_name = models.CharField(max_length=200)
     deck_text = models.TextField(help_text="the decklist as text, to read and to play again")
     deck = models.JSONField(help_text="the deck as played (JSON decklist shape), holdings chosen")
+    opponents = models.JSONField(
+        default=list, blank=True,
+        help_text="the AI opponents, seat 2 on (empty: a solo game): each its name, source "
+                  "deck id, decklist text, deck as played and card facts")
     seed = models.BigIntegerField()
     config = models.JSONField(help_text="the engine's options: target, players, round cap...")
     actions = models.JSONField(default=list, help_text="every action applied, in order")
@@ -58,6 +64,26 @@ class PlaytestGame(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("playtest:game", args=[self.pk])
+
+    @property
+    def at_table(self) -> bool:
+        """Played against AI opponents (playtest.table_play), not solo."""
+        return bool(self.opponents)
+
+    def seat_names(self) -> list[str]:
+        """The deck in each seat: the player's first."""
+        return [self.deck_name, *(o["name"] for o in self.opponents)]
+
+    def table_source(self) -> TableSource:
+        facts = [self.player_facts, *(o["facts"] for o in self.opponents)]
+        decks = [deck_from_dict(self.deck), *(deck_from_dict(o["deck"]) for o in self.opponents)]
+        return TableSource(tuple(decks), tuple(facts), GameConfig.from_dict(self.config),
+                           self.seed)
+
+    @property
+    def player_facts(self) -> dict[str, Any]:
+        facts: dict[str, Any] = self.state["facts"]
+        return facts
 
     def source(self) -> GameSource:
         facts: dict[str, Any] = self.state["facts"]

@@ -18,7 +18,9 @@ from cards.models import CardImage
 from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
 from playtest.play import LogLine, log_lines, policy_index
-from playtest.table import Links, action_menu, table_layout
+from playtest.services import table_done, table_game
+from playtest.table import Links, action_menu, seat_side, table_layout, table_status
+from playtest.table_play import PLAYER, TableGame, action_text
 from rules.game.state import GameState
 
 
@@ -32,16 +34,20 @@ def card_links(card_ids: Iterable[str]) -> Links:
 
 @dataclass
 class GameView:
-    """A game at one decision, replayed with its story."""
+    """A game at one decision, replayed with its story (and its table, against opponents)."""
 
     game: PlaytestGame
     state: GameState
     log: list[LogLine]
     log_missing: str = ""  # why the log could not be rebuilt, if it could not
+    played: TableGame | None = None
+    cached: bool = False  # ``played`` goes back to the cache of tables once shown
 
 
 def game_view(game: PlaytestGame, upto: int | None = None) -> GameView:
     """The game replayed from its seed to decision ``upto`` (the current one by default)."""
+    if game.at_table:
+        return _table_view(game, upto)
     try:
         state = game.source().replay(game.actions, upto, record=True)
     except ValueError:
@@ -52,9 +58,20 @@ def game_view(game: PlaytestGame, upto: int | None = None) -> GameView:
     return GameView(game, state, log_lines(state))
 
 
+def _table_view(game: PlaytestGame, upto: int | None) -> GameView:
+    if upto is not None and upto < game.decisions:
+        played = game.table_source().replay(game.actions, upto)
+    else:
+        return GameView(game, (played := table_game(game)).state,
+                        played.log(game.seat_names()), played=played, cached=True)
+    return GameView(game, played.state, played.log(game.seat_names()), played=played)
+
+
 def game_context(view: GameView, *, focus: int | None = None, hints: bool = False
                  ) -> dict[str, Any]:
     """Everything the game's templates show (and the API's document is built from)."""
+    if view.played is not None:
+        return _table_context(view, view.played, focus)
     state = view.state
     links = card_links(state.facts)
     policy = policy_index(state)
@@ -76,24 +93,67 @@ def game_context(view: GameView, *, focus: int | None = None, hints: bool = Fals
     }
 
 
+def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict[str, Any]:
+    """A game against opponents: the player's table and moves as solo, each opponent's
+    visible side, and the log naming each line's seat."""
+    state = played.state
+    names = view.game.seat_names()
+    facts: dict[str, Any] = {}
+    for seat in played.table.seats:
+        facts.update(seat.facts)
+    links = card_links(facts)
+    legal = played.legal()
+    menu = action_menu(state, policy=played.policy_index(), focus=focus, legal=legal,
+                       words=lambda action: action_text(played.table, PLAYER, action, names))
+    menu["decision"] = played.decisions  # the player's, not the seat engine's
+    table = table_layout(state, links)
+    table.update(table_status(played, names))
+    table["decision"] = played.decisions
+    focused = None
+    if focus is not None and 0 <= focus < len(state.cards):
+        focused = {"instance": focus, "name": state.card(focus).name}
+    context = {
+        "game": view.game, "table": table, "menu": menu,
+        "opponents": [seat_side(played, seat, links, names)
+                      for seat in range(1, played.table.players)],
+        "log": view.log, "log_missing": view.log_missing, "hints": None,
+        "card_names": CardNames(facts), "focused": focused, "decision": played.decisions,
+        "actions_taken": len(view.game.actions), "at_table": True,
+    }
+    if view.cached:  # read, not changed: back to the cache (no other request held it)
+        table_done(view.game, played)
+    return context
+
+
 def game_document(game: PlaytestGame, request_url: str, view: GameView | None = None,
                   share_url: str | None = None) -> dict[str, Any]:
-    """The API's answer for a game: where it stands, the table, the legal actions (from the
-    stored state: no replay, no log)."""
-    view = view or GameView(game, GameState.from_dict(game.state), [])
+    """The API's answer for a game: where it stands, the table, the legal actions (a solo game
+    from the stored state: no replay, no log; a game at a table from its table in play)."""
+    if view is None:
+        view = (GameView(game, GameState.from_dict(game.state), []) if not game.at_table
+                else game_view(game))
     context = game_context(view)
-    menu = context["menu"]
+    menu, table = context["menu"], context["table"]
+    extra: dict[str, Any] = {}
+    if game.at_table:
+        extra = {"seat": PLAYER, "opponents": [
+            {"seat": side["seat"], "name": side["name"], "source_deck": o["source_deck"],
+             "side": side}
+            for side, o in zip(context["opponents"], game.opponents, strict=True)]}
+        extra["to_move"] = context["table"]["to_move"]
+        extra["winner"] = context["table"]["winner"]
     return {
         "id": game.pk, "url": request_url, "deck_name": game.deck_name, "seed": game.seed,
-        "config": game.config, "decision": view.state.decisions,
-        "round": view.state.round, "phase": view.state.phase, "step": view.state.step,
-        "over": view.state.over, "outcome": view.state.outcome,
+        "config": game.config, "decision": context["decision"],
+        "round": table["round"], "phase": view.state.phase, "step": view.state.step,
+        "over": table["over"], "outcome": table["outcome"],
         "legal_actions": [
             {"index": row["index"], "number": row["number"], "text": row["text"],
              "policy": row["policy"], **row["action"]}
             for row in menu["actions"]
         ],
-        "policy_index": menu["policy"], "table": context["table"],
+        "policy_index": menu["policy"], "table": table,
         "state": game.state, "share_url": share_url,
         "created_at": game.created_at.isoformat(), "updated_at": game.updated_at.isoformat(),
+        **extra,
     }

@@ -162,11 +162,14 @@ def policy_index(state: GameState) -> int | None:
 @dataclass(frozen=True)
 class LogLine:
     """One line of the game's story. ``decision`` numbers the player's actions (1 = the first
-    action of the game); ``kind`` is round, phase, action, die, attack, roll or event."""
+    action of the game); ``kind`` is round, phase, action, die, attack, roll or event;
+    ``seat`` the seat it tells of at a table (None in a solo game, and for the table's own
+    lines)."""
 
     text: str
     kind: str
     decision: int | None = None
+    seat: int | None = None
 
 
 def log_lines(state: GameState) -> list[LogLine]:

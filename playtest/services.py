@@ -8,18 +8,20 @@ and changes nothing. The engine work itself is in :mod:`playtest.play`.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from decks.deck_input import deck_from_text
+from decks.deck_input import DeckInputError, deck_from_text
 from decks.exports import render_deck
 from decks.formats.json_format import deck_to_dict
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
-from decks.services import deck_data
+from decks.services import SAMPLE_OWNER, deck_data, readable_decks
 from decks.validation import catalogue_facts
 from playtest.models import PlaytestGame
 from playtest.play import (
@@ -31,6 +33,12 @@ from playtest.play import (
     chosen_action,
     game_start,
     play_policy,
+)
+from playtest.table_play import (
+    TableCache,
+    TableGame,
+    player_outcome,
+    table_start,
 )
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.state import GameState
@@ -57,12 +65,20 @@ def playtests_visible(*, user: Any, session_token: str) -> QuerySet[PlaytestGame
     return PlaytestGame.objects.filter(mine)
 
 
+type Opponent = tuple[DeckData, Deck | None]  # a deck, and the saved deck it was read from
+
+
 def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int | None = None,
-                   target: int = 25, source_deck: Deck | None = None) -> PlaytestGame:
-    """A new game of ``deck``. Raises DeckNotPlayable (unknown card numbers, no stronghold)."""
+                   target: int = 25, source_deck: Deck | None = None,
+                   opponents: Sequence[Opponent] = ()) -> PlaytestGame:
+    """A new game of ``deck``, solo or against ``opponents`` (1 to 5, each played by the
+    greedy seat policy). Raises DeckNotPlayable (unknown card numbers, no stronghold)."""
     if seed is None:
         seed = secrets.randbelow(10**9)
     config = GameConfig(target=target)
+    if opponents:
+        return _start_at_table(deck, owner, session_token, seed, config, source_deck,
+                               opponents)
     source, state = game_start(deck, catalogue_facts(), config, seed)
     owner = owner if owner is not None and owner.is_authenticated else None
     game = PlaytestGame(
@@ -77,28 +93,135 @@ def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int 
     return game
 
 
+def _start_at_table(deck: DeckData, owner: Any, session_token: str, seed: int,
+                    config: GameConfig, source_deck: Deck | None,
+                    opponents: Sequence[Opponent]) -> PlaytestGame:
+    decks = [deck, *(d for d, _ in opponents)]
+    source, played = table_start(decks, catalogue_facts(), config, seed)
+    names = [d.name or (s.name if s else "") or "Pasted deck" for d, s in opponents]
+    owner = owner if owner is not None and owner.is_authenticated else None
+    game = PlaytestGame(
+        owner=owner, session_token="" if owner else session_token, source_deck=source_deck,
+        deck_name=deck.name or (source_deck.name if source_deck else "") or "Pasted deck",
+        deck_text=render_deck(deck, "txt"), deck=deck_to_dict(source.decks[0]), seed=seed,
+        config={**played.table.config.to_dict(), "rules_version": RULES_VERSION},
+        actions=[],
+        opponents=[{"name": name, "source_deck": s.pk if s else None,
+                    "deck_text": render_deck(d, "txt"), "deck": deck_to_dict(played_deck),
+                    "facts": facts}
+                   for name, (d, s), played_deck, facts
+                   in zip(names, opponents, source.decks[1:], source.facts[1:], strict=True)],
+    )
+    _store_table(game, played)
+    game.save()
+    TABLES.put(_cached_as(game), game.actions, played)
+    return game
+
+
+def readable_deck(user: Any, deck_id: int) -> Deck:
+    """A saved deck the visitor may read (public, unlisted or their own; any other is
+    Deck.DoesNotExist)."""
+    deck: Deck = readable_decks(user).get(pk=deck_id)
+    return deck
+
+
+def read_opponents(user: Any, deck_ids: Sequence[int], texts: Sequence[str]) -> list[Opponent]:
+    """The opponents a visitor chose: saved decks they may read (any other is
+    Deck.DoesNotExist), then pasted decklists (DeckInputError naming the opponent)."""
+    found: list[Opponent] = []
+    for deck_id in deck_ids:
+        saved = readable_deck(user, deck_id)
+        found.append((deck_data(saved), saved))
+    for text in texts:
+        try:
+            found.append((deck_from_text(text), None))
+        except DeckInputError as error:
+            raise replace(error, detail=f"Opponent {len(found) + 1}: {error.detail}") from None
+    return found
+
+
+@dataclass(frozen=True)
+class OpponentGroup:
+    label: str
+    decks: list[Deck]
+
+
+def opponent_groups(user: Any) -> list[OpponentGroup]:
+    """The decks offered as opponents, as the Matchups panel groups them: the sample decks,
+    the public decks of others, the visitor's own (each sorted by name; empty groups left
+    out)."""
+    readable = readable_decks(user).select_related("owner")
+    samples = list(readable.filter(owner__username=SAMPLE_OWNER, visibility=Deck.PUBLIC)
+                   .order_by("name", "id"))
+    public = readable.filter(visibility=Deck.PUBLIC).exclude(owner__username=SAMPLE_OWNER)
+    if user is not None and user.is_authenticated:
+        public = public.exclude(owner=user)
+    mine = (list(readable.filter(owner=user).order_by("name", "id"))
+            if user is not None and user.is_authenticated else [])
+    groups = [OpponentGroup("Sample decks", samples),
+              OpponentGroup("Public decks", list(public.order_by("name", "id")[:100])),
+              OpponentGroup("My decks", mine)]
+    return [group for group in groups if group.decks]
+
+
 def playtest_start_from(*, user: Any, session_token: str, deck_id: int | None = None,
                         text: str | None = None, seed: int | None = None,
-                        target: int = 25) -> PlaytestGame:
-    """A new game of a saved deck the visitor may read (public, unlisted or their own; any
-    other is Deck.DoesNotExist) or of a decklist text (DeckInputError when it does not read).
-    Raises DeckNotPlayable when the engine cannot play the deck."""
+                        target: int = 25, opponents: Sequence[Opponent] = ()) -> PlaytestGame:
+    """A new game of a saved deck the visitor may read (any other is Deck.DoesNotExist) or of
+    a decklist text (DeckInputError when it does not read), solo or against ``opponents``.
+    Raises DeckNotPlayable when the engine cannot play a deck."""
     source_deck = None
     if deck_id is not None:
-        readable = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
-        if user is not None and user.is_authenticated:
-            readable |= Q(owner=user)
-        source_deck = Deck.objects.filter(readable).get(pk=deck_id)
+        source_deck = readable_deck(user, deck_id)
         data = deck_data(source_deck)
     else:
         data = deck_from_text(text or "")
     return playtest_start(deck=data, owner=user, session_token=session_token, seed=seed,
-                          target=target, source_deck=source_deck)
+                          target=target, source_deck=source_deck, opponents=opponents)
 
 
 def playtest_state(game: PlaytestGame) -> GameState:
     """The game as it is now (from the stored state: no replay)."""
     return GameState.from_dict(game.state)
+
+
+#: Tables being played in this process (a move continues one instead of replaying the game).
+TABLES = TableCache()
+
+
+def _cached_as(game: PlaytestGame) -> tuple[int, int, str]:
+    # An id may be given again once its game is deleted: the seed and the creation time tell
+    # the two games apart.
+    return game.pk, game.seed, game.created_at.isoformat()
+
+
+def table_game(game: PlaytestGame) -> TableGame:
+    """The table of a game against opponents, as it is now: from the cache or replayed. The
+    caller owns it; put it back with :func:`table_done` (or drop it after a failed write)."""
+    cached = TABLES.take(_cached_as(game), game.actions)
+    return cached if cached is not None else game.table_source().replay(game.actions)
+
+
+def table_done(game: PlaytestGame, played: TableGame) -> None:
+    TABLES.put(_cached_as(game), game.actions, played)
+
+
+def _store_table(game: PlaytestGame, played: TableGame) -> None:
+    game.state = played.state.to_dict()
+    game.decisions = played.decisions
+    game.round = played.table.round
+    game.outcome = player_outcome(played.table)
+
+
+def _check_table_decision(game: PlaytestGame, decision: int | None) -> None:
+    if decision is not None and decision != game.decisions:
+        raise Refused(
+            "stale_decision",
+            f"This move was chosen at decision {decision}, but the game is at decision "
+            f"{game.decisions} (another tab or request moved on). Nothing was changed; "
+            "here is the game as it is now.",
+            status=409, current_decision=game.decisions,
+        )
 
 
 def _store(game: PlaytestGame, state: GameState) -> None:
@@ -119,6 +242,17 @@ def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | Non
     value. Raises :class:`Refused` (stale decision 409, illegal action 400); nothing changes
     then."""
     game = _locked(game)
+    if game.at_table:
+        _check_table_decision(game, decision)
+        played = table_game(game)
+        try:
+            chosen = played.chosen(index=index, action=action)
+        except Refused:
+            table_done(game, played)  # unchanged: it stays in the cache
+            raise
+        table_move = Move()
+        played.apply_player(chosen, table_move, game.seat_names())
+        return _save_table_move(game, played, table_move), table_move
     state = playtest_state(game)
     check_decision(state, decision)
     move = Move()
@@ -131,6 +265,16 @@ def playtest_auto(*, game: PlaytestGame, until: Until,
                   decision: int | None = None) -> tuple[PlaytestGame, Move]:
     """Let the greedy policy play one action, to the end of the phase, or to the end."""
     game = _locked(game)
+    if game.at_table:
+        _check_table_decision(game, decision)
+        played = table_game(game)
+        if played.over:
+            table_done(game, played)
+            raise Refused("game_over", f"The game is over ({game.outcome}).", status=409,
+                          current_decision=game.decisions)
+        table_move = Move()
+        played.play_policy(until, table_move, game.seat_names())
+        return _save_table_move(game, played, table_move), table_move
     state = playtest_state(game)
     check_decision(state, decision)
     if state.over:
@@ -148,6 +292,15 @@ def _save_move(game: PlaytestGame, state: GameState, move: Move) -> PlaytestGame
     return game
 
 
+def _save_table_move(game: PlaytestGame, played: TableGame, move: Move) -> PlaytestGame:
+    game.actions = [*game.actions, *(a.to_dict() for a in move.actions)]
+    _store_table(game, played)
+    game.save()
+    # Cached once the row is written: a rolled back write leaves no table ahead of it.
+    transaction.on_commit(lambda: table_done(game, played))
+    return game
+
+
 @transaction.atomic
 def playtest_undo(*, game: PlaytestGame, decision: int) -> PlaytestGame:
     """Back to decision ``decision`` (0 = the start): the game replayed from its seed up to
@@ -157,6 +310,13 @@ def playtest_undo(*, game: PlaytestGame, decision: int) -> PlaytestGame:
         raise Refused("bad_decision",
                       f"Undo goes back to a decision from 0 to {game.decisions}, "
                       f"not {decision}.", current_decision=game.decisions)
+    if game.at_table:
+        played = game.table_source().replay(game.actions, decision)
+        game.actions = game.actions[:decision]
+        _store_table(game, played)
+        game.save()
+        transaction.on_commit(lambda: table_done(game, played))
+        return game
     state = game.source().replay(game.actions, decision, record=False)
     game.actions = game.actions[:decision]
     _store(game, state)

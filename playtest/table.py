@@ -12,11 +12,12 @@ Card images come from ``links`` (the page knows the URLs; this module does not).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules.game import engine, rulings
+from playtest.table_play import TableGame, player_outcome, seat_name
+from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
 from rules.game.state import GameState
@@ -49,6 +50,17 @@ OUTCOMES: Final = {
     "overrun": "Lost: the wanderers overran the city.",
     "stronghold": "Lost: your stronghold was destroyed.",
     "timeout": "Out of time: the round cap was reached.",
+}
+
+
+SEAT_TARGETED: Final = ("attack", "hunt_row", "use_on")
+TABLE_STEPS: Final = {
+    "action": "Use an ability, bring a card into play, use one on another player, or pass",
+    "military": "Hunt your row or another player's, attack another player, or pass",
+}
+TABLE_STAGES: Final = {
+    "maintenance": "City Maintenance", "action": "Action and Development",
+    "military": "Military", "wanderer": "Wanderer", "discard": "Discard", "over": "Game over",
 }
 
 
@@ -191,7 +203,9 @@ def combat_layout(state: GameState, links: Links) -> dict[str, Any] | None:
 def _related(state: GameState, action: Action) -> list[int]:
     """The cards a click can focus this action by: its card and target, and for a card in
     hand every copy of it (the engine offers to play the first copy only)."""
-    found = [i for i in (action.card, action.target) if i >= 0]
+    # At a table, attack, hunt_row and use_on target a seat, not a card.
+    targets_card = action.kind not in SEAT_TARGETED
+    found = [i for i in (action.card, action.target if targets_card else -1) if i >= 0]
     if action.card >= 0 and state.where[action.card] == "hand":
         same = state.cards[action.card]
         found += [i for i in state.zones["hand"] if state.cards[i] == same and i != action.card]
@@ -207,18 +221,21 @@ def _zone_word(state: GameState, instance: int) -> str:
             "attached": "attached"}.get(zone, zone.replace("_", " "))
 
 
-def action_menu(state: GameState, *, policy: int | None = None,
-                focus: int | None = None) -> dict[str, Any]:
+def action_menu(state: GameState, *, policy: int | None = None, focus: int | None = None,
+                legal: Sequence[Action] | None = None,
+                words: Callable[[Action], str] | None = None) -> dict[str, Any]:
     """The legal actions of the moment, each numbered (number = index + 1) and worded by
     :func:`describe`, grouped by the card that acts (general moves such as Pass or Done in
-    their own group); ``policy`` marks the greedy policy's choice, ``focus`` a clicked card."""
-    legal = engine.legal_actions(state)
+    their own group); ``policy`` marks the greedy policy's choice, ``focus`` a clicked card.
+    At a table, ``legal`` are the seat's legal actions and ``words`` says them."""
+    legal = engine.legal_actions(state) if legal is None else list(legal)
+    say = words or (lambda action: describe(state, action))
     rows = []
     groups: dict[int, dict[str, Any]] = {}
     for index, action in enumerate(legal):
         related = _related(state, action)
         row = {
-            "index": index, "number": index + 1, "text": describe(state, action),
+            "index": index, "number": index + 1, "text": say(action),
             "action": action.to_dict(), "kind": action.kind, "related": related,
             "policy": index == policy,
             "focused": focus is not None and focus in related,
@@ -240,3 +257,65 @@ def action_menu(state: GameState, *, policy: int | None = None,
     return {"decision": state.decisions, "count": len(legal), "actions": rows,
             "groups": list(groups.values()), "policy": policy, "focus": focus,
             "focus_matches": sum(1 for row in rows if row["focused"]), "movable": movable}
+
+
+# --- at a table of AI opponents ------------------------------------------------------------
+
+
+def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
+    """What :func:`table_layout` of the player's seat says differently at a table: the
+    table's round, phase and end, whose turn it is, the lead player."""
+    table = played.table
+    outcome = player_outcome(table)
+    winner = seat_name(table.winner, names) if table.winner >= 0 else ""
+    titles = {
+        "victory": "Victory: you won the game.",
+        "defeat": f"Lost: {winner} won the game.",
+        "stronghold": "Lost: your stronghold was destroyed"
+                      + (f"; {winner} won the game." if winner else "."),
+        "overrun": "Lost: the wanderers overran the city (every player loses).",
+        "timeout": "Out of time: the round cap was reached.",
+    }
+    status: dict[str, Any] = {
+        "round": table.round, "over": played.over, "outcome": outcome,
+        "outcome_title": titles.get(outcome, ""),
+        "to_move": seats.to_move(table), "winner": table.winner,
+        "lead": table.lead, "lead_name": seat_name(table.lead, names),
+        "stage": table.stage, "stage_title": TABLE_STAGES.get(table.stage, table.stage),
+    }
+    if played.over:
+        status["step_title"] = "The game is over"
+    elif table.stage in PHASES:
+        # The table's phase, not the seat's: a seat waiting for the others is parked in a
+        # step of its own ("wait"), which says nothing to the player.
+        status["phase_title"] = PHASES[table.stage]
+        state = played.state
+        if state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
+                                                      "military"):
+            status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
+    return status
+
+
+def seat_side(played: TableGame, seat: int, links: Links,
+              names: Sequence[str]) -> dict[str, Any]:
+    """One opponent's visible side, compactly: influence and tokens, hand size, the
+    stronghold, holdings, wanderers; and whether he is knocked out."""
+    table = played.table
+    state = table.seats[seat]
+    layout = table_layout(state, links)
+    stronghold = next((s for s in layout["private"] if s["subtype"] == "stronghold"), None)
+    out = table.out.get(seat)
+    return {
+        "seat": seat, "number": seat + 1, "name": names[seat] if seat < len(names) else "",
+        "title": seat_name(seat, names), "lead": table.lead == seat,
+        "winner": table.winner == seat,
+        "out": {"round": out[0], "how": out[1]} if out else None,
+        "influence": layout["influence"], "target": layout["target"],
+        "personal": layout["personal"], "personal_total": layout["personal_total"],
+        "hand": len(state.zones["hand"]), "stronghold": stronghold,
+        "private": layout["private"], "defensive": layout["defensive"],
+        "wanderers": layout["wanderers"],
+        "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}
+                  for p in layout["piles"]],
+        "dead": len(layout["dead"]),
+    }

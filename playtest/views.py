@@ -27,6 +27,7 @@ from playtest.models import PlaytestGame
 from playtest.pages import game_context, game_view
 from playtest.play import Move, Refused
 from playtest.services import (
+    opponent_groups,
     playtest_apply,
     playtest_auto,
     playtest_session_token,
@@ -34,7 +35,9 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
     playtests_visible,
+    read_opponents,
 )
+from playtest.table_play import MAX_OPPONENTS
 from rules.game.engine import DeckNotPlayable
 
 ANNOUNCED_LINES = 14  # a policy run to the end can tell hundreds: announce the last ones
@@ -55,7 +58,8 @@ def _game(request: HttpRequest, game_id: int) -> PlaytestGame:
 @require_GET
 def playtest_list(request: HttpRequest) -> HttpResponse:
     token = playtest_session_token(request.session)
-    games = playtests_visible(user=request.user, session_token=token).defer("state")[:50]
+    games = playtests_visible(user=request.user, session_token=token).defer(
+        "state", "opponents")[:50]
     return render(request, "playtest/list.html", {"games": games})
 
 
@@ -73,20 +77,27 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
     choices = [] if deck else list(
         visible_decks(request).exclude(visibility=Deck.UNLISTED).select_related("owner")
         .order_by("name")[:24])
+    context: dict[str, Any] = {
+        "deck": deck, "choices": choices, "opponent_groups": opponent_groups(request.user),
+        "opponent_slots": _opponent_slots(source.getlist("opponent")),
+    }
     if request.method != "POST":
-        form = StartForm(initial={"deck": deck.pk if deck else None})
-        return render(request, "playtest/new.html",
-                      {"form": form, "deck": deck, "choices": choices})
+        context["form"] = StartForm(initial={"deck": deck.pk if deck else None})
+        return render(request, "playtest/new.html", context)
     form = StartForm(request.POST)
-    context: dict[str, Any] = {"form": form, "deck": deck, "choices": choices}
+    context["form"] = form
     if not form.is_valid():
         return render(request, "playtest/new.html", context, status=400)
     data = form.cleaned_data
     try:
+        opponents = read_opponents(request.user, data["opponent_ids"], data["opponent_texts"])
         game = playtest_start_from(
             user=request.user, session_token=playtest_session_token(request.session, create=True),
             deck_id=deck.pk if deck else None, text=None if deck else data["text"],
-            seed=data["seed"], target=data["target"])
+            seed=data["seed"], target=data["target"], opponents=opponents)
+    except Deck.DoesNotExist:
+        context["problem"] = "One of the opponents' decks is not one you can read."
+        return render(request, "playtest/new.html", context, status=400)
     except DeckInputError as error:
         context["problem"] = error.detail
         context["line_errors"] = error.errors()
@@ -95,6 +106,13 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
         context["problem"] = str(error)
         return render(request, "playtest/new.html", context, status=400)
     return redirect(game.get_absolute_url(), permanent=False)
+
+
+def _opponent_slots(picked: list[str]) -> list[dict[str, Any]]:
+    """One deck picker per opponent seat (seat 2 on), each with the deck picked, if any."""
+    picked = [p for p in picked if p.strip()]
+    return [{"seat": n + 2, "picked": picked[n] if n < len(picked) else ""}
+            for n in range(MAX_OPPONENTS)]
 
 
 def _int_param(value: str | None) -> int | None:
@@ -158,7 +176,9 @@ def _move_announcement(move: Move, *, policy: bool) -> dict[str, Any]:
         title = f"The policy: {move.texts[0]}."
     else:
         title = f"The policy played {count} moves."
-    lines = [line for line in move.lines if not (count == 1 and line == move.texts[0] + ".")]
+    # The move itself is the title (at a table its line names the seat: "You: ...").
+    said = {f"{move.texts[0]}.", f"You: {move.texts[0]}."} if count == 1 else set()
+    lines = [line for line in move.lines if line not in said]
     return {"title": title, "lines": lines[-ANNOUNCED_LINES:], "kind": "ok",
             "cut": max(0, len(lines) - ANNOUNCED_LINES)}
 

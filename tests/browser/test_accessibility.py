@@ -85,6 +85,11 @@ def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violatio
     shared = playtest_share(game=game, shared=True)
     finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
     playtest_auto(game=finished, until="game")
+    opponents = [Deck.objects.get(owner__username="samples", name=name)
+                 for name in ("Mosfin Blades", "Guild Merchants")]
+    at_table = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=5,
+                                   target=15, opponents=[(deck_data(d), d) for d in opponents])
+    playtest_auto(game=at_table, until="phase")
     page.goto(f"{site}/goldfish/{runs[0].pk}/")
     replay = page.locator("ul.samples a").first.get_attribute("href")
     urls = [f"/decks/{deck.pk}/history/", f"/decks/compare/?a={deck.pk}:1&b={deck.pk}",
@@ -92,7 +97,7 @@ def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violatio
             f"{replay}?round=2", f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}",
             "/goldfish/compare/", "/playtest/new/", f"/playtest/{game.pk}/",
             f"/playtest/{finished.pk}/", "/playtest/",
-            f"/playtest/shared/{shared.share_token}/?decision=1"]
+            f"/playtest/shared/{shared.share_token}/?decision=1", f"/playtest/{at_table.pk}/"]
     found = {}
     for url in urls:
         page.goto(f"{site}{url}")

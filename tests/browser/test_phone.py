@@ -89,6 +89,12 @@ def every_page(ada: Any) -> list[str]:
     playtest_auto(game=finished, until="game")
     blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
     matchup = played_matchup(ada, deck, blades)
+    merchants = Deck.objects.get(owner__username="samples", name="Guild Merchants")
+    at_table = playtest_start_from(  # against two AI opponents
+        user=ada, session_token="", deck_id=deck.pk, seed=5, target=15,
+        opponents=[(deck_data(blades), blades), (deck_data(merchants), merchants)])
+    playtest_auto(game=at_table, until="phase")
+    playtest_share(game=at_table, shared=True)
     empty = deck_create_empty(ada)  # every problem, with its ready searches
     return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
             f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
@@ -105,7 +111,8 @@ def every_page(ada: Any) -> list[str]:
         f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
         f"/decks/{deck.pk}/matchups/", f"/matchups/{matchup.pk}/",
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
-        f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
+        f"/playtest/shared/{shared.share_token}/?decision=1", f"/playtest/{at_table.pk}/",
+        f"/playtest/shared/{at_table.share_token}/?decision=2", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
         *edit_pages(ada), *matchup_pages(ada),
     ]

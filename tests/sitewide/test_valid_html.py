@@ -63,6 +63,12 @@ def main_pages(client: Client) -> list[str]:
     playtest_auto(game=finished, until="game")
     blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
     matchup = played_matchup(ada, deck, blades)
+    merchants = Deck.objects.get(owner__username="samples", name="Guild Merchants")
+    at_table = playtest_start_from(  # against two AI opponents
+        user=ada, session_token="", deck_id=deck.pk, seed=5, target=15,
+        opponents=[(deck_data(blades), blades), (deck_data(merchants), merchants)])
+    playtest_auto(game=at_table, until="phase")
+    playtest_share(game=at_table, shared=True)
     return [
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
         "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/", "/sets/wof/",
@@ -77,7 +83,8 @@ def main_pages(client: Client) -> list[str]:
         f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
         f"/decks/{deck.pk}/matchups/", f"/matchups/{matchup.pk}/",
         "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
-        f"/playtest/shared/{shared.share_token}/?decision=1", "/collection/",
+        f"/playtest/shared/{shared.share_token}/?decision=1", f"/playtest/{at_table.pk}/",
+        f"/playtest/shared/{at_table.share_token}/?decision=2", "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
         *edit_pages(ada), *matchup_pages(ada),
     ]

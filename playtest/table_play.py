@@ -1,0 +1,318 @@
+"""Playing one game by hand at a table of AI opponents (rules/game/seats.py), refereed.
+
+Pure Python (no Django). The player is seat 1 (index 0); seats 2 on are the opponents, each
+played by the greedy seat policy (rules/game/multiplayer_policy.py). A game is its
+:class:`TableSource` (every seat's deck as played and card facts, the options, the seed) plus
+the player's actions only: the opponents' moves are deterministic given the seed and the
+player's moves, so replaying the player's actions from the seed, letting the opponents move
+whenever it is their turn, rebuilds the table exactly. No table is ever serialized.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from playtest.play import MAX_POLICY_ACTIONS, LogLine, Move, Refused, Until
+from rules.cards import CardFacts
+from rules.decklist import Deck
+from rules.game import engine, seats
+from rules.game.actions import Action, describe
+from rules.game.config import GameConfig
+from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.profile import profiles_from_facts
+from rules.game.seats import Table
+from rules.game.state import GameState
+from rules.rng import derive_seed
+
+PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
+MAX_OPPONENTS: Final = 5  # a table seats 2 to 6
+
+
+@dataclass(frozen=True)
+class TableSource:
+    """Everything a table game is replayed from: seat 0 is the player's deck."""
+
+    decks: tuple[Deck, ...]  # each seat's deck as played (Initial Holdings chosen)
+    facts: tuple[Mapping[str, Mapping[str, Any]], ...]  # each seat's card facts
+    config: GameConfig  # the options asked for (new_table sets players and seating)
+    seed: int
+
+    def prepared(self) -> list[engine.Prepared]:
+        decks = []
+        for deck, seat_facts in zip(self.decks, self.facts, strict=True):
+            facts = {cid: dict(f) for cid, f in seat_facts.items()}
+            decks.append(engine.Prepared(deck, profiles_from_facts(facts), facts, self.config))
+        return decks
+
+    def replay(self, actions: Sequence[Mapping[str, Any]], upto: int | None = None, *,
+               record: bool = True) -> TableGame:
+        """The table after the player's first ``upto`` actions (all by default), the
+        opponents having moved up to the player's next decision."""
+        game = TableGame(seats.new_table(self.prepared(), self.seed, self.config,
+                                         record=record), self.seed)
+        game.opponents_move(Move())
+        for number, data in enumerate(actions[:upto], start=1):
+            move = Move()
+            try:
+                game.apply_player(Action.from_dict(dict(data)), move)
+            except Refused:  # only an edited database or another rules version gets here
+                raise ValueError(f"action {number} of the game was refused") from None
+        return game
+
+
+def table_start(decks: Sequence[Deck], catalogue: Mapping[str, CardFacts], config: GameConfig,
+                seed: int) -> tuple[TableSource, TableGame]:
+    """A new game of the player's deck (first) against the others; raises
+    :class:`rules.game.engine.DeckNotPlayable` naming the deck at fault."""
+    prepared = []
+    for number, deck in enumerate(decks):
+        try:
+            prepared.append(engine.prepare(deck, catalogue, config))
+        except engine.DeckNotPlayable as error:
+            who = "Your deck" if number == PLAYER else f"Opponent {number} " \
+                  f"({deck.name or 'unnamed'})"
+            raise engine.DeckNotPlayable(f"{who}: {error}", error.problems) from None
+    source = TableSource(tuple(p.deck for p in prepared), tuple(p.facts for p in prepared),
+                         config, seed)
+    return source, source.replay([])
+
+
+@dataclass
+class TableGame:
+    """A table being played, and the log built as it is (the story, with the player's
+    actions numbered by decision). A :class:`~playtest.play.Move` made here holds the
+    player's actions and every line the table told meanwhile, the opponents' moves
+    included, each naming its seat."""
+
+    table: Table
+    seed: int
+    decisions: int = 0  # the player's actions applied
+    # (story index, decision) of each player action's first line in the story
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    # lines of player actions that told nothing themselves: (story index, decision, text)
+    extra: list[tuple[int, int, str]] = field(default_factory=list)
+
+    @property
+    def state(self) -> GameState:
+        """The player's seat."""
+        return self.table.seats[PLAYER]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.table.outcome)
+
+    def policies(self) -> list[SeatPolicy]:
+        return [SeatPolicy("greedy", derive_seed(self.seed, "policy", seat))
+                for seat in range(self.table.players)]
+
+    def _story_len(self) -> int:
+        return len(self.table.story or [])
+
+    def _told_since(self, start: int, names: Sequence[str] | None, move: Move) -> None:
+        for _, seat, text in (self.table.story or [])[start:]:
+            if not hidden(seat, text):
+                move.lines.append(seat_line(seat, text, names))
+
+    def opponents_move(self, move: Move, names: Sequence[str] | None = None) -> None:
+        """The opponents play (the greedy seat policy) until the player decides or the game
+        is over."""
+        table = self.table
+        policies = self.policies()
+        start = self._story_len()
+        for _ in range(MAX_POLICY_ACTIONS):
+            seat = seats.to_move(table)
+            if seat < 0 or seat == PLAYER:
+                break
+            result = seats.apply(table, policies[seat](table, seat, seats.legal_actions(table)))
+            if not result.ok:  # the policy picks among the legal actions: never
+                raise RuntimeError(result.reason)
+        self._told_since(start, names, move)
+
+    def apply_player(self, action: Action, move: Move,
+                     names: Sequence[str] | None = None) -> None:
+        """Apply the player's legal action, then let the opponents move."""
+        table = self.table
+        if seats.to_move(table) != PLAYER:
+            raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,
+                          current_decision=self.decisions)
+        text = action_text(table, PLAYER, action, names)
+        start = self._story_len()
+        result = seats.apply(table, action)
+        if not result.ok:
+            raise Refused("illegal_action", result.reason, current_decision=self.decisions)
+        self.decisions += 1
+        if self._story_len() > start:
+            self.marks.append((start, self.decisions))
+        else:
+            self.extra.append((start, self.decisions, text))
+            move.lines.append(seat_line(PLAYER, text + ".", names))
+        move.actions.append(action)
+        move.texts.append(text)
+        self._told_since(start, names, move)
+        self.opponents_move(move, names)
+
+    def legal(self) -> list[Action]:
+        """The player's legal actions now (none while the game is over)."""
+        if seats.to_move(self.table) != PLAYER:
+            return []
+        return seats.legal_actions(self.table)
+
+    def chosen(self, *, index: int | None = None,
+               action: Mapping[str, Any] | None = None) -> Action:
+        """The legal action a request names by index or by value (as
+        :func:`playtest.play.chosen_action` does for a solo game)."""
+        if self.over:
+            raise Refused("game_over", f"The game is over ({self.table.outcome}).", status=409,
+                          current_decision=self.decisions)
+        legal = self.legal()
+        if index is not None:
+            if not 0 <= index < len(legal):
+                raise Refused("illegal_action",
+                              f"There is no action number {index + 1} now: there are "
+                              f"{len(legal)} legal actions, numbered 1 to {len(legal)}.",
+                              current_decision=self.decisions)
+            return legal[index]
+        if action is None:
+            raise Refused("illegal_action", "Name the action: its `index` or the `action` "
+                          "itself.")
+        try:
+            wanted = Action.from_dict(dict(action))
+        except (KeyError, TypeError, ValueError) as error:
+            raise Refused("illegal_action", f"The action cannot be read: {error}.") from None
+        if wanted not in legal:
+            raise Refused("illegal_action", f"{wanted!r} is not a legal action now.",
+                          current_decision=self.decisions)
+        return wanted
+
+    def policy_index(self) -> int | None:
+        """The index of the action the greedy seat policy would take for the player."""
+        legal = self.legal()
+        if not legal:
+            return None
+        choice = self.policies()[PLAYER](self.table, PLAYER, legal)
+        return legal.index(choice)
+
+    def play_policy(self, until: Until, move: Move,
+                    names: Sequence[str] | None = None) -> None:
+        """The greedy seat policy plays for the player: one action, to the end of the
+        table's phase (its round and stage change), or to the end of the game."""
+        table = self.table
+        start = (table.round, table.stage)
+        while not self.over and len(move.actions) < MAX_POLICY_ACTIONS:
+            legal = self.legal()
+            self.apply_player(self.policies()[PLAYER](table, PLAYER, legal), move, names)
+            if until == "action" or (until == "phase" and (table.round, table.stage) != start):
+                return
+
+    def log(self, names: Sequence[str] | None = None) -> list[LogLine]:
+        """The table's story line by line, each naming its seat, the player's actions
+        numbered with their decision (undo to ``decision - 1`` takes one back)."""
+        story = self.table.story or []
+        marks = dict(self.marks)
+        extra: dict[int, list[tuple[int, str]]] = {}
+        for at, decision, text in self.extra:
+            extra.setdefault(at, []).append((decision, text))
+        lines: list[LogLine] = []
+        for at in range(len(story) + 1):
+            for decision, text in extra.get(at, []):
+                lines.append(LogLine(seat_line(PLAYER, text + ".", names), "action", decision,
+                                     PLAYER))
+            if at == len(story):
+                break
+            _, seat, text = story[at]
+            if hidden(seat, text):
+                continue
+            if seat < 0:
+                kind = "round" if text.startswith("Round ") or text.startswith("Game over") \
+                    else "phase"
+                lines.append(LogLine(seat_line(seat, text, names), kind, None, None))
+            elif at in marks:
+                lines.append(LogLine(seat_line(seat, text, names), "action", marks[at], seat))
+            else:
+                lines.append(LogLine(seat_line(seat, text, names), "event", None, seat))
+        return lines
+
+
+def hidden(seat: int, text: str) -> bool:
+    """A line the player may not read: the card an opponent drew (his hand is hidden; the
+    line before says from which pile)."""
+    return seat > PLAYER and text.startswith("Drew ")
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """"You" for the player, "Seat 2 (Deck name)" for an opponent."""
+    if seat == PLAYER:
+        return "You"
+    if names and seat < len(names):
+        return f"Seat {seat + 1} ({names[seat]})"
+    return f"Seat {seat + 1}"
+
+
+SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
+
+
+def seat_line(seat: int, text: str, names: Sequence[str] | None = None) -> str:
+    """A line of the table's story as the player reads it: its seat first, and every seat it
+    names ("attack seat 1") said as the page says it ("attack you", "Seat 2 (Deck)")."""
+    def said(match: re.Match[str]) -> str:
+        named = int(match.group(1)) - 1
+        return "you" if named == PLAYER else seat_name(named, names)
+
+    text = SEAT_WORD.sub(said, text)
+    return text if seat < 0 else f"{seat_name(seat, names)}: {text}"
+
+
+def action_text(table: Table, seat: int, action: Action,
+                names: Sequence[str] | None = None) -> str:
+    """The action in words; the table's own actions name the other seat (``target`` is a
+    seat there, not a card)."""
+    state = table.seats[seat]
+    if action.kind == "attack":
+        sent = seats.attackers(state, action.option)
+        held = " (holding your best defender back)" if action.option == "hold" else ""
+        return (f"Attack {seat_name(action.target, names)} with "
+                f"{', '.join(state.card(t).name for t in sent)}{held}")
+    if action.kind == "hunt_row":
+        return f"Hunt the wanderer row of {seat_name(action.target, names)}"
+    if action.kind == "use_on":
+        return (f"Use {state.card(action.card).name}: {action.option.capitalize()} on "
+                f"{seat_name(action.target, names)}")
+    return describe(state, action)
+
+
+def player_outcome(table: Table) -> str:
+    """The game's end for the player: victory, defeat (another seat won), stronghold (knocked
+    out, then another seat won), overrun or timeout; "" while it goes on."""
+    if table.outcome != "victory":
+        return table.outcome
+    if table.winner == PLAYER:
+        return "victory"
+    return "stronghold" if PLAYER in table.out else "defeat"
+
+
+class TableCache:
+    """The last few tables played, so a move does not replay the whole game: a table is
+    *taken* out while a request plays on it (no two requests share one) and put back under
+    its new actions. The key is the game (its id, and what tells it from another game given
+    the same id later: its seed and creation time) and its actions, so a stale entry is never
+    used."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size
+        self.tables: dict[tuple[Hashable, str], TableGame] = {}
+
+    @staticmethod
+    def key(game: Hashable, actions: Sequence[Mapping[str, Any]]) -> tuple[Hashable, str]:
+        return game, repr([sorted(a.items()) for a in actions])
+
+    def take(self, game: Hashable, actions: Sequence[Mapping[str, Any]]) -> TableGame | None:
+        return self.tables.pop(self.key(game, actions), None)
+
+    def put(self, game: Hashable, actions: Sequence[Mapping[str, Any]],
+            played: TableGame) -> None:
+        self.tables[self.key(game, actions)] = played
+        while len(self.tables) > self.size:
+            del self.tables[next(iter(self.tables))]  # the oldest first (dicts keep order)

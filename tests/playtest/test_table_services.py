@@ -1,0 +1,222 @@
+"""Playtests against AI opponents: start, the player's moves only, the opponents moving in
+between, undo to the player's decisions, the policy for the player, and replay from the seed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from decks.deck_input import deck_from_text
+from decks.models import Deck
+from decks.services import deck_data
+from playtest.models import PlaytestGame
+from playtest.pages import game_context, game_view
+from playtest.play import Refused
+from playtest.services import (
+    TABLES,
+    Opponent,
+    playtest_apply,
+    playtest_auto,
+    playtest_start_from,
+    playtest_undo,
+)
+from playtest.table_play import PLAYER, TableSource
+from rules.game import seats
+from rules.game.engine import DeckNotPlayable
+from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.seats import new_table
+from rules.rng import derive_seed
+
+pytestmark = pytest.mark.django_db
+
+
+def opponents(*names: str) -> list[Opponent]:
+    return [(deck_data(d), d) for d in (Deck.objects.get(name=n) for n in names)]
+
+
+def new_game(seed: int = 5, target: int = 15, n: int = 2) -> PlaytestGame:
+    deck = Deck.objects.get(name="Kalim Faithful")
+    return playtest_start_from(
+        user=None, session_token="s-1", deck_id=deck.pk, seed=seed, target=target,
+        opponents=opponents(*["Mosfin Blades", "Guild Merchants", "Guild Veterans",
+                              "Kalim Crusaders", "Mosfin Senate"][:n]))
+
+
+def stored(game: PlaytestGame) -> PlaytestGame:
+    return PlaytestGame.objects.get(pk=game.pk)
+
+
+def first_or_pass(game: PlaytestGame) -> dict[str, Any]:
+    view = game_view(game)
+    actions = game_context(view)["menu"]["actions"]
+    return next((row for row in actions if row["kind"] == "pass"), actions[0])
+
+
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_a_table_game_waits_at_the_players_first_decision(n: int) -> None:
+    game = stored(new_game(n=n))
+    assert game.at_table and len(game.opponents) == n and game.decisions == 0
+    assert game.config["players"] == n + 1 and game.config["seated"] is True
+    assert [o["source_deck"] for o in game.opponents][:1] == [
+        Deck.objects.get(name="Mosfin Blades").pk]
+    played = game.table_source().replay(game.actions)
+    assert seats.to_move(played.table) == PLAYER and played.legal()
+
+
+def test_a_deck_the_engine_cannot_play_names_the_opponent() -> None:
+    deck = Deck.objects.get(name="Kalim Faithful")
+    with pytest.raises(DeckNotPlayable, match="Opponent 1"):
+        playtest_start_from(user=None, session_token="s-1", deck_id=deck.pk,
+                            opponents=[(deck_from_text("Initial Holdings\n1 Bowman (kalim)"),
+                                        None)])
+    assert not PlaytestGame.objects.exists()
+
+
+def test_only_the_players_actions_are_stored_and_the_opponents_move_in_between() -> None:
+    game = new_game()
+    for _ in range(12):
+        row = first_or_pass(game)
+        game, _ = playtest_apply(game=game, decision=game.decisions, index=row["index"])
+    game = stored(game)
+    assert game.decisions == len(game.actions) == 12
+    lines = game_view(game).log
+    assert any(line.seat == 1 for line in lines) and any(line.seat == 2 for line in lines)
+    assert [line.decision for line in lines if line.decision] == list(range(1, 13))
+    assert all(line.text.startswith("You: ") for line in lines if line.decision)
+    # The table's own lines name the seats as the page does.
+    assert any(line.text.startswith("Round 1: the lead player is ") and line.kind == "round"
+               for line in lines)
+    assert not any(re.search(r"\bseat \d", line.text) for line in lines)
+    assert any(line.text.startswith("Seat 2 (Mosfin Blades): ") for line in lines)
+
+
+def test_the_table_replayed_is_the_same_as_a_table_played_by_hand() -> None:
+    """The opponents' moves are deterministic given the seed: a table played directly with
+    the same player's moves ends where the stored game replays to."""
+    game, _ = playtest_auto(game=new_game(), until="game")
+    game = stored(game)
+    assert game.outcome and game.decisions == len(game.actions) > 10
+    source = game.table_source()
+    table = new_table(source.prepared(), game.seed, source.config)
+    policies = [SeatPolicy("greedy", derive_seed(game.seed, "policy", s)) for s in range(3)]
+    while not table.outcome:
+        seat = seats.to_move(table)
+        assert seats.apply(table, policies[seat](table, seat, seats.legal_actions(table))).ok
+    assert table.decisions == source.replay(game.actions).table.decisions
+    assert game.state == source.replay(game.actions).state.to_dict()  # the player's seat
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "status", "code"),
+    [({"decision": 0, "index": 0}, 409, "stale_decision"),
+     ({"decision": 1, "index": 99}, 400, "illegal_action"),
+     ({"decision": 1, "action": {"kind": "attack", "target": 1, "option": "all"}}, 400,
+      "illegal_action")],
+    ids=["replayed-click", "no-such-number", "not-legal-now"],
+)
+def test_a_stale_or_illegal_move_at_a_table_is_refused(kwargs: dict[str, Any], status: int,
+                                                       code: str) -> None:
+    game, _ = playtest_apply(game=new_game(), decision=0, index=0)
+    before = stored(game)
+    with pytest.raises(Refused) as refused:
+        playtest_apply(game=game, **kwargs)
+    assert (refused.value.status, refused.value.code) == (status, code)
+    assert stored(game).actions == before.actions and stored(game).state == before.state
+
+
+@pytest.mark.parametrize("k", [0, 1, 7])
+def test_undo_goes_back_to_the_players_decision_k(k: int) -> None:
+    game, _ = playtest_auto(game=new_game(), until="game")
+    everything = list(stored(game).actions)
+    TABLES.tables.clear()
+    game = stored(playtest_undo(game=game, decision=k))
+    assert game.actions == everything[:k] and game.decisions == k and not game.outcome
+    fresh = new_game()
+    for _ in range(k):
+        fresh, _ = playtest_auto(game=fresh, until="action")
+    assert stored(fresh).state == game.state
+
+
+def test_the_policy_plays_for_the_player_one_move_or_the_phase() -> None:
+    game, move = playtest_auto(game=new_game(), until="action")
+    assert len(move.actions) == 1 and stored(game).decisions == 1
+    assert move.lines[0] == "You: Draw from the Personality Pile."
+    game, move = playtest_auto(game=game, until="phase", decision=1)
+    game = stored(game)
+    assert len(move.actions) == game.decisions - 1 and game.decisions > 2
+    # The opponents drew in turn after the player (the maintenance goes seat by seat).
+    assert any(line.startswith("Seat 2 (Mosfin Blades): ") for line in move.lines)
+
+
+def test_a_finished_table_refuses_more_moves() -> None:
+    game, _ = playtest_auto(game=new_game(), until="game")
+    with pytest.raises(Refused, match="over"):
+        playtest_auto(game=game, until="action")
+    with pytest.raises(Refused, match="over"):
+        playtest_apply(game=game, decision=game.decisions, index=0)
+
+
+def test_the_page_context_shows_each_opponents_visible_side() -> None:
+    game = new_game(n=2)
+    context = game_context(game_view(game))
+    sides = context["opponents"]
+    assert [s["title"] for s in sides] == ["Seat 2 (Mosfin Blades)", "Seat 3 (Guild Merchants)"]
+    for side in sides:
+        assert side["stronghold"] is not None and side["hand"] >= 0
+        assert {t["kind"] for t in side["personal"]} == {"economic", "religious", "political"}
+    assert context["table"]["to_move"] == PLAYER and context["menu"]["count"] >= 1
+
+
+def test_the_log_hides_the_cards_an_opponent_draws_but_not_the_players() -> None:
+    game, _ = playtest_auto(game=new_game(), until="phase")
+    texts = [line.text for line in game_view(stored(game)).log]
+    assert any(t.startswith("You: Drew ") for t in texts)
+    assert any(t.startswith("Seat 2 (Mosfin Blades): Draw from the ") for t in texts)
+    assert not any(t.startswith("Seat ") and ": Drew " in t for t in texts)
+
+
+def test_the_moves_post_the_players_decision_not_the_seat_engines() -> None:
+    game, _ = playtest_auto(game=new_game(), until="phase")
+    game, _ = playtest_auto(game=game, until="phase", decision=stored(game).decisions)
+    context = game_context(game_view(stored(game)))
+    assert context["menu"]["decision"] == context["decision"] == stored(game).decisions
+    assert game_view(stored(game)).state.decisions != stored(game).decisions  # they differ
+
+
+def test_a_move_continues_the_table_in_play_and_a_stale_entry_is_never_used(
+        monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any) -> None:
+    TABLES.tables.clear()
+    replays: list[int] = []
+    real = TableSource.replay
+
+    def counted(self: TableSource, actions: Any, upto: int | None = None,
+                **kwargs: Any) -> Any:
+        replays.append(len(actions) if upto is None else upto)
+        return real(self, actions, upto, **kwargs)
+
+    monkeypatch.setattr(TableSource, "replay", counted)
+    game = new_game()  # the new table goes into the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        game, _ = playtest_auto(game=game, until="action")
+    with django_capture_on_commit_callbacks(execute=True):
+        game, _ = playtest_auto(game=game, until="action", decision=1)
+    game_context(game_view(stored(game)))  # the page: read, and put back
+    assert replays == [0]  # only the start's
+    # A game whose actions changed behind the cache's back is replayed, not continued.
+    PlaytestGame.objects.filter(pk=game.pk).update(actions=stored(game).actions[:1],
+                                                   decisions=1)
+    game_view(stored(game))
+    assert replays == [0, 1]
+
+
+def test_a_game_given_the_id_of_a_deleted_one_never_gets_its_table() -> None:
+    TABLES.tables.clear()
+    old = new_game(seed=5)  # its table is cached under its id
+    old_id = old.pk
+    old.delete()
+    new = new_game(seed=6)
+    PlaytestGame.objects.filter(pk=new.pk).update(id=old_id)  # as SQLite may give it again
+    again = PlaytestGame.objects.get(pk=old_id)
+    assert game_view(again).state.to_dict() == again.state
