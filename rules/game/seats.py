@@ -187,6 +187,12 @@ def legal_actions(table: Table) -> list[Action]:
     seat = to_move(table)
     if seat < 0:
         return []
+    return _legal_actions(table, seat)
+
+
+def _legal_actions(table: Table, seat: int) -> list[Action]:
+    """:func:`legal_actions` of ``seat``, the seat that decides now (to_move, worked out by
+    the caller: in the maintenance and discard stages it asks every seat's engine)."""
     state = table.seats[seat]
     found = [a for a in engine.legal_actions(state) if not _blocked(table, seat, a)]
     if table.stage == "military" and table.hosting is None and state.combat is None \
@@ -251,8 +257,13 @@ def apply(table: Table, action: Action) -> Result:
     seat = to_move(table)
     if seat < 0:
         return Result(False, "The game is over.")
-    if action not in legal_actions(table):
+    if action not in _legal_actions(table, seat):
         return Result(False, f"{action!r} is not a legal action for seat {seat + 1} now.")
+    return _carry_out(table, seat, action)
+
+
+def _carry_out(table: Table, seat: int, action: Action) -> Result:
+    """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now."""
     table.decisions += 1
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
@@ -734,9 +745,15 @@ def play(table: Table, policies: Sequence[SeatPolicy]) -> Table:
     """Play ``table`` to its end, each seat deciding by its own policy."""
     while not table.outcome:
         seat = to_move(table)
-        actions = legal_actions(table)
-        result = apply(table, policies[seat](table, seat, actions))
-        if not result.ok:
-            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
-                               f"{result.reason}")
+        actions = _legal_actions(table, seat)
+        choice = policies[seat](table, seat, actions)
+        # The policy hands back one of the actions offered (found by identity): carried out
+        # without working out the legal actions a second time, as apply would.
+        if not any(choice is offered for offered in actions):
+            result = apply(table, choice)
+            if not result.ok:
+                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                                   f"{result.reason}")
+            continue
+        _carry_out(table, seat, choice)
     return table
