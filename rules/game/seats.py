@@ -90,6 +90,10 @@ class Table:
     seen: list[int] = field(default_factory=list)  # each seat's events already told
     row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
     rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
+    # Each seat's own instances of unique cards, and how many cards it has of its own (its
+    # guests come after them): what _carry_out watches for uniques coming into play.
+    unique_cards: list[list[int]] = field(default_factory=list)
+    own_cards: list[int] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -151,6 +155,8 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     for state in seats:
         state.city = city
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
+    table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
+    table.own_cards = [len(s.cards) for s in seats]
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -286,11 +292,19 @@ def _carry_out(table: Table, seat: int, action: Action) -> Result:
     else:
         if table.stage == "action" and table.hosting is None:
             table.passes = 0
-        before = _uniques(state)
+        # Only the seat's own unique cards can come into play here (its guests are in play
+        # from the start of a hosting to its end), so the uniques in play are worked out
+        # again only when one of those moved.
+        unique = table.unique_cards[seat] if table.unique_cards else []
+        was = [state.where[i] for i in unique]
+        before = _uniques_in_play(state, unique, table.own_cards[seat]) \
+            if table.unique_cards else _uniques(state)
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
-        _check_uniques(table, seat, _uniques(state) - before)
+        if not table.unique_cards or any(state.where[i] != was[k]
+                                         for k, i in enumerate(unique)):
+            _check_uniques(table, seat, _uniques(state) - before)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
@@ -508,9 +522,22 @@ def _arrivals(table: Table, seat: int) -> None:
         _end(table, "overrun")
 
 
+_UNIQUE_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+
+
 def _uniques(state: GameState) -> set[int]:
-    return {i for z in ("private", "residents", "guards", "defensive", "wanderers", "attached")
-            for i in state.zones[z] if state.card(i).unique}
+    return {i for z in _UNIQUE_ZONES for i in state.zones[z] if state.card(i).unique}
+
+
+def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
+    """The same cards as :func:`_uniques` (``unique``: the seat's own unique cards, ``own``:
+    how many cards are its own), found from them and the guests. In another order, which
+    does not matter: it is only taken away from a later :func:`_uniques`."""
+    found = {i for i in unique if state.where[i] in _UNIQUE_ZONES}
+    for i in range(own, len(state.cards)):
+        if state.where[i] in _UNIQUE_ZONES and state.card(i).unique:
+            found.add(i)
+    return found
 
 
 def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
