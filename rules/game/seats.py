@@ -101,8 +101,13 @@ class Table:
 
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left."""
-        n = len(self.seats)
-        return [s for s in ((self.lead + k) % n for k in range(n)) if s not in self.out]
+        n, lead, out = len(self.seats), self.lead, self.out
+        found = []
+        for k in range(n):  # (a loop: compiled, a generator is an object more at every call)
+            seat = (lead + k) % n
+            if seat not in out:
+                found.append(seat)
+        return found
 
     def tell(self, seat: int, text: str) -> None:
         if self.story is not None:
