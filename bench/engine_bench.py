@@ -3,6 +3,12 @@ loop that only shuffles the same three piles and deals the same opening draws (g
 a full game costs at most 20 of those), and 2 workers against 1 (goal: at least 1.7x; wall
 time, so it needs the machine's other core idle).
 
+Matchups (issue 19), greedy seats: a 2-player game of the first two sample decks against a
+solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
+4-player game of the first four against their solo games (goal: at most 5x), a matchup on 2
+workers against 1 (wall time; goal: at least 1.7x, and the same report), and the peak memory
+of a 2,000-game matchup against a 200-game one, each in a fresh process (goal: flat).
+
 Then the greedy policy against the lookahead player on every sample deck, over the same seeds
 (games 1..MATCH_GAMES of seed MATCH_SEED): each one's mean victory round and victory rate, and
 greedy's gap (its mean minus the lookahead's; goal: at most 0.3 rounds), with the gap's 95%
@@ -12,7 +18,9 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -24,7 +32,8 @@ from decks.formats.model import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules import compiled
 from rules.cards import CardFacts, facts_by_id
-from rules.game import engine
+from rules.decklist import Deck
+from rules.game import engine, matchup
 from rules.game.config import GameConfig
 from rules.game.lookahead import DEFAULT_BUDGET
 from rules.game.profile import profiles_from_facts
@@ -33,6 +42,11 @@ from rules.game.runner import run as run_games
 from rules.rng import GameRng, derive_seed
 
 GAMES = 300
+# Matchups: games a side of the cost ratios (per table size), of the workers' speed-up, and of
+# the two memory runs.
+TABLE_GAMES = {2: 100, 4: 50}
+MATCHUP_WORKERS_GAMES = 600
+MEMORY_GAMES = (200, 2000)
 MATCH_GAMES = 60
 MATCH_SEED = 1
 MATCH_POLICY = f"lookahead:{DEFAULT_BUDGET}"
@@ -91,6 +105,91 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     print(f"{'goldfish 2,000 games: 2 workers speed-up':<44} "
           f"{timings[1] / timings[2]:8.2f}x 1 worker (goal >= 1.7)"
           f"   ({timings[2]:.2f} s vs {timings[1]:.2f} s)")
+    _matchups(best_of, report, root, facts, resolver)
+
+
+def _sample_decks(root: Path, resolver: CatalogueResolver) -> dict[str, Deck]:
+    decks = {}
+    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
+        deck = parse_text(path.read_text("utf-8"), resolver).deck
+        assert deck is not None
+        decks[path.stem] = deck
+    return decks
+
+
+def _table(decks: list[Deck], facts: dict[str, CardFacts]
+           ) -> tuple[list[engine.Prepared], GameConfig]:
+    """The decks prepared as the matchup command and the worker prepare them."""
+    config = GameConfig(players=len(decks))
+    return [engine.prepare(deck, facts, config) for deck in decks], config
+
+
+def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: Path,
+              facts: dict[str, CardFacts], resolver: CatalogueResolver) -> None:
+    """The matchup lines (module docstring)."""
+    decks = _sample_decks(root, resolver)
+    names = list(decks)
+    for players, goal in ((2, 2.5), (4, 5.0)):
+        seated = names[:players]
+        prepared, config = _table([decks[n] for n in seated], facts)
+        games = TABLE_GAMES[players]
+        spec = matchup.MatchupSpec(games, 1)
+        # CPU time of this process, per game, as the goldfish lines.
+        table = best_of(lambda p=prepared, s=spec, c=config, g=games:
+                        matchup.run_chunk(p, s, c, 1, g),
+                        repeat=3, number=1, clock=time.process_time) / games
+        solo = []
+        for name in seated:
+            alone = engine.prepare(decks[name], facts)
+            solo.append(best_of(lambda p=alone, g=games: run_chunk(p, RunSpec(g, 1), 1, g),
+                                repeat=3, number=1, clock=time.process_time) / games)
+        report(f"{players}-player game ({1 / table:,.0f}/s/core)", table,
+               statistics.mean(solo), f"solo game, same decks (goal <= {goal:g})")
+    print(f"  (the tables: {', '.join(names[:2])}; {', '.join(names[:4])})")
+    prepared, config = _table([decks[n] for n in names[:2]], facts)
+    spec = matchup.MatchupSpec(MATCHUP_WORKERS_GAMES, 1)
+    timings, reports, cpu = {}, [], {}
+    for workers in (1, 2):
+        start, own, children = time.perf_counter(), time.process_time(), _children_cpu()
+        tally = matchup.run(prepared, spec, config, workers=workers)
+        timings[workers] = time.perf_counter() - start
+        # The games' CPU time, wherever they ran (a speed-up below 1.7 with the CPU time of
+        # both alike is the machine's other work, not the workers' overhead).
+        cpu[workers] = time.process_time() - own + _children_cpu() - children
+        reports.append(matchup.build_matchup_report(
+            tally, names=names[:2], card_names=[{}, {}], seed=1, policy="greedy",
+            config=config))
+    same = "the same report" if reports[0] == reports[1] else "DIFFERENT REPORTS"
+    print(f"{f'matchup {MATCHUP_WORKERS_GAMES:,} games: 2 workers speed-up':<44} "
+          f"{timings[1] / timings[2]:8.2f}x 1 worker (goal >= 1.7)"
+          f"   ({timings[2]:.2f} s vs {timings[1]:.2f} s; {same}; CPU {cpu[2]:.2f} s vs "
+          f"{cpu[1]:.2f} s)")
+    few, many = MEMORY_GAMES
+    # Each run in a fresh process (spawned: nothing inherited), both at once.
+    context = multiprocessing.get_context("spawn")
+    pools = [ProcessPoolExecutor(max_workers=1, mp_context=context) for _ in MEMORY_GAMES]
+    futures = [pool.submit(_peak_memory, str(root), names[:2], games)
+               for pool, games in zip(pools, MEMORY_GAMES, strict=True)]
+    small, large = (future.result() for future in futures)
+    for pool in pools:
+        pool.shutdown()
+    print(f"{f'matchup peak memory, {many:,} games':<44} {large / small:8.2f}x "
+          f"{few:,} games (goal: flat, <= 1.1)   ({large / 1024:.1f} MB vs {small / 1024:.1f} MB)")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _peak_memory(root: str, names: list[str], games: int) -> int:
+    """The peak resident memory (kB) of a process that plays ``games`` games of a matchup of
+    the sample decks ``names``, on one worker."""
+    facts, resolver = _catalogue(Path(root))
+    decks = _sample_decks(Path(root), resolver)
+    prepared, config = _table([decks[n] for n in names], facts)
+    matchup.run(prepared, matchup.MatchupSpec(games, 1), config)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 # --- greedy against lookahead --------------------------------------------------------------

@@ -22,7 +22,8 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-# Every module a game runs through (narrate.py only words logs, so it stays interpreted).
+# Every module a game runs through (narrate.py only words logs, so it stays interpreted;
+# multiplayer_policy.py, the table's seat policies, is interpreted too for now).
 MODULES = (
     "rules.rng",
     "rules.game.actions",
@@ -31,11 +32,14 @@ MODULES = (
     "rules.game.effects",
     "rules.game.engine",
     "rules.game.lookahead",
+    "rules.game.matchup",
     "rules.game.policies",
     "rules.game.profile",
     "rules.game.report",
+    "rules.game.rivalry",
     "rules.game.rulings",
     "rules.game.runner",
+    "rules.game.seats",
     "rules.game.state",
 )
 # The shared library mypyc puts the compiled code of every module in (the modules themselves

@@ -85,13 +85,12 @@ def options(state: GameState) -> list[Action]:
     if step == "assign":
         if c.turn != PLAYER:
             return []
-        found = _assign_options(state, PLAYER)
+        engaged = _engaged(c)  # (its keys: every card in an attack)
+        found = _assign_options(state, PLAYER, engaged)
         # Defender: "Bearer *may* fight two enemies": once each card left has made one
         # assignment, the player may stop ("done").
-        if found:
-            engaged = {g[i] for g in c.groups for i in range(2, len(g))}
-            if all(a.card in engaged for a in found):
-                found.append(Action("done"))
+        if found and all(a.card in engaged for a in found):
+            found.append(Action("done"))
         return found
     if step == "modify":
         return [*_modify_options(state), Action("done")]
@@ -358,13 +357,15 @@ def _targets(state: GameState, side: int, card: int,
     c = _combat(state)
     if side == WILD and c.wall_left > 0 and c.wall >= 0:
         return [c.wall]
-    enemies = [e for e in _side_cards(state, 1 - side) if _alive(state, e)]
-    if side == WILD and c.wall >= 0 and _alive(state, c.wall):
-        enemies.append(c.wall)
     mine = rulings.keywords(state, card)
     reaches_flyers = "ranged" in mine or "flight" in mine
-    if not reaches_flyers:
-        enemies = [e for e in enemies if "flight" not in rulings.keywords(state, e)]
+    # (In one pass: the living enemies, then the wall, that it can reach.)
+    enemies = [e for e in _side_cards(state, 1 - side) if _alive(state, e)
+               and (reaches_flyers or "flight" not in rulings.keywords(state, e))]
+    wall = c.wall
+    if side == WILD and wall >= 0 and _alive(state, wall) \
+            and (reaches_flyers or "flight" not in rulings.keywords(state, wall)):
+        enemies.append(wall)
     attacker = WILD if c.kind == "raid" else PLAYER
     if side == attacker and c.kind == "raid":
         if engaged is None:
@@ -378,9 +379,11 @@ def _targets(state: GameState, side: int, card: int,
     return enemies
 
 
-def _assign_options(state: GameState, side: int) -> list[Action]:
+def _assign_options(state: GameState, side: int,
+                    engaged: dict[int, list[int]] | None = None) -> list[Action]:
     c = _combat(state)
-    engaged = _engaged(c)
+    if engaged is None:
+        engaged = _engaged(c)
     found: list[Action] = []
     for card in _unassigned(state, side, engaged):
         # A Defender fights two *different* enemies.
@@ -409,10 +412,44 @@ def _can_assign(state: GameState, side: int) -> bool:
     the card could also attack separately, so a separate one is enough to look for."""
     engaged = _engaged(_combat(state))
     for card in _unassigned(state, side, engaged):
-        busy = engaged.get(card, _NOBODY)
-        for target in _targets(state, side, card, engaged):
-            if target not in busy:
-                return True
+        if _has_target(state, side, card, engaged, engaged.get(card, _NOBODY)):
+            return True
+    return False
+
+
+def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[int]],
+                busy: list[int]) -> bool:
+    """Whether :func:`_targets` has a target not in ``busy``, without building the list
+    (the same tests in the same order)."""
+    c = _combat(state)
+    wall = c.wall
+    if side == WILD and c.wall_left > 0 and wall >= 0:
+        return wall not in busy
+    mine = rulings.keywords(state, card)
+    reaches_flyers = "ranged" in mine or "flight" in mine
+    for enemy in _side_cards(state, 1 - side):
+        if _alive(state, enemy) and enemy not in busy \
+                and (reaches_flyers or "flight" not in rulings.keywords(state, enemy)):
+            return True
+    if side == WILD and wall >= 0 and _alive(state, wall) and wall not in busy \
+            and (reaches_flyers or "flight" not in rulings.keywords(state, wall)):
+        return True
+    if side == WILD and c.kind == "raid":  # the attacker of a raid
+        free = False
+        flyer_free = "flight" in mine
+        for defender in c.player:
+            if _alive(state, defender) and defender not in engaged:
+                free = True
+                if not flyer_free:
+                    break
+                if _reaches_flyers(state, defender):
+                    flyer_free = False
+                    break
+        if not free or flyer_free:
+            for zone in ("private", "guards"):
+                for target in state.zones[zone]:
+                    if target not in busy:
+                        return True
     return False
 
 
@@ -491,11 +528,14 @@ def _wild_choice(state: GameState) -> Action | None:
     best: tuple[int, int, int] | None = None
     chosen: Action | None = None
     for action in mine:
+        # (_pair_offense and _pair_defense: _offense and _defense, remembered during the
+        # assignments)
         if action.kind == "separate":
-            margin = _offense(state, card, action.target) - _defense(state, action.target, [card])
+            margin = _pair_offense(state, card, action.target) \
+                - _pair_defense(state, action.target, card)
         else:
             group = _group(state, WILD, action.target, int(action.option))
-            margin = sum(_offense(state, m, action.target) for m in [*group[2:], card]) \
+            margin = sum(_pair_offense(state, m, action.target) for m in [*group[2:], card]) \
                 - _defense(state, action.target, [*group[2:], card])
         stronghold = state.card(action.target).subtype == "stronghold"
         key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)

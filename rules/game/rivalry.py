@@ -32,12 +32,19 @@ RIVAL_ABILITIES = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1
 _CLAUSE = re.compile(r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap)\.?$")
 
 
+# Each clause read once: options() asks at every Action Phase decision of every seat.
+_PARSED: dict[str, tuple[str, bool, int] | None] = {}
+
+
 def parse(clause: str) -> tuple[str, bool, int] | None:
     """(ability, exhausts, faction members needed) of a clause like "E (F)3 Extort.", or None."""
+    if clause in _PARSED:
+        return _PARSED[clause]
     found = _CLAUSE.match(clause.strip().lower())
-    if found is None:
-        return None
-    return found.group(3), bool(found.group(1)), int(found.group(2) or 0)
+    parsed = None if found is None else (found.group(3), bool(found.group(1)),
+                                         int(found.group(2) or 0))
+    _PARSED[clause] = parsed
+    return parsed
 
 
 def faction_members(seats: Sequence[GameState], faction: str | None) -> int:

@@ -96,14 +96,29 @@ def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
 
 def personalities_in_play(state: GameState) -> list[int]:
     zones = state.zones
-    return [*zones["residents"], *zones["guards"],
-            *(i for i in zones["defensive"] if state.card(i).type == "personality")]
+    found = [*zones["residents"], *zones["guards"]]
+    for i in zones["defensive"]:  # (a loop: compiled, a generator is an object more)
+        if state.card(i).type == "personality":
+            found.append(i)
+    return found
 
 
 def faction_members(state: GameState, faction: str | None) -> int:
+    """The members of ``faction`` among :func:`personalities_in_play` (counted without
+    building that list: asked for every faction threshold of keywords and abilities)."""
     if faction is None:
         return 0
-    return sum(1 for i in personalities_in_play(state) if state.card(i).faction == faction)
+    zones = state.zones
+    count = 0
+    for zone in ("residents", "guards"):
+        for i in zones[zone]:
+            if state.card(i).faction == faction:
+                count += 1
+    for i in zones["defensive"]:
+        card = state.card(i)
+        if card.type == "personality" and card.faction == faction:
+            count += 1
+    return count
 
 
 def influence_total(state: GameState) -> int:

@@ -90,6 +90,10 @@ class Table:
     seen: list[int] = field(default_factory=list)  # each seat's events already told
     row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
     rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
+    # Each seat's own instances of unique cards, and how many cards it has of its own (its
+    # guests come after them): what _carry_out watches for uniques coming into play.
+    unique_cards: list[list[int]] = field(default_factory=list)
+    own_cards: list[int] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -97,8 +101,13 @@ class Table:
 
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left."""
-        n = len(self.seats)
-        return [s for s in ((self.lead + k) % n for k in range(n)) if s not in self.out]
+        n, lead, out = len(self.seats), self.lead, self.out
+        found = []
+        for k in range(n):  # (a loop: compiled, a generator is an object more at every call)
+            seat = (lead + k) % n
+            if seat not in out:
+                found.append(seat)
+        return found
 
     def tell(self, seat: int, text: str) -> None:
         if self.story is not None:
@@ -151,6 +160,8 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     for state in seats:
         state.city = city
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
+    table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
+    table.own_cards = [len(s.cards) for s in seats]
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -187,6 +198,12 @@ def legal_actions(table: Table) -> list[Action]:
     seat = to_move(table)
     if seat < 0:
         return []
+    return _legal_actions(table, seat)
+
+
+def _legal_actions(table: Table, seat: int) -> list[Action]:
+    """:func:`legal_actions` of ``seat``, the seat that decides now (to_move, worked out by
+    the caller: in the maintenance and discard stages it asks every seat's engine)."""
     state = table.seats[seat]
     found = [a for a in engine.legal_actions(state) if not _blocked(table, seat, a)]
     if table.stage == "military" and table.hosting is None and state.combat is None \
@@ -251,8 +268,13 @@ def apply(table: Table, action: Action) -> Result:
     seat = to_move(table)
     if seat < 0:
         return Result(False, "The game is over.")
-    if action not in legal_actions(table):
+    if action not in _legal_actions(table, seat):
         return Result(False, f"{action!r} is not a legal action for seat {seat + 1} now.")
+    return _carry_out(table, seat, action)
+
+
+def _carry_out(table: Table, seat: int, action: Action) -> Result:
+    """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now."""
     table.decisions += 1
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
@@ -275,11 +297,19 @@ def apply(table: Table, action: Action) -> Result:
     else:
         if table.stage == "action" and table.hosting is None:
             table.passes = 0
-        before = _uniques(state)
+        # Only the seat's own unique cards can come into play here (its guests are in play
+        # from the start of a hosting to its end), so the uniques in play are worked out
+        # again only when one of those moved.
+        unique = table.unique_cards[seat] if table.unique_cards else []
+        was = [state.where[i] for i in unique]
+        before = _uniques_in_play(state, unique, table.own_cards[seat]) \
+            if table.unique_cards else _uniques(state)
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
-        _check_uniques(table, seat, _uniques(state) - before)
+        if not table.unique_cards or any(state.where[i] != was[k]
+                                         for k, i in enumerate(unique)):
+            _check_uniques(table, seat, _uniques(state) - before)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
@@ -497,9 +527,22 @@ def _arrivals(table: Table, seat: int) -> None:
         _end(table, "overrun")
 
 
+_UNIQUE_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+
+
 def _uniques(state: GameState) -> set[int]:
-    return {i for z in ("private", "residents", "guards", "defensive", "wanderers", "attached")
-            for i in state.zones[z] if state.card(i).unique}
+    return {i for z in _UNIQUE_ZONES for i in state.zones[z] if state.card(i).unique}
+
+
+def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
+    """The same cards as :func:`_uniques` (``unique``: the seat's own unique cards, ``own``:
+    how many cards are its own), found from them and the guests. In another order, which
+    does not matter: it is only taken away from a later :func:`_uniques`."""
+    found = {i for i in unique if state.where[i] in _UNIQUE_ZONES}
+    for i in range(own, len(state.cards)):
+        if state.where[i] in _UNIQUE_ZONES and state.card(i).unique:
+            found.add(i)
+    return found
 
 
 def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
@@ -734,9 +777,15 @@ def play(table: Table, policies: Sequence[SeatPolicy]) -> Table:
     """Play ``table`` to its end, each seat deciding by its own policy."""
     while not table.outcome:
         seat = to_move(table)
-        actions = legal_actions(table)
-        result = apply(table, policies[seat](table, seat, actions))
-        if not result.ok:
-            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
-                               f"{result.reason}")
+        actions = _legal_actions(table, seat)
+        choice = policies[seat](table, seat, actions)
+        # The policy hands back one of the actions offered (found by identity): carried out
+        # without working out the legal actions a second time, as apply would.
+        if not any(choice is offered for offered in actions):
+            result = apply(table, choice)
+            if not result.ok:
+                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                                   f"{result.reason}")
+            continue
+        _carry_out(table, seat, choice)
     return table

@@ -1,0 +1,81 @@
+"""The engine's and the table's shortcuts answer exactly what the long way answers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from rules.game import combat, engine, policies, rulings, seats
+from rules.game.config import GameConfig
+from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.runner import game_seed
+from rules.game.state import GameState
+from rules.rng import derive_seed
+from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
+
+
+def every_state(deck: str, games: int, policy: str) -> Iterator[GameState]:
+    """The state before every decision of ``games`` solo games."""
+    prepared = engine.prepare(sample(deck), catalogue())
+    for number in range(1, games + 1):
+        seed = game_seed(5, number)
+        state = engine.new_game(prepared, None, seed)
+        chooser = policies.POLICIES[policy](derive_seed(seed, "policy"))
+        while not state.outcome:
+            actions = engine.legal_actions(state)
+            yield state
+            engine.apply(state, chooser(state, actions))
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_a_side_can_assign_exactly_when_it_has_assignment_options(deck: str) -> None:
+    checked = 0  # (greedy: the random policy seldom fights)
+    for state in every_state(deck, 12, "greedy"):
+        if state.combat is None or state.combat.step != "assign":
+            continue
+        engaged = combat.engaged(state)
+        for side in (combat.PLAYER, combat.WILD):
+            assert combat._can_assign(state, side) == bool(combat._assign_options(state, side))
+            for card in combat._unassigned(state, side, engaged):
+                busy = engaged.get(card, [])
+                assert combat._has_target(state, side, card, engaged, busy) == any(
+                    t not in busy for t in combat._targets(state, side, card, engaged))
+                checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_faction_members_counts_the_personalities_in_play(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 8, "random"):
+        people = rulings.personalities_in_play(state)
+        factions = {state.card(i).faction for i in range(len(state.cards))} - {None}
+        for faction in (*sorted(f for f in factions if f), "nobody"):
+            assert rulings.faction_members(state, faction) == sum(
+                1 for i in people if state.card(i).faction == faction)
+        checked += len(people)
+    assert rulings.faction_members(state, None) == 0
+    assert checked > 100
+
+
+@pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[2:5]])
+def test_a_seat_s_uniques_in_play_are_found_from_its_unique_cards_and_guests(
+        decks: tuple[str, ...]) -> None:
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    checked = 0
+    for number in range(1, 9):
+        seed = derive_seed(2, "matchup", number)
+        table = seats.new_table(prepared, seed, config)
+        chooser = [SeatPolicy("greedy", derive_seed(seed, "policy", s))
+                   for s in range(len(decks))]
+        while not table.outcome:
+            for seat, state in enumerate(table.seats):
+                assert seats._uniques_in_play(state, table.unique_cards[seat],
+                                              table.own_cards[seat]) == seats._uniques(state)
+                checked += 1
+            seat = seats.to_move(table)
+            assert seats.apply(table, chooser[seat](table, seat,
+                                                    seats.legal_actions(table))).ok
+    assert checked > 100
