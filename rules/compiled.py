@@ -22,8 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-# Every module a game runs through (narrate.py only words logs, so it stays interpreted;
-# multiplayer_policy.py, the table's seat policies, is interpreted too for now).
+# Every module a game runs through (narrate.py only words logs, so it stays interpreted).
 MODULES = (
     "rules.rng",
     "rules.game.actions",
@@ -33,6 +32,7 @@ MODULES = (
     "rules.game.engine",
     "rules.game.lookahead",
     "rules.game.matchup",
+    "rules.game.multiplayer_policy",
     "rules.game.policies",
     "rules.game.profile",
     "rules.game.report",
