@@ -60,6 +60,13 @@ def seating(decks: int, number: int) -> list[int]:
 
 def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, number: int,
                       config: GameConfig, *, record: bool = False) -> Table:
+    return play_counting_attacks(prepared, spec, number, config, record=record)[0]
+
+
+def play_counting_attacks(prepared: Sequence[engine.Prepared], spec: MatchupSpec, number: int,
+                          config: GameConfig, *, record: bool = False
+                          ) -> tuple[Table, list[int]]:
+    """Game ``number`` played, and the attacks each seat declared."""
     order = seating(len(prepared), number)
     seed = derive_seed(spec.seed, "matchup", number)
     table = new_table([prepared[d] for d in order], seed, config, record=record)
@@ -67,7 +74,7 @@ def play_matchup_game(prepared: Sequence[engine.Prepared], spec: MatchupSpec, nu
         raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
     policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
                 for seat, deck in enumerate(order)]
-    return play(table, policies)
+    return play(table, policies), [policy.attacks for policy in policies]
 
 
 @dataclass
@@ -76,12 +83,14 @@ class DeckTally:
     histogram: dict[int, int] = field(default_factory=dict)
     won_round_sum: int = 0
     out: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KNOCKOUTS, 0))
+    attacks: int = 0  # attacks on another player the deck declared
     # card id -> [games drawn, games played, games won when played]
     cards: dict[str, list[int]] = field(default_factory=dict)
 
     def merge(self, other: DeckTally) -> None:
         self.wins += other.wins
         self.won_round_sum += other.won_round_sum
+        self.attacks += other.attacks
         for r, n in other.histogram.items():
             self.histogram[r] = self.histogram.get(r, 0) + n
         for how, n in other.out.items():
@@ -104,9 +113,11 @@ class MatchupTally:
         if not self.per_deck:
             self.per_deck = [DeckTally() for _ in range(self.decks)]
 
-    def add(self, table: Table, number: int) -> None:
+    def add(self, table: Table, number: int, attacks: Sequence[int] = ()) -> None:
         order = seating(self.decks, number)
         self.games += 1
+        for seat, count in enumerate(attacks):
+            self.per_deck[order[seat]].attacks += count
         if table.outcome == "overrun":
             self.all_lost += 1
         elif table.outcome == "timeout":
@@ -205,6 +216,7 @@ def build_matchup_report(tally: MatchupTally, *, names: Sequence[str],
                 "median": _median(deck.histogram, deck.wins),
             },
             "eliminated": dict(deck.out),
+            "attacks": deck.attacks,
             "cards": cards,
         })
     return {
@@ -219,6 +231,7 @@ def build_matchup_report(tally: MatchupTally, *, names: Sequence[str],
         "all_lost": tally.all_lost,
         "timeouts": tally.timeouts,
         "eliminations": {how: sum(d.out[how] for d in tally.per_deck) for how in KNOCKOUTS},
+        "attacks_per_game": _rate(sum(d.attacks for d in tally.per_deck), tally.games),
     }
 
 
@@ -226,7 +239,8 @@ def run_chunk(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: Ga
               first: int, last: int) -> MatchupTally:
     tally = MatchupTally(len(prepared))
     for number in range(first, last + 1):
-        tally.add(play_matchup_game(prepared, spec, number, config), number)
+        table, attacks = play_counting_attacks(prepared, spec, number, config)
+        tally.add(table, number, attacks)
     return tally
 
 

@@ -107,9 +107,10 @@ class Command(BaseCommand):
             out = deck["eliminated"]
             write(f"  {deck['name'][:32]:<32} {deck['wins']:>7,} wins {deck['win_rate']:>6.1%} "
                   f"(95% interval {low:.1%}-{high:.1%}){when}; knocked out {out['attack']:,} "
-                  f"by attacks, {out['wanderers']:,} by wanderers")
+                  f"by attacks, {out['wanderers']:,} by wanderers; {deck['attacks']:,} attacks")
         write(f"All players lost (wanderers overran the city): {report['all_lost']:,}")
         write(f"Timeouts (round cap {report['round_cap']}): {report['timeouts']:,}")
+        write(f"Attacks on another player per game: {report['attacks_per_game']:.2f}")
         for deck in report["decks"]:
             write(f"Cards of {deck['name']} (share of games): drawn, played, win rate when played")
             for card in sorted(deck["cards"].values(), key=lambda c: -c["played"])[:12]:

@@ -13,6 +13,7 @@ from rules.game.config import GameConfig
 from rules.game.matchup import (
     MatchupSpec,
     build_matchup_report,
+    play_counting_attacks,
     play_matchup_game,
     run,
     seating,
@@ -58,6 +59,22 @@ def test_the_report_is_the_same_for_any_number_of_workers_and_chunks(workers: in
                                                                      chunk: int) -> None:
     decks = ("guild-veterans.txt", "kalim-faithful.txt", "mosfin-senate.txt")
     assert report(decks, 9, workers, chunk) == report(decks, 9, 1, 50)
+
+
+def test_the_attacks_each_deck_declared_are_counted() -> None:
+    decks = ("guild-veterans.txt", "mosfin-blades.txt")
+    data = report(decks, 6, 1, 50)
+    entries = data["decks"]
+    assert isinstance(entries, list)
+    total = sum(d["attacks"] for d in entries)
+    assert total > 0  # greedy seats attack
+    assert data["attacks_per_game"] == round(total / 6, 4)
+    spec = MatchupSpec(6, 11)
+    played = [play_counting_attacks(prepared(decks), spec, n, GameConfig())[1]
+              for n in range(1, 7)]
+    by_deck = [sum(counts[s] for n, counts in enumerate(played, 1)
+                   for s, deck in enumerate(seating(2, n)) if deck == d) for d in range(2)]
+    assert by_deck == [d["attacks"] for d in entries]
 
 
 def test_every_game_is_counted_once() -> None:

@@ -12,7 +12,7 @@ from rules.game import engine, rivalry, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.matchup import seating
-from rules.game.multiplayer_policy import SeatPolicy, home_defense, military_choice
+from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.game.state import GameState
 from tests.rules.game.engine_helpers import catalogue, sample
@@ -282,63 +282,6 @@ def test_three_times_the_players_wanderers_is_not_yet_an_overrun() -> None:
             state.move(i, "wanderers")
     seats._arrivals(t, 0)
     assert not t.outcome
-
-
-def test_the_greedy_seat_attacks_the_player_about_to_win() -> None:
-    t = table(VETERANS, FAITHFUL, target=15)
-    play_until(t, lambda t: t.stage == "military" and t.hosting is None)
-    seat = seats.to_move(t)
-    other = 1 - seat
-    give_troops(t, seat, 4)
-    strong = t.seats[seat]
-    for troop in troops(strong):
-        strong.exhausted.discard(troop)
-    for troop in troops(t.seats[other]):
-        t.seats[other].move(troop, "personality_discard")
-    leader = t.seats[other]
-    people = [i for i in leader.zones["personality_pile"]
-              if leader.card(i).type == "personality" and leader.card(i).influence][:8]
-    for i in people:
-        leader.move(i, "residents")
-    assert rulings.influence_total(leader) >= t.config.target - 4
-    assert sum(strong.card(i).offense for i in seats.attackers(strong, "all")) \
-        > home_defense(leader)
-    choice = military_choice(t, seat, seats.legal_actions(t))
-    assert choice.kind == "attack" and choice.target == other
-
-
-def test_the_greedy_seat_holds_a_defender_back_when_a_player_still_to_act_threatens() -> None:
-    t = table(VETERANS, FAITHFUL, BLADES, target=15)
-    play_until(t, lambda t: t.stage == "military" and t.hosting is None
-               and len(t.queue) == 3)
-    seat = t.queue[0]
-    give_troops(t, seat, 3)
-    threat = t.queue[1]
-    give_troops(t, threat, 4)
-    leader = t.seats[t.queue[2]]
-    for i in [i for i in leader.zones["personality_pile"]
-              if leader.card(i).type == "personality" and leader.card(i).influence][:8]:
-        leader.move(i, "residents")
-    for troop in troops(leader):
-        leader.move(troop, "personality_discard")
-    choice = military_choice(t, seat, seats.legal_actions(t))
-    assert choice.kind == "attack" and choice.option == "hold"
-
-
-def test_the_greedy_seat_hunts_the_richest_row() -> None:
-    t = table(VETERANS, FAITHFUL, BLADES)
-    play_until(t, lambda t: t.stage == "military" and t.hosting is None
-               and len(t.queue) == 3)
-    seat = t.queue[0]
-    give_troops(t, seat, 3)
-    rich = t.queue[2]
-    state = t.seats[rich]
-    for i in state.zones["wanderer_pile"][:3]:
-        state.move(i, "wanderers")
-        state.bounty_bonus[i] = 5
-    choice = military_choice(t, seat, [a for a in seats.legal_actions(t)
-                                       if a.kind != "hunt"])
-    assert choice.kind == "hunt_row" and choice.target == rich
 
 
 @pytest.mark.parametrize("decks", [2, 3, 6])

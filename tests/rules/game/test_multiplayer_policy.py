@@ -1,0 +1,243 @@
+"""The greedy seat's Military Phase (rules/game/multiplayer_policy.py) on constructed tables:
+whom it attacks, when it holds a defender back, which row it hunts, and the fight it foresees
+(the troops, walls, guards and defenders the rules count)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.game import engine, rulings, seats
+from rules.game.actions import Action
+from rules.game.config import GameConfig
+from rules.game.multiplayer_policy import (
+    SeatPolicy,
+    foresee,
+    hit_chance,
+    military_choice,
+)
+from rules.game.seats import Table
+from rules.game.state import GameState
+from tests.rules.game.engine_helpers import catalogue, sample
+
+VETERANS = "guild-veterans.txt"
+
+
+def military(players: int) -> tuple[Table, list[int]]:
+    """A table of Guild Veterans at its first Military Phase, every seat's home emptied of
+    troops, walls and wanderers: the seats in the order they act."""
+    prepared = engine.prepare(sample(VETERANS), catalogue())
+    t = seats.new_table([prepared] * players, 1, GameConfig(target=25))
+    policy = [SeatPolicy("greedy", s) for s in range(players)]
+    for _ in range(5_000):
+        if t.stage == "military" and t.hosting is None and len(t.queue) == players:
+            break
+        seat = seats.to_move(t)
+        assert seats.apply(t, policy[seat](t, seat, seats.legal_actions(t))).ok
+    else:
+        raise AssertionError("no Military Phase")
+    for state in t.seats:
+        for i in [i for z in ("defensive", "guards") for i in state.zones[z]]:
+            card = state.card(i)
+            if card.is_troop or card.subtype == "wall":
+                rulings.discard_from_play(state, i, "test")
+        for i in list(state.zones["wanderers"]):
+            state.move(i, "wanderer_discard")
+        state.pending = None
+    return t, list(t.queue)
+
+
+def station(state: GameState, count: int, *, strongest: bool) -> list[int]:
+    """Put ``count`` troops of the personality pile, ready, into the defensive holdings: the
+    strongest (offense) or the weakest (defense) first."""
+    pile = [i for i in state.zones["personality_pile"] if state.card(i).is_troop]
+    pile.sort(key=lambda i: (-state.card(i).offense, i) if strongest
+              else (state.card(i).defense, i))
+    for i in pile[:count]:
+        state.move(i, "defensive")
+        state.exhausted.discard(i)
+    state.pending = None
+    return pile[:count]
+
+
+def influence(state: GameState, amount: int) -> None:
+    """Residents worth at least ``amount`` faction influence (no residence: nothing an attack
+    could make homeless)."""
+    for i in [i for i in state.zones["personality_pile"]
+              if state.card(i).type == "personality" and not state.card(i).is_troop]:
+        if rulings.influence_total(state) >= amount:
+            return
+        state.move(i, "residents")
+    for i in [i for i in state.zones["personality_pile"] if state.card(i).influence]:
+        if rulings.influence_total(state) >= amount:
+            return
+        state.move(i, "residents")
+
+
+def test_the_greedy_seat_attacks_the_leader_of_two_opponents_defended_alike() -> None:
+    t, (me, first, second) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    for other in (first, second):
+        station(t.seats[other], 1, strongest=False)
+    influence(t.seats[second], 12)
+    assert rulings.influence_total(t.seats[second]) > rulings.influence_total(t.seats[first])
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("attack", second)
+
+
+def test_the_greedy_seat_attacks_the_player_about_to_win_to_keep_him_below_the_target() -> None:
+    t, (me, leader, other) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    station(t.seats[leader], 1, strongest=False)
+    influence(t.seats[leader], t.config.target - 3)  # within LEADER_GAP of the target
+    station(t.seats[other], 1, strongest=False)  # as weakly defended, further from it
+    influence(t.seats[other], 10)
+    rich = t.seats[other]
+    for i in rich.zones["wanderer_pile"][:3]:  # a rich row to hunt instead
+        rich.move(i, "wanderers")
+        rich.bounty_bonus[i] = 3
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("attack", leader)
+
+
+def test_the_greedy_seat_attacks_the_weaker_defended_of_two_opponents() -> None:
+    t, (me, first, second) = military(3)
+    station(t.seats[me], 3, strongest=True)
+    station(t.seats[first], 3, strongest=True)  # a home it cannot break
+    station(t.seats[second], 1, strongest=False)
+    for other in (first, second):
+        influence(t.seats[other], 10)
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("attack", second)
+
+
+def test_the_greedy_seat_does_not_attack_a_fight_it_would_lose() -> None:
+    t, (me, first, second) = military(3)
+    station(t.seats[me], 1, strongest=False)
+    for other in (first, second):
+        station(t.seats[other], 3, strongest=True)
+        influence(t.seats[other], 20)
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert choice.kind != "attack"
+
+
+def test_the_greedy_seat_knocks_out_a_stronghold_one_wound_from_destruction() -> None:
+    t, (me, leader, weak) = military(3)
+    station(t.seats[me], 3, strongest=True)
+    station(t.seats[leader], 1, strongest=False)
+    influence(t.seats[leader], 15)  # the leader, easier to reach than to knock out
+    home = t.seats[weak]
+    keep = next(i for i in home.zones["private"] if home.card(i).subtype == "stronghold")
+    for structure in [i for i in home.zones["private"] if i != keep]:
+        rulings.discard_from_play(home, structure, "test")
+    home.wounds[keep] = home.card(keep).vitality - 1
+    assert foresee(t.seats[me], seats.attackers(t.seats[me], "all"), home).knockout > 0.5
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("attack", weak)
+
+
+def test_the_greedy_seat_holds_its_best_defender_back_against_a_player_still_to_act() -> None:
+    t, (me, threat, target) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    station(t.seats[threat], 1, strongest=True)  # he would reach a structure of an empty home
+    influence(t.seats[threat], 8)
+    station(t.seats[target], 1, strongest=False)
+    influence(t.seats[target], 18)
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.option) == ("attack", "hold")
+
+
+def test_the_greedy_seat_sends_every_troop_when_nobody_still_to_act_can_attack() -> None:
+    t, (me, threat, target) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    station(t.seats[threat], 5, strongest=True)
+    station(t.seats[target], 1, strongest=False)
+    influence(t.seats[target], 18)
+    t.queue = [me]  # the others have taken their turn
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.option) == ("attack", "all")
+
+
+def test_the_greedy_seat_hunts_another_row_only_when_the_hunt_pays() -> None:
+    t, (me, _, second) = military(3)
+    troops = station(t.seats[me], 2, strongest=True)
+    rich = t.seats[second]
+    for i in rich.zones["wanderer_pile"][:3]:
+        rich.move(i, "wanderers")
+        rich.bounty_bonus[i] = 5
+    actions = [a for a in seats.legal_actions(t) if a.kind != "hunt"]
+    choice = military_choice(t, me, actions)
+    assert (choice.kind, choice.target) == ("hunt_row", second)
+    for troop in troops:  # exhausted: no wanderer is beaten, no bounty expected
+        t.seats[me].exhausted.add(troop)
+    choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
+    assert choice.kind == "pass"
+
+
+def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold() -> None:
+    t, (me, other, _) = military(3)
+    sent = station(t.seats[me], 4, strongest=True)
+    home = t.seats[other]
+    for structure in [i for i in home.zones["private"]
+                      if home.card(i).subtype != "stronghold"]:
+        rulings.discard_from_play(home, structure, "test")
+    wall = next(i for i in home.zones["structure_pile"] if home.card(i).subtype == "wall")
+    home.move(wall, "defensive")
+    slots = home.card(wall).residencies
+    assert 0 < slots < len(sent)
+    strongest = sorted(sent, key=lambda i: -t.seats[me].card(i).offense)
+    assert foresee(t.seats[me], strongest[-slots:], home).breach == 0.0  # all on the wall
+    past = foresee(t.seats[me], strongest[:slots + 1], home)
+    assert past.breach > 0.0  # one more than the wall holds gets past it
+
+
+def test_each_ready_defender_holds_one_attacker_back_from_the_structures() -> None:
+    t, (me, other, _) = military(3)
+    sent = station(t.seats[me], 3, strongest=True)
+    station(t.seats[other], 3, strongest=False)
+    assert foresee(t.seats[me], sent, t.seats[other]).breach == 0.0
+    assert foresee(t.seats[me], sent, t.seats[other]).cut > 0.0  # defenders may die
+
+
+@pytest.mark.parametrize(("offense", "defense", "chance"), [
+    (5, 1, 1.0), (3, 3, 2 / 6), (2, 3, 1 / 6), (1, 3, 0.0), (4, 3, 4 / 6)],
+    ids=["far-stronger", "even", "one-short", "two-short", "one-up"])
+def test_an_attack_wounds_by_the_die_table(offense: int, defense: int, chance: float) -> None:
+    assert hit_chance(offense, defense) == pytest.approx(chance)
+
+
+
+def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun() -> None:
+    t, (me, first, second) = military(3)
+    station(t.seats[me], 4, strongest=True)
+    station(t.seats[second], 1, strongest=False)
+    influence(t.seats[second], t.config.target - 2)  # about to win: else it would attack
+    row = t.seats[first]
+    for i in row.zones["wanderer_pile"][:7]:
+        row.move(i, "wanderers")
+    # 7 wanderers and 3 to come: more than 3 times the players, every player would lose.
+    assert 7 + 3 > t.config.overrun_limit
+    choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
+    assert (choice.kind, choice.target) == ("hunt_row", first)
+    for i in row.zones["wanderers"][4:]:
+        row.move(i, "wanderer_discard")
+    choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
+    assert (choice.kind, choice.target) == ("attack", second)
+
+
+def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
+    t, (me, first, _) = military(3)
+    station(t.seats[me], 3, strongest=True)
+    mine, theirs = t.seats[me], t.seats[first]
+    for state, bonus in ((mine, 4), (theirs, 2)):
+        for i in state.zones["wanderer_pile"][:2]:
+            state.move(i, "wanderers")
+            state.bounty_bonus[i] = bonus
+    mine.phase = mine.step = "military"  # its own hunt is offered (engine: the military step)
+    assert Action("hunt") in seats.legal_actions(t)
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert choice.kind == "hunt"  # its own fines and raids end too
+    for state in (mine, theirs):  # swap the bounties: the other row is now far richer
+        for i in state.zones["wanderers"]:
+            state.bounty_bonus[i] = 0 if state is mine else 9
+    choice = military_choice(t, me, seats.legal_actions(t))
+    assert (choice.kind, choice.target) == ("hunt_row", first)
