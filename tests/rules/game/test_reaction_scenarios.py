@@ -203,25 +203,38 @@ def test_reactions_may_answer_in_combat_a_battle_event() -> None:
         assert seats.apply(t, chosen[seat](t, seat, legal)).ok
 
 
+def invocation_plays(t: Table) -> list[Action]:
+    """Seat 1's ways to play an invocation (one put in hand, its price at hand)."""
+    player = t.seats[0]
+    place(player, "Reliquary Keeper", "residents")  # religious 2: a bearer
+    invocation = next(i for i in player.zones["personality_pile"]
+                      if player.card(i).type == "invocation" and player.card(i).subtype
+                      == "general" and player.card(i).strength[1] <= 2)
+    player.move(invocation, "hand")
+    player.personal[:] = [6, 6, 6]
+    player.pending = None
+    return [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == invocation]
+
+
 def test_protection_has_no_invocation_cast_on_the_bearer_to_answer() -> None:
     t = at_action(FAITHFUL, FAITHFUL)
-    player, other = t.seats[0], t.seats[1]
-    place(other, "Reliquary Keeper", "residents")  # Protection
-    place(player, "Reliquary Keeper", "residents")
-    plays = [a for a in seats.legal_actions(t) if a.kind == "play"
-             and player.card(a.card).type == "invocation"]
-    if not plays:
-        invocation = next(i for i in player.zones["personality_pile"] + player.zones[
-            "structure_pile"] if player.card(i).type == "invocation")
-        player.move(invocation, "hand")
-        player.personal[:] = [6, 6, 6]
-        player.pending = None
-        plays = [a for a in seats.legal_actions(t) if a.kind == "play"
-                 and player.card(a.card).type == "invocation"]
+    place(t.seats[1], "Reliquary Keeper", "residents")  # Protection
+    plays = invocation_plays(t)
     # Invocations go on the player's own personalities: none is cast on another's.
-    assert plays and all(player.where[a.target] == "residents" for a in plays)
+    assert plays and all(t.seats[0].where[a.target] == "residents" for a in plays)
     seats.apply(t, plays[0])
     assert t.window is None
+
+
+def test_persuade_cannot_stop_an_invocation() -> None:
+    t = at_action(FAITHFUL, SENATE)
+    other = t.seats[1]
+    place(other, "Whispering Envoy", "residents")  # Persuade
+    other.personal[:] = [9, 9, 9]
+    plays = invocation_plays(t)
+    assert plays
+    seats.apply(t, plays[0])
+    assert t.window is None and t.seats[0].where[plays[0].card] == "attached"
 
 
 @pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],
