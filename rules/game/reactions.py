@@ -72,21 +72,33 @@ def reaction_slugs(card: Profile) -> tuple[str, ...]:
     return _SLUGS[card.id]
 
 
+_CANCELS: dict[str, str] = {}
+
+
 def cancels(card: Profile) -> str:
     """For an interrupt event: the events it cancels ("general", "battle", "any"), else ""."""
-    if card.type != "event" or card.subtype != "interrupt":
-        return ""
-    for text in (*card.no_solo_effect, *card.unmodelled, *(a.text for a in card.abilities)):
-        found = _INTERRUPT_TEXT.search(text)
-        if found is not None:
-            return (found.group(1) or "any ").strip()
-    return ""
+    known = _CANCELS.get(card.id)
+    if known is not None:
+        return known
+    found = ""
+    if card.type == "event" and card.subtype == "interrupt":
+        for text in (*card.no_solo_effect, *card.unmodelled, *[a.text for a in card.abilities]):
+            match = _INTERRUPT_TEXT.search(text)
+            if match is not None:
+                found = (match.group(1) or "any ").strip()
+                break
+    _CANCELS[card.id] = found
+    return found
 
 
 def answering_cards(state: GameState, own: int) -> list[int]:
     """The seat's own cards (the first ``own`` instances) that can ever answer: worked out
     once per table, so an action no seat can answer opens no window at no cost."""
     return [i for i in range(own) if reaction_slugs(state.card(i)) or cancels(state.card(i))]
+
+
+# Whether an ability's text is a political one, read once per text.
+_POLITICAL: dict[str, bool] = {}
 
 
 def political(state: GameState, action: Action) -> int:
@@ -97,10 +109,12 @@ def political(state: GameState, action: Action) -> int:
     if action.kind != "use":
         return -1
     ability, actor = rulings.find_ability(state, action)
-    for parsed in parse_abilities(ability.text):
-        if parsed.ability is not None and parsed.ability.category == "P":
-            return state.card(actor).strength[2]
-    return -1
+    known = _POLITICAL.get(ability.text)
+    if known is None:
+        known = _POLITICAL[ability.text] = any(
+            p.ability is not None and p.ability.category == "P"
+            for p in parse_abilities(ability.text))
+    return state.card(actor).strength[2] if known else -1
 
 
 def answerable(state: GameState, action: Action) -> bool:
