@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from rules.game import engine, reactions, rulings, seats
@@ -159,7 +157,8 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
     held = card(other, "Countermand")
     if interrupt != "Countermand":  # the seat's copy stands in for the other interrupt
         facts = next(f for f in catalogue().values() if f.name == interrupt)
-        other.table[other.cards[held]] = replace(build_profile(facts), id=other.cards[held])
+        other.cards[held] = facts.id
+        other.table[facts.id] = build_profile(facts)
         other.profiles = None
     other.move(held, "hand")
     other.personal[:] = [3, 3, 3]
