@@ -14,6 +14,10 @@ seats:
   every player still in passes in sequence (a pass is held back from the seat's engine until
   then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
   another player's pool are actions of the cycle (rules/game/rivalry.py);
+* **reactions**: an action another seat's reaction or interrupt event can answer (a political
+  ability used, a card brought into play, a unique played, an event played), in any phase or
+  combat, is held back in a window: each seat with an answer, from the acting one's left,
+  answers or declines; an answer stops it, else it is carried out (rules/game/reactions.py);
 * **Military**: from the lead player, one choice each: hunt his own row (the solo hunt), hunt
   another player's wanderer row (``hunt_row``), attack another player's holdings (``attack``,
   with every ready troop or holding the strongest defender back), or pass;
