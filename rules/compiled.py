@@ -35,6 +35,7 @@ MODULES = (
     "rules.game.multiplayer_policy",
     "rules.game.policies",
     "rules.game.profile",
+    "rules.game.reactions",
     "rules.game.report",
     "rules.game.rivalry",
     "rules.game.rulings",

@@ -116,5 +116,7 @@ def describe(state: GameState, action: Action) -> str:
         "fear": f"{name} fears {target} (-3 offense)",
         "berserk": f"{name} goes berserk against {target}",
         "bounty": f"Take 1 {action.option} token of the bounty",
+        "react": f"Answer with {name} ({action.option})",
+        "decline": "Let it be (no answer)",
     }
     return simple.get(kind, kind)

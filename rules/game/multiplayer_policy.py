@@ -23,6 +23,10 @@ influence (a token, of valor or bounty, counts ``TOKEN``):
   passes; but when the next Wanderer Phase may overrun the city (every player loses), a hunt
   that may kill a wanderer comes before any attack.
 
+When another seat's action may be answered (a reaction window, rules/game/reactions.py), it
+answers when that seat is the player nearest victory or the action takes from it, with the
+cheapest answer, and declines otherwise.
+
 In the Action and Development cycle it plays its own cards as the solo greedy policy does and,
 when that would pass, first uses Extort, Tithe or Sap on the player nearest victory.
 
@@ -35,7 +39,7 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from rules.game import rulings
+from rules.game import reactions, rulings
 from rules.game.actions import Action
 from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
@@ -70,6 +74,9 @@ class SeatPolicy:
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
+        if table.window is not None:
+            return answer_choice(table, seat, actions) if self.name == "greedy" \
+                else self.solo(state, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
                 and not state.bounty_due:
             choice = military_choice(table, seat, actions) if self.name == "greedy" \
@@ -89,6 +96,30 @@ class SeatPolicy:
         return max(rivals, key=lambda a: (rulings.influence_total(table.seats[a.target]),
                                           sum(table.seats[a.target].personal), -a.target,
                                           -a.card))
+
+
+def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
+    """The greedy seat's answer in a reaction window: it answers when the action held back
+    is the player nearest victory's (it would help him) or takes from this seat, with the
+    cheapest answer; otherwise it declines."""
+    window = table.window
+    decline = next(a for a in actions if a.kind == "decline")
+    if window is None:
+        return decline
+    totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+    leading = totals.get(window.seat, 0) >= max(totals.values())
+    if not leading and not reactions.hurts(table.seats, window.seat, window.action, seat):
+        return decline
+    me, acting = table.seats[seat], table.seats[window.seat]
+
+    def price(action: Action) -> int:
+        if action.option == reactions.INTERRUPT:
+            return me.card(action.card).total_cost
+        if action.option == "persuade":
+            return acting.card(window.action.card).total_cost
+        return 0
+    answers = [a for a in actions if a.kind == "react"]
+    return min(answers, key=lambda a: (price(a), a.card), default=decline)
 
 
 def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:

@@ -14,6 +14,10 @@ seats:
   every player still in passes in sequence (a pass is held back from the seat's engine until
   then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
   another player's pool are actions of the cycle (rules/game/rivalry.py);
+* **reactions**: an action another seat's reaction or interrupt event can answer (a political
+  ability used, a card brought into play, a unique played, an event played), in any phase or
+  combat, is held back in a window: each seat with an answer, from the acting one's left,
+  answers or declines; an answer stops it, else it is carried out (rules/game/reactions.py);
 * **Military**: from the lead player, one choice each: hunt his own row (the solo hunt), hunt
   another player's wanderer row (``hunt_row``), attack another player's holdings (``attack``,
   with every ready troop or holding the strongest defender back), or pass;
@@ -39,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.game import combat, engine, rivalry, rulings
+from rules.game import combat, engine, reactions, rivalry, rulings
 from rules.game.actions import Action, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
@@ -94,6 +98,12 @@ class Table:
     # guests come after them): what _carry_out watches for uniques coming into play.
     unique_cards: list[list[int]] = field(default_factory=list)
     own_cards: list[int] = field(default_factory=list)
+    # An action held back while the other seats may answer it (rules/game/reactions.py), each
+    # seat's own cards that can ever answer one, and the abilities negated this round (not
+    # offered again: a negated ability without "E" would be used and negated for ever).
+    window: reactions.Window | None = None
+    answerers: list[list[int]] = field(default_factory=list)
+    negated: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def players(self) -> int:
@@ -162,6 +172,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
     table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
     table.own_cards = [len(s.cards) for s in seats]
+    table.answerers = [reactions.answering_cards(s, len(s.cards)) for s in seats]
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -177,6 +188,8 @@ def to_move(table: Table) -> int:
     """The seat that decides now (-1 once the game is over)."""
     if table.outcome:
         return -1
+    if table.window is not None:
+        return table.window.asked[0]
     if table.hosting is not None:
         return table.hosting.host
     if table.stage == "action":
@@ -204,6 +217,10 @@ def legal_actions(table: Table) -> list[Action]:
 def _legal_actions(table: Table, seat: int) -> list[Action]:
     """:func:`legal_actions` of ``seat``, the seat that decides now (to_move, worked out by
     the caller: in the maintenance and discard stages it asks every seat's engine)."""
+    window = table.window
+    if window is not None:
+        return [*reactions.answers(table.seats, window.seat, window.action, seat,
+                                   table.answerers[seat]), Action("decline")]
     state = table.seats[seat]
     found = [a for a in engine.legal_actions(state) if not _blocked(table, seat, a)]
     if table.stage == "military" and table.hosting is None and state.combat is None \
@@ -218,7 +235,10 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
 
 
 def _blocked(table: Table, seat: int, action: Action) -> bool:
-    """A unique dead in any player's dead pile may not be brought into play."""
+    """A unique dead in any player's dead pile may not be brought into play; an ability
+    negated this round is not used again."""
+    if action.kind == "use":
+        return (seat, action.card) in table.negated
     if action.kind != "play":
         return False
     state = table.seats[seat]
@@ -276,6 +296,64 @@ def apply(table: Table, action: Action) -> Result:
 def _carry_out(table: Table, seat: int, action: Action) -> Result:
     """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now."""
     table.decisions += 1
+    if table.window is not None:
+        return _answer(table, seat, action)
+    if _open_window(table, seat, action):
+        return Result(True)
+    return _perform(table, seat, action)
+
+
+def _open_window(table: Table, seat: int, action: Action) -> bool:
+    """Hold ``action`` back when another seat may answer it (a reaction or an interrupt
+    event): the seats that may, in turn from the acting one's left."""
+    if action.kind not in ("play", "use", "use_on") or not table.answerers:
+        return False
+    n = len(table.seats)
+    others = [(seat + k) % n for k in range(1, n)]
+    others = [s for s in others if s not in table.out and table.answerers[s]]
+    if not others or not reactions.answerable(table.seats[seat], action):
+        return False
+    asked = [s for s in others
+             if reactions.answers(table.seats, seat, action, s, table.answerers[s])]
+    if not asked:
+        return False
+    table.window = reactions.Window(seat, action, asked)
+    return True
+
+
+def _answer(table: Table, seat: int, action: Action) -> Result:
+    """A seat's answer in an open window: declined (the next seat is asked; after the last
+    the action is carried out), or given (the action is stopped, and counts as the acting
+    seat's action: "the cycle continues where it left off")."""
+    window = table.window
+    assert window is not None
+    if action.kind == "decline":
+        window.asked.pop(0)
+        if window.asked:
+            return Result(True)
+        table.window = None
+        return _perform(table, window.seat, window.action)
+    table.window = None
+    held, actor = window.action, window.seat
+    table.tell(seat, reactions.answer(table.seats, seat, action, held))
+    state = table.seats[actor]
+    table.tell(actor, reactions.stop(state, held))
+    if held.kind == "use_on":
+        table.rivals_used.add((actor, held.card))
+    elif held.kind == "use":
+        table.negated.add((actor, held.card))
+    engine._advance(state)
+    if table.stage == "action" and table.hosting is None:
+        table.passes = 0
+        if _at_act(state):
+            _next_turn(table)
+    _settle(table)
+    table.flush()
+    return Result(True)
+
+
+def _perform(table: Table, seat: int, action: Action) -> Result:
+    """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
             and state.step == "act" and state.combat is None and not state.bounty_due:
@@ -445,6 +523,7 @@ def _begin_round(table: Table, number: int) -> None:
         return
     table.lead = _lead_player(table)
     table.rivals_used.clear()
+    table.negated.clear()
     table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
     for seat in table.active():
         state = table.seats[seat]

@@ -1,0 +1,232 @@
+"""Reactions and interrupt events: another player's answer to a seat's action, at a table.
+
+Pure Python. "A player may, if appropriate, use an ability marked as a reaction to interrupt
+another player's action—this does not count as their action. Following this the cycle
+continues where it left off." At a table (rules/game/seats.py) an action one of these can
+answer is held back and a *window* opens: each other seat in turn from the acting one's left
+that has an answer may give one, ``Action("react", card, target=acting seat, option=how)``,
+or decline, ``Action("decline")``. The first answer stops the action; if none comes, the
+action is carried out. Solo no window ever opens.
+
+* **Debate** (P): "Negate a political ability just played. Bearer must have a political
+  strength equal to or greater than the personality who used the political ability": a
+  political ability used (Campaign, Sap, custom political texts) is negated, its price paid
+  and its user exhausted as if used, with no effect.
+* **Persuade** (P): "When a card is brought into play immediately pay the same number of
+  tokens as were just paid to stop that card from being played ... The card is discarded and
+  all costs are still paid ... cannot be used on invocations" (choice: nor on events, which
+  are played, not brought into play).
+* **Retain** (G): "Stop a unique card, which is already in play, from being played. All costs
+  are still paid, but the new copy is discarded instead. A personality cannot retain itself."
+* **Interrupt events**: "in response to another player's event": "Cancel target [general /
+  battle] event just played; its costs are still paid". The interrupt's own cost is paid and
+  it goes to its owner's discard pile.
+
+Choices (rules/COVERAGE.md): one answer per action (a debate is not debated, an interrupt not
+interrupted); Protection (R) has nothing to answer, since no action at a table casts an
+invocation on another player's personality; Debate and Retain cost nothing, as printed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rules.abilities import parse_abilities
+from rules.game import rulings
+from rules.game.actions import Action
+from rules.game.profile import Profile
+from rules.game.state import DISCARDS, GameState
+
+REACTIONS = ("debate", "persuade", "retain")
+INTERRUPT = "interrupt"
+_INTERRUPT_TEXT = re.compile(r"cancel target (general |battle )?event", re.IGNORECASE)
+_ZONES_IN_PLAY = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+
+
+@dataclass
+class Window:
+    """A seat's action held back while the other seats may answer it."""
+
+    seat: int  # the acting seat
+    action: Action  # its action, carried out when nobody answers
+    asked: list[int] = field(default_factory=list)  # seats still to ask, the next first
+
+
+# Each card's reactions read once: asked for every answering card at every window.
+_SLUGS: dict[str, tuple[str, ...]] = {}
+
+
+def reaction_slugs(card: Profile) -> tuple[str, ...]:
+    """The reaction abilities printed on ``card`` that a table answers with."""
+    known = _SLUGS.get(card.id)
+    if known is not None:
+        return known
+    found = []
+    for clause in card.no_solo_effect:
+        for parsed in parse_abilities(clause):
+            if parsed.ability is not None and parsed.ability.slug in REACTIONS:
+                found.append(parsed.ability.slug)
+    _SLUGS[card.id] = tuple(found)
+    return _SLUGS[card.id]
+
+
+_CANCELS: dict[str, str] = {}
+
+
+def cancels(card: Profile) -> str:
+    """For an interrupt event: the events it cancels ("general", "battle", "any"), else ""."""
+    known = _CANCELS.get(card.id)
+    if known is not None:
+        return known
+    found = ""
+    if card.type == "event" and card.subtype == "interrupt":
+        for text in (*card.no_solo_effect, *card.unmodelled, *[a.text for a in card.abilities]):
+            match = _INTERRUPT_TEXT.search(text)
+            if match is not None:
+                found = (match.group(1) or "any ").strip()
+                break
+    _CANCELS[card.id] = found
+    return found
+
+
+def answering_cards(state: GameState, own: int) -> list[int]:
+    """The seat's own cards (the first ``own`` instances) that can ever answer: worked out
+    once per table, so an action no seat can answer opens no window at no cost."""
+    return [i for i in range(own) if reaction_slugs(state.card(i)) or cancels(state.card(i))]
+
+
+# Whether an ability's text is a political one, read once per text.
+_POLITICAL: dict[str, bool] = {}
+
+
+def political(state: GameState, action: Action) -> int:
+    """The political strength of the personality using a political ability in ``action``,
+    or -1 when ``action`` is not the use of a political ability."""
+    if action.kind == "use_on":
+        return state.card(action.card).strength[2] if action.option == "sap" else -1
+    if action.kind != "use":
+        return -1
+    ability, actor = rulings.find_ability(state, action)
+    known = _POLITICAL.get(ability.text)
+    if known is None:
+        known = _POLITICAL[ability.text] = any(
+            p.ability is not None and p.ability.category == "P"
+            for p in parse_abilities(ability.text))
+    return state.card(actor).strength[2] if known else -1
+
+
+def answerable(state: GameState, action: Action) -> bool:
+    """Whether some reaction or interrupt could answer ``action`` (cheap: asked at every
+    action of a seat whose opponents hold an answering card)."""
+    if action.kind == "play":
+        return state.card(action.card).type != "invocation"
+    return action.kind in ("use", "use_on") and political(state, action) >= 0
+
+
+def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
+            cards: Sequence[int]) -> list[Action]:
+    """The answers ``seat`` (holding the answering ``cards``) may give to ``actor``'s
+    ``action``, in a stable order."""
+    state, acting = seats[seat], seats[actor]
+    found: list[Action] = []
+    strength = political(acting, action)
+    played = acting.card(action.card) if action.kind == "play" else None
+    for card in cards:
+        where = state.where[card]
+        profile = state.card(card)
+        if where == "hand":
+            kind = cancels(profile)
+            if played is not None and played.type == "event" and kind \
+                    and kind in ("any", played.subtype) \
+                    and rulings.affordable(state, profile.cost, profile.generic):
+                found.append(Action("react", card, actor, INTERRUPT))
+            continue
+        if where not in _ZONES_IN_PLAY:
+            continue
+        for slug in reaction_slugs(profile):
+            if _may(seats, actor, state, card, slug, strength, played):
+                found.append(Action("react", card, actor, slug))
+    return found
+
+
+def _may(seats: Sequence[GameState], actor: int, state: GameState, card: int, slug: str,
+         strength: int, played: Profile | None) -> bool:
+    """Whether ``card`` of ``state`` may answer with the reaction ``slug`` (``strength``: the
+    political strength of a political ability's user, else -1; ``played``: the card a play
+    brings, else None)."""
+    profile = state.card(card)
+    if slug == "debate":
+        return strength >= 0 and profile.strength[2] >= strength
+    if played is None:
+        return False
+    if slug == "persuade":
+        return played.type != "event" and sum(state.personal) >= played.total_cost
+    return slug == "retain" and played.unique and state.cards[card] != played.id \
+        and _in_play_elsewhere(seats, actor, played.id)
+
+
+def _in_play_elsewhere(seats: Sequence[GameState], actor: int, card_id: str) -> bool:
+    """A copy of the unique ``card_id`` is in play at a seat other than ``actor``."""
+    for seat, state in enumerate(seats):
+        if seat == actor:
+            continue
+        for zone in _ZONES_IN_PLAY:
+            for i in state.zones[zone]:
+                if state.cards[i] == card_id:
+                    return True
+    return False
+
+
+def hurts(seats: Sequence[GameState], actor: int, action: Action, seat: int) -> bool:
+    """Whether ``action`` of ``actor`` takes from ``seat``: a rival ability on his pool, or a
+    unique whose copy he has in play (it would go to his discard pile)."""
+    if action.kind == "use_on":
+        return action.target == seat
+    if action.kind == "play":
+        played = seats[actor].card(action.card)
+        state = seats[seat]
+        return played.unique and any(state.cards[i] == played.id for zone in _ZONES_IN_PLAY
+                                     for i in state.zones[zone])
+    return False
+
+
+def answer(seats: Sequence[GameState], seat: int, reply: Action, held: Action) -> str:
+    """The answering seat's part: its price paid (Persuade: as many tokens as the card held
+    back cost; an interrupt: its own cost, then to the discard pile). A sentence for the
+    story."""
+    state, acting = seats[seat], seats[reply.target]
+    card = state.card(reply.card)
+    if reply.option == INTERRUPT:
+        rulings.pay(state, card.cost, card.generic)
+        state.move(reply.card, DISCARDS[card.pile])
+        return f"plays {card.name} in answer."
+    if reply.option == "persuade":
+        rulings.spend(state, acting.card(held.card).total_cost)
+    return f"{card.name} answers with {reply.option.capitalize()}."
+
+
+def stop(state: GameState, action: Action) -> str:
+    """The acting seat's stopped action: its costs paid, the card discarded (a play) or the
+    ability spent without effect (a use). A sentence for the story."""
+    card = state.card(action.card)
+    if action.kind == "play":
+        rulings.pay(state, card.cost, card.generic)
+        state.flags[action.card] |= 2  # played (engine.PLAYED)
+        state.move(action.card, DISCARDS[card.pile])
+        state.pending = None
+        return f"{card.name} is stopped and discarded; its costs are paid."
+    if action.kind == "use":
+        ability, actor = rulings.find_ability(state, action)
+        rulings.pay(state, ability.effect.pay)
+        if ability.exhausts:
+            state.exhausted.add(actor)
+    elif action.kind == "use_on":
+        for clause in card.no_solo_effect:
+            parsed = parse_abilities(clause)
+            if parsed and parsed[0].ability is not None \
+                    and parsed[0].ability.slug == action.option and parsed[0].exhausts:
+                state.exhausted.add(action.card)
+    state.pending = None
+    return f"{card.name}'s ability is negated."

@@ -1,0 +1,253 @@
+"""Reactions and interrupt events at a table, one scenario each, named after the rule
+(rules/COVERAGE.md; rules/game/reactions.py), on the Demo cards that carry them."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.game import engine, reactions, rulings, seats
+from rules.game.actions import Action
+from rules.game.config import GameConfig
+from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.profile import build_profile
+from rules.game.seats import Table
+from rules.game.state import DISCARDS, GameState
+from tests.rules.game.engine_helpers import catalogue, sample
+
+SENATE, BLADES, MERCHANTS, FAITHFUL, VETERANS = (
+    "mosfin-senate.txt", "mosfin-blades.txt", "guild-merchants.txt", "kalim-faithful.txt",
+    "guild-veterans.txt")
+
+
+def at_action(*decks: str, seed: int = 1) -> Table:
+    """A table at its first Action and Development Phase, seat 1 (index 0) to act."""
+    prepared = [engine.prepare(sample(d), catalogue()) for d in decks]
+    t = seats.new_table(prepared, seed, GameConfig(target=25))
+    chosen = [SeatPolicy("greedy", s) for s in range(t.players)]
+    for _ in range(5_000):
+        if t.stage == "action" and seats.to_move(t) == 0 and t.window is None:
+            return t
+        seat = seats.to_move(t)
+        assert seats.apply(t, chosen[seat](t, seat, seats.legal_actions(t))).ok
+    raise AssertionError("the table never got there")
+
+
+def card(state: GameState, name: str, *, free: bool = True) -> int:
+    """An instance of the card named ``name`` (one not in play when ``free``)."""
+    return next(i for i in range(len(state.cards)) if state.card(i).name == name
+                and not (free and state.in_play(i)))
+
+
+def place(state: GameState, name: str, zone: str) -> int:
+    """Put a card of the seat into ``zone`` (a citizen lives in the stronghold)."""
+    i = card(state, name)
+    state.move(i, zone)
+    state.exhausted.discard(i)
+    if zone == "residents":
+        state.host[i] = next(s for s in state.zones["private"]
+                             if state.card(s).subtype == "stronghold")
+    state.pending = None
+    state.forget_derived()
+    return i
+
+
+def offered(t: Table, kind: str, instance: int) -> Action:
+    return next(a for a in seats.legal_actions(t) if a.kind == kind and a.card == instance)
+
+
+def test_debate_negates_a_political_ability_just_played() -> None:
+    t = at_action(BLADES, SENATE)
+    user, other = t.seats[0], t.seats[1]
+    herald = place(user, "Gilded Herald", "residents")  # E Campaign, political 1
+    notary = place(other, "Court Notary", "residents")  # Debate, political 2
+    before = list(user.personal)
+    seats.apply(t, offered(t, "use", herald))
+    assert t.window is not None and seats.to_move(t) == 1
+    debate = Action("react", notary, 0, "debate")
+    assert debate in seats.legal_actions(t) and Action("decline") in seats.legal_actions(t)
+    assert seats.apply(t, debate).ok
+    assert user.personal == before  # negated: nothing collected
+    assert herald in user.exhausted  # "E": the ability was used all the same
+    assert t.window is None and seats.to_move(t) == 1  # the cycle goes on from seat 1
+    assert all(a.card != herald for a in seats.legal_actions(t) if a.kind == "use")
+
+
+def test_debate_needs_a_bearer_as_strong_in_politics_as_the_user() -> None:
+    t = at_action(BLADES, SENATE)
+    user, other = t.seats[0], t.seats[1]
+    seraphine = place(user, "Lady Seraphine Voss", "residents")  # political 3
+    place(other, "Court Notary", "residents")  # political 2: too weak to debate her
+    before = sum(user.personal)
+    seats.apply(t, offered(t, "use", seraphine))
+    assert t.window is None  # no answer: the Campaign is carried out
+    assert sum(user.personal) > before
+
+
+def test_declining_every_answer_carries_the_action_out() -> None:
+    t = at_action(BLADES, SENATE)
+    user, other = t.seats[0], t.seats[1]
+    herald = place(user, "Gilded Herald", "residents")
+    place(other, "Court Notary", "residents")
+    before = user.personal[2]
+    seats.apply(t, offered(t, "use", herald))
+    assert seats.apply(t, Action("decline")).ok
+    assert t.window is None and user.personal[2] == before + 1
+    assert seats.to_move(t) == 1
+
+
+def test_persuade_stops_a_card_being_brought_into_play_its_costs_still_paid() -> None:
+    t = at_action(MERCHANTS, SENATE)
+    player, other = t.seats[0], t.seats[1]
+    envoy = place(other, "Whispering Envoy", "residents")
+    other.personal[:] = [5, 5, 5]
+    play = next(a for a in seats.legal_actions(t) if a.kind == "play"
+                and player.card(a.card).type in ("structure", "personality")
+                and player.card(a.card).total_cost > 0)
+    played = player.card(play.card)
+    before, theirs = sum(player.personal), sum(other.personal)
+    seats.apply(t, play)
+    assert seats.to_move(t) == 1
+    assert seats.apply(t, Action("react", envoy, 0, "persuade")).ok
+    assert player.where[play.card] == DISCARDS[played.pile]
+    assert sum(player.personal) == before - played.total_cost  # "all costs are still paid"
+    assert sum(other.personal) == theirs - played.total_cost  # "the same number of tokens"
+    assert seats.to_move(t) == 1  # it was seat 1's action; the answer was not seat 2's
+
+
+def test_retain_stops_a_unique_already_in_play_from_being_played() -> None:
+    t = at_action(FAITHFUL, FAITHFUL)
+    player, other = t.seats[0], t.seats[1]
+    scriptorium = place(other, "Scriptorium of Quiet Hands", "private")  # Retain
+    theirs = place(other, "Sister Velanne Orsk", "residents")
+    mine = card(player, "Sister Velanne Orsk")
+    player.move(mine, "hand")
+    player.personal[:] = [6, 6, 6]
+    player.pending = None
+    seats.apply(t, offered(t, "play", mine))
+    assert seats.to_move(t) == 1
+    assert seats.apply(t, Action("react", scriptorium, 0, "retain")).ok
+    assert player.where[mine] == "personality_discard"  # the new copy is discarded
+    assert other.where[theirs] == "residents"  # the copy in play stays
+    assert player.personal == [6, 2, 5]  # "All costs are still paid"
+
+
+def test_a_personality_cannot_retain_itself() -> None:
+    t = at_action(FAITHFUL, FAITHFUL)
+    player, other = t.seats[0], t.seats[1]
+    theirs = place(other, "High Cantor Idrys Mael", "residents")  # Retain, unique
+    mine = card(player, "High Cantor Idrys Mael")
+    player.move(mine, "hand")
+    player.personal[:] = [6, 6, 6]
+    player.pending = None
+    seats.apply(t, offered(t, "play", mine))
+    assert t.window is None  # only Idrys could retain, and not himself
+    assert player.where[mine] == "residents" and other.where[theirs] == "personality_discard"
+
+
+@pytest.mark.parametrize(("interrupt", "answers"), [
+    ("Countermand", True), ("Forged Writ", True), ("Ember Reprieve", False),
+], ids=["any-event", "general-event", "battle-event-only"])
+def test_an_interrupt_event_answers_another_players_event(interrupt: str,
+                                                          answers: bool) -> None:
+    t = at_action(MERCHANTS, SENATE)
+    player, other = t.seats[0], t.seats[1]
+    market = card(player, "Market Day")
+    player.move(market, "hand")
+    player.pending = None
+    held = card(other, "Countermand")
+    if interrupt != "Countermand":  # the seat's copy stands in for the other interrupt
+        facts = next(f for f in catalogue().values() if f.name == interrupt)
+        other.cards[held] = facts.id
+        other.table[facts.id] = build_profile(facts)
+        other.profiles = None
+    other.move(held, "hand")
+    other.personal[:] = [3, 3, 3]
+    before = list(player.personal)
+    seats.apply(t, offered(t, "play", market))
+    if not answers:
+        assert t.window is None and player.personal[0] == before[0] - 1 + 3
+        return
+    assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
+    assert player.personal[0] == before[0] - 1  # cancelled: paid, nothing collected
+    assert player.where[market].endswith("_discard")
+    assert other.where[held].endswith("_discard")
+    cost = other.card(held)
+    assert sum(other.personal) == 9 - cost.total_cost
+
+
+def test_reactions_may_answer_in_combat_a_battle_event() -> None:
+    prepared = [engine.prepare(sample(d), catalogue()) for d in (VETERANS, SENATE)]
+    t = seats.new_table(prepared, 4, GameConfig(target=25))  # a battle event by round 4
+    chosen = [SeatPolicy("greedy", s) for s in range(t.players)]
+    held = card(t.seats[1], "Countermand")
+    for _ in range(20_000):
+        seat = seats.to_move(t)
+        if t.outcome:
+            pytest.fail("no battle event was played")
+        legal = seats.legal_actions(t)
+        state = t.seats[seat]
+        battle = [a for a in legal if a.kind == "play" and state.combat is not None
+                  and state.card(a.card).subtype == "battle"]
+        if battle and seat == 0 and t.window is None:
+            other = t.seats[1]
+            if other.where[held] != "hand":
+                other.move(held, "hand")
+            other.personal[:] = [3, 3, 3]
+            seats.apply(t, battle[0])
+            assert t.window is not None and seats.to_move(t) == 1
+            assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
+            assert state.where[battle[0].card].endswith("_discard")
+            assert state.combat is not None  # the combat goes on
+            return
+        assert seats.apply(t, chosen[seat](t, seat, legal)).ok
+
+
+def invocation_plays(t: Table) -> list[Action]:
+    """Seat 1's ways to play an invocation (one put in hand, its price at hand)."""
+    player = t.seats[0]
+    place(player, "Reliquary Keeper", "residents")  # religious 2: a bearer
+    invocation = next(i for i in player.zones["personality_pile"]
+                      if player.card(i).type == "invocation" and player.card(i).subtype
+                      == "general" and player.card(i).strength[1] <= 2)
+    player.move(invocation, "hand")
+    player.personal[:] = [6, 6, 6]
+    player.pending = None
+    return [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == invocation]
+
+
+def test_protection_has_no_invocation_cast_on_the_bearer_to_answer() -> None:
+    t = at_action(FAITHFUL, FAITHFUL)
+    place(t.seats[1], "Reliquary Keeper", "residents")  # Protection
+    plays = invocation_plays(t)
+    # Invocations go on the player's own personalities: none is cast on another's.
+    assert plays and all(t.seats[0].where[a.target] == "residents" for a in plays)
+    seats.apply(t, plays[0])
+    assert t.window is None
+
+
+def test_persuade_cannot_stop_an_invocation() -> None:
+    t = at_action(FAITHFUL, SENATE)
+    other = t.seats[1]
+    place(other, "Whispering Envoy", "residents")  # Persuade
+    other.personal[:] = [9, 9, 9]
+    plays = invocation_plays(t)
+    assert plays
+    seats.apply(t, plays[0])
+    assert t.window is None and t.seats[0].where[plays[0].card] == "attached"
+
+
+@pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],
+                         ids=["the-leader-is-answered", "another-player-is-let-be"])
+def test_the_greedy_seat_answers_the_player_nearest_victory(
+        monkeypatch: pytest.MonkeyPatch, leading: bool, answers: bool) -> None:
+    t = at_action(BLADES, SENATE, VETERANS)
+    user, other = t.seats[0], t.seats[1]
+    herald = place(user, "Gilded Herald", "residents")
+    place(other, "Court Notary", "residents")
+    seats.apply(t, offered(t, "use", herald))
+    assert seats.to_move(t) == 1
+    totals = {id(user): 20 if leading else 5, id(other): 10, id(t.seats[2]): 12}
+    monkeypatch.setattr(rulings, "influence_total",
+                        lambda state: totals[id(state)])
+    choice = SeatPolicy("greedy", 1)(t, 1, seats.legal_actions(t))
+    assert (choice.kind == "react") == answers
