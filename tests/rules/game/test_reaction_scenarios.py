@@ -238,16 +238,26 @@ def test_persuade_cannot_stop_an_invocation() -> None:
 
 @pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],
                          ids=["the-leader-is-answered", "another-player-is-let-be"])
-def test_the_greedy_seat_answers_the_player_nearest_victory(
-        monkeypatch: pytest.MonkeyPatch, leading: bool, answers: bool) -> None:
+def test_the_greedy_seat_answers_the_player_nearest_victory(leading: bool, answers: bool) -> None:
     t = at_action(BLADES, SENATE, VETERANS)
-    user, other = t.seats[0], t.seats[1]
+    user, other, third = t.seats
     herald = place(user, "Gilded Herald", "residents")
-    place(other, "Court Notary", "residents")
+    notary = place(other, "Court Notary", "residents")
+    # Influence as the rules count it (the policy is compiled: no patching its look-ups): the
+    # other seats' personalities leave play but the notary; when the acting seat is not to
+    # lead, the third seat brings its personalities in, else the acting seat brings its own.
+    for state, keep in ((user, herald), (other, notary), (third, -1)):
+        for i in rulings.personalities_in_play(state):
+            if i != keep:
+                state.move(i, "personality_discard")
+        state.forget_derived()
+    gaining = user if leading else third
+    for i in range(len(gaining.cards)):
+        if gaining.card(i).subtype == "citizen" and not gaining.in_play(i):
+            place(gaining, gaining.card(i).name, "residents")
+    totals = [rulings.influence_total(s) for s in t.seats]
+    assert (totals[0] >= max(totals)) == leading
     seats.apply(t, offered(t, "use", herald))
     assert seats.to_move(t) == 1
-    totals = {id(user): 20 if leading else 5, id(other): 10, id(t.seats[2]): 12}
-    monkeypatch.setattr(rulings, "influence_total",
-                        lambda state: totals[id(state)])
     choice = SeatPolicy("greedy", 1)(t, 1, seats.legal_actions(t))
     assert (choice.kind == "react") == answers
