@@ -47,7 +47,7 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     invocations used only in fights), then personalities it will not afford for two rounds
     (a kind of their cost beyond its tokens and two rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
-    after using its troops' income abilities.
+    then items of three tokens or more, after using its troops' income abilities.
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would o
 WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
 HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
 AFFORD_ROUNDS = 2  # a personality in hand it cannot pay for within this many rounds is discarded
+ITEM_DEAR = 3  # an item in hand that costs this many tokens or more is discarded (Discard Phase)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -1096,6 +1097,12 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
                 card = state.card(action.card)
                 if card.is_troop and card.influence <= 1 and not card.income:
                     return action
+    # Then an item of ITEM_DEAR tokens or more: paying for it puts off a personality.
+    for action in actions:
+        if action.kind == "discard":
+            card = state.card(action.card)
+            if card.type == "item" and card.total_cost >= ITEM_DEAR and not card.income:
+                return action
     return _find(actions, "done")
 
 

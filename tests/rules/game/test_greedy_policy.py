@@ -151,6 +151,21 @@ def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
         assert choice(state) == Action("done")  # the two-influence troop is kept
 
 
+@pytest.mark.parametrize(("cost", "discarded"), [
+    pytest.param((3, 0, 0), True, id="three-tokens-put-off-a-personality"),
+    pytest.param((2, 0, 0), False, id="a-cheap-item-is-kept"),
+])
+def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], discarded: bool) -> None:
+    state, _, _ = battle_game([troop("soldier")], [wanderer("w")],
+                              others=[item("shield", subtype="shield", offense=0, defense=3,
+                                           cost=cost)])
+    shield = place(state, first(state, "shield"), "hand")
+    state.personal = [0, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == (Action("discard", shield) if discarded else Action("done"))
+
+
 # --- combat ------------------------------------------------------------------------------
 
 
