@@ -10,10 +10,13 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
   player, rules/game/lookahead.py):
 
   - **draws** a structure when the citizens in hand would not all find a residence (open
-    residences plus the residences of structures in hand), otherwise a personality; it
-    recycles a discard pile only when both draw piles are empty;
+    residences plus the residences of structures in hand), or, while its troops in play and
+    in hand outnumber the wanderers, when the cards left in the structure pile more often
+    have an income ability than those left in the personality pile; otherwise a
+    personality; it recycles a discard pile only when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations
-    first (troops keep theirs for the Discard Phase so that they fight unexhausted); then
+    first (troops keep theirs for the Discard Phase so that they fight unexhausted, unless
+    nothing else is left to do and the tokens pay for a personality in hand now); then
     plays a personality that reaches the victory target if one does; else the best card it
     can afford, by this score: personalities by faction influence (troops a little below
     citizens, more while it has no more troops than wanderers), structures when residences
@@ -42,8 +45,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
     invocations used only in fights), then personalities it will not afford for two rounds
-    (a kind of their cost beyond its tokens and two rounds of its income of that kind), after
-    using its troops' income abilities.
+    (a kind of their cost beyond its tokens and two rounds of its income of that kind), then
+    troops of one influence and no income while its troops in play outnumber the wanderers,
+    then items of three tokens or more, after using its troops' income abilities.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would o
 WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
 HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
 AFFORD_ROUNDS = 2  # a personality in hand it cannot pay for within this many rounds is discarded
+ITEM_DEAR = 3  # an item in hand that costs this many tokens or more is discarded (Discard Phase)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -128,7 +133,26 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     homes = len(rulings.open_residences(state)) + sum(
         c.residencies for c in hand if c.type == "structure" and c.subtype == "general")
     want = "structures" if citizens + 1 > homes else "personalities"
+    if want == "personalities" and len(draws) > 1 and _defended(state, hand=True) and \
+            _income_share(state, "structure_pile") > _income_share(state, "personality_pile"):
+        want = "structures"  # the pile that more often brings income, while defended
     return draws.get(want) or next(iter(draws.values()))
+
+
+def _defended(state: GameState, hand: bool = False) -> bool:
+    """More troops in play (and in hand, with ``hand``) than wanderers in the row: one to
+    spare for the next wanderer."""
+    troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+    if hand:
+        troops += sum(1 for t in state.zones["hand"] if state.card(t).is_troop)
+    return troops > len(state.zones["wanderers"])
+
+
+def _income_share(state: GameState, pile: str) -> float:
+    """The share of the cards left in ``pile`` that have an income ability (the player knows
+    his deck and what he has drawn: the pile's contents, not its order)."""
+    cards = state.zones[pile]
+    return sum(1 for i in cards if state.card(i).income) / len(cards)
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -140,7 +164,32 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if best is not None and best.kind != "play":
         return best
     winning, bonus = _decisive_plays(state, actions, context)
-    return winning or best or bonus or _find(actions, "pass")
+    return winning or best or bonus or _troop_income_for_a_play(state, actions) \
+        or _find(actions, "pass")
+
+
+def _troop_income_for_a_play(state: GameState, actions: Sequence[Action]) -> Action | None:
+    """A troop's income ability, used now rather than in the Discard Phase, when nothing
+    else is left to do and its tokens pay for a personality in hand this round (tokens
+    spent a round earlier are worth more than the troop unexhausted for the fights)."""
+    have = state.personal
+    for action in actions:
+        if action.kind != "use" or not state.card(action.card).is_troop:
+            continue
+        effect = state.card(action.card).ability(action.option).effect
+        if effect.kind != "collect":
+            continue
+        after = [have[k] + effect.gains[k] - effect.pay[k] for k in range(3)]
+        for instance in state.zones["hand"]:
+            card = state.card(instance)
+            if card.type != "personality" or rulings.affordable(state, card.cost,
+                                                                card.generic):
+                continue
+            if all(after[k] >= card.cost[k] for k in range(3)) and \
+                    sum(after) - sum(card.cost) >= card.generic and \
+                    (not card.is_citizen or rulings.open_residences(state)):
+                return action
+    return None
 
 
 def best_scored(state: GameState, actions: Sequence[Action],
@@ -1040,6 +1089,20 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
             for kind in range(3):
                 if cost[kind] > state.personal[kind] + income[kind] * AFFORD_ROUNDS:
                     return action
+    # Then a troop of one influence and no income in hand while the troops in play
+    # outnumber the wanderers: a fresh draw is worth more than one more weak troop.
+    if _defended(state):
+        for action in actions:
+            if action.kind == "discard":
+                card = state.card(action.card)
+                if card.is_troop and card.influence <= 1 and not card.income:
+                    return action
+    # Then an item of ITEM_DEAR tokens or more: paying for it puts off a personality.
+    for action in actions:
+        if action.kind == "discard":
+            card = state.card(action.card)
+            if card.type == "item" and card.total_cost >= ITEM_DEAR and not card.income:
+                return action
     return _find(actions, "done")
 
 

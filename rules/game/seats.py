@@ -610,7 +610,10 @@ _UNIQUE_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "at
 
 
 def _uniques(state: GameState) -> set[int]:
-    return {i for z in _UNIQUE_ZONES for i in state.zones[z] if state.card(i).unique}
+    """The unique cards in play, by where each card is: a hunter's own wanderer row, set aside
+    from ``zones`` while it hunts another player's row, is still in play."""
+    where = state.where
+    return {i for i in range(len(where)) if where[i] in _UNIQUE_ZONES and state.card(i).unique}
 
 
 def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:

@@ -19,6 +19,7 @@ from tests.rules.game.scenario_helpers import (
     at_step,
     battle_game,
     citizen,
+    clear_hand,
     event,
     first,
     hunt,
@@ -72,6 +73,97 @@ def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_on
     state.personal = [0, 8, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "monk"), keep)
+
+
+def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
+    # Nothing else to do, 1 political held; the guard's Campaign brings 2, enough for the
+    # envoy this round (kept for the Discard Phase, the tokens would wait a round).
+    state, (guard,), _ = battle_game(
+        [troop("guard", faction="mosfin", strength=(0, 0, 2), abilities="E Campaign.")],
+        others=[troop("envoy", faction="mosfin", influence=2, cost=(0, 0, 3))])
+    envoy = place(state, first(state, "envoy"), "hand")
+    state.personal = [0, 0, 1]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("use", guard, option="0")
+    act(state, choice(state))
+    assert choice(state) == Action("play", envoy)
+
+
+def test_greedy_keeps_a_troops_income_for_the_discard_phase_when_it_pays_for_nothing() -> None:
+    state, _, _ = battle_game(
+        [troop("guard", faction="mosfin", strength=(0, 0, 2), abilities="E Campaign.")],
+        others=[troop("baron", faction="mosfin", influence=3, cost=(0, 0, 6))])
+    place(state, first(state, "baron"), "hand")
+    state.personal = [0, 0, 1]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("pass")
+
+
+def _drawing(troops: int, wanderers: int, income_structures: int) -> GameState:
+    """A Draw step with ``troops`` troops in play against ``wanderers``, a structure pile of
+    four cards of which ``income_structures`` have income, and a personality pile of four,
+    one of them with income; the hand holds no citizen."""
+    tolls = [structure(f"toll{i}", residencies=0, abilities="Collect 1 economic influence "
+                       "from the city's influence pool.") for i in range(income_structures)]
+    huts = [structure(f"hut{i}") for i in range(4 - income_structures)]
+    people = [troop(f"t{i}") for i in range(troops)]
+    state = make_game(structures=[*tolls, *huts],
+                      personalities=[*people, citizen("broker", abilities="E Worship."),
+                                     *(troop(f"spare{i}") for i in range(3))],
+                      wanderers=[wanderer(f"w{i}") for i in range(wanderers)])
+    clear_hand(state)
+    for i in range(troops):
+        place(state, first(state, f"t{i}"), "defensive")
+    for i in range(wanderers):
+        place(state, first(state, f"w{i}"), "wanderers")
+    at_step(state, "maintenance", "draw")
+    return state
+
+
+@pytest.mark.parametrize(("troops", "wanderers", "income_structures", "pile"), [
+    pytest.param(2, 1, 2, "structures", id="income-more-often-among-structures-defended"),
+    pytest.param(2, 1, 0, "personalities", id="income-more-often-among-personalities"),
+    pytest.param(1, 1, 2, "personalities", id="no-troop-to-spare-for-the-next-wanderer"),
+])
+def test_greedy_draws_from_the_pile_that_more_often_brings_income_while_defended(
+        troops: int, wanderers: int, income_structures: int, pile: str) -> None:
+    state = _drawing(troops, wanderers, income_structures)
+    assert choice(state) == Action("draw", option=pile)
+
+
+@pytest.mark.parametrize(("troops", "discarded"), [
+    pytest.param(2, True, id="troops-outnumber-the-wanderers"),
+    pytest.param(1, False, id="one-troop-for-one-wanderer"),
+])
+def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
+        troops: int, discarded: bool) -> None:
+    state, _, _ = battle_game([troop(f"t{i}") for i in range(troops)], [wanderer("w")],
+                              others=[troop("recruit", influence=1, cost=(2, 0, 0)),
+                                      troop("veteran", influence=2, cost=(2, 0, 0))])
+    recruit = place(state, first(state, "recruit"), "hand")
+    place(state, first(state, "veteran"), "hand")
+    state.personal = [4, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == (Action("discard", recruit) if discarded else Action("done"))
+    if discarded:
+        act(state, choice(state))
+        assert choice(state) == Action("done")  # the two-influence troop is kept
+
+
+@pytest.mark.parametrize(("cost", "discarded"), [
+    pytest.param((3, 0, 0), True, id="three-tokens-put-off-a-personality"),
+    pytest.param((2, 0, 0), False, id="a-cheap-item-is-kept"),
+])
+def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], discarded: bool) -> None:
+    state, _, _ = battle_game([troop("soldier")], [wanderer("w")],
+                              others=[item("shield", subtype="shield", offense=0, defense=3,
+                                           cost=cost)])
+    shield = place(state, first(state, "shield"), "hand")
+    state.personal = [0, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == (Action("discard", shield) if discarded else Action("done"))
 
 
 # --- combat ------------------------------------------------------------------------------

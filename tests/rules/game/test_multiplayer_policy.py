@@ -180,7 +180,9 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     for structure in [i for i in home.zones["private"]
                       if home.card(i).subtype != "stronghold"]:
         rulings.discard_from_play(home, structure, "test")
-    wall = next(i for i in home.zones["structure_pile"] if home.card(i).subtype == "wall")
+    # A wall of the deck not in play (in the pile, the hand or a discard, as the game went).
+    wall = next(i for i in range(len(home.cards))
+                if home.card(i).subtype == "wall" and not home.in_play(i))
     home.move(wall, "defensive")
     slots = home.card(wall).residencies
     assert 0 < slots < len(sent)
