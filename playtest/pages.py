@@ -20,7 +20,7 @@ from playtest.models import PlaytestGame
 from playtest.play import LogLine, log_lines, policy_index
 from playtest.services import table_done, table_game
 from playtest.table import Links, action_menu, seat_side, table_layout, table_status
-from playtest.table_play import PLAYER, TableGame, action_text
+from playtest.table_play import PLAYER, TableGame, action_text, seat_name
 from rules.game.state import GameState
 
 
@@ -106,6 +106,11 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     menu = action_menu(state, policy=played.policy_index(), focus=focus, legal=legal,
                        words=lambda action: action_text(played.table, PLAYER, action, names))
     menu["decision"] = played.decisions  # the player's, not the seat engine's
+    window = played.table.window
+    if window is not None and window.seat != PLAYER and legal:
+        # A reaction window asks the player: say what is held back, which the answers stop.
+        menu["held"] = (f"{seat_name(window.seat, names)} is about to: "
+                        f"{action_text(played.table, window.seat, window.action, names)}.")
     table = table_layout(state, links)
     table.update(table_status(played, names))
     table["decision"] = played.decisions

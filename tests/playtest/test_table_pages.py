@@ -10,7 +10,7 @@ from django.test import Client
 
 from decks.models import Deck
 from playtest.models import PlaytestGame
-from playtest.services import playtest_auto, playtest_share
+from playtest.services import playtest_auto, playtest_share, table_game
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -142,3 +142,25 @@ def test_the_status_says_the_tables_phase_not_the_seats_waiting_step(client: Cli
         game, _ = playtest_auto(game=PlaytestGame.objects.get(pk=game.pk), until="action")
     assert '<span class="pt-phase">Military Phase</span>' in page
     assert "attack another player, or pass" in page and '"pt-step">wait<' not in page
+
+
+def test_a_reaction_window_says_what_the_other_seat_is_about_to_do(client: Client) -> None:
+    """"A player may ... use an ability marked as a reaction to interrupt another player's
+    action": when the table asks the player, the page says which action the answers stop."""
+    response = client.post("/playtest/new/", {
+        "deck": deck("Mosfin Senate").pk, "seed": 1, "target": 25,  # Debate and Persuade
+        "opponent": [deck("Mosfin Blades").pk, deck("Guild Merchants").pk]})
+    assert response.status_code == 302, html(response)
+    game = PlaytestGame.objects.latest("id")
+    for _ in range(400):
+        played = table_game(game)
+        window = played.table.window
+        if window is not None and window.seat != 0 and played.legal():
+            break
+        game, _move = playtest_auto(game=game, until="action")
+    else:
+        pytest.fail("no reaction window asked the player")
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    held = page.split('id="pt-held">', 1)[1].split("</p>", 1)[0]
+    assert held.startswith(f"Seat {window.seat + 1} (") and " is about to: " in held
+    assert "Let it be (no answer)" in page and "Answer with " in page
