@@ -15,9 +15,9 @@ from decks.models import Deck
 from decks.services import deck_data, deck_save
 from goldfish.runs import RunOptions, goldfish_run_start
 from goldfish.tasks import goldfish_run_work
-from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import AXE, LIVE_DATABASE, sign_in
 from tests.conftest import PASSWORD
+from tests.playtest.makers import playtest_pages
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -80,24 +80,12 @@ def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violatio
                                     source_version=version)
         goldfish_run_work(run_id=run.pk, worker="test")  # played here: the pages are the point
         runs.append(run)
-    game = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=7)
-    playtest_auto(game=game, until="phase")
-    shared = playtest_share(game=game, shared=True)
-    finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
-    playtest_auto(game=finished, until="game")
-    opponents = [Deck.objects.get(owner__username="samples", name=name)
-                 for name in ("Mosfin Blades", "Guild Merchants")]
-    at_table = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=5,
-                                   target=15, opponents=[(deck_data(d), d) for d in opponents])
-    playtest_auto(game=at_table, until="phase")
     page.goto(f"{site}/goldfish/{runs[0].pk}/")
     replay = page.locator("ul.samples a").first.get_attribute("href")
     urls = [f"/decks/{deck.pk}/history/", f"/decks/compare/?a={deck.pk}:1&b={deck.pk}",
             f"/decks/{deck.pk}/goldfish/", f"/goldfish/{runs[0].pk}/",
             f"{replay}?round=2", f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}",
-            "/goldfish/compare/", "/playtest/new/", f"/playtest/{game.pk}/",
-            f"/playtest/{finished.pk}/", "/playtest/",
-            f"/playtest/shared/{shared.share_token}/?decision=1", f"/playtest/{at_table.pk}/"]
+            "/goldfish/compare/", *playtest_pages(ada, deck)]
     found = {}
     for url in urls:
         page.goto(f"{site}{url}")

@@ -16,10 +16,10 @@ from decks.models import Deck
 from decks.services import deck_data, deck_save
 from goldfish.runs import RunOptions, goldfish_run_start
 from goldfish.tasks import goldfish_run_work
-from playtest.services import playtest_auto, playtest_share, playtest_start_from
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.edits.makers import edit_pages
 from tests.matchups.helpers import matchup_pages, played_matchup
+from tests.playtest.makers import playtest_pages
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -82,19 +82,8 @@ def every_page(ada: Any) -> list[str]:
                                     source_version=version)
         goldfish_run_work(run_id=run.pk, worker="test")
         runs.append(run)
-    game = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=7)
-    playtest_auto(game=game, until="phase")
-    shared = playtest_share(game=game, shared=True)
-    finished = playtest_start_from(user=ada, session_token="", deck_id=deck.pk, seed=8)
-    playtest_auto(game=finished, until="game")
     blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
     matchup = played_matchup(ada, deck, blades)
-    merchants = Deck.objects.get(owner__username="samples", name="Guild Merchants")
-    at_table = playtest_start_from(  # against two AI opponents
-        user=ada, session_token="", deck_id=deck.pk, seed=5, target=15,
-        opponents=[(deck_data(blades), blades), (deck_data(merchants), merchants)])
-    playtest_auto(game=at_table, until="phase")
-    playtest_share(game=at_table, shared=True)
     empty = deck_create_empty(ada)  # every problem, with its ready searches
     return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
             f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
@@ -110,9 +99,7 @@ def every_page(ada: Any) -> list[str]:
         f"/goldfish/{runs[0].pk}/", f"/goldfish/{runs[0].pk}/games/1/?round=2",
         f"/goldfish/compare/?a={runs[0].pk}&b={runs[1].pk}", "/goldfish/compare/",
         f"/decks/{deck.pk}/matchups/", f"/matchups/{matchup.pk}/",
-        "/playtest/new/", f"/playtest/{game.pk}/", f"/playtest/{finished.pk}/", "/playtest/",
-        f"/playtest/shared/{shared.share_token}/?decision=1", f"/playtest/{at_table.pk}/",
-        f"/playtest/shared/{at_table.share_token}/?decision=2", "/collection/",
+        *playtest_pages(ada, deck), "/collection/",
         "/collection/allocation/", "/collection/import/", "/accounts/", "/no-such-page/",
         *edit_pages(ada), *matchup_pages(ada),
     ]

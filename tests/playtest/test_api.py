@@ -9,22 +9,10 @@ from django.test import Client
 
 from decks.models import Deck
 from playtest.models import PlaytestGame
-from tests.conftest import FIXTURES, ILLEGAL_HOLDINGS, with_holdings
+from tests.conftest import ILLEGAL_HOLDINGS, with_holdings
+from tests.playtest.api_calls import PROBLEM, TEXT, post, start
 
 pytestmark = pytest.mark.django_db
-TEXT = (FIXTURES / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
-PROBLEM = "application/problem+json"
-
-
-def post(client: Client, url: str, body: dict[str, Any]) -> Any:
-    return client.post(url, body, content_type="application/json")
-
-
-def start(client: Client, **body: Any) -> dict[str, Any]:
-    response = post(client, "/api/playtest/", {"text": TEXT, "seed": 5, **body})
-    assert response.status_code == 201, response.content
-    document: dict[str, Any] = response.json()
-    return document
 
 
 def test_starting_a_game_answers_with_the_table_and_the_legal_actions(client: Client) -> None:

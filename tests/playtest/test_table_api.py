@@ -13,21 +13,9 @@ from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
 from playtest.models import PlaytestGame
 from tests.conftest import FIXTURES
+from tests.playtest.api_calls import PROBLEM, TEXT, post, start
 
 pytestmark = pytest.mark.django_db
-TEXT = (FIXTURES / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
-PROBLEM = "application/problem+json"
-
-
-def post(client: Client, url: str, body: dict[str, Any]) -> Any:
-    return client.post(url, body, content_type="application/json")
-
-
-def start(client: Client, **body: Any) -> dict[str, Any]:
-    response = post(client, "/api/playtest/", {"text": TEXT, "seed": 5, **body})
-    assert response.status_code == 201, response.content
-    document: dict[str, Any] = response.json()
-    return document
 
 BLADES = (FIXTURES / "decklists" / "mosfin-blades.txt").read_text(encoding="utf-8")
 
