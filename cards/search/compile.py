@@ -89,13 +89,36 @@ def _node(node: Node, owner_id: int | None) -> Q:
         return Q(name__icontains=node.text) | Q(pk__in=ids)
     if isinstance(node, Not):
         return ~_node(node.child, owner_id)
-    combined = _node(node.children[0], owner_id)
-    for child in node.children[1:]:
+    # A database tests ANDed conditions in the order given and stops at the first false:
+    # the cheap comparisons first spare most rows the costly ones (text, regexes, groups).
+    children = sorted(node.children, key=_cost) if isinstance(node, And) else node.children
+    combined = _node(children[0], owner_id)
+    for child in children[1:]:
         if isinstance(node, And):
             combined &= _node(child, owner_id)
         else:
             combined |= _node(child, owner_id)
     return combined
+
+
+def _cost(node: Node) -> int:
+    """How costly a node is to test on a row, roughly: 0 a column compared with a value, 1 a
+    group of such comparisons, 2 a text search, 3 a subquery (abilities, scans, own rows)."""
+    if isinstance(node, NameTerm):
+        return 2
+    if isinstance(node, Not):
+        return _cost(node.child)
+    if not isinstance(node, Term):
+        return max(1, *(_cost(child) for child in node.children))
+    kind = registry.field(node.key).kind
+    if kind in ("keyword", "personal") or (kind == "flag" and node.key == "has" and
+                                           node.value == "image"):
+        return 3
+    if kind == "text" or (kind == "flag" and node.value in ("exhausting", "reaction")):
+        return 2
+    if kind == "set" or node.value in PERSONALITY_KINDS:
+        return 1  # a join to the sets, or the printed subtype else offense and defense
+    return 0
 
 
 def _read_folded_names() -> list[tuple[str, str]]:

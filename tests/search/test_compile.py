@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import Q
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -447,3 +448,26 @@ def test_any_accepted_pattern_finds_what_python_finds(pattern: str) -> None:
     if check_regex(pattern) is not None or "/" in pattern:
         return
     assert set(search(f"o:/{pattern}/")) == ids_where(lambda c: matches(c["abilities"], pattern))
+
+
+@pytest.mark.parametrize(("query", "first", "later"), [
+    ("o:worship off>=2", '"offense"', '"abilities"'),
+    ("kw:fleetfoot f:kalim", '"faction"', "EXISTS"),
+    ("(t:troop or t:wanderer) off>=4", '"offense" >=', '"subtype"'),
+    ("bowman -cost<=4", '"total_cost"', '"name"'),
+])
+def test_cheap_comparisons_come_first_in_an_and(query: str, first: str, later: str) -> None:
+    sql = str(filter_cards(parse(query)).order_by().query)
+    where = sql[sql.index(" WHERE "):]
+    assert where.index(first) < where.index(later), where
+
+
+def test_a_count_of_compared_columns_reads_the_covering_index_on_sqlite() -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("the covering index is SQLite's (cards/migrations/0006)")
+    sql, params = filter_cards(parse("(t:troop or t:wanderer) off>=4 -f:kalim")).order_by(
+        ).values("id").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN SELECT COUNT(*) FROM ({sql}) matches", params)
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "COVERING INDEX cards_card_search_covering" in plan, plan
