@@ -14,6 +14,7 @@ from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -102,7 +103,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         if validators.not_modified(request):
             return not_modified_response(validators)
         cards = self.filter_queryset(search.apply(Card.objects.all()))
-        page_ids: list[str] = self.paginate_queryset(IdsCountedBy(cards)) or []  # type: ignore[arg-type, assignment]
+        pages = self.paginator
+        assert isinstance(pages, PageNumberPagination)
+        first_page = request.query_params.get(pages.page_query_param, "1") == "1"
+        size = pages.get_page_size(request) if first_page else None
+        page_ids: list[str] = self.paginate_queryset(IdsCountedBy(cards, size)) or []  # type: ignore[arg-type, assignment]
         rows = row_cache.card_rows(page_ids, version, rendered_rows)
         search = search.with_name_suggestions(found_any=bool(rows))
         response = self.get_paginated_response([])
@@ -150,9 +155,13 @@ class IdsCountedBy:
 
     ordered = True
 
-    def __init__(self, cards: QuerySet[Card]) -> None:
+    def __init__(self, cards: QuerySet[Card], first_page: int | None = None) -> None:
+        """``first_page``: the page size when the first page is asked for: its ids are read
+        before the count, which a page that is not full gives without counting."""
         self.cards = cards
+        self.first_page = first_page
         self._compiled: tuple[str, list[Any], str, list[Any]] | None = None
+        self._first_ids: list[str] | None = None
 
     def _sql(self) -> tuple[str, list[Any], str, list[Any]]:
         """The matching ids' SELECT and its parameters, then its ORDER BY terms and theirs.
@@ -171,6 +180,10 @@ class IdsCountedBy:
         return self._compiled
 
     def count(self) -> int:
+        if self.first_page:
+            self._first_ids = self[0:self.first_page]
+            if len(self._first_ids) < self.first_page:
+                return len(self._first_ids)
         try:
             sql, params, _, _ = self._sql()
         except EmptyResultSet:
@@ -180,11 +193,13 @@ class IdsCountedBy:
             return int(cursor.fetchone()[0])
 
     def __getitem__(self, index: slice) -> list[str]:
+        start, stop = index.start or 0, index.stop
+        if self._first_ids is not None and start == 0 and stop <= len(self._first_ids):
+            return self._first_ids[:stop]
         try:
             sql, params, ordering, ordering_params = self._sql()
         except EmptyResultSet:
             return []
-        start, stop = index.start or 0, index.stop
         with connections[self.cards.db].cursor() as cursor:
             cursor.execute(f"{sql} ORDER BY {ordering} LIMIT %s OFFSET %s",
                            [*params, *ordering_params, stop - start, start])

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from cards.models import Card
 from collection.csv_format import Counts
@@ -121,3 +122,23 @@ def test_a_personal_search_adds_one_query_for_the_users_collection(
     # the session and the user, the revision, the collection's version, count, page, keywords
     with django_assert_max_num_queries(7):
         assert ids(ada.get("/api/cards/", {"q": "own>=1"})) == [KEEP]
+
+
+@pytest.mark.parametrize(("params", "counted"), [
+    ({"q": "t:troop f:kalim"}, False),  # a first page that is not full: its length is the count
+    ({"q": "zzzqqq"}, False),
+    ({"q": "t:troop f:kalim", "page_size": "1"}, True),  # a full first page: counted
+    ({"q": "", "page": "2", "page_size": "5"}, True),  # a later page: counted
+])
+def test_the_count_is_asked_only_when_the_page_cannot_give_it(
+    client: Client, params: dict[str, str], counted: bool,
+) -> None:
+    client.get("/api/cards/", {"q": "warm up the per-revision name lists"})
+    with CaptureQueriesContext(connection) as queries:
+        body = client.get("/api/cards/", params).json()
+    counts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT COUNT(*)")]
+    assert bool(counts) is counted, counts
+    matching = Card.objects.filter(id__in=[c["id"] for c in body["results"]]).count()
+    assert matching == len(body["results"])
+    expected = Client().get("/api/cards/", {**params, "page_size": "250", "page": "1"}).json()
+    assert body["count"] == expected["count"] == len(expected["results"]), body["count"]
