@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Final, Literal
 
@@ -84,7 +85,7 @@ class Value:
     aliases: tuple[str, ...] = ()
     help: str = ""
 
-    @property
+    @cached_property  # read for every value of a key whenever a query names one
     def forms(self) -> tuple[str, ...]:
         """Every normalized spelling that names this value exactly."""
         return tuple(dict.fromkeys(normalize(s) for s in (self.value, *self.aliases)))
