@@ -349,7 +349,7 @@ if not DEBUG or "DJANGO_CACHE_DIR" in os.environ:
             "LOCATION": str(_cache_dir),
         },
         "card_lists": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "cards.api.list_cache.PackedFileCache",  # answers compressed once
             "LOCATION": str(_cache_dir / "card-lists"),
             **_CARD_LISTS,
         },

@@ -4,14 +4,18 @@ answers (own:, want:, trade:) never reach anyone else."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from cards.api.caching import Validators
+from cards.api.list_cache import CachedList, PackedFileCache
 from cards.models import Card
 from collection.csv_format import Counts
 from collection.services import collection_lock, collection_update
@@ -142,3 +146,18 @@ def test_the_count_is_asked_only_when_the_page_cannot_give_it(
     assert matching == len(body["results"])
     expected = Client().get("/api/cards/", {**params, "page_size": "250", "page": "1"}).json()
     assert body["count"] == expected["count"] == len(expected["results"]), body["count"]
+
+
+def test_the_file_cache_keeps_an_answer_as_django_s_file_cache_reads_it(tmp_path: Any) -> None:
+    options = {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 10}}
+    packed = PackedFileCache(str(tmp_path), options)
+    body = b'{"count":1,"results":[' + b'{"name":"Emberhold Keep"},' * 200 + b"{}]}"
+    entry = CachedList.of(body, "application/json", Validators('"tag"', 1), None)
+    packed.set("answer", entry)
+    read_back = packed.get("answer")
+    assert isinstance(read_back, CachedList) and read_back.body == body
+    assert FileBasedCache(str(tmp_path), options).get("answer") == entry
+    (written,) = [path for path in tmp_path.iterdir() if path.suffix == ".djcache"]
+    with written.open("rb") as file:
+        pickle.load(file)  # the expiry
+        assert file.read(2) == b"\x78\x01"  # zlib's header for level 0: not compressed again
