@@ -55,6 +55,14 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
                if state.card(i).faction == faction)
 
 
+def bearers(state: GameState, own: int) -> list[int]:
+    """The seat's own cards (the first ``own`` instances) with a rival ability: worked out
+    once per table, so a seat without one is offered none at no cost (:func:`options` would
+    find none)."""
+    return [i for i in range(own)
+            if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
+
+
 def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
             used: Collection[int] = ()) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
