@@ -242,11 +242,7 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
     state = table.seats[seat]
-    legal = engine.legal_actions(state)
-    if table.negated or not table.unique_cards or table.unique_cards[seat]:
-        found = [a for a in legal if not _blocked(table, seat, a)]
-    else:  # nothing negated, no unique card of its own to play: nothing blocked
-        found = list(legal)
+    found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
@@ -256,6 +252,28 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
         others = [s for s in table.active() if s != seat]
         used = {bearer for s, bearer in table.rivals_used if s == seat}
         found = found[:-1] + rivalry.options(table.seats, seat, others, used) + found[-1:]
+    return found
+
+
+def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
+    """The actions of ``legal`` not :func:`_blocked`, the other players' dead piles read
+    once, and only for a unique card's play."""
+    state, negated = table.seats[seat], table.negated
+    dead: set[str] | None = None
+    found = []
+    for action in legal:
+        kind = action.kind
+        if kind == "use" and negated and (seat, action.card) in negated:
+            continue
+        if kind == "play":
+            card = state.card(action.card)
+            if card.unique:
+                if dead is None:
+                    dead = {other.cards[i] for s, other in enumerate(table.seats) if s != seat
+                            for i in other.zones["dead"]}
+                if card.id in dead:
+                    continue
+        found.append(action)
     return found
 
 

@@ -156,6 +156,13 @@ def test_the_table_s_legal_actions_are_the_long_way_s(decks: tuple[str, ...]) ->
         seat = seats.to_move(table)
         found = seats.legal_actions(table)
         assert not any(seats._blocked(table, seat, a) for a in found)
+        legal = engine.legal_actions(table.seats[seat])
+        saved = table.negated
+        for negated in (saved, saved | {(seat, a.card) for a in legal if a.kind == "use"}):
+            table.negated = negated
+            assert seats._unblocked(table, seat, legal) \
+                == [a for a in legal if not seats._blocked(table, seat, a)]
+        table.negated = saved
         if table.window is None and table.stage == "action" and table.hosting is None \
                 and seats._at_act(table.seats[seat]):
             others = [s for s in table.active() if s != seat]
