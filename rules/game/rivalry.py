@@ -69,6 +69,7 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
     the bearers that used one this round)."""
     state = seats[seat]
     found = []
+    members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
     for zone in PERSONALITY_ZONES:
         for bearer in state.zones[zone]:
             if bearer in used:
@@ -81,8 +82,11 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
                 ability, exhausts, members = parsed
                 if exhausts and bearer in state.exhausted:
                     continue
-                if members and faction_members(seats, card.faction) < members:
-                    continue
+                if members:
+                    if card.faction not in members_of:
+                        members_of[card.faction] = faction_members(seats, card.faction)
+                    if members_of[card.faction] < members:
+                        continue
                 strength, kind, _ = RIVAL_ABILITIES[ability]
                 if not card.strength[strength]:
                     continue

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from rules.game import combat, engine, policies, reactions, rivalry, rulings, seats
+from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.runner import game_seed
@@ -156,6 +157,8 @@ def test_the_table_s_legal_actions_are_the_long_way_s(decks: tuple[str, ...]) ->
         seat = seats.to_move(table)
         found = seats.legal_actions(table)
         assert not any(seats._blocked(table, seat, a) for a in found)
+        # (the seat policy looks for rival abilities in this stage only)
+        assert table.stage == "action" or not any(a.kind == "use_on" for a in found)
         legal = engine.legal_actions(table.seats[seat])
         saved = table.negated
         for negated in (saved, saved | {(seat, a.card) for a in legal if a.kind == "use"}):
@@ -172,3 +175,38 @@ def test_the_table_s_legal_actions_are_the_long_way_s(decks: tuple[str, ...]) ->
                 == [a for a in every if a.card not in used]
             checked += 1
     assert checked > 50
+
+
+def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
+    """rivalry.options as it was written first: every faction counted again at each bearer."""
+    state, found = table.seats[seat], []
+    others = [s for s in table.active() if s != seat]
+    for zone in rulings.PERSONALITY_ZONES:
+        for bearer in state.zones[zone]:
+            card = state.card(bearer)
+            for clause in card.no_solo_effect:
+                parsed = rivalry.parse(clause)
+                if parsed is None:
+                    continue
+                ability, exhausts, members = parsed
+                if (exhausts and bearer in state.exhausted) or (
+                        members and rivalry.faction_members(table.seats, card.faction) < members):
+                    continue
+                strength, kind, _ = rivalry.RIVAL_ABILITIES[ability]
+                if card.strength[strength]:
+                    found += [Action("use_on", bearer, other, ability) for other in others
+                              if (table.seats[other].personal[kind] if kind >= 0
+                                  else sum(table.seats[other].personal)) > 0]
+    return found
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_rival_options_are_the_long_way_s(decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            others = [s for s in table.active() if s != seat]
+            assert rivalry.options(table.seats, seat, others) \
+                == rival_options_the_long_way(table, seat)
+            checked += 1
+    assert checked > 100
