@@ -83,7 +83,8 @@ class SeatPolicy:
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
             return choice
-        rivals = [a for a in actions if a.kind == "use_on"]
+        # Rival abilities are offered only in the Action and Development cycle.
+        rivals = [a for a in actions if a.kind == "use_on"] if table.stage == "action" else []
         if not rivals:
             return self.solo(state, actions)
         if self.name == "random":

@@ -125,6 +125,13 @@ def answerable(state: GameState, action: Action) -> bool:
     return action.kind in ("use", "use_on") and political(state, action) >= 0
 
 
+def holds_answer(state: GameState, cards: Sequence[int]) -> bool:
+    """Whether one of the seat's answering ``cards`` is where it could answer from (in hand
+    or in play): :func:`answers` finds none otherwise, whatever the action."""
+    where = state.where
+    return any(where[card] == "hand" or where[card] in _ZONES_IN_PLAY for card in cards)
+
+
 def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
             cards: Sequence[int]) -> list[Action]:
     """The answers ``seat`` (holding the answering ``cards``) may give to ``actor``'s

@@ -55,12 +55,21 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
                if state.card(i).faction == faction)
 
 
+def bearers(state: GameState, own: int) -> list[int]:
+    """The seat's own cards (the first ``own`` instances) with a rival ability: worked out
+    once per table, so a seat without one is offered none at no cost (:func:`options` would
+    find none)."""
+    return [i for i in range(own)
+            if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
+
+
 def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
             used: Collection[int] = ()) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
     the bearers that used one this round)."""
     state = seats[seat]
     found = []
+    members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
     for zone in PERSONALITY_ZONES:
         for bearer in state.zones[zone]:
             if bearer in used:
@@ -73,8 +82,11 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
                 ability, exhausts, members = parsed
                 if exhausts and bearer in state.exhausted:
                     continue
-                if members and faction_members(seats, card.faction) < members:
-                    continue
+                if members:
+                    if card.faction not in members_of:
+                        members_of[card.faction] = faction_members(seats, card.faction)
+                    if members_of[card.faction] < members:
+                        continue
                 strength, kind, _ = RIVAL_ABILITIES[ability]
                 if not card.strength[strength]:
                     continue

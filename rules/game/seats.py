@@ -39,7 +39,7 @@ does not ask (``combat._wild_choice``), the rulebook's "controlled by their owne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,20 +104,28 @@ class Table:
     window: reactions.Window | None = None
     answerers: list[list[int]] = field(default_factory=list)
     negated: set[tuple[int, int]] = field(default_factory=set)
+    # Each seat's own cards with a rival ability (rivalry.bearers): a seat without one has no
+    # rival options to look for.
+    rival_bearers: list[list[int]] = field(default_factory=list)
+    # active() as last worked out, for the lead player and the knock-outs of active_key.
+    active_seats: list[int] = field(default_factory=list)
+    active_key: tuple[int, int] = (-1, -1)
+    active_out: dict[int, tuple[int, str]] | None = None
 
     @property
     def players(self) -> int:
         return len(self.seats)
 
     def active(self) -> list[int]:
-        """Seats still in the game, from the lead player to the left."""
-        n, lead, out = len(self.seats), self.lead, self.out
-        found = []
-        for k in range(n):  # (a loop: compiled, a generator is an object more at every call)
-            seat = (lead + k) % n
-            if seat not in out:
-                found.append(seat)
-        return found
+        """Seats still in the game, from the lead player to the left. Asked at nearly every
+        step, and it changes only with the lead player or a knock-out: worked out again only
+        then (the list is shared: callers read it, never change it)."""
+        out = self.out
+        if self.active_key == (self.lead, len(out)) and self.active_out is out:
+            return self.active_seats
+        self.active_seats = active_seats(len(self.seats), self.lead, out)
+        self.active_key, self.active_out = (self.lead, len(out)), out
+        return self.active_seats
 
     def tell(self, seat: int, text: str) -> None:
         if self.story is not None:
@@ -142,6 +150,17 @@ class Table:
                 if text:
                     self.story.append((self.round, seat, text))
             self.seen[seat] = len(events)
+
+
+def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:
+    """The seats of ``n`` not in ``out``, from ``lead`` to the left (Table.active, the long
+    way)."""
+    found = []
+    for k in range(n):  # (a loop: compiled, a generator is an object more at every call)
+        seat = (lead + k) % n
+        if seat not in out:
+            found.append(seat)
+    return found
 
 
 def _namer(state: GameState) -> Callable[[int], str]:
@@ -173,6 +192,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
     table.own_cards = [len(s.cards) for s in seats]
     table.answerers = [reactions.answering_cards(s, len(s.cards)) for s in seats]
+    table.rival_bearers = [rivalry.bearers(s, len(s.cards)) for s in seats]
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -222,15 +242,38 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
     state = table.seats[seat]
-    found = [a for a in engine.legal_actions(state) if not _blocked(table, seat, a)]
+    found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [Action("pass")]
-    elif table.stage == "action" and table.hosting is None and _at_act(state):
+    elif table.stage == "action" and table.hosting is None and _at_act(state) \
+            and (not table.rival_bearers or table.rival_bearers[seat]):
         others = [s for s in table.active() if s != seat]
         used = {bearer for s, bearer in table.rivals_used if s == seat}
         found = found[:-1] + rivalry.options(table.seats, seat, others, used) + found[-1:]
+    return found
+
+
+def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
+    """The actions of ``legal`` not :func:`_blocked`, the other players' dead piles read
+    once, and only for a unique card's play."""
+    state, negated = table.seats[seat], table.negated
+    dead: set[str] | None = None
+    found = []
+    for action in legal:
+        kind = action.kind
+        if kind == "use" and negated and (seat, action.card) in negated:
+            continue
+        if kind == "play":
+            card = state.card(action.card)
+            if card.unique:
+                if dead is None:
+                    dead = {other.cards[i] for s, other in enumerate(table.seats) if s != seat
+                            for i in other.zones["dead"]}
+                if card.id in dead:
+                    continue
+        found.append(action)
     return found
 
 
@@ -309,8 +352,10 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     if action.kind not in ("play", "use", "use_on") or not table.answerers:
         return False
     n = len(table.seats)
+    # Only the seats holding an answering card where it can answer from (the hand, in play).
     others = [(seat + k) % n for k in range(1, n)]
-    others = [s for s in others if s not in table.out and table.answerers[s]]
+    others = [s for s in others if s not in table.out
+              and reactions.holds_answer(table.seats[s], table.answerers[s])]
     if not others or not reactions.answerable(table.seats[seat], action):
         return False
     asked = [s for s in others
@@ -378,15 +423,23 @@ def _perform(table: Table, seat: int, action: Action) -> Result:
         # Only the seat's own unique cards can come into play here (its guests are in play
         # from the start of a hosting to its end), so the uniques in play are worked out
         # again only when one of those moved.
-        unique = table.unique_cards[seat] if table.unique_cards else []
-        was = [state.where[i] for i in unique]
-        before = _uniques_in_play(state, unique, table.own_cards[seat]) \
-            if table.unique_cards else _uniques(state)
+        # What was in play before is worked out from where those cards were (and the guests),
+        # and only then.
+        if table.unique_cards:
+            unique, own = table.unique_cards[seat], table.own_cards[seat]
+            where = state.where
+            was = [where[i] for i in unique]
+            guests_were = where[own:] if len(where) > own else []
+        else:
+            before = _uniques(state)
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
-        if not table.unique_cards or any(state.where[i] != was[k]
-                                         for k, i in enumerate(unique)):
+        if table.unique_cards:
+            if _moved(state.where, unique, was):
+                before = _uniques_were(state, unique, was, own, guests_were)
+                _check_uniques(table, seat, _uniques(state) - before)
+        else:
             _check_uniques(table, seat, _uniques(state) - before)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
@@ -447,7 +500,7 @@ def _settle(table: Table) -> None:
         if stage == "military":
             table.queue = [s for s in table.queue if s not in table.out]
             if not table.queue:
-                table.stage, table.queue, table.started = "wanderer", table.active(), False
+                table.stage, table.queue, table.started = "wanderer", list(table.active()), False
                 table.tell(-1, "Wanderer Phase.")
                 continue
             state = table.seats[table.queue[0]]
@@ -624,6 +677,22 @@ def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
     for i in range(own, len(state.cards)):
         if state.where[i] in _UNIQUE_ZONES and state.card(i).unique:
             found.add(i)
+    return found
+
+
+def _moved(where: list[str], cards: list[int], was: list[str]) -> bool:
+    """Whether one of ``cards`` is no longer where ``was`` says it was."""
+    return any(where[cards[k]] != was[k] for k in range(len(cards)))
+
+
+def _uniques_were(state: GameState, unique: list[int], was: list[str], own: int,
+                  guests_were: list[str]) -> set[int]:
+    """:func:`_uniques_in_play` as it was when the seat's own unique cards were where ``was``
+    says and its guests (the cards from ``own`` on) where ``guests_were`` says."""
+    found = {unique[k] for k in range(len(unique)) if was[k] in _UNIQUE_ZONES}
+    for k in range(len(guests_were)):
+        if guests_were[k] in _UNIQUE_ZONES and state.card(own + k).unique:
+            found.add(own + k)
     return found
 
 
@@ -871,3 +940,4 @@ def play(table: Table, policies: Sequence[SeatPolicy]) -> Table:
             continue
         _carry_out(table, seat, choice)
     return table
+
