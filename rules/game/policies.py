@@ -11,7 +11,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
 
   - **draws** a structure when the citizens in hand would not all find a residence (open
     residences plus the residences of structures in hand), or, while its troops in play and
-    in hand outnumber the wanderers, when the cards left in the structure pile more often
+    in hand outnumber the wanderers, when one more citizen would find no residence open now
+    (structures in hand not counted) or the cards left in the structure pile more often
     have an income ability than those left in the personality pile; otherwise a
     personality; it recycles a discard pile only when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations
@@ -130,12 +131,17 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
         return actions[0]
     hand = [state.card(i) for i in state.zones["hand"]]
     citizens = sum(1 for c in hand if c.is_citizen)
-    homes = len(rulings.open_residences(state)) + sum(
+    open_homes = len(rulings.open_residences(state))
+    homes = open_homes + sum(
         c.residencies for c in hand if c.type == "structure" and c.subtype == "general")
     want = "structures" if citizens + 1 > homes else "personalities"
-    if want == "personalities" and len(draws) > 1 and _defended(state, hand=True) and \
-            _income_share(state, "structure_pile") > _income_share(state, "personality_pile"):
-        want = "structures"  # the pile that more often brings income, while defended
+    # While defended, a structure also when the next citizen would find no residence open
+    # now (a structure in hand still has to be paid for, and delays that citizen a round),
+    # or when the structure pile more often brings income.
+    if want == "personalities" and len(draws) > 1 and _defended(state, hand=True) and (
+            citizens + 1 > open_homes or _income_share(state, "structure_pile")
+            > _income_share(state, "personality_pile")):
+        want = "structures"
     return draws.get(want) or next(iter(draws.values()))
 
 

@@ -131,6 +131,34 @@ def test_greedy_draws_from_the_pile_that_more_often_brings_income_while_defended
     assert choice(state) == Action("draw", option=pile)
 
 
+@pytest.mark.parametrize(("troops", "citizens", "pile"), [
+    pytest.param(2, 2, "structures", id="the-next-citizen-finds-no-open-residence-defended"),
+    pytest.param(1, 2, "personalities", id="no-troop-to-spare-for-the-next-wanderer"),
+    pytest.param(2, 0, "personalities", id="a-residence-open-for-the-next-citizen"),
+])
+def test_greedy_draws_a_structure_when_the_next_citizen_finds_no_open_residence(
+        troops: int, citizens: int, pile: str) -> None:
+    # The stronghold is the one structure with a free residency (an open residence); a
+    # structure of two residences in hand (not paid for yet, so not counted now, though the
+    # older rule counts it: three homes for two citizens and the next); piles without
+    # income, so only the residences decide.
+    state = make_game(holdings=[stronghold(residencies=2)],
+                      structures=[structure(f"hut{i}", residencies=2) for i in range(4)],
+                      personalities=[*(troop(f"t{i}") for i in range(troops)),
+                                     *(citizen(f"c{i}") for i in range(citizens)),
+                                     *(troop(f"spare{i}") for i in range(3))],
+                      wanderers=[wanderer("w")])
+    clear_hand(state)
+    for i in range(troops):
+        place(state, first(state, f"t{i}"), "defensive")
+    for i in range(citizens):
+        place(state, first(state, f"c{i}"), "hand")
+    place(state, first(state, "hut0"), "hand")
+    place(state, first(state, "w"), "wanderers")
+    at_step(state, "maintenance", "draw")
+    assert choice(state) == Action("draw", option=pile)
+
+
 @pytest.mark.parametrize(("troops", "discarded"), [
     pytest.param(2, True, id="troops-outnumber-the-wanderers"),
     pytest.param(1, False, id="one-troop-for-one-wanderer"),
