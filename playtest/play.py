@@ -9,7 +9,7 @@ travel with the game, so a replay never depends on later edits to the catalogue.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -100,13 +100,23 @@ def chosen_action(state: GameState, *, index: int | None = None,
     if state.over:
         raise Refused("game_over", f"The game is over ({state.outcome}).", status=409,
                       current_decision=state.decisions)
-    legal = engine.legal_actions(state)
+    return named_action(engine.legal_actions(state), state.decisions, index=index,
+                        action=action,
+                        # The engine words the refusal (and changes nothing).
+                        refusal=lambda wanted: engine.apply(state, wanted).reason)
+
+
+def named_action(legal: Sequence[Action], decision: int, *, index: int | None,
+                 action: Mapping[str, Any] | None,
+                 refusal: Callable[[Action], str] | None = None) -> Action:
+    """The one of ``legal`` a request names by ``index`` or by value (solo and at a table);
+    ``refusal`` words why a readable action is not legal."""
     if index is not None:
         if not 0 <= index < len(legal):
             raise Refused("illegal_action",
                           f"There is no action number {index + 1} now: there are "
                           f"{len(legal)} legal actions, numbered 1 to {len(legal)}.",
-                          current_decision=state.decisions)
+                          current_decision=decision)
         return legal[index]
     if action is None:
         raise Refused("illegal_action", "Name the action: its `index` or the `action` itself.")
@@ -115,9 +125,8 @@ def chosen_action(state: GameState, *, index: int | None = None,
     except (KeyError, TypeError, ValueError) as error:
         raise Refused("illegal_action", f"The action cannot be read: {error}.") from None
     if wanted not in legal:
-        # The engine words the refusal (and changes nothing).
-        reason = engine.apply(state, wanted).reason
-        raise Refused("illegal_action", reason, current_decision=state.decisions)
+        reason = refusal(wanted) if refusal else f"{wanted!r} is not a legal action now."
+        raise Refused("illegal_action", reason, current_decision=decision)
     return wanted
 
 

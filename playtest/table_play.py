@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from playtest.play import MAX_POLICY_ACTIONS, LogLine, Move, Refused, Until
+from playtest.play import MAX_POLICY_ACTIONS, LogLine, Move, Refused, Until, named_action
 from rules.cards import CardFacts
 from rules.decklist import Deck
 from rules.game import engine, seats
@@ -167,25 +167,7 @@ class TableGame:
         if self.over:
             raise Refused("game_over", f"The game is over ({self.table.outcome}).", status=409,
                           current_decision=self.decisions)
-        legal = self.legal()
-        if index is not None:
-            if not 0 <= index < len(legal):
-                raise Refused("illegal_action",
-                              f"There is no action number {index + 1} now: there are "
-                              f"{len(legal)} legal actions, numbered 1 to {len(legal)}.",
-                              current_decision=self.decisions)
-            return legal[index]
-        if action is None:
-            raise Refused("illegal_action", "Name the action: its `index` or the `action` "
-                          "itself.")
-        try:
-            wanted = Action.from_dict(dict(action))
-        except (KeyError, TypeError, ValueError) as error:
-            raise Refused("illegal_action", f"The action cannot be read: {error}.") from None
-        if wanted not in legal:
-            raise Refused("illegal_action", f"{wanted!r} is not a legal action now.",
-                          current_decision=self.decisions)
-        return wanted
+        return named_action(self.legal(), self.decisions, index=index, action=action)
 
     def policy_index(self) -> int | None:
         """The index of the action the greedy seat policy would take for the player."""

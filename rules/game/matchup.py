@@ -23,11 +23,8 @@ from rules.game.runner import chunks, run_parts
 from rules.game.seats import (
     KNOCKOUTS,
     Table,
-    apply,
-    legal_actions,
     new_table,
     play,
-    to_move,
 )
 from rules.game.state import DRAWN, PLAYED
 from rules.rng import derive_seed
@@ -87,17 +84,7 @@ def play_counting_attacks(prepared: Sequence[engine.Prepared], spec: MatchupSpec
         raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
     policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
                 for seat, deck in enumerate(order)]
-    if observe is None:
-        return play(table, policies), [policy.attacks for policy in policies]
-    # seats.play's loop with a look before each decision (a test checks both end alike).
-    while not table.outcome:
-        observe(table)
-        seat = to_move(table)
-        result = apply(table, policies[seat](table, seat, legal_actions(table)))
-        if not result.ok:
-            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
-                               f"{result.reason}")
-    return table, [policy.attacks for policy in policies]
+    return play(table, policies, observe), [policy.attacks for policy in policies]
 
 
 @dataclass

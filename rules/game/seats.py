@@ -924,9 +924,13 @@ def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
 type SeatPolicy = Callable[[Table, int, Sequence[Action]], Action]
 
 
-def play(table: Table, policies: Sequence[SeatPolicy]) -> Table:
-    """Play ``table`` to its end, each seat deciding by its own policy."""
+def play(table: Table, policies: Sequence[SeatPolicy],
+         observe: Callable[[Table], None] | None = None) -> Table:
+    """Play ``table`` to its end, each seat deciding by its own policy; ``observe(table)``
+    before every decision (a replay looks at the seats at each round's start)."""
     while not table.outcome:
+        if observe is not None:
+            observe(table)
         seat = to_move(table)
         actions = _legal_actions(table, seat)
         choice = policies[seat](table, seat, actions)
