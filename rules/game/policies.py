@@ -97,6 +97,8 @@ class GreedyPolicy:
         del seed  # deterministic: it needs no randomness
 
     def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]  # nothing to weigh: every rule below picks an offered action
         if state.bounty_due:
             return _bounty_choice(state, actions)
         if state.combat is not None:

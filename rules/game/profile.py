@@ -85,23 +85,21 @@ class Profile:
     # income abilities (Campaign, Worship, Oppress, custom "collect" texts) take per use.
     total_cost: int = field(init=False)
     income: int = field(init=False)
+    # Read at nearly every step of a game: plain attributes rather than properties (each
+    # property read compared two strings).
+    is_troop: bool = field(init=False)
+    is_citizen: bool = field(init=False)
+    is_structure: bool = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "total_cost", sum(self.cost) + self.generic)
         object.__setattr__(self, "income", sum(sum(a.effect.gains) for a in self.abilities
                                                if a.effect.kind == "collect"))
-
-    @property
-    def is_troop(self) -> bool:
-        return self.type == "personality" and self.subtype == "troop"
-
-    @property
-    def is_citizen(self) -> bool:
-        return self.type == "personality" and self.subtype == "citizen"
-
-    @property
-    def is_structure(self) -> bool:
-        return self.type == "structure"
+        object.__setattr__(self, "is_troop",
+                           self.type == "personality" and self.subtype == "troop")
+        object.__setattr__(self, "is_citizen",
+                           self.type == "personality" and self.subtype == "citizen")
+        object.__setattr__(self, "is_structure", self.type == "structure")
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords

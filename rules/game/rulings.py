@@ -153,6 +153,13 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
     if cached is not None:
         return cached
     card = state.card(instance)
+    combat = state.combat
+    if not card.keyword_thresholds and not state.zones["attached"] \
+            and (combat is None or instance not in combat.granted):
+        # Most cards, most of the time: nothing but the printed keywords (no threshold, no
+        # item in play, no grant), so the profile's own set, without building a copy.
+        state.keyword_cache[instance] = card.keywords
+        return card.keywords
     found = set(card.keywords)
     for keyword, needed in card.keyword_thresholds.items():
         if faction_members(state, card.faction) >= needed:
