@@ -46,7 +46,7 @@ def can_hunt(state: GameState) -> bool:
 
 def _available_troops(state: GameState) -> list[int]:
     can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
-    return [t for t in state.zones["defensive"] if state.card(t).is_troop
+    return [t for t in state.defensive if state.card(t).is_troop
             and (t not in state.exhausted or can_pay)]
 
 
@@ -79,7 +79,7 @@ def options(state: GameState) -> list[Action]:
     if step == "muster":
         can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
-                 for t in state.zones["defensive"] if state.card(t).is_troop
+                 for t in state.defensive if state.card(t).is_troop
                  and t not in c.player and (t not in state.exhausted or can_pay)]
         return [*sends, Action("done")] if sends else []
     if step == "assign":
@@ -276,7 +276,7 @@ def _begin_assignments(state: GameState) -> None:
     c = _combat(state)
     c.step = "assign"
     if c.kind == "raid":
-        walls = [w for w in state.zones["defensive"] if state.card(w).subtype == "wall"]
+        walls = [w for w in state.defensive if state.card(w).subtype == "wall"]
         if walls:
             c.wall = walls[0]
             c.wall_left = min(state.card(c.wall).residencies, len(c.wild))
@@ -374,8 +374,8 @@ def _targets(state: GameState, side: int, card: int,
         flyer_free = "flight" in mine and not any(
             _reaches_flyers(state, t) for t in free_defenders)
         if not free_defenders or flyer_free:
-            enemies += state.zones["private"]
-            enemies += state.zones["guards"]
+            enemies += state.private
+            enemies += state.guards
     return enemies
 
 
@@ -446,8 +446,8 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
                     flyer_free = False
                     break
         if not free or flyer_free:
-            for zone in ("private", "guards"):
-                for target in state.zones[zone]:
+            for zone in (state.private, state.guards):
+                for target in zone:
                     if target not in busy:
                         return True
     return False
@@ -586,7 +586,7 @@ def _modify_options(state: GameState) -> list[Action]:
             found += [Action("use", instance, t, ability.option) for t in mine]
     strongest = max((state.card(t).strength[0] for t in mine), default=-1)
     seen: set[str] = set()
-    for card in state.zones["hand"]:
+    for card in state.hand:
         profile = state.card(card)
         if profile.type != "event" or profile.subtype != "battle" or profile.id in seen:
             continue
@@ -692,7 +692,7 @@ def _offense(state: GameState, card: int, target: int) -> int:
 
 def _guard_offense(state: GameState, structure: int) -> int:
     bonus = sum(e.amount for e in state.card(structure).statics if e.kind == "guard_offense")
-    return sum(state.card(g).offense + bonus for g in state.zones["guards"]
+    return sum(state.card(g).offense + bonus for g in state.guards
                if state.host.get(g) == structure and g not in state.exhausted)
 
 
@@ -704,7 +704,7 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
         value += state.card(item).defense
     if profile.is_structure:
         bonus = sum(e.amount for e in profile.statics if e.kind == "guard_defense")
-        value += sum(state.card(g).defense + bonus for g in state.zones["guards"]
+        value += sum(state.card(g).defense + bonus for g in state.guards
                      if state.host.get(g) == card)
     if state.where[card] == "guards":
         host = state.host.get(card, -1)
@@ -855,7 +855,7 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
     if profile.is_structure:
         # "If their structure is destroyed in combat they take a wound and return to the
         # defensive holdings."
-        for guard in [g for g in state.zones["guards"] if state.host.get(g) == card]:
+        for guard in [g for g in state.guards if state.host.get(g) == card]:
             if rulings.wound(state, guard, 1):
                 rulings.remove_killed(state, guard, "killed")
     rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
@@ -878,7 +878,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         if first < 0:
             continue
         if card in c.first_private:
-            pool = state.zones["private"] + state.zones["guards"]
+            pool = state.private + state.guards
         else:
             pool = list(_side_cards(state, 1 - side))
             if side == WILD and c.wall >= 0:

@@ -144,7 +144,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     if state.events is not None:
         emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
              players=config.players, city=list(state.city), personal=list(state.personal))
-    for instance in list(state.zones["private"]):
+    for instance in list(state.private):
         card = state.card(instance)
         if card.subtype == "wall":
             state.move(instance, "defensive")
@@ -152,7 +152,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
             raise DeckNotPlayable("The Initial Holdings cost more than the 12 starting tokens.")
         if state.events is not None:
             emit(state, "holding", card=instance, paid=list(state.personal))
-    if not any(state.card(i).subtype == "stronghold" for i in state.zones["private"]):
+    if not any(state.card(i).subtype == "stronghold" for i in state.private):
         raise DeckNotPlayable("The Initial Holdings have no stronghold.")
     rng = GameRng(state.rng)
     for zone in ("structure_pile", "personality_pile", "wanderer_pile"):
@@ -224,7 +224,7 @@ def _next_step(state: GameState) -> None:
         state.step = "draw"
     elif step == "draw":
         if state.round == 1:
-            for instance in state.zones["hand"]:
+            for instance in state.hand:
                 state.flags[instance] |= OPENING
         state.phase, state.step = "action", "act"
     elif step == "act":
@@ -333,17 +333,17 @@ def _after_combat(state: GameState, kind: str) -> None:
 def _new_wanderer(state: GameState) -> None:
     recycled = False
     while not state.outcome:
-        pile = state.zones["wanderer_pile"]
+        pile = state.wanderer_pile
         if not pile:
             # Recycle at most once per new wanderer: a pile holding only dead or clashing
             # uniques would otherwise go round for ever.
-            if recycled or not state.zones["wanderer_discard"]:
+            if recycled or not state.wanderer_discard:
                 if state.events is not None:
                     emit(state, "no_wanderer")
                 return
             _recycle(state, "wanderers", free=True)
             recycled = True
-            pile = state.zones["wanderer_pile"]
+            pile = state.wanderer_pile
         instance = pile[0]
         card = state.card(instance)
         state.move(instance, "wanderers")
@@ -351,7 +351,7 @@ def _new_wanderer(state: GameState) -> None:
         if state.events is not None:
             emit(state, "new_wanderer", card=instance)
         if card.unique:
-            if any(state.cards[i] == card.id for i in state.zones["dead"]):
+            if any(state.cards[i] == card.id for i in state.dead):
                 if state.events is not None:
                     emit(state, "unique_dead", card=instance)
                 state.move(instance, "wanderer_discard")
@@ -415,7 +415,7 @@ def _legal_actions(state: GameState) -> list[Action]:
         options = []
         if state.discards_left:
             seen = set()
-            for instance in state.zones["hand"]:
+            for instance in state.hand:
                 if state.cards[instance] not in seen:
                     seen.add(state.cards[instance])
                     options.append(Action("discard", instance))
@@ -588,13 +588,13 @@ def _play(state: GameState, action: Action) -> None:
 
 def _arrange_options(state: GameState) -> list[Action]:
     options = []
-    structures = [s for s in state.zones["private"]]
-    for troop in state.zones["defensive"]:
+    structures = [s for s in state.private]
+    for troop in state.defensive:
         if state.card(troop).is_troop:
             options += [Action("guard", troop, s) for s in structures]
-    options += [Action("unguard", g) for g in state.zones["guards"]]
+    options += [Action("unguard", g) for g in state.guards]
     personalities = rulings.personalities_in_play(state)
-    for item in state.zones["attached"]:
+    for item in state.attached:
         if state.card(item).type == "item":
             host = state.host.get(item, -1)
             options += [Action("move_item", item, p) for p in personalities if p != host]
@@ -604,7 +604,7 @@ def _arrange_options(state: GameState) -> list[Action]:
 
 
 def _draw_options(state: GameState) -> list[Action]:
-    if len(state.zones["hand"]) >= HAND_SIZE:
+    if len(state.hand) >= HAND_SIZE:
         return []
     options = [Action("draw", option=pile) for pile in ("structures", "personalities")
                if state.zones[DRAW_PILES[pile]]]
@@ -623,7 +623,7 @@ class _Table:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.wall_in_play = any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+        self.wall_in_play = any(state.card(i).subtype == "wall" for i in state.defensive)
         self._homes: list[int] | None = None
         self._people: list[int] | None = None
 
@@ -644,8 +644,8 @@ def _play_options(state: GameState) -> list[Action]:
     options: list[Action] = []
     seen: set[str] = set()
     table = _Table(state)
-    dead = {state.cards[i] for i in state.zones["dead"]}
-    for instance in state.zones["hand"]:
+    dead = {state.cards[i] for i in state.dead}
+    for instance in state.hand:
         card_id = state.cards[instance]
         if card_id in seen:
             continue
@@ -668,7 +668,7 @@ def _add_placements(options: list[Action], state: GameState, instance: int, card
             options.append(Action("play", instance, home))
     elif card.is_troop:
         options.append(Action("play", instance))
-        for structure in state.zones["private"]:
+        for structure in state.private:
             options.append(Action("play", instance, structure))
     elif card.type == "item":
         for person in table.people:
@@ -705,8 +705,9 @@ def _fine_options(state: GameState) -> list[Action]:
     if state.fines_due <= 0:
         return []
     options = [Action("fine", option=rulings.KINDS[k]) for k in range(3) if state.personal[k]]
-    for zone in ("private", "residents", "guards", "defensive", "attached"):
-        options += [Action("fine", i) for i in state.zones[zone]
+    for zone in (state.private, state.residents, state.guards, state.defensive,
+                 state.attached):
+        options += [Action("fine", i) for i in zone
                     if state.card(i).subtype != "stronghold"]
     uses = _use_options(state)
     if not options:

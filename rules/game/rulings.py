@@ -75,7 +75,14 @@ def spend(state: GameState, count: int) -> None:
     lets the player pick)."""
     personal, favour = state.personal, state.favour
     for _ in range(count):
-        kind = max(range(3), key=lambda k: (k != favour, personal[k], -k))
+        # The highest (not the favour's kind, how many, lowest kind): compared by hand rather
+        # than by max() with a key (a closure and three tuples for every token).
+        kind = 0
+        for k in (1, 2):
+            spare, best_spare = k != favour, kind != favour
+            if (spare and not best_spare) or (spare == best_spare
+                                              and personal[k] > personal[kind]):
+                kind = k
         if personal[kind] == 0:
             return
         personal[kind] -= 1
@@ -95,9 +102,8 @@ def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
 
 
 def personalities_in_play(state: GameState) -> list[int]:
-    zones = state.zones
-    found = [*zones["residents"], *zones["guards"]]
-    for i in zones["defensive"]:  # (a loop: compiled, a generator is an object more)
+    found = [*state.residents, *state.guards]
+    for i in state.defensive:  # (a loop: compiled, a generator is an object more)
         if state.card(i).type == "personality":
             found.append(i)
     return found
@@ -108,13 +114,14 @@ def faction_members(state: GameState, faction: str | None) -> int:
     building that list: asked for every faction threshold of keywords and abilities)."""
     if faction is None:
         return 0
-    zones = state.zones
     count = 0
-    for zone in ("residents", "guards"):
-        for i in zones[zone]:
-            if state.card(i).faction == faction:
-                count += 1
-    for i in zones["defensive"]:
+    for i in state.residents:
+        if state.card(i).faction == faction:
+            count += 1
+    for i in state.guards:
+        if state.card(i).faction == faction:
+            count += 1
+    for i in state.defensive:
         card = state.card(i)
         if card.type == "personality" and card.faction == faction:
             count += 1
@@ -140,10 +147,10 @@ def influence_total(state: GameState) -> int:
 def open_residences(state: GameState) -> list[int]:
     """Structures of the player with a free residency (walls have none)."""
     used: dict[int, int] = {}
-    for citizen in state.zones["residents"]:
+    for citizen in state.residents:
         host = state.host.get(citizen, -1)  # -1: being rehoused right now
         used[host] = used.get(host, 0) + 1
-    return [s for s in state.zones["private"] if state.card(s).residencies > used.get(s, 0)]
+    return [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
 
 
 def keywords(state: GameState, instance: int) -> frozenset[str]:
@@ -154,7 +161,7 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
         return cached
     card = state.card(instance)
     combat = state.combat
-    if not card.keyword_thresholds and not state.zones["attached"] \
+    if not card.keyword_thresholds and not state.attached \
             and (combat is None or instance not in combat.granted):
         # Most cards, most of the time: nothing but the printed keywords (no threshold, no
         # item in play, no grant), so the profile's own set, without building a copy.
@@ -183,7 +190,7 @@ def items_used(state: GameState, instance: int) -> list[int]:
         return cached
     best: dict[str, int] = {}
     others = []
-    for item in state.zones["attached"]:
+    for item in state.attached:
         if state.host.get(item) != instance:
             continue
         card = state.card(item)
@@ -248,14 +255,14 @@ def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None
     if state.events is not None:
         emit(state, "leaves_play", card=instance, to=zone, reason=reason)
     # "If the card the item is attached to leaves play the item is discarded."
-    for attached in [a for a in state.zones["attached"] if state.host.get(a) == instance]:
+    for attached in [a for a in state.attached if state.host.get(a) == instance]:
         _leave_play(state, attached, DISCARDS[state.card(attached).pile], "host_left")
     if card.type == "structure":
-        for guard in [g for g in state.zones["guards"] if state.host.get(g) == instance]:
+        for guard in [g for g in state.guards if state.host.get(g) == instance]:
             state.move(guard, "defensive")
             if state.events is not None:
                 emit(state, "guard_returns", card=guard)
-        for citizen in [c for c in state.zones["residents"] if state.host.get(c) == instance]:
+        for citizen in [c for c in state.residents if state.host.get(c) == instance]:
             rehouse(state, citizen)
 
 
@@ -326,8 +333,9 @@ def usable_abilities(state: GameState, *, combat_step: bool) -> list[tuple[int, 
     """(card holding the ability, ability, card that exhausts) for every ability that can be
     used now: not exhausted when it exhausts, faction threshold met, its price affordable."""
     found: list[tuple[int, Ability, int]] = []
-    for zone in ("private", "residents", "guards", "defensive", "attached"):
-        for instance in state.zones[zone]:
+    for zone in (state.private, state.residents, state.guards, state.defensive,
+                 state.attached):
+        for instance in zone:
             card = state.card(instance)
             if not card.abilities:
                 continue
@@ -406,7 +414,7 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
         # The player looks through the pile and chooses: one action per card found, naming
         # its copy with the lowest number (whatever the pile's order, which is hidden).
         found: dict[str, int] = {}
-        for i in sorted(state.zones["structure_pile"]):
+        for i in sorted(state.structure_pile):
             card_i = state.card(i)
             if card_i.residencies and card_i.subtype == "general":
                 found.setdefault(card_i.id, i)
@@ -414,10 +422,10 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
     if kind == "bounty_bonus":
         return [Action("play", instance, w) for w in state.zones["wanderers"]]
     if kind == "wound_own_structure":
-        return [Action("play", instance, s) for s in state.zones["private"]
+        return [Action("play", instance, s) for s in state.private
                 if state.card(s).subtype != "stronghold"]
     if kind == "exhaust_own_citizen":
-        targets = [c for c in state.zones["residents"] if c not in state.exhausted]
+        targets = [c for c in state.residents if c not in state.exhausted]
         return [Action("play", instance, c) for c in targets] or [Action("play", instance)]
     return []
 
@@ -461,7 +469,7 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
 def _search_residence(state: GameState, found: int) -> None:
     """Take the structure the player chose from the pile, then shuffle the pile (a searched
     pile is reshuffled: a documented choice)."""
-    pile = state.zones["structure_pile"]
+    pile = state.structure_pile
     state.move(found, "hand")
     state.flags[found] |= 1
     rng = GameRng(state.rng)

@@ -80,7 +80,7 @@ class Combat:
 
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
-                        "item_cache", "profiles"})
+                        "item_cache", "profiles", *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
@@ -130,6 +130,43 @@ class GameState:
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
+    # The lists of ``zones`` again, as attributes: the engine reads a zone at nearly every
+    # step, and an attribute costs far less than a lookup by name. The same list objects
+    # (bind_zones), so a change made through either is seen by both; but for the wanderer
+    # row, which the table (seats.py) replaces in ``zones``: read it there.
+    hand: list[int] = field(init=False, repr=False, compare=False)
+    structure_pile: list[int] = field(init=False, repr=False, compare=False)
+    personality_pile: list[int] = field(init=False, repr=False, compare=False)
+    wanderer_pile: list[int] = field(init=False, repr=False, compare=False)
+    structure_discard: list[int] = field(init=False, repr=False, compare=False)
+    personality_discard: list[int] = field(init=False, repr=False, compare=False)
+    wanderer_discard: list[int] = field(init=False, repr=False, compare=False)
+    private: list[int] = field(init=False, repr=False, compare=False)
+    residents: list[int] = field(init=False, repr=False, compare=False)
+    guards: list[int] = field(init=False, repr=False, compare=False)
+    defensive: list[int] = field(init=False, repr=False, compare=False)
+    attached: list[int] = field(init=False, repr=False, compare=False)
+    dead: list[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.bind_zones()
+
+    def bind_zones(self) -> None:
+        """Point the zone attributes at the lists of ``zones`` (after ``zones`` is replaced)."""
+        zones = self.zones
+        self.hand = zones["hand"]
+        self.structure_pile = zones["structure_pile"]
+        self.personality_pile = zones["personality_pile"]
+        self.wanderer_pile = zones["wanderer_pile"]
+        self.structure_discard = zones["structure_discard"]
+        self.personality_discard = zones["personality_discard"]
+        self.wanderer_discard = zones["wanderer_discard"]
+        self.private = zones["private"]
+        self.residents = zones["residents"]
+        self.guards = zones["guards"]
+        self.defensive = zones["defensive"]
+        self.attached = zones["attached"]
+        self.dead = zones["dead"]
 
     @property
     def over(self) -> bool:
@@ -212,6 +249,7 @@ class GameState:
             setattr(state, name, data[name])
         state.reseed = int(data.get("reseed", 0))
         state.zones = {z: list(data["zones"][z]) for z in ZONES}
+        state.bind_zones()
         state.where = list(data["where"])
         state.personal = list(data["personal"])
         state.city = list(data["city"])
