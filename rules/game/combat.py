@@ -21,6 +21,8 @@ tip over, else attacks the weakest target.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.game import rulings
 from rules.game.actions import Action
 from rules.game.effects import Effect
@@ -28,10 +30,11 @@ from rules.game.rulings import emit
 from rules.game.state import Combat, GameState
 from rules.rng import GameRng, keyed_state
 
-PLAYER, WILD = 0, 1
-MOVE_EXHAUSTED_COST = 3
-DIE_OFFENSE = {1: 1, 2: 2}
-DIE_DEFENSE = {5: 1, 6: 2}
+PLAYER: Final = 0
+WILD: Final = 1
+MOVE_EXHAUSTED_COST: Final = 3
+DIE_OFFENSE: Final = {1: 1, 2: 2}
+DIE_DEFENSE: Final = {5: 1, 6: 2}
 # An attack as policies foresee it (forecast): side, target, attackers, each attacker's
 # offense, whether each is ready, the target's defense, resolution step, wounds per hit.
 type Attack = tuple[int, int, list[int], list[int], list[bool], int, int, int]
@@ -398,7 +401,7 @@ def _assign_options(state: GameState, side: int,
     return found
 
 
-_NOBODY: list[int] = []
+_NOBODY: Final[list[int]] = []
 
 
 def engaged(state: GameState) -> dict[int, list[int]]:
@@ -1033,7 +1036,7 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
     return -1, found
 
 
-NO_STRIKE_BACK = -1000  # assignment_numbers' strike-back margin when there is none
+NO_STRIKE_BACK: Final = -1000  # assignment_numbers' strike-back margin when there is none
 
 
 def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,

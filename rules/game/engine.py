@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from rules.cards import CardFacts
 from rules.deck_rules import Problem, holdings_problems
@@ -38,14 +38,15 @@ from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameS
 from rules.holdings import advise_holdings, apply_advice, deck_structures
 from rules.rng import GameRng, keyed_state
 
-HAND_SIZE = 7
-RECYCLE_COST = 5
-DISCARD_LIMIT = 3
-MOVE_COST = 3
-STARTING_TOKENS = (4, 4, 4)
+HAND_SIZE: Final = 7
+RECYCLE_COST: Final = 5
+DISCARD_LIMIT: Final = 3
+MOVE_COST: Final = 3
+STARTING_TOKENS: Final = (4, 4, 4)
 # Steps of a seat at a table of 2 to 6 (never solo): waiting for the other seats, and a combat
 # on this seat's cards started by the table on another seat's turn.
-WAIT, HOSTING = "wait", "hosting"
+WAIT: Final = "wait"
+HOSTING: Final = "hosting"
 
 
 class DeckNotPlayable(ValueError):
@@ -456,7 +457,7 @@ def _offered(legal: list[Action], action: Action) -> bool:
 
 
 # What apply returns for a game that is not recorded (it has no events to carry).
-_DONE = Result(True)
+_DONE: Final = Result(True)
 
 
 def _why_illegal(state: GameState, action: Action) -> str:

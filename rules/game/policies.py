@@ -65,18 +65,23 @@ from rules.rng import GameRng
 
 # The weights of the greedy policy's scores, tuned on the sample decks against the lookahead
 # player (docs/goldfish.md): a play scores in "influence points" of about 4 each.
-INFLUENCE = 4.0  # a point of faction influence, the unit of the scores
-BONUS_TOKEN = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
-TROOP_BASE = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
-TROOP_FIGHT = 0.5  # per point of offense and defense, while it has no more troops than wanderers
-INCOME_ROUNDS = 12.0  # an income structure pays about this many rounds less the round number...
-INCOME_LEAST = 2.0  # ...and never less than this many
-HUNT_GAIN = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
-OVERRUN_STAKE = 20.0  # what a kill is worth more when the next wanderer would overrun the city
-WOUND_GAIN = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
-HUNTERS_PER_PREY = 2  # wanderers engaged at most: one per two ready troops (at least one)
-AFFORD_ROUNDS = 2  # a personality in hand it cannot pay for within this many rounds is discarded
-ITEM_DEAR = 3  # an item in hand that costs this many tokens or more is discarded (Discard Phase)
+INFLUENCE: Final = 4.0  # a point of faction influence, the unit of the scores
+BONUS_TOKEN: Final = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
+TROOP_BASE: Final = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
+# per point of offense and defense, while it has no more troops than wanderers
+TROOP_FIGHT: Final = 0.5
+# an income structure pays about this many rounds less the round number...
+INCOME_ROUNDS: Final = 12.0
+INCOME_LEAST: Final = 2.0  # ...and never less than this many
+HUNT_GAIN: Final = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
+# what a kill is worth more when the next wanderer would overrun the city
+OVERRUN_STAKE: Final = 20.0
+WOUND_GAIN: Final = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
+HUNTERS_PER_PREY: Final = 2  # wanderers engaged at most: one per two ready troops (at least one)
+# a personality in hand it cannot pay for within this many rounds is discarded
+AFFORD_ROUNDS: Final = 2
+# an item in hand that costs this many tokens or more is discarded (Discard Phase)
+ITEM_DEAR: Final = 3
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -619,16 +624,17 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 # The chance an attack wounds, by its margin before the dice: the attacking group's die adds
 # 0, +1 or +2 offense (4, 1 and 1 chances in 6), the target's die 0, +1 or +2 defense.
-_WOUND_CHANCE = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
+_WOUND_CHANCE: Final = {2: 35 / 36, 1: 30 / 36, 0: 6 / 36, -1: 1 / 36}
 # The same chances as plain floats: _wound_chance is asked for every attack of every option
 # weighed, and compiled, comparisons on an int cost less than a dict lookup.
 _WOUND_2: Final = _WOUND_CHANCE[2]
 _WOUND_1: Final = _WOUND_CHANCE[1]
 _WOUND_0: Final = _WOUND_CHANCE[0]
 _WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
-KILL_VALUE = 3.0  # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
-TOKEN_VALUE = 1.0  # what a token spent on a modification is worth, in the same units
-MODIFY_THRESHOLD = 0.25  # a modification is used when it gains at least this much
+# a wanderer gone: no more fines, raids or overrun from it, besides its bounty
+KILL_VALUE: Final = 3.0
+TOKEN_VALUE: Final = 1.0  # what a token spent on a modification is worth, in the same units
+MODIFY_THRESHOLD: Final = 0.25  # a modification is used when it gains at least this much
 
 
 def _wound_chance(margin: int) -> float:
@@ -865,7 +871,7 @@ def _combat_cards(state: GameState) -> list[int]:
     return state.combat.player
 
 
-_NO_HITS: list[tuple[float, int, int]] = []
+_NO_HITS: Final[list[tuple[float, int, int]]] = []
 
 
 def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chance: float,

@@ -11,24 +11,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 from rules.abilities import parse_abilities
 from rules.card_facts import applicable_keys
 from rules.cards import CardFacts
 from rules.game.effects import Effect, read_effect
 
-KINDS = ("economic", "religious", "political")
-PRIMARY = {"kalim": 1, "mosfin": 2, "guild": 0}  # faction -> index of its primary token kind
+KINDS: Final = ("economic", "religious", "political")
+PRIMARY: Final = {"kalim": 1, "mosfin": 2, "guild": 0}  # faction -> index of its primary token kind
 
 # Common abilities that matter in solo play, as the flag names the engine reads.
-COMBAT_KEYWORDS = frozenset({
+COMBAT_KEYWORDS: Final = frozenset({
     "armor", "berserk", "bribery", "charge", "climb", "defender", "endurance", "fear", "fervor",
     "fierce", "fleetfoot", "flight", "follower", "giant-size", "hoarding", "pray", "ranged", "raze",
 })
-INCOME_ABILITIES = {"campaign": (2, "strength_political"), "worship": (1, "strength_religious"),
-                    "oppress": (0, "strength_religious")}
+INCOME_ABILITIES: Final = {"campaign": (2, "strength_political"),
+                           "worship": (1, "strength_religious"),
+                           "oppress": (0, "strength_religious")}
 # Common abilities that only act on another player (or only against the user) in solo play.
-NO_SOLO_EFFECT = frozenset({
+NO_SOLO_EFFECT: Final = frozenset({
     "crusade", "debate", "discredit", "extort", "influence", "persuade", "protection", "retain",
     "sap", "support", "tithe",
 })

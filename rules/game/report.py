@@ -16,11 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rules.game.config import RULES_VERSION, GameConfig
 
-LOSSES = ("overrun", "stronghold", "timeout")
+LOSSES: Final = ("overrun", "stronghold", "timeout")
 
 
 @dataclass(frozen=True, slots=True)

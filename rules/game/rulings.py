@@ -7,7 +7,7 @@ Pure Python. Each function applies one sentence (or a few) of the rulebook to a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from rules.game.actions import Action
 from rules.game.effects import Effect
@@ -15,9 +15,9 @@ from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState
 from rules.rng import GameRng
 
-KINDS = ("economic", "religious", "political")
-KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
-PERSONALITY_ZONES = ("residents", "guards", "defensive")
+KINDS: Final = ("economic", "religious", "political")
+KIND_INDEX: Final = {k: i for i, k in enumerate(KINDS)}
+PERSONALITY_ZONES: Final = ("residents", "guards", "defensive")
 
 __all__ = ["PRIMARY"]
 

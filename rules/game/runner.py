@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from rules.decklist import Deck
 from rules.game import engine
@@ -25,7 +25,7 @@ from rules.game.report import GameSummary, Tally
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
 from rules.rng import derive_seed
 
-CHUNK = 250
+CHUNK: Final = 250
 
 
 # Who may play a run, by the name --policy takes; "lookahead:N" sets the lookahead's budget

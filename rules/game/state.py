@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from rules.game.config import GameConfig
 from rules.game.profile import Profile, profiles_from_facts
@@ -24,19 +24,21 @@ from rules.game.profile import Profile, profiles_from_facts
 # private holdings (structures; citizens on residences and guards on structures are listed
 # apart), the defensive holdings (troops and the wall), the wanderer row, attached cards,
 # and the dead pile for killed or destroyed unique cards.
-ZONES = (
+ZONES: Final = (
     "hand", "structure_pile", "personality_pile", "wanderer_pile", "structure_discard",
     "personality_discard", "wanderer_discard", "private", "residents", "guards", "defensive",
     "wanderers", "attached", "dead",
 )
-IN_PLAY = frozenset({"private", "residents", "guards", "defensive", "wanderers", "attached"})
-DRAW_PILES = {"structures": "structure_pile", "personalities": "personality_pile",
+IN_PLAY: Final = frozenset({"private", "residents", "guards", "defensive", "wanderers", "attached"})
+DRAW_PILES: Final = {"structures": "structure_pile", "personalities": "personality_pile",
               "wanderers": "wanderer_pile"}
-DISCARDS = {"structures": "structure_discard", "personalities": "personality_discard",
+DISCARDS: Final = {"structures": "structure_discard", "personalities": "personality_discard",
             "wanderers": "wanderer_discard"}
 
 # Flags per instance, for the per-card figures of the report.
-DRAWN, PLAYED, OPENING = 1, 2, 4
+DRAWN: Final = 1
+PLAYED: Final = 2
+OPENING: Final = 4
 
 
 @dataclass(slots=True)
@@ -79,7 +81,7 @@ class Combat:
 
 
 # Worked out from the rest, or kept apart from the saved state.
-_NOT_SAVED = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
+_NOT_SAVED: Final = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
                         "item_cache", "profiles", *(z for z in ZONES if z != "wanderers")})
 
 
