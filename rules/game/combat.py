@@ -48,7 +48,7 @@ def can_hunt(state: GameState) -> bool:
 
 
 def _available_troops(state: GameState) -> list[int]:
-    can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
+    can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
     return [t for t in state.defensive if state.card(t).is_troop
             and (t not in state.exhausted or can_pay)]
 
@@ -77,10 +77,10 @@ def options(state: GameState) -> list[Action]:
                 Action("done")]
     if step == "bribe":
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
-                  and sum(state.personal) >= _bribe_cost(state, w)]
+                  and rulings.held(state) >= _bribe_cost(state, w)]
         return [*bribes, Action("done")] if bribes else []
     if step == "muster":
-        can_pay = sum(state.personal) >= MOVE_EXHAUSTED_COST
+        can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
                  for t in state.defensive if state.card(t).is_troop
                  and t not in c.player and (t not in state.exhausted or can_pay)]
@@ -685,7 +685,8 @@ def _offense(state: GameState, card: int, target: int) -> int:
     elif "giant-size" in keys and "giant-size" not in rulings.keywords(state, target):
         value += 3
     if target_card.type == "wanderer":
-        value += sum(rulings.static_amounts(state, card, "offense_vs_wanderers"))
+        for amount in rulings.static_amounts(state, card, "offense_vs_wanderers"):
+            value += amount
     if profile.is_structure:
         value += _guard_offense(state, card)
     if card in c.feared:
@@ -714,9 +715,14 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
         if host >= 0:
             value += sum(e.amount for e in state.card(host).statics if e.kind == "guard_defense")
     if profile.is_troop:
-        value -= max((amount for a in attackers
-                      for amount in rulings.static_amounts(state, a, "defense_malus")),
-                     default=0)
+        # The largest malus of the attackers (0 with none), in a loop: compiled, max() of a
+        # generator is a call to the builtin and a generator object.
+        malus, found = 0, False
+        for a in attackers:
+            for amount in rulings.static_amounts(state, a, "defense_malus"):
+                if not found or amount > malus:
+                    malus, found = amount, True
+        value -= malus
     return max(0, value)
 
 

@@ -607,16 +607,23 @@ def _arrange_options(state: GameState) -> list[Action]:
 def _draw_options(state: GameState) -> list[Action]:
     if len(state.hand) >= HAND_SIZE:
         return []
-    options = [Action("draw", option=pile) for pile in ("structures", "personalities")
-               if state.zones[DRAW_PILES[pile]]]
+    options = []
+    if state.structure_pile:
+        options.append(Action("draw", option="structures"))
+    if state.personality_pile:
+        options.append(Action("draw", option="personalities"))
     return [*options, *_recycle_options(state)]
 
 
 def _recycle_options(state: GameState) -> list[Action]:
-    if sum(state.personal) < RECYCLE_COST:
+    if rulings.held(state) < RECYCLE_COST:
         return []
-    return [Action("recycle", option=pile) for pile in ("structures", "personalities")
-            if not state.zones[DRAW_PILES[pile]] and state.zones[DISCARDS[pile]]]
+    options = []  # (the piles by attribute: see GameState.bind_zones)
+    if not state.structure_pile and state.structure_discard:
+        options.append(Action("recycle", option="structures"))
+    if not state.personality_pile and state.personality_discard:
+        options.append(Action("recycle", option="personalities"))
+    return options
 
 
 class _Table:
@@ -651,7 +658,7 @@ def _play_options(state: GameState) -> list[Action]:
         if card_id in seen:
             continue
         seen.add(card_id)
-        card = state.table[card_id]
+        card = state.card(instance)
         if card_id in dead or not affordable(state, card.cost, card.generic):
             continue
         _add_placements(options, state, instance, card, table)

@@ -364,7 +364,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             target = action.target
             left = state.card(target).vitality - state.wounds.get(target, 0)
             return 50 + state.card(target).bounty if left <= ability.effect.amount else 0
-        return 100 + sum(ability.effect.gains) - sum(ability.effect.pay)
+        return 100 + rulings.tokens(ability.effect.gains) - rulings.tokens(ability.effect.pay)
     if action.kind != "play":
         return 0
     card = state.card(action.card)
@@ -400,7 +400,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
-            return 12 + sum(effect.gains) - card.total_cost
+            return 12 + rulings.tokens(effect.gains) - card.total_cost
         if effect.kind in ("draw", "search_residence"):
             return 7
     return 0
@@ -428,7 +428,7 @@ def _play_bound(card: Profile) -> float:
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
         if effect.kind == "collect":
-            return max(7, 12 + sum(effect.gains) - card.total_cost)
+            return max(7, 12 + rulings.tokens(effect.gains) - card.total_cost)
         return 7
     return 0
 
@@ -984,7 +984,7 @@ def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float
         return fight.boost_gain(lost, None, action.target)
     if kind == "use":
         effect = state.card(card).ability(action.option).effect
-        price = sum(effect.pay) * TOKEN_VALUE
+        price = rulings.tokens(effect.pay) * TOKEN_VALUE
         actor = state.host.get(card, card) if state.card(card).type == "invocation" else card
         if effect.kind == "grant":
             return fight.value(grant=(actor, effect.keyword)) - fight.base - price

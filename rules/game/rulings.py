@@ -48,6 +48,18 @@ def end_game(state: GameState, outcome: str) -> None:
 # --- tokens --------------------------------------------------------------------------------
 
 
+def held(state: GameState) -> int:
+    """The player's personal tokens, every kind together (compiled, sum() of a list or a
+    tuple calls the builtin by name: this adds the three)."""
+    personal = state.personal
+    return personal[0] + personal[1] + personal[2]
+
+
+def tokens(kinds: tuple[int, int, int]) -> int:
+    """A cost's or a gain's tokens, every kind together (as :func:`held`)."""
+    return kinds[0] + kinds[1] + kinds[2]
+
+
 def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
     personal = state.personal
     economic, religious, political = personal[0], personal[1], personal[2]
