@@ -334,8 +334,14 @@ def _unassigned(state: GameState, side: int,
 
 def _engaged(c: Combat) -> dict[int, list[int]]:
     """The targets of the attacks each card is in, in one pass over the groups (what _used
-    and _member ask card by card): the assignment options need it for every card."""
+    and _member ask card by card): the assignment options need it for every card, several
+    times a decision, so it is remembered until the groups change (Combat.engaged_memo:
+    read it, never change it)."""
+    known = c.engaged_memo
+    if known is not None:
+        return known
     engaged: dict[int, list[int]] = {}
+    c.engaged_memo = engaged
     for group in c.groups:
         target = group[1]
         for index in range(2, len(group)):
@@ -463,6 +469,7 @@ def _assign(state: GameState, side: int, action: Action) -> None:
         for group in c.groups:
             if group[0] == side and group[1] == action.target and group[2] == lead:
                 group.append(action.card)
+                c.engaged_memo = None
                 break
         if state.events is not None:
             emit(state, "joint_attack", card=action.card, target=action.target, lead=lead)
@@ -477,6 +484,7 @@ def _assign(state: GameState, side: int, action: Action) -> None:
 def _new_group(state: GameState, side: int, card: int, target: int) -> None:
     c = _combat(state)
     c.groups.append([side, target, card])
+    c.engaged_memo = None
     if state.events is not None:
         emit(state, "separate_attack", card=card, target=target)
     # "If a card is assigned to an unassigned card these cards are considered to be assigned
@@ -487,6 +495,7 @@ def _new_group(state: GameState, side: int, card: int, target: int) -> None:
             and (reaches_flyers or not ranged_flyer):
         # "Ranged flyers may only be hit by those with ranged or flight."
         c.groups.append([1 - side, card, target])
+        c.engaged_memo = None
         if state.events is not None:
             emit(state, "strikes_back", card=target, target=card)
 
@@ -505,6 +514,7 @@ def _climb_over(state: GameState) -> None:
             if not others:
                 continue
             group.remove(member)
+            c.engaged_memo = None
             c.climbed.append(member)
             target = min(others, key=lambda t: (_defense(state, t, []), t))
             if state.events is not None:
@@ -512,6 +522,7 @@ def _climb_over(state: GameState) -> None:
             _new_group(state, WILD, member, target)
         if len(group) == 2:
             c.groups.remove(group)
+            c.engaged_memo = None
 
 
 def _wild_choice(state: GameState) -> Action | None:
@@ -905,6 +916,7 @@ def _start_berserk(state: GameState) -> bool:
     if not wild and not player:
         return False
     c.groups = []
+    c.engaged_memo = None
     if state.events is not None:
         emit(state, "berserk_round")
     for card in dict.fromkeys(a.card for a in wild):
