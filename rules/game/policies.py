@@ -316,16 +316,8 @@ class _Context:
         return self._influence
 
     def _count_personalities(self) -> None:
-        # One pass for members and influence: the scores and the decisive plays need both.
-        state = self.state
-        members: dict[str, int] = {}
-        total = 0
-        for instance in rulings.personalities_in_play(state):
-            card = state.card(instance)
-            total += card.influence
-            if card.faction:
-                members[card.faction] = members.get(card.faction, 0) + 1
-        self._members, self._influence = members, total
+        # Members and influence together (the engine remembers them between decisions).
+        self._members, self._influence = rulings.faction_counts(self.state)
 
     @property
     def troops(self) -> int:

@@ -126,7 +126,9 @@ def faction_members(state: GameState, faction: str | None) -> int:
     building that list: asked for every faction threshold of keywords and abilities)."""
     if faction is None:
         return 0
-    count = 0
+    if faction:
+        return faction_counts(state)[0].get(faction, 0)
+    count = 0  # (a faction "": faction_counts leaves such cards out)
     for i in state.residents:
         if state.card(i).faction == faction:
             count += 1
@@ -143,17 +145,29 @@ def faction_members(state: GameState, faction: str | None) -> int:
 def influence_total(state: GameState) -> int:
     """"Add the faction influence of all your personalities together", plus, for each faction
     with five or more members in play, the personal tokens of its primary kind."""
-    total = 0
-    members: dict[str, int] = {}
-    for instance in personalities_in_play(state):
-        card = state.card(instance)
-        total += card.influence
-        if card.faction:
-            members[card.faction] = members.get(card.faction, 0) + 1
+    members, total = faction_counts(state)
     for faction, count in members.items():
         if count >= 5 and faction in PRIMARY:
             total += state.personal[PRIMARY[faction]]
     return total
+
+
+def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
+    """The personalities in play of each faction (those of none left out) and their printed
+    influence together: asked for every faction threshold and at most decisions, so
+    remembered until a card enters or leaves play (GameState.forget_derived). The dict is
+    shared: read it, never change it."""
+    members = state.members_cache
+    if members is None:
+        members = {}
+        total = 0
+        for instance in personalities_in_play(state):
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        state.members_cache, state.influence_cache = members, total
+    return members, state.influence_cache
 
 
 def open_residences(state: GameState) -> list[int]:

@@ -85,7 +85,8 @@ class Combat:
 
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
-                        "item_cache", "profiles", *(z for z in ZONES if z != "wanderers")})
+                        "item_cache", "profiles", "members_cache", "influence_cache",
+                                 *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
@@ -133,6 +134,10 @@ class GameState:
     keyword_cache: dict[int, frozenset[str]] = field(default_factory=dict, repr=False,
                                                      compare=False)
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
+    # rulings.faction_counts: the personalities in play per faction and their influence
+    # together, dropped with the keywords (None: to work out again).
+    members_cache: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    influence_cache: int = field(default=0, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
     # The lists of ``zones`` again, as attributes: the engine reads a zone at nearly every
@@ -194,9 +199,11 @@ class GameState:
         self.host.pop(instance, None)
 
     def forget_derived(self) -> None:
-        """Drop what is worked out from the cards in play (keywords, items in use)."""
+        """Drop what is worked out from the cards in play (keywords, items in use, faction
+        members)."""
         self.keyword_cache.clear()
         self.item_cache.clear()
+        self.members_cache = None
 
     def in_play(self, instance: int) -> bool:
         return self.where[instance] in IN_PLAY
