@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -11,7 +12,7 @@ from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.runner import game_seed
-from rules.game.state import GameState
+from rules.game.state import ZONES, GameState
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
@@ -210,3 +211,142 @@ def test_the_rival_options_are_the_long_way_s(decks: tuple[str, ...]) -> None:
                 == rival_options_the_long_way(table, seat)
             checked += 1
     assert checked > 100
+
+
+# --- the goldfish game's shortcuts (issue 21, item 3) ---------------------------------------
+
+ZONE_ATTRIBUTES = [z for z in ZONES if z != "wanderers"]  # (the table replaces that one)
+
+
+def keywords_the_long_way(state: GameState, instance: int) -> frozenset[str]:
+    """rulings.keywords as it was written first, without its cache or its shortcut."""
+    card = state.card(instance)
+    found = set(card.keywords)
+    for keyword, needed in card.keyword_thresholds.items():
+        if sum(1 for i in rulings.personalities_in_play(state)
+               if state.card(i).faction == card.faction) >= needed:
+            found.add(keyword)
+    for item in rulings.items_used(state, instance):
+        found |= state.card(item).keywords
+    if state.combat is not None:
+        found.update(state.combat.granted.get(instance, ()))
+    if any(e.kind == "no_fleetfoot" for item in rulings.items_used(state, instance)
+           for e in state.card(item).statics):
+        found.discard("fleetfoot")
+    return frozenset(found)
+
+
+def engaged_the_long_way(state: GameState) -> dict[int, list[int]]:
+    assert state.combat is not None
+    engaged: dict[int, list[int]] = {}
+    for group in state.combat.groups:
+        for member in group[2:]:
+            engaged.setdefault(member, []).append(group[1])
+    return engaged
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_remembered_keywords_factions_and_engaged_cards_are_the_long_way_s(
+        deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 6, "greedy"):
+        people = rulings.personalities_in_play(state)
+        members: dict[str, int] = {}
+        for i in people:
+            faction = state.card(i).faction
+            if faction:
+                members[faction] = members.get(faction, 0) + 1
+        assert rulings.faction_counts(state) == (
+            members, sum(state.card(i).influence for i in people))
+        for faction in (*members, "nobody"):
+            assert rulings.faction_members(state, faction) == members.get(faction, 0)
+        assert rulings.influence_total(state) == sum(state.card(i).influence for i in people) \
+            + sum(state.personal[rulings.PRIMARY[f]] for f, n in members.items()
+                  if n >= 5 and f in rulings.PRIMARY)
+        # (On a copy with nothing remembered: a keyword cache may keep a card's keywords
+        # from before a "used-fervor" mark, which nothing reads as a keyword, as before.)
+        twin = state.clone()
+        for instance in range(len(twin.cards)):
+            assert rulings.keywords(twin, instance) == keywords_the_long_way(twin, instance)
+            checked += 1
+        if state.combat is not None:
+            assert combat.engaged(state) == engaged_the_long_way(state)
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("deck", SAMPLES[:2])
+def test_the_zone_attributes_are_the_zones_lists(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 4, "random"):
+        for copy in (state, state.clone(), GameState.from_dict(state.to_dict(), state.table)):
+            for zone in ZONE_ATTRIBUTES:
+                assert getattr(copy, zone) is copy.zones[zone], zone
+        checked += 1
+    assert checked > 100
+    assert not set(ZONE_ATTRIBUTES) & set(state.to_dict())  # (the zones are saved once)
+
+
+@pytest.mark.parametrize("decks", TABLES[:1])
+def test_the_zone_attributes_are_the_zones_lists_at_a_table(decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 3):
+        for state in table.seats:
+            for zone in ZONE_ATTRIBUTES:
+                assert getattr(state, zone) is state.zones[zone], zone
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("favour", [-1, 0, 1, 2])
+def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
+    state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
+    state.favour = favour
+    for held in itertools.product(range(4), repeat=3):
+        for count in range(5):
+            state.personal, state.city = list(held), [0, 0, 0]
+            expected = list(held)
+            for _ in range(count):  # the long way: max() with the rule as its key
+                kind = max(range(3), key=lambda k: (k != favour, expected[k], -k))
+                if expected[kind] == 0:
+                    break
+                expected[kind] -= 1
+            rulings.spend(state, count)
+            assert state.personal == expected
+            assert rulings.held(state) == sum(expected)
+
+
+def test_a_profile_s_kind_attributes_are_its_type_and_subtype() -> None:
+    for deck in SAMPLES:
+        for card in engine.prepare(sample(deck), catalogue()).table.values():
+            assert card.is_troop == (card.type == "personality" and card.subtype == "troop")
+            assert card.is_citizen == (card.type == "personality"
+                                       and card.subtype == "citizen")
+            assert card.is_structure == (card.type == "structure")
+            assert rulings.tokens(card.cost) == sum(card.cost)
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_lone_options_are_what_its_rules_would_choose(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 6, "greedy"):
+        actions = engine.legal_actions(state)
+        if len(actions) != 1:
+            continue
+        assert greedy_the_long_way(state, actions) is actions[0]
+        checked += 1
+    assert checked > 20
+
+
+def greedy_the_long_way(state: GameState, actions: list[Action]) -> Action:
+    """GreedyPolicy.__call__ without its shortcut for a lone option."""
+    if state.bounty_due:
+        return policies._bounty_choice(state, actions)
+    if state.combat is not None:
+        return policies._combat_choice(state.clone(), actions)
+    rules = {"draw": policies._draw_choice, "act": policies._act_choice,
+             "fine": policies._fine_choice, "discard": policies._discard_choice}
+    if state.step in rules:
+        return rules[state.step](state, actions)
+    if state.step == "military":
+        return policies._find(actions, "hunt" if policies._worth_hunting(state) else "pass")
+    return policies._find(actions, "done")
