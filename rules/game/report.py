@@ -72,8 +72,12 @@ class Tally:
         if won:
             self.histogram[game.round] = self.histogram.get(game.round, 0) + 1
             self.won_round_sum += game.round
+        cards = self.cards
         for card in game.drawn | game.opening:
-            tally = self.cards.setdefault(card, CardTally())
+            # (get first: setdefault would build a CardTally for every card of every game)
+            tally = cards.get(card)
+            if tally is None:
+                tally = cards[card] = CardTally()
             tally.drawn += card in game.drawn
             tally.played += card in game.played
             tally.stuck += card in game.stuck
@@ -84,7 +88,8 @@ class Tally:
                 tally.with_sum += game.round
                 tally.with_wins += 1
         for card in game.played - game.drawn:  # played without being drawn (holdings)
-            self.cards.setdefault(card, CardTally())
+            if card not in cards:
+                cards[card] = CardTally()
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
