@@ -31,9 +31,9 @@ ZONES: Final = (
 )
 IN_PLAY: Final = frozenset({"private", "residents", "guards", "defensive", "wanderers", "attached"})
 DRAW_PILES: Final = {"structures": "structure_pile", "personalities": "personality_pile",
-              "wanderers": "wanderer_pile"}
+                     "wanderers": "wanderer_pile"}
 DISCARDS: Final = {"structures": "structure_discard", "personalities": "personality_discard",
-            "wanderers": "wanderer_discard"}
+                   "wanderers": "wanderer_discard"}
 
 # Flags per instance, for the per-card figures of the report.
 DRAWN: Final = 1
@@ -84,9 +84,9 @@ class Combat:
 
 
 # Worked out from the rest, or kept apart from the saved state.
-_NOT_SAVED: Final = frozenset({"table", "combat", "config", "events", "pending", "keyword_cache",
-                        "item_cache", "profiles", "members_cache", "influence_cache",
-                                 *(z for z in ZONES if z != "wanderers")})
+_NOT_SAVED: Final = frozenset({
+    "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
+    "members_cache", "influence_cache", *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
