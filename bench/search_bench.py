@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
@@ -146,34 +147,78 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
         url = "/api/cards/?" + _encode(query)
         name = f"GET /api/cards/?q={query or '(all)'}"
-        report(f"cold {name}"[:44], *side_by_side(client, partial(
-            _first, client, url, rows=True)), "GET /api/health/ (no kept row either)")
+        paired(f"cold {name}", side_by_side(client, partial(_first, client, url, rows=True)),
+               "GET /api/health/ (no kept row either)")
         client.get(url)  # its rows, as another query's would have kept them
-        report(f"first {name}"[:44], *side_by_side(client, partial(_first, client, url)),
+        paired(f"first {name}", side_by_side(client, partial(_first, client, url)),
                "GET /api/health/ (goal <= 6x)")
         client.get(url)
-        report(f"repeated {name}"[:44], *side_by_side(client, partial(
-            best_of, partial(client.get, url), repeat=1, number=20)),
+        paired(f"repeated {name}", side_by_side(client, partial(
+            best_of, partial(client.get, url), repeat=1, number=ROUND)),
                "GET /api/health/ (goal <= 2.5x)")
 
 
-def _first(client: Client, url: str, number: int = 20, rows: bool = False) -> float:
+ROUND = 4  # requests of the subject per round, then HEALTH_ROUND of the health view
+HEALTH_ROUND = 16
+ROUNDS = 31
+
+
+def _first(client: Client, url: str, number: int = ROUND, rows: bool = False) -> float:
     return sum(_timings(client, url, number, rows)) / number
 
 
+@dataclass(frozen=True)
+class Paired:
+    """Seconds per call of a subject and of GET /api/health/ in rounds taken in turn, and
+    the ratio of each round's two."""
+
+    subject: list[float]
+    health: list[float]
+
+    @property
+    def ratios(self) -> list[float]:
+        return [s / h for s, h in zip(self.subject, self.health, strict=True)]
+
+    @property
+    def ratio(self) -> float:
+        """The median of the paired ratios: each round's subject against the health view
+        timed right after it, so a swing of the machine's load moves both sides of a ratio,
+        and a few disturbed rounds move the median little."""
+        return statistics.median(self.ratios)
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        """The middle half of the rounds' ratios (the quartiles)."""
+        q1, _, q3 = statistics.quantiles(self.ratios, n=4)
+        return q1, q3
+
+
 def side_by_side(client: Client, subject: Callable[[], float],
-                 rounds: int = 5) -> tuple[float, float]:
-    """Seconds per call of ``subject`` (one round) and of GET /api/health/, each the best of
-    ``rounds`` rounds taken in turn: on a machine shared with other work the load changes
-    within seconds, and a baseline timed once, apart, skewed the ratios both ways."""
-    seconds, health = float("inf"), float("inf")
+                 rounds: int = ROUNDS) -> Paired:
+    """Seconds per call of ``subject`` (one round) and of GET /api/health/, in ``rounds``
+    rounds taken in turn, each pairing one round of the subject with the health view's
+    right after it. On a machine shared with other work the load changes within seconds:
+    a baseline timed once, apart, skewed the ratios both ways, and the best of each side
+    over a few rounds (which paired a quiet moment of one with another of the other) moved
+    the same code's ratios by a third between runs."""
+    seconds, health = [], []
     for _ in range(rounds):
-        seconds = min(seconds, subject())
+        seconds.append(subject())
         start = time.perf_counter()
-        for _ in range(50):
+        for _ in range(HEALTH_ROUND):
             client.get("/api/health/")
-        health = min(health, (time.perf_counter() - start) / 50)
-    return seconds, health
+        health.append((time.perf_counter() - start) / HEALTH_ROUND)
+    return Paired(seconds, health)
+
+
+def paired(name: str, measured: Paired, baseline_name: str) -> None:
+    """A report line (as bench.report's) with the median of the paired ratios, the median
+    times, and the quartiles of the ratios, which say how steady the machine was."""
+    low, high = measured.spread
+    subject, health = statistics.median(measured.subject), statistics.median(measured.health)
+    print(f"{name[:44]:<44} {measured.ratio:8.2f}x {baseline_name}   ({subject * 1000:.2f} ms "
+          f"vs {health * 1000:.2f} ms; middle half of {len(measured.ratios)} paired ratios "
+          f"{low:.2f}-{high:.2f})")
 
 
 def _encode(query: str) -> str:
