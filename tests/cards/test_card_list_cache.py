@@ -9,13 +9,16 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from cards.api import search_cache
 from cards.api.caching import Validators
 from cards.api.list_cache import CachedList, PackedFileCache
+from cards.card_search import CardSearch
 from cards.models import Card
 from collection.csv_format import Counts
 from collection.services import collection_lock, collection_update
@@ -99,6 +102,48 @@ def test_a_personal_answer_follows_its_owners_changes(ada: Client) -> None:
 def test_a_signed_in_users_plain_search_is_the_same_answer(ada: Client) -> None:
     assert ada.get("/api/cards/", {"q": "set:demo"}).json() == \
         Client().get("/api/cards/", {"q": "set:demo"}).json()
+
+
+@pytest.mark.parametrize("params", [
+    {"page": "2", "page_size": "5"},  # another page
+    {"page_size": "7"},  # another page size
+    {"signed_in": "ada"},  # another asker
+])
+def test_a_query_compiled_before_is_not_compiled_again(
+    client: Client, ada: Client, monkeypatch: Any, params: dict[str, str],
+) -> None:
+    compiled = []
+    apply = CardSearch.apply
+    monkeypatch.setattr(CardSearch, "apply", lambda self, cards: compiled.append(self.text)
+                        or apply(self, cards))
+    query = {"q": "(t:troop or t:citizen) cost<=3", "faction": "kalim"}
+    client.get("/api/cards/", {**query, "page_size": "5"})
+    asker = ada if params.pop("signed_in", None) else client
+    again = asker.get("/api/cards/", {**query, "page_size": "5", **params}).json()
+    assert compiled == [query["q"]]
+    caches["card_lists"].clear()
+    search_cache.forget_searches()
+    assert Client().get("/api/cards/", {**query, "page_size": "5", **params}).json() == again
+    assert compiled == [query["q"], query["q"]]
+
+
+def test_a_personal_search_is_compiled_for_its_owner_alone(ada: Client, bob: Client) -> None:
+    give("ada", {KEEP: Counts(2), TOWER: Counts(1)})
+    give("bob", {HOVEL: Counts(3)})
+    assert set(ids(ada.get("/api/cards/", {"q": "own>=1", "page_size": "5"}))) == {KEEP, TOWER}
+    # Another page size: no kept answer, and ada's compiled search holds her id.
+    assert ids(bob.get("/api/cards/", {"q": "own>=1", "page_size": "6"})) == [HOVEL]
+    assert Client().get("/api/cards/", {"q": "own>=1", "page_size": "7"}).status_code == 400
+    give("ada", {TOWER: Counts(0)})
+    assert ids(ada.get("/api/cards/", {"q": "own>=1", "page_size": "8"})) == [KEEP]
+
+
+def test_a_catalogue_change_drops_the_compiled_name_searches(client: Client) -> None:
+    assert client.get("/api/cards/", {"q": "zzzrenamed"}).json()["count"] == 0
+    card = Card.objects.get(pk=KEEP)
+    card.name = "Zzzrenamed Keep"
+    card.save()
+    assert ids(client.get("/api/cards/", {"q": "zzzrenamed", "page_size": "5"})) == [KEEP]
 
 
 @pytest.mark.parametrize(("query", "most"), [
