@@ -210,3 +210,25 @@ def test_the_file_cache_keeps_an_answer_as_django_s_file_cache_reads_it(tmp_path
     with written.open("rb") as file:
         pickle.load(file)  # the expiry
         assert file.read(2) == b"\x78\x01"  # zlib's header for level 0: not compressed again
+
+
+def test_the_file_cache_lists_its_folder_seldom_and_stays_near_its_size(
+    tmp_path: Any, monkeypatch: Any,
+) -> None:
+    packed = PackedFileCache(str(tmp_path), {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 80}})
+    listings = []
+    list_files = packed._list_cache_files  # type: ignore[attr-defined]
+
+    def counted() -> list[str]:
+        listings.append(1)
+        return list_files()  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(packed, "_list_cache_files", counted)
+    for n in range(20):
+        packed.set(f"answer-{n}", b"{}")
+    assert len(listings) == 2  # once per 80 / 8 writes
+    for n in range(20, 400):
+        packed.set(f"answer-{n}", b"{}")
+        assert len(list(tmp_path.glob("*.djcache"))) <= 2 * 80
+    assert packed.get("answer-399") == b"{}"
+    assert len(listings) == 400 / 10
