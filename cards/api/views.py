@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Hashable
 from typing import Any
 
 import django_filters
@@ -36,6 +37,7 @@ from cards.api.serializers import (
 from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
 from cards.revision_cache import shared_version
+from cards.search.compile import Ordering
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 from sitewide.problems import ProblemSerializer, search_problem
 
@@ -104,8 +106,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
                 search = card_search(text, user=request.user)
             except SearchError as error:
                 return search_problem(error)
+            condition, ordering = search.compiled()
+            ids = Card.objects.values_list("id", flat=True).order_by().filter(condition)
             compiled = CompiledSearch(search, compiled_ids(
-                self.filter_queryset(search.apply(Card.objects.all()))))
+                self.filter_queryset(ids), search.parsed.order, ordering))
             search_cache.keep_search(version, query, compiled)
         search = compiled.search
         # Results that read the searcher's own rows change with them, not with the catalogue.
@@ -158,24 +162,39 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         return validators.stamp(super().retrieve(request, *args, **kwargs))
 
 
-def compiled_ids(cards: QuerySet[Card]) -> CompiledIds | None:
-    """The SQL of the ids of ``cards`` (filtered and ordered), compiled once for both the
-    count and the page: Django's count() and slice each copy and compile the whole filter
-    again, which cost a search more than its SQL (docs/search-speed.md). The ordering names
-    the card's own columns or the selected id (as "1"), never a join (cards.search.compile
-    orders by the card's columns only). None when Django finds that nothing can match."""
-    ids = cards.values_list("id", flat=True)
+def compiled_ids(ids: QuerySet[Card, str], order: Hashable,
+                 ordering: Ordering) -> CompiledIds | None:
+    """The SQL of the matching cards' ``ids`` (filtered, not ordered) and of their
+    ``ordering`` (named by ``order``, the parsed query's), compiled once for both the count and
+    the page: Django's count() and slice each copy and compile the whole filter again, and
+    ordering the queryset first copies the filter once more (docs/search-speed.md). None when
+    Django finds that nothing can match."""
     try:
-        sql, params = ids.order_by().query.sql_with_params()
+        sql, params = ids.query.sql_with_params()
     except EmptyResultSet:
         return None
-    compiler = ids.query.get_compiler(using=cards.db)
-    compiler.setup_query()
-    terms, term_params = [], []
-    for _, (term, term_param, _) in compiler.get_order_by():
-        terms.append(term)
-        term_params.extend(term_param)
-    return CompiledIds(sql, tuple(params), ", ".join(terms), tuple(term_params))
+    return CompiledIds(sql, tuple(params), *_ordering_sql(order, ordering))
+
+
+_ORDERINGS: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
+
+
+def _ordering_sql(order: Hashable, ordering: Ordering) -> tuple[str, tuple[Any, ...]]:
+    """The ORDER BY terms of ``ordering`` and their parameters, compiled once per process:
+    an ordering names the card's own columns or the selected id (as "1"), never a join
+    (cards.search.compile orders by the card's columns only), so the terms are the same
+    whatever the filter."""
+    kept = _ORDERINGS.get(order)
+    if kept is None:
+        ordered = Card.objects.values_list("id", flat=True).order_by(*ordering)
+        compiler = ordered.query.get_compiler(using=ordered.db)
+        compiler.setup_query()
+        terms, term_params = [], []
+        for _, (term, term_param, _) in compiler.get_order_by():
+            terms.append(term)
+            term_params.extend(term_param)
+        kept = _ORDERINGS[order] = ", ".join(terms), tuple(term_params)
+    return kept
 
 
 class IdsCountedBy:
