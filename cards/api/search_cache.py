@@ -23,6 +23,10 @@ from cards.card_search import CardSearch
 from cards.revision_cache import CatalogueVersion
 
 MOST_SEARCHES = 2000  # a few kB each
+# A name search's SQL lists the ids of the cards whose folded name matches: one that matches
+# thousands of cards is compiled for each request instead of kept, so that the entries stay
+# small (at most about 2000 x 200 values).
+MOST_PARAMETERS = 200
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def kept_search(version: CatalogueVersion, query: Hashable,
 
 def keep_search(version: CatalogueVersion, query: Hashable, compiled: CompiledSearch) -> None:
     """Keep ``compiled`` for any asker, or for its owner alone when it reads their rows."""
+    if compiled.ids is not None and len(compiled.ids.params) > MOST_PARAMETERS:
+        return
     owner = compiled.search.owner_id if compiled.search.reads_personal else None
     with _lock:
         _current(version)

@@ -131,6 +131,24 @@ def test_a_query_compiled_before_is_not_compiled_again(
     assert compiled == [query["q"], query["q"]]
 
 
+def test_a_name_search_that_lists_many_ids_is_not_kept(
+    client: Client, monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(search_cache, "MOST_PARAMETERS", 3)
+    compiled = []
+    compile_search = CardSearch.compiled
+
+    def counted(self: CardSearch) -> Any:
+        compiled.append(self.text)
+        return compile_search(self)
+
+    monkeypatch.setattr(CardSearch, "compiled", counted)
+    for page_size in ("5", "6"):
+        client.get("/api/cards/", {"q": "a", "page_size": page_size})  # many names have an a
+        client.get("/api/cards/", {"q": "f:kalim", "page_size": page_size})  # one value
+    assert compiled == ["a", "f:kalim", "a"]
+
+
 def test_a_personal_search_is_compiled_for_its_owner_alone(ada: Client, bob: Client) -> None:
     give("ada", {KEEP: Counts(2), TOWER: Counts(1)})
     give("bob", {HOVEL: Counts(3)})
