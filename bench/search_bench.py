@@ -210,11 +210,11 @@ class Paired:
         return q1, q3
 
 
-def side_by_side(client: Client, subject: Callable[[], float],
-                 rounds: int = ROUNDS) -> Paired:
-    """Seconds per call of ``subject`` (one round) and of GET /api/health/, in ``rounds``
-    rounds taken in turn, each pairing one round of the subject with the health view's
-    right after it. On a machine shared with other work the load changes within seconds:
+def side_by_side(client: Client, subject: Callable[[], float], rounds: int = ROUNDS,
+                 baseline: str = "/api/health/") -> Paired:
+    """Seconds per call of ``subject`` (one round) and of GET ``baseline``, in ``rounds``
+    rounds taken in turn, each pairing one round of the subject with the baseline's right
+    after it. On a machine shared with other work the load changes within seconds:
     a baseline timed once, apart, skewed the ratios both ways, and the best of each side
     over a few rounds (which paired a quiet moment of one with another of the other) moved
     the same code's ratios by a third between runs."""
@@ -223,7 +223,7 @@ def side_by_side(client: Client, subject: Callable[[], float],
         seconds.append(subject())
         start = time.perf_counter()
         for _ in range(HEALTH_ROUND):
-            client.get("/api/health/")
+            client.get(baseline)
         health.append((time.perf_counter() - start) / HEALTH_ROUND)
     return Paired(seconds, health)
 
