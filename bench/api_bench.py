@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from django.core.management import call_command
 from django.test import Client
 
-from bench.search_bench import first_request
+from bench.search_bench import ROUND, first_request, paired, side_by_side
 
 
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
@@ -25,11 +26,16 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
         return call
 
     trivial = best_of(get("/api/sets/"))
-    # A first request computes its answer; a repeated one comes from the card list cache.
+    # A first request computes its answer; a repeated one comes from the card list cache. Each
+    # is paired with GET /api/sets/ timed right after it, round by round (search_bench).
     for url, name in (("/api/cards/", "(60 cards)"), ("/api/cards/?page_size=250", "(250)")):
-        report(f"GET /api/cards/ {name}, first", first_request(client, url), trivial,
-               "GET /api/sets/")
-        report(f"GET /api/cards/ {name}, repeated", best_of(get(url)), trivial, "GET /api/sets/")
+        client.get(url)
+        paired(f"GET /api/cards/ {name}, first", side_by_side(
+            client, partial(first_request, client, url, repeat=1, number=ROUND),
+            baseline="/api/sets/"), "GET /api/sets/")
+        paired(f"GET /api/cards/ {name}, repeated", side_by_side(
+            client, partial(best_of, get(url), repeat=1, number=ROUND), baseline="/api/sets/"),
+            "GET /api/sets/")
     report("GET /api/cards/{id}/", best_of(get("/api/cards/wof-bishop-ospin/")), trivial,
            "GET /api/sets/")
     report("GET /api/abilities/", best_of(get("/api/abilities/")), trivial, "GET /api/sets/")

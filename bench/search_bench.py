@@ -1,8 +1,9 @@
 """Search on a synthetic catalogue of 10,000 cards: per-query server-side p50/p95 (each
 request computing its answer), and the cost of /api/cards/?q= against the trivial
 /api/health/ view in the same process, for a cold request (nothing kept), a first one (no
-kept answer: a new query, the cards' rows kept by earlier ones) and a repeated one (answered
-from the card list cache). On SQLite, then on a throw-away PostgreSQL when one is installed."""
+kept answer: a new query, the cards' rows kept by earlier ones), a seen one (no kept answer,
+the query compiled before: another page or asker) and a repeated one (answered from the
+card list cache). On SQLite, then on a throw-away PostgreSQL when one is installed."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
@@ -23,7 +25,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 
-from cards.api import list_cache, row_cache
+from cards.api import list_cache, row_cache, search_cache
 from cards.card_data import CARD_KEYS
 from cards.models import Card, CardKeyword, CardSet
 from cards.revision_cache import shared_version
@@ -88,22 +90,27 @@ def synthesize(root: Path, size: int = SIZE, seed: int = 2004) -> None:
         catalogue_changed()
 
 
-def _forget_answers(rows: bool = False) -> None:
-    """Drop the kept card list answers, so the next request computes its answer (the
-    catalogue's revision is kept: it is read once per change, not per search), and with
-    ``rows`` the cards' kept rows too (as right after a catalogue change)."""
+def _forget_answers(rows: bool = False, searches: bool = True) -> None:
+    """Drop the kept card list answers and compiled searches, so the next request computes
+    its answer from the query's text (the catalogue's revision is kept: it is read once per
+    change, not per search); with ``rows`` the cards' kept rows too (as right after a
+    catalogue change); without ``searches``, the compiled searches are kept (a query asked
+    before, for another page or by another asker)."""
     caches[list_cache.CACHE].clear()
     if rows:
         row_cache.forget_rows()
+    if searches:
+        search_cache.forget_searches()
     shared_version()
 
 
-def _timings(client: Client, url: str, runs: int, rows: bool = False) -> list[float]:
-    """Seconds per request, each computing its answer (no kept answer; with ``rows``, no
-    kept row either)."""
+def _timings(client: Client, url: str, runs: int, rows: bool = False,
+             searches: bool = True) -> list[float]:
+    """Seconds per request, each computing its answer (no kept answer nor compiled search;
+    with ``rows``, no kept row either; without ``searches``, the search compiled)."""
     times = []
     for _ in range(runs):
-        _forget_answers(rows)
+        _forget_answers(rows, searches)
         start = time.perf_counter()
         response = client.get(url)
         times.append(time.perf_counter() - start)
@@ -124,11 +131,19 @@ def first_request(client: Client, url: str, repeat: int = 3, number: int = 20,
 
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
     call_command("migrate", verbosity=0)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # PostgreSQL's default, which .ci/with-postgres turns off: a vacuum marks rows
+            # visible to all only once their commit is on disk.
+            cursor.execute("SET synchronous_commit TO on")
     synthesize(root)
     database = _database_name()
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")  # what autovacuum does within a minute of a bulk import
+            # What autovacuum does within a minute of a bulk import (since PostgreSQL 13,
+            # inserts alone start a vacuum): the statistics, and the visibility map that lets
+            # a count read the covering index without the table (cards/migrations/0007).
+            cursor.execute("VACUUM ANALYZE")
     client = Client()
     print(f"\nsearch on {Card.objects.count():,} cards, {database}, per query (server-side, "
           "30 runs, each computing its answer):")
@@ -146,34 +161,81 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     for query in ("", "t:troop f:kalim off>=2", "(t:troop or t:wanderer) off>=4"):
         url = "/api/cards/?" + _encode(query)
         name = f"GET /api/cards/?q={query or '(all)'}"
-        report(f"cold {name}"[:44], *side_by_side(client, partial(
-            _first, client, url, rows=True)), "GET /api/health/ (no kept row either)")
+        paired(f"cold {name}", side_by_side(client, partial(_first, client, url, rows=True)),
+               "GET /api/health/ (no kept row either)")
         client.get(url)  # its rows, as another query's would have kept them
-        report(f"first {name}"[:44], *side_by_side(client, partial(_first, client, url)),
+        paired(f"first {name}", side_by_side(client, partial(_first, client, url)),
                "GET /api/health/ (goal <= 6x)")
+        paired(f"seen {name}", side_by_side(client, partial(_first, client, url, searches=False)),
+               "GET /api/health/ (compiled before: another page or asker)")
         client.get(url)
-        report(f"repeated {name}"[:44], *side_by_side(client, partial(
-            best_of, partial(client.get, url), repeat=1, number=20)),
+        paired(f"repeated {name}", side_by_side(client, partial(
+            best_of, partial(client.get, url), repeat=1, number=ROUND)),
                "GET /api/health/ (goal <= 2.5x)")
 
 
-def _first(client: Client, url: str, number: int = 20, rows: bool = False) -> float:
-    return sum(_timings(client, url, number, rows)) / number
+ROUND = 4  # requests of the subject per round, then HEALTH_ROUND of the health view
+HEALTH_ROUND = 16
+ROUNDS = 31
 
 
-def side_by_side(client: Client, subject: Callable[[], float],
-                 rounds: int = 5) -> tuple[float, float]:
-    """Seconds per call of ``subject`` (one round) and of GET /api/health/, each the best of
-    ``rounds`` rounds taken in turn: on a machine shared with other work the load changes
-    within seconds, and a baseline timed once, apart, skewed the ratios both ways."""
-    seconds, health = float("inf"), float("inf")
+def _first(client: Client, url: str, number: int = ROUND, rows: bool = False,
+           searches: bool = True) -> float:
+    return sum(_timings(client, url, number, rows, searches)) / number
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Seconds per call of a subject and of GET /api/health/ in rounds taken in turn, and
+    the ratio of each round's two."""
+
+    subject: list[float]
+    health: list[float]
+
+    @property
+    def ratios(self) -> list[float]:
+        return [s / h for s, h in zip(self.subject, self.health, strict=True)]
+
+    @property
+    def ratio(self) -> float:
+        """The median of the paired ratios: each round's subject against the health view
+        timed right after it, so a swing of the machine's load moves both sides of a ratio,
+        and a few disturbed rounds move the median little."""
+        return statistics.median(self.ratios)
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        """The middle half of the rounds' ratios (the quartiles)."""
+        q1, _, q3 = statistics.quantiles(self.ratios, n=4)
+        return q1, q3
+
+
+def side_by_side(client: Client, subject: Callable[[], float], rounds: int = ROUNDS,
+                 baseline: str = "/api/health/") -> Paired:
+    """Seconds per call of ``subject`` (one round) and of GET ``baseline``, in ``rounds``
+    rounds taken in turn, each pairing one round of the subject with the baseline's right
+    after it. On a machine shared with other work the load changes within seconds:
+    a baseline timed once, apart, skewed the ratios both ways, and the best of each side
+    over a few rounds (which paired a quiet moment of one with another of the other) moved
+    the same code's ratios by a third between runs."""
+    seconds, health = [], []
     for _ in range(rounds):
-        seconds = min(seconds, subject())
+        seconds.append(subject())
         start = time.perf_counter()
-        for _ in range(50):
-            client.get("/api/health/")
-        health = min(health, (time.perf_counter() - start) / 50)
-    return seconds, health
+        for _ in range(HEALTH_ROUND):
+            client.get(baseline)
+        health.append((time.perf_counter() - start) / HEALTH_ROUND)
+    return Paired(seconds, health)
+
+
+def paired(name: str, measured: Paired, baseline_name: str) -> None:
+    """A report line (as bench.report's) with the median of the paired ratios, the median
+    times, and the quartiles of the ratios, which say how steady the machine was."""
+    low, high = measured.spread
+    subject, health = statistics.median(measured.subject), statistics.median(measured.health)
+    print(f"{name[:44]:<44} {measured.ratio:8.2f}x {baseline_name}   ({subject * 1000:.2f} ms "
+          f"vs {health * 1000:.2f} ms; middle half of {len(measured.ratios)} paired ratios "
+          f"{low:.2f}-{high:.2f})")
 
 
 def _encode(query: str) -> str:

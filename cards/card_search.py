@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from cards.models import Card
 from cards.revision_cache import PerRevision
-from cards.search.compile import compile_query
+from cards.search.compile import Ordering, compile_query
 from cards.search.explain import explain
 from cards.search.parser import (
     NameTerm,
@@ -48,8 +48,12 @@ class CardSearch:
         return bool(personal_terms(self.parsed.root))
 
     def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
-        condition, ordering = compile_query(self.parsed, owner_id=self.owner_id)
+        condition, ordering = self.compiled()
         return cards.filter(condition).order_by(*ordering)
+
+    def compiled(self) -> tuple[Q, Ordering]:
+        """The filter and the ``order_by`` arguments (cards.search.compile)."""
+        return compile_query(self.parsed, owner_id=self.owner_id)
 
     def with_name_suggestions(self, found_any: bool) -> CardSearch:
         """When nothing matched and the query names cards, suggest the closest card names."""

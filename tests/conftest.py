@@ -55,8 +55,10 @@ def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
         for cache in caches.all():
             cache.clear()
         from cards.api.row_cache import forget_rows
+        from cards.api.search_cache import forget_searches
 
         forget_rows()  # kept per revision, and a rolled-back revision may come again
+        forget_searches()
 
 
 # Decklists whose Initial Holdings break the rules (each with one holdings error code), made

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Hashable
 from typing import Any
 
 import django_filters
 from django.core.exceptions import EmptyResultSet
-from django.db import connections
+from django.db import connection
 from django.db.models import Count, F, QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -20,9 +21,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards import extensions
-from cards.api import list_cache, row_cache
+from cards.api import list_cache, row_cache, search_cache
 from cards.api.caching import not_modified_response, validators_for
 from cards.api.list_cache import list_key
+from cards.api.search_cache import CompiledIds, CompiledSearch
 from cards.api.serializers import (
     ROW_EXPRESSIONS,
     ROW_FIELDS,
@@ -35,6 +37,7 @@ from cards.api.serializers import (
 from cards.card_search import SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
 from cards.revision_cache import shared_version
+from cards.search.compile import Ordering
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 from sitewide.problems import ProblemSerializer, search_problem
 
@@ -93,21 +96,33 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             if entry.validators.not_modified(request):
                 return not_modified_response(entry.validators)
             return entry.validators.stamp(HttpResponse(entry.body, content_type=entry.content_type))
-        try:
-            search = card_search(request.query_params.get("q", ""), user=request.user)
-        except SearchError as error:
-            return search_problem(error)
+        text = request.query_params.get("q", "")
+        query = (text, tuple((name, tuple(request.query_params.getlist(name)))
+                             for name in CardFilter.base_filters if name in request.query_params))
+        user_id = request.user.pk if request.user.is_authenticated else None
+        compiled = search_cache.kept_search(version, query, user_id)
+        if compiled is None:
+            try:
+                search = card_search(text, user=request.user)
+            except SearchError as error:
+                return search_problem(error)
+            condition, ordering = search.compiled()
+            ids = Card.objects.values_list("id", flat=True).order_by().filter(condition)
+            compiled = CompiledSearch(search, compiled_ids(
+                self.filter_queryset(ids), search.parsed.order, ordering))
+            search_cache.keep_search(version, query, compiled)
+        search = compiled.search
         # Results that read the searcher's own rows change with them, not with the catalogue.
         personal = extensions.personal_tag(request.user) if search.reads_personal else None
         validators = validators_for(request, personal=personal, version=version)
         if validators.not_modified(request):
             return not_modified_response(validators)
-        cards = self.filter_queryset(search.apply(Card.objects.all()))
         pages = self.paginator
         assert isinstance(pages, PageNumberPagination)
         first_page = request.query_params.get(pages.page_query_param, "1") == "1"
         size = pages.get_page_size(request) if first_page else None
-        page_ids: list[str] = self.paginate_queryset(IdsCountedBy(cards, size)) or []  # type: ignore[arg-type, assignment]
+        page_ids: list[str] = self.paginate_queryset(  # type: ignore[assignment]
+            IdsCountedBy(compiled.ids, size))  # type: ignore[arg-type]
         rows = row_cache.card_rows(page_ids, version, rendered_rows)
         search = search.with_name_suggestions(found_any=bool(rows))
         response = self.get_paginated_response([])
@@ -147,62 +162,76 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         return validators.stamp(super().retrieve(request, *args, **kwargs))
 
 
+def compiled_ids(ids: QuerySet[Card, str], order: Hashable,
+                 ordering: Ordering) -> CompiledIds | None:
+    """The SQL of the matching cards' ``ids`` (filtered, not ordered) and of their
+    ``ordering`` (named by ``order``, the parsed query's), compiled once for both the count and
+    the page: Django's count() and slice each copy and compile the whole filter again, and
+    ordering the queryset first copies the filter once more (docs/search-speed.md). None when
+    Django finds that nothing can match."""
+    try:
+        sql, params = ids.query.sql_with_params()
+    except EmptyResultSet:
+        return None
+    return CompiledIds(sql, tuple(params), *_ordering_sql(order, ordering))
+
+
+_ORDERINGS: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
+
+
+def _ordering_sql(order: Hashable, ordering: Ordering) -> tuple[str, tuple[Any, ...]]:
+    """The ORDER BY terms of ``ordering`` and their parameters, compiled once per process:
+    an ordering names the card's own columns or the selected id (as "1"), never a join
+    (cards.search.compile orders by the card's columns only), so the terms are the same
+    whatever the filter."""
+    kept = _ORDERINGS.get(order)
+    if kept is None:
+        ordered = Card.objects.values_list("id", flat=True).order_by(*ordering)
+        compiler = ordered.query.get_compiler(using=ordered.db)
+        compiler.setup_query()
+        terms, term_params = [], []
+        for _, (term, term_param, _) in compiler.get_order_by():
+            terms.append(term)
+            term_params.extend(term_param)
+        kept = _ORDERINGS[order] = ", ".join(terms), tuple(term_params)
+    return kept
+
+
 class IdsCountedBy:
     """The ids of the cards to paginate (their rows come from cards.api.row_cache), counted
-    on the filtered cards alone. The filter is compiled to SQL once, for both the count and
-    the page: Django's count() and slice each copy and compile the whole filter again, which
-    cost a search more than its SQL (docs/search-speed.md)."""
+    on the filtered cards alone, from their compiled SQL (``compiled_ids``)."""
 
     ordered = True
 
-    def __init__(self, cards: QuerySet[Card], first_page: int | None = None) -> None:
+    def __init__(self, compiled: CompiledIds | None, first_page: int | None = None) -> None:
         """``first_page``: the page size when the first page is asked for: its ids are read
         before the count, which a page that is not full gives without counting."""
-        self.cards = cards
+        self.compiled = compiled
         self.first_page = first_page
-        self._compiled: tuple[str, list[Any], str, list[Any]] | None = None
         self._first_ids: list[str] | None = None
-
-    def _sql(self) -> tuple[str, list[Any], str, list[Any]]:
-        """The matching ids' SELECT and its parameters, then its ORDER BY terms and theirs.
-        The ordering names the card's own columns or the selected id (as "1"), never a join
-        (cards.search.compile orders by the card's columns only)."""
-        if self._compiled is None:
-            ids = self.cards.values_list("id", flat=True)
-            sql, params = ids.order_by().query.sql_with_params()
-            compiler = ids.query.get_compiler(using=self.cards.db)
-            compiler.setup_query()
-            terms, term_params = [], []
-            for _, (term, term_param, _) in compiler.get_order_by():
-                terms.append(term)
-                term_params.extend(term_param)
-            self._compiled = sql, list(params), ", ".join(terms), term_params
-        return self._compiled
 
     def count(self) -> int:
         if self.first_page:
             self._first_ids = self[0:self.first_page]
             if len(self._first_ids) < self.first_page:
                 return len(self._first_ids)
-        try:
-            sql, params, _, _ = self._sql()
-        except EmptyResultSet:
+        if self.compiled is None:
             return 0
-        with connections[self.cards.db].cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM ({sql}) matches", params)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*) FROM ({self.compiled.sql}) matches",
+                           self.compiled.params)
             return int(cursor.fetchone()[0])
 
     def __getitem__(self, index: slice) -> list[str]:
         start, stop = index.start or 0, index.stop
         if self._first_ids is not None and start == 0 and stop <= len(self._first_ids):
             return self._first_ids[:stop]
-        try:
-            sql, params, ordering, ordering_params = self._sql()
-        except EmptyResultSet:
+        if self.compiled is None:
             return []
-        with connections[self.cards.db].cursor() as cursor:
-            cursor.execute(f"{sql} ORDER BY {ordering} LIMIT %s OFFSET %s",
-                           [*params, *ordering_params, stop - start, start])
+        sql = self.compiled
+        with connection.cursor() as cursor:
+            cursor.execute(f"{sql.sql} ORDER BY {sql.ordering} LIMIT %s OFFSET %s",
+                           [*sql.params, *sql.ordering_params, stop - start, start])
             return [card_id for (card_id,) in cursor.fetchall()]
 
 

@@ -110,7 +110,12 @@ def _combat(state: GameState) -> Combat:
 
 def _bribe_cost(state: GameState, card: int) -> int:
     """"The influence cost to bribe a wanderer is its bounty" (with a bonus of this round and
-    what it hoarded: rulings.bounty); at least one token."""
+    what it hoarded: rulings.bounty), "while a troop's cost is his faction influence (or one
+    token, if he has no faction influence)": a troop is only in ``wild`` as another lord's
+    attacker at a table. At least one token."""
+    profile = state.card(card)
+    if profile.is_troop:
+        return max(1, profile.influence)
     return max(1, rulings.bounty(state, card))
 
 

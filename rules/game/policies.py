@@ -11,16 +11,19 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
 
   - **draws** a structure when the citizens in hand would not all find a residence (open
     residences plus the residences of structures in hand), or, while its troops in play and
-    in hand outnumber the wanderers, when one more citizen would find no residence open now
+    in hand (one of them in play) outnumber the wanderers, when one more citizen would find
+    no residence open now
     (structures in hand not counted) or the cards left in the structure pile more often
     have an income ability than those left in the personality pile; otherwise a
     personality; it recycles a discard pile only when both draw piles are empty;
-  - **acts** by using every income ability of citizens, structures, items and invocations
-    first (troops keep theirs for the Discard Phase so that they fight unexhausted, unless
-    nothing else is left to do and the tokens pay for a personality in hand now); then
+  - **acts** by using every income ability of citizens, structures, items and invocations,
+    and playing every event that brings more tokens than it costs, first (troops keep
+    theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
+    left to do and the tokens pay for a personality in hand now); then
     plays a personality that reaches the victory target if one does; else the best card it
-    can afford, by this score: personalities by faction influence (troops a little below
-    citizens, more while it has no more troops than wanderers), structures when residences
+    can afford, by this score: personalities by faction influence and income (a token of
+    income worth more than a point of influence; troops a little below citizens, more
+    while it has no more troops than wanderers), structures when residences
     are short or by their income (worth more the earlier they come), income events, a first
     wall, items on troops that lack that kind of item, income invocations; every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
@@ -48,7 +51,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     invocations used only in fights), then personalities it will not afford for two rounds
     (a kind of their cost beyond its tokens and two rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
-    then items of three tokens or more, after using its troops' income abilities.
+    then items without income (of two tokens or more, or any while its troops in play
+    outnumber the wanderers), after using its troops' income abilities.
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ BONUS_TOKEN: Final = 4.0  # a token of a kind that counts toward victory (five-m
 TROOP_BASE: Final = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
 # per point of offense and defense, while it has no more troops than wanderers
 TROOP_FIGHT: Final = 0.5
+PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay for the next ones
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
@@ -81,7 +86,7 @@ HUNTERS_PER_PREY: Final = 2  # wanderers engaged at most: one per two ready troo
 # a personality in hand it cannot pay for within this many rounds is discarded
 AFFORD_ROUNDS: Final = 2
 # an item in hand that costs this many tokens or more is discarded (Discard Phase)
-ITEM_DEAR: Final = 3
+ITEM_DEAR: Final = 2
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -153,10 +158,10 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 
 def _defended(state: GameState, hand: bool = False) -> bool:
-    """More troops in play (and in hand, with ``hand``) than wanderers in the row: one to
-    spare for the next wanderer."""
+    """More troops in play (and in hand, with ``hand``, one of them in play: a troop in hand
+    guards nothing yet) than wanderers in the row: one to spare for the next wanderer."""
     troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
-    if hand:
+    if hand and troops:
         troops += sum(1 for t in state.zones["hand"] if state.card(t).is_troop)
     return troops > len(state.zones["wanderers"])
 
@@ -367,8 +372,9 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
                 return 0
             needed = context.troops <= len(state.zones["wanderers"])
             fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
-            return TROOP_BASE + card.influence * INFLUENCE + card.income + fight - cost
-        return 20 + card.influence * 4 + card.income - cost
+            return TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME \
+                + fight - cost
+        return 20 + card.influence * 4 + card.income * PERSON_INCOME - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
@@ -392,7 +398,10 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
-            return 12 + rulings.tokens(effect.gains) - card.total_cost
+            # One that brings more tokens than it costs is income: played first, with the
+            # income abilities (its tokens may pay for this round's personality).
+            net = rulings.tokens(effect.gains) - card.total_cost
+            return (100 if net > 0 else 12) + net
         if effect.kind in ("draw", "search_residence"):
             return 7
     return 0
@@ -405,9 +414,9 @@ def _play_bound(card: Profile) -> float:
     cost = card.total_cost * 0.1
     if card.type == "personality":
         if card.is_troop:
-            return (TROOP_BASE + card.influence * INFLUENCE + card.income
+            return (TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME
                     + (card.offense + card.defense) * TROOP_FIGHT - cost)
-        return 20 + card.influence * 4 + card.income - cost
+        return 20 + card.influence * 4 + card.income * PERSON_INCOME - cost
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
@@ -420,7 +429,8 @@ def _play_bound(card: Profile) -> float:
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
         if effect.kind == "collect":
-            return max(7, 12 + rulings.tokens(effect.gains) - card.total_cost)
+            net = rulings.tokens(effect.gains) - card.total_cost
+            return max(7, (100 if net > 0 else 12) + net)
         return 7
     return 0
 
@@ -1103,11 +1113,14 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
                 card = state.card(action.card)
                 if card.is_troop and card.influence <= 1 and not card.income:
                     return action
-    # Then an item of ITEM_DEAR tokens or more: paying for it puts off a personality.
+    # Then an item without income: paying for it puts off a personality, so one of ITEM_DEAR
+    # tokens or more, and any while the troops in play outnumber the wanderers.
+    defended = _defended(state)
     for action in actions:
         if action.kind == "discard":
             card = state.card(action.card)
-            if card.type == "item" and card.total_cost >= ITEM_DEAR and not card.income:
+            if card.type == "item" and not card.income and (defended
+                                                            or card.total_cost >= ITEM_DEAR):
                 return action
     return _find(actions, "done")
 

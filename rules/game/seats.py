@@ -68,6 +68,7 @@ class Hosting:
     saved: tuple[str, str]  # the host's phase and step before
     own_row: list[int] = field(default_factory=list)  # a hunter's own row, set aside
     host_troops: list[int] = field(default_factory=list)  # the host's troops before
+    bribes: dict[int, list[int]] = field(default_factory=dict)  # on a troop of either side
 
 
 @dataclass
@@ -802,6 +803,11 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         for item in [a for a in origin.zones["attached"] if origin.host.get(a) == card]:
             attached = _add_guest(host, origin, item, "attached", hosting.guests)
             host.host[attached] = guest
+    if kind == "attack":
+        # "Bribes remain on bearer and are collected ... when the card is killed": by the lord
+        # whose troops kill it (they go to the city with the dead card; _finish_hosting).
+        hosting.bribes = {i: list(host.on_card[i])
+                          for i in [*hosting.guests, *hosting.host_troops] if i in host.on_card}
     table.hosting = hosting
     host.pending = None
     if kind == "hunt_row":
@@ -878,9 +884,14 @@ def _finish_hosting(table: Table) -> None:
         # that lord equal to the defeated troop's faction influence."
         for card in killed_guests:
             _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
+        for guest, card in hosting.guests.items():
+            if card in killed_guests and guest in hosting.bribes:
+                _collect_bribe(table, hosting.host, hosting.bribes[guest])
         for troop in hosting.host_troops:
             if host.where[troop] not in IN_PLAY:
                 _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
+                if troop in hosting.bribes:
+                    _collect_bribe(table, hosting.origin, hosting.bribes[troop])
     if not host.outcome:
         engine._advance(host)
     if hosting.kind == "raid" and not origin.outcome:
@@ -902,6 +913,15 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
     host.ignored_wound = [i for i in host.ignored_wound if i < first]
     host.profiles = None
     host.forget_derived()
+
+
+def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
+    """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
+    city, pool = table.seats[taker].city, table.seats[taker].personal
+    for k in range(3):
+        moved = min(tokens[k], city[k])
+        city[k] -= moved
+        pool[k] += moved
 
 
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:

@@ -9,13 +9,16 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from cards.api import search_cache
 from cards.api.caching import Validators
 from cards.api.list_cache import CachedList, PackedFileCache
+from cards.card_search import CardSearch
 from cards.models import Card
 from collection.csv_format import Counts
 from collection.services import collection_lock, collection_update
@@ -101,6 +104,70 @@ def test_a_signed_in_users_plain_search_is_the_same_answer(ada: Client) -> None:
         Client().get("/api/cards/", {"q": "set:demo"}).json()
 
 
+@pytest.mark.parametrize("params", [
+    {"page": "2", "page_size": "5"},  # another page
+    {"page_size": "7"},  # another page size
+    {"signed_in": "ada"},  # another asker
+])
+def test_a_query_compiled_before_is_not_compiled_again(
+    client: Client, ada: Client, monkeypatch: Any, params: dict[str, str],
+) -> None:
+    compiled = []
+    compile_search = CardSearch.compiled
+
+    def counted(self: CardSearch) -> Any:
+        compiled.append(self.text)
+        return compile_search(self)
+
+    monkeypatch.setattr(CardSearch, "compiled", counted)
+    query = {"q": "(t:troop or t:citizen) cost<=3", "faction": "kalim"}
+    client.get("/api/cards/", {**query, "page_size": "5"})
+    asker = ada if params.pop("signed_in", None) else client
+    again = asker.get("/api/cards/", {**query, "page_size": "5", **params}).json()
+    assert compiled == [query["q"]]
+    caches["card_lists"].clear()
+    search_cache.forget_searches()
+    assert Client().get("/api/cards/", {**query, "page_size": "5", **params}).json() == again
+    assert compiled == [query["q"], query["q"]]
+
+
+def test_a_name_search_that_lists_many_ids_is_not_kept(
+    client: Client, monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(search_cache, "MOST_PARAMETERS", 3)
+    compiled = []
+    compile_search = CardSearch.compiled
+
+    def counted(self: CardSearch) -> Any:
+        compiled.append(self.text)
+        return compile_search(self)
+
+    monkeypatch.setattr(CardSearch, "compiled", counted)
+    for page_size in ("5", "6"):
+        client.get("/api/cards/", {"q": "a", "page_size": page_size})  # many names have an a
+        client.get("/api/cards/", {"q": "f:kalim", "page_size": page_size})  # one value
+    assert compiled == ["a", "f:kalim", "a"]
+
+
+def test_a_personal_search_is_compiled_for_its_owner_alone(ada: Client, bob: Client) -> None:
+    give("ada", {KEEP: Counts(2), TOWER: Counts(1)})
+    give("bob", {HOVEL: Counts(3)})
+    assert set(ids(ada.get("/api/cards/", {"q": "own>=1", "page_size": "5"}))) == {KEEP, TOWER}
+    # Another page size: no kept answer, and ada's compiled search holds her id.
+    assert ids(bob.get("/api/cards/", {"q": "own>=1", "page_size": "6"})) == [HOVEL]
+    assert Client().get("/api/cards/", {"q": "own>=1", "page_size": "7"}).status_code == 400
+    give("ada", {TOWER: Counts(0)})
+    assert ids(ada.get("/api/cards/", {"q": "own>=1", "page_size": "8"})) == [KEEP]
+
+
+def test_a_catalogue_change_drops_the_compiled_name_searches(client: Client) -> None:
+    assert client.get("/api/cards/", {"q": "zzzrenamed"}).json()["count"] == 0
+    card = Card.objects.get(pk=KEEP)
+    card.name = "Zzzrenamed Keep"
+    card.save()
+    assert ids(client.get("/api/cards/", {"q": "zzzrenamed", "page_size": "5"})) == [KEEP]
+
+
 @pytest.mark.parametrize(("query", "most"), [
     ("", 4),  # the catalogue's revision, the count, the page and the page's keywords
     ("bowman", 4),
@@ -161,3 +228,25 @@ def test_the_file_cache_keeps_an_answer_as_django_s_file_cache_reads_it(tmp_path
     with written.open("rb") as file:
         pickle.load(file)  # the expiry
         assert file.read(2) == b"\x78\x01"  # zlib's header for level 0: not compressed again
+
+
+def test_the_file_cache_lists_its_folder_seldom_and_stays_near_its_size(
+    tmp_path: Any, monkeypatch: Any,
+) -> None:
+    packed = PackedFileCache(str(tmp_path), {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 80}})
+    listings = []
+    list_files = packed._list_cache_files  # type: ignore[attr-defined]
+
+    def counted() -> list[str]:
+        listings.append(1)
+        return list_files()  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(packed, "_list_cache_files", counted)
+    for n in range(20):
+        packed.set(f"answer-{n}", b"{}")
+    assert len(listings) == 2  # once per 80 / 8 writes
+    for n in range(20, 400):
+        packed.set(f"answer-{n}", b"{}")
+        assert len(list(tmp_path.glob("*.djcache"))) <= 2 * 80
+    assert packed.get("answer-399") == b"{}"
+    assert len(listings) == 400 / 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from tests.commands import run_command as run
 from tests.conftest import FIXTURES
@@ -82,3 +83,10 @@ def test_each_deck_may_have_its_own_policy() -> None:
     code, back, _ = matchup("--games", "4", "--policy", "random,greedy", "--format", "json")
     assert code == 0
     assert report["decks"][0]["wins"] >= json.loads(back)["decks"][0]["wins"]
+
+
+def test_a_negative_seed_is_refused_as_goldfish_refuses_it() -> None:
+    # The commands share their run options (sitewide.management.run_command); matchup read
+    # --seed as any int and played a negative seed.
+    with pytest.raises(CommandError, match="the seed must be from 0"):
+        call_command("matchup", VETERANS, FAITHFUL, "--seed", "-7", "--games", "2")

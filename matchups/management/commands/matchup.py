@@ -7,23 +7,21 @@ other, two at a table (docs/matchups.md)."""
 from __future__ import annotations
 
 import json
-import sys
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
 from decks.management.decklist_file import read_deck
 from matchups.games import DeckNotPlayable, field_report, matchup_game, matchup_report
 from rules.game.config import TARGETS, GameConfig
-from rules.game.gauntlet import MAX_FIELD
+from rules.game.gauntlet import MAX_FIELD, pairings
 from rules.game.matchup import MatchupSpec
 from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
+from sitewide.management.run_command import RunCommand
 
-MAX_GAMES = 1_000_000
 
-
-class Command(BaseCommand):
+class Command(RunCommand):
     help = (
         "Play 2 to 6 decks against one another N times (one seat per deck, the seats rotating) "
         "by the rulebook with a seeded RNG, and print each deck's wins and win rate with a 95% "
@@ -33,19 +31,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("decks", nargs="+", metavar="DECK")
-        parser.add_argument("--games", type=int, default=1000, metavar="N")
-        parser.add_argument("--seed", type=int, required=True, metavar="S")
-        parser.add_argument("--workers", type=int, default=1, metavar="W",
-                            help="processes to play on (the report is the same for any W)")
+        self.add_run_arguments(
+            parser, log_help="print game number GAME (1..N), round by round, every seat")
         parser.add_argument("--policy", default="greedy", metavar="P",
                             help=f"who decides: {', '.join(MULTIPLAYER_POLICIES)} at every "
                             "seat (greedy by default), or one per deck, comma-separated "
                             "(greedy,random: the policy goes with its deck)")
         parser.add_argument("--target", type=int, choices=TARGETS, default=25)
-        parser.add_argument("--round-cap", type=int, default=40, metavar="R")
-        parser.add_argument("--log", type=int, metavar="GAME",
-                            help="print game number GAME (1..N), round by round, every seat")
-        parser.add_argument("--format", choices=["text", "json"], default="text")
         field = parser.add_mutually_exclusive_group()
         field.add_argument("--gauntlet", dest="mode", action="store_const", const="gauntlet",
                            help="play the first deck against each of the others, one 2-player "
@@ -58,34 +50,27 @@ class Command(BaseCommand):
         paths = options["decks"]
         mode = options["mode"] or "matchup"
         if mode == "matchup" and not 2 <= len(paths) <= 6:
-            self._fail(f"A matchup seats 2 to 6 decks, not {len(paths)}.")
+            self.fail(f"A matchup seats 2 to 6 decks, not {len(paths)}.")
         if mode != "matchup" and not 2 <= len(paths) <= MAX_FIELD:
-            self._fail(f"A {mode} takes 2 to {MAX_FIELD} decks, not {len(paths)}.")
+            self.fail(f"A {mode} takes 2 to {MAX_FIELD} decks, not {len(paths)}.")
         if mode != "matchup" and options["log"] is not None:
-            self._fail(f"--log tells a game of one matchup; run the pairing of a {mode} as a "
+            self.fail(f"--log tells a game of one matchup; run the pairing of a {mode} as a "
                        "matchup of its two decks to see one of its games.")
+        self.check_run_options(options)
         games = options["games"]
-        if not 1 <= games <= MAX_GAMES:
-            self._fail(f"--games must be between 1 and {MAX_GAMES:,}, not {games}.")
-        if options["workers"] < 1:
-            self._fail("--workers must be at least 1.")
-        if options["round_cap"] < 1:
-            self._fail("--round-cap must be at least 1.")
         decks = [read_deck(self, path) for path in paths]
         try:
             spec = MatchupSpec(games, options["seed"], options["policy"])
         except ValueError as error:
-            self._fail(f"--policy: {error}.")
+            self.fail(f"--policy: {error}.")
         if len(spec.policies) not in (1, len(decks)):
-            self._fail(f"--policy names {len(spec.policies)} policies for {len(decks)} decks: "
+            self.fail(f"--policy names {len(spec.policies)} policies for {len(decks)} decks: "
                        "give one, or one per deck.")
         config = GameConfig(target=options["target"],
                             players=len(decks) if mode == "matchup" else 2,
                             round_cap=options["round_cap"])
         try:
             if options["log"] is not None:
-                if not 1 <= options["log"] <= games:
-                    self._fail(f"--log must name a game from 1 to {games}, not {options['log']}.")
                 lines, log = matchup_game(decks, spec, config, options["log"])
                 if options["format"] == "json":
                     self.stdout.write(json.dumps(log, ensure_ascii=False))
@@ -97,26 +82,23 @@ class Command(BaseCommand):
                 return
             started = time.monotonic()
             if mode == "matchup":
-                report = matchup_report(decks, spec, config, workers=options["workers"])
+                report = matchup_report(decks, spec, config, workers=options["workers"],
+                                        progress=self.progress_bar(games))
                 played = games
             else:
-                report = field_report(decks, spec, config, mode, workers=options["workers"])
+                total = games * len(pairings(len(decks), mode))
+                report = field_report(decks, spec, config, mode, workers=options["workers"],
+                                      progress=self.progress_bar(total))
                 played = games * len(report["pairings"])
         except DeckNotPlayable as error:
-            self._fail(str(error))
-        elapsed = time.monotonic() - started
-        self.stderr.write(f"{played:,} games in {elapsed:.1f} s "
-                          f"({played / max(elapsed, 1e-9):,.0f} games/s)")
+            self.fail(str(error))
+        self.report_elapsed(played, started)
         if options["format"] == "json":
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         elif mode == "matchup":
             self._print(report)
         else:
             self._print_field(report)
-
-    def _fail(self, message: str) -> None:
-        self.stderr.write(message)
-        sys.exit(1)
 
     def _print(self, report: dict[str, Any]) -> None:
         write = self.stdout.write

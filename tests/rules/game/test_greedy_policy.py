@@ -99,14 +99,62 @@ def test_greedy_keeps_a_troops_income_for_the_discard_phase_when_it_pays_for_not
     assert choice(state) == Action("pass")
 
 
-def _drawing(troops: int, wanderers: int, income_structures: int) -> GameState:
-    """A Draw step with ``troops`` troops in play against ``wanderers``, a structure pile of
-    four cards of which ``income_structures`` have income, and a personality pile of four,
-    one of them with income; the hand holds no citizen."""
+def test_greedy_plays_the_citizen_whose_income_pays_for_the_next_ones() -> None:
+    # Tokens for one of two: the herald (one influence, two tokens a round) before the poet
+    # (two influence, no income): its tokens bring the next personalities sooner.
+    state = make_game(personalities=[
+        citizen("herald", faction="mosfin", influence=1, cost=(0, 0, 2),
+                abilities="E Collect 2 political influence from the city's influence pool."),
+        citizen("poet", faction="mosfin", influence=2, cost=(0, 0, 2))])
+    clear_hand(state)
+    herald = place(state, first(state, "herald"), "hand")
+    place(state, first(state, "poet"), "hand")
+    state.personal = [0, 0, 2]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", herald, first(state, "keep"))
+
+
+def test_greedy_plays_an_event_that_brings_more_tokens_than_it_costs_first() -> None:
+    # The festival costs 1 and brings 3: income, so played before the citizen (whose 3
+    # political it then still pays, with one token more of each kind for the next card).
+    festival = event("festival", cost=(0, 1, 0),
+                     abilities="Collect 1 economic, 1 religious and 1 political influence "
+                               "from the city's influence pool.")
+    state = make_game(personalities=[citizen("envoy", faction="mosfin", influence=2,
+                                             cost=(0, 0, 3)), festival])
+    clear_hand(state)
+    envoy = place(state, first(state, "envoy"), "hand")
+    place(state, first(state, "festival"), "hand")
+    state.personal = [0, 1, 3]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, "festival"))
+    act(state, choice(state))
+    assert state.personal == [1, 1, 4]
+    assert choice(state) == Action("play", envoy, first(state, "keep"))
+
+
+def test_greedy_plays_an_event_that_brings_no_more_than_it_costs_after_a_personality() -> None:
+    windfall = event("windfall", cost=(0, 2, 0),
+                     abilities="Collect 2 economic influence from the city's influence pool.")
+    state = make_game(personalities=[citizen("envoy", faction="mosfin", influence=2,
+                                             cost=(0, 0, 3)), windfall])
+    clear_hand(state)
+    envoy = place(state, first(state, "envoy"), "hand")
+    place(state, first(state, "windfall"), "hand")
+    state.personal = [0, 2, 3]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", envoy, first(state, "keep"))
+
+
+def _drawing(troops: int, wanderers: int, income_structures: int,
+             in_hand: int = 0) -> GameState:
+    """A Draw step with ``troops`` troops in play (and ``in_hand`` in hand) against
+    ``wanderers``, a structure pile of four cards of which ``income_structures`` have income,
+    and a personality pile of four, one of them with income; the hand holds no citizen."""
     tolls = [structure(f"toll{i}", residencies=0, abilities="Collect 1 economic influence "
                        "from the city's influence pool.") for i in range(income_structures)]
     huts = [structure(f"hut{i}") for i in range(4 - income_structures)]
-    people = [troop(f"t{i}") for i in range(troops)]
+    people = [troop(f"t{i}") for i in range(troops + in_hand)]
     state = make_game(structures=[*tolls, *huts],
                       personalities=[*people, citizen("broker", abilities="E Worship."),
                                      *(troop(f"spare{i}") for i in range(3))],
@@ -114,6 +162,8 @@ def _drawing(troops: int, wanderers: int, income_structures: int) -> GameState:
     clear_hand(state)
     for i in range(troops):
         place(state, first(state, f"t{i}"), "defensive")
+    for i in range(troops, troops + in_hand):
+        place(state, first(state, f"t{i}"), "hand")
     for i in range(wanderers):
         place(state, first(state, f"w{i}"), "wanderers")
     at_step(state, "maintenance", "draw")
@@ -124,11 +174,21 @@ def _drawing(troops: int, wanderers: int, income_structures: int) -> GameState:
     pytest.param(2, 1, 2, "structures", id="income-more-often-among-structures-defended"),
     pytest.param(2, 1, 0, "personalities", id="income-more-often-among-personalities"),
     pytest.param(1, 1, 2, "personalities", id="no-troop-to-spare-for-the-next-wanderer"),
+    pytest.param(1, 0, 2, "structures", id="one-troop-in-play-none-in-the-row"),
 ])
 def test_greedy_draws_from_the_pile_that_more_often_brings_income_while_defended(
         troops: int, wanderers: int, income_structures: int, pile: str) -> None:
     state = _drawing(troops, wanderers, income_structures)
     assert choice(state) == Action("draw", option=pile)
+
+
+def test_greedy_counts_troops_in_hand_as_defence_only_beside_one_in_play() -> None:
+    # The first rounds: two troops in hand, none in play and no wanderer yet. A troop in
+    # hand guards nothing: personalities (the troops to play come from there).
+    state = _drawing(0, 0, 2, in_hand=2)
+    assert choice(state) == Action("draw", option="personalities")
+    with_one_in_play = _drawing(1, 1, 2, in_hand=1)
+    assert choice(with_one_in_play) == Action("draw", option="structures")
 
 
 @pytest.mark.parametrize(("troops", "citizens", "pile"), [
@@ -179,12 +239,14 @@ def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
         assert choice(state) == Action("done")  # the two-influence troop is kept
 
 
-@pytest.mark.parametrize(("cost", "discarded"), [
-    pytest.param((3, 0, 0), True, id="three-tokens-put-off-a-personality"),
-    pytest.param((2, 0, 0), False, id="a-cheap-item-is-kept"),
+@pytest.mark.parametrize(("cost", "troops", "discarded"), [
+    pytest.param((2, 0, 0), 1, True, id="two-tokens-put-off-a-personality"),
+    pytest.param((1, 0, 0), 1, False, id="a-cheap-item-is-kept-with-one-troop-a-wanderer"),
+    pytest.param((1, 0, 0), 2, True, id="any-item-while-troops-outnumber-the-wanderers"),
 ])
-def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], discarded: bool) -> None:
-    state, _, _ = battle_game([troop("soldier")], [wanderer("w")],
+def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], troops: int,
+                                     discarded: bool) -> None:
+    state, _, _ = battle_game([troop(f"soldier{i}") for i in range(troops)], [wanderer("w")],
                               others=[item("shield", subtype="shield", offense=0, defense=3,
                                            cost=cost)])
     shield = place(state, first(state, "shield"), "hand")

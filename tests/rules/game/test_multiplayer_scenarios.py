@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules.game import engine, rivalry, rulings, seats
+from rules.game import combat, engine, rivalry, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.matchup import seating
@@ -384,3 +384,53 @@ def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
     assert t.out == {defender: (t.round, "attack")}
     assert home.where[keep] in ("structure_discard", "dead")
     assert (t.outcome, t.winner) == ("victory", attacker)  # the last player standing
+
+
+def _retainer_attacks(t: Table) -> tuple[int, int]:
+    """Seat 0 (mosfin-blades) attacks seat 1 with its Silverblade Retainer (Defender, Bribery,
+    faction influence 2): the retainer's instance at home and as a guest in seat 1's state."""
+    state = t.seats[0]
+    retainer = next(i for i in range(len(state.cards))
+                    if state.cards[i] == "demo-silverblade-retainer")
+    state.move(retainer, "defensive")
+    state.pending = None
+    seats._host(t, 1, 0, "attack", [retainer])
+    assert t.hosting is not None
+    guest = next(g for g, c in t.hosting.guests.items() if c == retainer)
+    return retainer, guest
+
+
+def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
+    t = table(BLADES, FAITHFUL)
+    t.seats[1].personal[:] = [3, 3, 3]
+    _, guest = _retainer_attacks(t)
+    host = t.seats[1]
+    assert host.card(guest).influence == 2 and host.card(guest).bounty == 0
+    assert Action("bribe", guest) in engine.legal_actions(host)
+    assert combat.bribe_cost(host, guest) == 2  # not a bounty of 0 (or the minimum of one)
+    assert engine.apply(host, Action("bribe", guest)).ok
+    assert sum(host.personal) == 9 - 2
+    assert sum(host.on_card[guest]) == 2  # "Bribes remain on bearer"
+
+
+def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
+    t = table(BLADES, FAITHFUL)
+    state = t.seats[0]
+    retainer = next(i for i in range(len(state.cards))
+                    if state.cards[i] == "demo-silverblade-retainer")
+    state.on_card[retainer] = [1, 0, 1]  # bribed in an earlier combat
+    state.city[0] -= 1
+    state.city[2] -= 1
+    retainer, guest = _retainer_attacks(t)
+    host = t.seats[1]
+    assert host.on_card[guest] == [1, 0, 1]  # the bribe travels with its bearer
+    t.seats[0].personal[:] = [5, 5, 5]
+    host.personal[:] = [0, 0, 0]
+    city_before = list(host.city)
+    rulings.remove_killed(host, guest, "killed")
+    seats._finish_hosting(t)
+    # The bribe (1 economic, 1 political) and the valor of a troop of faction influence 2.
+    assert sum(host.personal) == 2 + 2
+    assert host.personal[0] >= 1 and host.personal[2] >= 1
+    assert host.city == city_before  # the bribe went to the city with the card, then to him
+    assert t.seats[0].where[retainer] == "personality_discard"
