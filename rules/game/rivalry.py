@@ -64,15 +64,24 @@ def bearers(state: GameState, own: int) -> list[int]:
 
 
 def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
-            used: Collection[int] = ()) -> list[Action]:
+            used: Collection[int] = (), bearers: Sequence[int] | None = None) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
-    the bearers that used one this round)."""
+    the bearers that used one this round; ``bearers``: the seat's cards with a rival ability,
+    :func:`bearers`, when known: only those are read)."""
     state = seats[seat]
-    found = []
+    found: list[Action] = []
+    ready: set[int] | None = None
+    if bearers is not None:
+        # Asked at every Action Phase decision of a seat with a bearer: most often none of
+        # them is in play and unused, and nothing more is read.
+        where = state.where
+        ready = {b for b in bearers if where[b] in PERSONALITY_ZONES and b not in used}
+        if not ready:
+            return found
     members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
     for zone in PERSONALITY_ZONES:
         for bearer in state.zones[zone]:
-            if bearer in used:
+            if bearer in used or (ready is not None and bearer not in ready):
                 continue
             card = state.card(bearer)
             for clause in card.no_solo_effect:

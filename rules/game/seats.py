@@ -252,7 +252,10 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
             and (not table.rival_bearers or table.rival_bearers[seat]):
         others = [s for s in table.active() if s != seat]
         used = {bearer for s, bearer in table.rivals_used if s == seat}
-        found = found[:-1] + rivalry.options(table.seats, seat, others, used) + found[-1:]
+        rivals = rivalry.options(table.seats, seat, others, used,
+                                 table.rival_bearers[seat] if table.rival_bearers else None)
+        if rivals:
+            found = found[:-1] + rivals + found[-1:]
     return found
 
 
@@ -334,17 +337,19 @@ def apply(table: Table, action: Action) -> Result:
         return Result(False, "The game is over.")
     if action not in _legal_actions(table, seat):
         return Result(False, f"{action!r} is not a legal action for seat {seat + 1} now.")
-    return _carry_out(table, seat, action)
+    _carry_out(table, seat, action)
+    return Result(True)
 
 
-def _carry_out(table: Table, seat: int, action: Action) -> Result:
-    """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now."""
+def _carry_out(table: Table, seat: int, action: Action) -> None:
+    """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now
+    (no Result made: compiled, a dataclass's __init__ runs as interpreted Python, and play()
+    carries out every decision here)."""
     table.decisions += 1
     if table.window is not None:
-        return _answer(table, seat, action)
-    if _open_window(table, seat, action):
-        return Result(True)
-    return _perform(table, seat, action)
+        _answer(table, seat, action)
+    elif not _open_window(table, seat, action):
+        _perform(table, seat, action)
 
 
 def _open_window(table: Table, seat: int, action: Action) -> bool:
@@ -367,7 +372,7 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     return True
 
 
-def _answer(table: Table, seat: int, action: Action) -> Result:
+def _answer(table: Table, seat: int, action: Action) -> None:
     """A seat's answer in an open window: declined (the next seat is asked; after the last
     the action is carried out), or given (the action is stopped, and counts as the acting
     seat's action: "the cycle continues where it left off")."""
@@ -376,9 +381,10 @@ def _answer(table: Table, seat: int, action: Action) -> Result:
     if action.kind == "decline":
         window.asked.pop(0)
         if window.asked:
-            return Result(True)
+            return
         table.window = None
-        return _perform(table, window.seat, window.action)
+        _perform(table, window.seat, window.action)
+        return
     table.window = None
     held, actor = window.action, window.seat
     table.tell(seat, reactions.answer(table.seats, seat, action, held))
@@ -395,10 +401,9 @@ def _answer(table: Table, seat: int, action: Action) -> Result:
             _next_turn(table)
     _settle(table)
     table.flush()
-    return Result(True)
 
 
-def _perform(table: Table, seat: int, action: Action) -> Result:
+def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
@@ -446,7 +451,6 @@ def _perform(table: Table, seat: int, action: Action) -> Result:
             _next_turn(table)
     _settle(table)
     table.flush()
-    return Result(True)
 
 
 def _at_act(state: GameState) -> bool:
@@ -740,7 +744,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
 
 def _knockouts(table: Table) -> None:
     for seat, state in enumerate(table.seats):
-        if seat in table.out or state.outcome != "stronghold":
+        if state.outcome != "stronghold" or seat in table.out:
             continue
         if table.hosting is not None and seat in (table.hosting.host, table.hosting.origin):
             _finish_hosting(table)

@@ -350,3 +350,18 @@ def greedy_the_long_way(state: GameState, actions: list[Action]) -> Action:
     if state.step == "military":
         return policies._find(actions, "hunt" if policies._worth_hunting(state) else "pass")
     return policies._find(actions, "done")
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_rival_options_read_from_the_bearers_are_the_full_reading_s(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            others = [s for s in table.active() if s != seat]
+            for used in ((), table.rival_bearers[seat][:1]):
+                assert rivalry.options(table.seats, seat, others, used,
+                                       table.rival_bearers[seat]) \
+                    == rivalry.options(table.seats, seat, others, used)
+                checked += 1
+    assert checked > 100
