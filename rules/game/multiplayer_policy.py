@@ -36,8 +36,7 @@ The random seat picks uniformly among all legal actions (fuzzing).
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 from rules.game import reactions, rulings
 from rules.game.actions import Action
@@ -127,8 +126,12 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     """The greedy seat's Military Phase choice (see the module docstring)."""
     me = table.seats[seat]
     later = [s for s in table.queue[1:] if s != seat and s not in table.out]
-    exposed = home_risk(table, seat, later, ())
-    leader = _leader(table, seat)
+    # Worked out once for the whole choice: each player's influence total, and the troops
+    # each player still to act would send home_risk's way (the same whatever is weighed).
+    totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+    threats: list[tuple[GameState, list[int]]] | None = None
+    exposed = 0.0
+    leader = _leader(table, seat, totals)
     best: tuple[float, Action] | None = None
     risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
     sending: dict[str, list[int]] = {}
@@ -138,11 +141,14 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if action.option not in sending:
             sending[action.option] = attackers(me, action.option)
         sent = sending[action.option]
-        worth = attack_worth(table, seat, action.target, sent, leader)
+        worth = attack_worth(table, seat, action.target, sent, leader, totals)
         if worth == -math.inf:
             continue
         if action.option not in risks:
-            risks[action.option] = home_risk(table, seat, later, sent) - exposed
+            if threats is None:  # (only when an attack is weighed: none is, most steps)
+                threats = _threats(table, later)
+                exposed = _home_risk(me, threats, ())
+            risks[action.option] = _home_risk(me, threats, sent) - exposed
         worth -= risks[action.option]
         if best is None or worth > best[0]:
             best = (worth, action)
@@ -170,24 +176,47 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     return next(a for a in actions if a.kind == "pass")
 
 
-@dataclass(frozen=True)
 class Fight:
     """An attack as the greedy seat foresees it, in expected values: the faction influence
     the defender loses (troops and guards killed, residents left homeless), the valor
     tokens taken from him, the influence the attacker loses (its troops killed, and the
     valor they give), and the chances its stronghold is wounded and destroyed."""
 
-    cut: float = 0.0
-    valor: float = 0.0
-    lost: float = 0.0
-    breach: float = 0.0
-    knockout: float = 0.0
+    # A plain class with slots rather than a frozen dataclass: compiled (rules/compiled.py),
+    # it is built natively, where a dataclass's generated __init__ runs as interpreted Python
+    # (a few times a seat's every Military Phase choice).
+    __slots__ = ("breach", "cut", "knockout", "lost", "valor")
+
+    def __init__(self, cut: float = 0.0, valor: float = 0.0, lost: float = 0.0,
+                 breach: float = 0.0, knockout: float = 0.0) -> None:
+        self.cut = cut
+        self.valor = valor
+        self.lost = lost
+        self.breach = breach
+        self.knockout = knockout
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Fight):
+            return NotImplemented
+        return (self.cut, self.valor, self.lost, self.breach, self.knockout) \
+            == (other.cut, other.valor, other.lost, other.breach, other.knockout)
+
+    def __hash__(self) -> int:
+        return hash((self.cut, self.valor, self.lost, self.breach, self.knockout))
+
+    def __repr__(self) -> str:
+        return (f"Fight(cut={self.cut!r}, valor={self.valor!r}, lost={self.lost!r}, "
+                f"breach={self.breach!r}, knockout={self.knockout!r})")
 
 
 def hit_chance(offense: int, defense: int) -> float:
     """The chance an attack wounds: one die, 1 and 2 adding offense, 5 and 6 defense."""
     margin = offense - defense
-    return sum(1 for bonus in DIE_BONUS if margin + bonus > 0) / 6
+    hits = 0
+    for bonus in DIE_BONUS:  # (a loop: compiled, a generator is an object more a call)
+        if margin + bonus > 0:
+            hits += 1
+    return hits / 6
 
 
 def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
@@ -198,25 +227,36 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
     first, each engage the defending troop they beat by most, and it strikes back; each ready
     defender holds one attacker; the attackers left over pile on the structure or guard they
     beat by most (the wanderers' fixed rule, combat._wild_choice), the stronghold last."""
-    free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
+    # Sorted and picked by plain loops and key tuples, not key functions: compiled, each
+    # call of a lambda is a Python call (the same order: every key ends with the instance).
+    free = [t for _, t in sorted([(-attacker.card(t).offense, t) for t in sent])]
     walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
-        fillers = sorted(free, key=lambda t: (0 if _climbs(attacker, t) else 1,
-                                              attacker.card(t).offense, t))[:slots]
-        free = [t for t in free if t not in fillers or _climbs(attacker, t)]
+        climbing = {t for t in free if _climbs(attacker, t)}
+        fillers = {t for _, _, t in sorted([(0 if t in climbing else 1,
+                                             attacker.card(t).offense, t)
+                                            for t in free])[:slots]}
+        free = [t for t in free if t not in fillers or t in climbing]
     home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
     pool = sum(defender.personal)
     cut = valor = lost = 0.0
-    left = list(home)
+    left = home
     rest = []
     for troop in free:
         if not left:
             rest.append(troop)
             continue
         power = attacker.card(troop).offense
-        target = max(left, key=lambda d: (power - defender.card(d).defense, -d))
+        # The defender it beats by most (max of (margin, -instance)).
+        target = left[0]
+        most = power - defender.card(target).defense
+        for k in range(1, len(left)):
+            d = left[k]
+            margin = power - defender.card(d).defense
+            if margin > most or (margin == most and d < target):
+                target, most = d, margin
         left.remove(target)
         killed = _kill_chance(attacker, troop, defender, target)
         cut += killed * defender.card(target).influence
@@ -224,9 +264,17 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
         back = _kill_chance(defender, target, attacker, troop)
         lost += back * attacker.card(troop).influence * (1 + TOKEN)
     if left and free:
-        # The defenders no attacker engaged join the attacks on the weakest attacker.
-        weakest = min(free, key=lambda t: (attacker.card(t).defense, t))
-        power = sum(defender.card(d).offense for d in left)
+        # The defenders no attacker engaged join the attacks on the weakest attacker (min
+        # of (defense, instance)).
+        weakest = free[0]
+        least = attacker.card(weakest).defense
+        for t in free:
+            defense = attacker.card(t).defense
+            if defense < least or (defense == least and t < weakest):
+                weakest, least = t, defense
+        power = 0
+        for d in left:
+            power += defender.card(d).offense
         chance = hit_chance(power, attacker.card(weakest).defense)
         if attacker.card(weakest).vitality - attacker.wounds.get(weakest, 0) <= 1:
             lost += chance * attacker.card(weakest).influence * (1 + TOKEN)
@@ -243,25 +291,29 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
     targets = [*defender.zones["private"], *defender.zones["guards"]]
     if not targets:
         return cut, valor, 0.0, 0.0
-    power = sum(attacker.card(t).offense for t in rest)
-    razes = sum(3 for t in rest if "raze" in rulings.keywords(attacker, t))
-
-    def defense(target: int) -> int:
-        card = defender.card(target)
+    power = razes = 0
+    for t in rest:
+        power += attacker.card(t).offense
+        if "raze" in rulings.keywords(attacker, t):
+            razes += 3
+    # The target they beat by most, the stronghold last (the first such: max's rule), with
+    # its defense (a structure's guards' added).
+    guards = defender.zones["guards"]
+    target, best, wall = -1, (0, 0), 0
+    for candidate in targets:
+        card = defender.card(candidate)
         value = card.defense
+        bonus = 0
         if card.is_structure:
-            value += sum(defender.card(g).defense for g in defender.zones["guards"]
-                         if defender.host.get(g) == target)
-        return value
-
-    def key(target: int) -> tuple[int, int]:
-        bonus = razes if defender.card(target).is_structure else 0
-        stronghold = defender.card(target).subtype == "stronghold"
-        return (power + bonus - defense(target), 0 if stronghold else 1)
-
-    target = max(targets, key=key)
+            for g in guards:
+                if defender.host.get(g) == candidate:
+                    value += defender.card(g).defense
+            bonus = razes
+        key = (power + bonus - value, 0 if card.subtype == "stronghold" else 1)
+        if target < 0 or key > best:
+            target, best, wall = candidate, key, value
     card = defender.card(target)
-    chance = hit_chance(power + (razes if card.is_structure else 0), defense(target))
+    chance = hit_chance(power + (razes if card.is_structure else 0), wall)
     if card.subtype == "stronghold":
         doomed = card.vitality - defender.wounds.get(target, 0) <= 1
         return cut, valor, chance, chance if doomed else 0.0
@@ -289,23 +341,24 @@ def _climbs(state: GameState, troop: int) -> bool:
 def _kill_chance(state: GameState, troop: int, enemy_state: GameState, enemy: int) -> float:
     """The chance ``troop`` kills ``enemy`` in one attack (Fierce: two wounds on a troop
     without Armor)."""
+    if troop in state.exhausted:
+        return 0.0
     enemy_card = enemy_state.card(enemy)
     wounds = 2 if "fierce" in rulings.keywords(state, troop) \
         and "armor" not in rulings.keywords(enemy_state, enemy) else 1
     if enemy_card.vitality - enemy_state.wounds.get(enemy, 0) > wounds:
         return 0.0
-    if troop in state.exhausted:
-        return 0.0
     return hit_chance(state.card(troop).offense, enemy_card.defense)
 
 
 def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
-                 leader: int) -> float:
+                 leader: int, totals: Mapping[int, int] | None = None) -> float:
     """What an attack of ``sent`` on ``target`` is worth to ``seat``, in faction influence:
     what it cuts from him (weighted by how near victory he is), the valor (tokens, at
     ``TOKEN``), less what the attackers may lose; ``URGENT`` and more for a likely knock-out
     or the attack that keeps a player about to win below the target (``leader``: the
-    opponent nearest victory, :func:`_leader`)."""
+    opponent nearest victory, :func:`_leader`; ``totals``: the players' influence totals,
+    when already worked out)."""
     if not sent:
         return -math.inf
     me, them = table.seats[seat], table.seats[target]
@@ -314,30 +367,53 @@ def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
     worth = fight.cut * weight + TOKEN * fight.valor - fight.lost + BREACH * fight.breach
     if fight.knockout >= KNOCKOUT_CHANCE:
         worth += URGENT
-    total = rulings.influence_total(them)
+    total = totals[target] if totals is not None else rulings.influence_total(them)
     if total >= table.config.target - LEADER_GAP and fight.cut >= 1.0 \
-            and total == rulings.influence_total(table.seats[leader]):
+            and total == (totals[leader] if totals is not None
+                          else rulings.influence_total(table.seats[leader])):
         worth += URGENT
     return worth
 
 
-def _leader(table: Table, seat: int) -> int:
+def _leader(table: Table, seat: int, totals: Mapping[int, int] | None = None) -> int:
     """The opponent nearest victory: an influence cut off him counts in full (at two players,
-    every cut), off the others ``OTHERS``."""
-    others = [s for s in table.active() if s != seat]
-    return max(others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
+    every cut), off the others ``OTHERS`` (``totals``: the players' influence totals, when
+    already worked out)."""
+    found = -1
+    most = 0
+    for s in table.active():  # (max of (total, -seat))
+        if s == seat:
+            continue
+        total = totals[s] if totals is not None else rulings.influence_total(table.seats[s])
+        if found < 0 or total > most or (total == most and s < found):
+            found, most = s, total
+    if found < 0:
+        raise ValueError("no opponent at the table")
+    return found
 
 
 def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]) -> float:
     """What the strongest attack of a player still to act could cut from ``seat`` at home
     while ``sent`` are away (influence and valor, the worst of them)."""
-    me = table.seats[seat]
-    worst = 0.0
+    return _home_risk(table.seats[seat], _threats(table, later), sent)
+
+
+def _threats(table: Table, later: Sequence[int]) -> list[tuple[GameState, list[int]]]:
+    """The players of ``later`` who could attack, each with the troops he would send."""
+    found = []
     for other in later:
         state = table.seats[other]
         ready = attackers(state, "all")
-        if not ready:
-            continue
+        if ready:
+            found.append((state, ready))
+    return found
+
+
+def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
+               sent: Sequence[int]) -> float:
+    """:func:`home_risk`, the players still to act and their troops worked out (_threats)."""
+    worst = 0.0
+    for state, ready in threats:
         fight = foresee(state, ready, me, away=sent)
         worst = max(worst, fight.cut + TOKEN * fight.valor + URGENT * fight.knockout)
     return worst

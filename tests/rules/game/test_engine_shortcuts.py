@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import math
+from collections.abc import Collection, Iterator, Sequence
 
 import pytest
 
 from rules.game import combat, engine, policies, reactions, rivalry, rulings, seats
+from rules.game import multiplayer_policy as mp
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
@@ -365,3 +367,234 @@ def test_the_rival_options_read_from_the_bearers_are_the_full_reading_s(
                     == rivalry.options(table.seats, seat, others, used)
                 checked += 1
     assert checked > 100
+
+
+# --- the greedy seat's Military Phase choice, the long way (as first written) ---------------
+
+
+def kill_chance_the_long_way(state: GameState, troop: int, enemy_state: GameState,
+                             enemy: int) -> float:
+    enemy_card = enemy_state.card(enemy)
+    wounds = 2 if "fierce" in rulings.keywords(state, troop) \
+        and "armor" not in rulings.keywords(enemy_state, enemy) else 1
+    if enemy_card.vitality - enemy_state.wounds.get(enemy, 0) > wounds:
+        return 0.0
+    if troop in state.exhausted:
+        return 0.0
+    return hit_chance_the_long_way(state.card(troop).offense, enemy_card.defense)
+
+
+def hit_chance_the_long_way(offense: int, defense: int) -> float:
+    margin = offense - defense
+    return sum(1 for bonus in mp.DIE_BONUS if margin + bonus > 0) / 6
+
+
+def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: GameState,
+                         away: Collection[int] = ()) -> tuple[float, ...]:
+    """mp.foresee with key functions, as (cut, valor, lost, breach, knockout)."""
+    free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
+    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
+    if walls and free:
+        slots = min(defender.card(walls[0]).residencies, len(free))
+        fillers = sorted(free, key=lambda t: (0 if mp._climbs(attacker, t) else 1,
+                                              attacker.card(t).offense, t))[:slots]
+        free = [t for t in free if t not in fillers or mp._climbs(attacker, t)]
+    home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
+            and t not in defender.exhausted and t not in away]
+    pool = sum(defender.personal)
+    cut = valor = lost = 0.0
+    left = list(home)
+    rest = []
+    for troop in free:
+        if not left:
+            rest.append(troop)
+            continue
+        power = attacker.card(troop).offense
+        target = max(left, key=lambda d: (power - defender.card(d).defense, -d))
+        left.remove(target)
+        killed = kill_chance_the_long_way(attacker, troop, defender, target)
+        cut += killed * defender.card(target).influence
+        valor += killed * min(defender.card(target).influence, pool)
+        back = kill_chance_the_long_way(defender, target, attacker, troop)
+        lost += back * attacker.card(troop).influence * (1 + mp.TOKEN)
+    if left and free:
+        weakest = min(free, key=lambda t: (attacker.card(t).defense, t))
+        power = sum(defender.card(d).offense for d in left)
+        chance = hit_chance_the_long_way(power, attacker.card(weakest).defense)
+        if attacker.card(weakest).vitality - attacker.wounds.get(weakest, 0) <= 1:
+            lost += chance * attacker.card(weakest).influence * (1 + mp.TOKEN)
+    breach = knockout = 0.0
+    if rest:
+        targets = [*defender.zones["private"], *defender.zones["guards"]]
+        if targets:
+            cut, valor, breach, knockout = past_the_defenders_the_long_way(
+                attacker, rest, defender, targets, cut, valor, pool)
+    return cut, valor, lost, breach, knockout
+
+
+def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
+                                    defender: GameState, targets: list[int], cut: float,
+                                    valor: float, pool: int) -> tuple[float, float, float, float]:
+    power = sum(attacker.card(t).offense for t in rest)
+    razes = sum(3 for t in rest if "raze" in rulings.keywords(attacker, t))
+
+    def defense(target: int) -> int:
+        card = defender.card(target)
+        value = card.defense
+        if card.is_structure:
+            value += sum(defender.card(g).defense for g in defender.zones["guards"]
+                         if defender.host.get(g) == target)
+        return value
+
+    def key(target: int) -> tuple[int, int]:
+        bonus = razes if defender.card(target).is_structure else 0
+        stronghold = defender.card(target).subtype == "stronghold"
+        return (power + bonus - defense(target), 0 if stronghold else 1)
+
+    target = max(targets, key=key)
+    card = defender.card(target)
+    chance = hit_chance_the_long_way(power + (razes if card.is_structure else 0),
+                                     defense(target))
+    if card.subtype == "stronghold":
+        doomed = card.vitality - defender.wounds.get(target, 0) <= 1
+        return cut, valor, chance, chance if doomed else 0.0
+    # (past a structure or a guard, the rest is the same code in both)
+    return mp._past_the_defenders(attacker, rest, defender, cut, valor, pool)
+
+
+def fight_of(fight: mp.Fight) -> tuple[float, ...]:
+    return fight.cut, fight.valor, fight.lost, fight.breach, fight.knockout
+
+
+def attack_worth_the_long_way(table: seats.Table, seat: int, target: int, sent: list[int],
+                              leader: int) -> float:
+    if not sent:
+        return -math.inf
+    me, them = table.seats[seat], table.seats[target]
+    cut, valor, lost, breach, knockout = foresee_the_long_way(me, sent, them)
+    weight = 1.0 if target == leader else mp.OTHERS
+    worth = cut * weight + mp.TOKEN * valor - lost + mp.BREACH * breach
+    if knockout >= mp.KNOCKOUT_CHANCE:
+        worth += mp.URGENT
+    total = rulings.influence_total(them)
+    if total >= table.config.target - mp.LEADER_GAP and cut >= 1.0 \
+            and total == rulings.influence_total(table.seats[leader]):
+        worth += mp.URGENT
+    return worth
+
+
+def home_risk_the_long_way(table: seats.Table, seat: int, later: list[int],
+                           sent: Collection[int]) -> float:
+    me = table.seats[seat]
+    worst = 0.0
+    for other in later:
+        state = table.seats[other]
+        ready = seats.attackers(state, "all")
+        if not ready:
+            continue
+        cut, valor, _, _, knockout = foresee_the_long_way(state, ready, me, away=sent)
+        worst = max(worst, cut + mp.TOKEN * valor + mp.URGENT * knockout)
+    return worst
+
+
+def military_choice_the_long_way(table: seats.Table, seat: int,
+                                 actions: Sequence[Action]) -> Action:
+    """mp.military_choice as first written: the fights foreseen with key functions, the
+    totals, the leader and the threats worked out again at every use, and the risk at home
+    of keeping every troop at home worked out first."""
+    me = table.seats[seat]
+    later = [s for s in table.queue[1:] if s != seat and s not in table.out]
+    exposed = home_risk_the_long_way(table, seat, later, ())
+    others = [s for s in table.active() if s != seat]
+    leader = max(others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
+    best: tuple[float, Action] | None = None
+    for action in actions:
+        if action.kind != "attack":
+            continue
+        sent = seats.attackers(me, action.option)
+        worth = attack_worth_the_long_way(table, seat, action.target, sent, leader)
+        if worth == -math.inf:
+            continue
+        worth -= home_risk_the_long_way(table, seat, later, sent) - exposed
+        if best is None or worth > best[0]:
+            best = (worth, action)
+    crowded = mp._crowded(table)
+    if best is not None and best[0] >= mp.URGENT and not crowded:
+        return best[1]
+    hunt = next((a for a in actions if a.kind == "hunt"), None)
+    hunting: tuple[float, Action] | None = None
+    if hunt is not None and policies._worth_hunting(me):
+        hunting = (mp.OWN_ROW + mp.TOKEN * mp.row_worth(me, me), hunt)
+    for action in actions:
+        if action.kind == "hunt_row":
+            bounty = mp.row_worth(me, table.seats[action.target])
+            worth = mp.TOKEN * bounty - mp._relief(table, leader, action.target)
+            if (bounty >= mp.HUNT_WORTH or (crowded and bounty > 0)) \
+                    and (hunting is None or worth > hunting[0]):
+                hunting = (worth, action)
+    if crowded and hunting is not None:
+        return hunting[1]
+    if best is not None and best[0] >= mp.ATTACK_WORTH \
+            and (hunting is None or best[0] > hunting[0]):
+        return best[1]
+    if hunting is not None and hunting[0] > 0:
+        return hunting[1]
+    return next(a for a in actions if a.kind == "pass")
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_fight_foreseen_by_loops_is_the_key_functions_fight(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 8):
+        for seat in table.active():
+            me = table.seats[seat]
+            for other in table.active():
+                if other == seat:
+                    continue
+                them = table.seats[other]
+                for option in ("all", "hold"):
+                    sent = seats.attackers(me, option)
+                    if not sent:
+                        continue
+                    for away in ((), seats.attackers(them, "all"),
+                                 seats.attackers(them, "hold")):
+                        assert fight_of(mp.foresee(me, sent, them, away)) \
+                            == foresee_the_long_way(me, sent, them, away)
+                        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) -> None:
+    checked = attacks = 0
+    for table in every_table(decks, 10):
+        if table.window is not None or table.stage != "military" or table.hosting is not None:
+            continue
+        seat = seats.to_move(table)
+        state = table.seats[seat]
+        if state.combat is not None or state.bounty_due:
+            continue
+        actions = seats.legal_actions(table)
+        others = [s for s in table.active() if s != seat]
+        totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+        assert mp._leader(table, seat, totals) == mp._leader(table, seat) == max(
+            others, key=lambda s: (rulings.influence_total(table.seats[s]), -s))
+        later = [s for s in table.queue[1:] if s != seat and s not in table.out]
+        threats = mp._threats(table, later)
+        for action in actions:
+            if action.kind == "attack":
+                sent = seats.attackers(state, action.option)
+                leader = mp._leader(table, seat)
+                assert mp.attack_worth(table, seat, action.target, sent, leader, totals) \
+                    == mp.attack_worth(table, seat, action.target, sent, leader) \
+                    == attack_worth_the_long_way(table, seat, action.target, sent, leader)
+                assert mp._home_risk(state, threats, sent) \
+                    == mp.home_risk(table, seat, later, sent) \
+                    == home_risk_the_long_way(table, seat, later, sent)
+        choice = mp.military_choice(table, seat, actions)
+        assert choice == military_choice_the_long_way(table, seat, actions)
+        checked += 1
+        attacks += choice.kind == "attack"
+    assert checked > 50
+    assert attacks > 5
