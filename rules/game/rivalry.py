@@ -24,6 +24,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from rules.game.actions import Action
+from rules.game.profile import Profile
 from rules.game.rulings import PERSONALITY_ZONES
 from rules.game.state import GameState
 
@@ -63,46 +64,59 @@ def bearers(state: GameState, own: int) -> list[int]:
             if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
 
 
+_ABILITIES: dict[str, tuple[tuple[str, bool, int], ...]] = {}
+
+
+def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:
+    """The rival abilities printed on ``card``, each clause read by :func:`parse` (once per
+    card: asked at every Action Phase decision of a seat with a bearer in play)."""
+    known = _ABILITIES.get(card.id)
+    if known is None:
+        found = []
+        for clause in card.no_solo_effect:
+            parsed = parse(clause)
+            if parsed is not None:
+                found.append(parsed)
+        known = _ABILITIES[card.id] = tuple(found)
+    return known
+
+
 def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
             used: Collection[int] = (), bearers: Sequence[int] | None = None) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
     the bearers that used one this round; ``bearers``: the seat's cards with a rival ability,
-    :func:`bearers`, when known: only those are read)."""
+    :func:`bearers`, when known: only those are read, not every personality in play)."""
     state = seats[seat]
     found: list[Action] = []
-    ready: set[int] | None = None
-    if bearers is not None:
-        # Asked at every Action Phase decision of a seat with a bearer: most often none of
-        # them is in play and unused, and nothing more is read.
+    if bearers is None:
+        candidates = [b for zone in PERSONALITY_ZONES for b in state.zones[zone]]
+    else:
         where = state.where
-        ready = {b for b in bearers if where[b] in PERSONALITY_ZONES and b not in used}
-        if not ready:
-            return found
+        candidates = [b for b in bearers if where[b] in PERSONALITY_ZONES and b not in used]
+        if len(candidates) > 1:  # in the order of the personalities in play
+            candidates = [b for _, _, b in sorted(
+                [(PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
+                 for b in candidates])]
     members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
-    for zone in PERSONALITY_ZONES:
-        for bearer in state.zones[zone]:
-            if bearer in used or (ready is not None and bearer not in ready):
+    for bearer in candidates:
+        if bearer in used:
+            continue
+        card = state.card(bearer)
+        for ability, exhausts, members in rival_abilities(card):
+            if exhausts and bearer in state.exhausted:
                 continue
-            card = state.card(bearer)
-            for clause in card.no_solo_effect:
-                parsed = parse(clause)
-                if parsed is None:
+            if members:
+                if card.faction not in members_of:
+                    members_of[card.faction] = faction_members(seats, card.faction)
+                if members_of[card.faction] < members:
                     continue
-                ability, exhausts, members = parsed
-                if exhausts and bearer in state.exhausted:
-                    continue
-                if members:
-                    if card.faction not in members_of:
-                        members_of[card.faction] = faction_members(seats, card.faction)
-                    if members_of[card.faction] < members:
-                        continue
-                strength, kind, _ = RIVAL_ABILITIES[ability]
-                if not card.strength[strength]:
-                    continue
-                for other in others:
-                    pool = seats[other].personal
-                    if (pool[kind] if kind >= 0 else sum(pool)) > 0:
-                        found.append(Action("use_on", bearer, other, ability))
+            strength, kind, _ = RIVAL_ABILITIES[ability]
+            if not card.strength[strength]:
+                continue
+            for other in others:
+                pool = seats[other].personal
+                if (pool[kind] if kind >= 0 else sum(pool)) > 0:
+                    found.append(Action("use_on", bearer, other, ability))
     return found
 
 

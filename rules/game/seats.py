@@ -263,6 +263,12 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
     """The actions of ``legal`` not :func:`_blocked`, the other players' dead piles read
     once, and only for a unique card's play."""
     state, negated = table.seats[seat], table.negated
+    if not negated and table.unique_cards:
+        # Cards are played from the hand: with none of the seat's unique cards there, and no
+        # ability negated, nothing is blocked (the usual case: no action read).
+        where = state.where
+        if not any(where[i] == "hand" for i in table.unique_cards[seat]):
+            return list(legal)
     dead: set[str] | None = None
     found = []
     for action in legal:
