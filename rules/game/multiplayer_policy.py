@@ -82,8 +82,10 @@ class SeatPolicy:
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
             return choice
-        # Rival abilities are offered only in the Action and Development cycle.
-        rivals = [a for a in actions if a.kind == "use_on"] if table.stage == "action" else []
+        # Rival abilities are offered only in the Action and Development cycle, and only to a
+        # seat with a rival bearer (seats.Table.rival_bearers).
+        rivals = [a for a in actions if a.kind == "use_on"] if table.stage == "action" and (
+            not table.rival_bearers or table.rival_bearers[seat]) else []
         if not rivals:
             return self.solo(state, actions)
         if self.name == "random":

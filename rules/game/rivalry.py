@@ -64,20 +64,21 @@ def bearers(state: GameState, own: int) -> list[int]:
             if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
 
 
-_ABILITIES: dict[str, tuple[tuple[str, bool, int], ...]] = {}
+_ABILITIES: dict[tuple[str, ...], tuple[tuple[str, bool, int], ...]] = {}
 
 
 def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:
     """The rival abilities printed on ``card``, each clause read by :func:`parse` (once per
-    card: asked at every Action Phase decision of a seat with a bearer in play)."""
-    known = _ABILITIES.get(card.id)
+    text: asked at every Action Phase decision of a seat with a bearer in play)."""
+    clauses = card.no_solo_effect
+    known = _ABILITIES.get(clauses)
     if known is None:
         found = []
-        for clause in card.no_solo_effect:
+        for clause in clauses:
             parsed = parse(clause)
             if parsed is not None:
                 found.append(parsed)
-        known = _ABILITIES[card.id] = tuple(found)
+        known = _ABILITIES[clauses] = tuple(found)
     return known
 
 

@@ -251,7 +251,8 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
     elif table.stage == "action" and table.hosting is None and _at_act(state) \
             and (not table.rival_bearers or table.rival_bearers[seat]):
         others = [s for s in table.active() if s != seat]
-        used = {bearer for s, bearer in table.rivals_used if s == seat}
+        used = {bearer for s, bearer in table.rivals_used if s == seat} \
+            if table.rivals_used else set()
         rivals = rivalry.options(table.seats, seat, others, used,
                                  table.rival_bearers[seat] if table.rival_bearers else None)
         if rivals:
@@ -363,11 +364,15 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     event): the seats that may, in turn from the acting one's left."""
     if action.kind not in ("play", "use", "use_on") or not table.answerers:
         return False
-    n = len(table.seats)
-    # Only the seats holding an answering card where it can answer from (the hand, in play).
-    others = [(seat + k) % n for k in range(1, n)]
-    others = [s for s in others if s not in table.out
-              and reactions.holds_answer(table.seats[s], table.answerers[s])]
+    n, answerers = len(table.seats), table.answerers
+    # Only the seats holding an answering card where it can answer from (the hand, in play);
+    # a seat whose deck has none is passed over at once.
+    others = []
+    for k in range(1, n):
+        other = (seat + k) % n
+        if answerers[other] and other not in table.out \
+                and reactions.holds_answer(table.seats[other], answerers[other]):
+            others.append(other)
     if not others or not reactions.answerable(table.seats[seat], action):
         return False
     asked = [s for s in others
