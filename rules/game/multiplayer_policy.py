@@ -128,18 +128,22 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     """The greedy seat's Military Phase choice (see the module docstring)."""
     me = table.seats[seat]
     later = [s for s in table.queue[1:] if s != seat and s not in table.out]
-    # Worked out once for the whole choice: each player's influence total, and the troops
-    # each player still to act would send home_risk's way (the same whatever is weighed).
-    totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+    # Worked out once for the whole choice, and only when an attack or a hunt of another's
+    # row is weighed: each player's influence total and the leader, the troops each player
+    # still to act would send home_risk's way (the same whatever is weighed).
+    totals: dict[int, int] = {}
+    leader = -1
     threats: list[tuple[GameState, list[int]]] | None = None
     exposed = 0.0
-    leader = _leader(table, seat, totals)
     best: tuple[float, Action] | None = None
     risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
     sending: dict[str, list[int]] = {}
     for action in actions:
         if action.kind != "attack":
             continue
+        if leader < 0:
+            totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+            leader = _leader(table, seat, totals)
         if action.option not in sending:
             sending[action.option] = attackers(me, action.option)
         sent = sending[action.option]
@@ -163,6 +167,8 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         hunting = (OWN_ROW + TOKEN * row_worth(me, me), hunt)
     for action in actions:
         if action.kind == "hunt_row":
+            if leader < 0:
+                leader = _leader(table, seat)
             bounty = row_worth(me, table.seats[action.target])
             worth = TOKEN * bounty - _relief(table, leader, action.target)
             if (bounty >= HUNT_WORTH or (crowded and bounty > 0)) \
@@ -325,9 +331,11 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
         residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
-        homes = sum(max(0, defender.card(s).residencies - living.get(s, 0))
-                    for s in defender.zones["private"] if s != target)
-        homeless = sorted(defender.card(r).influence for r in residents)[:max(
+        homes = 0
+        for s in defender.zones["private"]:
+            if s != target:
+                homes += max(0, defender.card(s).residencies - living.get(s, 0))
+        homeless = sorted([defender.card(r).influence for r in residents])[:max(
             0, len(residents) - homes)]
         return cut + chance * (sum(homeless) + STRUCTURE_WORTH), valor, 0.0, 0.0
     if card.vitality - defender.wounds.get(target, 0) <= 1:
@@ -337,7 +345,8 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
 
 
 def _climbs(state: GameState, troop: int) -> bool:
-    return bool({"climb", "flight"} & rulings.keywords(state, troop))
+    found = rulings.keywords(state, troop)
+    return "climb" in found or "flight" in found
 
 
 def _kill_chance(state: GameState, troop: int, enemy_state: GameState, enemy: int) -> float:
@@ -346,9 +355,10 @@ def _kill_chance(state: GameState, troop: int, enemy_state: GameState, enemy: in
     if troop in state.exhausted:
         return 0.0
     enemy_card = enemy_state.card(enemy)
-    wounds = 2 if "fierce" in rulings.keywords(state, troop) \
-        and "armor" not in rulings.keywords(enemy_state, enemy) else 1
-    if enemy_card.vitality - enemy_state.wounds.get(enemy, 0) > wounds:
+    life = enemy_card.vitality - enemy_state.wounds.get(enemy, 0)
+    # Fierce matters only to an enemy with exactly two wounds' life left.
+    if life > 2 or (life == 2 and not ("fierce" in rulings.keywords(state, troop)
+                                       and "armor" not in rulings.keywords(enemy_state, enemy))):
         return 0.0
     return hit_chance(state.card(troop).offense, enemy_card.defense)
 

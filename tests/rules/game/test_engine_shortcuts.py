@@ -396,9 +396,9 @@ def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: Gam
     walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
-        fillers = sorted(free, key=lambda t: (0 if mp._climbs(attacker, t) else 1,
+        fillers = sorted(free, key=lambda t: (0 if climbs_the_long_way(attacker, t) else 1,
                                               attacker.card(t).offense, t))[:slots]
-        free = [t for t in free if t not in fillers or mp._climbs(attacker, t)]
+        free = [t for t in free if t not in fillers or climbs_the_long_way(attacker, t)]
     home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
     pool = sum(defender.personal)
@@ -458,8 +458,25 @@ def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
     if card.subtype == "stronghold":
         doomed = card.vitality - defender.wounds.get(target, 0) <= 1
         return cut, valor, chance, chance if doomed else 0.0
-    # (past a structure or a guard, the rest is the same code in both)
-    return mp._past_the_defenders(attacker, rest, defender, cut, valor, pool)
+    if card.is_structure:
+        living: dict[int, int] = {}
+        for resident in defender.zones["residents"]:
+            home = defender.host.get(resident, -1)
+            living[home] = living.get(home, 0) + 1
+        residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
+        homes = sum(max(0, defender.card(s).residencies - living.get(s, 0))
+                    for s in defender.zones["private"] if s != target)
+        homeless = sorted(defender.card(r).influence for r in residents)[:max(
+            0, len(residents) - homes)]
+        return cut + chance * (sum(homeless) + mp.STRUCTURE_WORTH), valor, 0.0, 0.0
+    if card.vitality - defender.wounds.get(target, 0) <= 1:
+        return (cut + chance * card.influence, valor + chance * min(card.influence, pool),
+                0.0, 0.0)
+    return cut, valor, 0.0, 0.0
+
+
+def climbs_the_long_way(state: GameState, troop: int) -> bool:
+    return bool({"climb", "flight"} & rulings.keywords(state, troop))
 
 
 def fight_of(fight: mp.Fight) -> tuple[float, ...]:
