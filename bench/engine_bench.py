@@ -6,10 +6,11 @@ time, so it needs the machine's other core idle).
 Matchups (issue 19), greedy seats: a 2-player game of the first two sample decks against a
 solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
 4-player game of the first four against their solo games (goal: at most 5x), each table and
-its solo games timed in turn for several rounds, the best round of each kept (the spread of
-one round's ratio printed below them), a matchup on 2 workers against 1 (wall time; goal: at
-least 1.7x, and the same report), and the peak memory of a 2,000-game matchup against a
-200-game one, each in a fresh process (goal: flat).
+its solo games (all of them: a run about as long as the table's) timed in turn for several
+rounds, the best round of each kept (one round's ratio, its median and spread, printed below
+them), a matchup on 2 workers against 1 (wall time; goal: at least 1.7x, and the same
+report), and the peak memory of a 2,000-game matchup against a 200-game one, each in a fresh
+process (goal: flat).
 
 Then the greedy policy against the lookahead player on every sample deck, over the same seeds
 (games 1..MATCH_GAMES of seed MATCH_SEED): each one's mean victory round and victory rate, and
@@ -48,7 +49,8 @@ GAMES = 300
 # Matchups: games a side of the cost ratios (per table size), of the workers' speed-up, and of
 # the two memory runs.
 TABLE_GAMES = {2: 100, 4: 50}
-# Rounds of the cost ratios: the table and its solo games in turn, the best of each kept.
+# Rounds of the cost ratios: the table's games and its decks' solo games in turn, the best
+# of each kept.
 TABLE_ROUNDS = 7
 MATCHUP_WORKERS_GAMES = 600
 MEMORY_GAMES = (200, 2000)
@@ -140,23 +142,25 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
         prepared, config = _table([decks[n] for n in seated], facts)
         games = TABLE_GAMES[players]
         spec = matchup.MatchupSpec(games, 1)
-        runs: list[Callable[[], object]] = [
-            partial(matchup.run_chunk, prepared, spec, config, 1, games)]
-        for name in seated:
-            runs.append(partial(run_chunk, engine.prepare(decks[name], facts),
-                                RunSpec(games, 1), 1, games))
-        # CPU time of this process, per game, as the goldfish lines: the table and its solo
-        # games taken in turn, round after round, so that the machine's other work weighs on
-        # both alike; the best round of each.
-        rounds = [[seconds / games for seconds in times] for times in _interleaved(runs)]
-        table = min(r[0] for r in rounds)
-        solo = statistics.mean(min(r[k] for r in rounds) for k in range(1, len(runs)))
+        table_run = partial(matchup.run_chunk, prepared, spec, config, 1, games)
+        solo_games = partial(_one_after_another, [
+            partial(run_chunk, engine.prepare(decks[name], facts), RunSpec(games, 1), 1, games)
+            for name in seated])
+        # CPU time of this process, per game, as the goldfish lines: the table's games and
+        # the same decks' solo games (all of them, a run about as long as the table's) taken
+        # in turn, round after round, so that the machine's other work weighs on both alike;
+        # the best round of each.
+        rounds = [(t / games, s / games / players)
+                  for t, s in _interleaved([table_run, solo_games])]
+        table = min(t for t, _ in rounds)
+        solo = min(s for _, s in rounds)
         report(f"{players}-player game ({1 / table:,.0f}/s/core)", table, solo,
                f"solo game, same decks (goal <= {goal:g})")
-        each = [r[0] / statistics.mean(r[1:]) for r in rounds]
-        spreads.append(f"{min(each):.2f}x to {max(each):.2f}x")
+        each = [t / s for t, s in rounds]
+        spreads.append(f"{statistics.median(each):.2f}x ({min(each):.2f}x to {max(each):.2f}x)")
     print(f"  (the tables: {', '.join(names[:2])}; {', '.join(names[:4])}; the best of "
-          f"{TABLE_ROUNDS} rounds each, one round's ratio {spreads[0]} and {spreads[1]})")
+          f"{TABLE_ROUNDS} rounds each; one round's ratio, the median: {spreads[0]} and "
+          f"{spreads[1]})")
     prepared, config = _table([decks[n] for n in names[:2]], facts)
     spec = matchup.MatchupSpec(MATCHUP_WORKERS_GAMES, 1)
     timings, reports, cpu = {}, [], {}
@@ -186,6 +190,11 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
         pool.shutdown()
     print(f"{f'matchup peak memory, {many:,} games':<44} {large / small:8.2f}x "
           f"{few:,} games (goal: flat, <= 1.1)   ({large / 1024:.1f} MB vs {small / 1024:.1f} MB)")
+
+
+def _one_after_another(runs: list[Callable[[], object]]) -> None:
+    for run in runs:
+        run()
 
 
 def _interleaved(runs: list[Callable[[], object]],
