@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping, Sequence
+from typing import Final
 
 from rules.game import reactions, rulings
 from rules.game.actions import Action
@@ -44,20 +45,20 @@ from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
 from rules.game.state import GameState
 
-LEADER_GAP = 4
-HUNT_WORTH = 2.0
+LEADER_GAP: Final = 4
+HUNT_WORTH: Final = 2.0
 # Worths are in faction influence: a token (valor, bounty) is worth TOKEN of it.
-TOKEN = 0.5
-ATTACK_WORTH = 1.0  # the least an attack must be worth
-OWN_ROW = 2.0  # what ending one's own fines and raids is worth, beyond the bounty
-STRUCTURE_WORTH = 0.5  # a structure destroyed, its residents aside
-BREACH = 0.5  # a wound on the stronghold (they stay: the next may destroy it)
-RELIEF = 0.5
-OTHERS = 0.5  # a cut off an opponent other than the leader counts this much
-KNOCKOUT_CHANCE = 0.5
-URGENT = 100.0
-DIE_BONUS = (1, 2, 0, 0, -1, -2)
-MULTIPLAYER_POLICIES = ("greedy", "random")
+TOKEN: Final = 0.5
+ATTACK_WORTH: Final = 1.0  # the least an attack must be worth
+OWN_ROW: Final = 2.0  # what ending one's own fines and raids is worth, beyond the bounty
+STRUCTURE_WORTH: Final = 0.5  # a structure destroyed, its residents aside
+BREACH: Final = 0.5  # a wound on the stronghold (they stay: the next may destroy it)
+RELIEF: Final = 0.5
+OTHERS: Final = 0.5  # a cut off an opponent other than the leader counts this much
+KNOCKOUT_CHANCE: Final = 0.5
+URGENT: Final = 100.0
+DIE_BONUS: Final = (1, 2, 0, 0, -1, -2)
+MULTIPLAYER_POLICIES: Final = ("greedy", "random")
 
 
 class SeatPolicy:

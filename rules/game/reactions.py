@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from rules.abilities import parse_abilities
 from rules.game import rulings
@@ -39,10 +40,10 @@ from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.state import DISCARDS, GameState
 
-REACTIONS = ("debate", "persuade", "retain")
-INTERRUPT = "interrupt"
-_INTERRUPT_TEXT = re.compile(r"cancel target (general |battle )?event", re.IGNORECASE)
-_ZONES_IN_PLAY = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+REACTIONS: Final = ("debate", "persuade", "retain")
+INTERRUPT: Final = "interrupt"
+_INTERRUPT_TEXT: Final = re.compile(r"cancel target (general |battle )?event", re.IGNORECASE)
+_ZONES_IN_PLAY: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Window:
 
 
 # Each card's reactions read once: asked for every answering card at every window.
-_SLUGS: dict[str, tuple[str, ...]] = {}
+_SLUGS: Final[dict[str, tuple[str, ...]]] = {}
 
 
 def reaction_slugs(card: Profile) -> tuple[str, ...]:
@@ -72,7 +73,7 @@ def reaction_slugs(card: Profile) -> tuple[str, ...]:
     return _SLUGS[card.id]
 
 
-_CANCELS: dict[str, str] = {}
+_CANCELS: Final[dict[str, str]] = {}
 
 
 def cancels(card: Profile) -> str:
@@ -98,7 +99,7 @@ def answering_cards(state: GameState, own: int) -> list[int]:
 
 
 # Whether an ability's text is a political one, read once per text.
-_POLITICAL: dict[str, bool] = {}
+_POLITICAL: Final[dict[str, bool]] = {}
 
 
 def political(state: GameState, action: Action) -> int:

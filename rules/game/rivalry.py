@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from typing import Final
 
 from rules.game.actions import Action
 from rules.game.profile import Profile
@@ -29,12 +30,12 @@ from rules.game.rulings import PERSONALITY_ZONES
 from rules.game.state import GameState
 
 # ability -> (index of the strength that bounds it, kind taken or -1 for any, to the city?)
-RIVAL_ABILITIES = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1, True)}
-_CLAUSE = re.compile(r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap)\.?$")
+RIVAL_ABILITIES: Final = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1, True)}
+_CLAUSE: Final = re.compile(r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap)\.?$")
 
 
 # Each clause read once: options() asks at every Action Phase decision of every seat.
-_PARSED: dict[str, tuple[str, bool, int] | None] = {}
+_PARSED: Final[dict[str, tuple[str, bool, int] | None]] = {}
 
 
 def parse(clause: str) -> tuple[str, bool, int] | None:
@@ -64,7 +65,7 @@ def bearers(state: GameState, own: int) -> list[int]:
             if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
 
 
-_ABILITIES: dict[tuple[str, ...], tuple[tuple[str, bool, int], ...]] = {}
+_ABILITIES: Final[dict[tuple[str, ...], tuple[tuple[str, bool, int], ...]]] = {}
 
 
 def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rules.game import combat, engine, reactions, rivalry, rulings
 from rules.game.actions import Action, Result
@@ -51,10 +51,10 @@ from rules.game.narrate import sentence
 from rules.game.state import DISCARDS, IN_PLAY, GameState
 from rules.rng import GameRng, derive_seed
 
-STAGES = ("maintenance", "action", "military", "wanderer", "discard", "over")
+STAGES: Final = ("maintenance", "action", "military", "wanderer", "discard", "over")
 # How a player was knocked out: his stronghold destroyed by another lord's attack, or by
 # wanderers (his own or another's).
-KNOCKOUTS = ("attack", "wanderers")
+KNOCKOUTS: Final = ("attack", "wanderers")
 
 
 @dataclass
@@ -675,7 +675,7 @@ def _arrivals(table: Table, seat: int) -> None:
         _end(table, "overrun")
 
 
-_UNIQUE_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+_UNIQUE_ZONES: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
 
 
 def _uniques(state: GameState) -> set[int]:
