@@ -104,22 +104,28 @@ def test_a_signed_in_users_plain_search_is_the_same_answer(ada: Client) -> None:
         Client().get("/api/cards/", {"q": "set:demo"}).json()
 
 
+@pytest.fixture
+def compiled(monkeypatch: Any) -> list[str]:
+    """The text of every search compiled to SQL during the test, in order."""
+    texts: list[str] = []
+    compile_search = CardSearch.compiled
+
+    def counted(self: CardSearch) -> Any:
+        texts.append(self.text)
+        return compile_search(self)
+
+    monkeypatch.setattr(CardSearch, "compiled", counted)
+    return texts
+
+
 @pytest.mark.parametrize("params", [
     {"page": "2", "page_size": "5"},  # another page
     {"page_size": "7"},  # another page size
     {"signed_in": "ada"},  # another asker
 ])
 def test_a_query_compiled_before_is_not_compiled_again(
-    client: Client, ada: Client, monkeypatch: Any, params: dict[str, str],
+    client: Client, ada: Client, compiled: list[str], params: dict[str, str],
 ) -> None:
-    compiled = []
-    compile_search = CardSearch.compiled
-
-    def counted(self: CardSearch) -> Any:
-        compiled.append(self.text)
-        return compile_search(self)
-
-    monkeypatch.setattr(CardSearch, "compiled", counted)
     query = {"q": "(t:troop or t:citizen) cost<=3", "faction": "kalim"}
     client.get("/api/cards/", {**query, "page_size": "5"})
     asker = ada if params.pop("signed_in", None) else client
@@ -132,17 +138,9 @@ def test_a_query_compiled_before_is_not_compiled_again(
 
 
 def test_a_name_search_that_lists_many_ids_is_not_kept(
-    client: Client, monkeypatch: Any,
+    client: Client, monkeypatch: Any, compiled: list[str],
 ) -> None:
     monkeypatch.setattr(search_cache, "MOST_PARAMETERS", 3)
-    compiled = []
-    compile_search = CardSearch.compiled
-
-    def counted(self: CardSearch) -> Any:
-        compiled.append(self.text)
-        return compile_search(self)
-
-    monkeypatch.setattr(CardSearch, "compiled", counted)
     for page_size in ("5", "6"):
         client.get("/api/cards/", {"q": "a", "page_size": page_size})  # many names have an a
         client.get("/api/cards/", {"q": "f:kalim", "page_size": page_size})  # one value
