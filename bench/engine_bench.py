@@ -1,7 +1,8 @@
 """Goldfish engine: games per second per core on each sample deck (greedy policy), against a
 loop that only shuffles the same three piles and deals the same opening draws (goal, issue 21:
-a full game costs at most 20 of those), and 2 workers against 1 (goal: at least 1.7x; wall
-time, so it needs the machine's other core idle).
+a full game costs at most 20 of those; CPU time, the games and the loop taken in turn for
+several rounds, the median of the rounds' ratios printed with their spread), and 2 workers
+against 1 (goal: at least 1.7x; wall time, so it needs the machine's other core idle).
 
 Matchups (issue 19), greedy seats: a 2-player game of the first two sample decks against a
 solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
@@ -46,6 +47,10 @@ from rules.game.runner import run as run_games
 from rules.rng import GameRng, derive_seed
 
 GAMES = 300
+# The goldfish lines: rounds of (GAMES games, then the same games' shuffles SHUFFLE_REPEAT
+# times over: one pass is only about 12 ms of CPU, too short to time alone), in turn.
+GOLDFISH_ROUNDS = 9
+SHUFFLE_REPEAT = 10
 # Matchups: games a side of the cost ratios (per table size), of the workers' speed-up, and of
 # the two memory runs.
 TABLE_GAMES = {2: 100, 4: 50}
@@ -59,18 +64,20 @@ MATCH_SEED = 1
 MATCH_POLICY = f"lookahead:{DEFAULT_BUDGET}"
 
 
-def _shuffle_only(prepared: engine.Prepared, games: int) -> None:
-    """What every game does before the first decision: shuffle the three piles, deal seven."""
+def _shuffle_only(prepared: engine.Prepared, games: int, repeat: int = 1) -> None:
+    """What every game does before the first decision: shuffle the three piles, deal seven
+    (for games 1..``games``, ``repeat`` times over)."""
     deck = prepared.deck
     piles = [[e.card_id for e in deck.section(s) for _ in range(e.count)]
              for s in ("structures", "personalities", "wanderers")]
-    for number in range(1, games + 1):
-        rng = GameRng(derive_seed(1, "game", number))
-        for pile in piles:
-            copy = list(pile)
-            rng.shuffle(copy)
-        hand = piles[1][:4] + piles[0][:3]
-        del hand
+    for _ in range(repeat):
+        for number in range(1, games + 1):
+            rng = GameRng(derive_seed(1, "game", number))
+            for pile in piles:
+                copy = list(pile)
+                rng.shuffle(copy)
+            hand = piles[1][:4] + piles[0][:3]
+            del hand
 
 
 def _catalogue(root: Path) -> tuple[dict[str, CardFacts], CatalogueResolver]:
@@ -92,13 +99,19 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
         assert deck is not None
         prepared = engine.prepare(deck, facts)
         spec = RunSpec(GAMES, 1)
-        # CPU time of this process: the games and the shuffles alike, per core.
-        game = best_of(lambda p=prepared, s=spec: run_chunk(p, s, 1, GAMES),
-                       repeat=3, number=1, clock=time.process_time) / GAMES
-        shuffle = best_of(lambda p=prepared: _shuffle_only(p, GAMES), repeat=5, number=1,
-                          clock=time.process_time) / GAMES
-        report(f"goldfish game, {path.stem} ({1 / game:,.0f}/s/core)", game, shuffle,
-               "shuffle+deal only (goal <= 20)")
+        # CPU time of this process: the games and the shuffles alike, per core, taken in turn
+        # round after round (_interleaved) so that the machine's other work and its changes of
+        # speed weigh on both alike; the ratio is the median of the rounds' ratios.
+        rounds = [(g / GAMES, s / GAMES / SHUFFLE_REPEAT) for g, s in _interleaved(
+            [partial(run_chunk, prepared, spec, 1, GAMES),
+             partial(_shuffle_only, prepared, GAMES, SHUFFLE_REPEAT)], GOLDFISH_ROUNDS)]
+        each = sorted(g / s for g, s in rounds)
+        game = statistics.median(g for g, _ in rounds)
+        shuffle = statistics.median(s for _, s in rounds)
+        print(f"{f'goldfish game, {path.stem} ({1 / game:,.0f}/s/core)':<44} "
+              f"{statistics.median(each):8.2f}x shuffle+deal only (goal <= 20)   "
+              f"({game * 1000:.2f} ms vs {shuffle * 1000:.3f} ms; {GOLDFISH_ROUNDS} rounds "
+              f"{each[0]:.2f}x to {each[-1]:.2f}x)")
     deck = parse_text((root / "fixtures" / "decklists" / "kalim-faithful.txt")
                       .read_text("utf-8"), resolver).deck
     assert deck is not None
