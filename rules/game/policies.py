@@ -141,11 +141,15 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     draws = {a.option: a for a in actions if a.kind == "draw"}
     if not draws:
         return actions[0]
-    hand = [state.card(i) for i in state.zones["hand"]]
-    citizens = sum(1 for c in hand if c.is_citizen)
-    open_homes = len(rulings.open_residences(state))
-    homes = open_homes + sum(
-        c.residencies for c in hand if c.type == "structure" and c.subtype == "general")
+    hand = [state.card(i) for i in state.hand]
+    # (Counted in loops: compiled, sum() of a generator is a generator object and a call.)
+    citizens = 0
+    homes = open_homes = len(rulings.open_residences(state))
+    for c in hand:
+        if c.is_citizen:
+            citizens += 1
+        if c.type == "structure" and c.subtype == "general":
+            homes += c.residencies
     want = "structures" if citizens + 1 > homes else "personalities"
     # While defended, a structure also when the next citizen would find no residence open
     # now (a structure in hand still has to be paid for, and delays that citizen a round),
@@ -160,9 +164,14 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _defended(state: GameState, hand: bool = False) -> bool:
     """More troops in play (and in hand, with ``hand``, one of them in play: a troop in hand
     guards nothing yet) than wanderers in the row: one to spare for the next wanderer."""
-    troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+    troops = 0
+    for t in state.defensive:
+        if state.card(t).is_troop:
+            troops += 1
     if hand and troops:
-        troops += sum(1 for t in state.zones["hand"] if state.card(t).is_troop)
+        for t in state.hand:
+            if state.card(t).is_troop:
+                troops += 1
     return troops > len(state.zones["wanderers"])
 
 
@@ -170,7 +179,11 @@ def _income_share(state: GameState, pile: str) -> float:
     """The share of the cards left in ``pile`` that have an income ability (the player knows
     his deck and what he has drawn: the pile's contents, not its order)."""
     cards = state.zones[pile]
-    return sum(1 for i in cards if state.card(i).income) / len(cards)
+    count = 0
+    for i in cards:
+        if state.card(i).income:
+            count += 1
+    return count / len(cards)
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -303,7 +316,12 @@ class _Context:
         every token of its kind spent is one influence less."""
         if self._bonus is None:
             self._bonus = _counting_kinds(self.members)
-        return sum(card.cost[k] for k in self._bonus) * BONUS_TOKEN if self._bonus else 0.0
+        if not self._bonus:
+            return 0.0
+        total = 0  # (a loop: compiled, sum() of a generator is an object and a call)
+        for k in self._bonus:
+            total += card.cost[k]
+        return total * BONUS_TOKEN
 
     @property
     def members(self) -> dict[str, int]:
@@ -328,7 +346,11 @@ class _Context:
     def troops(self) -> int:
         if self._troops is None:
             state = self.state
-            self._troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+            troops = 0
+            for t in state.defensive:
+                if state.card(t).is_troop:
+                    troops += 1
+            self._troops = troops
         return self._troops
 
     def slots(self, host: int) -> list[str | None]:
@@ -558,11 +580,12 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         # separate hits as the target has vitality left; every attack risks a strike-back).
         # Copies of a card, with the same wounds, make the same assignment: one of each.
         distinct: list[Action] = []
-        seen: set[tuple[str, int, int, int]] = set()
+        # (The option as it is, a lead's number written out: the same test as its value.)
+        seen: set[tuple[str, int, int, str]] = set()
         for action in choices:
             same = (state.cards[action.card], state.wounds.get(action.card, 0)
                     + (100 if action.card in state.exhausted else 0), action.target,
-                    int(action.option) if action.option else -1)
+                    action.option)
             if same not in seen:
                 seen.add(same)
                 distinct.append(action)
@@ -1038,23 +1061,45 @@ def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
     spend the other kinds first, so this keeps every kind at hand)."""
     offered = [rulings.KIND_INDEX[a.option] for a in actions]
     personal = state.personal
-    best_short: tuple[int, int] | None = None
-    for instance in state.zones["hand"]:
+    # In plain loops (the same choices as max/min with a key: compiled, each key is a
+    # closure called per kind and a tuple built per call, and this runs for every token).
+    best_lacking, best_kind = -1, -1
+    for instance in state.hand:
         card = state.card(instance)
         if card.type == "event" and card.subtype != "general":
             continue
-        short = [max(0, card.cost[k] - personal[k]) for k in range(3)]
-        lacking = sum(short)
-        if lacking and any(short[k] for k in offered):
-            kind = max(offered, key=lambda k: (short[k], -k))
-            if best_short is None or lacking < best_short[0]:
-                best_short = (lacking, kind)
-    if best_short is not None:
-        chosen = best_short[1]
+        cost = card.cost
+        short0 = cost[0] - personal[0]
+        short1 = cost[1] - personal[1]
+        short2 = cost[2] - personal[2]
+        short0 = short0 if short0 > 0 else 0
+        short1 = short1 if short1 > 0 else 0
+        short2 = short2 if short2 > 0 else 0
+        lacking = short0 + short1 + short2
+        if not lacking:
+            continue
+        # The offered kind it lacks most of (the lowest kind on ties), if it lacks any.
+        kind, most = -1, 0
+        for k in offered:
+            short = short0 if k == 0 else short1 if k == 1 else short2
+            if short and (kind < 0 or short > most or (short == most and k < kind)):
+                kind, most = k, short
+        if kind >= 0 and (best_kind < 0 or lacking < best_lacking):
+            best_lacking, best_kind = lacking, kind
+    if best_kind >= 0:
+        chosen = best_kind
     else:
         counting = _bonus_kinds(state)
         favour = state.favour
-        chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
+        # The least by (not counting, held, not the kept kind, kind), compared in turn.
+        chosen = -1
+        best_counts = best_unkept = False
+        best_held = 0
+        for k in offered:
+            counts, held, unkept = k not in counting, personal[k], k != favour
+            if chosen < 0 or (counts, held, unkept, k) < (best_counts, best_held, best_unkept,
+                                                          chosen):
+                chosen, best_counts, best_held, best_unkept = k, counts, held, unkept
     return actions[offered.index(chosen)]
 
 
