@@ -73,7 +73,7 @@ def options(state: GameState) -> list[Action]:
     c = _combat(state)
     step = c.step
     if step == "engage":
-        return [*(Action("engage", w) for w in state.zones["wanderers"] if w not in c.wild),
+        return [*(Action("engage", w) for w in state.zones["wanderers"] if not listed(c.wild, w)),
                 Action("done")]
     if step == "bribe":
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
@@ -83,7 +83,7 @@ def options(state: GameState) -> list[Action]:
         can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
                  for t in state.defensive if state.card(t).is_troop
-                 and t not in c.player and (t not in state.exhausted or can_pay)]
+                 and not listed(c.player, t) and (t not in state.exhausted or can_pay)]
         return [*sends, Action("done")] if sends else []
     if step == "assign":
         if c.turn != PLAYER:
@@ -101,6 +101,14 @@ def options(state: GameState) -> list[Action]:
         found = _berserk_options(state, PLAYER)
         return [*found, Action("done")] if found else []
     return []
+
+
+def listed(items: list[int], card: int) -> bool:
+    """``card in items``, for the short lists of card numbers of a combat: compiled, ``in``
+    on a list compares boxed numbers one by one through the generic protocol; ``any`` of
+    a generator is compiled into a loop that compares them natively
+    (tests/rules/game/test_engine_shortcuts.py checks they agree)."""
+    return any(item == card for item in items)
 
 
 def _combat(state: GameState) -> Combat:
@@ -402,12 +410,12 @@ def _assign_options(state: GameState, side: int,
     for card in _unassigned(state, side, engaged):
         # A Defender fights two *different* enemies.
         busy = engaged.get(card, _NOBODY)
-        targets = [t for t in _targets(state, side, card, engaged) if t not in busy]
+        targets = [t for t in _targets(state, side, card, engaged) if not listed(busy, t)]
         found += [Action("separate", card, t) for t in targets]
         if c.wall_left > 0 and side == WILD:
             continue
         for group in c.groups:
-            if group[0] == side and group[1] in targets and not _member(group, card):
+            if group[0] == side and listed(targets, group[1]) and not _member(group, card):
                 found.append(Action("joint", card, group[1], str(group[2])))
     return found
 
@@ -438,14 +446,14 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
     c = _combat(state)
     wall = c.wall
     if side == WILD and c.wall_left > 0 and wall >= 0:
-        return wall not in busy
+        return not listed(busy, wall)
     mine = rulings.keywords(state, card)
     reaches_flyers = "ranged" in mine or "flight" in mine
     for enemy in _side_cards(state, 1 - side):
-        if _alive(state, enemy) and enemy not in busy \
+        if _alive(state, enemy) and not listed(busy, enemy) \
                 and (reaches_flyers or "flight" not in rulings.keywords(state, enemy)):
             return True
-    if side == WILD and wall >= 0 and _alive(state, wall) and wall not in busy \
+    if side == WILD and wall >= 0 and _alive(state, wall) and not listed(busy, wall) \
             and (reaches_flyers or "flight" not in rulings.keywords(state, wall)):
         return True
     if side == WILD and c.kind == "raid":  # the attacker of a raid
@@ -462,7 +470,7 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
         if not free or flyer_free:
             for zone in (state.private, state.guards):
                 for target in zone:
-                    if target not in busy:
+                    if not listed(busy, target):
                         return True
     return False
 
@@ -1021,7 +1029,7 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
     attacks: the attack on its target, then the target's strike-back if it strikes back). For
     policies choosing an assignment (weighed for every option: kept lean)."""
     card, target = action.card, action.target
-    side = PLAYER if card in _combat(state).player else WILD
+    side = PLAYER if listed(_combat(state).player, card) else WILD
     mine = rulings.keywords(state, card)
     offense = _pair_offense(state, card, target)
     ready = card not in state.exhausted
@@ -1071,7 +1079,7 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
     deals, the strike-back's margin or :data:`NO_STRIKE_BACK`, its step, its wounds).
     ``engaged``: :func:`engaged`, when the caller weighs several options."""
     card, target = action.card, action.target
-    side = PLAYER if card in _combat(state).player else WILD
+    side = PLAYER if listed(_combat(state).player, card) else WILD
     mine = rulings.keywords(state, card)
     offense = max(0, _pair_offense(state, card, target))
     if action.kind == "joint":
@@ -1151,7 +1159,7 @@ def strike(state: GameState, attacker: int, target: int) -> int:
 def margin(state: GameState, action: Action) -> int:
     """How far an assignment's attack would beat its target's defense, before the die
     (policies use it to pick assignments)."""
-    side = PLAYER if action.card in _combat(state).player else WILD
+    side = PLAYER if listed(_combat(state).player, action.card) else WILD
     members = [action.card]
     if action.kind == "joint":
         members = [*_group(state, side, action.target, int(action.option))[2:], action.card]

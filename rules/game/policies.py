@@ -566,7 +566,7 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         if wanted is None:
             wanted = state.combat.plan = _huntable(state)
         for action in actions:
-            if action.kind == "engage" and action.card in wanted:
+            if action.kind == "engage" and combat.listed(wanted, action.card):
                 return action
         return _find(actions, "done")
     if step == "muster":
@@ -866,7 +866,7 @@ class Fight:
                         hits[target] = [(chance, wounds)]
                     else:
                         on_target.append((chance, wounds))
-                    if target not in struck:  # (its chance to live is worked out once)
+                    if not combat.listed(struck, target):  # (its chance to live: once)
                         struck.append(target)
                     if keep:
                         chances[index] = chance

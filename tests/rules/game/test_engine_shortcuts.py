@@ -615,3 +615,116 @@ def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) ->
         attacks += choice.kind == "attack"
     assert checked > 50
     assert attacks > 5
+
+
+# --- the goldfish game's fourth speed pass (docs/goldfish.md, Speed) -------------------------
+
+
+@pytest.mark.parametrize(("items", "card"), [
+    ([], 0), ([3], 3), ([3], 4), ([1, 2, 3], 3), ([1, 2, 3], 0), ([5, 5], 5), ([0], 0),
+    ([300, 301, 1000], 1000), ([300, 301], 299)])
+def test_listed_is_in(items: list[int], card: int) -> None:
+    assert combat.listed(items, card) == (card in items)
+
+
+def bounty_choice_the_long_way(state: GameState, actions: Sequence[Action]) -> Action:
+    """Greedy's bounty token with max/min and their keys, as it was written before."""
+    offered = [rulings.KIND_INDEX[a.option] for a in actions]
+    personal = state.personal
+    best_short: tuple[int, int] | None = None
+    for instance in state.zones["hand"]:
+        card = state.card(instance)
+        if card.type == "event" and card.subtype != "general":
+            continue
+        short = [max(0, card.cost[k] - personal[k]) for k in range(3)]
+        lacking = sum(short)
+        if lacking and any(short[k] for k in offered):
+            kind = max(offered, key=lambda k: (short[k], -k))
+            if best_short is None or lacking < best_short[0]:
+                best_short = (lacking, kind)
+    if best_short is not None:
+        chosen = best_short[1]
+    else:
+        counting = policies._bonus_kinds(state)
+        favour = state.favour
+        chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
+    return actions[offered.index(chosen)]
+
+
+def subsets(kinds: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    for size in range(1, len(kinds) + 1):
+        yield from itertools.combinations(kinds, size)
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_bounty_token_is_the_long_way_s(deck: str) -> None:
+    """Every state of greedy games, with every set of kinds the bounty could offer and
+    every kept kind (the tokens held as they are, then each kind short)."""
+    checked = 0
+    for state in every_state(deck, 6, "greedy"):
+        if state.phase != "action" or state.step != "act":
+            continue
+        held, favour = list(state.personal), state.favour
+        for personal in (held, [0, held[1], held[2]], [held[0], 0, held[2]], [9, 9, 0]):
+            for keep in (-1, 0, 1, 2):
+                state.personal[:], state.favour = personal, keep
+                for kinds in subsets(list(rulings.KIND_INDEX)):
+                    offered = [Action("bounty", option=k) for k in kinds]
+                    assert policies._bounty_choice(state, offered) \
+                        is bounty_choice_the_long_way(state, offered)
+                    checked += 1
+        state.personal[:], state.favour = held, favour
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_counts_by_loops_are_the_sums(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 6, "greedy"):
+        if state.combat is not None:
+            continue
+        troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
+        in_hand = sum(1 for t in state.zones["hand"] if state.card(t).is_troop)
+        rows = len(state.zones["wanderers"])
+        assert policies._defended(state) == (troops > rows)
+        assert policies._defended(state, hand=True) == (
+            troops + (in_hand if troops else 0) > rows)
+        for pile in ("structure_pile", "personality_pile"):
+            cards = state.zones[pile]
+            if cards:
+                assert policies._income_share(state, pile) == sum(
+                    1 for i in cards if state.card(i).income) / len(cards)
+        context = policies._Context(state)
+        assert context.troops == troops
+        bonus = policies._counting_kinds(context.members)
+        for instance in state.zones["hand"]:
+            card = state.card(instance)
+            assert context.bonus_cost(card) == (
+                sum(card.cost[k] for k in bonus) * policies.BONUS_TOKEN if bonus else 0.0)
+        checked += 1
+    assert checked > 100
+
+
+def assignment_key(state: GameState, action: Action, numbered: bool) -> tuple[object, ...]:
+    option: object = action.option
+    if numbered:
+        option = int(action.option) if action.option else -1
+    return (state.cards[action.card], state.wounds.get(action.card, 0)
+            + (100 if action.card in state.exhausted else 0), action.target, option)
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_distinct_assignments_are_the_numbered_leads_ones(deck: str) -> None:
+    """Assignments told apart by a joint attack's lead as written are told apart by its
+    number: the same options weighed."""
+    checked = 0
+    for state in every_state(deck, 12, "greedy"):
+        if state.combat is None or state.combat.step not in ("assign", "berserk"):
+            continue
+        choices = [a for a in engine.legal_actions(state)
+                   if a.kind in ("separate", "joint", "berserk")]
+        for a, b in itertools.product(choices, repeat=2):
+            assert (assignment_key(state, a, False) == assignment_key(state, b, False)) == (
+                assignment_key(state, a, True) == assignment_key(state, b, True))
+            checked += 1
+    assert checked > 50
