@@ -758,11 +758,11 @@ class Fight:
                 changed.setdefault(target, {})[index] = chance
         gain = 0.0
         for target, chances in changed.items():
-            hits = [(chances.pop(i, c), w) for c, w, i in self.hits_on.get(target, _NO_HITS)]
-            hits += [(c, self.attacks[i][7]) for i, c in chances.items()]
+            hits = [(chances.pop(i, c), w, i) for c, w, i in self.hits_on.get(target, _NO_HITS)]
+            hits += [(c, self.attacks[i][7], i) for i, c in chances.items()]
             killed = _kill_chance(self.wounds_left(target), hits)
             untouched = 1.0
-            for chance, _ in hits:
+            for chance, _, _ in hits:
                 untouched *= 1.0 - chance
             gain += self._part(target, killed, untouched) - self.worth.get(target, 0.0)
         return gain
@@ -780,14 +780,14 @@ class Fight:
             return -(killed * _card_worth(card) + wounded)
         return 0.0
 
-    def _worth(self, target: int, hits: list[tuple[float, int]], killed: float = -1.0
+    def _worth(self, target: int, hits: list[tuple[float, int, int]], killed: float = -1.0
                ) -> float:
-        """A target's part of the fight's value, hit by ``hits`` (chance, wounds; ``killed``:
-        their chance to kill it, when known)."""
+        """A target's part of the fight's value, hit by ``hits`` (chance, wounds, attack;
+        ``killed``: their chance to kill it, when known)."""
         if killed < 0:
             killed = _kill_chance(self.wounds_left(target), hits)
         untouched = 1.0
-        for chance, _ in hits:
+        for chance, _, _ in hits:
             untouched *= 1.0 - chance
         wounded = 1.0 - untouched - killed
         card = self.state.card(target)
@@ -819,7 +819,7 @@ class Fight:
         attacks = self.attacks if grant is None else combat.forecast(
             state, {grant[0]: grant[1]})
         alive: dict[int, float] = {}
-        hits: dict[int, list[tuple[float, int]]] = {}
+        hits: dict[int, list[tuple[float, int, int]]] = {}  # (chance, wounds, attack)
         chances = [0.0] * len(attacks) if keep else []
         if keep:
             self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
@@ -861,20 +861,17 @@ class Fight:
                 if positive:
                     # (get, then a new list only when missing: setdefault would build one
                     # for every hit)
+                    # The hits carry their attack's index: the same lists are kept as
+                    # hits_on (one tuple a hit, not a second list of them).
                     on_target = hits.get(target)
                     if on_target is None:
-                        hits[target] = [(chance, wounds)]
+                        hits[target] = [(chance, wounds, index)]
                     else:
-                        on_target.append((chance, wounds))
+                        on_target.append((chance, wounds, index))
                     if not combat.listed(struck, target):  # (its chance to live: once)
                         struck.append(target)
                     if keep:
                         chances[index] = chance
-                        kept = self.hits_on.get(target)
-                        if kept is None:
-                            self.hits_on[target] = [(chance, wounds, index)]
-                        else:
-                            kept.append((chance, wounds, index))
             for target in struck:
                 alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
         total = 0.0
@@ -887,7 +884,7 @@ class Fight:
             if keep:
                 self.worth[target] = worth
         if keep:
-            self.alive, self.chances = alive, chances
+            self.alive, self.chances, self.hits_on = alive, chances, hits
         return total
 
 
@@ -949,22 +946,23 @@ def _spread_two(none: float, one: float, two: float, chance: float, wounds: int
     return none * stay, one * stay, none * chance + one * chance + two * stay + two * chance
 
 
-def _kill_chance(left: int, hits: list[tuple[float, int]]) -> float:
-    """The chance that independent hits (chance, wounds) deal ``left`` wounds or more."""
+def _kill_chance(left: int, hits: list[tuple[float, int, int]]) -> float:
+    """The chance that independent hits (chance, wounds, attack) deal ``left`` wounds or
+    more."""
     if left <= 0:
         return 1.0
-    if left == 1 or all(wounds >= left for _, wounds in hits):
+    if left == 1 or all(wounds >= left for _, wounds, _ in hits):
         missed = 1.0
-        for chance, _ in hits:
+        for chance, _, _ in hits:
             missed *= 1.0 - chance
         return 1.0 - missed
     if left == 2:
         none, one, two = 1.0, 0.0, 0.0
-        for chance, wounds in hits:
+        for chance, wounds, _ in hits:
             none, one, two = _spread_two(none, one, two, chance, wounds)
         return two
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
-    for chance, wounds in hits:
+    for chance, wounds, _ in hits:
         spread = _spread_hit(spread, left, chance, wounds)
     return spread[left]
 

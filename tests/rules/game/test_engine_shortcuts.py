@@ -728,3 +728,55 @@ def test_greedy_s_distinct_assignments_are_the_numbered_leads_ones(deck: str) ->
                 assignment_key(state, a, True) == assignment_key(state, b, True))
             checked += 1
     assert checked > 50
+
+
+def kill_chance_of_pairs(left: int, hits: list[tuple[float, int]]) -> float:
+    """policies._kill_chance as it was, on (chance, wounds) pairs."""
+    if left <= 0:
+        return 1.0
+    if left == 1 or all(wounds >= left for _, wounds in hits):
+        missed = 1.0
+        for chance, _ in hits:
+            missed *= 1.0 - chance
+        return 1.0 - missed
+    spread = [1.0] + [0.0] * left
+    for chance, wounds in hits:
+        spread = policies._spread_hit(spread, left, chance, wounds)
+    return spread[left]
+
+
+@pytest.mark.parametrize("left", [0, 1, 2, 3])
+@pytest.mark.parametrize("hits", [
+    [], [(35 / 36, 1)], [(30 / 36, 2)], [(6 / 36, 1), (1 / 36, 2)],
+    [(35 / 36, 1), (30 / 36, 1), (6 / 36, 2)], [(0.5, 1), (0.25, 1), (0.125, 1), (1.0, 1)]])
+def test_the_kill_chance_of_hits_with_their_attack_is_the_pairs(
+        left: int, hits: list[tuple[float, int]]) -> None:
+    """The hits now carry their attack's index (one list kept as Fight.hits_on): the index
+    changes nothing (the same bits, and the same as the general spread for two wounds)."""
+    with_index = [(c, w, i) for i, (c, w) in enumerate(hits)]
+    assert policies._kill_chance(left, with_index) == kill_chance_of_pairs(left, hits)
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
+    """Fight.hits_on (kept from the value as it stands) holds every attack that may wound, step
+    by step in the forecast's order, and the value worked out again without keeping anything is the
+    same."""
+    checked = 0
+    for state in every_state(deck, 10, "greedy"):
+        if state.combat is None or state.combat.step not in ("assign", "modify"):
+            continue
+        fight = policies.Fight(state)
+        expected: dict[int, list[int]] = {}
+        for step in (0, 1, 2):  # (resolved step by step, as the value weighs them)
+            for index, margin in enumerate(fight.margins):
+                if policies._wound_chance(margin) > 0 and fight.attacks[index][6] == step:
+                    expected.setdefault(fight.attacks[index][1], []).append(index)
+        assert {t: [i for _, _, i in hits] for t, hits in fight.hits_on.items()} == expected
+        for target, hits in fight.hits_on.items():
+            assert [c for c, _, _ in hits] == [fight.chances[i] for _, _, i in hits]
+            assert [w for _, w, _ in hits] == [fight.attacks[i][7] for _, _, i in hits]
+            assert target in fight.worth
+        assert fight.value() == fight.base
+        checked += 1
+    assert checked > 20
