@@ -24,7 +24,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     can afford, by this score: personalities by faction influence and income (a token of
     income worth more than a point of influence; troops a little below citizens, more
     while it has no more troops than wanderers), structures when residences
-    are short or by their income (worth more the earlier they come), income events, a first
+    are short or by their income (worth more the earlier they come, three times over while
+    the structure pile more often brings income than the personality pile and its troops
+    outnumber the wanderers, as for the draw), income events, a first
     wall, items on troops that lack that kind of item, income invocations; every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
@@ -78,6 +80,9 @@ PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay 
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
+# ...this many times over while the structure pile more often brings income than the
+# personality pile and the troops in play and in hand outnumber the wanderers
+STRUCTURE_INCOME_RICHER: Final = 3.0
 HUNT_GAIN: Final = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
 # what a kill is worth more when the next wanderer would overrun the city
 OVERRUN_STAKE: Final = 20.0
@@ -184,6 +189,13 @@ def _income_share(state: GameState, pile: str) -> float:
         if state.card(i).income:
             count += 1
     return count / len(cards)
+
+
+def _structures_richer(state: GameState) -> bool:
+    """Whether the cards left in the structure pile more often have an income ability than
+    those left in the personality pile (both piles drawn from)."""
+    return bool(state.zones["structure_pile"]) and bool(state.zones["personality_pile"]) \
+        and _income_share(state, "structure_pile") > _income_share(state, "personality_pile")
 
 
 def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -400,8 +412,13 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if card.type == "structure":
         if card.subtype == "wall":
             return 6 - cost
-        # Income pays every round to come: worth more the earlier it comes into play.
+        # Income pays every round to come: worth more the earlier it comes into play, and
+        # more again while the structure pile is the richer in income (the next income
+        # structure is further off than the next income personality, the draw's reckoning)
+        # and the troops guard the city (tokens spared from troops this round).
         income = card.income * max(INCOME_LEAST, INCOME_ROUNDS - state.round)
+        if income and _structures_richer(state) and _defended(state, hand=True):
+            income *= STRUCTURE_INCOME_RICHER
         value = 8 * min(max(context.short_of_homes, 0), card.residencies) + income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
@@ -443,6 +460,7 @@ def _play_bound(card: Profile) -> float:
         if card.subtype == "wall":
             return 6 - cost
         return max(0, 8 * card.residencies + card.income * max(INCOME_LEAST, INCOME_ROUNDS)
+                   * STRUCTURE_INCOME_RICHER
                    + 1 - cost)
     if card.type == "item":
         return max(5, 3 + card.offense + card.defense - cost)

@@ -146,6 +146,38 @@ def test_greedy_plays_an_event_that_brings_no_more_than_it_costs_after_a_persona
     assert choice(state) == Action("play", envoy, first(state, "keep"))
 
 
+@pytest.mark.parametrize(("income_structures", "troops", "played"), [
+    pytest.param(2, 1, "hall", id="income-more-often-among-structures-defended"),
+    pytest.param(0, 1, "poet", id="income-more-often-among-personalities"),
+    pytest.param(2, 0, "poet", id="no-troop-in-play"),
+])
+def test_greedy_counts_a_structures_income_three_times_while_the_structures_are_richer(
+        income_structures: int, troops: int, played: str) -> None:
+    # Round 1, tokens for one of the two: a hall of one token a round and a citizen of two
+    # influence without income (a free residence for it). While the structure pile more
+    # often brings income than the personality pile (one income card in four) and a troop
+    # in play faces no wanderer, the hall's income counts three times over and it comes
+    # first; otherwise the citizen.
+    income = "Collect 1 economic influence from the city's influence pool."
+    hall = structure("hall", cost=4, residencies=2, abilities=income)
+    tolls = [structure(f"toll{i}", residencies=0, abilities=income)
+             for i in range(income_structures)]
+    huts = [structure(f"hut{i}") for i in range(4 - income_structures)]
+    state = make_game([stronghold(residencies=1)], [hall, *tolls, *huts],
+                      [citizen("poet", influence=2, cost=(4, 0, 0)),
+                       citizen("broker", abilities="E Worship."),
+                       *(troop(f"spare{i}") for i in range(3 + troops))])
+    clear_hand(state)
+    for i in range(troops):
+        place(state, first(state, f"spare{i + 3}"), "defensive")
+    place(state, first(state, "hall"), "hand")
+    place(state, first(state, "poet"), "hand")
+    state.personal = [4, 0, 0]
+    at_step(state, "action", "act")
+    assert state.round == 1
+    assert choice(state).card == first(state, played)
+
+
 def _drawing(troops: int, wanderers: int, income_structures: int,
              in_hand: int = 0) -> GameState:
     """A Draw step with ``troops`` troops in play (and ``in_hand`` in hand) against
