@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.card_search import CardSearch
+from cards.models import Card
 from cards.revision_cache import CatalogueVersion
+from cards.search.compile import Order, ordering
 
 MOST_SEARCHES = 2000  # a few kB each
 # A name search's SQL lists the ids of the cards whose folded name matches: one that matches
@@ -94,3 +96,26 @@ def forget_searches() -> None:
     with _lock:
         _stamp = None
         _searches.clear()
+
+
+# The SELECT of CompiledIds written by hand (cards.search.compile.where_sql), as Django writes it.
+SELECT_IDS = 'SELECT "cards_card"."id" FROM "cards_card"'
+_ORDERINGS: dict[Order, tuple[str, tuple[Any, ...]]] = {}
+
+
+def ordering_sql(order: Order) -> tuple[str, tuple[Any, ...]]:
+    """The ORDER BY terms of a parsed query's ``order`` and their parameters, compiled once
+    per process: an ordering names the card's own columns or the selected id (as "1"), never
+    a join (cards.search.compile orders by the card's columns only), so the terms are the same
+    whatever the filter."""
+    kept = _ORDERINGS.get(order)
+    if kept is None:
+        ordered = Card.objects.values_list("id", flat=True).order_by(*ordering(order))
+        compiler = ordered.query.get_compiler(using=ordered.db)
+        compiler.setup_query()
+        terms, term_params = [], []
+        for _, (term, term_param, _) in compiler.get_order_by():
+            terms.append(term)
+            term_params.extend(term_param)
+        kept = _ORDERINGS[order] = ", ".join(terms), tuple(term_params)
+    return kept
