@@ -52,6 +52,8 @@ class CompiledSearch:
 _lock = threading.Lock()
 _stamp: tuple[str, object] | None = None  # the revision the entries belong to
 _searches: OrderedDict[Hashable, CompiledSearch] = OrderedDict()
+# The number of cards each kept search (not a personal one) found, once a request counted them.
+_counts: dict[Hashable, int] = {}
 
 
 def _current(version: CatalogueVersion) -> None:
@@ -61,6 +63,7 @@ def _current(version: CatalogueVersion) -> None:
     if _stamp != stamp:
         _stamp = stamp
         _searches.clear()
+        _counts.clear()
 
 
 def kept_search(version: CatalogueVersion, query: Hashable,
@@ -87,7 +90,24 @@ def keep_search(version: CatalogueVersion, query: Hashable, compiled: CompiledSe
         _searches[(query, owner)] = compiled
         _searches.move_to_end((query, owner))
         while len(_searches) > MOST_SEARCHES:
-            _searches.popitem(last=False)
+            _counts.pop(_searches.popitem(last=False)[0], None)
+
+
+def kept_count(version: CatalogueVersion, query: Hashable) -> int | None:
+    """How many cards ``query`` (its text and filters, not a personal search) found at this
+    revision, when a request for another page or page size has counted them."""
+    with _lock:
+        _current(version)
+        return _counts.get((query, None))
+
+
+def keep_count(version: CatalogueVersion, query: Hashable, count: int) -> None:
+    """Keep the count of a kept search that reads no one's rows (the same for every asker
+    until the catalogue changes)."""
+    with _lock:
+        _current(version)
+        if (query, None) in _searches:
+            _counts[(query, None)] = count
 
 
 def forget_searches() -> None:
@@ -96,6 +116,7 @@ def forget_searches() -> None:
     with _lock:
         _stamp = None
         _searches.clear()
+        _counts.clear()
 
 
 # The SELECT of CompiledIds written by hand (cards.search.compile.where_sql), as Django writes it.

@@ -117,11 +117,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         assert isinstance(pages, PageNumberPagination)
         first_page = request.query_params.get(pages.page_query_param, "1") == "1"
         size = pages.get_page_size(request) if first_page else None
-        # Every card: the catalogue's revision came with their number (no COUNT(*) to run).
+        # Every card: the catalogue's revision came with their number (no COUNT(*) to run);
+        # a search counted before, for another page or page size, is not counted again.
         every_card = compiled.ids is not None and compiled.ids.sql == SELECT_IDS
-        page_ids: list[str] = self.paginate_queryset(  # type: ignore[assignment]
-            IdsCountedBy(compiled.ids, size,  # type: ignore[arg-type]
-                         version.cards if every_card else None))
+        shared = not search.reads_personal
+        known = version.cards if every_card else (
+            search_cache.kept_count(version, query) if shared else None)
+        ids = IdsCountedBy(compiled.ids, size, known)
+        page_ids: list[str] = self.paginate_queryset(ids)  # type: ignore[arg-type,assignment]
+        if shared and known is None and ids.counted is not None:
+            search_cache.keep_count(version, query, ids.counted)
         rows = row_cache.card_rows(page_ids, version, rendered_rows)
         search = search.with_name_suggestions(found_any=bool(rows))
         response = self.get_paginated_response([])
@@ -201,11 +206,16 @@ class IdsCountedBy:
         self.compiled = compiled
         self.first_page = first_page
         self.known_count = known_count
+        self.counted: int | None = None  # the count, when count() found it
         self._first_ids: list[str] | None = None
 
     def count(self) -> int:
         if self.known_count is not None:
             return self.known_count
+        self.counted = self._count()
+        return self.counted
+
+    def _count(self) -> int:
         if self.first_page:
             self._first_ids = self[0:self.first_page]
             if len(self._first_ids) < self.first_page:

@@ -206,6 +206,25 @@ def test_every_cards_count_comes_with_the_revision_and_follows_a_change(client: 
     assert client.get("/api/cards/", {"page_size": "5"}).json()["count"] == before
 
 
+def test_a_search_counted_before_is_not_counted_again_until_the_catalogue_changes(
+    client: Client,
+) -> None:
+    def counts(params: dict[str, str]) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get("/api/cards/", {"q": "off>=0", **params}).json()
+        return body["count"], sum(q["sql"].startswith("SELECT COUNT(*)")
+                                  for q in queries.captured_queries)
+
+    total, asked = counts({"page_size": "5"})
+    assert asked == 1 and total == Card.objects.filter(offense__gte=0).count()
+    assert counts({"page_size": "5", "page": "2"}) == (total, 0)  # another page
+    assert counts({"page_size": "7"}) == (total, 0)  # another page size
+    keep = Card.objects.get(pk=KEEP)
+    Card.objects.create(id="zzz-new-keep", name="Zzz New Keep", set=keep.set, type=keep.type,
+                        offense=1)
+    assert counts({"page_size": "5", "page": "3"}) == (total + 1, 1)
+
+
 @pytest.mark.parametrize(("params", "counted"), [
     ({"q": "t:troop f:kalim"}, False),  # a first page that is not full: its length is the count
     ({"q": "zzzqqq"}, False),
