@@ -1,6 +1,8 @@
 """A parsed query as a Django filter and ordering: the one Django-aware module of the search.
 
-``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``.
+``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``;
+``where_sql(parsed)`` writes the same filter as SQL directly when every term is a plain
+comparison (the card list's first requests: docs/search-speed.md), else None.
 It never touches the database itself, and the filter never joins a many-valued relation:
 abilities (``kw:``, ``is:reaction``), scans (``has:image``) and the searcher's own rows (the
 collection's ``own``, ``want``, ``trade``) are ``Exists`` subqueries, so a card is never
