@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from django.core.cache import caches
 from django.db import transaction
+from django.db.models.expressions import RawSQL
 
-from cards.models import CatalogueRevision
+from cards.models import Card, CatalogueRevision
 
 # The shared cache (settings.CACHES) that holds the revision for every process, and the card
 # list answers keyed on it (cards.api.list_cache).
@@ -26,14 +27,23 @@ REVISION_SECONDS = 10
 class CatalogueVersion:
     tag: str  # changes whenever any card, set or image changes
     updated_at: dt.datetime | None  # the newest change to a card or image
+    # How many cards the catalogue holds at this revision (the count of the unfiltered card
+    # list), read with it in one statement by shared_version; None when not read.
+    cards: int | None = None
 
 
-def catalogue_version() -> CatalogueVersion:
-    """The basis of the API's ETags and Last-Modified, and of the bulk file's freshness."""
-    revision = CatalogueRevision.objects.filter(pk=1).first()
+def catalogue_version(*, count_cards: bool = False) -> CatalogueVersion:
+    """The basis of the API's ETags and Last-Modified, and of the bulk file's freshness;
+    ``count_cards``: with the number of cards, from the same statement (the same snapshot)."""
+    revisions = CatalogueRevision.objects.filter(pk=1)
+    if count_cards:
+        revisions = revisions.annotate(
+            cards=RawSQL(f'SELECT COUNT(*) FROM "{Card._meta.db_table}"', ()))
+    revision = revisions.first()
     if revision is None:
         return CatalogueVersion(tag="0", updated_at=None)
-    return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at)
+    return CatalogueVersion(tag=str(revision.number), updated_at=revision.updated_at,
+                            cards=getattr(revision, "cards", None))
 
 
 def shared_version() -> CatalogueVersion:
@@ -41,7 +51,7 @@ def shared_version() -> CatalogueVersion:
     cache = caches[SHARED_CACHE]
     version = cache.get(_REVISION_KEY)
     if not isinstance(version, CatalogueVersion):
-        version = catalogue_version()
+        version = catalogue_version(count_cards=True)
         # add, not set: a change committed meanwhile has put the newer version there.
         cache.add(_REVISION_KEY, version, REVISION_SECONDS)
     return version
@@ -54,7 +64,7 @@ def forget_shared_revision() -> None:
     cache = caches[SHARED_CACHE]
     cache.delete(_REVISION_KEY)
     transaction.on_commit(
-        lambda: cache.set(_REVISION_KEY, catalogue_version(), REVISION_SECONDS))
+        lambda: cache.set(_REVISION_KEY, catalogue_version(count_cards=True), REVISION_SECONDS))
 
 
 class PerRevision[T]:

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.card_search import CardSearch
+from cards.models import Card
 from cards.revision_cache import CatalogueVersion
+from cards.search.compile import Order, ordering
 
 MOST_SEARCHES = 2000  # a few kB each
 # A name search's SQL lists the ids of the cards whose folded name matches: one that matches
@@ -50,6 +52,8 @@ class CompiledSearch:
 _lock = threading.Lock()
 _stamp: tuple[str, object] | None = None  # the revision the entries belong to
 _searches: OrderedDict[Hashable, CompiledSearch] = OrderedDict()
+# The number of cards each kept search (not a personal one) found, once a request counted them.
+_counts: dict[Hashable, int] = {}
 
 
 def _current(version: CatalogueVersion) -> None:
@@ -59,6 +63,7 @@ def _current(version: CatalogueVersion) -> None:
     if _stamp != stamp:
         _stamp = stamp
         _searches.clear()
+        _counts.clear()
 
 
 def kept_search(version: CatalogueVersion, query: Hashable,
@@ -85,7 +90,24 @@ def keep_search(version: CatalogueVersion, query: Hashable, compiled: CompiledSe
         _searches[(query, owner)] = compiled
         _searches.move_to_end((query, owner))
         while len(_searches) > MOST_SEARCHES:
-            _searches.popitem(last=False)
+            _counts.pop(_searches.popitem(last=False)[0], None)
+
+
+def kept_count(version: CatalogueVersion, query: Hashable) -> int | None:
+    """How many cards ``query`` (its text and filters, not a personal search) found at this
+    revision, when a request for another page or page size has counted them."""
+    with _lock:
+        _current(version)
+        return _counts.get((query, None))
+
+
+def keep_count(version: CatalogueVersion, query: Hashable, count: int) -> None:
+    """Keep the count of a kept search that reads no one's rows (the same for every asker
+    until the catalogue changes)."""
+    with _lock:
+        _current(version)
+        if (query, None) in _searches:
+            _counts[(query, None)] = count
 
 
 def forget_searches() -> None:
@@ -94,3 +116,27 @@ def forget_searches() -> None:
     with _lock:
         _stamp = None
         _searches.clear()
+        _counts.clear()
+
+
+# The SELECT of CompiledIds written by hand (cards.search.compile.where_sql), as Django writes it.
+SELECT_IDS = 'SELECT "cards_card"."id" FROM "cards_card"'
+_ORDERINGS: dict[Order, tuple[str, tuple[Any, ...]]] = {}
+
+
+def ordering_sql(order: Order) -> tuple[str, tuple[Any, ...]]:
+    """The ORDER BY terms of a parsed query's ``order`` and their parameters, compiled once
+    per process: an ordering names the card's own columns or the selected id (as "1"), never
+    a join (cards.search.compile orders by the card's columns only), so the terms are the same
+    whatever the filter."""
+    kept = _ORDERINGS.get(order)
+    if kept is None:
+        ordered = Card.objects.values_list("id", flat=True).order_by(*ordering(order))
+        compiler = ordered.query.get_compiler(using=ordered.db)
+        compiler.setup_query()
+        terms, term_params = [], []
+        for _, (term, term_param, _) in compiler.get_order_by():
+            terms.append(term)
+            term_params.extend(term_param)
+        kept = _ORDERINGS[order] = ", ".join(terms), tuple(term_params)
+    return kept

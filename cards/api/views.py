@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Hashable
 from typing import Any
 
 import django_filters
@@ -24,7 +23,7 @@ from cards import extensions
 from cards.api import list_cache, row_cache, search_cache
 from cards.api.caching import not_modified_response, validators_for
 from cards.api.list_cache import list_key
-from cards.api.search_cache import CompiledIds, CompiledSearch
+from cards.api.search_cache import SELECT_IDS, CompiledIds, CompiledSearch, ordering_sql
 from cards.api.serializers import (
     ROW_EXPRESSIONS,
     ROW_FIELDS,
@@ -34,10 +33,10 @@ from cards.api.serializers import (
     CardSetSerializer,
     card_row_data,
 )
-from cards.card_search import SearchError, card_search
+from cards.card_search import CardSearch, SearchError, card_search
 from cards.models import Card, CardKeyword, CardSet
 from cards.revision_cache import shared_version
-from cards.search.compile import Ordering
+from cards.search.compile import Order, where_sql
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 from sitewide.problems import ProblemSerializer, search_problem
 
@@ -106,10 +105,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
                 search = card_search(text, user=request.user)
             except SearchError as error:
                 return search_problem(error)
-            condition, ordering = search.compiled()
-            ids = Card.objects.values_list("id", flat=True).order_by().filter(condition)
-            compiled = CompiledSearch(search, compiled_ids(
-                self.filter_queryset(ids), search.parsed.order, ordering))
+            compiled = CompiledSearch(search, self._compiled_ids(search, filtered=bool(query[1])))
             search_cache.keep_search(version, query, compiled)
         search = compiled.search
         # Results that read the searcher's own rows change with them, not with the catalogue.
@@ -121,8 +117,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         assert isinstance(pages, PageNumberPagination)
         first_page = request.query_params.get(pages.page_query_param, "1") == "1"
         size = pages.get_page_size(request) if first_page else None
-        page_ids: list[str] = self.paginate_queryset(  # type: ignore[assignment]
-            IdsCountedBy(compiled.ids, size))  # type: ignore[arg-type]
+        # Every card: the catalogue's revision came with their number (no COUNT(*) to run);
+        # a search counted before, for another page or page size, is not counted again.
+        every_card = compiled.ids is not None and compiled.ids.sql == SELECT_IDS
+        shared = not search.reads_personal
+        known = version.cards if every_card else (
+            search_cache.kept_count(version, query) if shared else None)
+        ids = IdsCountedBy(compiled.ids, size, known)
+        page_ids: list[str] = self.paginate_queryset(ids)  # type: ignore[arg-type,assignment]
+        if shared and known is None and ids.counted is not None:
+            search_cache.keep_count(version, query, ids.counted)
         rows = row_cache.card_rows(page_ids, version, rendered_rows)
         search = search.with_name_suggestions(found_any=bool(rows))
         response = self.get_paginated_response([])
@@ -148,6 +152,19 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
             key, list_cache.CachedList.of(body, request.accepted_media_type, validators, personal))
         return validators.stamp(HttpResponse(body, content_type=request.accepted_media_type))
 
+    def _compiled_ids(self, search: CardSearch, filtered: bool) -> CompiledIds | None:
+        """The SQL of the matching cards' ids: written directly for a query of plain
+        comparisons without filter parameters (cards.search.compile.where_sql), else through
+        Django's lookups (and django-filter's filters)."""
+        where = None if filtered else where_sql(search.parsed)
+        if where is not None:
+            sql, params = where
+            return CompiledIds(f"{SELECT_IDS} WHERE {sql}" if sql else SELECT_IDS,
+                               tuple(params), *ordering_sql(search.parsed.order))
+        condition, _ = search.compiled()
+        ids = Card.objects.values_list("id", flat=True).order_by().filter(condition)
+        return compiled_ids(self.filter_queryset(ids), search.parsed.order)
+
     def _rendered(self, data: dict[str, Any]) -> bytes:
         renderer = self.request.accepted_renderer
         assert renderer is not None
@@ -162,10 +179,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet[Card]):
         return validators.stamp(super().retrieve(request, *args, **kwargs))
 
 
-def compiled_ids(ids: QuerySet[Card, str], order: Hashable,
-                 ordering: Ordering) -> CompiledIds | None:
-    """The SQL of the matching cards' ``ids`` (filtered, not ordered) and of their
-    ``ordering`` (named by ``order``, the parsed query's), compiled once for both the count and
+def compiled_ids(ids: QuerySet[Card, str], order: Order) -> CompiledIds | None:
+    """The SQL of the matching cards' ``ids`` (filtered, not ordered) and of their ordering
+    (the parsed query's ``order``), compiled once for both the count and
     the page: Django's count() and slice each copy and compile the whole filter again, and
     ordering the queryset first copies the filter once more (docs/search-speed.md). None when
     Django finds that nothing can match."""
@@ -173,28 +189,7 @@ def compiled_ids(ids: QuerySet[Card, str], order: Hashable,
         sql, params = ids.query.sql_with_params()
     except EmptyResultSet:
         return None
-    return CompiledIds(sql, tuple(params), *_ordering_sql(order, ordering))
-
-
-_ORDERINGS: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
-
-
-def _ordering_sql(order: Hashable, ordering: Ordering) -> tuple[str, tuple[Any, ...]]:
-    """The ORDER BY terms of ``ordering`` and their parameters, compiled once per process:
-    an ordering names the card's own columns or the selected id (as "1"), never a join
-    (cards.search.compile orders by the card's columns only), so the terms are the same
-    whatever the filter."""
-    kept = _ORDERINGS.get(order)
-    if kept is None:
-        ordered = Card.objects.values_list("id", flat=True).order_by(*ordering)
-        compiler = ordered.query.get_compiler(using=ordered.db)
-        compiler.setup_query()
-        terms, term_params = [], []
-        for _, (term, term_param, _) in compiler.get_order_by():
-            terms.append(term)
-            term_params.extend(term_param)
-        kept = _ORDERINGS[order] = ", ".join(terms), tuple(term_params)
-    return kept
+    return CompiledIds(sql, tuple(params), *ordering_sql(order))
 
 
 class IdsCountedBy:
@@ -203,14 +198,24 @@ class IdsCountedBy:
 
     ordered = True
 
-    def __init__(self, compiled: CompiledIds | None, first_page: int | None = None) -> None:
+    def __init__(self, compiled: CompiledIds | None, first_page: int | None = None,
+                 known_count: int | None = None) -> None:
         """``first_page``: the page size when the first page is asked for: its ids are read
-        before the count, which a page that is not full gives without counting."""
+        before the count, which a page that is not full gives without counting.
+        ``known_count``: the count when it is known without counting."""
         self.compiled = compiled
         self.first_page = first_page
+        self.known_count = known_count
+        self.counted: int | None = None  # the count, when count() found it
         self._first_ids: list[str] | None = None
 
     def count(self) -> int:
+        if self.known_count is not None:
+            return self.known_count
+        self.counted = self._count()
+        return self.counted
+
+    def _count(self) -> int:
         if self.first_page:
             self._first_ids = self[0:self.first_page]
             if len(self._first_ids) < self.first_page:

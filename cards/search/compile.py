@@ -1,6 +1,8 @@
 """A parsed query as a Django filter and ordering: the one Django-aware module of the search.
 
-``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``.
+``compile_query(parsed)`` returns ``(Q, order_by)`` for ``Card.objects.filter(q).order_by(*o)``;
+``where_sql(parsed)`` writes the same filter as SQL directly when every term is a plain
+comparison (the card list's first requests: docs/search-speed.md), else None.
 It never touches the database itself, and the filter never joins a many-valued relation:
 abilities (``kw:``, ``is:reaction``), scans (``has:image``) and the searcher's own rows (the
 collection's ``own``, ``want``, ``trade``) are ``Exists`` subqueries, so a card is never
@@ -34,10 +36,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.expressions import OrderBy
 
-from cards.models import Card, CardImage, CardKeyword
+from cards.models import Card, CardImage, CardKeyword, CardSet
 from cards.revision_cache import PerRevision
 from cards.search import fields as registry
 from cards.search.fields import (
@@ -53,6 +55,7 @@ from rules.card_facts import CARD_TYPES
 from rules.names import fold_name
 
 type Ordering = list[str | OrderBy]
+type Order = tuple[tuple[str, str], ...]  # a parsed query's order: (sort key, direction)
 
 _LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -66,7 +69,7 @@ def compile_query(parsed: ParsedQuery, *, owner_id: int | None = None) -> tuple[
     always end with ``"id"`` so that pages are stable. ``owner_id``: whose rows the personal
     keys read (they raise ``SearchError`` without one)."""
     condition = Q() if parsed.root is None else _node(parsed.root, owner_id)
-    return condition, _ordering(parsed.order)
+    return condition, ordering(parsed.order)
 
 
 def filter_cards(parsed: ParsedQuery, cards: QuerySet[Card] | None = None, *,
@@ -264,7 +267,16 @@ def _ranked(column: str, ranks: tuple[str, ...]) -> Case:
     return Case(*(When(**{column: v}, then=Value(i)) for i, v in enumerate(ranks)), default=None)
 
 
-def _ordering(order: tuple[tuple[str, str], ...]) -> Ordering:
+def _sort_column(column: str) -> F | Subquery:
+    """A sort column; the set's code as a subquery, not a join: the card list runs the ids'
+    SELECT of the card table alone with these ORDER BY terms (cards.api.search_cache)."""
+    if column == "set__code":
+        return Subquery(CardSet.objects.filter(pk=OuterRef("set_id")).values("code")[:1])
+    return F(column)
+
+
+def ordering(order: Order) -> Ordering:
+    """The ``order_by`` arguments of a parsed query's ``order``."""
     result: Ordering = []
     for key, direction in order:
         spec = SORTS[key]
@@ -272,11 +284,11 @@ def _ordering(order: tuple[tuple[str, str], ...]) -> Ordering:
         if spec.kind == "text" and spec.name == "name":
             result.append("-name" if descending else "name")
             continue
-        expressions: list[F | Case]
+        expressions: list[F | Case | Subquery]
         if spec.kind == "rank":
             expressions = [_ranked(spec.model_fields[0], spec.ranks)]
         else:
-            expressions = [F(column) for column in spec.model_fields]
+            expressions = [_sort_column(column) for column in spec.model_fields]
         for expression in expressions:
             if descending:
                 result.append(expression.desc(nulls_last=True))
@@ -285,3 +297,223 @@ def _ordering(order: tuple[tuple[str, str], ...]) -> Ordering:
         result.append("name")
     result.append("id")
     return result
+
+
+# --- the plain comparisons written as SQL, without Django's lookups ---------------------------
+#
+# A card list's first request spent more time in Django building and compiling the filter's
+# lookups (Query.build_filter, the compiler) than in running its SQL (docs/search-speed.md).
+# ``where_sql`` writes the WHERE clause itself for queries made only of the terms below, with
+# the same null handling as Django's: SQL comparisons with NULL are unknown, which a WHERE
+# treats as false, and inside an odd number of NOTs every comparison of a nullable column is
+# ANDed with "column IS NOT NULL", so that a negation is the exact complement. Other terms
+# (sets, regexes, the flags read from text, scans, personal keys) go through compile_query.
+
+type _Sql = tuple[str, list[Any]]
+
+
+class _NotPlain(Exception):
+    """A term ``where_sql`` leaves to Django's lookups."""
+
+
+class _Atom:
+    """A comparison: unknown when one of its ``nullable`` columns is null, else true or false."""
+
+    __slots__ = ("nullable", "params", "sql")
+
+    def __init__(self, sql: str, params: list[Any], nullable: tuple[str, ...] = ()) -> None:
+        self.sql, self.params, self.nullable = sql, params, nullable
+
+
+class _Not:
+    __slots__ = ("child",)
+
+    def __init__(self, child: _Expression) -> None:
+        self.child = child
+
+
+class _Group:
+    __slots__ = ("children", "joiner")
+
+    def __init__(self, joiner: str, children: list[_Expression]) -> None:
+        self.joiner, self.children = joiner, children
+
+
+type _Expression = _Atom | _Not | _Group
+
+_TABLE = Card._meta.db_table
+_OPERATORS = {":": "=", "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+# Each column's SQL ("table"."column"), whether it may be null, and its Django type.
+_columns: dict[str, tuple[str, bool, str]] = {}
+
+
+def _column(name: str) -> tuple[str, bool, str]:
+    if not _columns:
+        quote = connection.ops.quote_name
+        for model_field in Card._meta.concrete_fields:
+            column = model_field.column or model_field.name
+            _columns[model_field.name] = (f"{quote(_TABLE)}.{quote(column)}",
+                                          model_field.null, model_field.get_internal_type())
+    if name not in _columns:  # a related model's field (set__code)
+        raise _NotPlain(name)
+    return _columns[name]
+
+
+def _compared(column: str, op: str, value: Any) -> _Atom:
+    sql, null, _ = _column(column)
+    return _Atom(f"{sql} {_OPERATORS[op]} %s", [value], (sql,) if null else ())
+
+
+def _null(column: str, null: bool = True) -> _Atom:
+    return _Atom(f"{_column(column)[0]} IS {'' if null else 'NOT '}NULL", [])
+
+
+def _all(*children: _Expression) -> _Group:
+    return _Group(" AND ", list(children))
+
+
+def _any(*children: _Expression) -> _Group:
+    return _Group(" OR ", list(children))
+
+
+def _known_and_differs(column: str, equal: _Expression) -> _Group:
+    return _all(_null(column, False), _Not(equal))
+
+
+def _text_lookup(column: str, lookup: str, value: str) -> _Atom:
+    """``column`` ``lookup`` (icontains, iexact) ``value``, as Django's lookup writes it on
+    this database: PostgreSQL compares UPPER(column), which its trigram indexes serve."""
+    sql, null, internal_type = _column(column)
+    lhs = connection.ops.lookup_cast(lookup, internal_type) % sql
+    if lookup == "icontains":
+        value = f"%{connection.ops.prep_for_like_query(value)}%"
+    else:
+        value = connection.ops.prep_for_iexact_query(value)
+    operator = connection.operators[lookup] % "%s"  # type: ignore[attr-defined]  # not in the stubs
+    return _Atom(f"{lhs} {operator}", [value], (sql,) if null else ())
+
+
+def _plain_personality_kind(kind: str) -> _Expression:
+    """_personality_kind without Django: the printed subtype, else offense and defense."""
+    derived = (_all(_compared("offense", "=", 0), _compared("defense", "=", 0)) if kind == "citizen"
+               else _all(_compared("offense", ">", 0), _compared("defense", ">", 0)))
+    subtype, null, _ = _column("subtype")
+    listed = _Atom(f"{subtype} IN ({', '.join(['%s'] * len(PERSONALITY_KINDS))})",
+                   list(PERSONALITY_KINDS), (subtype,) if null else ())
+    unprinted = _any(_null("subtype"), _Not(listed))
+    return _any(_compared("subtype", "=", kind),
+                _all(_compared("type", "=", "personality"), unprinted, derived))
+
+
+def _plain_term(term: Term) -> _Expression:
+    f = registry.field(term.key)
+    if f.kind == "text" and not term.is_regex:
+        if term.op == ":":
+            return _text_lookup(f.model_field, "icontains", term.value)
+        equal = _text_lookup(f.model_field, "iexact", term.value)
+        return _known_and_differs(f.model_field, equal) if term.op == "!=" else equal
+    if f.kind == "number":
+        if not term.value_is_key:
+            if term.op == "!=":
+                return _known_and_differs(f.model_field,
+                                          _compared(f.model_field, "=", int(term.value)))
+            return _compared(f.model_field, term.op, int(term.value))
+        left, left_null, _ = _column(f.model_field)
+        right, right_null, _ = _column(registry.field(term.value).model_field)
+        nullable = (left,) * left_null + (right,) * right_null
+        if term.op == "!=":
+            equal = _Atom(f"{left} = {right}", [], nullable)
+            return _all(_known_and_differs(f.model_field, equal), _null(
+                registry.field(term.value).model_field, False))
+        return _Atom(f"{left} {_OPERATORS[term.op]} {right}", [], nullable)
+    if f.kind == "keyword":
+        keywords = CardKeyword._meta.db_table
+        quote = connection.ops.quote_name
+        return _Atom(f"EXISTS(SELECT 1 FROM {quote(keywords)} WHERE {quote(keywords)}."
+                     f"{quote('card_id')} = {_column('id')[0]} AND {quote(keywords)}."
+                     f"{quote('ability')} = %s)", [term.value])
+    if f.kind == "flag" and term.key == "is":
+        if term.value == "unique":
+            return _compared("unique", "=", True)
+        if term.value in PERSONALITY_KINDS:
+            return _plain_personality_kind(term.value)
+        if term.value in ("official", "demo"):
+            return _compared("official", "=", term.value == "official")
+        raise _NotPlain(term.value)  # read from the text or the unknown fields' list
+    if f.kind == "flag" and term.value != "image":  # has:
+        return _null(registry.field(term.value).model_field, False)
+    if f.kind == "enum":
+        return _plain_enum(term)
+    raise _NotPlain(term.key)
+
+
+def _plain_enum(term: Term) -> _Expression:
+    value = term.value
+    condition: _Expression
+    if term.key == "type" and value in CARD_TYPES:
+        condition = _compared("type", "=", value)
+    elif term.key == "type" and value in PERSONALITY_KINDS:
+        condition = _plain_personality_kind(value)
+    elif term.key == "type":
+        condition = _compared("subtype", "=", value)
+    elif term.key == "faction" and value == "none":
+        condition = _null("faction")
+    else:
+        condition = _compared(registry.field(term.key).model_field, "=", value)
+    if term.op != "!=":
+        return condition
+    if term.key == "faction" and value == "none":
+        return _Not(condition)  # a faction, whichever
+    return _known_and_differs(registry.field(term.key).model_field, condition)
+
+
+def _plain_node(node: Node) -> _Expression:
+    if isinstance(node, Term):
+        return _plain_term(node)
+    if isinstance(node, NameTerm):
+        if node.exact:
+            return _text_lookup("name", "iexact", node.text)
+        folded = fold_name(node.text)
+        ids = [card_id for card_id, name in _folded_names.get() if folded and folded in name]
+        contains = _text_lookup("name", "icontains", node.text)
+        if not ids:
+            return contains
+        return _any(contains, _Atom(f"{_column('id')[0]} IN ({', '.join(['%s'] * len(ids))})",
+                                    ids))
+    if isinstance(node, Not):
+        return _Not(_plain_node(node.child))
+    if isinstance(node, And):  # cheap comparisons first, as _node
+        return _all(*(_plain_node(child) for child in sorted(node.children, key=_cost)))
+    return _any(*(_plain_node(child) for child in node.children))
+
+
+def _written(expression: _Expression, negated: bool) -> _Sql:
+    if isinstance(expression, _Atom):
+        if not (negated and expression.nullable):
+            return expression.sql, expression.params
+        known = " AND ".join(f"{column} IS NOT NULL" for column in expression.nullable)
+        return f"({expression.sql} AND {known})", expression.params
+    if isinstance(expression, _Not):
+        sql, params = _written(expression.child, not negated)
+        return f"NOT ({sql})", params
+    parts, params = [], []
+    for child in expression.children:
+        sql, child_params = _written(child, negated)
+        parts.append(sql)
+        params.extend(child_params)
+    return f"({expression.joiner.join(parts)})", params
+
+
+def where_sql(parsed: ParsedQuery) -> _Sql | None:
+    """The WHERE condition (over the card table alone, "" for every card) of a query made only
+    of plain comparisons (numbers, enumerations, plain text, names, keywords, the flags of the
+    card's own columns), and its parameters; None for any other query, which compile_query
+    compiles through Django's lookups. The same cards as compile_query's filter (the oracle
+    tests of tests/search/test_compile.py run both)."""
+    if parsed.root is None:
+        return "", []
+    try:
+        expression = _plain_node(parsed.root)
+    except _NotPlain:
+        return None
+    return _written(expression, False)

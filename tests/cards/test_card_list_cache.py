@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from cards.api import search_cache
 from cards.api.caching import Validators
 from cards.api.list_cache import CachedList, PackedFileCache
+from cards.api.views import CardViewSet
 from cards.card_search import CardSearch
 from cards.models import Card
 from collection.csv_format import Counts
@@ -106,15 +107,16 @@ def test_a_signed_in_users_plain_search_is_the_same_answer(ada: Client) -> None:
 
 @pytest.fixture
 def compiled(monkeypatch: Any) -> list[str]:
-    """The text of every search compiled to SQL during the test, in order."""
+    """The text of every search compiled to SQL during the test, in order (written directly
+    or through Django's lookups)."""
     texts: list[str] = []
-    compile_search = CardSearch.compiled
+    compile_search = CardViewSet._compiled_ids
 
-    def counted(self: CardSearch) -> Any:
-        texts.append(self.text)
-        return compile_search(self)
+    def counted(self: CardViewSet, search: CardSearch, filtered: bool) -> Any:
+        texts.append(search.text)
+        return compile_search(self, search, filtered)
 
-    monkeypatch.setattr(CardSearch, "compiled", counted)
+    monkeypatch.setattr(CardViewSet, "_compiled_ids", counted)
     return texts
 
 
@@ -193,11 +195,43 @@ def test_a_personal_search_adds_one_query_for_the_users_collection(
         assert ids(ada.get("/api/cards/", {"q": "own>=1"})) == [KEEP]
 
 
+def test_every_cards_count_comes_with_the_revision_and_follows_a_change(client: Client) -> None:
+    before = client.get("/api/cards/", {"page_size": "5"}).json()["count"]
+    assert before == Card.objects.count()
+    keep = Card.objects.get(pk=KEEP)
+    Card.objects.create(id="zzz-new-keep", name="Zzz New Keep", set=keep.set, type=keep.type)
+    assert client.get("/api/cards/", {"page_size": "5"}).json()["count"] == before + 1
+    assert client.get("/api/cards/", {"page_size": "5", "page": "2"}).json()["count"] == before + 1
+    Card.objects.get(pk="zzz-new-keep").delete()
+    assert client.get("/api/cards/", {"page_size": "5"}).json()["count"] == before
+
+
+def test_a_search_counted_before_is_not_counted_again_until_the_catalogue_changes(
+    client: Client,
+) -> None:
+    def counts(params: dict[str, str]) -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get("/api/cards/", {"q": "off>=0", **params}).json()
+        return body["count"], sum(q["sql"].startswith("SELECT COUNT(*)")
+                                  for q in queries.captured_queries)
+
+    total, asked = counts({"page_size": "5"})
+    assert asked == 1 and total == Card.objects.filter(offense__gte=0).count()
+    assert counts({"page_size": "5", "page": "2"}) == (total, 0)  # another page
+    assert counts({"page_size": "7"}) == (total, 0)  # another page size
+    keep = Card.objects.get(pk=KEEP)
+    Card.objects.create(id="zzz-new-keep", name="Zzz New Keep", set=keep.set, type=keep.type,
+                        offense=1)
+    assert counts({"page_size": "5", "page": "3"}) == (total + 1, 1)
+
+
 @pytest.mark.parametrize(("params", "counted"), [
     ({"q": "t:troop f:kalim"}, False),  # a first page that is not full: its length is the count
     ({"q": "zzzqqq"}, False),
     ({"q": "t:troop f:kalim", "page_size": "1"}, True),  # a full first page: counted
-    ({"q": "", "page": "2", "page_size": "5"}, True),  # a later page: counted
+    ({"q": "off>=0", "page": "2", "page_size": "5"}, True),  # a later page: counted
+    ({"q": "", "page": "2", "page_size": "5"}, False),  # every card: read with the revision
+    ({"q": "", "set": "demo", "page": "2", "page_size": "5"}, True),  # a filter: counted
 ])
 def test_the_count_is_asked_only_when_the_page_cannot_give_it(
     client: Client, params: dict[str, str], counted: bool,

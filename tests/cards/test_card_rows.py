@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from rest_framework.renderers import JSONRenderer
 
-from cards.api import row_cache
+from cards.api import row_cache, search_cache
 from cards.models import Card
 from cards.revision_cache import CatalogueVersion, shared_version
 
@@ -90,6 +90,10 @@ def test_a_list_whose_rows_are_kept_counts_and_reads_the_ids_only(
     client: Client, django_assert_num_queries: Any,
 ) -> None:
     client.get("/api/cards/", {"q": "set:demo", "page_size": "20"})
+    search_cache.forget_searches()  # a query not asked before, whose cards' rows are kept
     with django_assert_num_queries(2):  # the count and the page's ids
         response = client.get("/api/cards/", {"q": "set:demo", "page_size": "10"})
     assert len(response.json()["results"]) == 10
+    with django_assert_num_queries(1):  # the page's ids: the query was counted just before
+        response = client.get("/api/cards/", {"q": "set:demo", "page_size": "5"})
+    assert len(response.json()["results"]) == 5

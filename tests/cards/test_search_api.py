@@ -33,7 +33,9 @@ def command_ids(query: str) -> list[str]:
 @pytest.mark.parametrize(
     "query",
     ["t:troop f:kalim off>=2", "o:/exhaust(s)? target/", "kw:worship or kw:campaign",
-     "-f:kalim t:personality cost<=3", "is:unknown set:wof", "spearman", "order:cost dir:desc"],
+     "-f:kalim t:personality cost<=3", "is:unknown set:wof", "spearman", "order:cost dir:desc",
+     # Ordered by the set's code: the card list's SELECT reads the card table alone.
+     "order:set", "t:troop order:set dir:desc", "set:demo order:set"],
 )
 def test_the_api_and_the_command_find_the_same_cards_in_the_same_order(
     client: Client, query: str

@@ -20,8 +20,9 @@ from django.db.models import Q
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cards.api.search_cache import SELECT_IDS, ordering_sql
 from cards.models import Card, CardImage
-from cards.search.compile import compile_query, filter_cards
+from cards.search.compile import compile_query, filter_cards, where_sql
 from cards.search.fields import FIELDS
 from cards.search.parser import check_regex, parse
 from cards.services import card_sync_keywords
@@ -61,8 +62,24 @@ def ids_where(predicate: Predicate) -> set[str]:
     return {c["id"] for c in catalogue() if predicate(c)}
 
 
+WRITTEN: set[str] = set()  # the queries where_sql wrote
+
+
 def search(query: str) -> list[str]:
-    return list(filter_cards(parse(query)).values_list("id", flat=True))
+    """The cards compile_query's filter finds, in order; where_sql, when it writes the query,
+    must find the same ones in the same order (the card list runs its SQL)."""
+    parsed = parse(query)
+    found = list(filter_cards(parsed).values_list("id", flat=True))
+    where = where_sql(parsed)
+    if where is not None:
+        sql, params = where
+        order, order_params = ordering_sql(parsed.order)
+        with connection.cursor() as cursor:
+            cursor.execute(f"{SELECT_IDS}{' WHERE ' + sql if sql else ''} ORDER BY {order}",
+                           [*params, *order_params])
+            assert [card_id for (card_id,) in cursor.fetchall()] == found, (query, sql)
+        WRITTEN.add(query)
+    return found
 
 
 # Small helpers for the oracle: None never satisfies anything.
@@ -207,6 +224,27 @@ def test_a_negated_query_is_the_exact_complement(query: str) -> None:
     found, negated = set(search(query)), set(search(f"-({query})"))
     assert not found & negated
     assert found | negated == everything
+
+
+@pytest.mark.parametrize(("query", "written"), [
+    ("t:troop f:kalim off>=2", True), ("-(off>=2 or def>=2)", True), ("off!=def", True),
+    ("race!=human", True), ("ashgate -spearman", True), ('!"Ashgate Spearman"', True),
+    ("kw:giant-size -kw:armor", True), ("-has:race t:personality", True), ("is:unique", True),
+    ("f:none t:structure", True), ("", True), ("is:demo r!=rare", True),
+    ("set:wof", False), ("o:/^E /", False), ("is:exhausting", False), ("is:reaction", False),
+    ("is:unknown", False), ("has:image", False), ("t:troop -set:demo", False),
+])
+def test_plain_comparisons_are_written_without_django_lookups(query: str, written: bool) -> None:
+    assert (where_sql(parse(query)) is not None) is written
+
+
+def test_a_negation_of_written_sql_keeps_the_unknowns() -> None:
+    sql, params = where_sql(parse("-off>=3")) or ("", [])
+    assert sql == 'NOT (("cards_card"."offense" >= %s AND "cards_card"."offense" IS NOT NULL))'
+    assert params == [3]
+    assert "tst" not in search("off>=3")
+    make_card("tst-unknown", type="personality")
+    assert "tst-unknown" in search("-off>=3") and "tst-unknown" not in search("off<3")
 
 
 def test_queries_that_find_cards_do_find_some() -> None:
