@@ -7,7 +7,9 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest workers: both cores by default (CI and developer machines have two).
+# pytest workers: both cores by default (CI and developer machines have two). Not
+# --dist worksteal: a worker that steals can run a test that needs the catalogue after a
+# transactional test (pytest-django orders those last) has emptied its database.
 WORKERS ?= 2
 
 # A Python 3.12+ interpreter: the one pinned in .python-version, found directly or via pyenv.
@@ -43,7 +45,7 @@ ENGINE_SOURCES := rules/compiled.py rules/build_engine.py rules/rng.py $(wildcar
 $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 	@if [ "$${ALLEGIANCE_COMPILE:-1}" = 0 ]; then \
 	  echo "ALLEGIANCE_COMPILE=0: the rules engine runs as plain Python"; \
-	else echo "Compiling the rules engine with mypyc (about a minute)"; mkdir -p build/mypyc; \
+	else echo "Compiling the rules engine with mypyc (about half a minute on two cores)"; mkdir -p build/mypyc; \
 	  if ! ALLEGIANCE_ENGINE=python $(PY) -m rules.build_engine >build/mypyc/build.log 2>&1; then \
 	    tail -n 20 build/mypyc/build.log; echo "warning: could not compile the rules engine" \
 	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
@@ -112,11 +114,11 @@ restore: migrate
 
 # ruff, and the architecture's import contracts (pyproject.toml [tool.importlinter]:
 # layers, pure packages, one RNG, no import circles).
-lint: install
+lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 
-typecheck: install
+typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy .
 
 test-sqlite: install vnu
@@ -155,7 +157,10 @@ vnu:
 test-browser: install browser
 	$(VENV)/bin/pytest -m browser tests/browser -q -n $(WORKERS)
 
-test: install lint typecheck
+# The checks need no compiled engine, so they run beside its build (each on a core of its own
+# most of the time); each step's output is printed whole when it ends.
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target install lint typecheck
 	$(MANAGE) makemigrations --check --dry-run
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.management import get_commands
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connections
 from django_tasks_db.management.commands.db_worker import Worker
 
 from sitewide import db_retry
@@ -60,7 +60,9 @@ def test_a_step_is_tried_again_while_the_database_is_away(
 
 def test_inside_a_transaction_an_outage_is_raised_at_once(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    monkeypatch.setattr(connection, "in_atomic_block", True)
+    # On the connection itself, not on django.db.connection: through that proxy, monkeypatch's
+    # undo deleted the attribute, and the next test to set up the database failed on it.
+    monkeypatch.setattr(connections["default"], "in_atomic_block", True)
     clock = FakeClock()
 
     def step() -> None:
