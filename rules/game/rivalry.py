@@ -94,12 +94,23 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
         candidates = [b for zone in PERSONALITY_ZONES for b in state.zones[zone]]
     else:
         where = state.where
-        candidates = [b for b in bearers if where[b] in PERSONALITY_ZONES and b not in used]
-        if len(candidates) > 1:  # in the order of the personalities in play
-            candidates = [b for _, _, b in sorted(
-                [(PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
-                 for b in candidates])]
-    members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
+        candidates = []
+        in_play = 0
+        for b in bearers:
+            if where[b] in PERSONALITY_ZONES and b not in used:
+                in_play += 1
+        if in_play == 1:
+            for b in bearers:
+                if where[b] in PERSONALITY_ZONES and b not in used:
+                    candidates.append(b)
+        elif in_play:
+            # In the order of the personalities in play: the zones read in turn (no sort,
+            # no index look-ups: the zones hold a few cards each).
+            for zone in (state.residents, state.guards, state.defensive):
+                for b in zone:
+                    if b in bearers and b not in used:
+                        candidates.append(b)
+    members_of: dict[str | None, int] | None = None  # faction_members, once per faction
     for bearer in candidates:
         if bearer in used:
             continue
@@ -108,6 +119,8 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
             if exhausts and bearer in state.exhausted:
                 continue
             if members:
+                if members_of is None:
+                    members_of = {}
                 if card.faction not in members_of:
                     members_of[card.faction] = faction_members(seats, card.faction)
                 if members_of[card.faction] < members:
