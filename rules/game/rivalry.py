@@ -94,25 +94,23 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
         candidates = [b for zone in PERSONALITY_ZONES for b in state.zones[zone]]
     else:
         where = state.where
-        candidates = []
-        in_play = 0
+        # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
+        unused: list[int] = []
         for b in bearers:
-            if where[b] in PERSONALITY_ZONES and b not in used:
-                in_play += 1
-        if in_play == 1:
-            for b in bearers:
-                if where[b] in PERSONALITY_ZONES and b not in used:
-                    candidates.append(b)
-        elif in_play:
+            if where[b] in PERSONALITY_ZONES and (not used or b not in used):
+                unused.append(b)
+        candidates = unused
+        if len(unused) > 1:
             # In the order of the personalities in play: the zones read in turn (no sort,
             # no index look-ups: the zones hold a few cards each).
+            candidates = []
             for zone in (state.residents, state.guards, state.defensive):
                 for b in zone:
-                    if b in bearers and b not in used:
+                    if b in unused:
                         candidates.append(b)
     members_of: dict[str | None, int] | None = None  # faction_members, once per faction
     for bearer in candidates:
-        if bearer in used:
+        if used and bearer in used:
             continue
         card = state.card(bearer)
         for ability, exhausts, members in rival_abilities(card):
