@@ -85,8 +85,9 @@ class SeatPolicy:
             return choice
         # Rival abilities are offered only in the Action and Development cycle, and only to a
         # seat with a rival bearer (seats.Table.rival_bearers).
-        rivals = [a for a in actions if a.kind == "use_on"] if table.stage == "action" and (
-            not table.rival_bearers or table.rival_bearers[seat]) else []
+        if table.stage != "action" or (table.rival_bearers and not table.rival_bearers[seat]):
+            return self.solo(state, actions)
+        rivals = [a for a in actions if a.kind == "use_on"]
         if not rivals:
             return self.solo(state, actions)
         if self.name == "random":

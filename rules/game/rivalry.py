@@ -94,20 +94,31 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
         candidates = [b for zone in PERSONALITY_ZONES for b in state.zones[zone]]
     else:
         where = state.where
-        candidates = [b for b in bearers if where[b] in PERSONALITY_ZONES and b not in used]
-        if len(candidates) > 1:  # in the order of the personalities in play
-            candidates = [b for _, _, b in sorted(
-                [(PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
-                 for b in candidates])]
-    members_of: dict[str | None, int] = {}  # faction_members, counted once per faction
+        # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
+        unused: list[int] = []
+        for b in bearers:
+            if where[b] in PERSONALITY_ZONES and (not used or b not in used):
+                unused.append(b)
+        candidates = unused
+        if len(unused) > 1:
+            # In the order of the personalities in play: the zones read in turn (no sort,
+            # no index look-ups: the zones hold a few cards each).
+            candidates = []
+            for zone in (state.residents, state.guards, state.defensive):
+                for b in zone:
+                    if b in unused:
+                        candidates.append(b)
+    members_of: dict[str | None, int] | None = None  # faction_members, once per faction
     for bearer in candidates:
-        if bearer in used:
+        if used and bearer in used:
             continue
         card = state.card(bearer)
         for ability, exhausts, members in rival_abilities(card):
             if exhausts and bearer in state.exhausted:
                 continue
             if members:
+                if members_of is None:
+                    members_of = {}
                 if card.faction not in members_of:
                     members_of[card.faction] = faction_members(seats, card.faction)
                 if members_of[card.faction] < members:

@@ -267,9 +267,16 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
     if not negated and table.unique_cards:
         # Cards are played from the hand: with none of the seat's unique cards there, and no
         # ability negated, nothing is blocked (the usual case: no action read).
+        # (A loop, not any() over a generator: compiled, that is an object more a call; and
+        # the engine's list itself, as a solo game's policy gets it: nobody changes it.)
         where = state.where
-        if not any(where[i] == "hand" for i in table.unique_cards[seat]):
-            return list(legal)
+        in_hand = False
+        for i in table.unique_cards[seat]:
+            if where[i] == "hand":
+                in_hand = True
+                break
+        if not in_hand:
+            return legal
     dead: set[str] | None = None
     found = []
     for action in legal:
@@ -455,7 +462,8 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         if table.unique_cards:
             if _moved(state.where, unique, was):
                 before = _uniques_were(state, unique, was, own, guests_were)
-                _check_uniques(table, seat, _uniques(state) - before)
+                # (the same set, inserted in the same order: instances ascending)
+                _check_uniques(table, seat, _uniques_in_play(state, unique, own) - before)
         else:
             _check_uniques(table, seat, _uniques(state) - before)
         if table.stage == "action" and table.hosting is None and _at_act(state):
@@ -698,7 +706,12 @@ def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
 
 def _moved(where: list[str], cards: list[int], was: list[str]) -> bool:
     """Whether one of ``cards`` is no longer where ``was`` says it was."""
-    return any(where[cards[k]] != was[k] for k in range(len(cards)))
+    moved = False
+    for k in range(len(cards)):  # (a loop: compiled, a generator is an object more a call)
+        if where[cards[k]] != was[k]:
+            moved = True
+            break
+    return moved
 
 
 def _uniques_were(state: GameState, unique: list[int], was: list[str], own: int,
@@ -971,7 +984,12 @@ def play(table: Table, policies: Sequence[SeatPolicy],
         choice = policies[seat](table, seat, actions)
         # The policy hands back one of the actions offered (found by identity): carried out
         # without working out the legal actions a second time, as apply would.
-        if not any(choice is offered for offered in actions):
+        offered = False
+        for action in actions:  # (a loop: compiled, a generator is an object more a call)
+            if action is choice:
+                offered = True
+                break
+        if not offered:
             result = apply(table, choice)
             if not result.ok:
                 raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
