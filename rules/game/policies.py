@@ -446,7 +446,6 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     return 0
 
 
-
 def _play_bound(card: Profile) -> float:
     """The most :func:`_score` gives for playing ``card``, whatever the table (a test checks
     it against every play of many games)."""

@@ -44,11 +44,14 @@ def faces_drawn_once(monkeypatch: pytest.MonkeyPatch, drawn_faces: Path) -> None
         return drawn_faces / hashlib.sha256(payload.encode()).hexdigest()
 
     def render_faces(cards: Sequence[dict[str, Any]], **options: Any) -> list[dict[str, bytes]]:
-        missing = [card for card in cards if not path(card).exists()]
-        for card, renditions in zip(missing, draw(missing, **options), strict=True):
-            part = path(card).with_suffix(f".{os.getpid()}")
+        paths = [path(card) for card in cards]
+        missing = [(card, kept) for card, kept in zip(cards, paths, strict=True)
+                   if not kept.exists()]
+        drawn = draw([card for card, _ in missing], **options)
+        for (_, kept), renditions in zip(missing, drawn, strict=True):
+            part = kept.with_suffix(f".{os.getpid()}")
             part.write_bytes(pickle.dumps(renditions))
-            part.replace(path(card))  # whole or not at all, for the other worker
-        return [pickle.loads(path(card).read_bytes()) for card in cards]
+            part.replace(kept)  # whole or not at all, for the other worker
+        return [pickle.loads(kept.read_bytes()) for kept in paths]
 
     monkeypatch.setattr(image_services, "render_faces", render_faces)
