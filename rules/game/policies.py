@@ -73,10 +73,17 @@ from rules.rng import GameRng
 # player (docs/goldfish.md): a play scores in "influence points" of about 4 each.
 INFLUENCE: Final = 4.0  # a point of faction influence, the unit of the scores
 BONUS_TOKEN: Final = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
-TROOP_BASE: Final = 10.0  # a troop: less than a citizen's 20 (it fights, but needs no residence)
+CITIZEN_BASE: Final = 20.0  # a citizen, besides its influence and income
+TROOP_BASE: Final = 10.0  # a troop: less than a citizen (it fights, but needs no residence)
 # per point of offense and defense, while it has no more troops than wanderers
 TROOP_FIGHT: Final = 0.5
 PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay for the next ones
+COST_WEIGHT: Final = 0.1  # a token of a card's cost (the cheaper of two plays of equal worth)
+RESIDENCE_NEED: Final = 8.0  # a residence of a structure, per citizen in hand without one
+WALL_VALUE: Final = 6.0  # a first wall
+ITEM_BASE: Final = 3.0  # an item on a troop lacking that kind, besides its offense and defense
+INCOME_ITEM: Final = 5.0  # an income item or invocation, besides its income
+DRAW_EVENT: Final = 7.0  # a draw or search event
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
@@ -86,6 +93,7 @@ STRUCTURE_INCOME_RICHER: Final = 3.0
 HUNT_GAIN: Final = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
 # what a kill is worth more when the next wanderer would overrun the city
 OVERRUN_STAKE: Final = 20.0
+STRIKE_BACK: Final = 0.5  # a hunting troop wounded, not killed
 WOUND_GAIN: Final = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
 HUNTERS_PER_PREY: Final = 2  # wanderers engaged at most: one per two ready troops (at least one)
 # a personality in hand it cannot pay for within this many rounds is discarded
@@ -399,7 +407,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
     if action.kind != "play":
         return 0
     card = state.card(action.card)
-    cost = card.total_cost * 0.1 + context.bonus_cost(card)
+    cost = card.total_cost * COST_WEIGHT + context.bonus_cost(card)
     if card.type == "personality":
         if card.is_troop:
             if action.target >= 0:
@@ -408,10 +416,10 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
             return TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME \
                 + fight - cost
-        return 20 + card.influence * 4 + card.income * PERSON_INCOME - cost
+        return CITIZEN_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME - cost
     if card.type == "structure":
         if card.subtype == "wall":
-            return 6 - cost
+            return WALL_VALUE - cost
         # Income pays every round to come: worth more the earlier it comes into play, and
         # more again while the structure pile is the richer in income (the next income
         # structure is further off than the next income personality, the draw's reckoning)
@@ -419,21 +427,21 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         income = card.income * max(INCOME_LEAST, INCOME_ROUNDS - state.round)
         if income and _structures_richer(state) and _defended(state, hand=True):
             income *= STRUCTURE_INCOME_RICHER
-        value = 8 * min(max(context.short_of_homes, 0), card.residencies) + income
+        value = RESIDENCE_NEED * min(max(context.short_of_homes, 0), card.residencies) + income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
         if card.abilities and host.type == "personality" and card.income:
-            return 5
+            return INCOME_ITEM
         if not host.is_troop:
             return 0
         slot = card.subtype or "other"
         return 0 if slot in context.slots(action.target) else \
-            3 + card.offense + card.defense - cost
+            ITEM_BASE + card.offense + card.defense - cost
     if card.type == "invocation":
         # Income invocations only: spending tokens on one used in fights costs more members
         # than it wins fights (measured on the sample decks).
-        return 5 + card.income if card.income else 0
+        return INCOME_ITEM + card.income if card.income else 0
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
@@ -442,35 +450,35 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             net = rulings.tokens(effect.gains) - card.total_cost
             return (100 if net > 0 else 12) + net
         if effect.kind in ("draw", "search_residence"):
-            return 7
+            return DRAW_EVENT
     return 0
 
 
 def _play_bound(card: Profile) -> float:
     """The most :func:`_score` gives for playing ``card``, whatever the table (a test checks
     it against every play of many games)."""
-    cost = card.total_cost * 0.1
+    cost = card.total_cost * COST_WEIGHT
     if card.type == "personality":
         if card.is_troop:
             return (TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME
                     + (card.offense + card.defense) * TROOP_FIGHT - cost)
-        return 20 + card.influence * 4 + card.income * PERSON_INCOME - cost
+        return CITIZEN_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME - cost
     if card.type == "structure":
         if card.subtype == "wall":
-            return 6 - cost
-        return max(0, 8 * card.residencies + card.income * max(INCOME_LEAST, INCOME_ROUNDS)
-                   * STRUCTURE_INCOME_RICHER
+            return WALL_VALUE - cost
+        return max(0, RESIDENCE_NEED * card.residencies
+                   + card.income * max(INCOME_LEAST, INCOME_ROUNDS) * STRUCTURE_INCOME_RICHER
                    + 1 - cost)
     if card.type == "item":
-        return max(5, 3 + card.offense + card.defense - cost)
+        return max(INCOME_ITEM, ITEM_BASE + card.offense + card.defense - cost)
     if card.type == "invocation":
-        return 5 + card.income
+        return INCOME_ITEM + card.income
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
         if effect.kind == "collect":
             net = rulings.tokens(effect.gains) - card.total_cost
-            return max(7, (100 if net > 0 else 12) + net)
-        return 7
+            return max(DRAW_EVENT, (100 if net > 0 else 12) + net)
+        return DRAW_EVENT
     return 0
 
 
@@ -555,7 +563,7 @@ def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: 
         hit, kill = hit * (1 - lost), kill * (1 - lost)
     prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
     return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead.card) \
-        - (struck - lost) * 0.5
+        - (struck - lost) * STRIKE_BACK
 
 
 def _step_of(keys: frozenset[str]) -> int:
