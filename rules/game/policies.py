@@ -34,7 +34,7 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
   - **hunts** when a wanderer's best duel with one of its ready troops is expected to gain
     (its bounty and the end of its fines and raids, much more when the next wanderer would
     overrun the city) more than the troop's risk (strike-backs, who strikes first), at most
-    one wanderer per two ready troops, and sends every ready troop;
+    one wanderer per three ready troops, and sends every ready troop;
   - **fights** (hunts and the wanderers' raids) by weighing the fight's expected outcome
     over the dice (:class:`Fight`): each assignment is the one after which the fight goes
     best (enough separate hits to kill, no needless strike-backs), a Defender passes up a
@@ -50,8 +50,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
-    invocations used only in fights), then personalities it will not afford for two rounds
-    (a kind of their cost beyond its tokens and two rounds of its income of that kind), then
+    invocations used only in fights), then personalities it will not afford for three rounds
+    (a kind of their cost beyond its tokens and three rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
     outnumber the wanderers), after using its troops' income abilities.
@@ -95,9 +95,9 @@ HUNT_GAIN: Final = 0.5  # a hunt is declared on a wanderer whose best duel is ex
 OVERRUN_STAKE: Final = 20.0
 STRIKE_BACK: Final = 0.5  # a hunting troop wounded, not killed
 WOUND_GAIN: Final = 1.0  # a wanderer wounded, not killed: exhausted, so no fine and no raid from it
-HUNTERS_PER_PREY: Final = 2  # wanderers engaged at most: one per two ready troops (at least one)
+HUNTERS_PER_PREY: Final = 3  # wanderers engaged at most: one per three ready troops, at least one
 # a personality in hand it cannot pay for within this many rounds is discarded
-AFFORD_ROUNDS: Final = 2
+AFFORD_ROUNDS: Final = 3
 # an item in hand that costs this many tokens or more is discarded (Discard Phase)
 ITEM_DEAR: Final = 2
 type Policy = Callable[[GameState, Sequence[Action]], Action]
@@ -684,7 +684,7 @@ _WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
 # a wanderer gone: no more fines, raids or overrun from it, besides its bounty
 KILL_VALUE: Final = 3.0
 TOKEN_VALUE: Final = 1.0  # what a token spent on a modification is worth, in the same units
-MODIFY_THRESHOLD: Final = 0.25  # a modification is used when it gains at least this much
+MODIFY_THRESHOLD: Final = 0.125  # a modification is used when it gains more than this
 
 
 def _wound_chance(margin: int) -> float:

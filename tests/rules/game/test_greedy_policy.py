@@ -449,3 +449,55 @@ def test_greedy_discards_a_personality_it_will_not_afford_for_rounds() -> None:
     assert choice(state) == Action("discard", lord)
     act(state, choice(state))
     assert choice(state) == Action("done")  # the clerk is paid for
+
+
+# --- the constants tuned in the fifth round (docs/goldfish.md): states the old values -------
+# --- decided the other way --------------------------------------------------------------------
+
+
+def test_greedy_keeps_a_personality_three_rounds_of_income_pay_for() -> None:
+    # 4 political needed, 1 held, 1 a round from the herald: paid for in three rounds
+    # (AFFORD_ROUNDS 3), so kept (at 2 rounds it was discarded).
+    state = make_game(personalities=[
+        citizen("herald", faction="mosfin",
+                abilities="E Collect 1 political influence from the city's influence pool."),
+        citizen("lord", faction="mosfin", cost=(0, 0, 4))])
+    place(state, first(state, "herald"), "residents", first(state, "keep"))
+    clear_hand(state)
+    place(state, first(state, "lord"), "hand")
+    state.personal = [0, 0, 1]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == Action("done")
+
+
+def test_greedy_hunts_one_wanderer_with_four_troops() -> None:
+    # Two wanderers each worth a duel, four ready troops: one wanderer per three troops
+    # (HUNTERS_PER_PREY), so one is engaged and every troop joins that fight (at one per two,
+    # both were engaged and the troops split).
+    state, _, (w0, w1) = battle_game(
+        [troop(f"t{i}", offense=4, defense=9, vitality=3) for i in range(4)],
+        [wanderer(f"w{i}", offense=0, defense=1, vitality=1, bounty=2) for i in range(2)])
+    at_step(state, "military", "military")
+    assert choice(state) == Action("hunt")
+    act(state, choice(state))
+    engaged = choice(state)
+    assert engaged.kind == "engage" and engaged.card in (w0, w1)
+    act(state, engaged)
+    assert choice(state) == Action("done")
+
+
+def test_greedy_plays_a_battle_event_for_a_small_expected_gain() -> None:
+    # +2 offense for a token turns a hopeless attack (margin -2) into a 6 in 36 kill of a
+    # wanderer of bounty 4: an expected 7 * 6/36 - 1 = 0.17 gained, above MODIFY_THRESHOLD
+    # (0.125; at 0.25 greedy kept its token).
+    flank = event("flank", subtype="battle", cost=(1, 0, 0),
+                  abilities="Target troop of yours gains +2 offense until the end of the "
+                            "combat.")
+    state, (soldier,), (wolf,) = battle_game(
+        [troop("t", offense=1, defense=9, vitality=3)],
+        [wanderer("w", offense=0, defense=3, vitality=1, bounty=4)], others=[flank])
+    place(state, first(state, "flank"), "hand")
+    hunt(state, [wolf], [soldier])
+    act(state, Action("separate", soldier, wolf))
+    assert choice(state) == Action("play", first(state, "flank"), soldier)
