@@ -451,8 +451,8 @@ def test_greedy_discards_a_personality_it_will_not_afford_for_rounds() -> None:
     assert choice(state) == Action("done")  # the clerk is paid for
 
 
-# --- the constants tuned in the fifth round (docs/goldfish.md): states the old values -------
-# --- decided the other way --------------------------------------------------------------------
+# --- the constants tuned in the fifth round (docs/goldfish.md) ---------------------------------
+# Each on a state where the old value chose the other way.
 
 
 def test_greedy_keeps_a_personality_three_rounds_of_income_pay_for() -> None:
