@@ -65,3 +65,56 @@ def test_a_source_finder_reads_only_the_engine_modules_from_their_sources() -> N
     assert spec is not None and spec.origin == str(ROOT / "rules" / "game" / "engine.py")
     assert finder.find_spec("rules.game.narrate", None) is None
     assert finder.find_spec("decks.services", None) is None
+
+
+class _FakeBuild:
+    """Stands for rules.build_engine._Build: records each compilation's flags, and fails the
+    ones that carry a flag of ``fails``."""
+
+    def __init__(self, fails: tuple[str, ...] = ()) -> None:
+        self.fails = fails
+        self.flags: list[list[str]] = []
+
+    def compile(self, flags: list[str], link: list[str]) -> bool:
+        self.flags.append(flags)
+        return not any(flag in self.fails for flag in flags)
+
+
+@pytest.fixture
+def build_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from rules import build_engine
+
+    # The stamp and the counts go to a scratch folder: the real build stays as it is.
+    monkeypatch.setattr(compiled, "STAMP", tmp_path / "stamp")
+    monkeypatch.setattr(build_engine, "TARGET", str(tmp_path))
+    return build_engine
+
+
+def test_the_profile_build_failing_leaves_the_build_without_a_profile(build_engine: Any) -> None:
+    build = _FakeBuild(fails=("-fprofile-generate",))
+    assert build_engine._profile(build, "digest") is False
+    assert len(build.flags) == 1 and not compiled.STAMP.exists()
+
+
+def test_the_training_games_failing_leaves_the_build_without_a_profile(
+        build_engine: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build_engine, "TRAINING", ["-c", "raise SystemExit(3)"])
+    build = _FakeBuild()
+    assert build_engine._profile(build, "digest") is False
+    assert "-fprofile-generate" in build.flags[0]
+    assert not compiled.STAMP.exists(), "the training's stamp is taken away again"
+
+
+def test_the_training_runs_the_instrumented_build_and_its_counts_are_used(
+        build_engine: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The training sees the stamp (so the compiled build loads) and the compiled engine asked
+    # for, whatever the build itself runs with; it leaves counts behind.
+    monkeypatch.setenv("ALLEGIANCE_ENGINE", "python")
+    check = ("import os, pathlib, sys; s = pathlib.Path(sys.argv[1]);"
+             "assert s.read_text().strip() == 'digest';"
+             "assert 'ALLEGIANCE_ENGINE' not in os.environ;"
+             "t = pathlib.Path(sys.argv[2], 'temp'); t.mkdir(); (t / 'a.gcda').touch()")
+    monkeypatch.setattr(build_engine, "TRAINING",
+                        ["-c", check, str(compiled.STAMP), str(tmp_path)])
+    assert build_engine._profile(_FakeBuild(), "digest") is True
+    assert not compiled.STAMP.exists()
