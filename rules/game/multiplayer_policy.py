@@ -39,7 +39,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-from rules.game import reactions, rulings
+from rules.game import reactions, rulings, seats
 from rules.game.actions import Action
 from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
@@ -71,6 +71,9 @@ class SeatPolicy:
         self.name = name
         self.solo: Policy = POLICIES[name](seed)
         self.attacks = 0  # attacks on another player declared (a matchup counts them)
+        # Greedy weighs the rival abilities only when it would pass (below): seats.play
+        # offers it the actions without them, and it looks for them then.
+        self.defers_rivals = name == "greedy"
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
@@ -87,16 +90,25 @@ class SeatPolicy:
         # seat with a rival bearer (seats.Table.rival_bearers).
         if table.stage != "action" or (table.rival_bearers and not table.rival_bearers[seat]):
             return self.solo(state, actions)
-        rivals = [a for a in actions if a.kind == "use_on"]
-        if not rivals:
-            return self.solo(state, actions)
         if self.name == "random":
             return self.solo(state, actions)
         # Greedy plays its own cards first (as solo); before it passes, it takes from the
-        # player nearest victory (Extort, Tithe, Sap), the most tokens first.
-        choice = self.solo(state, [a for a in actions if a.kind != "use_on"])
+        # player nearest victory (Extort, Tithe, Sap), the most tokens first. Offered the
+        # actions without the rival abilities (seats.play, defers_rivals), it looks for them
+        # only then; offered them, it sets them aside (the same choice either way).
+        rivals: list[Action] | None = None
+        for action in actions:  # (a loop: compiled, a comprehension is a list more a call)
+            if action.kind == "use_on":
+                rivals = [a for a in actions if a.kind == "use_on"]
+                break
+        choice = self.solo(state, actions if rivals is None
+                           else [a for a in actions if a.kind != "use_on"])
         if choice.kind != "pass":
             return choice
+        if rivals is None:
+            rivals = seats.rival_options(table, seat)
+            if not rivals:
+                return choice
         return max(rivals, key=lambda a: (rulings.influence_total(table.seats[a.target]),
                                           sum(table.seats[a.target].personal), -a.target,
                                           -a.card))

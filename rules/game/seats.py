@@ -235,9 +235,10 @@ def legal_actions(table: Table) -> list[Action]:
     return _legal_actions(table, seat)
 
 
-def _legal_actions(table: Table, seat: int) -> list[Action]:
+def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]:
     """:func:`legal_actions` of ``seat``, the seat that decides now (to_move, worked out by
-    the caller: in the maintenance and discard stages it asks every seat's engine)."""
+    the caller: in the maintenance and discard stages it asks every seat's engine); without
+    the rival abilities when not ``rivals`` (a policy that defers them, :func:`play`)."""
     window = table.window
     if window is not None:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
@@ -248,16 +249,26 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [Action("pass")]
-    elif table.stage == "action" and table.hosting is None and _at_act(state) \
-            and (not table.rival_bearers or table.rival_bearers[seat]):
-        others = [s for s in table.active() if s != seat]
-        used = {bearer for s, bearer in table.rivals_used if s == seat} \
-            if table.rivals_used else set()
-        rivals = rivalry.options(table.seats, seat, others, used,
-                                 table.rival_bearers[seat] if table.rival_bearers else None)
-        if rivals:
-            found = found[:-1] + rivals + found[-1:]
+    elif rivals:
+        found_rivals = rival_options(table, seat)
+        if found_rivals:
+            found = found[:-1] + found_rivals + found[-1:]
     return found
+
+
+def rival_options(table: Table, seat: int) -> list[Action]:
+    """The rival abilities (Extort, Tithe, Sap) ``seat``, the seat that decides now, may use
+    on another player now: only at its turn of the Action and Development cycle (in the
+    table's legal actions they come before the pass)."""
+    state = table.seats[seat]
+    if table.window is not None or table.stage != "action" or table.hosting is not None \
+            or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
+        return []
+    others = [s for s in table.active() if s != seat]
+    used = {bearer for s, bearer in table.rivals_used if s == seat} \
+        if table.rivals_used else set()
+    return rivalry.options(table.seats, seat, others, used,
+                           table.rival_bearers[seat] if table.rival_bearers else None)
 
 
 def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
@@ -975,12 +986,19 @@ type SeatPolicy = Callable[[Table, int, Sequence[Action]], Action]
 def play(table: Table, policies: Sequence[SeatPolicy],
          observe: Callable[[Table], None] | None = None) -> Table:
     """Play ``table`` to its end, each seat deciding by its own policy; ``observe(table)``
-    before every decision (a replay looks at the seats at each round's start)."""
+    before every decision (a replay looks at the seats at each round's start).
+
+    A policy with a true ``defers_rivals`` attribute is offered the legal actions without
+    the rival abilities (the greedy seat weighs them only when it would otherwise pass, and
+    then asks :func:`rival_options` itself): most of the cycle's decisions need not look for
+    them (its choice is then carried out as :func:`apply` would, checked against the full
+    list)."""
+    deferring = [bool(getattr(policy, "defers_rivals", False)) for policy in policies]
     while not table.outcome:
         if observe is not None:
             observe(table)
         seat = to_move(table)
-        actions = _legal_actions(table, seat)
+        actions = _legal_actions(table, seat, not deferring[seat])
         choice = policies[seat](table, seat, actions)
         # The policy hands back one of the actions offered (found by identity): carried out
         # without working out the legal actions a second time, as apply would.

@@ -850,3 +850,47 @@ def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]
             assert list(found) == list(seats._uniques(state))
             checked += bool(found)
     assert checked > 100
+
+
+# --- the table's third pass (docs/matchups.md, Speed) ---------------------------------------
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_greedy_offered_no_rival_options_chooses_as_offered_them(
+        decks: tuple[str, ...]) -> None:
+    """seats.play offers the greedy seat the actions without the rival abilities; it looks
+    for them (seats.rival_options) only when it would pass: the same choice as offered the
+    full list, and rival_options are the full list's."""
+    checked = rivals = 0
+    for table in every_table(decks, 8):
+        seat = seats.to_move(table)
+        full = seats.legal_actions(table)
+        short = seats._legal_actions(table, seat, False)
+        assert short == [a for a in full if a.kind != "use_on"]
+        assert seats.rival_options(table, seat) == [a for a in full if a.kind == "use_on"]
+        policy = SeatPolicy("greedy", 0)
+        assert policy(table, seat, short) == policy(table, seat, full)
+        checked += 1
+        rivals += len(short) < len(full)
+    assert checked > 300
+    assert rivals > 20
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_table_played_with_rivals_deferred_is_the_table_played_without(
+        decks: tuple[str, ...]) -> None:
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    for number in range(1, 7):
+        seed = derive_seed(4, "matchup", number)
+        played = []
+        for defer in (True, False):
+            table = seats.new_table(prepared, seed, config)
+            chooser = [SeatPolicy("greedy", derive_seed(seed, "policy", s))
+                       for s in range(len(decks))]
+            for policy in chooser:
+                policy.defers_rivals = defer
+            seats.play(table, chooser)
+            played.append((table.outcome, table.winner, table.final_round, table.decisions,
+                           [s.to_dict() for s in table.seats], [p.attacks for p in chooser]))
+        assert played[0] == played[1]
