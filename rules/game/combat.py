@@ -543,15 +543,33 @@ def _wild_choice(state: GameState) -> Action | None:
     options = _assign_options(state, WILD)
     if not options:
         return None
+    if len(options) == 1:
+        return options[0]  # (whatever the rule below weighs, it picks the one option)
     c = _combat(state)
+    # (Picked by loops, not key functions: compiled, each call of one is a Python call.)
     if c.wall_left > 0:
-        # The weakest fill the wall, climbers and flyers first since they can get past it.
-        def wall_key(a: Action) -> tuple[int, int, int]:
+        # The weakest fill the wall, climbers and flyers first since they can get past it:
+        # the first option with the least (0 for a climber or flyer else 1, offense, card).
+        lowest: tuple[int, int, int] | None = None
+        filler = options[0]
+        for a in options:
             keys = rulings.keywords(state, a.card)
-            return (0 if {"climb", "flight"} & keys else 1, state.card(a.card).offense, a.card)
-        return min(options, key=wall_key)
-    card = max({a.card for a in options}, key=lambda x: (state.card(x).offense, -x))
+            wall_key = (0 if "climb" in keys or "flight" in keys else 1,
+                        state.card(a.card).offense, a.card)
+            if lowest is None or wall_key < lowest:
+                lowest, filler = wall_key, a
+        return filler
+    # The card of most offense (the lowest instance of those), then its best option.
+    card = -1
+    most = 0
+    for a in options:
+        if a.card != card:
+            offense = state.card(a.card).offense
+            if card < 0 or offense > most or (offense == most and a.card < card):
+                card, most = a.card, offense
     mine = [a for a in options if a.card == card]
+    if len(mine) == 1:
+        return mine[0]
     best: tuple[int, int, int] | None = None
     chosen: Action | None = None
     for action in mine:
@@ -562,8 +580,11 @@ def _wild_choice(state: GameState) -> Action | None:
                 - _pair_defense(state, action.target, card)
         else:
             group = _group(state, WILD, action.target, int(action.option))
-            margin = sum(_pair_offense(state, m, action.target) for m in [*group[2:], card]) \
-                - _defense(state, action.target, [*group[2:], card])
+            members = [*group[2:], card]
+            margin = 0
+            for m in members:
+                margin += _pair_offense(state, m, action.target)
+            margin -= _defense(state, action.target, members)
         stronghold = state.card(action.target).subtype == "stronghold"
         key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)
         if best is None or key > best:

@@ -109,9 +109,22 @@ class SeatPolicy:
             rivals = seats.rival_options(table, seat)
             if not rivals:
                 return choice
-        return max(rivals, key=lambda a: (rulings.influence_total(table.seats[a.target]),
-                                          sum(table.seats[a.target].personal), -a.target,
-                                          -a.card))
+        return richest_victim(table, rivals)
+
+
+def richest_victim(table: Table, rivals: Sequence[Action]) -> Action:
+    """The rival ability used on the player nearest victory, the most tokens first: max of
+    (influence total, tokens, -seat, -bearer), by a loop (a lambda in __call__ would make
+    it build a closure at every decision)."""
+    chosen = rivals[0]
+    best: tuple[int, int, int, int] | None = None
+    for action in rivals:
+        victim = table.seats[action.target]
+        key = (rulings.influence_total(victim), sum(victim.personal), -action.target,
+               -action.card)
+        if best is None or key > best:
+            chosen, best = action, key
+    return chosen
 
 
 def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
@@ -233,11 +246,10 @@ class Fight:
 
 def hit_chance(offense: int, defense: int) -> float:
     """The chance an attack wounds: one die, 1 and 2 adding offense, 5 and 6 defense."""
+    # The faces whose bonus (DIE_BONUS) takes the margin above 0, counted from the margin.
     margin = offense - defense
-    hits = 0
-    for bonus in DIE_BONUS:  # (a loop: compiled, a generator is an object more a call)
-        if margin + bonus > 0:
-            hits += 1
+    hits = 6 if margin > 2 else 5 if margin == 2 else 4 if margin == 1 else 2 if margin == 0 \
+        else 1 if margin == -1 else 0
     return hits / 6
 
 

@@ -347,7 +347,14 @@ def attackers(state: GameState, option: str) -> list[int]:
     the best defender when holding one back (``option`` "hold")."""
     ready = _ready_troops(state)
     if option == "hold" and len(ready) > 1:
-        keep = max(ready, key=lambda t: (state.card(t).defense, state.card(t).offense, -t))
+        # The best defender: max of (defense, offense, -instance), by a loop (compiled, a
+        # key function is a Python call a troop).
+        keep, best = -1, (0, 0)
+        for t in ready:
+            card = state.card(t)
+            key = (card.defense, card.offense)
+            if keep < 0 or key > best or (key == best and t < keep):
+                keep, best = t, key
         ready = [t for t in ready if t != keep]
     return ready
 
@@ -443,8 +450,10 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     elif action.kind == "use_on":
         moved = rivalry.apply(table.seats, seat, action)
         table.rivals_used.add((seat, action.card))
-        table.tell(seat, f"{state.card(action.card).name} uses {action.option.capitalize()} on "
-                         f"seat {action.target + 1}: {moved} token(s).")
+        if table.story is not None:  # (the words made only for a recorded table)
+            table.tell(seat, f"{state.card(action.card).name} uses "
+                             f"{action.option.capitalize()} on seat {action.target + 1}: "
+                             f"{moved} token(s).")
         table.passes = 0
         _next_turn(table)
     elif action.kind in ("attack", "hunt_row"):
@@ -612,14 +621,16 @@ def _begin_round(table: Table, number: int) -> None:
     table.lead = _lead_player(table)
     table.rivals_used.clear()
     table.negated.clear()
-    table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
-    for seat in table.active():
-        state = table.seats[seat]
-        troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
-                     if state.card(i).is_troop)
-        table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                         f"{list(state.personal)}, {len(state.zones['private'])} structures, "
-                         f"{troops} troops, {len(state.zones['wanderers'])} wanderers.")
+    if table.story is not None:  # (the words made only for a recorded table)
+        table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
+        for seat in table.active():
+            state = table.seats[seat]
+            troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
+                         if state.card(i).is_troop)
+            table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
+                             f"{list(state.personal)}, {len(state.zones['private'])} "
+                             f"structures, {troops} troops, {len(state.zones['wanderers'])} "
+                             f"wanderers.")
     for seat in table.active():
         state = table.seats[seat]
         engine._begin_round(state, number)
@@ -671,8 +682,9 @@ def _wanderer_phase(table: Table, seat: int) -> None:
                  and state.card(i).has("follower")]
     raiders = aggressive + followers
     target = _highest_roller(table, table.active())
-    names = ", ".join(state.card(i).name for i in raiders)
-    table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
+    if table.story is not None:  # (the words made only for a recorded table)
+        names = ", ".join(state.card(i).name for i in raiders)
+        table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
     if target == seat:
         state.step = "raid"  # the fines follow the raid (engine._after_combat)
         combat.start_raid(state, raiders)
@@ -778,6 +790,15 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
 
 
 def _knockouts(table: Table) -> None:
+    # (Asked at every step of _settle: at once when no stronghold is newly destroyed. The
+    # last player left wins only after a knock-out, which is then seen below.)
+    fallen = False
+    for state in table.seats:
+        if state.outcome == "stronghold":
+            fallen = True
+            break
+    if not fallen:
+        return
     for seat, state in enumerate(table.seats):
         if state.outcome != "stronghold" or seat in table.out:
             continue
@@ -820,8 +841,9 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
     state = table.seats[seat]
     if action.kind == "attack":
         sent = attackers(state, action.option)
-        table.tell(seat, f"attacks seat {action.target + 1} with "
-                         + ", ".join(state.card(t).name for t in sent) + ".")
+        if table.story is not None:  # (the words made only for a recorded table)
+            table.tell(seat, f"attacks seat {action.target + 1} with "
+                             + ", ".join(state.card(t).name for t in sent) + ".")
         _host(table, action.target, seat, "attack", sent)
     else:
         other = table.seats[action.target]
@@ -869,7 +891,9 @@ def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
     host.flags.append(0)
     if card_id not in host.table:
         host.table[card_id] = origin.table[card_id]
-    host.profiles = None
+    # The profiles as card() would build them again: the host's, and the guest's at the end.
+    if host.profiles is not None:
+        host.profiles.append(host.table[card_id])
     # The card's counters travel with it (and come back with it: no token is counted twice).
     if card in origin.exhausted:
         origin.exhausted.discard(card)
@@ -940,8 +964,16 @@ def _finish_hosting(table: Table) -> None:
 
 def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
     first = min(guests)
-    for zone in host.zones.values():
-        zone[:] = [i for i in zone if i < first]
+    # Only the zones the guests are in (where says which) hold a card from ``first`` on:
+    # the others are left as they are (the long way filters every zone).
+    where = host.where
+    done: list[str] = []
+    for i in range(first, len(where)):
+        name = where[i]
+        if name not in done:
+            done.append(name)
+            zone = host.zones[name]
+            zone[:] = [k for k in zone if k < first]
     del host.cards[first:], host.where[first:], host.flags[first:]
     host.host = {k: v for k, v in host.host.items() if k < first and v < first}
     host.exhausted = {i for i in host.exhausted if i < first}
@@ -950,7 +982,8 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
         for key in [k for k in held if k >= first]:
             del held[key]
     host.ignored_wound = [i for i in host.ignored_wound if i < first]
-    host.profiles = None
+    if host.profiles is not None:
+        del host.profiles[first:]
     host.forget_derived()
 
 
