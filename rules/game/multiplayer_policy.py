@@ -97,9 +97,10 @@ class SeatPolicy:
         # actions without the rival abilities (seats.play, defers_rivals), it looks for them
         # only then; offered them, it sets them aside (the same choice either way).
         rivals: list[Action] | None = None
-        for action in actions:  # (a loop: compiled, a comprehension is a list more a call)
+        offered = actions if isinstance(actions, list) else list(actions)
+        for action in offered:  # (a list: compiled, read natively, not as any Sequence)
             if action.kind == "use_on":
-                rivals = [a for a in actions if a.kind == "use_on"]
+                rivals = [a for a in offered if a.kind == "use_on"]
                 break
         choice = self.solo(state, actions if rivals is None
                            else [a for a in actions if a.kind != "use_on"])
@@ -181,6 +182,11 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
                 exposed = _home_risk(me, threats, ())
+            if worth + exposed < ATTACK_WORTH:
+                # Its risk at home is at least 0, so the attack is worth less than
+                # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
+                # that is (only the best attack of at least ATTACK_WORTH ever is).
+                continue
             risks[action.option] = _home_risk(me, threats, sent) - exposed
         worth -= risks[action.option]
         if best is None or worth > best[0]:
@@ -264,7 +270,7 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
     # Sorted and picked by plain loops and key tuples, not key functions: compiled, each
     # call of a lambda is a Python call (the same order: every key ends with the instance).
     free = [t for _, t in sorted([(-attacker.card(t).offense, t) for t in sent])]
-    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
+    walls = [w for w in defender.defensive if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
         climbing = {t for t in free if _climbs(attacker, t)}
@@ -272,7 +278,7 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
                                              attacker.card(t).offense, t)
                                             for t in free])[:slots]}
         free = [t for t in free if t not in fillers or t in climbing]
-    home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
+    home = [t for t in defender.defensive if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
     pool = sum(defender.personal)
     cut = valor = lost = 0.0
@@ -322,7 +328,7 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
 def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: GameState,
                         cut: float, valor: float, pool: int
                         ) -> tuple[float, float, float, float]:
-    targets = [*defender.zones["private"], *defender.zones["guards"]]
+    targets = [*defender.private, *defender.guards]
     if not targets:
         return cut, valor, 0.0, 0.0
     power = razes = 0
@@ -332,7 +338,7 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
             razes += 3
     # The target they beat by most, the stronghold last (the first such: max's rule), with
     # its defense (a structure's guards' added).
-    guards = defender.zones["guards"]
+    guards = defender.guards
     target, best, wall = -1, (0, 0), 0
     for candidate in targets:
         card = defender.card(candidate)
@@ -353,12 +359,12 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
         living: dict[int, int] = {}
-        for resident in defender.zones["residents"]:
+        for resident in defender.residents:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
-        residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
+        residents = [r for r in defender.residents if defender.host.get(r) == target]
         homes = 0
-        for s in defender.zones["private"]:
+        for s in defender.private:
             if s != target:
                 homes += max(0, defender.card(s).residencies - living.get(s, 0))
         homeless = sorted([defender.card(r).influence for r in residents])[:max(

@@ -190,16 +190,45 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     for state in seats:
         state.city = city
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
-    table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
-    table.own_cards = [len(s.cards) for s in seats]
-    table.answerers = [reactions.answering_cards(s, len(s.cards)) for s in seats]
-    table.rival_bearers = [rivalry.bearers(s, len(s.cards)) for s in seats]
+    for prepared, state in zip(decks, seats, strict=True):
+        unique, answerers, bearers = _deck_cards(prepared, state)
+        table.unique_cards.append(unique)
+        table.own_cards.append(len(state.cards))
+        table.answerers.append(answerers)
+        table.rival_bearers.append(bearers)
     if record:
         table.story = []
     table.lead = _lead_player(table)
     table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
     _settle(table)
     return table
+
+
+# A seat's unique cards, answering cards and rival bearers (its own instances) depend only on
+# its deck: the cards are dealt as instances in the deck's order, the profiles are the
+# prepared deck's. Worked out once per prepared deck, not at every game of a matchup (the
+# deck and its profiles kept with them: the same objects, not others made since at the same
+# addresses). A few decks at a time: forgotten when more are seen.
+_DECK_CARDS: Final[dict[tuple[int, int], tuple[Any, Any, list[int], list[int], list[int]]]] \
+    = {}
+_DECK_CARDS_KEPT: Final = 32
+
+
+def _deck_cards(prepared: Prepared, state: GameState
+                ) -> tuple[list[int], list[int], list[int]]:
+    """(unique cards, answering cards, rival bearers) of ``state``, a new game of
+    ``prepared``: each a new list (the table's own)."""
+    key = (id(prepared.deck), id(prepared.table))
+    known = _DECK_CARDS.get(key)
+    if known is None or known[0] is not prepared.deck or known[1] is not prepared.table:
+        own = len(state.cards)
+        known = (prepared.deck, prepared.table,
+                 [i for i in range(own) if state.card(i).unique],
+                 reactions.answering_cards(state, own), rivalry.bearers(state, own))
+        if len(_DECK_CARDS) >= _DECK_CARDS_KEPT:
+            _DECK_CARDS.clear()
+        _DECK_CARDS[key] = known
+    return list(known[2]), list(known[3]), list(known[4])
 
 
 # --- who decides ---------------------------------------------------------------------------
@@ -281,12 +310,24 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
         # (A loop, not any() over a generator: compiled, that is an object more a call; and
         # the engine's list itself, as a solo game's policy gets it: nobody changes it.)
         where = state.where
-        in_hand = False
+        in_hand: list[str] | None = None
         for i in table.unique_cards[seat]:
             if where[i] == "hand":
-                in_hand = True
-                break
-        if not in_hand:
+                if in_hand is None:
+                    in_hand = []
+                in_hand.append(state.cards[i])
+        if in_hand is None:
+            return legal
+        # Nor with none of those cards dead in another player's dead pile (only the play of
+        # one of them could be blocked): the dead piles read, not the actions.
+        dead_here = False
+        for other, them in enumerate(table.seats):
+            if other != seat:
+                for i in them.zones["dead"]:
+                    if them.cards[i] in in_hand:
+                        dead_here = True
+                        break
+        if not dead_here:
             return legal
     dead: set[str] | None = None
     found = []
@@ -1040,6 +1081,13 @@ def play(table: Table, policies: Sequence[SeatPolicy],
             if action is choice:
                 offered = True
                 break
+        if not offered and deferring[seat] and choice.kind == "use_on":
+            # A rival ability the policy looked for itself (defers_rivals): legal exactly
+            # when it is one of rival_options, the only use_on actions apply would find.
+            if choice not in rival_options(table, seat):
+                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                                   f"{choice!r} is not a legal action for seat {seat + 1} now.")
+            offered = True
         if not offered:
             result = apply(table, choice)
             if not result.ok:

@@ -1041,3 +1041,24 @@ def test_guests_added_and_dropped_leave_the_host_as_the_long_way(
         assert short.profiles == [short.table[c] for c in short.cards]
         hosted += 1
     assert hosted > 20
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_deck_s_cards_kept_from_game_to_game_are_each_game_s(decks: tuple[str, ...]) -> None:
+    """A seat's unique cards, answering cards and rival bearers are worked out once per
+    prepared deck (seats._deck_cards): each game's table has what its seats' cards say."""
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    for number in range(1, 5):
+        table = seats.new_table(prepared, derive_seed(6, "matchup", number), config)
+        for seat, state in enumerate(table.seats):
+            own = len(state.cards)
+            assert table.own_cards[seat] == own
+            assert table.unique_cards[seat] == [i for i in range(own) if state.card(i).unique]
+            assert table.answerers[seat] == reactions.answering_cards(state, own)
+            assert table.rival_bearers[seat] == rivalry.bearers(state, own)
+    # The kept lists are each table's own copies.
+    first = seats.new_table(prepared, 1, config)
+    second = seats.new_table(prepared, 2, config)
+    assert first.unique_cards[0] == second.unique_cards[0]
+    assert first.unique_cards[0] is not second.unique_cards[0]
