@@ -280,7 +280,9 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
         free = [t for t in free if t not in fillers or t in climbing]
     home = [t for t in defender.defensive if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
-    pool = sum(defender.personal)
+    pool = 0
+    for tokens in defender.personal:  # (a loop: compiled, sum() is a call to the builtin)
+        pool += tokens
     cut = valor = lost = 0.0
     left = home
     rest = []
@@ -466,7 +468,9 @@ def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
 def _crowded(table: Table) -> bool:
     """Whether the next Wanderer Phase may overrun the city (each player still in draws a
     wanderer): then a hunt comes before any attack."""
-    wanderers = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
+    wanderers = 0
+    for s in table.active():  # (a loop: compiled, a generator is an object more a call)
+        wanderers += len(table.seats[s].zones["wanderers"])
     return wanderers + len(table.active()) > table.config.overrun_limit
 
 

@@ -706,7 +706,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     row = state.zones["wanderers"]
     for instance in list(row):
         if state.card(instance).has("hoarding"):
-            kind = max(range(3), key=lambda k: (state.city[k], -k))
+            kind = _most_plentiful(state.city)
             if state.city[kind]:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
@@ -740,9 +740,12 @@ def _arrivals(table: Table, seat: int) -> None:
     state = table.seats[seat]
     _check_uniques(table, seat, {i for i in state.zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
-    total = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
-    if total > table.config.overrun_limit or any(
-            table.seats[s].outcome == "overrun" for s in table.active()):
+    total = 0
+    overrun = False
+    for s in table.active():  # (a loop: compiled, a generator is an object more a call)
+        total += len(table.seats[s].zones["wanderers"])
+        overrun = overrun or table.seats[s].outcome == "overrun"
+    if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
         _end(table, "overrun")
 
@@ -1037,12 +1040,22 @@ def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
         pool[k] += moved
 
 
+def _most_plentiful(tokens: list[int]) -> int:
+    """The kind of which ``tokens`` holds most, the first of those (max of (count, -kind),
+    by a loop: compiled, a key function is a Python call a kind)."""
+    kind = 0
+    for k in (1, 2):
+        if tokens[k] > tokens[kind]:
+            kind = k
+    return kind
+
+
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
     give, take = table.seats[loser].personal, table.seats[taker].personal
     moved = 0
     for _ in range(amount):
-        kind = max(range(3), key=lambda k: (give[k], -k))
+        kind = _most_plentiful(give)
         if not give[kind]:
             break
         give[kind] -= 1

@@ -1062,3 +1062,22 @@ def test_a_deck_s_cards_kept_from_game_to_game_are_each_game_s(decks: tuple[str,
     second = seats.new_table(prepared, 2, config)
     assert first.unique_cards[0] == second.unique_cards[0]
     assert first.unique_cards[0] is not second.unique_cards[0]
+
+
+@pytest.mark.parametrize("tokens", [list(t) for t in itertools.product(range(3), repeat=3)])
+def test_the_most_plentiful_kind_is_max_s(tokens: list[int]) -> None:
+    assert seats._most_plentiful(tokens) == max(range(3), key=lambda k: (tokens[k], -k))
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_seat_holds_an_answer_exactly_when_one_is_in_hand_or_in_play(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 4):
+        for seat, state in enumerate(table.seats):
+            cards = table.answerers[seat]
+            assert reactions.holds_answer(state, cards) == any(
+                state.where[c] == "hand" or state.where[c] in reactions._ZONES_IN_PLAY
+                for c in cards)
+            checked += bool(cards)
+    assert checked > 100
