@@ -408,15 +408,24 @@ def _assign_options(state: GameState, side: int,
         engaged = _engaged(c)
     found: list[Action] = []
     for card in _unassigned(state, side, engaged):
-        # A Defender fights two *different* enemies.
-        busy = engaged.get(card, _NOBODY)
-        targets = [t for t in _targets(state, side, card, engaged) if not listed(busy, t)]
-        found += [Action("separate", card, t) for t in targets]
-        if c.wall_left > 0 and side == WILD:
-            continue
-        for group in c.groups:
-            if group[0] == side and listed(targets, group[1]) and not _member(group, card):
-                found.append(Action("joint", card, group[1], str(group[2])))
+        found += _card_options(state, side, card, engaged)
+    return found
+
+
+def _card_options(state: GameState, side: int, card: int,
+                  engaged: dict[int, list[int]]) -> list[Action]:
+    """The assignment options of one unassigned ``card`` of ``side`` (:func:`_assign_options`
+    lists them card after card)."""
+    c = _combat(state)
+    # A Defender fights two *different* enemies.
+    busy = engaged.get(card, _NOBODY)
+    targets = [t for t in _targets(state, side, card, engaged) if not listed(busy, t)]
+    found = [Action("separate", card, t) for t in targets]
+    if c.wall_left > 0 and side == WILD:
+        return found
+    for group in c.groups:
+        if group[0] == side and listed(targets, group[1]) and not _member(group, card):
+            found.append(Action("joint", card, group[1], str(group[2])))
     return found
 
 
@@ -540,18 +549,34 @@ def _climb_over(state: GameState) -> None:
 
 def _wild_choice(state: GameState) -> Action | None:
     """The wanderers' assignment by the fixed rule (module docstring)."""
-    options = _assign_options(state, WILD)
-    if not options:
-        return None
     c = _combat(state)
-    if c.wall_left > 0:
-        # The weakest fill the wall, climbers and flyers first since they can get past it.
-        def wall_key(a: Action) -> tuple[int, int, int]:
-            keys = rulings.keywords(state, a.card)
-            return (0 if {"climb", "flight"} & keys else 1, state.card(a.card).offense, a.card)
-        return min(options, key=wall_key)
-    card = max({a.card for a in options}, key=lambda x: (state.card(x).offense, -x))
-    mine = [a for a in options if a.card == card]
+    engaged = _engaged(c)
+    wall = c.wall_left > 0
+    # The card that assigns, from the cards with an option (those with a target:
+    # _has_target, as _can_assign asks), by loops rather than key functions (compiled, each
+    # call of one is a Python call): on the wall, the weakest, climbers and flyers first
+    # since they can get past it (the least (0 for a climber or flyer else 1, offense,
+    # card)); else the card of most offense (the lowest instance of those). Only its
+    # options are listed (_assign_options lists every card's).
+    card = -1
+    most = 0
+    lowest: tuple[int, int, int] | None = None
+    for x in _unassigned(state, WILD, engaged):
+        if not _has_target(state, WILD, x, engaged, engaged.get(x, _NOBODY)):
+            continue
+        offense = state.card(x).offense
+        if wall:
+            keys = rulings.keywords(state, x)
+            wall_key = (0 if "climb" in keys or "flight" in keys else 1, offense, x)
+            if lowest is None or wall_key < lowest:
+                lowest, card = wall_key, x
+        elif card < 0 or offense > most or (offense == most and x < card):
+            card, most = x, offense
+    if card < 0:
+        return None
+    mine = _card_options(state, WILD, card, engaged)
+    if wall or len(mine) == 1:
+        return mine[0]  # (on the wall its one option; else whatever the rule below weighs)
     best: tuple[int, int, int] | None = None
     chosen: Action | None = None
     for action in mine:
@@ -562,8 +587,11 @@ def _wild_choice(state: GameState) -> Action | None:
                 - _pair_defense(state, action.target, card)
         else:
             group = _group(state, WILD, action.target, int(action.option))
-            margin = sum(_pair_offense(state, m, action.target) for m in [*group[2:], card]) \
-                - _defense(state, action.target, [*group[2:], card])
+            members = [*group[2:], card]
+            margin = 0
+            for m in members:
+                margin += _pair_offense(state, m, action.target)
+            margin -= _defense(state, action.target, members)
         stronghold = state.card(action.target).subtype == "stronghold"
         key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)
         if best is None or key > best:

@@ -39,7 +39,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-from rules.game import reactions, rulings
+from rules.game import reactions, rulings, seats
 from rules.game.actions import Action
 from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
@@ -71,6 +71,9 @@ class SeatPolicy:
         self.name = name
         self.solo: Policy = POLICIES[name](seed)
         self.attacks = 0  # attacks on another player declared (a matchup counts them)
+        # Greedy weighs the rival abilities only when it would pass (below): seats.play
+        # offers it the actions without them, and it looks for them then.
+        self.defers_rivals = name == "greedy"
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
@@ -87,19 +90,42 @@ class SeatPolicy:
         # seat with a rival bearer (seats.Table.rival_bearers).
         if table.stage != "action" or (table.rival_bearers and not table.rival_bearers[seat]):
             return self.solo(state, actions)
-        rivals = [a for a in actions if a.kind == "use_on"]
-        if not rivals:
-            return self.solo(state, actions)
         if self.name == "random":
             return self.solo(state, actions)
         # Greedy plays its own cards first (as solo); before it passes, it takes from the
-        # player nearest victory (Extort, Tithe, Sap), the most tokens first.
-        choice = self.solo(state, [a for a in actions if a.kind != "use_on"])
+        # player nearest victory (Extort, Tithe, Sap), the most tokens first. Offered the
+        # actions without the rival abilities (seats.play, defers_rivals), it looks for them
+        # only then; offered them, it sets them aside (the same choice either way).
+        rivals: list[Action] | None = None
+        offered = actions if isinstance(actions, list) else list(actions)
+        for action in offered:  # (a list: compiled, read natively, not as any Sequence)
+            if action.kind == "use_on":
+                rivals = [a for a in offered if a.kind == "use_on"]
+                break
+        choice = self.solo(state, actions if rivals is None
+                           else [a for a in actions if a.kind != "use_on"])
         if choice.kind != "pass":
             return choice
-        return max(rivals, key=lambda a: (rulings.influence_total(table.seats[a.target]),
-                                          sum(table.seats[a.target].personal), -a.target,
-                                          -a.card))
+        if rivals is None:
+            rivals = seats.rival_options(table, seat)
+            if not rivals:
+                return choice
+        return richest_victim(table, rivals)
+
+
+def richest_victim(table: Table, rivals: Sequence[Action]) -> Action:
+    """The rival ability used on the player nearest victory, the most tokens first: max of
+    (influence total, tokens, -seat, -bearer), by a loop (a lambda in __call__ would make
+    it build a closure at every decision)."""
+    chosen = rivals[0]
+    best: tuple[int, int, int, int] | None = None
+    for action in rivals:
+        victim = table.seats[action.target]
+        key = (rulings.influence_total(victim), sum(victim.personal), -action.target,
+               -action.card)
+        if best is None or key > best:
+            chosen, best = action, key
+    return chosen
 
 
 def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
@@ -156,6 +182,11 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
                 exposed = _home_risk(me, threats, ())
+            if worth + exposed < ATTACK_WORTH:
+                # Its risk at home is at least 0, so the attack is worth less than
+                # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
+                # that is (only the best attack of at least ATTACK_WORTH ever is).
+                continue
             risks[action.option] = _home_risk(me, threats, sent) - exposed
         worth -= risks[action.option]
         if best is None or worth > best[0]:
@@ -221,11 +252,10 @@ class Fight:
 
 def hit_chance(offense: int, defense: int) -> float:
     """The chance an attack wounds: one die, 1 and 2 adding offense, 5 and 6 defense."""
+    # The faces whose bonus (DIE_BONUS) takes the margin above 0, counted from the margin.
     margin = offense - defense
-    hits = 0
-    for bonus in DIE_BONUS:  # (a loop: compiled, a generator is an object more a call)
-        if margin + bonus > 0:
-            hits += 1
+    hits = 6 if margin > 2 else 5 if margin == 2 else 4 if margin == 1 else 2 if margin == 0 \
+        else 1 if margin == -1 else 0
     return hits / 6
 
 
@@ -240,7 +270,7 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
     # Sorted and picked by plain loops and key tuples, not key functions: compiled, each
     # call of a lambda is a Python call (the same order: every key ends with the instance).
     free = [t for _, t in sorted([(-attacker.card(t).offense, t) for t in sent])]
-    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
+    walls = [w for w in defender.defensive if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
         climbing = {t for t in free if _climbs(attacker, t)}
@@ -248,9 +278,11 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
                                              attacker.card(t).offense, t)
                                             for t in free])[:slots]}
         free = [t for t in free if t not in fillers or t in climbing]
-    home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
+    home = [t for t in defender.defensive if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
-    pool = sum(defender.personal)
+    pool = 0
+    for tokens in defender.personal:  # (a loop: compiled, sum() is a call to the builtin)
+        pool += tokens
     cut = valor = lost = 0.0
     left = home
     rest = []
@@ -298,7 +330,7 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
 def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: GameState,
                         cut: float, valor: float, pool: int
                         ) -> tuple[float, float, float, float]:
-    targets = [*defender.zones["private"], *defender.zones["guards"]]
+    targets = [*defender.private, *defender.guards]
     if not targets:
         return cut, valor, 0.0, 0.0
     power = razes = 0
@@ -308,7 +340,7 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
             razes += 3
     # The target they beat by most, the stronghold last (the first such: max's rule), with
     # its defense (a structure's guards' added).
-    guards = defender.zones["guards"]
+    guards = defender.guards
     target, best, wall = -1, (0, 0), 0
     for candidate in targets:
         card = defender.card(candidate)
@@ -329,12 +361,12 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
         living: dict[int, int] = {}
-        for resident in defender.zones["residents"]:
+        for resident in defender.residents:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
-        residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
+        residents = [r for r in defender.residents if defender.host.get(r) == target]
         homes = 0
-        for s in defender.zones["private"]:
+        for s in defender.private:
             if s != target:
                 homes += max(0, defender.card(s).residencies - living.get(s, 0))
         homeless = sorted([defender.card(r).influence for r in residents])[:max(
@@ -436,7 +468,9 @@ def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
 def _crowded(table: Table) -> bool:
     """Whether the next Wanderer Phase may overrun the city (each player still in draws a
     wanderer): then a hunt comes before any attack."""
-    wanderers = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
+    wanderers = 0
+    for s in table.active():  # (a loop: compiled, a generator is an object more a call)
+        wanderers += len(table.seats[s].zones["wanderers"])
     return wanderers + len(table.active()) > table.config.overrun_limit
 
 

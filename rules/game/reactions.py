@@ -130,7 +130,11 @@ def holds_answer(state: GameState, cards: Sequence[int]) -> bool:
     """Whether one of the seat's answering ``cards`` is where it could answer from (in hand
     or in play): :func:`answers` finds none otherwise, whatever the action."""
     where = state.where
-    return any(where[card] == "hand" or where[card] in _ZONES_IN_PLAY for card in cards)
+    for card in cards:  # (a loop: compiled, a generator is an object more a call)
+        zone = where[card]
+        if zone == "hand" or zone in _ZONES_IN_PLAY:
+            return True
+    return False
 
 
 def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,

@@ -190,16 +190,45 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     for state in seats:
         state.city = city
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
-    table.unique_cards = [[i for i in range(len(s.cards)) if s.card(i).unique] for s in seats]
-    table.own_cards = [len(s.cards) for s in seats]
-    table.answerers = [reactions.answering_cards(s, len(s.cards)) for s in seats]
-    table.rival_bearers = [rivalry.bearers(s, len(s.cards)) for s in seats]
+    for prepared, state in zip(decks, seats, strict=True):
+        unique, answerers, bearers = _deck_cards(prepared, state)
+        table.unique_cards.append(unique)
+        table.own_cards.append(len(state.cards))
+        table.answerers.append(answerers)
+        table.rival_bearers.append(bearers)
     if record:
         table.story = []
     table.lead = _lead_player(table)
     table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
     _settle(table)
     return table
+
+
+# A seat's unique cards, answering cards and rival bearers (its own instances) depend only on
+# its deck: the cards are dealt as instances in the deck's order, the profiles are the
+# prepared deck's. Worked out once per prepared deck, not at every game of a matchup (the
+# deck and its profiles kept with them: the same objects, not others made since at the same
+# addresses). A few decks at a time: forgotten when more are seen.
+_DECK_CARDS: Final[dict[tuple[int, int], tuple[Any, Any, list[int], list[int], list[int]]]] \
+    = {}
+_DECK_CARDS_KEPT: Final = 32
+
+
+def _deck_cards(prepared: Prepared, state: GameState
+                ) -> tuple[list[int], list[int], list[int]]:
+    """(unique cards, answering cards, rival bearers) of ``state``, a new game of
+    ``prepared``: each a new list (the table's own)."""
+    key = (id(prepared.deck), id(prepared.table))
+    known = _DECK_CARDS.get(key)
+    if known is None or known[0] is not prepared.deck or known[1] is not prepared.table:
+        own = len(state.cards)
+        known = (prepared.deck, prepared.table,
+                 [i for i in range(own) if state.card(i).unique],
+                 reactions.answering_cards(state, own), rivalry.bearers(state, own))
+        if len(_DECK_CARDS) >= _DECK_CARDS_KEPT:
+            _DECK_CARDS.clear()
+        _DECK_CARDS[key] = known
+    return list(known[2]), list(known[3]), list(known[4])
 
 
 # --- who decides ---------------------------------------------------------------------------
@@ -235,9 +264,10 @@ def legal_actions(table: Table) -> list[Action]:
     return _legal_actions(table, seat)
 
 
-def _legal_actions(table: Table, seat: int) -> list[Action]:
+def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]:
     """:func:`legal_actions` of ``seat``, the seat that decides now (to_move, worked out by
-    the caller: in the maintenance and discard stages it asks every seat's engine)."""
+    the caller: in the maintenance and discard stages it asks every seat's engine); without
+    the rival abilities when not ``rivals`` (a policy that defers them, :func:`play`)."""
     window = table.window
     if window is not None:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
@@ -248,16 +278,26 @@ def _legal_actions(table: Table, seat: int) -> list[Action]:
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [Action("pass")]
-    elif table.stage == "action" and table.hosting is None and _at_act(state) \
-            and (not table.rival_bearers or table.rival_bearers[seat]):
-        others = [s for s in table.active() if s != seat]
-        used = {bearer for s, bearer in table.rivals_used if s == seat} \
-            if table.rivals_used else set()
-        rivals = rivalry.options(table.seats, seat, others, used,
-                                 table.rival_bearers[seat] if table.rival_bearers else None)
-        if rivals:
-            found = found[:-1] + rivals + found[-1:]
+    elif rivals:
+        found_rivals = rival_options(table, seat)
+        if found_rivals:
+            found = found[:-1] + found_rivals + found[-1:]
     return found
+
+
+def rival_options(table: Table, seat: int) -> list[Action]:
+    """The rival abilities (Extort, Tithe, Sap) ``seat``, the seat that decides now, may use
+    on another player now: only at its turn of the Action and Development cycle (in the
+    table's legal actions they come before the pass)."""
+    state = table.seats[seat]
+    if table.window is not None or table.stage != "action" or table.hosting is not None \
+            or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
+        return []
+    others = [s for s in table.active() if s != seat]
+    used = {bearer for s, bearer in table.rivals_used if s == seat} \
+        if table.rivals_used else set()
+    return rivalry.options(table.seats, seat, others, used,
+                           table.rival_bearers[seat] if table.rival_bearers else None)
 
 
 def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
@@ -270,12 +310,24 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
         # (A loop, not any() over a generator: compiled, that is an object more a call; and
         # the engine's list itself, as a solo game's policy gets it: nobody changes it.)
         where = state.where
-        in_hand = False
+        in_hand: list[str] | None = None
         for i in table.unique_cards[seat]:
             if where[i] == "hand":
-                in_hand = True
-                break
-        if not in_hand:
+                if in_hand is None:
+                    in_hand = []
+                in_hand.append(state.cards[i])
+        if in_hand is None:
+            return legal
+        # Nor with none of those cards dead in another player's dead pile (only the play of
+        # one of them could be blocked): the dead piles read, not the actions.
+        dead_here = False
+        for other, them in enumerate(table.seats):
+            if other != seat:
+                for i in them.zones["dead"]:
+                    if them.cards[i] in in_hand:
+                        dead_here = True
+                        break
+        if not dead_here:
             return legal
     dead: set[str] | None = None
     found = []
@@ -336,7 +388,14 @@ def attackers(state: GameState, option: str) -> list[int]:
     the best defender when holding one back (``option`` "hold")."""
     ready = _ready_troops(state)
     if option == "hold" and len(ready) > 1:
-        keep = max(ready, key=lambda t: (state.card(t).defense, state.card(t).offense, -t))
+        # The best defender: max of (defense, offense, -instance), by a loop (compiled, a
+        # key function is a Python call a troop).
+        keep, best = -1, (0, 0)
+        for t in ready:
+            card = state.card(t)
+            key = (card.defense, card.offense)
+            if keep < 0 or key > best or (key == best and t < keep):
+                keep, best = t, key
         ready = [t for t in ready if t != keep]
     return ready
 
@@ -432,8 +491,10 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     elif action.kind == "use_on":
         moved = rivalry.apply(table.seats, seat, action)
         table.rivals_used.add((seat, action.card))
-        table.tell(seat, f"{state.card(action.card).name} uses {action.option.capitalize()} on "
-                         f"seat {action.target + 1}: {moved} token(s).")
+        if table.story is not None:  # (the words made only for a recorded table)
+            table.tell(seat, f"{state.card(action.card).name} uses "
+                             f"{action.option.capitalize()} on seat {action.target + 1}: "
+                             f"{moved} token(s).")
         table.passes = 0
         _next_turn(table)
     elif action.kind in ("attack", "hunt_row"):
@@ -601,14 +662,16 @@ def _begin_round(table: Table, number: int) -> None:
     table.lead = _lead_player(table)
     table.rivals_used.clear()
     table.negated.clear()
-    table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
-    for seat in table.active():
-        state = table.seats[seat]
-        troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
-                     if state.card(i).is_troop)
-        table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                         f"{list(state.personal)}, {len(state.zones['private'])} structures, "
-                         f"{troops} troops, {len(state.zones['wanderers'])} wanderers.")
+    if table.story is not None:  # (the words made only for a recorded table)
+        table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
+        for seat in table.active():
+            state = table.seats[seat]
+            troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
+                         if state.card(i).is_troop)
+            table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
+                             f"{list(state.personal)}, {len(state.zones['private'])} "
+                             f"structures, {troops} troops, {len(state.zones['wanderers'])} "
+                             f"wanderers.")
     for seat in table.active():
         state = table.seats[seat]
         engine._begin_round(state, number)
@@ -643,7 +706,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     row = state.zones["wanderers"]
     for instance in list(row):
         if state.card(instance).has("hoarding"):
-            kind = max(range(3), key=lambda k: (state.city[k], -k))
+            kind = _most_plentiful(state.city)
             if state.city[kind]:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
@@ -660,8 +723,9 @@ def _wanderer_phase(table: Table, seat: int) -> None:
                  and state.card(i).has("follower")]
     raiders = aggressive + followers
     target = _highest_roller(table, table.active())
-    names = ", ".join(state.card(i).name for i in raiders)
-    table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
+    if table.story is not None:  # (the words made only for a recorded table)
+        names = ", ".join(state.card(i).name for i in raiders)
+        table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
     if target == seat:
         state.step = "raid"  # the fines follow the raid (engine._after_combat)
         combat.start_raid(state, raiders)
@@ -676,9 +740,12 @@ def _arrivals(table: Table, seat: int) -> None:
     state = table.seats[seat]
     _check_uniques(table, seat, {i for i in state.zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
-    total = sum(len(table.seats[s].zones["wanderers"]) for s in table.active())
-    if total > table.config.overrun_limit or any(
-            table.seats[s].outcome == "overrun" for s in table.active()):
+    total = 0
+    overrun = False
+    for s in table.active():  # (a loop: compiled, a generator is an object more a call)
+        total += len(table.seats[s].zones["wanderers"])
+        overrun = overrun or table.seats[s].outcome == "overrun"
+    if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
         _end(table, "overrun")
 
@@ -767,6 +834,15 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
 
 
 def _knockouts(table: Table) -> None:
+    # (Asked at every step of _settle: at once when no stronghold is newly destroyed. The
+    # last player left wins only after a knock-out, which is then seen below.)
+    fallen = False
+    for state in table.seats:
+        if state.outcome == "stronghold":
+            fallen = True
+            break
+    if not fallen:
+        return
     for seat, state in enumerate(table.seats):
         if state.outcome != "stronghold" or seat in table.out:
             continue
@@ -809,8 +885,9 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
     state = table.seats[seat]
     if action.kind == "attack":
         sent = attackers(state, action.option)
-        table.tell(seat, f"attacks seat {action.target + 1} with "
-                         + ", ".join(state.card(t).name for t in sent) + ".")
+        if table.story is not None:  # (the words made only for a recorded table)
+            table.tell(seat, f"attacks seat {action.target + 1} with "
+                             + ", ".join(state.card(t).name for t in sent) + ".")
         _host(table, action.target, seat, "attack", sent)
     else:
         other = table.seats[action.target]
@@ -858,7 +935,9 @@ def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
     host.flags.append(0)
     if card_id not in host.table:
         host.table[card_id] = origin.table[card_id]
-    host.profiles = None
+    # The profiles as card() would build them again: the host's, and the guest's at the end.
+    if host.profiles is not None:
+        host.profiles.append(host.table[card_id])
     # The card's counters travel with it (and come back with it: no token is counted twice).
     if card in origin.exhausted:
         origin.exhausted.discard(card)
@@ -929,8 +1008,16 @@ def _finish_hosting(table: Table) -> None:
 
 def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
     first = min(guests)
-    for zone in host.zones.values():
-        zone[:] = [i for i in zone if i < first]
+    # Only the zones the guests are in (where says which) hold a card from ``first`` on:
+    # the others are left as they are (the long way filters every zone).
+    where = host.where
+    done: list[str] = []
+    for i in range(first, len(where)):
+        name = where[i]
+        if name not in done:
+            done.append(name)
+            zone = host.zones[name]
+            zone[:] = [k for k in zone if k < first]
     del host.cards[first:], host.where[first:], host.flags[first:]
     host.host = {k: v for k, v in host.host.items() if k < first and v < first}
     host.exhausted = {i for i in host.exhausted if i < first}
@@ -939,7 +1026,8 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
         for key in [k for k in held if k >= first]:
             del held[key]
     host.ignored_wound = [i for i in host.ignored_wound if i < first]
-    host.profiles = None
+    if host.profiles is not None:
+        del host.profiles[first:]
     host.forget_derived()
 
 
@@ -952,12 +1040,22 @@ def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
         pool[k] += moved
 
 
+def _most_plentiful(tokens: list[int]) -> int:
+    """The kind of which ``tokens`` holds most, the first of those (max of (count, -kind),
+    by a loop: compiled, a key function is a Python call a kind)."""
+    kind = 0
+    for k in (1, 2):
+        if tokens[k] > tokens[kind]:
+            kind = k
+    return kind
+
+
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
     give, take = table.seats[loser].personal, table.seats[taker].personal
     moved = 0
     for _ in range(amount):
-        kind = max(range(3), key=lambda k: (give[k], -k))
+        kind = _most_plentiful(give)
         if not give[kind]:
             break
         give[kind] -= 1
@@ -975,12 +1073,19 @@ type SeatPolicy = Callable[[Table, int, Sequence[Action]], Action]
 def play(table: Table, policies: Sequence[SeatPolicy],
          observe: Callable[[Table], None] | None = None) -> Table:
     """Play ``table`` to its end, each seat deciding by its own policy; ``observe(table)``
-    before every decision (a replay looks at the seats at each round's start)."""
+    before every decision (a replay looks at the seats at each round's start).
+
+    A policy with a true ``defers_rivals`` attribute is offered the legal actions without
+    the rival abilities (the greedy seat weighs them only when it would otherwise pass, and
+    then asks :func:`rival_options` itself): most of the cycle's decisions need not look for
+    them (its choice is then carried out as :func:`apply` would, checked against the full
+    list)."""
+    deferring = [bool(getattr(policy, "defers_rivals", False)) for policy in policies]
     while not table.outcome:
         if observe is not None:
             observe(table)
         seat = to_move(table)
-        actions = _legal_actions(table, seat)
+        actions = _legal_actions(table, seat, not deferring[seat])
         choice = policies[seat](table, seat, actions)
         # The policy hands back one of the actions offered (found by identity): carried out
         # without working out the legal actions a second time, as apply would.
@@ -989,6 +1094,13 @@ def play(table: Table, policies: Sequence[SeatPolicy],
             if action is choice:
                 offered = True
                 break
+        if not offered and deferring[seat] and choice.kind == "use_on":
+            # A rival ability the policy looked for itself (defers_rivals): legal exactly
+            # when it is one of rival_options, the only use_on actions apply would find.
+            if choice not in rival_options(table, seat):
+                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                                   f"{choice!r} is not a legal action for seat {seat + 1} now.")
+            offered = True
         if not offered:
             result = apply(table, choice)
             if not result.ok:

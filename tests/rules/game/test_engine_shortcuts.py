@@ -850,3 +850,234 @@ def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]
             assert list(found) == list(seats._uniques(state))
             checked += bool(found)
     assert checked > 100
+
+
+# --- the table's third pass (docs/matchups.md, Speed) ---------------------------------------
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_greedy_offered_no_rival_options_chooses_as_offered_them(
+        decks: tuple[str, ...]) -> None:
+    """seats.play offers the greedy seat the actions without the rival abilities; it looks
+    for them (seats.rival_options) only when it would pass: the same choice as offered the
+    full list, and rival_options are the full list's."""
+    checked = rivals = 0
+    for table in every_table(decks, 8):
+        seat = seats.to_move(table)
+        full = seats.legal_actions(table)
+        short = seats._legal_actions(table, seat, False)
+        assert short == [a for a in full if a.kind != "use_on"]
+        assert seats.rival_options(table, seat) == [a for a in full if a.kind == "use_on"]
+        policy = SeatPolicy("greedy", 0)
+        assert policy(table, seat, short) == policy(table, seat, full)
+        checked += 1
+        rivals += len(short) < len(full)
+    assert checked > 300
+    assert rivals > 20
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_table_played_with_rivals_deferred_is_the_table_played_without(
+        decks: tuple[str, ...]) -> None:
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    for number in range(1, 7):
+        seed = derive_seed(4, "matchup", number)
+        played = []
+        for defer in (True, False):
+            table = seats.new_table(prepared, seed, config)
+            chooser = [SeatPolicy("greedy", derive_seed(seed, "policy", s))
+                       for s in range(len(decks))]
+            for policy in chooser:
+                policy.defers_rivals = defer
+            seats.play(table, chooser)
+            played.append((table.outcome, table.winner, table.final_round, table.decisions,
+                           [s.to_dict() for s in table.seats], [p.attacks for p in chooser]))
+        assert played[0] == played[1]
+
+
+def wild_choice_the_long_way(state: GameState) -> Action | None:
+    """combat._wild_choice as it was written first: key functions, every option weighed."""
+    options = combat._assign_options(state, combat.WILD)
+    if not options:
+        return None
+    c = state.combat
+    assert c is not None
+    if c.wall_left > 0:
+        def wall_key(a: Action) -> tuple[int, int, int]:
+            keys = rulings.keywords(state, a.card)
+            return (0 if {"climb", "flight"} & keys else 1, state.card(a.card).offense, a.card)
+        return min(options, key=wall_key)
+    card = max({a.card for a in options}, key=lambda x: (state.card(x).offense, -x))
+    best: tuple[int, int, int] | None = None
+    chosen: Action | None = None
+    for action in [a for a in options if a.card == card]:
+        if action.kind == "separate":
+            margin = combat._offense(state, card, action.target) \
+                - combat._defense(state, action.target, [card])
+        else:
+            group = combat._group(state, combat.WILD, action.target, int(action.option))
+            margin = sum(combat._offense(state, m, action.target) for m in [*group[2:], card]) \
+                - combat._defense(state, action.target, [*group[2:], card])
+        stronghold = state.card(action.target).subtype == "stronghold"
+        key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)
+        if best is None or key > best:
+            best, chosen = key, action
+    return chosen
+
+
+def _wild_turn(state: GameState) -> bool:
+    return state.combat is not None and state.combat.step == "assign" \
+        and state.combat.turn == combat.WILD
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_wild_side_s_choice_is_the_long_way_s_at_a_table(decks: tuple[str, ...]) -> None:
+    """In the combats between seats the attackers are the side the engine does not ask
+    (their choices are made between two decisions: each is checked on a copy of the host,
+    its assignments carried out by the wild side's rule, both ways, until its turn ends)."""
+    checked = several = 0
+    for table in every_table(decks, 12):
+        for state in table.seats:
+            if state.combat is None or state.combat.step != "assign":
+                continue
+            probe = state.copy()
+            assert probe.combat is not None
+            probe.combat.turn = combat.WILD
+            for _ in range(8):
+                if not _wild_turn(probe):
+                    break
+                choice = combat._wild_choice(probe)
+                assert choice == wild_choice_the_long_way(probe)
+                checked += 1
+                several += len(combat._assign_options(probe, combat.WILD)) > 1
+                if choice is None:
+                    break
+                combat._assign(probe, combat.WILD, choice)
+                combat._pass_turn(probe, combat.WILD)
+    assert checked > 100
+    assert several > 30
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_wild_side_s_choice_is_the_long_way_s_solo(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 20, "greedy"):
+        if state.combat is None or state.combat.step != "assign":
+            continue
+        probe = state.copy()
+        assert probe.combat is not None
+        probe.combat.turn = combat.WILD
+        if _wild_turn(probe):
+            assert combat._wild_choice(probe) == wild_choice_the_long_way(probe)
+            checked += 1
+    assert checked > 3
+
+
+@pytest.mark.parametrize("margin", range(-9, 10))
+def test_the_hit_chance_counted_from_the_margin_is_the_dice_s(margin: int) -> None:
+    assert mp.hit_chance(margin + 4, 4) == sum(1 for b in mp.DIE_BONUS if margin + b > 0) / 6
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_troop_held_back_and_the_victim_picked_by_loops_are_max_s(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            state = table.seats[seat]
+            ready = seats._ready_troops(state)
+            if len(ready) > 1:
+                keep = max(ready, key=lambda t: (state.card(t).defense, state.card(t).offense,
+                                                 -t))
+                assert seats.attackers(state, "hold") == [t for t in ready if t != keep]
+                checked += 1
+            others = [s for s in table.active() if s != seat]
+            rivals = rivalry.options(table.seats, seat, others)
+            if rivals:
+                assert mp.richest_victim(table, rivals) is max(rivals, key=lambda a: (
+                    rulings.influence_total(table.seats[a.target]),
+                    sum(table.seats[a.target].personal), -a.target, -a.card))
+                checked += 1
+    assert checked > 100
+
+
+def drop_guests_the_long_way(host: GameState, guests: dict[int, int]) -> None:
+    first = min(guests)
+    for zone in host.zones.values():
+        zone[:] = [i for i in zone if i < first]
+    del host.cards[first:], host.where[first:], host.flags[first:]
+    host.host = {k: v for k, v in host.host.items() if k < first and v < first}
+    host.exhausted = {i for i in host.exhausted if i < first}
+    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
+        held = getattr(host, name)
+        for key in [k for k in held if k >= first]:
+            del held[key]
+    host.ignored_wound = [i for i in host.ignored_wound if i < first]
+    host.profiles = None
+    host.forget_derived()
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_guests_added_and_dropped_leave_the_host_as_the_long_way(
+        decks: tuple[str, ...]) -> None:
+    """A guest's profile is added to the host's (not all built again), and the guests are
+    dropped from the zones where says they are in: the profiles always the cards', the host
+    after the drop the long way's."""
+    hosted = 0
+    for table in every_table(decks, 8):
+        for state in table.seats:
+            if state.profiles is not None:
+                assert state.profiles == [state.table[c] for c in state.cards]
+        hosting = table.hosting
+        if hosting is None:
+            continue
+        host = table.seats[hosting.host]
+        short, long = host.copy(), host.copy()
+        short.card(0)
+        seats._drop_guests(short, hosting.guests)
+        drop_guests_the_long_way(long, hosting.guests)
+        assert short.to_dict() == long.to_dict()
+        assert short.profiles == [short.table[c] for c in short.cards]
+        hosted += 1
+    assert hosted > 20
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_deck_s_cards_kept_from_game_to_game_are_each_game_s(decks: tuple[str, ...]) -> None:
+    """A seat's unique cards, answering cards and rival bearers are worked out once per
+    prepared deck (seats._deck_cards): each game's table has what its seats' cards say."""
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    for number in range(1, 5):
+        table = seats.new_table(prepared, derive_seed(6, "matchup", number), config)
+        for seat, state in enumerate(table.seats):
+            own = len(state.cards)
+            assert table.own_cards[seat] == own
+            assert table.unique_cards[seat] == [i for i in range(own) if state.card(i).unique]
+            assert table.answerers[seat] == reactions.answering_cards(state, own)
+            assert table.rival_bearers[seat] == rivalry.bearers(state, own)
+    # The kept lists are each table's own copies.
+    first = seats.new_table(prepared, 1, config)
+    second = seats.new_table(prepared, 2, config)
+    assert first.unique_cards[0] == second.unique_cards[0]
+    assert first.unique_cards[0] is not second.unique_cards[0]
+
+
+@pytest.mark.parametrize("tokens", [list(t) for t in itertools.product(range(3), repeat=3)])
+def test_the_most_plentiful_kind_is_max_s(tokens: list[int]) -> None:
+    assert seats._most_plentiful(tokens) == max(range(3), key=lambda k: (tokens[k], -k))
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_seat_holds_an_answer_exactly_when_one_is_in_hand_or_in_play(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 4):
+        for seat, state in enumerate(table.seats):
+            cards = table.answerers[seat]
+            assert reactions.holds_answer(state, cards) == any(
+                state.where[c] == "hand" or state.where[c] in reactions._ZONES_IN_PLAY
+                for c in cards)
+            checked += bool(cards)
+    assert checked > 100
