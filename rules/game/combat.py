@@ -1120,12 +1120,12 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
-    known = c.odds.get(card)
-    if known is None:
-        known = c.odds[card] = {}
-    found = known.get(target)
-    if found is None:
-        found = known[target] = _offense(state, card, target)
+    row = _pair_row(c.odds, len(state.cards), card, target)
+    if row is None:
+        return _offense(state, card, target)
+    found = row[target]
+    if found < 0:
+        found = row[target] = _offense(state, card, target)
     return found
 
 
@@ -1134,13 +1134,32 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
-    known = c.guard_odds.get(card)
-    if known is None:
-        known = c.guard_odds[card] = {}
-    found = known.get(attacker)
-    if found is None:
-        found = known[attacker] = _defense(state, card, [attacker])
+    row = _pair_row(c.guard_odds, len(state.cards), card, attacker)
+    if row is None:
+        return _defense(state, card, [attacker])
+    found = row[attacker]
+    if found < 0:
+        found = row[attacker] = _defense(state, card, [attacker])
     return found
+
+
+_NO_ROW: Final[list[int]] = []
+
+
+def _pair_row(rows: list[list[int]], size: int, card: int, other: int) -> list[int] | None:
+    """``card``'s row of a pair table (Combat.odds, Combat.guard_odds), made on its first
+    question (every entry -1, not known); None for a number outside the game's cards (never
+    expected: then the caller works the pair out every time)."""
+    if not rows:
+        rows.extend([_NO_ROW] * size)
+    if card >= len(rows) or other >= size or card < 0 or other < 0:
+        return None
+    row = rows[card]
+    if not row:
+        row = rows[card] = [-1] * size
+    elif other >= len(row):
+        return None
+    return row
 
 
 def _step_of_keys(keys: frozenset[str]) -> int:

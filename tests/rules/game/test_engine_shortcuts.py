@@ -850,3 +850,52 @@ def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]
             assert list(found) == list(seats._uniques(state))
             checked += bool(found)
     assert checked > 100
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> None:
+    """combat._pair_offense and _pair_defense (rows by instance, kept during the assignments)
+    answer _offense and _defense against the one attacker, asked first or again."""
+    checked = 0
+    for state in every_state(deck, 10, "greedy"):
+        c = state.combat
+        if c is None or c.step != "assign":
+            continue
+        cards = [*c.player, *c.wild, *state.private, *state.guards]
+        for _ in range(2):  # (the first time fills the rows, the second reads them)
+            for card, other in itertools.product(cards, repeat=2):
+                assert combat._pair_offense(state, card, other) == combat._offense(
+                    state, card, other)
+                assert combat._pair_defense(state, card, other) == combat._defense(
+                    state, card, [other])
+                checked += 1
+    assert checked > 1000
+
+
+def distinct_by_set(state: GameState, choices: list[Action]) -> list[Action]:
+    """policies._distinct_assignments the long way: a key per option, and a set of them."""
+    distinct: list[Action] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for action in choices:
+        same = (state.cards[action.card], state.wounds.get(action.card, 0)
+                + (100 if action.card in state.exhausted else 0), action.target,
+                action.option)
+        if same not in seen:
+            seen.add(same)
+            distinct.append(action)
+    return distinct
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 12, "greedy"):
+        if state.combat is None or state.combat.step not in ("assign", "berserk"):
+            continue
+        choices = [a for a in engine.legal_actions(state)
+                   if a.kind in ("separate", "joint", "berserk")]
+        found = policies._distinct_assignments(state, choices)
+        expected = distinct_by_set(state, choices)
+        assert [id(a) for a in found] == [id(a) for a in expected]
+        checked += len(choices) - len(found)
+    assert checked > 50  # (copies were found)
