@@ -899,3 +899,42 @@ def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
         assert [id(a) for a in found] == [id(a) for a in expected]
         checked += len(choices) - len(found)
     assert checked > 50  # (copies were found)
+
+
+def usable_the_long_way(state: GameState, combat_step: bool) -> list[tuple[int, object, int]]:
+    """rulings.usable_abilities as it was: every ability of every card, filtered by its kind."""
+    found: list[tuple[int, object, int]] = []
+    for zone in (state.private, state.residents, state.guards, state.defensive,
+                 state.attached):
+        for instance in zone:
+            card = state.card(instance)
+            if not card.abilities:
+                continue
+            actor = rulings._actor(state, instance, card)
+            if actor < 0:
+                continue
+            for ability in card.abilities:
+                if ability.effect.combat != combat_step:
+                    continue
+                if ability.exhausts and actor in state.exhausted:
+                    continue
+                if ability.threshold and rulings.faction_members(
+                        state, state.card(actor).faction) < ability.threshold:
+                    continue
+                if not rulings.affordable(state, ability.effect.pay):
+                    continue
+                found.append((instance, ability, actor))
+    return found
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_usable_abilities_of_one_kind_are_the_filtered_abilities(deck: str) -> None:
+    """Profile.plain_abilities and combat_abilities: the usable abilities read from the one
+    kind are those of every ability filtered by its kind, in the same order."""
+    found = 0
+    for state in every_state(deck, 8, "greedy"):
+        for combat_step in (False, True):
+            usable = rulings.usable_abilities(state, combat_step=combat_step)
+            assert usable == usable_the_long_way(state, combat_step)
+            found += len(usable)
+    assert found > 20
