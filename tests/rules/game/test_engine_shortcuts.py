@@ -938,3 +938,32 @@ def test_the_usable_abilities_of_one_kind_are_the_filtered_abilities(deck: str) 
             assert usable == usable_the_long_way(state, combat_step)
             found += len(usable)
     assert found > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
+    """engine.deal_layout (the deck's deal worked out at its first game, copied by the next):
+    every game starts as the deal made instance by instance from the deck's sections, with the
+    kind of the faction with most personalities favoured."""
+    prepared = engine.prepare(sample(deck), catalogue())
+    for seed in (1, 2):
+        state = engine.new_game(prepared, None, seed)
+        assert prepared.deal is not None
+        cards: list[str] = []
+        for section in ("holdings", "structures", "personalities", "wanderers"):
+            for entry in prepared.deck.section(section):  # type: ignore[arg-type]
+                cards += [entry.card_id] * entry.count
+        assert state.cards == cards
+        assert len(state.where) == len(state.flags) == len(cards)
+        counts: dict[str, int] = {}
+        for card_id in cards:
+            card = prepared.table[card_id]
+            if card.type == "personality" and card.faction in rulings.PRIMARY:
+                counts[card.faction] = counts.get(card.faction, 0) + 1
+        assert state.favour == (rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])]
+                                if counts else -1)
+        # (Every instance is where its zone's list has it: the deal's zones, then play.)
+        for instance in range(len(cards)):
+            assert instance in state.zones[state.where[instance]]
+        dealt = engine.new_game(engine.prepare(sample(deck), catalogue()), None, seed)
+        assert dealt.to_dict() == state.to_dict()  # (the first game of a deck: laid out anew)
