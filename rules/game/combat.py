@@ -35,9 +35,40 @@ WILD: Final = 1
 MOVE_EXHAUSTED_COST: Final = 3
 DIE_OFFENSE: Final = {1: 1, 2: 2}
 DIE_DEFENSE: Final = {5: 1, 6: 2}
-# An attack as policies foresee it (forecast): side, target, attackers, each attacker's
-# offense, whether each is ready, the target's defense, resolution step, wounds per hit.
-type Attack = tuple[int, int, list[int], list[int], list[bool], int, int, int]
+
+
+class Attack:
+    """An attack as policies foresee it (forecast): side, target, attackers, each attacker's
+    offense, whether each is ready, the target's defense, resolution step, wounds per hit.
+    A small class rather than a tuple: compiled, each read of a tuple from a list unpacked
+    all eight of its items again (the fight's value reads every attack four times), where an
+    attribute is read natively."""
+
+    __slots__ = ("defense", "members", "offenses", "ready", "side", "step", "target", "wounds")
+
+    def __init__(self, side: int, target: int, members: list[int], offenses: list[int],
+                 ready: list[bool], defense: int, step: int, wounds: int) -> None:
+        self.side = side
+        self.target = target
+        self.members = members
+        self.offenses = offenses
+        self.ready = ready
+        self.defense = defense
+        self.step = step
+        self.wounds = wounds
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Attack):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __repr__(self) -> str:
+        return f"Attack{self.fields()!r}"
+
+    def fields(self) -> tuple[int, int, list[int], list[int], list[bool], int, int, int]:
+        """(side, target, members, offenses, ready, defense, step, wounds)."""
+        return (self.side, self.target, self.members, self.offenses, self.ready, self.defense,
+                self.step, self.wounds)
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -997,7 +1028,8 @@ def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Att
             and not state.card(target).is_structure else 1
         defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
             else _defense(state, target, members)
-        found.append((side, target, members, offenses, ready, defense, steps[index], wounds))
+        found.append(Attack(side, target, members, offenses, ready, defense, steps[index],
+                            wounds))
     return found
 
 
@@ -1036,34 +1068,34 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
     if action.kind == "joint":
         lead = int(action.option)
         for index, attack in enumerate(attacks):
-            if attack[0] != side or attack[1] != target or not attack[2] \
-                    or attack[2][0] != lead:
+            if attack.side != side or attack.target != target or not attack.members \
+                    or attack.members[0] != lead:
                 continue
-            members = [*attack[2], card]
-            step = attack[6]
+            members = [*attack.members, card]
+            step = attack.step
             if step == 0 and "ranged" not in mine:
                 step = _phase_of(state, [side, target, *members])
             elif step == 1 and "fleetfoot" not in mine:
                 step = 2
             # A new attacker changes the target's defense only by its own riders.
             defense = _defense(state, target, members) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
-            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
-            return index, [(side, target, members, [*attack[3], offense],
-                            [*attack[4], ready], defense, step, wounds)]
-    found: list[Attack] = [(side, target, [card], [offense], [ready],
-                            _pair_defense(state, target, card), _step_of_keys(mine),
-                            2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
+                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+            wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1
+            return index, [Attack(side, target, members, [*attack.offenses, offense],
+                                  [*attack.ready, ready], defense, step, wounds)]
+    found: list[Attack] = [Attack(side, target, [card], [offense], [ready],
+                                  _pair_defense(state, target, card), _step_of_keys(mine),
+                                  2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
     if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
         return -1, found
     theirs = rulings.keywords(state, target)
     ranged_flyer = "ranged" in mine and "flight" in mine
     if ranged_flyer and "ranged" not in theirs and "flight" not in theirs:
         return -1, found  # "Ranged flyers may only be hit by those with ranged or flight"
-    found.append((1 - side, card, [target], [_pair_offense(state, target, card)],
-                  [target not in state.exhausted], _pair_defense(state, card, target),
-                  _step_of_keys(theirs), 2 if "fierce" in theirs
-                  and _fierce_hurts(state, card) else 1))
+    found.append(Attack(1 - side, card, [target], [_pair_offense(state, target, card)],
+                        [target not in state.exhausted], _pair_defense(state, card, target),
+                        _step_of_keys(theirs), 2 if "fierce" in theirs
+                        and _fierce_hurts(state, card) else 1))
     return -1, found
 
 
@@ -1085,19 +1117,20 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
     if action.kind == "joint":
         lead = int(action.option)
         for index, attack in enumerate(attacks):
-            members = attack[2]
-            if attack[0] != side or attack[1] != target or not members or members[0] != lead:
+            members = attack.members
+            if attack.side != side or attack.target != target or not members \
+                    or members[0] != lead:
                 continue
-            step = attack[6]
+            step = attack.step
             if step == 0 and "ranged" not in mine:
                 step = _phase_of(state, [side, target, *members, card])
             elif step == 1 and "fleetfoot" not in mine:
                 step = 2
             defense = _defense(state, target, [*members, card]) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
-            for value in attack[3]:
+                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+            for value in attack.offenses:
                 offense += max(0, value)
-            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1
             return index, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
     defense = _pair_defense(state, target, card)
     step = _step_of_keys(mine)

@@ -745,7 +745,7 @@ class Fight:
         alive = self.alive
         chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
         if replaced >= 0:
-            for member in self.attacks[replaced][2]:
+            for member in self.attacks[replaced].members:
                 chance *= alive.get(member, 1.0)
         on_target = self.hits_on.get(target, _NO_HITS)
         left = self.wounds_left(target)
@@ -778,7 +778,8 @@ class Fight:
         assignment_gain)."""
         changed: dict[int, dict[int, float]] = {}
         for index, attack in enumerate(self.attacks):
-            _, target, members, offenses, ready, defense, _, _ = attack
+            target, members, offenses = attack.target, attack.members, attack.offenses
+            ready, defense = attack.ready, attack.defense
             delta = 0
             for position, member in enumerate(members):
                 if not ready[position]:
@@ -796,7 +797,7 @@ class Fight:
         gain = 0.0
         for target, chances in changed.items():
             hits = [(chances.pop(i, c), w, i) for c, w, i in self.hits_on.get(target, _NO_HITS)]
-            hits += [(c, self.attacks[i][7], i) for i, c in chances.items()]
+            hits += [(c, self.attacks[i].wounds, i) for i, c in chances.items()]
             killed = _kill_chance(self.wounds_left(target), hits)
             untouched = 1.0
             for chance, _, _ in hits:
@@ -862,16 +863,17 @@ class Fight:
             self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
         present = 0  # a bit per resolution step that has attacks
         for attack in attacks:
-            present |= 1 << attack[6]
+            present |= 1 << attack.step
         struck: list[int] = []
         for step in (0, 1, 2):
             if not present >> step & 1:
                 continue
             struck.clear()
             for index, attack in enumerate(attacks):
-                if attack[6] != step:
+                if attack.step != step:
                     continue
-                _, target, members, offenses, ready, defense, _, wounds = attack
+                target, members, offenses = attack.target, attack.members, attack.offenses
+                ready, defense, wounds = attack.ready, attack.defense, attack.wounds
                 offense = 0
                 for position, member in enumerate(members):
                     value = offenses[position]

@@ -770,12 +770,12 @@ def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
         expected: dict[int, list[int]] = {}
         for step in (0, 1, 2):  # (resolved step by step, as the value weighs them)
             for index, margin in enumerate(fight.margins):
-                if policies._wound_chance(margin) > 0 and fight.attacks[index][6] == step:
-                    expected.setdefault(fight.attacks[index][1], []).append(index)
+                if policies._wound_chance(margin) > 0 and fight.attacks[index].step == step:
+                    expected.setdefault(fight.attacks[index].target, []).append(index)
         assert {t: [i for _, _, i in hits] for t, hits in fight.hits_on.items()} == expected
         for target, hits in fight.hits_on.items():
             assert [c for c, _, _ in hits] == [fight.chances[i] for _, _, i in hits]
-            assert [w for _, w, _ in hits] == [fight.attacks[i][7] for _, _, i in hits]
+            assert [w for _, w, _ in hits] == [fight.attacks[i].wounds for _, _, i in hits]
             assert target in fight.worth
         assert fight.value() == fight.base
         checked += 1
