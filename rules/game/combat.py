@@ -801,24 +801,32 @@ def _resolve(state: GameState) -> None:
     rng = GameRng(state.rng)
     dice = [rng.die() for _ in c.groups]
     state.rng = rng.state
+    # (By index, without slices of the groups nor zip(strict=True), which compiled is a
+    # call of the builtin by name: the same members in the same order.)
     die_of: dict[int, int] = {}
-    for group, die in zip(c.groups, dice, strict=True):
-        for member in group[2:]:
-            die_of.setdefault(member, die)
+    for index, group in enumerate(c.groups):
+        die = dice[index]
+        for position in range(2, len(group)):
+            die_of.setdefault(group[position], die)
         if state.events is not None:
             emit(state, "die", lead=group[2], target=group[1], roll=die,
                  effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
     # "Ranged flyers may only be hit by those with ranged or flight unless they elect to make a
     # non-ranged attack": judged now, so Flight granted after the assignments counts.
-    non_ranged = {m for index, g in enumerate(c.groups) if phases[index] for m in g[2:]}
+    non_ranged: set[int] = set()
+    for index, group in enumerate(c.groups):
+        if phases[index]:
+            for position in range(2, len(group)):
+                non_ranged.add(group[position])
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
         for index, group in enumerate(c.groups):
             if phases[index] != phase:
                 continue
             side, target = group[0], group[1]
-            members = [m for m in group[2:] if _alive(state, m)]
+            members = [group[position] for position in range(2, len(group))
+                       if _alive(state, group[position])]
             if not members or not _alive(state, target):
                 continue
             if target not in non_ranged and _ranged_flyer(state, target):
@@ -830,7 +838,9 @@ def _resolve(state: GameState) -> None:
                              out_of_reach=True)
                     continue
                 members = hitters
-            offense = sum(_offense(state, m, target) for m in members)
+            offense = 0
+            for member in members:
+                offense += _offense(state, member, target)
             # An exhausted card's offense "is 0 and may not be increased": the die adds only
             # when some attacker is ready.
             if any(m not in state.exhausted for m in members):
