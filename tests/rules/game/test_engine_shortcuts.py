@@ -782,76 +782,6 @@ def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
     assert checked > 20
 
 
-def _bearers_sorted(state: GameState, bearers: Sequence[int], used: Collection[int]) -> list[int]:
-    """The bearers in play and unused, in the order of the personalities in play, the long
-    way: sorted by zone and place (rivalry.options read them so before the zones were read
-    in turn)."""
-    where = state.where
-    return [b for _, _, b in sorted(
-        [(rulings.PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
-         for b in bearers if where[b] in rulings.PERSONALITY_ZONES and b not in used])]
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_the_rival_bearers_read_zone_by_zone_are_in_the_sorted_order(
-        decks: tuple[str, ...]) -> None:
-    """rivalry.options reads a seat's bearers in play zone by zone: the options come in the
-    order of the bearers sorted by zone and place (each bearer's options together)."""
-    several = 0
-    for table in every_table(decks, 6):
-        for seat in table.active():
-            state = table.seats[seat]
-            others = [s for s in table.active() if s != seat]
-            bearers = table.rival_bearers[seat]
-            for used in ((), bearers[:1]):
-                found = rivalry.options(table.seats, seat, others, used, bearers)
-                order = _bearers_sorted(state, bearers, used)
-                cards = [a.card for a in found]
-                assert cards == sorted(cards, key=order.index)
-                several += len(order) > 1 and len(set(cards)) > 1
-    assert several > 20
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_nothing_blocked_hands_back_the_engine_s_own_list(decks: tuple[str, ...]) -> None:
-    """With none of the seat's unique cards in hand and nothing negated, _unblocked returns
-    the engine's list itself (a solo policy gets it so), which is the long way's filtering."""
-    kept = 0
-    for table in every_table(decks, 4):
-        seat = seats.to_move(table)
-        if table.window is not None:
-            continue
-        legal = engine.legal_actions(table.seats[seat])
-        found = seats._unblocked(table, seat, legal)
-        assert found == [a for a in legal if not seats._blocked(table, seat, a)]
-        kept += found is legal
-    assert kept > 100
-
-
-def test_moved_is_any_card_away_from_where_it_was() -> None:
-    where = ["hand", "residents", "deck", "dead"]
-    cards = [0, 1, 3]
-    for was in itertools.product(("hand", "residents", "dead"), repeat=3):
-        assert seats._moved(where, cards, list(was)) \
-            == any(where[cards[k]] != was[k] for k in range(len(cards)))
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]) -> None:
-    """After a seat's unique card moved, the uniques now in play are found from its unique
-    cards and guests: the same set as _uniques, built in the same order (what _check_uniques
-    reads them in)."""
-    checked = 0
-    for table in every_table(decks, 4):
-        for seat in table.active():
-            state = table.seats[seat]
-            found = seats._uniques_in_play(state, table.unique_cards[seat],
-                                           table.own_cards[seat])
-            assert list(found) == list(seats._uniques(state))
-            checked += bool(found)
-    assert checked > 100
-
-
 @pytest.mark.parametrize("deck", SAMPLES)
 def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> None:
     """combat._pair_offense and _pair_defense (rows by instance, kept during the assignments)
@@ -967,3 +897,73 @@ def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
             assert instance in state.zones[state.where[instance]]
         dealt = engine.new_game(engine.prepare(sample(deck), catalogue()), None, seed)
         assert dealt.to_dict() == state.to_dict()  # (the first game of a deck: laid out anew)
+
+
+def _bearers_sorted(state: GameState, bearers: Sequence[int], used: Collection[int]) -> list[int]:
+    """The bearers in play and unused, in the order of the personalities in play, the long
+    way: sorted by zone and place (rivalry.options read them so before the zones were read
+    in turn)."""
+    where = state.where
+    return [b for _, _, b in sorted(
+        [(rulings.PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
+         for b in bearers if where[b] in rulings.PERSONALITY_ZONES and b not in used])]
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_rival_bearers_read_zone_by_zone_are_in_the_sorted_order(
+        decks: tuple[str, ...]) -> None:
+    """rivalry.options reads a seat's bearers in play zone by zone: the options come in the
+    order of the bearers sorted by zone and place (each bearer's options together)."""
+    several = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            state = table.seats[seat]
+            others = [s for s in table.active() if s != seat]
+            bearers = table.rival_bearers[seat]
+            for used in ((), bearers[:1]):
+                found = rivalry.options(table.seats, seat, others, used, bearers)
+                order = _bearers_sorted(state, bearers, used)
+                cards = [a.card for a in found]
+                assert cards == sorted(cards, key=order.index)
+                several += len(order) > 1 and len(set(cards)) > 1
+    assert several > 20
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_nothing_blocked_hands_back_the_engine_s_own_list(decks: tuple[str, ...]) -> None:
+    """With none of the seat's unique cards in hand and nothing negated, _unblocked returns
+    the engine's list itself (a solo policy gets it so), which is the long way's filtering."""
+    kept = 0
+    for table in every_table(decks, 4):
+        seat = seats.to_move(table)
+        if table.window is not None:
+            continue
+        legal = engine.legal_actions(table.seats[seat])
+        found = seats._unblocked(table, seat, legal)
+        assert found == [a for a in legal if not seats._blocked(table, seat, a)]
+        kept += found is legal
+    assert kept > 100
+
+
+def test_moved_is_any_card_away_from_where_it_was() -> None:
+    where = ["hand", "residents", "deck", "dead"]
+    cards = [0, 1, 3]
+    for was in itertools.product(("hand", "residents", "dead"), repeat=3):
+        assert seats._moved(where, cards, list(was)) \
+            == any(where[cards[k]] != was[k] for k in range(len(cards)))
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]) -> None:
+    """After a seat's unique card moved, the uniques now in play are found from its unique
+    cards and guests: the same set as _uniques, built in the same order (what _check_uniques
+    reads them in)."""
+    checked = 0
+    for table in every_table(decks, 4):
+        for seat in table.active():
+            state = table.seats[seat]
+            found = seats._uniques_in_play(state, table.unique_cards[seat],
+                                           table.own_cards[seat])
+            assert list(found) == list(seats._uniques(state))
+            checked += bool(found)
+    assert checked > 100
