@@ -35,9 +35,40 @@ WILD: Final = 1
 MOVE_EXHAUSTED_COST: Final = 3
 DIE_OFFENSE: Final = {1: 1, 2: 2}
 DIE_DEFENSE: Final = {5: 1, 6: 2}
-# An attack as policies foresee it (forecast): side, target, attackers, each attacker's
-# offense, whether each is ready, the target's defense, resolution step, wounds per hit.
-type Attack = tuple[int, int, list[int], list[int], list[bool], int, int, int]
+
+
+class Attack:
+    """An attack as policies foresee it (forecast): side, target, attackers, each attacker's
+    offense, whether each is ready, the target's defense, resolution step, wounds per hit.
+    A small class rather than a tuple: compiled, each read of a tuple from a list unpacked
+    all eight of its items again (the fight's value reads every attack four times), where an
+    attribute is read natively."""
+
+    __slots__ = ("defense", "members", "offenses", "ready", "side", "step", "target", "wounds")
+
+    def __init__(self, side: int, target: int, members: list[int], offenses: list[int],
+                 ready: list[bool], defense: int, step: int, wounds: int) -> None:
+        self.side = side
+        self.target = target
+        self.members = members
+        self.offenses = offenses
+        self.ready = ready
+        self.defense = defense
+        self.step = step
+        self.wounds = wounds
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Attack):
+            return NotImplemented
+        return self.fields() == other.fields()
+
+    def __repr__(self) -> str:
+        return f"Attack{self.fields()!r}"
+
+    def fields(self) -> tuple[int, int, list[int], list[int], list[bool], int, int, int]:
+        """(side, target, members, offenses, ready, defense, step, wounds)."""
+        return (self.side, self.target, self.members, self.offenses, self.ready, self.defense,
+                self.step, self.wounds)
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -798,24 +829,32 @@ def _resolve(state: GameState) -> None:
     rng = GameRng(state.rng)
     dice = [rng.die() for _ in c.groups]
     state.rng = rng.state
+    # (By index, without slices of the groups nor zip(strict=True), which compiled is a
+    # call of the builtin by name: the same members in the same order.)
     die_of: dict[int, int] = {}
-    for group, die in zip(c.groups, dice, strict=True):
-        for member in group[2:]:
-            die_of.setdefault(member, die)
+    for index, group in enumerate(c.groups):
+        die = dice[index]
+        for position in range(2, len(group)):
+            die_of.setdefault(group[position], die)
         if state.events is not None:
             emit(state, "die", lead=group[2], target=group[1], roll=die,
                  effect=_die_effect(die))
     phases = [_phase_of(state, g) for g in c.groups]
     # "Ranged flyers may only be hit by those with ranged or flight unless they elect to make a
     # non-ranged attack": judged now, so Flight granted after the assignments counts.
-    non_ranged = {m for index, g in enumerate(c.groups) if phases[index] for m in g[2:]}
+    non_ranged: set[int] = set()
+    for index, group in enumerate(c.groups):
+        if phases[index]:
+            for position in range(2, len(group)):
+                non_ranged.add(group[position])
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
         for index, group in enumerate(c.groups):
             if phases[index] != phase:
                 continue
             side, target = group[0], group[1]
-            members = [m for m in group[2:] if _alive(state, m)]
+            members = [group[position] for position in range(2, len(group))
+                       if _alive(state, group[position])]
             if not members or not _alive(state, target):
                 continue
             if target not in non_ranged and _ranged_flyer(state, target):
@@ -827,7 +866,9 @@ def _resolve(state: GameState) -> None:
                              out_of_reach=True)
                     continue
                 members = hitters
-            offense = sum(_offense(state, m, target) for m in members)
+            offense = 0
+            for member in members:
+                offense += _offense(state, member, target)
             # An exhausted card's offense "is 0 and may not be increased": the die adds only
             # when some attacker is ready.
             if any(m not in state.exhausted for m in members):
@@ -1025,7 +1066,8 @@ def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Att
             and not state.card(target).is_structure else 1
         defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
             else _defense(state, target, members)
-        found.append((side, target, members, offenses, ready, defense, steps[index], wounds))
+        found.append(Attack(side, target, members, offenses, ready, defense, steps[index],
+                            wounds))
     return found
 
 
@@ -1064,34 +1106,34 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
     if action.kind == "joint":
         lead = int(action.option)
         for index, attack in enumerate(attacks):
-            if attack[0] != side or attack[1] != target or not attack[2] \
-                    or attack[2][0] != lead:
+            if attack.side != side or attack.target != target or not attack.members \
+                    or attack.members[0] != lead:
                 continue
-            members = [*attack[2], card]
-            step = attack[6]
+            members = [*attack.members, card]
+            step = attack.step
             if step == 0 and "ranged" not in mine:
                 step = _phase_of(state, [side, target, *members])
             elif step == 1 and "fleetfoot" not in mine:
                 step = 2
             # A new attacker changes the target's defense only by its own riders.
             defense = _defense(state, target, members) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
-            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
-            return index, [(side, target, members, [*attack[3], offense],
-                            [*attack[4], ready], defense, step, wounds)]
-    found: list[Attack] = [(side, target, [card], [offense], [ready],
-                            _pair_defense(state, target, card), _step_of_keys(mine),
-                            2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
+                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+            wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1
+            return index, [Attack(side, target, members, [*attack.offenses, offense],
+                                  [*attack.ready, ready], defense, step, wounds)]
+    found: list[Attack] = [Attack(side, target, [card], [offense], [ready],
+                                  _pair_defense(state, target, card), _step_of_keys(mine),
+                                  2 if "fierce" in mine and _fierce_hurts(state, target) else 1)]
     if action.kind == "berserk" or state.where[target] == "guards" or _used(state, target):
         return -1, found
     theirs = rulings.keywords(state, target)
     ranged_flyer = "ranged" in mine and "flight" in mine
     if ranged_flyer and "ranged" not in theirs and "flight" not in theirs:
         return -1, found  # "Ranged flyers may only be hit by those with ranged or flight"
-    found.append((1 - side, card, [target], [_pair_offense(state, target, card)],
-                  [target not in state.exhausted], _pair_defense(state, card, target),
-                  _step_of_keys(theirs), 2 if "fierce" in theirs
-                  and _fierce_hurts(state, card) else 1))
+    found.append(Attack(1 - side, card, [target], [_pair_offense(state, target, card)],
+                        [target not in state.exhausted], _pair_defense(state, card, target),
+                        _step_of_keys(theirs), 2 if "fierce" in theirs
+                        and _fierce_hurts(state, card) else 1))
     return -1, found
 
 
@@ -1113,19 +1155,20 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
     if action.kind == "joint":
         lead = int(action.option)
         for index, attack in enumerate(attacks):
-            members = attack[2]
-            if attack[0] != side or attack[1] != target or not members or members[0] != lead:
+            members = attack.members
+            if attack.side != side or attack.target != target or not members \
+                    or members[0] != lead:
                 continue
-            step = attack[6]
+            step = attack.step
             if step == 0 and "ranged" not in mine:
                 step = _phase_of(state, [side, target, *members, card])
             elif step == 1 and "fleetfoot" not in mine:
                 step = 2
             defense = _defense(state, target, [*members, card]) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack[5]
-            for value in attack[3]:
+                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+            for value in attack.offenses:
                 offense += max(0, value)
-            wounds = 2 if attack[7] == 2 and "fierce" in mine else 1
+            wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1
             return index, target, offense, defense, step, wounds, NO_STRIKE_BACK, 0, 0
     defense = _pair_defense(state, target, card)
     step = _step_of_keys(mine)
@@ -1148,12 +1191,12 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
-    known = c.odds.get(card)
-    if known is None:
-        known = c.odds[card] = {}
-    found = known.get(target)
-    if found is None:
-        found = known[target] = _offense(state, card, target)
+    row = _pair_row(c.odds, len(state.cards), card, target)
+    if row is None:
+        return _offense(state, card, target)
+    found = row[target]
+    if found < 0:
+        found = row[target] = _offense(state, card, target)
     return found
 
 
@@ -1162,13 +1205,32 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
-    known = c.guard_odds.get(card)
-    if known is None:
-        known = c.guard_odds[card] = {}
-    found = known.get(attacker)
-    if found is None:
-        found = known[attacker] = _defense(state, card, [attacker])
+    row = _pair_row(c.guard_odds, len(state.cards), card, attacker)
+    if row is None:
+        return _defense(state, card, [attacker])
+    found = row[attacker]
+    if found < 0:
+        found = row[attacker] = _defense(state, card, [attacker])
     return found
+
+
+_NO_ROW: Final[list[int]] = []
+
+
+def _pair_row(rows: list[list[int]], size: int, card: int, other: int) -> list[int] | None:
+    """``card``'s row of a pair table (Combat.odds, Combat.guard_odds), made on its first
+    question (every entry -1, not known); None for a number outside the game's cards (never
+    expected: then the caller works the pair out every time)."""
+    if not rows:
+        rows.extend([_NO_ROW] * size)
+    if card >= len(rows) or other >= size or card < 0 or other < 0:
+        return None
+    row = rows[card]
+    if not row:
+        row = rows[card] = [-1] * size
+    elif other >= len(row):
+        return None
+    return row
 
 
 def _step_of_keys(keys: frozenset[str]) -> int:

@@ -17,7 +17,7 @@ log. Rule choices where the rulebook is silent or ambiguous are listed in rules/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.cards import CardFacts
@@ -70,6 +70,56 @@ class Prepared:
     table: Mapping[str, Profile]
     facts: dict[str, dict[str, Any]]
     config: GameConfig
+    # The deal before the shuffles (deal_layout), laid out at the first game and copied by
+    # the next ones: not compared, not shown.
+    deal: _Deal | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deal", None)
+
+
+class _Deal:
+    """Every game's cards before the shuffles, the same for every game of a deck: each
+    instance's card and zone in the deck's order, the zones' lists and the favoured kind."""
+
+    __slots__ = ("cards", "favour", "where", "zones")
+
+    def __init__(self, cards: list[str], where: list[str], zones: list[tuple[str, list[int]]],
+                 favour: int) -> None:
+        self.cards = cards
+        self.where = where
+        self.zones = zones
+        self.favour = favour
+
+
+_DEAL_SECTIONS: Final = (("holdings", "private"), ("structures", "structure_pile"),
+                         ("personalities", "personality_pile"), ("wanderers", "wanderer_pile"))
+
+
+def deal_layout(prepared: Prepared) -> _Deal:
+    """The deal of ``prepared``'s games (worked out once, then kept on it)."""
+    if prepared.deal is not None:
+        return prepared.deal
+    cards: list[str] = []
+    where: list[str] = []
+    zones: list[tuple[str, list[int]]] = []
+    for section, zone in _DEAL_SECTIONS:
+        instances: list[int] = []
+        for entry in prepared.deck.section(section):  # type: ignore[arg-type]
+            for _ in range(entry.count):
+                instances.append(len(cards))
+                cards.append(entry.card_id)
+                where.append(zone)
+        zones.append((zone, instances))
+    counts: dict[str, int] = {}
+    for card_id in cards:
+        card = prepared.table[card_id]
+        if card.type == "personality" and card.faction in rulings.PRIMARY:
+            counts[card.faction] = counts.get(card.faction, 0) + 1
+    favour = rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])] if counts else -1
+    deal = _Deal(cards, where, zones, favour)
+    object.__setattr__(prepared, "deal", deal)
+    return deal
 
 
 def prepare(deck: Deck, cards: Mapping[str, CardFacts],
@@ -123,25 +173,22 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     :func:`prepare`'s result (then ``cards`` and ``config`` are not needed)."""
     prepared = deck if isinstance(deck, Prepared) else prepare(deck, cards or {}, config)
     config = prepared.config
-    holdings = prepared.deck
-    state = GameState(cards=[], seed=seed, config=config, rng=GameRng(seed).state)
+    deal = deal_layout(prepared)
+    state = GameState(cards=list(deal.cards), seed=seed, config=config,
+                      rng=GameRng(seed).state)
     state.table = dict(prepared.table)
     state.facts = prepared.facts  # read-only, like the profiles: shared by the run's games
     if record:
         state_events(state)
-    sections = {"holdings": "private", "structures": "structure_pile",
-                "personalities": "personality_pile", "wanderers": "wanderer_pile"}
-    for section, zone in sections.items():
-        for entry in holdings.section(section):  # type: ignore[arg-type]
-            for _ in range(entry.count):
-                instance = len(state.cards)
-                state.cards.append(entry.card_id)
-                state.where.append(zone)
-                state.zones[zone].append(instance)
-                state.flags.append(0)
+    # The same lists as instance by instance (the zones' own lists kept: they are bound as
+    # the state's attributes).
+    state.where.extend(deal.where)
+    for zone, instances in deal.zones:
+        state.zones[zone].extend(instances)
+    state.flags.extend([0] * len(deal.cards))
     state.personal = list(STARTING_TOKENS)
     state.city = list(config.city_pool)
-    state.favour = _favour(state)
+    state.favour = deal.favour
     if state.events is not None:
         emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
              players=config.players, city=list(state.city), personal=list(state.personal))
@@ -176,19 +223,6 @@ def state_events(state: GameState) -> list[dict[str, Any]]:
 def _facts_dict(card: CardFacts) -> dict[str, Any]:
     return {name: getattr(card, name) for name in CardFacts.__dataclass_fields__
             if name not in ("structure_kind", "personality_kind", "pile")}
-
-
-def _favour(state: GameState) -> int:
-    """The primary token kind of the faction with most personalities in the deck (or -1)."""
-    counts: dict[str, int] = {}
-    for card_id in state.cards:
-        card = state.table[card_id]
-        if card.type == "personality" and card.faction in rulings.PRIMARY:
-            counts[card.faction] = counts.get(card.faction, 0) + 1
-    if not counts:
-        return -1
-    faction = max(sorted(counts), key=lambda f: counts[f])
-    return rulings.PRIMARY[faction]
 
 
 # --- the round ---------------------------------------------------------------------------

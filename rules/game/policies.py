@@ -604,16 +604,7 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         # The assignment after which the fight is expected to go best (a kill needs as many
         # separate hits as the target has vitality left; every attack risks a strike-back).
         # Copies of a card, with the same wounds, make the same assignment: one of each.
-        distinct: list[Action] = []
-        # (The option as it is, a lead's number written out: the same test as its value.)
-        seen: set[tuple[str, int, int, str]] = set()
-        for action in choices:
-            same = (state.cards[action.card], state.wounds.get(action.card, 0)
-                    + (100 if action.card in state.exhausted else 0), action.target,
-                    action.option)
-            if same not in seen:
-                seen.add(same)
-                distinct.append(action)
+        distinct = _distinct_assignments(state, choices)
         if len(distinct) == 1 and len(choices) == len(actions):
             return distinct[0]  # nothing to weigh: no other assignment, no "done"
         fight = Fight(state)
@@ -631,6 +622,33 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if step == "bribe":
         return _bribe_choice(state, actions)
     return _find(actions, "done")
+
+
+def _distinct_assignments(state: GameState, choices: list[Action]) -> list[Action]:
+    """The first of each set of assignments alike: the same card (by its id), wounds and
+    exhaustion, target and option (a lead's number written out: the same test as its
+    value). Compared with the few kept so far in a loop: a tuple of the four and a set of
+    them were made for every option (tests/rules/game/test_engine_shortcuts.py checks the
+    same list as with the set)."""
+    distinct: list[Action] = []
+    ids: list[str] = []
+    marks: list[int] = []
+    cards, wounds, exhausted = state.cards, state.wounds, state.exhausted
+    for action in choices:
+        card = action.card
+        card_id = cards[card]
+        mark = wounds.get(card, 0) + (100 if card in exhausted else 0)
+        target, option = action.target, action.option
+        for index in range(len(distinct)):
+            kept = distinct[index]
+            if kept.target == target and marks[index] == mark and ids[index] == card_id \
+                    and kept.option == option:
+                break
+        else:
+            distinct.append(action)
+            ids.append(card_id)
+            marks.append(mark)
+    return distinct
 
 
 def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
@@ -709,7 +727,9 @@ class Fight:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.attacks = combat.forecast(state)
-        self.mine = set(_combat_cards(state))
+        # The combat's own list (read, never changed): a set of it was made at every decision,
+        # for a few questions about a handful of cards.
+        self.mine = _combat_cards(state)
         self.left: dict[int, int] = {}  # wounds each target can still take
         # Filled by value() for the fight as it stands (what assignment_gain starts from):
         self.alive: dict[int, float] = {}  # each card's chance to live through the fight
@@ -733,7 +753,7 @@ class Fight:
         alive = self.alive
         chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
         if replaced >= 0:
-            for member in self.attacks[replaced][2]:
+            for member in self.attacks[replaced].members:
                 chance *= alive.get(member, 1.0)
         on_target = self.hits_on.get(target, _NO_HITS)
         left = self.wounds_left(target)
@@ -766,7 +786,8 @@ class Fight:
         assignment_gain)."""
         changed: dict[int, dict[int, float]] = {}
         for index, attack in enumerate(self.attacks):
-            _, target, members, offenses, ready, defense, _, _ = attack
+            target, members, offenses = attack.target, attack.members, attack.offenses
+            ready, defense = attack.ready, attack.defense
             delta = 0
             for position, member in enumerate(members):
                 if not ready[position]:
@@ -784,7 +805,7 @@ class Fight:
         gain = 0.0
         for target, chances in changed.items():
             hits = [(chances.pop(i, c), w, i) for c, w, i in self.hits_on.get(target, _NO_HITS)]
-            hits += [(c, self.attacks[i][7], i) for i, c in chances.items()]
+            hits += [(c, self.attacks[i].wounds, i) for i, c in chances.items()]
             killed = _kill_chance(self.wounds_left(target), hits)
             untouched = 1.0
             for chance, _, _ in hits:
@@ -801,7 +822,7 @@ class Fight:
             return killed * (card.bounty + KILL_VALUE) + wounded
         if card.subtype == "stronghold":
             return -(killed * 1000 + wounded)
-        if target in self.mine or card.is_structure:
+        if combat.listed(self.mine, target) or card.is_structure:
             return -(killed * _card_worth(card) + wounded)
         return 0.0
 
@@ -820,7 +841,7 @@ class Fight:
             return killed * (card.bounty + KILL_VALUE) + wounded
         if card.subtype == "stronghold":
             return -(killed * 1000 + wounded)
-        if target in self.mine or card.is_structure:
+        if combat.listed(self.mine, target) or card.is_structure:
             return -(killed * _card_worth(card) + wounded)
         return 0.0
 
@@ -850,16 +871,17 @@ class Fight:
             self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
         present = 0  # a bit per resolution step that has attacks
         for attack in attacks:
-            present |= 1 << attack[6]
+            present |= 1 << attack.step
         struck: list[int] = []
         for step in (0, 1, 2):
             if not present >> step & 1:
                 continue
             struck.clear()
             for index, attack in enumerate(attacks):
-                if attack[6] != step:
+                if attack.step != step:
                     continue
-                _, target, members, offenses, ready, defense, _, wounds = attack
+                target, members, offenses = attack.target, attack.members, attack.offenses
+                ready, defense, wounds = attack.ready, attack.defense, attack.wounds
                 offense = 0
                 for position, member in enumerate(members):
                     value = offenses[position]
@@ -902,7 +924,8 @@ class Fight:
         total = 0.0
         for target, target_hits in hits.items():
             worth = self._worth(target, target_hits, 1.0 - alive[target])
-            if hold and worth < 0 and target in self.mine:  # no exhaustion: only deaths count
+            # (no exhaustion: only deaths count)
+            if hold and worth < 0 and combat.listed(self.mine, target):
                 card = state.card(target)
                 worth = -(1.0 - alive[target]) * _card_worth(card)
             total += worth

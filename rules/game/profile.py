@@ -92,6 +92,11 @@ class Profile:
     is_troop: bool = field(init=False)
     is_citizen: bool = field(init=False)
     is_structure: bool = field(init=False)
+    # Its abilities used outside combat and in the modification step, in their order
+    # (rulings.usable_abilities looks at the one kind for every card in play, many times a
+    # turn).
+    plain_abilities: tuple[Ability, ...] = field(init=False)
+    combat_abilities: tuple[Ability, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "total_cost", sum(self.cost) + self.generic)
@@ -102,6 +107,10 @@ class Profile:
         object.__setattr__(self, "is_citizen",
                            self.type == "personality" and self.subtype == "citizen")
         object.__setattr__(self, "is_structure", self.type == "structure")
+        object.__setattr__(self, "plain_abilities",
+                           tuple(a for a in self.abilities if not a.effect.combat))
+        object.__setattr__(self, "combat_abilities",
+                           tuple(a for a in self.abilities if a.effect.combat))
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords

@@ -359,27 +359,36 @@ def usable_abilities(state: GameState, *, combat_step: bool) -> list[tuple[int, 
     """(card holding the ability, ability, card that exhausts) for every ability that can be
     used now: not exhausted when it exhausts, faction threshold met, its price affordable."""
     found: list[tuple[int, Ability, int]] = []
-    for zone in (state.private, state.residents, state.guards, state.defensive,
-                 state.attached):
-        for instance in zone:
-            card = state.card(instance)
-            if not card.abilities:
-                continue
-            actor = _actor(state, instance, card)
-            if actor < 0:
-                continue
-            for ability in card.abilities:
-                if ability.effect.combat != combat_step:
-                    continue
-                if ability.exhausts and actor in state.exhausted:
-                    continue
-                if ability.threshold and faction_members(
-                        state, state.card(actor).faction) < ability.threshold:
-                    continue
-                if not affordable(state, ability.effect.pay):
-                    continue
-                found.append((instance, ability, actor))
+    # (Zone by zone without a tuple of them made at every call, and each card's abilities
+    # of the one kind, Profile.plain_abilities or combat_abilities: the same in the same
+    # order as every ability filtered by its kind.)
+    _usable_in(state, state.private, combat_step, found)
+    _usable_in(state, state.residents, combat_step, found)
+    _usable_in(state, state.guards, combat_step, found)
+    _usable_in(state, state.defensive, combat_step, found)
+    _usable_in(state, state.attached, combat_step, found)
     return found
+
+
+def _usable_in(state: GameState, zone: list[int], combat_step: bool,
+               found: list[tuple[int, Ability, int]]) -> None:
+    for instance in zone:
+        card = state.card(instance)
+        abilities = card.combat_abilities if combat_step else card.plain_abilities
+        if not abilities:
+            continue
+        actor = _actor(state, instance, card)
+        if actor < 0:
+            continue
+        for ability in abilities:
+            if ability.exhausts and actor in state.exhausted:
+                continue
+            if ability.threshold and faction_members(
+                    state, state.card(actor).faction) < ability.threshold:
+                continue
+            if not affordable(state, ability.effect.pay):
+                continue
+            found.append((instance, ability, actor))
 
 
 def _actor(state: GameState, instance: int, card: Profile) -> int:

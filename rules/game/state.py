@@ -71,10 +71,11 @@ class Combat:
     declined: bool = False  # the player's Defenders passed up their second fight
     # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
     # pairs while the assignments are made (nothing changes them then), for policies weighing
-    # every assignment; not saved, not copied. Nested by instance rather than keyed by one
-    # number made of both: small ints are shared objects, a big key is made at every lookup.
-    odds: dict[int, dict[int, int]] = field(default_factory=dict)
-    guard_odds: dict[int, dict[int, int]] = field(default_factory=dict)
+    # every assignment; not saved, not copied. Rows indexed by instance (-1: not worked out
+    # yet; a row is made at its card's first question): a list read by index, where nested
+    # dictionaries hashed a boxed number at every look-up.
+    odds: list[list[int]] = field(default_factory=list)
+    guard_odds: list[list[int]] = field(default_factory=list)
     # The wanderers the greedy policy hunts, worked out at the first engage decision and kept
     # for the next ones (engaging changes nothing it reads); not saved, not copied.
     plan: list[int] | None = None

@@ -770,16 +770,133 @@ def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
         expected: dict[int, list[int]] = {}
         for step in (0, 1, 2):  # (resolved step by step, as the value weighs them)
             for index, margin in enumerate(fight.margins):
-                if policies._wound_chance(margin) > 0 and fight.attacks[index][6] == step:
-                    expected.setdefault(fight.attacks[index][1], []).append(index)
+                if policies._wound_chance(margin) > 0 and fight.attacks[index].step == step:
+                    expected.setdefault(fight.attacks[index].target, []).append(index)
         assert {t: [i for _, _, i in hits] for t, hits in fight.hits_on.items()} == expected
         for target, hits in fight.hits_on.items():
             assert [c for c, _, _ in hits] == [fight.chances[i] for _, _, i in hits]
-            assert [w for _, w, _ in hits] == [fight.attacks[i][7] for _, _, i in hits]
+            assert [w for _, w, _ in hits] == [fight.attacks[i].wounds for _, _, i in hits]
             assert target in fight.worth
         assert fight.value() == fight.base
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> None:
+    """combat._pair_offense and _pair_defense (rows by instance, kept during the assignments)
+    answer _offense and _defense against the one attacker, asked first or again."""
+    checked = 0
+    for state in every_state(deck, 10, "greedy"):
+        c = state.combat
+        if c is None or c.step != "assign":
+            continue
+        cards = [*c.player, *c.wild, *state.private, *state.guards]
+        for _ in range(2):  # (the first time fills the rows, the second reads them)
+            for card, other in itertools.product(cards, repeat=2):
+                assert combat._pair_offense(state, card, other) == combat._offense(
+                    state, card, other)
+                assert combat._pair_defense(state, card, other) == combat._defense(
+                    state, card, [other])
+                checked += 1
+    assert checked > 1000
+
+
+def distinct_by_set(state: GameState, choices: list[Action]) -> list[Action]:
+    """policies._distinct_assignments the long way: a key per option, and a set of them."""
+    distinct: list[Action] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for action in choices:
+        same = (state.cards[action.card], state.wounds.get(action.card, 0)
+                + (100 if action.card in state.exhausted else 0), action.target,
+                action.option)
+        if same not in seen:
+            seen.add(same)
+            distinct.append(action)
+    return distinct
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 12, "greedy"):
+        if state.combat is None or state.combat.step not in ("assign", "berserk"):
+            continue
+        choices = [a for a in engine.legal_actions(state)
+                   if a.kind in ("separate", "joint", "berserk")]
+        found = policies._distinct_assignments(state, choices)
+        expected = distinct_by_set(state, choices)
+        assert [id(a) for a in found] == [id(a) for a in expected]
+        checked += len(choices) - len(found)
+    assert checked > 50  # (copies were found)
+
+
+def usable_the_long_way(state: GameState, combat_step: bool) -> list[tuple[int, object, int]]:
+    """rulings.usable_abilities as it was: every ability of every card, filtered by its kind."""
+    found: list[tuple[int, object, int]] = []
+    for zone in (state.private, state.residents, state.guards, state.defensive,
+                 state.attached):
+        for instance in zone:
+            card = state.card(instance)
+            if not card.abilities:
+                continue
+            actor = rulings._actor(state, instance, card)
+            if actor < 0:
+                continue
+            for ability in card.abilities:
+                if ability.effect.combat != combat_step:
+                    continue
+                if ability.exhausts and actor in state.exhausted:
+                    continue
+                if ability.threshold and rulings.faction_members(
+                        state, state.card(actor).faction) < ability.threshold:
+                    continue
+                if not rulings.affordable(state, ability.effect.pay):
+                    continue
+                found.append((instance, ability, actor))
+    return found
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_usable_abilities_of_one_kind_are_the_filtered_abilities(deck: str) -> None:
+    """Profile.plain_abilities and combat_abilities: the usable abilities read from the one
+    kind are those of every ability filtered by its kind, in the same order."""
+    found = 0
+    for state in every_state(deck, 8, "greedy"):
+        for combat_step in (False, True):
+            usable = rulings.usable_abilities(state, combat_step=combat_step)
+            assert usable == usable_the_long_way(state, combat_step)
+            found += len(usable)
+    assert found > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
+    """engine.deal_layout (the deck's deal worked out at its first game, copied by the next):
+    every game starts as the deal made instance by instance from the deck's sections, with the
+    kind of the faction with most personalities favoured."""
+    prepared = engine.prepare(sample(deck), catalogue())
+    for seed in (1, 2):
+        state = engine.new_game(prepared, None, seed)
+        assert prepared.deal is not None
+        cards: list[str] = []
+        for section in ("holdings", "structures", "personalities", "wanderers"):
+            for entry in prepared.deck.section(section):  # type: ignore[arg-type]
+                cards += [entry.card_id] * entry.count
+        assert state.cards == cards
+        assert len(state.where) == len(state.flags) == len(cards)
+        counts: dict[str, int] = {}
+        for card_id in cards:
+            card = prepared.table[card_id]
+            if card.type == "personality" and card.faction in rulings.PRIMARY:
+                counts[card.faction] = counts.get(card.faction, 0) + 1
+        assert state.favour == (rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])]
+                                if counts else -1)
+        # (Every instance is where its zone's list has it: the deal's zones, then play.)
+        for instance in range(len(cards)):
+            assert instance in state.zones[state.where[instance]]
+        dealt = engine.new_game(engine.prepare(sample(deck), catalogue()), None, seed)
+        assert dealt.to_dict() == state.to_dict()  # (the first game of a deck: laid out anew)
 
 
 def _bearers_sorted(state: GameState, bearers: Sequence[int], used: Collection[int]) -> list[int]:
