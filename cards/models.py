@@ -100,6 +100,11 @@ class Card(models.Model):
             models.Index(fields=["faction", "name", "id"]),
             # The default order, walked in index order so a page stops after its rows.
             models.Index(fields=["name", "id"]),
+            # A comparison of offense (a troop's first number) reads only the cards in its
+            # range, and their kind (the personality kind's columns) and faction from the
+            # index alone: a count of `(t:troop or t:wanderer) off>=4` read every card of
+            # the search index of every compared column (docs/search-speed.md).
+            models.Index(fields=["offense", "defense", "type", "subtype", "faction"]),
         ]
 
     def __str__(self) -> str:
