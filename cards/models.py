@@ -96,10 +96,18 @@ class Card(models.Model):
             models.Index(fields=["type", "subtype"]),
             # A faction's cards in the default order: a page of a faction's search walks it
             # and stops after its rows, where the faction alone made it sort every one of
-            # them (docs/search-speed.md).
-            models.Index(fields=["faction", "name", "id"]),
+            # them; with the columns of the personality kind and offense, a faction's troops
+            # (or citizens, or offense range) are found and counted from the index alone
+            # (docs/search-speed.md).
+            models.Index(fields=["faction", "name", "id", "offense", "defense", "type",
+                                 "subtype"]),
             # The default order, walked in index order so a page stops after its rows.
             models.Index(fields=["name", "id"]),
+            # A comparison of offense (a troop's first number) reads only the cards in its
+            # range, and their kind (the personality kind's columns) and faction from the
+            # index alone: a count of `(t:troop or t:wanderer) off>=4` read every card of
+            # the search index of every compared column (docs/search-speed.md).
+            models.Index(fields=["offense", "defense", "type", "subtype", "faction"]),
         ]
 
     def __str__(self) -> str:

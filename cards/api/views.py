@@ -216,6 +216,8 @@ class IdsCountedBy:
         return self.counted
 
     def _count(self) -> int:
+        if self.first_page and self.compiled is not None and connection.vendor == "postgresql":
+            return self._first_page_and_count(self.compiled, self.first_page)
         if self.first_page:
             self._first_ids = self[0:self.first_page]
             if len(self._first_ids) < self.first_page:
@@ -226,6 +228,22 @@ class IdsCountedBy:
             cursor.execute(f"SELECT COUNT(*) FROM ({self.compiled.sql}) matches",
                            self.compiled.params)
             return int(cursor.fetchone()[0])
+
+    def _first_page_and_count(self, sql: CompiledIds, size: int) -> int:
+        """The first page's ids and, only when the page is full, the count, in one statement:
+        on PostgreSQL each statement is a round trip to the server's process, which on a busy
+        machine waits to be scheduled (docs/search-speed.md). The count is a scalar subquery
+        in a CASE, which PostgreSQL runs only when the CASE reaches it (an InitPlan is run at
+        its first use); the window counts the page's rows alone, after its LIMIT, and leaves
+        their order as the page's ORDER BY made it."""
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT page.id, CASE WHEN COUNT(*) OVER () >= %s THEN (SELECT COUNT(*) FROM "
+                f"({sql.sql}) matches) END FROM ({sql.sql} ORDER BY {sql.ordering} LIMIT %s) page",
+                [size, *sql.params, *sql.params, *sql.ordering_params, size])
+            rows = cursor.fetchall()
+        self._first_ids = [card_id for card_id, _ in rows]
+        return len(rows) if len(rows) < size else int(rows[0][1])
 
     def __getitem__(self, index: slice) -> list[str]:
         start, stop = index.start or 0, index.stop

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
 from rest_framework.renderers import JSONRenderer
 
@@ -91,7 +92,8 @@ def test_a_list_whose_rows_are_kept_counts_and_reads_the_ids_only(
 ) -> None:
     client.get("/api/cards/", {"q": "set:demo", "page_size": "20"})
     search_cache.forget_searches()  # a query not asked before, whose cards' rows are kept
-    with django_assert_num_queries(2):  # the count and the page's ids
+    # The count and the page's ids; one statement on PostgreSQL (IdsCountedBy).
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
         response = client.get("/api/cards/", {"q": "set:demo", "page_size": "10"})
     assert len(response.json()["results"]) == 10
     with django_assert_num_queries(1):  # the page's ids: the query was counted just before
