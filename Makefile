@@ -45,7 +45,7 @@ ENGINE_SOURCES := rules/compiled.py rules/build_engine.py rules/rng.py $(wildcar
 $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 	@if [ "$${ALLEGIANCE_COMPILE:-1}" = 0 ]; then \
 	  echo "ALLEGIANCE_COMPILE=0: the rules engine runs as plain Python"; \
-	else echo "Compiling the rules engine with mypyc, guided by a profile (about a minute and a half on two cores; ALLEGIANCE_PGO=0: half a minute)"; mkdir -p build/mypyc; \
+	else echo "Compiling the rules engine with mypyc (under a minute on two cores; ALLEGIANCE_PGO=1: guided by a profile, twice that)"; mkdir -p build/mypyc; \
 	  if ! ALLEGIANCE_ENGINE=python $(PY) -m rules.build_engine >build/mypyc/build.log 2>&1; then \
 	    tail -n 20 build/mypyc/build.log; echo "warning: could not compile the rules engine" \
 	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
