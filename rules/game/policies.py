@@ -717,6 +717,54 @@ def _wound_chance(margin: int) -> float:
     return _WOUND_MINUS_1 if margin == -1 else 0.0
 
 
+class Hit:
+    """One attack that may wound a target in the fight: its chance to wound (its attackers
+    alive), wounds per hit, and the attack's index. A small class rather than a tuple:
+    compiled, the chance is kept as a native float, not a boxed one read through a tuple."""
+
+    __slots__ = ("attack", "chance", "wounds")
+
+    def __init__(self, chance: float, wounds: int, attack: int) -> None:
+        self.chance = chance
+        self.wounds = wounds
+        self.attack = attack
+
+
+# What a card's part of the fight's value counts: nothing, a wanderer's (its kill a gain) or
+# one of the player's cards (its loss).
+_NOTHING: Final = 0
+_WANDERER: Final = 1
+_LOSS: Final = 2
+
+
+class Figures:
+    """One card's figures in a fight, looked up once per card (compiled, native fields where
+    there were four dictionaries keyed by instance): the wounds it can still take, its chance
+    to live through the fight, the hits on it, its part of the fight's value, and what that
+    part counts (``kind``, ``prize``: a kill's worth)."""
+
+    __slots__ = ("alive", "hits", "kind", "left", "prize", "step", "worth")
+
+    def __init__(self, left: int, kind: int, prize: float) -> None:
+        self.left = left
+        self.kind = kind
+        self.prize = prize
+        self.alive = 1.0
+        self.worth = 0.0
+        self.hits: list[Hit] = []
+        self.step = -1  # the last resolution step that struck it (Fight.value)
+
+    def part(self, killed: float, untouched: float) -> float:
+        """Its part of the fight's value, from the chance that it is killed and the chance
+        that nothing wounds it."""
+        wounded = 1.0 - untouched - killed
+        if self.kind == _WANDERER:
+            return killed * self.prize + wounded
+        if self.kind == _LOSS:
+            return -(killed * self.prize + wounded)
+        return 0.0
+
+
 class Fight:
     """What the combat is expected to bring the player if resolved now, and with what a
     modification would change: wanderers killed (their bounty and :data:`KILL_VALUE`) or
@@ -730,14 +778,13 @@ class Fight:
         # The combat's own list (read, never changed): a set of it was made at every decision,
         # for a few questions about a handful of cards.
         self.mine = _combat_cards(state)
-        self.left: dict[int, int] = {}  # wounds each target can still take
         # Filled by value() for the fight as it stands (what assignment_gain starts from):
-        self.alive: dict[int, float] = {}  # each card's chance to live through the fight
+        # each card's figures (its chance to live, the hits on it, its part of the value;
+        # cards asked about later get theirs when first asked), ...
+        self.figures: dict[int, Figures] = {}
         self.chances: list[float] = []  # each attack's chance to wound, its attackers alive
-        self.hits_on: dict[int, list[tuple[float, int, int]]] = {}  # (chance, wounds, attack)
         self.margins: list[int] = []  # each attack's margin before the dice
         self.factors: list[float] = []  # the chance its attackers are alive to strike
-        self.worth: dict[int, float] = {}  # each target's part of the value
         self.base = self.value(keep=True)
         self.engaged: dict[int, list[int]] | None = None  # combat.engaged, for assignments
 
@@ -749,30 +796,29 @@ class Fight:
         (replaced, target, offense, defense, step, wounds, back_margin, back_step,
          back_wounds) = combat.assignment_numbers(self.state, self.attacks, action,
                                                   self._engaged())
-        card = action.card
-        alive = self.alive
-        chance = _wound_chance(offense - defense) * alive.get(card, 1.0)
+        card = self.of(action.card)
+        chance = _wound_chance(offense - defense) * card.alive
         if replaced >= 0:
+            figures = self.figures
             for member in self.attacks[replaced].members:
-                chance *= alive.get(member, 1.0)
-        on_target = self.hits_on.get(target, _NO_HITS)
-        left = self.wounds_left(target)
+                member_figures = figures.get(member)
+                if member_figures is not None:  # (else alive: times 1.0, the same bits)
+                    chance *= member_figures.alive
+        on = self.of(target)
         if back_margin == combat.NO_STRIKE_BACK:
-            killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
-            return self._part(target, killed, untouched) - self.worth.get(target, 0.0)
-        back = _wound_chance(back_margin) * alive.get(target, 1.0)
-        on_card = self.hits_on.get(card, _NO_HITS)
-        card_left = self.wounds_left(card)
+            killed, untouched = _hit_chances(on.left, on.hits, replaced, chance, wounds)
+            return on.part(killed, untouched) - on.worth
+        back = _wound_chance(back_margin) * on.alive
         if step < back_step:  # the target may die before it strikes back
-            killed, _ = _hit_chances(left, on_target, -1, chance, wounds)
+            killed, _ = _hit_chances(on.left, on.hits, -1, chance, wounds)
             back *= 1.0 - killed
         elif back_step < step:  # the card may die before it strikes
-            killed, _ = _hit_chances(card_left, on_card, -1, back, back_wounds)
+            killed, _ = _hit_chances(card.left, card.hits, -1, back, back_wounds)
             chance *= 1.0 - killed
-        killed, untouched = _hit_chances(left, on_target, replaced, chance, wounds)
-        gain = self._part(target, killed, untouched) - self.worth.get(target, 0.0)
-        killed, untouched = _hit_chances(card_left, on_card, -1, back, back_wounds)
-        return gain + self._part(card, killed, untouched) - self.worth.get(card, 0.0)
+        killed, untouched = _hit_chances(on.left, on.hits, replaced, chance, wounds)
+        gain = on.part(killed, untouched) - on.worth
+        killed, untouched = _hit_chances(card.left, card.hits, -1, back, back_wounds)
+        return gain + card.part(killed, untouched) - card.worth
 
     def _engaged(self) -> dict[int, list[int]]:
         if self.engaged is None:
@@ -804,56 +850,38 @@ class Fight:
                 changed.setdefault(target, {})[index] = chance
         gain = 0.0
         for target, chances in changed.items():
-            hits = [(chances.pop(i, c), w, i) for c, w, i in self.hits_on.get(target, _NO_HITS)]
-            hits += [(c, self.attacks[i].wounds, i) for i, c in chances.items()]
-            killed = _kill_chance(self.wounds_left(target), hits)
+            on = self.of(target)
+            hits = [Hit(chances.pop(hit.attack, hit.chance), hit.wounds, hit.attack)
+                    for hit in on.hits]
+            hits += [Hit(c, self.attacks[i].wounds, i) for i, c in chances.items()]
+            killed = _kill_chance(on.left, hits)
             untouched = 1.0
-            for chance, _, _ in hits:
-                untouched *= 1.0 - chance
-            gain += self._part(target, killed, untouched) - self.worth.get(target, 0.0)
+            for hit in hits:
+                untouched *= 1.0 - hit.chance
+            gain += on.part(killed, untouched) - on.worth
         return gain
 
-    def _part(self, target: int, killed: float, untouched: float) -> float:
-        """A target's part of the fight's value, from the chance that it is killed and the
-        chance that nothing wounds it."""
-        wounded = 1.0 - untouched - killed
-        card = self.state.card(target)
-        if card.type == "wanderer":
-            return killed * (card.bounty + KILL_VALUE) + wounded
-        if card.subtype == "stronghold":
-            return -(killed * 1000 + wounded)
-        if combat.listed(self.mine, target) or card.is_structure:
-            return -(killed * _card_worth(card) + wounded)
-        return 0.0
+    def of(self, card: int) -> Figures:
+        """The card's figures in the fight as it stands (new ones, untouched, if no attack
+        may wound it)."""
+        figures = self.figures.get(card)
+        if figures is None:
+            figures = self._new_figures(card)
+            self.figures[card] = figures
+        return figures
 
-    def _worth(self, target: int, hits: list[tuple[float, int, int]], killed: float = -1.0
-               ) -> float:
-        """A target's part of the fight's value, hit by ``hits`` (chance, wounds, attack;
-        ``killed``: their chance to kill it, when known)."""
-        if killed < 0:
-            killed = _kill_chance(self.wounds_left(target), hits)
-        untouched = 1.0
-        for chance, _, _ in hits:
-            untouched *= 1.0 - chance
-        wounded = 1.0 - untouched - killed
+    def _new_figures(self, target: int) -> Figures:
         card = self.state.card(target)
+        # Any wound destroys a structure other than a stronghold.
+        left = 1 if card.is_structure and card.subtype != "stronghold" \
+            else card.vitality - self.state.wounds.get(target, 0)
         if card.type == "wanderer":
-            return killed * (card.bounty + KILL_VALUE) + wounded
+            return Figures(left, _WANDERER, card.bounty + KILL_VALUE)
         if card.subtype == "stronghold":
-            return -(killed * 1000 + wounded)
+            return Figures(left, _LOSS, 1000.0)
         if combat.listed(self.mine, target) or card.is_structure:
-            return -(killed * _card_worth(card) + wounded)
-        return 0.0
-
-    def wounds_left(self, target: int) -> int:
-        left = self.left.get(target)
-        if left is None:
-            card = self.state.card(target)
-            # Any wound destroys a structure other than a stronghold.
-            left = 1 if card.is_structure and card.subtype != "stronghold" \
-                else card.vitality - self.state.wounds.get(target, 0)
-            self.left[target] = left
-        return left
+            return Figures(left, _LOSS, _card_worth(card))
+        return Figures(left, _NOTHING, 0.0)
 
     def value(self, boost_off: dict[int, int] | None = None,
               boost_def: dict[int, int] | None = None, feared: int = -1,
@@ -864,15 +892,15 @@ class Fight:
         state = self.state
         attacks = self.attacks if grant is None else combat.forecast(
             state, {grant[0]: grant[1]})
-        alive: dict[int, float] = {}
-        hits: dict[int, list[tuple[float, int, int]]] = {}  # (chance, wounds, attack)
+        # the figures of each card that an attack may wound, in the order of their first hit
+        figures: dict[int, Figures] = {}
         chances = [0.0] * len(attacks) if keep else []
         if keep:
             self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
         present = 0  # a bit per resolution step that has attacks
         for attack in attacks:
             present |= 1 << attack.step
-        struck: list[int] = []
+        struck: list[Figures] = []
         for step in (0, 1, 2):
             if not present >> step & 1:
                 continue
@@ -897,42 +925,46 @@ class Fight:
                 positive = chance > 0
                 if keep or positive:
                     # The chance its attackers are alive to strike, and the attack's chance
-                    # to wound times each of theirs (in that order, as before: the same bits).
+                    # to wound times each of theirs (in that order, as before: the same bits;
+                    # a card struck in this step is alive, 1.0, until the step ends).
                     factor = 1.0
                     for member in members:
-                        living = alive.get(member, 1.0)
+                        member_figures = figures.get(member)
+                        living = 1.0 if member_figures is None else member_figures.alive
                         factor *= living
                         chance *= living
                     if keep:
                         self.margins[index], self.factors[index] = offense - defense, factor
                 if positive:
-                    # (get, then a new list only when missing: setdefault would build one
-                    # for every hit)
-                    # The hits carry their attack's index: the same lists are kept as
-                    # hits_on (one tuple a hit, not a second list of them).
-                    on_target = hits.get(target)
-                    if on_target is None:
-                        hits[target] = [(chance, wounds, index)]
-                    else:
-                        on_target.append((chance, wounds, index))
-                    if not combat.listed(struck, target):  # (its chance to live: once)
-                        struck.append(target)
+                    # The hits carry their attack's index: the same lists are kept as the
+                    # figures' hits (one object a hit, not a second list of them).
+                    on = figures.get(target)
+                    if on is None:
+                        on = self._new_figures(target)
+                        figures[target] = on
+                    on.hits.append(Hit(chance, wounds, index))
+                    if on.step != step:  # (its chance to live: once)
+                        on.step = step
+                        struck.append(on)
                     if keep:
                         chances[index] = chance
-            for target in struck:
-                alive[target] = 1.0 - _kill_chance(self.wounds_left(target), hits[target])
+            for on in struck:
+                on.alive = 1.0 - _kill_chance(on.left, on.hits)
         total = 0.0
-        for target, target_hits in hits.items():
-            worth = self._worth(target, target_hits, 1.0 - alive[target])
+        for target, on in figures.items():
+            untouched = 1.0
+            for hit in on.hits:
+                untouched *= 1.0 - hit.chance
+            worth = on.part(1.0 - on.alive, untouched)
             # (no exhaustion: only deaths count)
             if hold and worth < 0 and combat.listed(self.mine, target):
                 card = state.card(target)
-                worth = -(1.0 - alive[target]) * _card_worth(card)
+                worth = -(1.0 - on.alive) * _card_worth(card)
             total += worth
             if keep:
-                self.worth[target] = worth
+                on.worth = worth
         if keep:
-            self.alive, self.chances, self.hits_on = alive, chances, hits
+            self.figures, self.chances = figures, chances
         return total
 
 
@@ -941,19 +973,16 @@ def _combat_cards(state: GameState) -> list[int]:
     return state.combat.player
 
 
-_NO_HITS: Final[list[tuple[float, int, int]]] = []
-
-
-def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chance: float,
+def _hit_chances(left: int, hits: list[Hit], skip: int, chance: float,
                  wounds: int) -> tuple[float, float]:
-    """(The chance that ``hits`` (chance, wounds, attack), but the attack ``skip``, and one
-    more hit (``chance``, ``wounds``) deal ``left`` wounds or more; the chance none lands.)"""
+    """(The chance that ``hits``, but the attack ``skip``, and one more hit (``chance``,
+    ``wounds``) deal ``left`` wounds or more; the chance none lands.)"""
     untouched = 1.0 - chance
     simple = left <= 1 or wounds >= left
-    for hit_chance, hit_wounds, index in hits:
-        if index != skip:
-            untouched *= 1.0 - hit_chance
-            if hit_wounds < left:
+    for hit in hits:
+        if hit.attack != skip:
+            untouched *= 1.0 - hit.chance
+            if hit.wounds < left:
                 simple = False
     if left <= 0:
         return 1.0, untouched
@@ -961,14 +990,14 @@ def _hit_chances(left: int, hits: list[tuple[float, int, int]], skip: int, chanc
         return 1.0 - untouched, untouched
     if left == 2:  # most of the time (see _spread_two)
         none, one, two = 1.0, 0.0, 0.0
-        for hit_chance, hit_wounds, index in hits:
-            if index != skip:
-                none, one, two = _spread_two(none, one, two, hit_chance, hit_wounds)
+        for hit in hits:
+            if hit.attack != skip:
+                none, one, two = _spread_two(none, one, two, hit.chance, hit.wounds)
         return _spread_two(none, one, two, chance, wounds)[2], untouched
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
-    for hit_chance, hit_wounds, index in hits:
-        if index != skip:
-            spread = _spread_hit(spread, left, hit_chance, hit_wounds)
+    for hit in hits:
+        if hit.attack != skip:
+            spread = _spread_hit(spread, left, hit.chance, hit.wounds)
     return _spread_hit(spread, left, chance, wounds)[left], untouched
 
 
@@ -994,24 +1023,23 @@ def _spread_two(none: float, one: float, two: float, chance: float, wounds: int
     return none * stay, one * stay, none * chance + one * chance + two * stay + two * chance
 
 
-def _kill_chance(left: int, hits: list[tuple[float, int, int]]) -> float:
-    """The chance that independent hits (chance, wounds, attack) deal ``left`` wounds or
-    more."""
+def _kill_chance(left: int, hits: list[Hit]) -> float:
+    """The chance that independent hits deal ``left`` wounds or more."""
     if left <= 0:
         return 1.0
-    if left == 1 or all(wounds >= left for _, wounds, _ in hits):
+    if left == 1 or all(hit.wounds >= left for hit in hits):
         missed = 1.0
-        for chance, _, _ in hits:
-            missed *= 1.0 - chance
+        for hit in hits:
+            missed *= 1.0 - hit.chance
         return 1.0 - missed
     if left == 2:
         none, one, two = 1.0, 0.0, 0.0
-        for chance, wounds, _ in hits:
-            none, one, two = _spread_two(none, one, two, chance, wounds)
+        for hit in hits:
+            none, one, two = _spread_two(none, one, two, hit.chance, hit.wounds)
         return two
     spread = [1.0] + [0.0] * left  # chance of 0..left-1 wounds so far, then "left or more"
-    for chance, wounds, _ in hits:
-        spread = _spread_hit(spread, left, chance, wounds)
+    for hit in hits:
+        spread = _spread_hit(spread, left, hit.chance, hit.wounds)
     return spread[left]
 
 

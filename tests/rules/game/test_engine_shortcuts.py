@@ -751,15 +751,16 @@ def kill_chance_of_pairs(left: int, hits: list[tuple[float, int]]) -> float:
     [(35 / 36, 1), (30 / 36, 1), (6 / 36, 2)], [(0.5, 1), (0.25, 1), (0.125, 1), (1.0, 1)]])
 def test_the_kill_chance_of_hits_with_their_attack_is_the_pairs(
         left: int, hits: list[tuple[float, int]]) -> None:
-    """The hits now carry their attack's index (one list kept as Fight.hits_on): the index
-    changes nothing (the same bits, and the same as the general spread for two wounds)."""
-    with_index = [(c, w, i) for i, (c, w) in enumerate(hits)]
+    """The hits now carry their attack's index (one list kept in the target's Figures) and
+    are objects with a native float, not tuples: neither changes anything (the same bits, and
+    the same as the general spread for two wounds)."""
+    with_index = [policies.Hit(c, w, i) for i, (c, w) in enumerate(hits)]
     assert policies._kill_chance(left, with_index) == kill_chance_of_pairs(left, hits)
 
 
 @pytest.mark.parametrize("deck", SAMPLES)
 def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
-    """Fight.hits_on (kept from the value as it stands) holds every attack that may wound, step
+    """Fight.figures' hits (kept from the value as it stands) hold every attack that may wound, step
     by step in the forecast's order, and the value worked out again without keeping anything is the
     same."""
     checked = 0
@@ -772,11 +773,12 @@ def test_the_fight_s_kept_hits_are_the_hits_of_its_value(deck: str) -> None:
             for index, margin in enumerate(fight.margins):
                 if policies._wound_chance(margin) > 0 and fight.attacks[index].step == step:
                     expected.setdefault(fight.attacks[index].target, []).append(index)
-        assert {t: [i for _, _, i in hits] for t, hits in fight.hits_on.items()} == expected
-        for target, hits in fight.hits_on.items():
-            assert [c for c, _, _ in hits] == [fight.chances[i] for _, _, i in hits]
-            assert [w for _, w, _ in hits] == [fight.attacks[i].wounds for _, _, i in hits]
-            assert target in fight.worth
+        assert {t: [h.attack for h in f.hits] for t, f in fight.figures.items()} == expected
+        for figures in fight.figures.values():
+            assert [h.chance for h in figures.hits] == [
+                fight.chances[h.attack] for h in figures.hits]
+            assert [h.wounds for h in figures.hits] == [
+                fight.attacks[h.attack].wounds for h in figures.hits]
         assert fight.value() == fight.base
         checked += 1
     assert checked > 20
@@ -1198,3 +1200,51 @@ def test_a_seat_holds_an_answer_exactly_when_one_is_in_hand_or_in_play(
                 for c in cards)
             checked += bool(cards)
     assert checked > 100
+
+
+def part_the_long_way(state: GameState, mine: list[int], target: int, killed: float,
+                      untouched: float) -> float:
+    """Fight._part as it was: the target's card read at every question."""
+    wounded = 1.0 - untouched - killed
+    card = state.card(target)
+    if card.type == "wanderer":
+        return killed * (card.bounty + policies.KILL_VALUE) + wounded
+    if card.subtype == "stronghold":
+        return -(killed * 1000 + wounded)
+    if target in mine or card.is_structure:
+        return -(killed * policies._card_worth(card) + wounded)
+    return 0.0
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_a_card_s_figures_in_the_fight_are_its_card_s_numbers(deck: str) -> None:
+    """Fight.of (one object a card, its numbers worked out once) answers what the fight read
+    of the card each time: the wounds it can still take, its part of the value, and the
+    chances of its hits (but one attack, and one more hit) as the general spread on pairs."""
+    checked = 0
+    for state in every_state(deck, 10, "greedy"):
+        c = state.combat
+        if c is None or c.step not in ("assign", "modify"):
+            continue
+        fight = policies.Fight(state)
+        for target in [*c.player, *c.wild]:
+            figures = fight.of(target)
+            card = state.card(target)
+            assert figures.left == (1 if card.is_structure and card.subtype != "stronghold"
+                                    else card.vitality - state.wounds.get(target, 0))
+            for killed, untouched in ((0.0, 1.0), (0.25, 0.5), (1.0, 0.0)):
+                assert figures.part(killed, untouched) == part_the_long_way(
+                    state, c.player, target, killed, untouched)
+            for skip in (-1, *(h.attack for h in figures.hits)):
+                pairs = [(h.chance, h.wounds) for h in figures.hits if h.attack != skip]
+                for chance, wounds in ((0.5, 1), (5 / 6, 2)):
+                    missed = 1.0 - chance
+                    for hit_chance, _ in pairs:
+                        missed *= 1.0 - hit_chance
+                    killed, untouched = policies._hit_chances(
+                        figures.left, figures.hits, skip, chance, wounds)
+                    assert untouched == missed
+                    assert math.isclose(killed, kill_chance_of_pairs(
+                        figures.left, [*pairs, (chance, wounds)]), abs_tol=1e-12)
+            checked += 1
+    assert checked > 50
