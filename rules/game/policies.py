@@ -796,10 +796,11 @@ class Fight:
         (replaced, target, offense, defense, step, wounds, back_margin, back_step,
          back_wounds) = combat.assignment_numbers(self.state, self.attacks, action,
                                                   self._engaged())
-        card = self.of(action.card)
-        chance = _wound_chance(offense - defense) * card.alive
+        figures = self.figures
+        # (the card's own figures only when the target strikes back: else its chance to live)
+        known = figures.get(action.card)
+        chance = _wound_chance(offense - defense) * (1.0 if known is None else known.alive)
         if replaced >= 0:
-            figures = self.figures
             for member in self.attacks[replaced].members:
                 member_figures = figures.get(member)
                 if member_figures is not None:  # (else alive: times 1.0, the same bits)
@@ -808,6 +809,7 @@ class Fight:
         if back_margin == combat.NO_STRIKE_BACK:
             killed, untouched = _hit_chances(on.left, on.hits, replaced, chance, wounds)
             return on.part(killed, untouched) - on.worth
+        card = self.of(action.card) if known is None else known
         back = _wound_chance(back_margin) * on.alive
         if step < back_step:  # the target may die before it strikes back
             killed, _ = _hit_chances(on.left, on.hits, -1, chance, wounds)
