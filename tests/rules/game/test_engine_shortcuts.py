@@ -1279,3 +1279,17 @@ def test_the_rival_options_with_no_bearer_used_are_the_options_with_an_empty_set
             == rivalry.options(table.seats, seat, others, set(used), table.rival_bearers[seat])
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_phase_queue_kept_while_every_player_is_in_holds_no_player_out(
+        decks: tuple[str, ...]) -> None:
+    """_settle filters the Military and Wanderer queues only once a player is out (the long
+    way made a new list at every step): at every decision the queue is the filtered one."""
+    checked = 0
+    for table in every_table(decks, 6):
+        if table.stage in ("military", "wanderer"):
+            assert table.queue == [s for s in table.queue if s not in table.out]
+            assert table.queue == [s for s in table.active() if s in table.queue]
+            checked += 1
+    assert checked > 50
