@@ -1293,3 +1293,55 @@ def test_the_phase_queue_kept_while_every_player_is_in_holds_no_player_out(
             assert table.queue == [s for s in table.active() if s in table.queue]
             checked += 1
     assert checked > 50
+
+
+def _played(decks: tuple[str, ...], seed: int, forget_marks: bool) -> seats.Table:
+    """A greedy table played to its end; ``forget_marks``: the mark _perform leaves among each
+    seat's keywords dropped before every decision (the uniques in play worked out before and
+    after every action, the long way)."""
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    table = seats.new_table(prepared, seed, config)
+    chooser = [SeatPolicy("greedy", derive_seed(seed, "policy", s)) for s in range(len(decks))]
+    while not table.outcome:
+        if forget_marks:
+            for state in table.seats:
+                state.keyword_cache.pop(seats._UNMOVED, None)
+        seat = seats.to_move(table)
+        assert seats.apply(table, chooser[seat](table, seat, seats.legal_actions(table))).ok
+    return table
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_table_played_with_the_unmoved_mark_is_the_table_played_without(
+        decks: tuple[str, ...]) -> None:
+    """_perform works out the uniques in play again only when a card came into play or left
+    it since its mark was set (the mark gone with the keywords): the same games as working
+    them out before and after every action."""
+    marked = 0
+    for number in range(1, 7):
+        seed = derive_seed(9, "matchup", number)
+        kept, long_way = _played(decks, seed, False), _played(decks, seed, True)
+        assert (kept.outcome, kept.winner, kept.final_round, kept.decisions, kept.out) \
+            == (long_way.outcome, long_way.winner, long_way.final_round, long_way.decisions,
+                long_way.out)
+        for a, b in zip(kept.seats, long_way.seats, strict=True):
+            assert a.to_dict() == b.to_dict()
+        marked += sum(seats._UNMOVED in state.keyword_cache for state in kept.seats)
+        for seat, state in enumerate(kept.seats):
+            if seats._UNMOVED in state.keyword_cache:
+                assert kept.uniques_seen[seat] == seats._uniques(state)
+    assert marked > 0
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_while_the_mark_is_there_the_uniques_seen_are_the_uniques_in_play(
+        decks: tuple[str, ...]) -> None:
+    checked = 0
+    for table in every_table(decks, 4):
+        for seat, state in enumerate(table.seats):
+            if seats._UNMOVED in state.keyword_cache:
+                assert table.uniques_seen[seat] == seats._uniques(state)
+                assert not 0 <= seats._UNMOVED < len(state.cards)  # no card's instance
+                checked += 1
+    assert checked > 100
