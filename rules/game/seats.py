@@ -101,9 +101,6 @@ class Table:
     own_cards: list[int] = field(default_factory=list)
     # Whether each of a seat's own cards is unique (read only: the deck's, seats._deck_cards).
     unique_flags: list[list[bool]] = field(default_factory=list)
-    # Each seat's uniques in play when its mark (_UNMOVED) was set among its state's keywords
-    # (_perform): still what is in play while the mark is there.
-    uniques_seen: list[set[int]] = field(default_factory=list)
     # An action held back while the other seats may answer it (rules/game/reactions.py), each
     # seat's own cards that can ever answer one, and the abilities negated this round (not
     # offered again: a negated ability without "E" would be used and negated for ever).
@@ -197,7 +194,6 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         unique, answerers, bearers, flags = _deck_cards(prepared, state)
         table.unique_cards.append(unique)
         table.unique_flags.append(flags)
-        table.uniques_seen.append(set())
         table.own_cards.append(len(state.cards))
         table.answerers.append(answerers)
         table.rival_bearers.append(bearers)
@@ -557,26 +553,25 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     else:
         if table.stage == "action" and table.hosting is None:
             table.passes = 0
-        # A card comes into play (or leaves it) only by GameState.move (or as a guest), which
-        # drops the state's keywords (forget_derived): a mark left among them says no card
-        # did since it was set, so the uniques in play then (Table.uniques_seen) still are,
-        # and none can be new. Worked out again only when the mark is gone.
+        # Only the seat's own unique cards can come into play here (its guests are in play
+        # from the start of a hosting to its end), so the uniques in play are worked out
+        # again only when one of those moved.
+        # What was in play before is worked out from where those cards were (and the guests),
+        # and only then.
         if table.unique_cards:
             unique, own = table.unique_cards[seat], table.own_cards[seat]
-            marks = state.keyword_cache
-            if _UNMOVED in marks:
-                before = table.uniques_seen[seat]
-            else:
-                before = table.uniques_seen[seat] = _uniques_in_play(state, unique, own)
-                marks[_UNMOVED] = _NO_KEYWORDS
+            where = state.where
+            was = [where[i] for i in unique]
+            guests_were = where[own:] if len(where) > own else []
         else:
             before = _uniques(state)
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
         if table.unique_cards:
-            if _UNMOVED not in state.keyword_cache:
-                # (the set after, less the set before: in the order of the set after)
+            if _moved(state.where, unique, was):
+                before = _uniques_were(state, unique, was, own, guests_were)
+                # (the same set, inserted in the same order: instances ascending)
                 _check_uniques(table, seat, _uniques_in_play(state, unique, own) - before)
         else:
             _check_uniques(table, seat, _uniques(state) - before)
@@ -804,11 +799,6 @@ def _arrivals(table: Table, seat: int) -> None:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
         _end(table, "overrun")
 
-
-# The mark _perform leaves among a state's keywords (GameState.keyword_cache, by instance: no
-# card has a negative one), and the keywords it maps to.
-_UNMOVED: Final = -1_000_003
-_NO_KEYWORDS: Final[frozenset[str]] = frozenset()
 
 _UNIQUE_ZONES: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
 
