@@ -83,11 +83,13 @@ def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:
     return known
 
 
-def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
-            used: Collection[int] = (), bearers: Sequence[int] | None = None) -> list[Action]:
+def options(seats: list[GameState], seat: int, others: list[int],
+            used: Collection[int] = (), bearers: list[int] | None = None) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
     the bearers that used one this round; ``bearers``: the seat's cards with a rival ability,
-    :func:`bearers`, when known: only those are read, not every personality in play)."""
+    :func:`bearers`, when known: only those are read, not every personality in play).
+    (Lists, not any Sequence: compiled, a list is read natively, a Sequence by the generic
+    protocol at every item; asked at most passes of the greedy seat.)"""
     state = seats[seat]
     found: list[Action] = []
     if bearers is None:
@@ -97,7 +99,11 @@ def options(seats: Sequence[GameState], seat: int, others: Sequence[int],
         # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
         unused: list[int] = []
         for b in bearers:
-            if where[b] in PERSONALITY_ZONES and (not used or b not in used):
+            # (PERSONALITY_ZONES spelt out: compiled, "in" a tuple of another module is the
+            # generic protocol, three string comparisons are native)
+            at = where[b]
+            if (at == "residents" or at == "guards" or at == "defensive") \
+                    and (not used or b not in used):
                 unused.append(b)
         candidates = unused
         if len(unused) > 1:

@@ -99,6 +99,8 @@ class Table:
     # guests come after them): what _carry_out watches for uniques coming into play.
     unique_cards: list[list[int]] = field(default_factory=list)
     own_cards: list[int] = field(default_factory=list)
+    # Whether each of a seat's own cards is unique (read only: the deck's, seats._deck_cards).
+    unique_flags: list[list[bool]] = field(default_factory=list)
     # An action held back while the other seats may answer it (rules/game/reactions.py), each
     # seat's own cards that can ever answer one, and the abilities negated this round (not
     # offered again: a negated ability without "E" would be used and negated for ever).
@@ -175,13 +177,11 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     """A new game of one seat per deck (2 to 6), advanced to the first decision."""
     if not 2 <= len(decks) <= 6:
         raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
-    config = GameConfig(target=config.target, players=len(decks), round_cap=config.round_cap,
-                        city_pool=config.city_pool, seated=True)
+    config = _seated_config(config, len(decks))
     seats = []
     for number, prepared in enumerate(decks):
-        seat_prepared = Prepared(prepared.deck, prepared.table, prepared.facts, config)
-        seats.append(engine.new_game(seat_prepared, None, derive_seed(seed, "seat", number),
-                                     record=record))
+        seats.append(engine.new_game(_seat_prepared(prepared, config), None,
+                                     derive_seed(seed, "seat", number), record=record))
     # One city pool for all: what it started with, plus every seat's Initial Holdings.
     city = list(config.city_pool)
     for state in seats:
@@ -191,8 +191,9 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         state.city = city
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
     for prepared, state in zip(decks, seats, strict=True):
-        unique, answerers, bearers = _deck_cards(prepared, state)
+        unique, answerers, bearers, flags = _deck_cards(prepared, state)
         table.unique_cards.append(unique)
+        table.unique_flags.append(flags)
         table.own_cards.append(len(state.cards))
         table.answerers.append(answerers)
         table.rival_bearers.append(bearers)
@@ -204,31 +205,67 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     return table
 
 
+# A seat's configuration and its prepared deck depend only on the table's options, the number
+# of seats and the deck: made once, not at every game of a matchup (a new Prepared would lay
+# out its deal again at every game, engine.deal_layout). The objects they were made from are
+# kept with them (the same objects, not others made since at the same addresses); a few at a
+# time, forgotten when more are seen.
+_SEATED: Final[dict[tuple[int, int], tuple[GameConfig, GameConfig]]] = {}
+_SEAT_PREPARED: Final[dict[tuple[int, int], tuple[Prepared, GameConfig, Prepared]]] = {}
+_SEATED_KEPT: Final = 32
+
+
+def _seated_config(config: GameConfig, players: int) -> GameConfig:
+    """``config`` for one seat of a table of ``players``."""
+    key = (id(config), players)
+    known = _SEATED.get(key)
+    if known is None or known[0] is not config:
+        seated = GameConfig(target=config.target, players=players, round_cap=config.round_cap,
+                            city_pool=config.city_pool, seated=True)
+        if len(_SEATED) >= _SEATED_KEPT:
+            _SEATED.clear()
+        known = _SEATED[key] = (config, seated)
+    return known[1]
+
+
+def _seat_prepared(prepared: Prepared, config: GameConfig) -> Prepared:
+    """``prepared`` for a seat of ``config`` (:func:`_seated_config`)."""
+    key = (id(prepared), id(config))
+    known = _SEAT_PREPARED.get(key)
+    if known is None or known[0] is not prepared or known[1] is not config:
+        seat = Prepared(prepared.deck, prepared.table, prepared.facts, config)
+        if len(_SEAT_PREPARED) >= _SEATED_KEPT:
+            _SEAT_PREPARED.clear()
+        known = _SEAT_PREPARED[key] = (prepared, config, seat)
+    return known[2]
+
+
 # A seat's unique cards, answering cards and rival bearers (its own instances) depend only on
 # its deck: the cards are dealt as instances in the deck's order, the profiles are the
 # prepared deck's. Worked out once per prepared deck, not at every game of a matchup (the
 # deck and its profiles kept with them: the same objects, not others made since at the same
 # addresses). A few decks at a time: forgotten when more are seen.
-_DECK_CARDS: Final[dict[tuple[int, int], tuple[Any, Any, list[int], list[int], list[int]]]] \
-    = {}
+_DECK_CARDS: Final[dict[tuple[int, int],
+                        tuple[Any, Any, list[int], list[int], list[int], list[bool]]]] = {}
 _DECK_CARDS_KEPT: Final = 32
 
 
 def _deck_cards(prepared: Prepared, state: GameState
-                ) -> tuple[list[int], list[int], list[int]]:
-    """(unique cards, answering cards, rival bearers) of ``state``, a new game of
-    ``prepared``: each a new list (the table's own)."""
+                ) -> tuple[list[int], list[int], list[int], list[bool]]:
+    """(unique cards, answering cards, rival bearers, whether each own card is unique) of
+    ``state``, a new game of ``prepared``: each a new list (the table's own), but the last,
+    read only (shared by the deck's tables)."""
     key = (id(prepared.deck), id(prepared.table))
     known = _DECK_CARDS.get(key)
     if known is None or known[0] is not prepared.deck or known[1] is not prepared.table:
         own = len(state.cards)
-        known = (prepared.deck, prepared.table,
-                 [i for i in range(own) if state.card(i).unique],
-                 reactions.answering_cards(state, own), rivalry.bearers(state, own))
+        flags = [state.card(i).unique for i in range(own)]
+        known = (prepared.deck, prepared.table, [i for i in range(own) if flags[i]],
+                 reactions.answering_cards(state, own), rivalry.bearers(state, own), flags)
         if len(_DECK_CARDS) >= _DECK_CARDS_KEPT:
             _DECK_CARDS.clear()
         _DECK_CARDS[key] = known
-    return list(known[2]), list(known[3]), list(known[4])
+    return list(known[2]), list(known[3]), list(known[4]), known[5]
 
 
 # --- who decides ---------------------------------------------------------------------------
@@ -294,8 +331,9 @@ def rival_options(table: Table, seat: int) -> list[Action]:
             or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
         return []
     others = [s for s in table.active() if s != seat]
-    used = {bearer for s, bearer in table.rivals_used if s == seat} \
-        if table.rivals_used else set()
+    # (no set made when no bearer used one this round, the usual case)
+    used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
+        if table.rivals_used else ()
     return rivalry.options(table.seats, seat, others, used,
                            table.rival_bearers[seat] if table.rival_bearers else None)
 
@@ -309,13 +347,23 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
         # ability negated, nothing is blocked (the usual case: no action read).
         # (A loop, not any() over a generator: compiled, that is an object more a call; and
         # the engine's list itself, as a solo game's policy gets it: nobody changes it.)
-        where = state.where
+        # The hand read (a few cards), not every unique card of the deck: only the seat's own
+        # cards are ever in its hand (guests join the zones in play).
         in_hand: list[str] | None = None
-        for i in table.unique_cards[seat]:
-            if where[i] == "hand":
-                if in_hand is None:
-                    in_hand = []
-                in_hand.append(state.cards[i])
+        if table.unique_flags:
+            flags = table.unique_flags[seat]
+            for i in state.hand:
+                if i < len(flags) and flags[i]:
+                    if in_hand is None:
+                        in_hand = []
+                    in_hand.append(state.cards[i])
+        else:
+            where = state.where
+            for i in table.unique_cards[seat]:
+                if where[i] == "hand":
+                    if in_hand is None:
+                        in_hand = []
+                    in_hand.append(state.cards[i])
         if in_hand is None:
             return legal
         # Nor with none of those cards dead in another player's dead pile (only the play of
@@ -583,7 +631,8 @@ def _settle(table: Table) -> None:
         if stage == "action":
             return
         if stage == "military":
-            table.queue = [s for s in table.queue if s not in table.out]
+            if table.out:  # (no new list at every step while every player is still in)
+                table.queue = [s for s in table.queue if s not in table.out]
             if not table.queue:
                 table.stage, table.queue, table.started = "wanderer", list(table.active()), False
                 table.tell(-1, "Wanderer Phase.")
@@ -597,7 +646,8 @@ def _settle(table: Table) -> None:
             table.started = True  # the seat's one military choice is ahead of it
             return
         if stage == "wanderer":
-            table.queue = [s for s in table.queue if s not in table.out]
+            if table.out:
+                table.queue = [s for s in table.queue if s not in table.out]
             if not table.queue:
                 _begin_discards(table)
                 continue

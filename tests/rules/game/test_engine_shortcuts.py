@@ -1248,3 +1248,98 @@ def test_a_card_s_figures_in_the_fight_are_its_card_s_numbers(deck: str) -> None
                         figures.left, [*pairs, (chance, wounds)]), abs_tol=1e-12)
             checked += 1
     assert checked > 50
+
+
+# --- the table's fourth pass -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_seat_s_prepared_deck_kept_from_game_to_game_plays_the_same_games(
+        decks: tuple[str, ...]) -> None:
+    """A seat's configuration and prepared deck are made once per table size and deck
+    (seats._seated_config, seats._seat_prepared, keeping the deal laid out): each game is
+    the game of a Prepared made afresh."""
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    for number in range(1, 4):
+        seed = derive_seed(8, "matchup", number)
+        kept = seats.new_table(prepared, seed, config)
+        seats._SEATED.clear()
+        seats._SEAT_PREPARED.clear()
+        fresh = seats.new_table(prepared, seed, config)
+        assert kept.config == fresh.config
+        assert kept.config.seated and kept.config.players == len(decks)
+        for a, b in zip(kept.seats, fresh.seats, strict=True):
+            assert a.config is kept.config
+            assert a.to_dict() == b.to_dict()
+    again = seats.new_table(prepared, 1, config)
+    assert again.config is seats.new_table(prepared, 2, config).config
+    first = seats._seat_prepared(prepared[0], again.config)
+    assert first is seats._seat_prepared(prepared[0], again.config)
+    assert first.deal is not None  # laid out at the first game, kept for the next ones
+    assert first.deal.cards == engine.deal_layout(prepared[0]).cards
+    # Another configuration is not taken for the kept one.
+    other = GameConfig(players=len(decks), target=30)
+    assert seats._seated_config(other, len(decks)).target == 30
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_unique_cards_in_hand_read_from_the_hand_are_the_unique_cards_there(
+        decks: tuple[str, ...]) -> None:
+    """_unblocked reads the hand with each own card's unique flag (Table.unique_flags), not
+    every unique card of the deck: the same actions, and the engine's list itself when
+    nothing is blocked, as with the unique cards read one by one."""
+    checked = 0
+    for table in every_table(decks, 4):
+        seat = seats.to_move(table)
+        if table.window is not None:
+            continue
+        state = table.seats[seat]
+        flags = table.unique_flags[seat]
+        assert flags == [state.card(i).unique for i in range(table.own_cards[seat])]
+        assert {state.cards[i] for i in state.hand if i < len(flags) and flags[i]} \
+            == {state.cards[i] for i in table.unique_cards[seat] if state.where[i] == "hand"}
+        legal = engine.legal_actions(state)
+        found = seats._unblocked(table, seat, legal)
+        kept, table.unique_flags = table.unique_flags, []
+        try:
+            long_way = seats._unblocked(table, seat, legal)
+        finally:
+            table.unique_flags = kept
+        assert found == long_way == [a for a in legal if not seats._blocked(table, seat, a)]
+        assert (found is legal) == (long_way is legal)
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_rival_options_with_no_bearer_used_are_the_options_with_an_empty_set(
+        decks: tuple[str, ...]) -> None:
+    """rival_options hands rivalry.options an empty tuple, not a new set, when no bearer used
+    one this round: the same options."""
+    checked = 0
+    for table in every_table(decks, 4):
+        seat = seats.to_move(table)
+        found = seats.rival_options(table, seat)
+        if table.window is not None or table.stage != "action" or not table.rival_bearers[seat]:
+            continue
+        others = [s for s in table.active() if s != seat]
+        used = {b for s, b in table.rivals_used if s == seat}
+        assert found == rivalry.options(table.seats, seat, others, used) \
+            == rivalry.options(table.seats, seat, others, set(used), table.rival_bearers[seat])
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_phase_queue_kept_while_every_player_is_in_holds_no_player_out(
+        decks: tuple[str, ...]) -> None:
+    """_settle filters the Military and Wanderer queues only once a player is out (the long
+    way made a new list at every step): at every decision the queue is the filtered one."""
+    checked = 0
+    for table in every_table(decks, 6):
+        if table.stage in ("military", "wanderer"):
+            assert table.queue == [s for s in table.queue if s not in table.out]
+            assert table.queue == [s for s in table.active() if s in table.queue]
+            checked += 1
+    assert checked > 50
