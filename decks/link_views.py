@@ -9,6 +9,7 @@ reason in plain words.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import segno
 from django.contrib import messages
@@ -43,8 +44,15 @@ class DeckShare:
     text: str  # the canonical text decklist
     code: str  # the deck code
     link: str  # the absolute /d/<code> address
-    qr: SafeString  # an inline SVG QR code of the short link, or else of the link
     short: str = ""  # the absolute /s/<slug> address of a public or unlisted deck
+    label: str = ""  # the QR code's alternative text
+
+    @cached_property
+    def qr(self) -> SafeString:
+        """An inline SVG QR code of the short link, or else of the link. Drawn only when a
+        page shows it (about 80 ms for a long deck code): the builder's export menu, which
+        every edit renders again, does not."""
+        return qr_svg(self.short or self.link, self.label)
 
 
 def short_slug(deck_id: int) -> str:
@@ -99,8 +107,8 @@ def deck_share(request: HttpRequest, data: DeckData, deck: Deck | None = None) -
     if deck is not None and deck.visibility in (Deck.PUBLIC, Deck.UNLISTED):
         short = request.build_absolute_uri(reverse("deck_short", args=[short_slug(deck.pk)]))
     label = f"QR code of the link to the deck {data.name}"
-    return DeckShare(text=render_deck(data, "txt"), code=code, link=link,
-                     qr=qr_svg(short or link, label), short=short)
+    return DeckShare(text=render_deck(data, "txt"), code=code, link=link, short=short,
+                     label=label)
 
 
 @require_GET

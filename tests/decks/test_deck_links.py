@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.safestring import SafeString
 
 from cards.models import Card
+from decks import link_views
 from decks.deck_archive import archive_names, decks_archive
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
@@ -90,6 +92,26 @@ def test_the_builder_has_the_export_menu(ada: Client) -> None:
     deck.refresh_from_db()
     assert deck.name == "Renamed"
     assert f'value="{code_of(deck)}"' in swapped
+
+
+def test_the_builder_draws_no_qr_code_it_does_not_show(ada: Client,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The builder's export menu has no QR code, and every edit renders it again: drawing one
+    # there (about 80 ms for a long deck code) would be thrown away. The deck page draws it.
+    drawn: list[str] = []
+    real = link_views.qr_svg
+
+    def counted(url: str, label: str) -> SafeString:
+        drawn.append(url)
+        return real(url, label)
+
+    monkeypatch.setattr(link_views, "qr_svg", counted)
+    deck = deck_save(owner=User.objects.get(username="ada"), data=deck_data(sample()))
+    page = html(ada.get(f"/decks/{deck.pk}/edit/"))
+    assert_export_menu(page, deck)
+    assert drawn == []
+    page = html(ada.get(f"/decks/{deck.pk}/"))
+    assert len(drawn) == 1 and 'aria-label="QR code of the link to the deck' in page
 
 
 def test_every_export_menu_link_answers(client: Client) -> None:
