@@ -18,7 +18,7 @@ from typing import Any, Final
 from playtest.play import MAX_POLICY_ACTIONS, LogLine, Move, Refused, Until, named_action
 from rules.cards import CardFacts
 from rules.decklist import Deck
-from rules.game import engine, seats
+from rules.game import engine, rivalry, seats
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
@@ -260,7 +260,13 @@ def action_text(table: Table, seat: int, action: Action,
     if action.kind == "hunt_row":
         return f"Hunt the wanderer row of {seat_name(action.target, names)}"
     if action.kind == "use_on":
-        return (f"Use {state.card(action.card).name}: {action.option.capitalize()} on "
+        ability = rivalry.ability_of(action.option).capitalize()
+        aimed = rivalry.target_of(action.option)
+        if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
+            return (f"Use {state.card(action.card).name}: {ability} on "
+                    f"{seat_name(action.target, names)}'s "
+                    f"{table.seats[action.target].card(aimed).name} (exhaust it)")
+        return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names)}")
     return describe(state, action)
 

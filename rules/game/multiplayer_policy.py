@@ -28,7 +28,11 @@ answers when that seat is the player nearest victory or the action takes from it
 cheapest answer, and declines otherwise.
 
 In the Action and Development cycle it plays its own cards as the solo greedy policy does and,
-when that would pass, first uses Extort, Tithe or Sap on the player nearest victory.
+when that would pass, first uses its rival abilities on the player nearest victory
+(:func:`rival_choice`): Extort, Tithe or Sap on his pool; Crusade, Discredit or Influence on
+the card whose exhaustion costs him most, when it costs him something (a troop out of this
+round's fights, worth more than the bearer's own when the bearer is a troop it exhausts; a
+citizen or a structure whose abilities are not used yet).
 
 The random seat picks uniformly among all legal actions (fuzzing).
 """
@@ -39,7 +43,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-from rules.game import reactions, rulings, seats
+from rules.game import reactions, rivalry, rulings, seats
 from rules.game.actions import Action
 from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
@@ -92,10 +96,10 @@ class SeatPolicy:
             return self.solo(state, actions)
         if self.name == "random":
             return self.solo(state, actions)
-        # Greedy plays its own cards first (as solo); before it passes, it takes from the
-        # player nearest victory (Extort, Tithe, Sap), the most tokens first. Offered the
-        # actions without the rival abilities (seats.play, defers_rivals), it looks for them
-        # only then; offered them, it sets them aside (the same choice either way).
+        # Greedy plays its own cards first (as solo); before it passes, it uses its rival
+        # abilities on the player nearest victory (rival_choice). Offered the actions without
+        # them (seats.play, defers_rivals), it looks for them only then; offered them, it sets
+        # them aside (the same choice either way).
         rivals: list[Action] | None = None
         offered = actions if isinstance(actions, list) else list(actions)
         for action in offered:  # (a list: compiled, read natively, not as any Sequence)
@@ -110,19 +114,45 @@ class SeatPolicy:
             rivals = seats.rival_options(table, seat)
             if not rivals:
                 return choice
-        return richest_victim(table, rivals)
+        return rival_choice(table, seat, rivals) or choice
 
 
-def richest_victim(table: Table, rivals: Sequence[Action]) -> Action:
-    """The rival ability used on the player nearest victory, the most tokens first: max of
-    (influence total, tokens, -seat, -bearer), by a loop (a lambda in __call__ would make
-    it build a closure at every decision)."""
-    chosen = rivals[0]
-    best: tuple[int, int, int, int] | None = None
+def exhaust_worth(table: Table, seat: int, action: Action) -> int:
+    """What exhausting the target of an exhausting rival ability costs its owner, less what
+    it costs ``seat`` (0 or less: not worth it). A troop: its offense and defense (out of this
+    round's fights), less the bearer's when the bearer is a troop the ability exhausts. A
+    citizen or a structure: the tokens its income abilities would take and one a plain
+    ability (none used this round: it is not exhausted)."""
+    target = table.seats[action.target].card(rivalry.target_of(action.option))
+    if target.is_troop:
+        worth = target.offense + target.defense
+        state = table.seats[seat]
+        bearer = state.card(action.card)
+        if bearer.is_troop and any(p[1] for p in rivalry.rival_abilities(bearer)
+                                   if p[0] == rivalry.ability_of(action.option)):
+            worth -= bearer.offense + bearer.defense
+        return worth
+    return target.income + len(target.plain_abilities)
+
+
+def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | None:
+    """The rival ability used on the player nearest victory: on his pool, the most tokens
+    first; else exhausting the card worth most (:func:`exhaust_worth`); None when only
+    exhausting ones worth nothing are offered. Max of (influence total, on the pool, tokens
+    or worth, -seat, -bearer), by a loop (a lambda in __call__ would make it build a closure
+    at every decision)."""
+    chosen: Action | None = None
+    best: tuple[int, int, int, int, int] | None = None
     for action in rivals:
         victim = table.seats[action.target]
-        key = (rulings.influence_total(victim), sum(victim.personal), -action.target,
-               -action.card)
+        if rivalry.target_of(action.option) >= 0:
+            worth = exhaust_worth(table, seat, action)
+            if worth <= 0:
+                continue
+            key = (rulings.influence_total(victim), 0, worth, -action.target, -action.card)
+        else:
+            key = (rulings.influence_total(victim), 1, sum(victim.personal), -action.target,
+                   -action.card)
         if best is None or key > best:
             chosen, best = action, key
     return chosen

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from rules.abilities import parse_abilities
-from rules.game import rulings
+from rules.game import rivalry, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.state import DISCARDS, GameState
@@ -106,7 +106,9 @@ def political(state: GameState, action: Action) -> int:
     """The political strength of the personality using a political ability in ``action``,
     or -1 when ``action`` is not the use of a political ability."""
     if action.kind == "use_on":
-        return state.card(action.card).strength[2] if action.option == "sap" else -1
+        # Sap, Discredit and Influence are political (P); Extort, Tithe and Crusade are not.
+        return state.card(action.card).strength[2] \
+            if rivalry.ability_of(action.option) in rivalry.POLITICAL_RIVALS else -1
     if action.kind != "use":
         return -1
     ability, actor = rulings.find_ability(state, action)
@@ -238,7 +240,8 @@ def stop(state: GameState, action: Action) -> str:
         for clause in card.no_solo_effect:
             parsed = parse_abilities(clause)
             if parsed and parsed[0].ability is not None \
-                    and parsed[0].ability.slug == action.option and parsed[0].exhausts:
+                    and parsed[0].ability.slug == rivalry.ability_of(action.option) \
+                    and parsed[0].exhausts:
                 state.exhausted.add(action.card)
     state.pending = None
     return f"{card.name}'s ability is negated."

@@ -1,4 +1,5 @@
-"""The abilities a lord uses on another lord's personal pool: Extort, Tithe and Sap.
+"""The abilities a lord uses on another lord: Extort, Tithe and Sap on his personal pool;
+Crusade, Discredit and Influence on one of his cards.
 
 Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table of 2 to 6
 (rules/game/seats.py) they are actions of the Action and Development cycle,
@@ -10,7 +11,14 @@ Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table o
   personal pool to the city's influence pool";
 * Sap (P): "Move influence tokens up to bearer's political strength from another player's
   personal pool to the city's influence pool. Lord using sap chooses the tokens lost" (choice:
-  the target's most plentiful kinds first).
+  the target's most plentiful kinds first);
+* Crusade (R): "Exhaust target troop"; Discredit (P): "Exhaust target citizen"; Influence (P):
+  "Exhaust target structure". ``option`` names the ability and the target card in the other
+  seat's state, ``"crusade:17"`` (:func:`exhaust_option`). Choices: only another player's
+  cards that are not exhausted already are targets (exhausting one's own card or an exhausted
+  one changes nothing); the bearer needs no strength (the text sets no amount, and structures
+  bear them: Hall of Whispers, Bell of Judgement); the bearer may be a personality in play or
+  a structure in play.
 
 An "E" exhausts the bearer; "(F)n" needs n members of the bearer's faction in play among all
 players' cards. Choice: each bearer uses them once a round, "E" or not (the rulebook sets no
@@ -31,7 +39,14 @@ from rules.game.state import GameState
 
 # ability -> (index of the strength that bounds it, kind taken or -1 for any, to the city?)
 RIVAL_ABILITIES: Final = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1, True)}
-_CLAUSE: Final = re.compile(r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap)\.?$")
+# ability -> (the index of its category among the strengths: economic/military, religious,
+# political; what its target is), for the abilities that exhaust another player's card.
+EXHAUSTING: Final = {"crusade": (1, "troop"), "discredit": (2, "citizen"),
+                     "influence": (2, "structure")}
+# The political (P) ones, which Debate may answer.
+POLITICAL_RIVALS: Final = frozenset({"sap", "discredit", "influence"})
+_CLAUSE: Final = re.compile(
+    r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap|crusade|discredit|influence)\.?$")
 
 
 # Each clause read once: options() asks at every Action Phase decision of every seat.
@@ -83,34 +98,70 @@ def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:
     return known
 
 
+def exhaust_option(ability: str, target: int) -> str:
+    """The ``option`` of an exhausting ability aimed at the other seat's card ``target``."""
+    return f"{ability}:{target}"
+
+
+def ability_of(option: str) -> str:
+    """The ability an ``option`` of a rival ability names: ``"crusade:17"`` is Crusade."""
+    return option.split(":", 1)[0]
+
+
+def target_of(option: str) -> int:
+    """The other seat's card an exhausting ability aims at (``"crusade:17"``: 17), or -1."""
+    tail = option.partition(":")[2]
+    return int(tail) if tail else -1
+
+
+def exhaust_targets(victim: GameState, what: str) -> list[int]:
+    """``victim``'s cards in play of kind ``what`` ("troop", "citizen", "structure") that an
+    exhausting ability would exhaust: those not exhausted already."""
+    exhausted = victim.exhausted
+    if what == "citizen":
+        return [i for i in victim.residents if i not in exhausted]
+    found: list[int] = []
+    if what == "troop":
+        for zone in (victim.guards, victim.defensive):
+            for i in zone:
+                if i not in exhausted and victim.card(i).is_troop:
+                    found.append(i)
+        return found
+    for zone in (victim.private, victim.defensive):
+        for i in zone:
+            if i not in exhausted and victim.card(i).is_structure:
+                found.append(i)
+    return found
+
+
 def options(seats: list[GameState], seat: int, others: list[int],
             used: Collection[int] = (), bearers: list[int] | None = None) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
     the bearers that used one this round; ``bearers``: the seat's cards with a rival ability,
-    :func:`bearers`, when known: only those are read, not every personality in play).
+    :func:`bearers`, when known: only those are read, not every card in play).
     (Lists, not any Sequence: compiled, a list is read natively, a Sequence by the generic
     protocol at every item; asked at most passes of the greedy seat.)"""
     state = seats[seat]
     found: list[Action] = []
     if bearers is None:
-        candidates = [b for zone in PERSONALITY_ZONES for b in state.zones[zone]]
+        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in state.zones[zone]]
     else:
         where = state.where
         # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
         unused: list[int] = []
         for b in bearers:
-            # (PERSONALITY_ZONES spelt out: compiled, "in" a tuple of another module is the
-            # generic protocol, three string comparisons are native)
+            # (the zones spelt out: compiled, "in" a tuple of another module is the generic
+            # protocol, four string comparisons are native)
             at = where[b]
-            if (at == "residents" or at == "guards" or at == "defensive") \
+            if (at == "residents" or at == "guards" or at == "defensive" or at == "private") \
                     and (not used or b not in used):
                 unused.append(b)
         candidates = unused
         if len(unused) > 1:
-            # In the order of the personalities in play: the zones read in turn (no sort,
-            # no index look-ups: the zones hold a few cards each).
+            # In the order of the cards in play: the zones read in turn (no sort, no index
+            # look-ups: the zones hold a few cards each).
             candidates = []
-            for zone in (state.residents, state.guards, state.defensive):
+            for zone in (state.residents, state.guards, state.defensive, state.private):
                 for b in zone:
                     if b in unused:
                         candidates.append(b)
@@ -129,6 +180,13 @@ def options(seats: list[GameState], seat: int, others: list[int],
                     members_of[card.faction] = faction_members(seats, card.faction)
                 if members_of[card.faction] < members:
                     continue
+            aimed = EXHAUSTING.get(ability)
+            if aimed is not None:
+                for other in others:
+                    for target in exhaust_targets(seats[other], aimed[1]):
+                        found.append(Action("use_on", bearer, other,
+                                            exhaust_option(ability, target)))
+                continue
             strength, kind, _ = RIVAL_ABILITIES[ability]
             if not card.strength[strength]:
                 continue
@@ -140,15 +198,21 @@ def options(seats: list[GameState], seat: int, others: list[int],
 
 
 def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
-    """Carry out a rival ability; the number of tokens it moved."""
+    """Carry out a rival ability; the number of tokens it moved (none for an exhausting
+    one: the target card is exhausted)."""
     state, victim = seats[seat], seats[action.target]
     card = state.card(action.card)
-    strength, kind, to_city = RIVAL_ABILITIES[action.option]
+    ability = ability_of(action.option)
     clause = next(c for c in card.no_solo_effect
-                  if (p := parse(c)) is not None and p[0] == action.option)
+                  if (p := parse(c)) is not None and p[0] == ability)
     parsed = parse(clause)
     if parsed is not None and parsed[1]:
         state.exhausted.add(action.card)
+    if ability in EXHAUSTING:
+        victim.exhausted.add(target_of(action.option))
+        state.pending = None
+        return 0
+    strength, kind, to_city = RIVAL_ABILITIES[ability]
     moved = 0
     for _ in range(card.strength[strength]):
         k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.personal[i], -i))
@@ -162,3 +226,15 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
         moved += 1
     state.pending = None
     return moved
+
+
+def sentence(seats: Sequence[GameState], seat: int, action: Action, moved: int) -> str:
+    """The story's words for a rival ability carried out (``moved``: :func:`apply`'s)."""
+    name = seats[seat].card(action.card).name
+    ability = ability_of(action.option)
+    target = target_of(action.option)
+    if target >= 0:
+        return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}'s "
+                f"{seats[action.target].card(target).name}: exhausted.")
+    return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}: "
+            f"{moved} token(s).")

@@ -323,9 +323,10 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
 
 
 def rival_options(table: Table, seat: int) -> list[Action]:
-    """The rival abilities (Extort, Tithe, Sap) ``seat``, the seat that decides now, may use
-    on another player now: only at its turn of the Action and Development cycle (in the
-    table's legal actions they come before the pass)."""
+    """The rival abilities (Extort, Tithe, Sap; Crusade, Discredit, Influence) ``seat``, the
+    seat that decides now, may use on another player or his cards now: only at its turn of
+    the Action and Development cycle (in the table's legal actions they come before the
+    pass)."""
     state = table.seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
             or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
@@ -540,9 +541,7 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         moved = rivalry.apply(table.seats, seat, action)
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
-            table.tell(seat, f"{state.card(action.card).name} uses "
-                             f"{action.option.capitalize()} on seat {action.target + 1}: "
-                             f"{moved} token(s).")
+            table.tell(seat, rivalry.sentence(table.seats, seat, action, moved))
         table.passes = 0
         _next_turn(table)
     elif action.kind in ("attack", "hunt_row"):

@@ -22,12 +22,15 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
 )
-from playtest.table_play import PLAYER, TableSource
-from rules.game import seats
+from playtest.table_play import PLAYER, TableSource, action_text
+from rules.game import engine, rivalry, seats
+from rules.game.actions import Action
+from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import new_table
 from rules.rng import derive_seed
+from tests.rules.game.engine_helpers import catalogue, sample
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +223,20 @@ def test_a_game_given_the_id_of_a_deleted_one_never_gets_its_table() -> None:
     PlaytestGame.objects.filter(pk=new.pk).update(id=old_id)  # as SQLite may give it again
     again = PlaytestGame.objects.get(pk=old_id)
     assert game_view(again).state.to_dict() == again.state
+
+
+def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
+    # Crusade, Discredit and Influence aim at one of another player's cards: the move says
+    # which ("use_on" targets a seat; the card is in the option, rules/game/rivalry.py).
+    decks = ["kalim-crusaders.txt", "guild-veterans.txt"]
+    table = new_table([engine.prepare(sample(d), catalogue()) for d in decks], 1,
+                      GameConfig(target=25))
+    state, victim = table.seats
+    bell = next(i for i in range(len(state.cards)) if state.card(i).name == "Bell of Judgement")
+    troop = next(i for i in victim.zones["personality_pile"]
+                 if victim.card(i).name == "Sellsword")
+    action = Action("use_on", bell, 1, rivalry.exhaust_option("crusade", troop))
+    assert action_text(table, PLAYER, action, ["Kalim Crusaders", "Guild Veterans"]) == (
+        "Use Bell of Judgement: Crusade on Seat 2 (Guild Veterans)'s Sellsword (exhaust it)")
+    assert action_text(table, PLAYER, Action("use_on", bell, 1, "extort"), None) == (
+        "Use Bell of Judgement: Extort on Seat 2")

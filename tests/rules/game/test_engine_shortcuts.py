@@ -181,10 +181,11 @@ def test_the_table_s_legal_actions_are_the_long_way_s(decks: tuple[str, ...]) ->
 
 
 def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
-    """rivalry.options as it was written first: every faction counted again at each bearer."""
+    """rivalry.options as it was written first: every faction counted again at each bearer
+    (and the exhausting ones: every card in play of the other seats looked at)."""
     state, found = table.seats[seat], []
     others = [s for s in table.active() if s != seat]
-    for zone in rulings.PERSONALITY_ZONES:
+    for zone in (*rulings.PERSONALITY_ZONES, "private"):
         for bearer in state.zones[zone]:
             card = state.card(bearer)
             for clause in card.no_solo_effect:
@@ -195,6 +196,23 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
                 if (exhausts and bearer in state.exhausted) or (
                         members and rivalry.faction_members(table.seats, card.faction) < members):
                     continue
+                if ability in rivalry.EXHAUSTING:
+                    what = rivalry.EXHAUSTING[ability][1]
+                    for other in others:
+                        victim = table.seats[other]
+                        # (the order: a troop guarding, then defending; a structure in
+                        # the private holdings, then the wall)
+                        for where in ("residents", "guards", "private", "defensive"):
+                            for target in victim.zones[where]:
+                                aimed = victim.card(target)
+                                if target not in victim.exhausted and (
+                                        (what == "troop" and aimed.subtype == "troop"
+                                         and where in ("guards", "defensive"))
+                                        or (what == "citizen" and where == "residents")
+                                        or (what == "structure" and aimed.type == "structure")):
+                                    found.append(Action("use_on", bearer, other,
+                                                        f"{ability}:{target}"))
+                    continue
                 strength, kind, _ = rivalry.RIVAL_ABILITIES[ability]
                 if card.strength[strength]:
                     found += [Action("use_on", bearer, other, ability) for other in others
@@ -203,7 +221,7 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
     return found
 
 
-@pytest.mark.parametrize("decks", TABLES)
+@pytest.mark.parametrize("decks", [*TABLES, (SAMPLES[5], SAMPLES[2])])
 def test_the_rival_options_are_the_long_way_s(decks: tuple[str, ...]) -> None:
     checked = 0
     for table in every_table(decks, 6):
@@ -1113,11 +1131,17 @@ def test_the_troop_held_back_and_the_victim_picked_by_loops_are_max_s(
                 checked += 1
             others = [s for s in table.active() if s != seat]
             rivals = rivalry.options(table.seats, seat, others)
-            if rivals:
-                assert mp.richest_victim(table, rivals) is max(rivals, key=lambda a: (
+            worthy = [a for a in rivals if rivalry.target_of(a.option) < 0
+                      or mp.exhaust_worth(table, seat, a) > 0]
+            if worthy:
+                assert mp.rival_choice(table, seat, rivals) is max(worthy, key=lambda a: (
                     rulings.influence_total(table.seats[a.target]),
-                    sum(table.seats[a.target].personal), -a.target, -a.card))
+                    int(rivalry.target_of(a.option) < 0),
+                    sum(table.seats[a.target].personal) if rivalry.target_of(a.option) < 0
+                    else mp.exhaust_worth(table, seat, a), -a.target, -a.card))
                 checked += 1
+            elif rivals:
+                assert mp.rival_choice(table, seat, rivals) is None
     assert checked > 100
 
 

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from rules.game import combat, engine, rivalry, rulings, seats
+from rules.game import combat, engine, reactions, rivalry, rulings, seats
+from rules.game import multiplayer_policy as mp
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.matchup import seating
@@ -18,6 +19,7 @@ from rules.game.state import GameState
 from tests.rules.game.engine_helpers import catalogue, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
+CRUSADERS, SENATE = "kalim-crusaders.txt", "mosfin-senate.txt"
 
 
 def table(*decks: str, seed: int = 1, target: int = 25) -> Table:
@@ -357,9 +359,138 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
 @pytest.mark.parametrize(("clause", "parsed"), [
     ("Extort.", ("extort", False, 0)), ("E Tithe.", ("tithe", True, 0)),
     ("E (F)3 Extort.", ("extort", True, 3)), ("Retain.", None),
-], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability"])
+    ("E Crusade.", ("crusade", True, 0)), ("E (F)3 Crusade.", ("crusade", True, 3)),
+    ("E Discredit.", ("discredit", True, 0)), ("E Influence.", ("influence", True, 0)),
+], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability", "e-crusade",
+        "faction-crusade", "e-discredit", "e-influence"])
 def test_rival_ability_clauses(clause: str, parsed: tuple[str, bool, int] | None) -> None:
     assert rivalry.parse(clause) == parsed
+
+
+def at_action(*decks: str) -> Table:
+    """A table at its first Action and Development Phase, seat 1 (index 0) to act."""
+    t = table(*decks)
+    play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0 and t.window is None)
+    return t
+
+
+def put(state: GameState, name: str, zone: str) -> int:
+    """Put a card of the seat not in play into ``zone``, ready (a citizen in the stronghold)."""
+    i = next(i for i in range(len(state.cards)) if state.card(i).name == name
+             and not state.in_play(i))
+    state.move(i, zone)
+    state.exhausted.discard(i)
+    if zone == "residents":
+        state.host[i] = next(s for s in state.zones["private"]
+                             if state.card(s).subtype == "stronghold")
+    state.pending = None
+    state.forget_derived()
+    return i
+
+
+def stronghold(state: GameState) -> int:
+    return next(s for s in state.zones["private"] if state.card(s).subtype == "stronghold")
+
+
+# (deck, bearer, its zone, ability, the victim's target: a troop, a citizen or a structure)
+EXHAUSTING = [
+    (CRUSADERS, "Bell of Judgement", "private", "crusade", "troop"),
+    (SENATE, "Whispering Envoy", "residents", "discredit", "citizen"),
+    (SENATE, "Spymaster's Clerk", "residents", "influence", "structure"),
+]
+
+
+@pytest.mark.parametrize(("deck", "name", "zone", "ability", "what"), EXHAUSTING,
+                         ids=["crusade-exhausts-a-troop", "discredit-exhausts-a-citizen",
+                              "influence-exhausts-a-structure"])
+def test_crusade_discredit_and_influence_exhaust_another_players_card(
+        deck: str, name: str, zone: str, ability: str, what: str) -> None:
+    t = at_action(deck, VETERANS)
+    state, victim = t.seats[0], t.seats[1]
+    bearer = put(state, name, zone)
+    if what == "troop":
+        target = give_troops(t, 1, 1)[0]
+    elif what == "citizen":
+        target = put(victim, "Coin Broker", "residents")
+    else:
+        target = stronghold(victim)
+    victim.exhausted.discard(target)
+    use = Action("use_on", bearer, 1, rivalry.exhaust_option(ability, target))
+    assert use in seats.legal_actions(t)
+    # Only the other player's cards of the kind named are targets.
+    aimed = [rivalry.target_of(a.option) for a in seats.legal_actions(t)
+             if a.kind == "use_on" and a.card == bearer and a.option.startswith(ability)]
+    assert aimed == rivalry.exhaust_targets(victim, what) and target in aimed
+    tokens = [list(state.personal), list(victim.personal), list(state.city)]
+    assert seats.apply(t, use).ok
+    assert t.window is None  # (no seat holds an answer to it here)
+    assert target in victim.exhausted
+    assert bearer in state.exhausted  # "E"
+    assert [state.personal, victim.personal, state.city] == tokens  # no token moves
+    assert seats.to_move(t) == 1  # it was the seat's action of the cycle
+    assert rivalry.sentence(t.seats, 0, use, 0) == (
+        f"{name} uses {ability.capitalize()} on seat 2's {victim.card(target).name}: "
+        "exhausted.")
+    # Once a round per bearer, and the exhausted card is no target any more.
+    seats.apply(t, Action("pass"))
+    assert all(a.card != bearer and rivalry.target_of(a.option) != target
+               for a in seats.legal_actions(t) if a.kind == "use_on")
+
+
+def test_an_exhausted_card_is_no_target_of_crusade() -> None:
+    t = at_action(CRUSADERS, VETERANS)
+    state, victim = t.seats[0], t.seats[1]
+    bell = put(state, "Bell of Judgement", "private")
+    ready, tired = give_troops(t, 1, 2)
+    victim.exhausted.discard(ready)
+    victim.exhausted.add(tired)
+    aimed = {rivalry.target_of(a.option) for a in seats.legal_actions(t)
+             if a.kind == "use_on" and a.card == bell}
+    assert ready in aimed and tired not in aimed
+
+
+def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
+    t = at_action(SENATE, SENATE)
+    state = t.seats[0]
+    envoy = put(state, "Whispering Envoy", "residents")  # political 2
+    warden_seat = at_action(CRUSADERS, VETERANS)
+    warden = put(warden_seat.seats[0], "Cathedral Warden", "defensive")
+    discredit = Action("use_on", envoy, 1, rivalry.exhaust_option("discredit", 3))
+    crusade = Action("use_on", warden, 1, rivalry.exhaust_option("crusade", 3))
+    assert reactions.political(state, discredit) == 2
+    assert reactions.political(warden_seat.seats[0], crusade) == -1
+    # A Court Notary (Debate, political 2) in the other seat answers the Discredit.
+    notary = put(t.seats[1], "Court Notary", "residents")
+    citizen = put(t.seats[1], "Whispering Envoy", "residents")
+    assert seats.apply(t, Action("use_on", envoy, 1,
+                                 rivalry.exhaust_option("discredit", citizen))).ok
+    assert t.window is not None and seats.to_move(t) == 1
+    assert seats.apply(t, Action("react", notary, 0, "debate")).ok
+    assert citizen not in t.seats[1].exhausted  # negated
+    assert envoy in state.exhausted  # "E": used all the same
+
+
+@pytest.mark.parametrize(("bearer", "zone", "victim_troop", "chosen"), [
+    ("Bell of Judgement", "private", "Ashgate Spearman", True),
+    ("Cathedral Warden", "defensive", "Ironhide Bruiser", True),
+    ("Cathedral Warden", "defensive", "Sellsword", False),
+], ids=["a-structure-always-trades-up", "a-troop-trades-itself-for-a-stronger-one",
+        "a-troop-keeps-itself-against-a-weaker-one"])
+def test_greedy_exhausts_a_troop_when_it_costs_the_victim_more_than_itself(
+        bearer: str, zone: str, victim_troop: str, chosen: bool) -> None:
+    t = at_action(CRUSADERS, VETERANS)
+    state, victim = t.seats[0], t.seats[1]
+    mine = put(state, bearer, zone)
+    theirs = put(victim, victim_troop, "defensive")
+    rivals = [a for a in seats.rival_options(t, 0) if a.card == mine
+              and rivalry.target_of(a.option) == theirs]
+    assert rivals
+    worth = mp.exhaust_worth(t, 0, rivals[0])
+    target_card, own = victim.card(theirs), state.card(mine)
+    expected = target_card.offense + target_card.defense \
+        - (own.offense + own.defense if own.is_troop else 0)
+    assert worth == expected
+    assert (mp.rival_choice(t, 0, rivals) is rivals[0]) == chosen
 
 
 def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
