@@ -1387,3 +1387,28 @@ def test_an_action_carried_out_without_asking_for_a_window_would_open_none(
         table.flush()
         assert table.story is None and table.seen == []
     assert checked > 500
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_attackers_past_the_defenders_are_foreseen_as_the_long_way(
+        decks: tuple[str, ...]) -> None:
+    """_past_the_defenders works out a structure's homeless residents only when it houses
+    some and may fall (the long way, above, always): the same fight, for every seat's troops
+    (all of them, and each alone) against every other seat, before every decision."""
+    checked = housed = 0
+    for table in every_table(decks, 3):
+        for seat, me in enumerate(table.seats):
+            troops = [t for t in me.defensive if me.card(t).is_troop]
+            for other, them in enumerate(table.seats):
+                if other == seat or not troops:
+                    continue
+                pool = sum(them.personal)
+                targets = [*them.zones["private"], *them.zones["guards"]]
+                for rest in [troops, *([t] for t in troops)]:
+                    long_way = past_the_defenders_the_long_way(
+                        me, rest, them, targets, 1.5, 0.5, pool) if targets \
+                        else (1.5, 0.5, 0.0, 0.0)
+                    assert mp._past_the_defenders(me, rest, them, 1.5, 0.5, pool) == long_way
+                    checked += 1
+                housed += bool(them.residents)
+    assert checked > 500 and housed > 100
