@@ -256,15 +256,17 @@ def run_chunk(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: Ga
 
 def run(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: GameConfig, *,
         workers: int = 1, progress: Callable[[int, int], None] | None = None,
-        chunk: int = CHUNK) -> MatchupTally:
-    """Play the whole matchup; ``progress(games_done, games)`` after each chunk."""
+        chunk: int = CHUNK, start_method: str | None = None) -> MatchupTally:
+    """Play the whole matchup; ``progress(games_done, games)`` after each chunk;
+    ``start_method``: the worker processes' (multiprocessing's; None: the default)."""
     portable = [(p.deck, p.facts) for p in prepared]
     total: MatchupTally = run_parts(
         MatchupTally(len(prepared)), list(chunks(spec.games, chunk)), spec.games,
         local=lambda first, last: run_chunk(prepared, spec, config, first, last),
         workers=workers, initializer=_start_worker, initargs=(portable, config.to_dict()),
+        inherited=(_adopt_worker, (list(prepared), config)),
         remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
-        progress=progress)
+        progress=progress, start_method=start_method)
     return total
 
 
@@ -277,6 +279,10 @@ def _start_worker(portable: _Portable, config: dict[str, object]) -> None:
     decks = [engine.Prepared(deck, profiles_from_facts(facts), facts, settings)
              for deck, facts in portable]
     _worker[:] = [(decks, settings)]
+
+
+def _adopt_worker(decks: list[engine.Prepared], config: GameConfig) -> None:
+    _worker[:] = [(decks, config)]
 
 
 def _run_worker_chunk(spec: tuple[int, int, str], first: int, last: int) -> MatchupTally:

@@ -390,11 +390,15 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
         doomed = card.vitality - defender.wounds.get(target, 0) <= 1
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
+        # Residents are left homeless only when the structure houses some and may fall: the
+        # other residences' room is worked out only then (otherwise the homeless add nothing).
+        residents = [r for r in defender.residents if defender.host.get(r) == target]
+        if not residents or chance == 0.0:
+            return cut + chance * STRUCTURE_WORTH, valor, 0.0, 0.0
         living: dict[int, int] = {}
         for resident in defender.residents:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
-        residents = [r for r in defender.residents if defender.host.get(r) == target]
         homes = 0
         for s in defender.private:
             if s != target:

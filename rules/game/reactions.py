@@ -38,7 +38,7 @@ from rules.abilities import parse_abilities
 from rules.game import rivalry, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
-from rules.game.state import DISCARDS, GameState
+from rules.game.state import DISCARDS, IN_PLAY, GameState
 
 REACTIONS: Final = ("debate", "persuade", "retain")
 INTERRUPT: Final = "interrupt"
@@ -134,7 +134,8 @@ def holds_answer(state: GameState, cards: Sequence[int]) -> bool:
     where = state.where
     for card in cards:  # (a loop: compiled, a generator is an object more a call)
         zone = where[card]
-        if zone == "hand" or zone in _ZONES_IN_PLAY:
+        # (state.IN_PLAY, a frozenset: a hashed look-up, not six string comparisons)
+        if zone == "hand" or zone in IN_PLAY:
             return True
     return False
 
@@ -157,7 +158,7 @@ def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
                     and rulings.affordable(state, profile.cost, profile.generic):
                 found.append(Action("react", card, actor, INTERRUPT))
             continue
-        if where not in _ZONES_IN_PLAY:
+        if where not in IN_PLAY:
             continue
         for slug in reaction_slugs(profile):
             if _may(seats, actor, state, card, slug, strength, played):

@@ -9,6 +9,7 @@ byte-identical for any number of workers.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -118,26 +119,32 @@ def chunks(games: int, size: int = CHUNK) -> Iterator[tuple[int, int]]:
 
 
 def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
-        progress: Callable[[int, int], None] | None = None) -> Tally:
+        progress: Callable[[int, int], None] | None = None,
+        start_method: str | None = None) -> Tally:
     """Play the whole run; ``progress(games_done, games)`` after each chunk."""
     total: Tally = run_parts(
         Tally(), list(chunks(spec.games)), spec.games,
         local=lambda first, last: run_chunk(prepared, spec, first, last),
         workers=workers, initializer=_start_worker, initargs=_portable(prepared),
+        inherited=(_adopt_worker, (prepared,)),
         remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
-        progress=progress)
+        progress=progress, start_method=start_method)
     return total
 
 
 def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
               local: Callable[[int, int], Any], workers: int,
               initializer: Callable[..., None], initargs: tuple[Any, ...],
+              inherited: tuple[Callable[..., None], tuple[Any, ...]],
               remote: Callable[[Any, int, int], Any], remote_spec: Any,
-              progress: Callable[[int, int], None] | None) -> Any:
+              progress: Callable[[int, int], None] | None,
+              start_method: str | None = None) -> Any:
     """Play the chunks ``parts`` of a run of ``games`` into ``total`` (anything with
     ``merge``): here with ``local(first, last)`` when one process will do, else in a pool of
-    processes, each started by ``initializer(*initargs)``, that play
-    ``remote(remote_spec, first, last)``. Shared by goldfish and matchups."""
+    processes that play ``remote(remote_spec, first, last)``, started by the ``inherited``
+    initializer and its arguments (the prepared decks themselves) where the processes are
+    forked, else by ``initializer(*initargs)`` (plain data, pickled). ``start_method`` is
+    multiprocessing's (None: the platform's default). Shared by goldfish and matchups."""
     done = 0
     if workers <= 1 or len(parts) == 1:
         for first, last in parts:
@@ -147,7 +154,13 @@ def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
                 progress(done, games)
         return total
     workers = min(workers, len(parts), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers, initializer=initializer,
+    context = multiprocessing.get_context(start_method)
+    if context.get_start_method() == "fork":
+        # A forked worker starts with this process's memory and pickles nothing: it takes the
+        # prepared decks as they are (their profiles, layouts and the seats' caches built)
+        # instead of building them again from the plain data a spawned worker needs.
+        initializer, initargs = inherited
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=initializer,
                              initargs=initargs) as pool:
         futures = [pool.submit(remote, remote_spec, first, last) for first, last in parts]
         # Merge in chunk order (the report must not depend on which worker finished first).
@@ -159,9 +172,9 @@ def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
     return total
 
 
-# Worker processes get plain data: the compiled engine's frozen classes (profiles, the config,
-# the spec) cannot be unpickled. Each worker builds the profiles again from the facts once,
-# when it starts, and keeps them for all its chunks.
+# Spawned worker processes get plain data: the compiled engine's frozen classes (profiles, the
+# config, the spec) cannot be unpickled. Such a worker builds the profiles again from the facts
+# once, when it starts, and keeps them for all its chunks; a forked one adopts the parent's.
 type _Facts = dict[str, dict[str, Any]]
 _worker_deck: list[engine.Prepared] = []
 
@@ -173,6 +186,10 @@ def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, object
 def _start_worker(deck: Deck, facts: _Facts, config: dict[str, object]) -> None:
     prepared = engine.Prepared(deck, profiles_from_facts(facts), facts,
                                GameConfig.from_dict(config))
+    _worker_deck[:] = [prepared]
+
+
+def _adopt_worker(prepared: engine.Prepared) -> None:
     _worker_deck[:] = [prepared]
 
 

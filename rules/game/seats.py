@@ -470,7 +470,10 @@ def _carry_out(table: Table, seat: int, action: Action) -> None:
     table.decisions += 1
     if table.window is not None:
         _answer(table, seat, action)
-    elif not _open_window(table, seat, action):
+    # (_open_window's first test here: most actions open no window, and a call of it at each
+    # decision is its code brought into the instruction cache again)
+    elif action.kind not in ("play", "use", "use_on") or not table.answerers \
+            or not _open_window(table, seat, action):
         _perform(table, seat, action)
 
 
@@ -577,7 +580,8 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
-    table.flush()
+    if table.story is not None:  # (flush's own test, without a call at each decision)
+        table.flush()
 
 
 def _at_act(state: GameState) -> bool:
@@ -799,23 +803,22 @@ def _arrivals(table: Table, seat: int) -> None:
         _end(table, "overrun")
 
 
-_UNIQUE_ZONES: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
-
-
 def _uniques(state: GameState) -> set[int]:
     """The unique cards in play, by where each card is: a hunter's own wanderer row, set aside
-    from ``zones`` while it hunts another player's row, is still in play."""
+    from ``zones`` while it hunts another player's row, is still in play. (The zones in play
+    as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to six string
+    comparisons a card.)"""
     where = state.where
-    return {i for i in range(len(where)) if where[i] in _UNIQUE_ZONES and state.card(i).unique}
+    return {i for i in range(len(where)) if where[i] in IN_PLAY and state.card(i).unique}
 
 
 def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
     """The same cards as :func:`_uniques` (``unique``: the seat's own unique cards, ``own``:
     how many cards are its own), found from them and the guests. In another order, which
     does not matter: it is only taken away from a later :func:`_uniques`."""
-    found = {i for i in unique if state.where[i] in _UNIQUE_ZONES}
+    found = {i for i in unique if state.where[i] in IN_PLAY}
     for i in range(own, len(state.cards)):
-        if state.where[i] in _UNIQUE_ZONES and state.card(i).unique:
+        if state.where[i] in IN_PLAY and state.card(i).unique:
             found.add(i)
     return found
 
@@ -834,9 +837,9 @@ def _uniques_were(state: GameState, unique: list[int], was: list[str], own: int,
                   guests_were: list[str]) -> set[int]:
     """:func:`_uniques_in_play` as it was when the seat's own unique cards were where ``was``
     says and its guests (the cards from ``own`` on) where ``guests_were`` says."""
-    found = {unique[k] for k in range(len(unique)) if was[k] in _UNIQUE_ZONES}
+    found = {unique[k] for k in range(len(unique)) if was[k] in IN_PLAY}
     for k in range(len(guests_were)):
-        if guests_were[k] in _UNIQUE_ZONES and state.card(own + k).unique:
+        if guests_were[k] in IN_PLAY and state.card(own + k).unique:
             found.add(own + k)
     return found
 

@@ -14,7 +14,7 @@ from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.runner import game_seed
-from rules.game.state import ZONES, GameState
+from rules.game.state import IN_PLAY, ZONES, GameState
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
@@ -1367,3 +1367,72 @@ def test_the_phase_queue_kept_while_every_player_is_in_holds_no_player_out(
             assert table.queue == [s for s in table.active() if s in table.queue]
             checked += 1
     assert checked > 50
+
+
+# --- the table's fifth pass ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_zones_in_play_as_a_set_are_the_tuple_s(decks: tuple[str, ...]) -> None:
+    """reactions.holds_answer and answers, and the seats' uniques, ask whether a zone is in
+    play of state.IN_PLAY (a frozenset) where they asked a tuple of the same zones: the same
+    answers, card by card, and the same uniques as the tuple's."""
+    assert IN_PLAY == frozenset(reactions._ZONES_IN_PLAY)
+    checked = 0
+    for table in every_table(decks, 3):
+        for state in table.seats:
+            where = state.where
+            for i in range(len(where)):
+                assert (where[i] in IN_PLAY) == (where[i] in reactions._ZONES_IN_PLAY)
+            assert seats._uniques(state) == {
+                i for i in range(len(where))
+                if where[i] in reactions._ZONES_IN_PLAY and state.card(i).unique}
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_an_action_carried_out_without_asking_for_a_window_would_open_none(
+        decks: tuple[str, ...]) -> None:
+    """_carry_out asks _open_window only of a play, use or use_on at a table with answering
+    cards (the long way asked it of every action): every action not asked would have opened
+    no window, and an unrecorded table's flush, no longer called, tells nothing."""
+    checked = 0
+    for table in every_table(decks, 3):
+        seat = seats.to_move(table)
+        if table.window is not None:
+            continue
+        for action in seats.legal_actions(table):
+            if action.kind not in ("play", "use", "use_on") or not table.answerers:
+                assert not seats._open_window(table, seat, action)
+                assert table.window is None
+                checked += 1
+        assert table.story is None
+        table.flush()
+        assert table.story is None and table.seen == []
+    assert checked > 500
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_attackers_past_the_defenders_are_foreseen_as_the_long_way(
+        decks: tuple[str, ...]) -> None:
+    """_past_the_defenders works out a structure's homeless residents only when it houses
+    some and may fall (the long way, above, always): the same fight, for every seat's troops
+    (all of them, and each alone) against every other seat, before every decision."""
+    checked = housed = 0
+    for table in every_table(decks, 3):
+        for seat, me in enumerate(table.seats):
+            troops = [t for t in me.defensive if me.card(t).is_troop]
+            for other, them in enumerate(table.seats):
+                if other == seat or not troops:
+                    continue
+                pool = sum(them.personal)
+                targets = [*them.zones["private"], *them.zones["guards"]]
+                for rest in [troops, *([t] for t in troops)]:
+                    long_way = past_the_defenders_the_long_way(
+                        me, rest, them, targets, 1.5, 0.5, pool) if targets \
+                        else (1.5, 0.5, 0.0, 0.0)
+                    assert mp._past_the_defenders(me, rest, them, 1.5, 0.5, pool) == long_way
+                    checked += 1
+                housed += bool(them.residents)
+    assert checked > 500 and housed > 100

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from rules.game import engine
+from rules.game import engine, runner
 from rules.game.config import GameConfig
 from rules.game.matchup import (
     MatchupSpec,
@@ -20,6 +20,7 @@ from rules.game.matchup import (
     story_lines,
     wilson,
 )
+from rules.game.report import Tally
 from tests.rules.game.engine_helpers import FIXTURES, catalogue, sample
 
 GOLDEN = [(("guild-veterans.txt", "kalim-faithful.txt"), 1, 3),
@@ -46,9 +47,11 @@ def test_the_game_is_told_exactly_as_the_golden_log(decks: tuple[str, ...], numb
     assert f"Game over in round {table.final_round}" in text
 
 
-def report(decks: tuple[str, ...], games: int, workers: int, chunk: int) -> dict[str, object]:
+def report(decks: tuple[str, ...], games: int, workers: int, chunk: int,
+           start_method: str | None = None) -> dict[str, object]:
     ready = prepared(decks)
-    tally = run(ready, MatchupSpec(games, 11), GameConfig(), workers=workers, chunk=chunk)
+    tally = run(ready, MatchupSpec(games, 11), GameConfig(), workers=workers, chunk=chunk,
+                start_method=start_method)
     names = [{cid: card.name for cid, card in p.table.items()} for p in ready]
     return build_matchup_report(tally, names=list(decks), card_names=names, seed=11,
                                 policy="greedy", config=GameConfig())
@@ -59,6 +62,29 @@ def test_the_report_is_the_same_for_any_number_of_workers_and_chunks(workers: in
                                                                      chunk: int) -> None:
     decks = ("guild-veterans.txt", "kalim-faithful.txt", "mosfin-senate.txt")
     assert report(decks, 9, workers, chunk) == report(decks, 9, 1, 50)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+def test_the_report_is_the_same_however_the_workers_are_started(start_method: str) -> None:
+    # Forked workers adopt the parent's prepared decks; spawned (and forkserver) ones build
+    # them again from plain data: the same games either way.
+    decks = ("guild-veterans.txt", "mosfin-blades.txt")
+    assert report(decks, 6, 2, 3, start_method) == report(decks, 6, 1, 50)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_a_goldfish_run_is_the_same_however_the_workers_are_started(start_method: str) -> None:
+    # runner.run's chunks are 250 games; two chunks of 3 through run_parts, as run starts them.
+    ready = engine.prepare(sample("kalim-faithful.txt"), catalogue())
+    spec = runner.RunSpec(6, 3)
+    total = runner.run_parts(
+        Tally(), [(1, 3), (4, 6)], 6,
+        local=lambda first, last: runner.run_chunk(ready, spec, first, last), workers=2,
+        initializer=runner._start_worker, initargs=runner._portable(ready),
+        inherited=(runner._adopt_worker, (ready,)), remote=runner._run_worker_chunk,
+        remote_spec=(spec.games, spec.seed, spec.policy), progress=None,
+        start_method=start_method)
+    assert total.to_dict() == runner.run_chunk(ready, spec, 1, 6).to_dict()
 
 
 def test_the_attacks_each_deck_declared_are_counted() -> None:
