@@ -17,6 +17,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
+from rules.game.actions import ActionBook
 from rules.game.config import GameConfig
 from rules.game.profile import Profile, profiles_from_facts
 
@@ -87,7 +88,7 @@ class Combat:
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({
     "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
-    "members_cache", "influence_cache", *(z for z in ZONES if z != "wanderers")})
+    "members_cache", "influence_cache", "action_book", *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
@@ -141,6 +142,9 @@ class GameState:
     influence_cache: int = field(default=0, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
+    # The deck's actions, made once (actions.ActionBook): shared by the games of a deck and
+    # their clones; None until first asked for (book()).
+    action_book: ActionBook | None = field(default=None, repr=False, compare=False)
     # The lists of ``zones`` again, as attributes: the engine reads a zone at nearly every
     # step, and an attribute costs far less than a lookup by name. The same list objects
     # (bind_zones), so a change made through either is seen by both; but for the wanderer
@@ -188,6 +192,13 @@ class GameState:
         if profiles is None:  # the deck is dealt and the table set before any card is read
             profiles = self.profiles = [self.table[c] for c in self.cards]
         return profiles[instance]
+
+    def book(self) -> ActionBook:
+        """The actions of this game's cards, each made once (actions.ActionBook)."""
+        book = self.action_book
+        if book is None:
+            book = self.action_book = ActionBook(len(self.cards))
+        return book
 
     def move(self, instance: int, zone: str) -> None:
         """Move one card to the end of ``zone`` (and off any host)."""
@@ -247,7 +258,8 @@ class GameState:
             discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
             combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
             decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
-            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles)
+            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles,
+            action_book=self.action_book)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any],
