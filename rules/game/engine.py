@@ -468,10 +468,10 @@ def _legal_actions(state: GameState) -> list[Action]:
         options = []
         if state.discards_left:
             book = state.book()
-            hand, cards = state.hand, state.cards
+            hand = state.hand
             for position in range(len(hand)):
                 instance = hand[position]
-                if not _copy_before(hand, cards, position):
+                if not _copy_before(state, hand, position, state.card(instance)):
                     options.append(book.discard(instance))
         _add_use_options(options, state)
         options.append(DONE)
@@ -479,11 +479,11 @@ def _legal_actions(state: GameState) -> list[Action]:
     return []
 
 
-def _copy_before(hand: list[int], cards: list[str], position: int) -> bool:
-    """Whether a copy of the card at ``position`` in ``hand`` comes before it (one card's
-    options are offered once: a loop over a hand of about seven, no set made)."""
-    card_id = cards[hand[position]]
-    return any(cards[hand[earlier]] == card_id for earlier in range(position))
+def _copy_before(state: GameState, hand: list[int], position: int, card: Profile) -> bool:
+    """Whether a copy of ``card``, the card at ``position`` in ``hand``, comes before it
+    (one card's options are offered once: a loop over a hand of about seven, no set made;
+    copies share their profile, so compared by identity, not by their ids' letters)."""
+    return any(state.card(hand[earlier]) is card for earlier in range(position))
 
 
 def apply(state: GameState, action: Action) -> Result:
@@ -729,10 +729,10 @@ def _add_play_options(options: list[Action], state: GameState) -> None:
     for position in range(len(hand)):
         # (A card's copies are offered once, the first in hand: found by a loop over the
         # few cards before it, and the dead pile, nearly always empty, read the same way.)
-        if _copy_before(hand, cards, position):
-            continue
         instance = hand[position]
         card = state.card(instance)
+        if _copy_before(state, hand, position, card):
+            continue
         if _is_dead(state, cards[instance]) or not affordable(state, card.cost, card.generic):
             continue
         if table is None:

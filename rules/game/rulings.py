@@ -404,28 +404,33 @@ def _usable_in(state: GameState, zone: list[int], combat_step: bool,
 def plain_usable(state: GameState, holders: list[int], abilities: list[Ability]) -> None:
     """:func:`usable_abilities` outside combat, side by side into ``holders`` (the card
     holding each ability) and ``abilities``: the same in the same order, without a tuple
-    made per ability (the engine asks at every decision of the phases)."""
-    _plain_usable_in(state, state.private, holders, abilities)
-    _plain_usable_in(state, state.residents, holders, abilities)
-    _plain_usable_in(state, state.guards, holders, abilities)
-    _plain_usable_in(state, state.defensive, holders, abilities)
-    _plain_usable_in(state, state.attached, holders, abilities)
-
-
-def _plain_usable_in(state: GameState, zone: list[int], holders: list[int],
-                     abilities: list[Ability]) -> None:
-    for instance in zone:
+    made per ability (the engine asks at every decision of the phases), and only the cards
+    that hold such abilities looked at (remembered until a card enters, leaves or moves in
+    play: GameState.forget_derived)."""
+    cards = state.holders_cache
+    if cards is None:
+        cards = state.holders_cache = plain_holders(state)
+    for instance in cards:
         card = state.card(instance)
-        plain = card.plain_abilities
-        if not plain:
-            continue
         actor = _actor(state, instance, card)
         if actor < 0:
             continue
-        for ability in plain:
+        for ability in card.plain_abilities:
             if usable(state, ability, actor):
                 holders.append(instance)
                 abilities.append(ability)
+
+
+def plain_holders(state: GameState) -> list[int]:
+    """The cards in play with abilities used outside combat, in the order of
+    :func:`usable_abilities`' zones."""
+    found: list[int] = []
+    for zone in (state.private, state.residents, state.guards, state.defensive,
+                 state.attached):
+        for instance in zone:
+            if state.card(instance).plain_abilities:
+                found.append(instance)
+    return found
 
 
 def usable(state: GameState, ability: Ability, actor: int) -> bool:

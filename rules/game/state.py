@@ -88,7 +88,8 @@ class Combat:
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({
     "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
-    "members_cache", "influence_cache", "action_book", *(z for z in ZONES if z != "wanderers")})
+    "members_cache", "influence_cache", "action_book", "holders_cache",
+    *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
@@ -140,6 +141,9 @@ class GameState:
     # together, dropped with the keywords (None: to work out again).
     members_cache: dict[str, int] | None = field(default=None, repr=False, compare=False)
     influence_cache: int = field(default=0, repr=False, compare=False)
+    # rulings.plain_usable: the cards in play holding abilities used outside combat, zone by
+    # zone, dropped with the keywords (None: to work out again).
+    holders_cache: list[int] | None = field(default=None, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
     # The deck's actions, made once (actions.ActionBook): shared by the games of a deck and
@@ -212,10 +216,11 @@ class GameState:
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the cards in play (keywords, items in use, faction
-        members)."""
+        members, holders of abilities)."""
         self.keyword_cache.clear()
         self.item_cache.clear()
         self.members_cache = None
+        self.holders_cache = None
 
     def in_play(self, instance: int) -> bool:
         return self.where[instance] in IN_PLAY
