@@ -60,13 +60,16 @@ class ActionBook:
     legal actions are rebuilt at every decision, and making and freeing thousands of equal
     actions a game cost more than finding them here (actions are values, never changed, so
     one object serves every game and every state of the deck, clones included). Instances
-    numbered beyond ``size`` (a guest at a table) get a new action, as before."""
+    numbered beyond ``size`` (a guest at a table) get a new action, as before. ``first``:
+    for each instance, the first instance of the same card (its copies share it)."""
 
     __slots__ = ("_discards", "_fines", "_guards", "_moves", "_plays", "_unguards", "_uses",
-                 "size")
+                 "first", "size")
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, cards: list[str]) -> None:
+        size = self.size = len(cards)
+        firsts: dict[str, int] = {}
+        self.first = [firsts.setdefault(card_id, i) for i, card_id in enumerate(cards)]
         # Per instance: its actions by target + 1 (kinds with a target), or its one action.
         self._plays: list[list[Action | None] | None] = [None] * size
         self._guards: list[list[Action | None] | None] = [None] * size

@@ -101,7 +101,7 @@ class _Deal:
         self.where = where
         self.zones = zones
         self.favour = favour
-        self.book = ActionBook(len(cards))  # every game's actions, made once
+        self.book = ActionBook(cards)  # every game's actions, made once
 
 
 _DEAL_SECTIONS: Final = (("holdings", "private"), ("structures", "structure_pile"),
@@ -468,10 +468,10 @@ def _legal_actions(state: GameState) -> list[Action]:
         options = []
         if state.discards_left:
             book = state.book()
-            hand = state.hand
+            hand, first = state.hand, book.first
             for position in range(len(hand)):
                 instance = hand[position]
-                if not _copy_before(state, hand, position, state.card(instance)):
+                if not _copy_before(first, hand, position):
                     options.append(book.discard(instance))
         _add_use_options(options, state)
         options.append(DONE)
@@ -479,11 +479,12 @@ def _legal_actions(state: GameState) -> list[Action]:
     return []
 
 
-def _copy_before(state: GameState, hand: list[int], position: int, card: Profile) -> bool:
-    """Whether a copy of ``card``, the card at ``position`` in ``hand``, comes before it
-    (one card's options are offered once: a loop over a hand of about seven, no set made;
-    copies share their profile, so compared by identity, not by their ids' letters)."""
-    return any(state.card(hand[earlier]) is card for earlier in range(position))
+def _copy_before(first: list[int], hand: list[int], position: int) -> bool:
+    """Whether a copy of the card at ``position`` in ``hand`` comes before it (one card's
+    options are offered once: a loop over a hand of about seven, no set made; copies share
+    their first instance, ActionBook.first, so numbers are compared, not ids' letters)."""
+    mine = first[hand[position]]
+    return any(first[hand[earlier]] == mine for earlier in range(position))
 
 
 def apply(state: GameState, action: Action) -> Result:
@@ -724,15 +725,15 @@ def _play_options(state: GameState) -> list[Action]:
 
 
 def _add_play_options(options: list[Action], state: GameState) -> None:
-    hand, cards = state.hand, state.cards
+    hand, cards, first = state.hand, state.cards, state.book().first
     table: _Table | None = None
     for position in range(len(hand)):
         # (A card's copies are offered once, the first in hand: found by a loop over the
         # few cards before it, and the dead pile, nearly always empty, read the same way.)
+        if _copy_before(first, hand, position):
+            continue
         instance = hand[position]
         card = state.card(instance)
-        if _copy_before(state, hand, position, card):
-            continue
         if _is_dead(state, cards[instance]) or not affordable(state, card.cost, card.generic):
             continue
         if table is None:

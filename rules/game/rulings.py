@@ -425,12 +425,19 @@ def plain_holders(state: GameState) -> list[int]:
     """The cards in play with abilities used outside combat, in the order of
     :func:`usable_abilities`' zones."""
     found: list[int] = []
-    for zone in (state.private, state.residents, state.guards, state.defensive,
-                 state.attached):
-        for instance in zone:
-            if state.card(instance).plain_abilities:
-                found.append(instance)
+    # (Zone by zone, as usable_abilities: a tuple of the zones is iterated as an object.)
+    _holders_in(state, state.private, found)
+    _holders_in(state, state.residents, found)
+    _holders_in(state, state.guards, found)
+    _holders_in(state, state.defensive, found)
+    _holders_in(state, state.attached, found)
     return found
+
+
+def _holders_in(state: GameState, zone: list[int], found: list[int]) -> None:
+    for instance in zone:
+        if state.card(instance).plain_abilities:
+            found.append(instance)
 
 
 def usable(state: GameState, ability: Ability, actor: int) -> bool:

@@ -201,7 +201,7 @@ class GameState:
         """The actions of this game's cards, each made once (actions.ActionBook)."""
         book = self.action_book
         if book is None:
-            book = self.action_book = ActionBook(len(self.cards))
+            book = self.action_book = ActionBook(self.cards)
         return book
 
     def move(self, instance: int, zone: str) -> None:
