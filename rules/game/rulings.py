@@ -188,11 +188,21 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
 
 def open_residences(state: GameState) -> list[int]:
     """Structures of the player with a free residency (walls have none)."""
-    used: dict[int, int] = {}
-    for citizen in state.residents:
-        host = state.host.get(citizen, -1)  # -1: being rehoused right now
-        used[host] = used.get(host, 0) + 1
-    return [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
+    # (The citizens' hosts read once into a list, then counted per structure with a
+    # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
+    host = state.host
+    homes = [host.get(citizen, -1) for citizen in state.residents]  # -1: being rehoused
+    found: list[int] = []
+    for structure in state.private:
+        room = state.card(structure).residencies
+        if room <= 0:
+            continue
+        for home in homes:
+            if home == structure:
+                room -= 1
+        if room > 0:
+            found.append(structure)
+    return found
 
 
 def keywords(state: GameState, instance: int) -> frozenset[str]:

@@ -1519,3 +1519,19 @@ def test_the_remembered_holders_give_the_usable_abilities_outside_combat(deck: s
             (i, a) for i, a, _ in usable_the_long_way(state, False)]
         found += len(holders)
     assert found > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_open_residences_counted_per_structure_are_the_dictionary_s(deck: str) -> None:
+    """rulings.open_residences counts each structure's citizens from a list of their hosts:
+    the structures the long way's dictionary of counts finds, in the same order."""
+    found = 0
+    for state in every_state(deck, 8, "greedy"):
+        used: dict[int, int] = {}
+        for citizen in state.residents:
+            host = state.host.get(citizen, -1)
+            used[host] = used.get(host, 0) + 1
+        expected = [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
+        assert rulings.open_residences(state) == expected
+        found += len(expected) + len(state.residents)
+    assert found > 100
