@@ -8,12 +8,19 @@ instance acting or played, its target instance, and an option such as a pile or 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from rules.game.effects import strip_markers
+from rules.game.profile import Profile
 
-if TYPE_CHECKING:
-    from rules.game.state import GameState
+
+class Described(Protocol):
+    """What :func:`describe` reads of a game (a rules.game.state.GameState): named here so
+    that this module, which the state's imports (ActionBook), does not import it back."""
+
+    where: list[str]
+
+    def card(self, instance: int) -> Profile: ...
 
 KIND_NAMES = ("economic", "religious", "political")
 
@@ -160,7 +167,7 @@ def cost_text(cost: tuple[int, int, int], generic: int = 0) -> str:
     return ", ".join(parts) if parts else "free"
 
 
-def describe(state: GameState, action: Action) -> str:
+def describe(state: Described, action: Action) -> str:
     """The action as a sentence."""
     name = state.card(action.card).name if action.card >= 0 else ""
     target = state.card(action.target).name if action.target >= 0 else ""
