@@ -8,12 +8,19 @@ instance acting or played, its target instance, and an option such as a pile or 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final, Protocol
 
 from rules.game.effects import strip_markers
+from rules.game.profile import Profile
 
-if TYPE_CHECKING:
-    from rules.game.state import GameState
+
+class Described(Protocol):
+    """What :func:`describe` reads of a game (a rules.game.state.GameState): named here so
+    that this module, which the state's imports (ActionBook), does not import it back."""
+
+    where: list[str]
+
+    def card(self, instance: int) -> Profile: ...
 
 KIND_NAMES = ("economic", "religious", "political")
 
@@ -55,6 +62,95 @@ class Action:
                    str(data.get("option", "")))
 
 
+class ActionBook:
+    """The actions of one deck's games, each made once and handed out again: a decision's
+    legal actions are rebuilt at every decision, and making and freeing thousands of equal
+    actions a game cost more than finding them here (actions are values, never changed, so
+    one object serves every game and every state of the deck, clones included). Instances
+    numbered beyond ``size`` (a guest at a table) get a new action, as before. ``first``:
+    for each instance, the first instance of the same card (its copies share it)."""
+
+    __slots__ = ("_discards", "_fines", "_guards", "_moves", "_plays", "_unguards", "_uses",
+                 "first", "size")
+
+    def __init__(self, cards: list[str]) -> None:
+        size = self.size = len(cards)
+        firsts: dict[str, int] = {}
+        self.first = [firsts.setdefault(card_id, i) for i, card_id in enumerate(cards)]
+        # Per instance: its actions by target + 1 (kinds with a target), or its one action.
+        self._plays: list[list[Action | None] | None] = [None] * size
+        self._guards: list[list[Action | None] | None] = [None] * size
+        self._moves: list[list[Action | None] | None] = [None] * size
+        self._discards: list[Action | None] = [None] * size
+        self._unguards: list[Action | None] = [None] * size
+        self._fines: list[Action | None] = [None] * size
+        # Per instance: its "use" actions without a target, by the ability's option.
+        self._uses: list[dict[str, Action] | None] = [None] * size
+
+    def play(self, card: int, target: int = -1) -> Action:
+        return self._targeted(self._plays, "play", card, target)
+
+    def guard(self, card: int, target: int) -> Action:
+        return self._targeted(self._guards, "guard", card, target)
+
+    def move_item(self, card: int, target: int) -> Action:
+        return self._targeted(self._moves, "move_item", card, target)
+
+    def discard(self, card: int) -> Action:
+        return self._single(self._discards, "discard", card)
+
+    def unguard(self, card: int) -> Action:
+        return self._single(self._unguards, "unguard", card)
+
+    def fine(self, card: int) -> Action:
+        return self._single(self._fines, "fine", card)
+
+    def use(self, card: int, option: str) -> Action:
+        if not 0 <= card < self.size:
+            return Action("use", card, option=option)
+        row = self._uses[card]
+        if row is None:
+            row = self._uses[card] = {}
+        found = row.get(option)
+        if found is None:
+            found = row[option] = Action("use", card, option=option)
+        return found
+
+    def _targeted(self, rows: list[list[Action | None] | None], kind: str, card: int,
+                  target: int) -> Action:
+        size = self.size
+        if not 0 <= card < size or not -1 <= target < size:
+            return Action(kind, card, target)
+        row = rows[card]
+        if row is None:
+            row = rows[card] = [None] * (size + 1)
+        found = row[target + 1]
+        if found is None:
+            found = row[target + 1] = Action(kind, card, target)
+        return found
+
+    def _single(self, rows: list[Action | None], kind: str, card: int) -> Action:
+        if not 0 <= card < self.size:
+            return Action(kind, card)
+        found = rows[card]
+        if found is None:
+            found = rows[card] = Action(kind, card)
+        return found
+
+
+# The actions without a card, made once (see ActionBook).
+PASS: Final = Action("pass")
+DONE: Final = Action("done")
+HUNT: Final = Action("hunt")
+DRAWS: Final = {"structures": Action("draw", option="structures"),
+                "personalities": Action("draw", option="personalities")}
+RECYCLES: Final = {"structures": Action("recycle", option="structures"),
+                   "personalities": Action("recycle", option="personalities")}
+# By token kind (economic, religious, political).
+BOUNTIES: Final = [Action("bounty", option=k) for k in KIND_NAMES]
+FINE_TOKENS: Final = [Action("fine", option=k) for k in KIND_NAMES]
+
+
 @dataclass(slots=True)
 class Result:
     """What :func:`rules.game.engine.apply` did: ``ok`` and the events, or the refusal."""
@@ -71,7 +167,7 @@ def cost_text(cost: tuple[int, int, int], generic: int = 0) -> str:
     return ", ".join(parts) if parts else "free"
 
 
-def describe(state: GameState, action: Action) -> str:
+def describe(state: Described, action: Action) -> str:
     """The action as a sentence."""
     name = state.card(action.card).name if action.card >= 0 else ""
     target = state.card(action.target).name if action.target >= 0 else ""

@@ -24,9 +24,20 @@ from rules.cards import CardFacts
 from rules.deck_rules import Problem, holdings_problems
 from rules.decklist import Deck
 from rules.game import combat, rulings
-from rules.game.actions import Action, Result
+from rules.game.actions import (
+    BOUNTIES,
+    DONE,
+    DRAWS,
+    FINE_TOKENS,
+    HUNT,
+    PASS,
+    RECYCLES,
+    Action,
+    ActionBook,
+    Result,
+)
 from rules.game.config import RULES_VERSION, GameConfig
-from rules.game.profile import Profile, UnknownCardError, build_profile
+from rules.game.profile import Ability, Profile, UnknownCardError, build_profile
 from rules.game.rulings import (
     affordable,
     emit,
@@ -82,7 +93,7 @@ class _Deal:
     """Every game's cards before the shuffles, the same for every game of a deck: each
     instance's card and zone in the deck's order, the zones' lists and the favoured kind."""
 
-    __slots__ = ("cards", "favour", "where", "zones")
+    __slots__ = ("book", "cards", "favour", "where", "zones")
 
     def __init__(self, cards: list[str], where: list[str], zones: list[tuple[str, list[int]]],
                  favour: int) -> None:
@@ -90,6 +101,7 @@ class _Deal:
         self.where = where
         self.zones = zones
         self.favour = favour
+        self.book = ActionBook(cards)  # every game's actions, made once
 
 
 _DEAL_SECTIONS: Final = (("holdings", "private"), ("structures", "structure_pile"),
@@ -189,6 +201,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     state.personal = list(STARTING_TOKENS)
     state.city = list(config.city_pool)
     state.favour = deal.favour
+    state.action_book = deal.book
     if state.events is not None:
         emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
              players=config.players, city=list(state.city), personal=list(state.personal))
@@ -439,23 +452,39 @@ def _legal_actions(state: GameState) -> list[Action]:
         return _arrange_options(state)
     if step == "draw":
         return _draw_options(state)
+    # (Each kind of option added to one list: no list made per kind and copied.)
     if step == "act":
-        return [*_play_options(state), *_use_options(state), *_recycle_options(state),
-                Action("pass")]
+        options: list[Action] = []
+        _add_play_options(options, state)
+        _add_use_options(options, state)
+        _add_recycle_options(options, state)
+        options.append(PASS)
+        return options
     if step == "military":
-        return [Action("hunt"), Action("pass")] if combat.can_hunt(state) else []
+        return [HUNT, PASS] if combat.can_hunt(state) else []
     if step == "fine":
         return _fine_options(state)
     if step == "discard":
         options = []
         if state.discards_left:
-            seen = set()
-            for instance in state.hand:
-                if state.cards[instance] not in seen:
-                    seen.add(state.cards[instance])
-                    options.append(Action("discard", instance))
-        return [*options, *_use_options(state), Action("done")]
+            book = state.book()
+            hand, first = state.hand, book.first
+            for position in range(len(hand)):
+                instance = hand[position]
+                if not _copy_before(first, hand, position):
+                    options.append(book.discard(instance))
+        _add_use_options(options, state)
+        options.append(DONE)
+        return options
     return []
+
+
+def _copy_before(first: list[int], hand: list[int], position: int) -> bool:
+    """Whether a copy of the card at ``position`` in ``hand`` comes before it (one card's
+    options are offered once: a loop over a hand of about seven, no set made; copies share
+    their first instance, ActionBook.first, so numbers are compared, not ids' letters)."""
+    mine = first[hand[position]]
+    return any(first[hand[earlier]] == mine for earlier in range(position))
 
 
 def apply(state: GameState, action: Action) -> Result:
@@ -622,42 +651,49 @@ def _play(state: GameState, action: Action) -> None:
 
 
 def _arrange_options(state: GameState) -> list[Action]:
-    options = []
-    structures = [s for s in state.private]
+    options: list[Action] = []
+    book = state.book()
+    structures = state.private
     for troop in state.defensive:
         if state.card(troop).is_troop:
-            options += [Action("guard", troop, s) for s in structures]
-    options += [Action("unguard", g) for g in state.guards]
-    personalities = rulings.personalities_in_play(state)
-    for item in state.attached:
-        if state.card(item).type == "item":
-            host = state.host.get(item, -1)
-            options += [Action("move_item", item, p) for p in personalities if p != host]
+            for s in structures:
+                options.append(book.guard(troop, s))
+    for g in state.guards:
+        options.append(book.unguard(g))
+    if state.attached:
+        personalities = rulings.personalities_in_play(state)
+        for item in state.attached:
+            if state.card(item).type == "item":
+                host = state.host.get(item, -1)
+                for p in personalities:
+                    if p != host:
+                        options.append(book.move_item(item, p))
     if not options:
         return []
-    return [*options, Action("done")]
+    options.append(DONE)
+    return options
 
 
 def _draw_options(state: GameState) -> list[Action]:
     if len(state.hand) >= HAND_SIZE:
         return []
-    options = []
+    options: list[Action] = []
     if state.structure_pile:
-        options.append(Action("draw", option="structures"))
+        options.append(DRAWS["structures"])
     if state.personality_pile:
-        options.append(Action("draw", option="personalities"))
-    return [*options, *_recycle_options(state)]
-
-
-def _recycle_options(state: GameState) -> list[Action]:
-    if rulings.held(state) < RECYCLE_COST:
-        return []
-    options = []  # (the piles by attribute: see GameState.bind_zones)
-    if not state.structure_pile and state.structure_discard:
-        options.append(Action("recycle", option="structures"))
-    if not state.personality_pile and state.personality_discard:
-        options.append(Action("recycle", option="personalities"))
+        options.append(DRAWS["personalities"])
+    _add_recycle_options(options, state)
     return options
+
+
+def _add_recycle_options(options: list[Action], state: GameState) -> None:
+    if rulings.held(state) < RECYCLE_COST:
+        return
+    # (the piles by attribute: see GameState.bind_zones)
+    if not state.structure_pile and state.structure_discard:
+        options.append(RECYCLES["structures"])
+    if not state.personality_pile and state.personality_discard:
+        options.append(RECYCLES["personalities"])
 
 
 class _Table:
@@ -684,60 +720,81 @@ class _Table:
 
 def _play_options(state: GameState) -> list[Action]:
     options: list[Action] = []
-    seen: set[str] = set()
-    table = _Table(state)
-    dead = {state.cards[i] for i in state.dead}
-    for instance in state.hand:
-        card_id = state.cards[instance]
-        if card_id in seen:
-            continue
-        seen.add(card_id)
-        card = state.card(instance)
-        if card_id in dead or not affordable(state, card.cost, card.generic):
-            continue
-        _add_placements(options, state, instance, card, table)
+    _add_play_options(options, state)
     return options
+
+
+def _add_play_options(options: list[Action], state: GameState) -> None:
+    hand, cards, first = state.hand, state.cards, state.book().first
+    table: _Table | None = None
+    for position in range(len(hand)):
+        # (A card's copies are offered once, the first in hand: found by a loop over the
+        # few cards before it, and the dead pile, nearly always empty, read the same way.)
+        if _copy_before(first, hand, position):
+            continue
+        instance = hand[position]
+        card = state.card(instance)
+        if _is_dead(state, cards[instance]) or not affordable(state, card.cost, card.generic):
+            continue
+        if table is None:
+            table = _Table(state)
+        _add_placements(options, state, instance, card, table)
+
+
+def _is_dead(state: GameState, card_id: str) -> bool:
+    """Whether a copy of the card is on the dead pile."""
+    cards = state.cards
+    return any(cards[i] == card_id for i in state.dead)
 
 
 def _add_placements(options: list[Action], state: GameState, instance: int, card: Profile,
                     table: _Table) -> None:
     """Add the ways ``card`` can be played now to ``options``."""
+    book = state.book()
     if card.type == "structure":
         if card.subtype != "stronghold" and not (card.subtype == "wall" and table.wall_in_play):
-            options.append(Action("play", instance))
+            options.append(book.play(instance))
     elif card.is_citizen:
         for home in table.homes:
-            options.append(Action("play", instance, home))
+            options.append(book.play(instance, home))
     elif card.is_troop:
-        options.append(Action("play", instance))
+        options.append(book.play(instance))
         for structure in state.private:
-            options.append(Action("play", instance, structure))
+            options.append(book.play(instance, structure))
     elif card.type == "item":
         for person in table.people:
-            options.append(Action("play", instance, person))
+            options.append(book.play(instance, person))
     elif card.type == "invocation":
         need = card.strength[1]
         for person in table.people:
             bearer = state.card(person)
             if bearer.strength[1] >= need and (card.subtype != "kalim"
                                                 or bearer.faction == "kalim"):
-                options.append(Action("play", instance, person))
+                options.append(book.play(instance, person))
     elif card.type == "event" and card.subtype == "general":
         options += rulings.event_targets(state, instance, card)
 
 
 def _use_options(state: GameState) -> list[Action]:
-    options = []
-    for instance, ability, _ in rulings.usable_abilities(state, combat_step=False):
+    options: list[Action] = []
+    _add_use_options(options, state)
+    return options
+
+
+def _add_use_options(options: list[Action], state: GameState) -> None:
+    holders: list[int] = []
+    abilities: list[Ability] = []
+    rulings.plain_usable(state, holders, abilities)
+    for index in range(len(holders)):
+        instance, ability = holders[index], abilities[index]
         effect = ability.effect
         if effect.kind == "collect":
             gains, city = effect.gains, state.city
             if (gains[0] and city[0]) or (gains[1] and city[1]) or (gains[2] and city[2]):
-                options.append(Action("use", instance, option=ability.option))
+                options.append(state.book().use(instance, ability.option))
         elif effect.kind == "wound_wanderer":
             options += [Action("use", instance, w, ability.option)
                         for w in state.zones["wanderers"]]
-    return options
 
 
 def _fine_options(state: GameState) -> list[Action]:
@@ -746,11 +803,11 @@ def _fine_options(state: GameState) -> list[Action]:
     token (with none of those either, the fine is waived)."""
     if state.fines_due <= 0:
         return []
-    options = [Action("fine", option=rulings.KINDS[k]) for k in range(3) if state.personal[k]]
+    options = [FINE_TOKENS[k] for k in range(3) if state.personal[k]]
+    book = state.book()
     for zone in (state.private, state.residents, state.guards, state.defensive,
                  state.attached):
-        options += [Action("fine", i) for i in zone
-                    if state.card(i).subtype != "stronghold"]
+        options += [book.fine(i) for i in zone if state.card(i).subtype != "stronghold"]
     uses = _use_options(state)
     if not options:
         return [a for a in uses if state.card(a.card).ability(a.option).effect.kind
@@ -761,7 +818,7 @@ def _fine_options(state: GameState) -> list[Action]:
 def _bounty_options(state: GameState) -> list[Action]:
     """One token of the bounty due: "The bounty can be made of any token type" the city's
     pool still has."""
-    return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
+    return [BOUNTIES[k] for k in range(3) if state.city[k]]
 
 
 # --- replay --------------------------------------------------------------------------------

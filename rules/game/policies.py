@@ -1270,9 +1270,9 @@ def _idle(state: GameState, instance: int, context: _Context) -> bool:
     if card.type == "event" and card.subtype == "battle":
         return False
     if card.type in ("item", "invocation"):
-        return all(_score(state, Action("play", instance, p), context) <= 0
+        return all(_score(state, state.book().play(instance, p), context) <= 0
                    for p in rulings.personalities_in_play(state))
-    return _score(state, Action("play", instance), context) <= 0
+    return _score(state, state.book().play(instance), context) <= 0
 
 
 def _unusable(card: Profile, people: list[Profile]) -> bool:

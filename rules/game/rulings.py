@@ -74,10 +74,18 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
     pool"). False, and nothing paid, when it cannot be afforded."""
     if not affordable(state, cost, generic):
         return False
-    for k in range(3):
-        state.personal[k] -= cost[k]
-        state.city[k] += cost[k]
-    spend(state, generic)
+    # (Kind by kind with constant indices: compiled, a cost is a native tuple, and cost[k]
+    # with a variable k made an object of it for every token kind.)
+    personal, city = state.personal, state.city
+    economic, religious, political = cost
+    personal[0] -= economic
+    city[0] += economic
+    personal[1] -= religious
+    city[1] += religious
+    personal[2] -= political
+    city[2] += political
+    if generic:
+        spend(state, generic)
     return True
 
 
@@ -103,10 +111,18 @@ def spend(state: GameState, count: int) -> None:
 
 def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
     """Take tokens from the city's pool; "if no tokens remain ... they simply are not able"."""
-    got = [min(g, state.city[k]) for k, g in enumerate(gains)]
-    for k in range(3):
-        state.city[k] -= got[k]
-        state.personal[k] += got[k]
+    # (Kind by kind, as in pay: no object made of the native tuple.)
+    city, personal = state.city, state.personal
+    economic, religious, political = gains
+    got = [economic if economic < city[0] else city[0],
+           religious if religious < city[1] else city[1],
+           political if political < city[2] else city[2]]
+    city[0] -= got[0]
+    personal[0] += got[0]
+    city[1] -= got[1]
+    personal[1] += got[1]
+    city[2] -= got[2]
+    personal[2] += got[2]
     return got
 
 
@@ -172,11 +188,21 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
 
 def open_residences(state: GameState) -> list[int]:
     """Structures of the player with a free residency (walls have none)."""
-    used: dict[int, int] = {}
-    for citizen in state.residents:
-        host = state.host.get(citizen, -1)  # -1: being rehoused right now
-        used[host] = used.get(host, 0) + 1
-    return [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
+    # (The citizens' hosts read once into a list, then counted per structure with a
+    # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
+    host = state.host
+    homes = [host.get(citizen, -1) for citizen in state.residents]  # -1: being rehoused
+    found: list[int] = []
+    for structure in state.private:
+        room = state.card(structure).residencies
+        if room <= 0:
+            continue
+        for home in homes:
+            if home == structure:
+                room -= 1
+        if room > 0:
+            found.append(structure)
+    return found
 
 
 def keywords(state: GameState, instance: int) -> frozenset[str]:
@@ -381,14 +407,58 @@ def _usable_in(state: GameState, zone: list[int], combat_step: bool,
         if actor < 0:
             continue
         for ability in abilities:
-            if ability.exhausts and actor in state.exhausted:
-                continue
-            if ability.threshold and faction_members(
-                    state, state.card(actor).faction) < ability.threshold:
-                continue
-            if not affordable(state, ability.effect.pay):
-                continue
-            found.append((instance, ability, actor))
+            if usable(state, ability, actor):
+                found.append((instance, ability, actor))
+
+
+def plain_usable(state: GameState, holders: list[int], abilities: list[Ability]) -> None:
+    """:func:`usable_abilities` outside combat, side by side into ``holders`` (the card
+    holding each ability) and ``abilities``: the same in the same order, without a tuple
+    made per ability (the engine asks at every decision of the phases), and only the cards
+    that hold such abilities looked at (remembered until a card enters, leaves or moves in
+    play: GameState.forget_derived)."""
+    cards = state.holders_cache
+    if cards is None:
+        cards = state.holders_cache = plain_holders(state)
+    for instance in cards:
+        card = state.card(instance)
+        actor = _actor(state, instance, card)
+        if actor < 0:
+            continue
+        for ability in card.plain_abilities:
+            if usable(state, ability, actor):
+                holders.append(instance)
+                abilities.append(ability)
+
+
+def plain_holders(state: GameState) -> list[int]:
+    """The cards in play with abilities used outside combat, in the order of
+    :func:`usable_abilities`' zones."""
+    found: list[int] = []
+    # (Zone by zone, as usable_abilities: a tuple of the zones is iterated as an object.)
+    _holders_in(state, state.private, found)
+    _holders_in(state, state.residents, found)
+    _holders_in(state, state.guards, found)
+    _holders_in(state, state.defensive, found)
+    _holders_in(state, state.attached, found)
+    return found
+
+
+def _holders_in(state: GameState, zone: list[int], found: list[int]) -> None:
+    for instance in zone:
+        if state.card(instance).plain_abilities:
+            found.append(instance)
+
+
+def usable(state: GameState, ability: Ability, actor: int) -> bool:
+    """Whether ``actor`` (see :func:`_actor`) may use ``ability`` now: not exhausted when it
+    exhausts, faction threshold met, its price affordable."""
+    if ability.exhausts and actor in state.exhausted:
+        return False
+    if ability.threshold and faction_members(
+            state, state.card(actor).faction) < ability.threshold:
+        return False
+    return affordable(state, ability.effect.pay)
 
 
 def _actor(state: GameState, instance: int, card: Profile) -> int:

@@ -17,6 +17,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
+from rules.game.actions import ActionBook
 from rules.game.config import GameConfig
 from rules.game.profile import Profile, profiles_from_facts
 
@@ -87,7 +88,8 @@ class Combat:
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({
     "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
-    "members_cache", "influence_cache", *(z for z in ZONES if z != "wanderers")})
+    "members_cache", "influence_cache", "action_book", "holders_cache",
+    *(z for z in ZONES if z != "wanderers")})
 
 
 @dataclass(slots=True)
@@ -139,8 +141,14 @@ class GameState:
     # together, dropped with the keywords (None: to work out again).
     members_cache: dict[str, int] | None = field(default=None, repr=False, compare=False)
     influence_cache: int = field(default=0, repr=False, compare=False)
+    # rulings.plain_usable: the cards in play holding abilities used outside combat, zone by
+    # zone, dropped with the keywords (None: to work out again).
+    holders_cache: list[int] | None = field(default=None, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
+    # The deck's actions, made once (actions.ActionBook): shared by the games of a deck and
+    # their clones; None until first asked for (book()).
+    action_book: ActionBook | None = field(default=None, repr=False, compare=False)
     # The lists of ``zones`` again, as attributes: the engine reads a zone at nearly every
     # step, and an attribute costs far less than a lookup by name. The same list objects
     # (bind_zones), so a change made through either is seen by both; but for the wanderer
@@ -189,6 +197,13 @@ class GameState:
             profiles = self.profiles = [self.table[c] for c in self.cards]
         return profiles[instance]
 
+    def book(self) -> ActionBook:
+        """The actions of this game's cards, each made once (actions.ActionBook)."""
+        book = self.action_book
+        if book is None:
+            book = self.action_book = ActionBook(self.cards)
+        return book
+
     def move(self, instance: int, zone: str) -> None:
         """Move one card to the end of ``zone`` (and off any host)."""
         source = self.where[instance]
@@ -201,10 +216,11 @@ class GameState:
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the cards in play (keywords, items in use, faction
-        members)."""
+        members, holders of abilities)."""
         self.keyword_cache.clear()
         self.item_cache.clear()
         self.members_cache = None
+        self.holders_cache = None
 
     def in_play(self, instance: int) -> bool:
         return self.where[instance] in IN_PLAY
@@ -247,7 +263,8 @@ class GameState:
             discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
             combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
             decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
-            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles)
+            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles,
+            action_book=self.action_book)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any],

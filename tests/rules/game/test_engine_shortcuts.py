@@ -10,11 +10,12 @@ import pytest
 
 from rules.game import combat, engine, policies, reactions, rivalry, rulings, seats
 from rules.game import multiplayer_policy as mp
-from rules.game.actions import Action
+from rules.game.actions import Action, ActionBook
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.profile import Ability
 from rules.game.runner import game_seed
-from rules.game.state import IN_PLAY, ZONES, GameState
+from rules.game.state import DISCARDS, DRAW_PILES, IN_PLAY, ZONES, GameState
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
@@ -1436,3 +1437,194 @@ def test_the_attackers_past_the_defenders_are_foreseen_as_the_long_way(
                     checked += 1
                 housed += bool(them.residents)
     assert checked > 500 and housed > 100
+
+
+def phase_options_the_long_way(state: GameState) -> list[Action]:
+    """engine._legal_actions outside combat as it was: every action made anew, a set of the
+    card ids seen and of the dead pile's, the usable abilities as tuples, a list per kind."""
+    def uses() -> list[Action]:
+        options = []
+        for instance, ability, _ in usable_the_long_way(state, False):
+            effect = ability.effect  # type: ignore[attr-defined]
+            if effect.kind == "collect":
+                if any(g and state.city[k] for k, g in enumerate(effect.gains)):
+                    options.append(Action("use", instance, option=ability.option))  # type: ignore[attr-defined]
+            elif effect.kind == "wound_wanderer":
+                options += [Action("use", instance, w, ability.option)  # type: ignore[attr-defined]
+                            for w in state.zones["wanderers"]]
+        return options
+
+    def recycles() -> list[Action]:
+        if sum(state.personal) < engine.RECYCLE_COST:
+            return []
+        return [Action("recycle", option=pile) for pile in ("structures", "personalities")
+                if not state.zones[DRAW_PILES[pile]]
+                and state.zones[DISCARDS[pile]]]
+
+    if state.bounty_due:
+        return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
+    step = state.step
+    if step == "arrange":
+        options = [Action("guard", t, s) for t in state.defensive if state.card(t).is_troop
+                   for s in list(state.private)]
+        options += [Action("unguard", g) for g in state.guards]
+        people = rulings.personalities_in_play(state)
+        for item in state.attached:
+            if state.card(item).type == "item":
+                options += [Action("move_item", item, p) for p in people
+                            if p != state.host.get(item, -1)]
+        return [*options, Action("done")] if options else []
+    if step == "draw":
+        if len(state.hand) >= engine.HAND_SIZE:
+            return []
+        draws = [Action("draw", option=pile) for pile in ("structures", "personalities")
+                 if state.zones[DRAW_PILES[pile]]]
+        return [*draws, *recycles()]
+    if step == "act":
+        plays: list[Action] = []
+        seen: set[str] = set()
+        dead = {state.cards[i] for i in state.dead}
+        table = engine._Table(state)
+        for instance in state.hand:
+            card_id = state.cards[instance]
+            if card_id in seen:
+                continue
+            seen.add(card_id)
+            card = state.card(instance)
+            if card_id not in dead and rulings.affordable(state, card.cost, card.generic):
+                engine._add_placements(plays, state, instance, card, table)
+        return [*[Action(a.kind, a.card, a.target, a.option) for a in plays], *uses(),
+                *recycles(), Action("pass")]
+    if step == "military":
+        return [Action("hunt"), Action("pass")] if combat.can_hunt(state) else []
+    if step == "fine":
+        if state.fines_due <= 0:
+            return []
+        options = [Action("fine", option=rulings.KINDS[k]) for k in range(3)
+                   if state.personal[k]]
+        for zone in (state.private, state.residents, state.guards, state.defensive,
+                     state.attached):
+            options += [Action("fine", i) for i in zone
+                        if state.card(i).subtype != "stronghold"]
+        if not options:
+            return [a for a in uses()
+                    if state.card(a.card).ability(a.option).effect.kind == "collect"]
+        return [*options, *uses()]
+    if step == "discard":
+        options = []
+        if state.discards_left:
+            seen = set()
+            for instance in state.hand:
+                if state.cards[instance] not in seen:
+                    seen.add(state.cards[instance])
+                    options.append(Action("discard", instance))
+        return [*options, *uses(), Action("done")]
+    return []
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_phases_options_from_the_book_are_the_long_way_s(deck: str, policy: str) -> None:
+    """Outside combat the legal actions come from the deck's ActionBook, added kind by kind
+    to one list, copies in hand found by their profile, the usable abilities from the
+    remembered holders: the same actions in the same order as the long way."""
+    checked = 0
+    kinds: set[str] = set()
+    for state in every_state(deck, 6, policy):
+        if state.combat is not None:
+            continue
+        found = engine.legal_actions(state)
+        assert found == phase_options_the_long_way(state), (state.step, state.round)
+        kinds.update(a.kind for a in found)
+        checked += 1
+    assert checked > 100
+    assert {"play", "use", "discard", "draw", "pass", "done"} <= kinds
+
+
+def test_the_book_hands_back_one_action_equal_to_a_new_one() -> None:
+    book = ActionBook(["a", "b", "a", "c"])
+    assert book.first == [0, 1, 0, 3]
+    asked = [
+        (book.play(1), Action("play", 1)), (book.play(1, 3), Action("play", 1, 3)),
+        (book.guard(0, 2), Action("guard", 0, 2)), (book.move_item(3, 0),
+                                                    Action("move_item", 3, 0)),
+        (book.discard(2), Action("discard", 2)), (book.unguard(2), Action("unguard", 2)),
+        (book.fine(0), Action("fine", 0)), (book.use(1, "b"), Action("use", 1, option="b")),
+    ]
+    again = [book.play(1), book.play(1, 3), book.guard(0, 2), book.move_item(3, 0),
+             book.discard(2), book.unguard(2), book.fine(0), book.use(1, "b")]
+    for (got, new), second in zip(asked, again, strict=True):
+        assert got == new and hash(got) == hash(new) and repr(got) == repr(new)
+        assert second is got
+    assert book.play(1, 2) != book.play(1, 3) and book.use(1, "a") != book.use(1, "b")
+    # Beyond the deck's instances (a guest at a table): a new action, equal all the same.
+    assert book.play(4, 1) == Action("play", 4, 1) and book.play(1, 4) == Action("play", 1, 4)
+    assert book.discard(7) == Action("discard", 7) and book.use(9, "x") == Action(
+        "use", 9, option="x")
+    assert book.play(4, 1) is not book.play(4, 1)
+
+
+@pytest.mark.parametrize("favour", [-1, 1])
+def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int) -> None:
+    """rulings.pay and gain read a cost's kinds one by one (compiled, cost[k] with a variable
+    k boxed the native tuple): the same tokens as the loops over the kinds."""
+    state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
+    state.favour = favour
+    checked = 0
+    for held in itertools.product(range(3), repeat=3):
+        for c0, c1, c2 in itertools.product(range(3), repeat=3):
+            cost = (c0, c1, c2)
+            for generic in (0, 1, 2):
+                pool = [2, 0, 1]
+                state.personal, state.city = list(held), list(pool)
+                expected_personal, expected_city = list(held), list(pool)
+                ok = rulings.affordable(state, cost, generic)
+                if ok:  # the long way
+                    for k in range(3):
+                        expected_personal[k] -= cost[k]
+                        expected_city[k] += cost[k]
+                    twin = state.clone()
+                    twin.personal, twin.city = expected_personal, expected_city
+                    rulings.spend(twin, generic)
+                assert rulings.pay(state, cost, generic) == ok
+                assert (state.personal, state.city) == (expected_personal, expected_city)
+                checked += ok
+            state.personal, state.city = list(held), [1, 0, 2]
+            got = rulings.gain(state, cost)
+            expected = [min(g, [1, 0, 2][k]) for k, g in enumerate(cost)]
+            assert got == expected
+            assert state.personal == [held[k] + expected[k] for k in range(3)]
+            assert state.city == [[1, 0, 2][k] - expected[k] for k in range(3)]
+    assert checked > 100
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_remembered_holders_give_the_usable_abilities_outside_combat(deck: str) -> None:
+    """rulings.plain_usable (from the holders remembered until play changes) lists the
+    holders and abilities of usable_abilities outside combat, in the same order."""
+    found = 0
+    for state in every_state(deck, 8, "random"):
+        holders: list[int] = []
+        abilities: list[Ability] = []
+        rulings.plain_usable(state, holders, abilities)
+        assert state.holders_cache == rulings.plain_holders(state)
+        assert list(zip(holders, abilities, strict=True)) == [
+            (i, a) for i, a, _ in usable_the_long_way(state, False)]
+        found += len(holders)
+    assert found > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_open_residences_counted_per_structure_are_the_dictionary_s(deck: str) -> None:
+    """rulings.open_residences counts each structure's citizens from a list of their hosts:
+    the structures the long way's dictionary of counts finds, in the same order."""
+    found = 0
+    for state in every_state(deck, 8, "greedy"):
+        used: dict[int, int] = {}
+        for citizen in state.residents:
+            host = state.host.get(citizen, -1)
+            used[host] = used.get(host, 0) + 1
+        expected = [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
+        assert rulings.open_residences(state) == expected
+        found += len(expected) + len(state.residents)
+    assert found > 100
