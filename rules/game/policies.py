@@ -57,7 +57,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     (a kind of their cost beyond its tokens and three rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
-    outnumber the wanderers), after using its troops' income abilities.
+    outnumber the wanderers), then, while its troops in play outnumber the wanderers, every
+    troop in hand but the one of most worth, after using its troops' income abilities.
 """
 
 from __future__ import annotations
@@ -1277,7 +1278,19 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
             if card.type == "item" and not card.income and (defended
                                                             or card.total_cost >= ITEM_DEAR):
                 return action
+    # Then, while the troops in play outnumber the wanderers, every troop in hand but one,
+    # the least worth first: a second one only waits there while a fresh draw could play.
+    if defended:
+        troops = [a for a in actions if a.kind == "discard" and state.card(a.card).is_troop]
+        if len(troops) > 1:
+            return min(troops, key=lambda a: (_troop_worth(state.card(a.card)), a.card))
     return _find(actions, "done")
+
+
+def _troop_worth(card: Profile) -> float:
+    """A troop in hand's worth, to keep the best: influence, income, offense and defense."""
+    return card.influence * INFLUENCE + card.income * PERSON_INCOME + card.offense \
+        + card.defense
 
 
 def _income_by_kind(state: GameState) -> list[int]:

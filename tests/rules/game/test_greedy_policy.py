@@ -292,6 +292,29 @@ def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
         assert choice(state) == Action("done")  # the two-influence troop is kept
 
 
+@pytest.mark.parametrize(("troops", "discarded"), [
+    pytest.param(2, True, id="troops-outnumber-the-wanderers"),
+    pytest.param(1, False, id="one-troop-for-one-wanderer"),
+])
+def test_greedy_keeps_one_troop_in_hand_while_its_troops_outnumber_the_wanderers(
+        troops: int, discarded: bool) -> None:
+    # Two troops of two influence in hand (neither weak): while defended, the one of less
+    # worth (offense and defense 2 against 3) goes for a fresh draw, the other is kept.
+    state, _, _ = battle_game([troop(f"t{i}") for i in range(troops)], [wanderer("w")],
+                              others=[troop("pikeman", influence=2, cost=(2, 0, 0)),
+                                      troop("guardsman", influence=2, offense=3, defense=3,
+                                            cost=(2, 0, 0))])
+    pikeman = place(state, first(state, "pikeman"), "hand")
+    place(state, first(state, "guardsman"), "hand")
+    state.personal = [4, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == (Action("discard", pikeman) if discarded else Action("done"))
+    if discarded:
+        act(state, choice(state))
+        assert choice(state) == Action("done")  # the guardsman is kept
+
+
 @pytest.mark.parametrize(("cost", "troops", "discarded"), [
     pytest.param((2, 0, 0), 1, True, id="two-tokens-put-off-a-personality"),
     pytest.param((1, 0, 0), 1, False, id="a-cheap-item-is-kept-with-one-troop-a-wanderer"),
