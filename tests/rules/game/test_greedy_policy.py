@@ -114,6 +114,27 @@ def test_greedy_plays_the_citizen_whose_income_pays_for_the_next_ones() -> None:
     assert choice(state) == Action("play", herald, first(state, "keep"))
 
 
+@pytest.mark.parametrize(("cost", "citizens", "plays"), [
+    pytest.param(0, 1, True, id="free-and-the-next-citizen-finds-no-open-residence"),
+    pytest.param(1, 1, False, id="not-free"),
+    pytest.param(0, 0, False, id="a-residence-open-for-the-next-citizen"),
+])
+def test_greedy_plays_a_free_home_when_the_next_citizen_would_find_none(
+        cost: int, citizens: int, plays: bool) -> None:
+    # The stronghold's one residence is open; a citizen in hand it cannot pay for yet takes
+    # it, so the next citizen drawn would find none: a free hut is played now (sixth round).
+    state = make_game(holdings=[stronghold(residencies=1)],
+                      structures=[structure("hut", cost=cost)],
+                      personalities=[citizen("clerk", cost=(0, 0, 3))])
+    clear_hand(state)
+    hut = place(state, first(state, "hut"), "hand")
+    if citizens:
+        place(state, first(state, "clerk"), "hand")
+    state.personal = [1, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", hut) if plays else Action("pass"))
+
+
 def test_greedy_plays_an_event_that_brings_more_tokens_than_it_costs_first() -> None:
     # The festival costs 1 and brings 3: income, so played before the citizen (whose 3
     # political it then still pays, with one token more of each kind for the next card).
@@ -271,6 +292,29 @@ def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
         assert choice(state) == Action("done")  # the two-influence troop is kept
 
 
+@pytest.mark.parametrize(("troops", "discarded"), [
+    pytest.param(2, True, id="troops-outnumber-the-wanderers"),
+    pytest.param(1, False, id="one-troop-for-one-wanderer"),
+])
+def test_greedy_keeps_one_troop_in_hand_while_its_troops_outnumber_the_wanderers(
+        troops: int, discarded: bool) -> None:
+    # Two troops of two influence in hand (neither weak): while defended, the one of less
+    # worth (offense and defense 2 against 3) goes for a fresh draw, the other is kept.
+    state, _, _ = battle_game([troop(f"t{i}") for i in range(troops)], [wanderer("w")],
+                              others=[troop("pikeman", influence=2, cost=(2, 0, 0)),
+                                      troop("guardsman", influence=2, offense=3, defense=3,
+                                            cost=(2, 0, 0))])
+    pikeman = place(state, first(state, "pikeman"), "hand")
+    place(state, first(state, "guardsman"), "hand")
+    state.personal = [4, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert choice(state) == (Action("discard", pikeman) if discarded else Action("done"))
+    if discarded:
+        act(state, choice(state))
+        assert choice(state) == Action("done")  # the guardsman is kept
+
+
 @pytest.mark.parametrize(("cost", "troops", "discarded"), [
     pytest.param((2, 0, 0), 1, True, id="two-tokens-put-off-a-personality"),
     pytest.param((1, 0, 0), 1, False, id="a-cheap-item-is-kept-with-one-troop-a-wanderer"),
@@ -384,6 +428,29 @@ def test_greedy_uses_an_income_ability_to_pay_a_fine() -> None:
     state.personal = [0, 0, 0]
     to_wanderer_phase(state)
     assert choice(state) == Action("use", first(state, "herald"), option="0")
+
+
+@pytest.mark.parametrize(("citizens", "pays_with"), [
+    pytest.param(0, "hut", id="a-spare-free-structure"),
+    pytest.param(1, "hut", id="the-stronghold-houses-the-citizen-in-hand"),
+    pytest.param(2, "token", id="the-hut-would-house-a-citizen-in-hand"),
+])
+def test_greedy_pays_a_fine_with_a_spare_free_structure(citizens: int, pays_with: str) -> None:
+    # An empty free hut, no income, while the stronghold's open residence houses the
+    # citizens in hand: giving it up costs no play and no token (sixth round).
+    state = make_game(holdings=[stronghold(residencies=1)], structures=[structure("hut")],
+                      personalities=[citizen(f"c{i}", cost=(0, 0, 3)) for i in range(2)],
+                      wanderers=[wanderer("w")])
+    clear_hand(state)
+    hut = place(state, first(state, "hut"), "private")
+    for i in range(citizens):
+        place(state, first(state, f"c{i}"), "hand")
+    place(state, first(state, "w"), "wanderers")
+    state.personal = [2, 0, 0]
+    to_wanderer_phase(state)
+    assert state.step == "fine"
+    expected = Action("fine", hut) if pays_with == "hut" else Action("fine", option="economic")
+    assert choice(state) == expected
 
 
 UNUSABLE = [
