@@ -44,7 +44,8 @@ class Attack:
     all eight of its items again (the fight's value reads every attack four times), where an
     attribute is read natively."""
 
-    __slots__ = ("defense", "members", "offenses", "ready", "side", "step", "target", "wounds")
+    __slots__ = ("defense", "group", "members", "offenses", "ready", "side", "size", "step",
+                 "target", "wounds")
 
     def __init__(self, side: int, target: int, members: list[int], offenses: list[int],
                  ready: list[bool], defense: int, step: int, wounds: int) -> None:
@@ -56,6 +57,9 @@ class Attack:
         self.defense = defense
         self.step = step
         self.wounds = wounds
+        # The group it was made from and the group's size then (forecast while assigning).
+        self.group: list[int] = _NO_GROUP
+        self.size = 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Attack):
@@ -69,6 +73,9 @@ class Attack:
         """(side, target, members, offenses, ready, defense, step, wounds)."""
         return (self.side, self.target, self.members, self.offenses, self.ready, self.defense,
                 self.step, self.wounds)
+
+
+_NO_GROUP: Final[list[int]] = []
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -379,8 +386,9 @@ def _unassigned(state: GameState, side: int,
 def _engaged(c: Combat) -> dict[int, list[int]]:
     """The targets of the attacks each card is in, in one pass over the groups (what _used
     and _member ask card by card): the assignment options need it for every card, several
-    times a decision, so it is remembered until the groups change (Combat.engaged_memo:
-    read it, never change it)."""
+    times a decision, so it is remembered (Combat.engaged_memo: read it, never change it),
+    brought up to date by a new group (:func:`_engage_last`) and dropped by any other change
+    of the groups."""
     known = c.engaged_memo
     if known is not None:
         return known
@@ -439,28 +447,60 @@ def _assign_options(state: GameState, side: int,
         engaged = _engaged(c)
     found: list[Action] = []
     for card in _unassigned(state, side, engaged):
-        found += _card_options(state, side, card, engaged)
+        _card_options(state, side, card, engaged, found)
     return found
 
 
-def _card_options(state: GameState, side: int, card: int,
-                  engaged: dict[int, list[int]]) -> list[Action]:
-    """The assignment options of one unassigned ``card`` of ``side`` (:func:`_assign_options`
-    lists them card after card)."""
+def _card_options(state: GameState, side: int, card: int, engaged: dict[int, list[int]],
+                  found: list[Action] | None = None) -> list[Action]:
+    """The assignment options of one unassigned ``card`` of ``side``, added to ``found`` if
+    given (:func:`_assign_options` lists them card after card in one list)."""
     c = _combat(state)
     # A Defender fights two *different* enemies.
-    busy = engaged.get(card, _NOBODY)
-    targets = [t for t in _targets(state, side, card, engaged) if not listed(busy, t)]
-    found = [Action("separate", card, t) for t in targets]
+    busy = engaged.get(card)
+    if side == PLAYER and c.step == "assign":
+        # The player's targets (the living enemies it can reach) do not change while the
+        # assignments are made (only the raiders' depend on the attacks made): kept.
+        known = _kept(c).targets
+        targets = known.get(card)
+        if targets is None:
+            targets = known[card] = _targets(state, side, card, engaged)
+    else:
+        targets = _targets(state, side, card, engaged)
+    if busy is not None:
+        targets = [t for t in targets if not listed(busy, t)]
+    if found is None:
+        found = []
+    for t in targets:
+        found.append(Action("separate", card, t))
     if c.wall_left > 0 and side == WILD:
         return found
     for group in c.groups:
         if group[0] == side and listed(targets, group[1]) and not _member(group, card):
-            found.append(Action("joint", card, group[1], str(group[2])))
+            found.append(Action("joint", card, group[1], lead_text(group[2])))
     return found
 
 
 _NOBODY: Final[list[int]] = []
+
+# A joint attack's option names its lead by number, written out: the texts of the numbers of
+# a game's cards are made once (str() made a new string at every option listed, int() parsed
+# it again at every option weighed).
+_LEAD_TEXTS: Final[list[str]] = [str(number) for number in range(512)]
+_LEAD_NUMBERS: Final[dict[str, int]] = {text: n for n, text in enumerate(_LEAD_TEXTS)}
+
+
+def lead_text(card: int) -> str:
+    """``str(card)``, for a joint attack's option."""
+    if 0 <= card < len(_LEAD_TEXTS):
+        return _LEAD_TEXTS[card]
+    return str(card)
+
+
+def lead_of(option: str) -> int:
+    """``int(option)``: the lead of a joint attack's option."""
+    found = _LEAD_NUMBERS.get(option)
+    return int(option) if found is None else found
 
 
 def engaged(state: GameState) -> dict[int, list[int]]:
@@ -518,7 +558,7 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
 def _assign(state: GameState, side: int, action: Action) -> None:
     c = _combat(state)
     if action.kind == "joint":
-        lead = int(action.option)
+        lead = lead_of(action.option)
         for group in c.groups:
             if group[0] == side and group[1] == action.target and group[2] == lead:
                 group.append(action.card)
@@ -537,7 +577,7 @@ def _assign(state: GameState, side: int, action: Action) -> None:
 def _new_group(state: GameState, side: int, card: int, target: int) -> None:
     c = _combat(state)
     c.groups.append([side, target, card])
-    c.engaged_memo = None
+    _engage_last(c, card, target)
     if state.events is not None:
         emit(state, "separate_attack", card=card, target=target)
     # "If a card is assigned to an unassigned card these cards are considered to be assigned
@@ -548,9 +588,24 @@ def _new_group(state: GameState, side: int, card: int, target: int) -> None:
             and (reaches_flyers or not ranged_flyer):
         # "Ranged flyers may only be hit by those with ranged or flight."
         c.groups.append([1 - side, card, target])
-        c.engaged_memo = None
+        _engage_last(c, target, card)
         if state.events is not None:
             emit(state, "strikes_back", card=target, target=card)
+
+
+def _engage_last(c: Combat, card: int, target: int) -> None:
+    """Combat.engaged_memo after a new group (``card`` attacking ``target``) was added last:
+    the memo rebuilt would list the same, ``target`` last among the card's (the groups are
+    read in order), so it is brought up to date rather than dropped (it was rebuilt after
+    every assignment, and asked again at once)."""
+    known = c.engaged_memo
+    if known is None:
+        return
+    found = known.get(card)
+    if found is None:
+        known[card] = [target]
+    else:
+        found.append(target)
 
 
 def _climb_over(state: GameState) -> None:
@@ -568,6 +623,7 @@ def _climb_over(state: GameState) -> None:
                 continue
             group.remove(member)
             c.engaged_memo = None
+            c.assign_memo = None  # (a group that shrinks may grow back to its size)
             c.climbed.append(member)
             target = min(others, key=lambda t: (_defense(state, t, []), t))
             if state.events is not None:
@@ -617,7 +673,7 @@ def _wild_choice(state: GameState) -> Action | None:
             margin = _pair_offense(state, card, action.target) \
                 - _pair_defense(state, action.target, card)
         else:
-            group = _group(state, WILD, action.target, int(action.option))
+            group = _group(state, WILD, action.target, lead_of(action.option))
             members = [*group[2:], card]
             margin = 0
             for m in members:
@@ -757,7 +813,12 @@ def _offense(state: GameState, card: int, target: int) -> int:
         guards = _guard_offense(state, card) if state.card(card).is_structure else 0
         return guards  # "its offense is 0 and may not be increased" (guards still add)
     profile = state.card(card)
-    value = profile.offense + c.bonus_off.get(card, 0) + c.charged.get(card, 0)
+    value = profile.offense
+    # (Most combats have no bonus nor charge: the empty dictionaries are not asked.)
+    if c.bonus_off:
+        value += c.bonus_off.get(card, 0)
+    if c.charged:
+        value += c.charged.get(card, 0)
     keys = rulings.keywords(state, card)
     for item in rulings.items_used(state, card):
         value += state.card(item).offense
@@ -772,7 +833,7 @@ def _offense(state: GameState, card: int, target: int) -> int:
             value += amount
     if profile.is_structure:
         value += _guard_offense(state, card)
-    if card in c.feared:
+    if listed(c.feared, card):
         value -= 3
     return max(0, value)
 
@@ -786,7 +847,11 @@ def _guard_offense(state: GameState, structure: int) -> int:
 def _defense(state: GameState, card: int, attackers: list[int]) -> int:
     c = _combat(state)
     profile = state.card(card)
-    value = profile.defense + c.bonus_def.get(card, 0) - c.charged.get(card, 0)
+    value = profile.defense
+    if c.bonus_def:
+        value += c.bonus_def.get(card, 0)
+    if c.charged:
+        value -= c.charged.get(card, 0)
     for item in rulings.items_used(state, card):
         value += state.card(item).defense
     if profile.is_structure:
@@ -999,6 +1064,7 @@ def _start_berserk(state: GameState) -> bool:
         return False
     c.groups = []
     c.engaged_memo = None
+    c.assign_memo = None
     if state.events is not None:
         emit(state, "berserk_round")
     for card in dict.fromkeys(a.card for a in wild):
@@ -1031,44 +1097,116 @@ def forecast(state: GameState, grants: dict[int, str] | None = None) -> list[Att
     numbers before its dice (``grants``: a keyword more on some cards, as a modification would
     give them; attackers that cannot reach a ranged flyer are left out)."""
     c = _combat(state)
+    if grants is None and c.step == "assign":
+        return _forecast_assigning(state, c)
     found: list[Attack] = []
     groups = c.groups
     if grants is None:
         steps = [_phase_of(state, g) for g in groups]
     else:
         steps = [_phase_with(state, g, grants) for g in groups]
+    non_ranged = _non_ranged(groups, steps)
+    for index, group in enumerate(groups):
+        attack = _group_attack(state, group, steps[index], non_ranged, grants)
+        if attack is not None:
+            found.append(attack)
+    return found
+
+
+def _forecast_assigning(state: GameState, c: Combat) -> list[Attack]:
+    """:func:`forecast` while the assignments are made: a group's attack changes only with
+    its members (nothing it reads changes in this step, as for :func:`_pair_offense`), so each
+    is kept (:class:`Kept`, by the group's place, with the group and its size) and made
+    again only for a new or grown group. The attacks are read, never changed. An attack on a
+    ranged flyer depends on the other groups too (who attacks without range): never kept."""
+    groups = c.groups
+    memo = _kept(c).attacks
+    found: list[Attack] = []
+    non_ranged: set[int] | None = None
+    for index, group in enumerate(groups):
+        if index < len(memo):
+            kept: Attack | None = memo[index]
+            if kept is not None and kept.group is group and kept.size == len(group):
+                found.append(kept)
+                continue
+        else:
+            memo.append(None)
+        target_keys = rulings.keywords(state, group[1])
+        if "flight" in target_keys and "ranged" in target_keys:
+            if non_ranged is None:
+                non_ranged = _non_ranged(groups, [_phase_of(state, g) for g in groups])
+            attack = _group_attack(state, group, _phase_of(state, group), non_ranged, None)
+            memo[index] = None
+        else:
+            attack = _group_attack(state, group, _phase_of(state, group), _NO_CARDS, None)
+            if attack is not None:
+                attack.group, attack.size = group, len(group)
+            memo[index] = attack
+        if attack is not None:
+            found.append(attack)
+    return found
+
+
+_NO_CARDS: Final[set[int]] = set()
+
+
+class Kept:
+    """What is kept while the assignments are made (Combat.assign_memo; nothing these read
+    changes in that step): each group's attack (:func:`forecast`) and the targets of each of
+    the player's cards (:func:`_card_options`); a reader never changes them."""
+
+    __slots__ = ("attacks", "targets")
+
+    def __init__(self) -> None:
+        self.attacks: list[Attack | None] = []
+        self.targets: dict[int, list[int]] = {}
+
+
+def _kept(c: Combat) -> Kept:
+    kept = c.assign_memo
+    if kept is None:
+        kept = c.assign_memo = Kept()
+    assert isinstance(kept, Kept)
+    return kept
+
+
+def _non_ranged(groups: list[list[int]], steps: list[int]) -> set[int]:
+    """The cards in a group that does not attack in the ranged step."""
     non_ranged: set[int] = set()
     for index, group in enumerate(groups):
         if steps[index]:
             for position in range(2, len(group)):
                 non_ranged.add(group[position])
-    for index, group in enumerate(groups):
-        side, target = group[0], group[1]
-        if not _alive(state, target):
-            continue
-        members = [group[i] for i in range(2, len(group)) if _alive(state, group[i])]
+    return non_ranged
+
+
+def _group_attack(state: GameState, group: list[int], step: int, non_ranged: set[int],
+                  grants: dict[int, str] | None) -> Attack | None:
+    """One group's attack for :func:`forecast` (None: it would not be resolved)."""
+    side, target = group[0], group[1]
+    if not _alive(state, target):
+        return None
+    members = [group[i] for i in range(2, len(group)) if _alive(state, group[i])]
+    if not members:
+        return None
+    target_keys = _keys_with(state, target, grants)
+    if "flight" in target_keys and "ranged" in target_keys and target not in non_ranged:
+        members = [m for m in members if _reaches_flyers_with(state, m, grants)]
         if not members:
-            continue
-        target_keys = _keys_with(state, target, grants)
-        if "flight" in target_keys and "ranged" in target_keys and target not in non_ranged:
-            members = [m for m in members if _reaches_flyers_with(state, m, grants)]
-            if not members:
-                continue
-        fierce = True
-        offenses: list[int] = []
-        ready: list[bool] = []
-        for member in members:
-            if "fierce" not in _keys_with(state, member, grants):
-                fierce = False
-            offenses.append(_pair_offense(state, member, target))
-            ready.append(member not in state.exhausted)
-        wounds = 2 if fierce and "armor" not in target_keys \
-            and not state.card(target).is_structure else 1
-        defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
-            else _defense(state, target, members)
-        found.append(Attack(side, target, members, offenses, ready, defense, steps[index],
-                            wounds))
-    return found
+            return None
+    fierce = True
+    offenses: list[int] = []
+    ready: list[bool] = []
+    for member in members:
+        if "fierce" not in _keys_with(state, member, grants):
+            fierce = False
+        offenses.append(_pair_offense(state, member, target))
+        ready.append(member not in state.exhausted)
+    wounds = 2 if fierce and "armor" not in target_keys \
+        and not state.card(target).is_structure else 1
+    defense = _pair_defense(state, target, members[0]) if len(members) == 1 \
+        else _defense(state, target, members)
+    return Attack(side, target, members, offenses, ready, defense, step, wounds)
 
 
 def _keys_with(state: GameState, card: int, grants: dict[int, str] | None) -> frozenset[str]:
@@ -1104,7 +1242,7 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
     offense = _pair_offense(state, card, target)
     ready = card not in state.exhausted
     if action.kind == "joint":
-        lead = int(action.option)
+        lead = lead_of(action.option)
         for index, attack in enumerate(attacks):
             if attack.side != side or attack.target != target or not attack.members \
                     or attack.members[0] != lead:
@@ -1153,7 +1291,7 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
     mine = rulings.keywords(state, card)
     offense = max(0, _pair_offense(state, card, target))
     if action.kind == "joint":
-        lead = int(action.option)
+        lead = lead_of(action.option)
         for index, attack in enumerate(attacks):
             members = attack.members
             if attack.side != side or attack.target != target or not members \
@@ -1191,6 +1329,13 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
+    rows = c.odds  # (a pair known: read at once)
+    if 0 <= card < len(rows):
+        kept = rows[card]
+        if 0 <= target < len(kept):
+            known = kept[target]
+            if known >= 0:
+                return known
     row = _pair_row(c.odds, len(state.cards), card, target)
     if row is None:
         return _offense(state, card, target)
@@ -1205,6 +1350,13 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
+    rows = c.guard_odds
+    if 0 <= card < len(rows):
+        kept = rows[card]
+        if 0 <= attacker < len(kept):
+            known = kept[attacker]
+            if known >= 0:
+                return known
     row = _pair_row(c.guard_odds, len(state.cards), card, attacker)
     if row is None:
         return _defense(state, card, [attacker])
@@ -1252,6 +1404,6 @@ def margin(state: GameState, action: Action) -> int:
     side = PLAYER if listed(_combat(state).player, action.card) else WILD
     members = [action.card]
     if action.kind == "joint":
-        members = [*_group(state, side, action.target, int(action.option))[2:], action.card]
+        members = [*_group(state, side, action.target, lead_of(action.option))[2:], action.card]
     return sum(_offense(state, m, action.target) for m in members) \
         - _defense(state, action.target, members)

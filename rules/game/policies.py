@@ -618,7 +618,7 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         distinct = _distinct_assignments(state, choices)
         if len(distinct) == 1 and len(choices) == len(actions):
             return distinct[0]  # nothing to weigh: no other assignment, no "done"
-        fight = Fight(state)
+        fight = Fight(state, boosts=False)
         best = distinct[0]
         best_gain = -math.inf
         for action in distinct:
@@ -645,10 +645,13 @@ def _distinct_assignments(state: GameState, choices: list[Action]) -> list[Actio
     ids: list[str] = []
     marks: list[int] = []
     cards, wounds, exhausted = state.cards, state.wounds, state.exhausted
+    # (A card's options come together: its id and mark are read once for them.)
+    last, card_id, mark = -1, "", 0
     for action in choices:
         card = action.card
-        card_id = cards[card]
-        mark = wounds.get(card, 0) + (100 if card in exhausted else 0)
+        if card != last:
+            last, card_id = card, cards[card]
+            mark = wounds.get(card, 0) + (100 if card in exhausted else 0)
         target, option = action.target, action.option
         for index in range(len(distinct)):
             kept = distinct[index]
@@ -783,8 +786,11 @@ class Fight:
     earlier step strikes no more), over the dice. The attacks are read once (combat.forecast)
     and each modification weighed by arithmetic on them."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, boosts: bool = True) -> None:
         self.state = state
+        # Whether boosts will be weighed (boost_gain reads each attack's margin and factor);
+        # an assignment decision weighs none, and keeps none of the lists below.
+        self.boosts = boosts
         self.attacks = combat.forecast(state)
         # The combat's own list (read, never changed): a set of it was made at every decision,
         # for a few questions about a handful of cards.
@@ -907,8 +913,9 @@ class Fight:
             state, {grant[0]: grant[1]})
         # the figures of each card that an attack may wound, in the order of their first hit
         figures: dict[int, Figures] = {}
-        chances = [0.0] * len(attacks) if keep else []
-        if keep:
+        lists = keep and self.boosts
+        chances = [0.0] * len(attacks) if lists else []
+        if lists:
             self.margins, self.factors = [0] * len(attacks), [1.0] * len(attacks)
         present = 0  # a bit per resolution step that has attacks
         for attack in attacks:
@@ -936,7 +943,7 @@ class Fight:
                     defense = max(0, defense + boost_def.get(target, 0))
                 chance = _wound_chance(offense - defense)
                 positive = chance > 0
-                if keep or positive:
+                if lists or positive:
                     # The chance its attackers are alive to strike, and the attack's chance
                     # to wound times each of theirs (in that order, as before: the same bits;
                     # a card struck in this step is alive, 1.0, until the step ends).
@@ -946,7 +953,7 @@ class Fight:
                         living = 1.0 if member_figures is None else member_figures.alive
                         factor *= living
                         chance *= living
-                    if keep:
+                    if lists:
                         self.margins[index], self.factors[index] = offense - defense, factor
                 if positive:
                     # The hits carry their attack's index: the same lists are kept as the
@@ -959,7 +966,7 @@ class Fight:
                     if on.step != step:  # (its chance to live: once)
                         on.step = step
                         struck.append(on)
-                    if keep:
+                    if lists:
                         chances[index] = chance
             for on in struck:
                 on.alive = 1.0 - _kill_chance(on.left, on.hits)
@@ -977,7 +984,9 @@ class Fight:
             if keep:
                 on.worth = worth
         if keep:
-            self.figures, self.chances = figures, chances
+            self.figures = figures
+        if lists:
+            self.chances = chances
         return total
 
 

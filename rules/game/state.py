@@ -80,9 +80,11 @@ class Combat:
     # The wanderers the greedy policy hunts, worked out at the first engage decision and kept
     # for the next ones (engaging changes nothing it reads); not saved, not copied.
     plan: list[int] | None = None
-    # combat.engaged of the groups as they are, asked many times a decision: dropped by
-    # every change of the groups (all in combat.py); not saved, not copied.
+    # combat.engaged of the groups as they are, asked many times a decision: kept up to
+    # date by every change of the groups (all in combat.py); not saved, not copied.
     engaged_memo: dict[int, list[int]] | None = None
+    # What combat keeps while the assignments are made (combat.Kept); not saved, not copied.
+    assign_memo: Any = None
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -313,7 +315,7 @@ def _combat_clone(c: Combat) -> Combat:
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
     data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)
-            if f.name not in ("odds", "guard_odds", "plan", "engaged_memo")}
+            if f.name not in ("odds", "guard_odds", "plan", "engaged_memo", "assign_memo")}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data

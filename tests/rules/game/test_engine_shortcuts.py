@@ -823,6 +823,40 @@ def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> No
     assert checked > 1000
 
 
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_attacks_kept_while_assigning_are_the_forecast_worked_out_again(deck: str) -> None:
+    """combat.forecast keeps each group's attack during the assignments (combat.Kept)
+    and makes it again only for a new or grown group: at every assignment decision of greedy
+    games (whose Fight asks for the forecast at each), the attacks are those worked out from
+    scratch (on a copy, in the modification step: nothing kept, the pairs not remembered),
+    and so are the player's cards' targets kept for the options."""
+    checked = reused = 0
+    for state in every_state(deck, 12, "greedy"):
+        c = state.combat
+        if c is None or c.step != "assign":
+            continue
+        kept = [] if c.assign_memo is None else list(combat._kept(c).attacks)
+        found = combat.forecast(state)
+        twin = state.clone()
+        assert twin.combat is not None
+        twin.combat.step = "modify"
+        assert found == combat.forecast(twin)
+        reused += sum(1 for attack in found if any(attack is k for k in kept))
+        if c.assign_memo is not None:  # (the player's targets kept by _card_options)
+            for card, targets in combat._kept(c).targets.items():
+                assert targets == combat._targets(twin, combat.PLAYER, card)
+        checked += 1
+    assert checked > 30
+    assert reused > 10  # (the shortcut was taken)
+
+
+@pytest.mark.parametrize("number", [0, 1, 9, 10, 57, 511, 512, 4000])
+def test_a_joint_attack_s_lead_is_written_and_read_as_str_and_int(number: int) -> None:
+    assert combat.lead_text(number) == str(number)
+    assert combat.lead_of(str(number)) == number
+    assert combat.lead_of(f"0{number}") == int(f"0{number}")  # (not a kept text: parsed)
+
+
 def distinct_by_set(state: GameState, choices: list[Action]) -> list[Action]:
     """policies._distinct_assignments the long way: a key per option, and a set of them."""
     distinct: list[Action] = []
