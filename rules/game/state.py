@@ -42,49 +42,92 @@ PLAYED: Final = 2
 OPENING: Final = 4
 
 
-@dataclass(slots=True)
 class Combat:
-    """One combat in progress (see rules/game/combat.py for the steps)."""
+    """One combat in progress (see rules/game/combat.py for the steps).
 
-    kind: str  # "hunt": the player attacks wanderers; "raid": aggressive wanderers attack
-    step: str  # "engage" or "bribe", "muster", "assign", "modify", "resolve", "berserk", "over"
-    player: list[int] = field(default_factory=list)  # the player's troops on the battlefield
-    wild: list[int] = field(default_factory=list)  # the wanderers on the battlefield
-    wall: int = -1
-    # Attack groups: [side, target, lead, joiners...]; side 0 is the player, 1 the wanderers.
-    groups: list[list[int]] = field(default_factory=list)
-    turn: int = 0
-    wall_left: int = 0  # attackers still owed to the wall
-    bonus_off: dict[int, int] = field(default_factory=dict)
-    bonus_def: dict[int, int] = field(default_factory=dict)
-    granted: dict[int, list[str]] = field(default_factory=dict)
-    prayed: list[int] = field(default_factory=list)
-    feared: list[int] = field(default_factory=lambda: [-1, -1])  # target feared by side 0, 1
-    charged: dict[int, int] = field(default_factory=dict)
-    hold_line: bool = False
-    climbed: list[int] = field(default_factory=list)
-    berserk: bool = False  # the second, berserk-only round
-    previous: dict[int, int] = field(default_factory=dict)  # first-round target per card
-    berserked: list[int] = field(default_factory=list)
-    # Cards whose first fight was against a target in the private holdings (noted before any
-    # wound: Berserk's new target must be there too, even if the first one was destroyed).
-    first_private: list[int] = field(default_factory=list)
-    declined: bool = False  # the player's Defenders passed up their second fight
-    # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
-    # pairs while the assignments are made (nothing changes them then), for policies weighing
-    # every assignment; not saved, not copied. Rows indexed by instance (-1: not worked out
-    # yet; a row is made at its card's first question): a list read by index, where nested
-    # dictionaries hashed a boxed number at every look-up.
-    odds: list[list[int]] = field(default_factory=list)
-    guard_odds: list[list[int]] = field(default_factory=list)
-    # The wanderers the greedy policy hunts, worked out at the first engage decision and kept
-    # for the next ones (engaging changes nothing it reads); not saved, not copied.
-    plan: list[int] | None = None
-    # combat.engaged of the groups as they are, asked many times a decision: kept up to
-    # date by every change of the groups (all in combat.py); not saved, not copied.
-    engaged_memo: dict[int, list[int]] | None = None
-    # What combat keeps while the assignments are made (combat.Kept); not saved, not copied.
-    assign_memo: Any = None
+    A plain class, not a dataclass: compiled, the ``__init__`` the dataclasses module writes
+    runs as interpreted Python (about 18,000 instructions a combat, 1.6% of a fighting deck's
+    goldfish games), where this one is compiled. :data:`COMBAT_SAVED` lists what is saved."""
+
+    __slots__ = ("assign_memo", "berserk", "berserked", "bonus_def", "bonus_off", "charged",
+                 "climbed", "declined", "engaged_memo", "feared", "first_private", "granted",
+                 "groups", "guard_odds", "hold_line", "kind", "odds", "plan", "player", "prayed",
+                 "previous", "step", "turn", "wall", "wall_left", "wild")
+
+    def __init__(self, kind: str, step: str, *, player: list[int] | None = None,
+                 wild: list[int] | None = None, wall: int = -1,
+                 groups: list[list[int]] | None = None, turn: int = 0, wall_left: int = 0,
+                 bonus_off: dict[int, int] | None = None,
+                 bonus_def: dict[int, int] | None = None,
+                 granted: dict[int, list[str]] | None = None,
+                 prayed: list[int] | None = None, feared: list[int] | None = None,
+                 charged: dict[int, int] | None = None, hold_line: bool = False,
+                 climbed: list[int] | None = None, berserk: bool = False,
+                 previous: dict[int, int] | None = None,
+                 berserked: list[int] | None = None,
+                 first_private: list[int] | None = None, declined: bool = False) -> None:
+        self.kind = kind  # "hunt": the player attacks wanderers; "raid": aggressive wanderers
+        # attack. The step: "engage" or "bribe", "muster", "assign", "modify", "resolve",
+        # "berserk", "over".
+        self.step = step
+        self.player: list[int] = [] if player is None else player  # the player's troops there
+        self.wild: list[int] = [] if wild is None else wild  # the wanderers on the battlefield
+        self.wall = wall
+        # Attack groups: [side, target, lead, joiners...]; side 0 is the player, 1 the wanderers.
+        self.groups: list[list[int]] = [] if groups is None else groups
+        self.turn = turn
+        self.wall_left = wall_left  # attackers still owed to the wall
+        self.bonus_off: dict[int, int] = {} if bonus_off is None else bonus_off
+        self.bonus_def: dict[int, int] = {} if bonus_def is None else bonus_def
+        self.granted: dict[int, list[str]] = {} if granted is None else granted
+        self.prayed: list[int] = [] if prayed is None else prayed
+        # The target feared by side 0, 1.
+        self.feared: list[int] = [-1, -1] if feared is None else feared
+        self.charged: dict[int, int] = {} if charged is None else charged
+        self.hold_line = hold_line
+        self.climbed: list[int] = [] if climbed is None else climbed
+        self.berserk = berserk  # the second, berserk-only round
+        # The first-round target per card.
+        self.previous: dict[int, int] = {} if previous is None else previous
+        self.berserked: list[int] = [] if berserked is None else berserked
+        # Cards whose first fight was against a target in the private holdings (noted before
+        # any wound: Berserk's new target must be there too, even if the first one was
+        # destroyed).
+        self.first_private: list[int] = [] if first_private is None else first_private
+        self.declined = declined  # the player's Defenders passed up their second fight
+        # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
+        # pairs while the assignments are made (nothing changes them then), for policies
+        # weighing every assignment; not saved, not copied. Rows indexed by instance (-1: not
+        # worked out yet; a row is made at its card's first question): a list read by index,
+        # where nested dictionaries hashed a boxed number at every look-up.
+        self.odds: list[list[int]] = []
+        self.guard_odds: list[list[int]] = []
+        # The wanderers the greedy policy hunts, worked out at the first engage decision and
+        # kept for the next ones (engaging changes nothing it reads); not saved, not copied.
+        self.plan: list[int] | None = None
+        # combat.engaged of the groups as they are, asked many times a decision: kept up to
+        # date by every change of the groups (all in combat.py); not saved, not copied.
+        self.engaged_memo: dict[int, list[int]] | None = None
+        # What combat keeps while the assignments are made (combat.Kept); not saved, not
+        # copied.
+        self.assign_memo: Any = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Combat):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in COMBAT_SAVED)
+
+    def __repr__(self) -> str:
+        return "Combat(" + ", ".join(f"{name}={getattr(self, name)!r}"
+                                     for name in COMBAT_SAVED) + ")"
+
+
+# What a saved combat holds, in this order (the rest is worked out again or kept only while
+# the assignments are made).
+COMBAT_SAVED: Final = (
+    "kind", "step", "player", "wild", "wall", "groups", "turn", "wall_left", "bonus_off",
+    "bonus_def", "granted", "prayed", "feared", "charged", "hold_line", "climbed", "berserk",
+    "previous", "berserked", "first_private", "declined")
 
 
 # Worked out from the rest, or kept apart from the saved state.
@@ -314,8 +357,7 @@ def _combat_clone(c: Combat) -> Combat:
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:
-    data = {f.name: copy.deepcopy(getattr(combat, f.name)) for f in fields(combat)
-            if f.name not in ("odds", "guard_odds", "plan", "engaged_memo", "assign_memo")}
+    data = {name: copy.deepcopy(getattr(combat, name)) for name in COMBAT_SAVED}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data
