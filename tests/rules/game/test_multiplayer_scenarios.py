@@ -493,6 +493,26 @@ def test_greedy_exhausts_a_troop_when_it_costs_the_victim_more_than_itself(
     assert (mp.rival_choice(t, 0, rivals) is rivals[0]) == chosen
 
 
+def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon() -> None:
+    # A troop exhausted is one fewer to hunt: with two Wanderer Phases (a wanderer each player
+    # each) enough to overrun the city, Crusade is kept (multiplayer_policy.CRUSADE_ROUNDS).
+    t = at_action(CRUSADERS, VETERANS)
+    state, victim = t.seats[0], t.seats[1]
+    bell = put(state, "Bell of Judgement", "private")
+    theirs = put(victim, "Ironhide Bruiser", "defensive")
+    crusade = [a for a in seats.rival_options(t, 0) if a.card == bell
+               and rivalry.target_of(a.option) == theirs]
+    in_play = sum(len(s.zones["wanderers"]) for s in t.seats)
+    room = t.config.overrun_limit - in_play - mp.CRUSADE_ROUNDS * t.players
+    assert room >= 0 and mp.rival_choice(t, 0, crusade) is crusade[0]
+    pile = [i for i in victim.zones["wanderer_pile"]][:room + 1]
+    for i in pile:
+        victim.move(i, "wanderers")
+    victim.forget_derived()
+    assert mp.exhaust_worth(t, 0, crusade[0]) == 0
+    assert mp.rival_choice(t, 0, crusade) is None
+
+
 def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "military" and t.hosting is None)
