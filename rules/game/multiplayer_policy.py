@@ -121,23 +121,28 @@ class SeatPolicy:
         return rival_choice(table, seat, rivals) or choice
 
 
-def exhaust_worth(table: Table, seat: int, action: Action) -> int:
+def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None = None) -> int:
     """What exhausting the target of an exhausting rival ability costs its owner, less what
     it costs ``seat`` (0 or less: not worth it). A troop: its offense and defense (out of this
     round's fights), less the bearer's when the bearer is a troop the ability exhausts; none
-    while the wanderers may overrun the city within :data:`CRUSADE_ROUNDS` rounds. A
-    citizen or a structure: the tokens its income abilities would take and one a plain
-    ability (none used this round: it is not exhausted)."""
+    while the wanderers may overrun the city within :data:`CRUSADE_ROUNDS` rounds
+    (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
+    income abilities would take and one a plain ability (none used this round: it is not
+    exhausted)."""
     target = table.seats[action.target].card(rivalry.target_of(action.option))
     if target.is_troop:
-        if _crowded(table, CRUSADE_ROUNDS):
+        if crowded is None:
+            crowded = _crowded(table, CRUSADE_ROUNDS)
+        if crowded:
             return 0  # every troop may be needed against the wanderers before long
         worth = target.offense + target.defense
-        state = table.seats[seat]
-        bearer = state.card(action.card)
-        if bearer.is_troop and any(p[1] for p in rivalry.rival_abilities(bearer)
-                                   if p[0] == rivalry.ability_of(action.option)):
-            worth -= bearer.offense + bearer.defense
+        bearer = table.seats[seat].card(action.card)
+        if bearer.is_troop:
+            ability = rivalry.ability_of(action.option)
+            for parsed in rivalry.rival_abilities(bearer):
+                if parsed[0] == ability and parsed[1]:
+                    worth -= bearer.offense + bearer.defense
+                    break
         return worth
     return target.income + len(target.plain_abilities)
 
@@ -147,19 +152,28 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
     first; else exhausting the card worth most (:func:`exhaust_worth`); None when only
     exhausting ones worth nothing are offered. Max of (influence total, on the pool, tokens
     or worth, -seat, -bearer), by a loop (a lambda in __call__ would make it build a closure
-    at every decision)."""
+    at every decision); an exhausting one is weighed only when its victim is as near victory
+    as the best found so far (it could not win otherwise)."""
     chosen: Action | None = None
     best: tuple[int, int, int, int, int] | None = None
+    crowded: bool | None = None
+    totals: dict[int, int] = {}  # each victim's influence total, worked out once
     for action in rivals:
-        victim = table.seats[action.target]
+        victim = action.target
+        total = totals.get(victim)
+        if total is None:
+            total = totals[victim] = rulings.influence_total(table.seats[victim])
         if rivalry.target_of(action.option) >= 0:
-            worth = exhaust_worth(table, seat, action)
+            if best is not None and total < best[0]:
+                continue
+            if crowded is None:
+                crowded = _crowded(table, CRUSADE_ROUNDS)
+            worth = exhaust_worth(table, seat, action, crowded)
             if worth <= 0:
                 continue
-            key = (rulings.influence_total(victim), 0, worth, -action.target, -action.card)
+            key = (total, 0, worth, -victim, -action.card)
         else:
-            key = (rulings.influence_total(victim), 1, sum(victim.personal), -action.target,
-                   -action.card)
+            key = (total, 1, sum(table.seats[victim].personal), -victim, -action.card)
         if best is None or key > best:
             chosen, best = action, key
     return chosen

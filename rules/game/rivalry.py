@@ -98,18 +98,35 @@ def rival_abilities(card: Profile) -> tuple[tuple[str, bool, int], ...]:
     return known
 
 
+# Each exhausting option's text made once, and what it names read once: the options are
+# listed at every pass of a seat with a bearer, for every card of every other seat.
+_OPTIONS: Final[dict[str, list[str]]] = {}
+_READ: Final[dict[str, tuple[str, int]]] = {}
+
+
 def exhaust_option(ability: str, target: int) -> str:
     """The ``option`` of an exhausting ability aimed at the other seat's card ``target``."""
-    return f"{ability}:{target}"
+    texts = _OPTIONS.get(ability)
+    if texts is None:
+        texts = _OPTIONS[ability] = []
+    while len(texts) <= target:
+        text = f"{ability}:{len(texts)}"
+        texts.append(text)
+        _READ[text] = (ability, len(texts) - 1)
+    return texts[target]
 
 
 def ability_of(option: str) -> str:
     """The ability an ``option`` of a rival ability names: ``"crusade:17"`` is Crusade."""
-    return option.split(":", 1)[0]
+    read = _READ.get(option)
+    return option.split(":", 1)[0] if read is None else read[0]
 
 
 def target_of(option: str) -> int:
     """The other seat's card an exhausting ability aims at (``"crusade:17"``: 17), or -1."""
+    read = _READ.get(option)
+    if read is not None:
+        return read[1]
     tail = option.partition(":")[2]
     return int(tail) if tail else -1
 
