@@ -484,7 +484,11 @@ def _copy_before(first: list[int], hand: list[int], position: int) -> bool:
     options are offered once: a loop over a hand of about seven, no set made; copies share
     their first instance, ActionBook.first, so numbers are compared, not ids' letters)."""
     mine = first[hand[position]]
-    return any(first[hand[earlier]] == mine for earlier in range(position))
+    # A loop, not any(): compiled, a generator is an object made and freed at every call.
+    for earlier in range(position):  # noqa: SIM110
+        if first[hand[earlier]] == mine:
+            return True
+    return False
 
 
 def apply(state: GameState, action: Action) -> Result:

@@ -208,16 +208,21 @@ def open_residences(state: GameState) -> list[int]:
 def keywords(state: GameState, instance: int) -> frozenset[str]:
     """The card's common abilities in effect now: printed, past their faction threshold, and
     from the items it carries (one weapon, one armor, one shield: the best of each)."""
-    cached = state.keyword_cache.get(instance)
-    if cached is not None:
-        return cached
+    cache = state.keyword_cache
+    if instance < len(cache):
+        cached = cache[instance]
+        if cached is not None:
+            return cached
+    else:  # dropped (GameState.forget_derived, which guests coming or going call): room for
+        # every card again
+        cache.extend([None] * (len(state.cards) - len(cache)))
     card = state.card(instance)
     combat = state.combat
     if not card.keyword_thresholds and not state.attached \
             and (combat is None or instance not in combat.granted):
         # Most cards, most of the time: nothing but the printed keywords (no threshold, no
         # item in play, no grant), so the profile's own set, without building a copy.
-        state.keyword_cache[instance] = card.keywords
+        cache[instance] = card.keywords
         return card.keywords
     found = set(card.keywords)
     for keyword, needed in card.keyword_thresholds.items():
@@ -230,7 +235,7 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
     if any(e.kind == "no_fleetfoot" for item in items_used(state, instance)
            for e in state.card(item).statics):
         found.discard("fleetfoot")
-    result = state.keyword_cache[instance] = frozenset(found)
+    result = cache[instance] = frozenset(found)
     return result
 
 

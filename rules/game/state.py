@@ -178,9 +178,11 @@ class GameState:
     # The legal actions of the current decision, worked out once by the engine (a cache:
     # only the engine changes a state, and it refreshes this after every change).
     pending: list[Any] | None = field(default=None, repr=False, compare=False)
-    # Effective keywords per card (rulings.keywords), dropped whenever they may change.
-    keyword_cache: dict[int, frozenset[str]] = field(default_factory=dict, repr=False,
-                                                     compare=False)
+    # Effective keywords per card (rulings.keywords), dropped whenever they may change: a
+    # list by instance (None: not worked out; empty: all dropped), read by index where a
+    # dictionary hashed a boxed number at every one of a game's many questions.
+    keyword_cache: list[frozenset[str] | None] = field(default_factory=list, repr=False,
+                                                       compare=False)
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
     # rulings.faction_counts: the personalities in play per faction and their influence
     # together, dropped with the keywords (None: to work out again).
@@ -308,7 +310,7 @@ class GameState:
             discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
             combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
             decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
-            events=None, pending=None, keyword_cache={}, item_cache={}, profiles=self.profiles,
+            events=None, pending=None, keyword_cache=[], item_cache={}, profiles=self.profiles,
             action_book=self.action_book)
 
     @classmethod
