@@ -10,6 +10,7 @@ from decks.formats.model import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
 from rules.decklist import Deck
+from rules.game.state import GameState
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 SAMPLES = tuple(sorted(p.name for p in (FIXTURES / "decklists").glob("*.txt")))
@@ -36,3 +37,22 @@ def sample(name: str) -> Deck:
     deck = parse_text((FIXTURES / "decklists" / name).read_text("utf-8"), resolver).deck
     assert deck is not None
     return deck
+
+
+def card(state: GameState, name: str, *, free: bool = True) -> int:
+    """An instance of the card named ``name`` (one not in play when ``free``)."""
+    return next(i for i in range(len(state.cards)) if state.card(i).name == name
+                and not (free and state.in_play(i)))
+
+
+def place(state: GameState, name: str, zone: str) -> int:
+    """Put a card of the seat into ``zone`` (a citizen lives in the stronghold)."""
+    i = card(state, name)
+    state.move(i, zone)
+    state.exhausted.discard(i)
+    if zone == "residents":
+        state.host[i] = next(s for s in state.zones["private"]
+                             if state.card(s).subtype == "stronghold")
+    state.pending = None
+    state.forget_derived()
+    return i

@@ -16,7 +16,7 @@ from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.game.state import GameState
-from tests.rules.game.engine_helpers import catalogue, sample
+from tests.rules.game.engine_helpers import catalogue, place, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
 CRUSADERS, SENATE = "kalim-crusaders.txt", "mosfin-senate.txt"
@@ -374,20 +374,6 @@ def at_action(*decks: str) -> Table:
     return t
 
 
-def put(state: GameState, name: str, zone: str) -> int:
-    """Put a card of the seat not in play into ``zone``, ready (a citizen in the stronghold)."""
-    i = next(i for i in range(len(state.cards)) if state.card(i).name == name
-             and not state.in_play(i))
-    state.move(i, zone)
-    state.exhausted.discard(i)
-    if zone == "residents":
-        state.host[i] = next(s for s in state.zones["private"]
-                             if state.card(s).subtype == "stronghold")
-    state.pending = None
-    state.forget_derived()
-    return i
-
-
 def stronghold(state: GameState) -> int:
     return next(s for s in state.zones["private"] if state.card(s).subtype == "stronghold")
 
@@ -407,11 +393,11 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
         deck: str, name: str, zone: str, ability: str, what: str) -> None:
     t = at_action(deck, VETERANS)
     state, victim = t.seats[0], t.seats[1]
-    bearer = put(state, name, zone)
+    bearer = place(state, name, zone)
     if what == "troop":
         target = give_troops(t, 1, 1)[0]
     elif what == "citizen":
-        target = put(victim, "Coin Broker", "residents")
+        target = place(victim, "Coin Broker", "residents")
     else:
         target = stronghold(victim)
     victim.exhausted.discard(target)
@@ -440,7 +426,7 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
 def test_an_exhausted_card_is_no_target_of_crusade() -> None:
     t = at_action(CRUSADERS, VETERANS)
     state, victim = t.seats[0], t.seats[1]
-    bell = put(state, "Bell of Judgement", "private")
+    bell = place(state, "Bell of Judgement", "private")
     ready, tired = give_troops(t, 1, 2)
     victim.exhausted.discard(ready)
     victim.exhausted.add(tired)
@@ -452,16 +438,16 @@ def test_an_exhausted_card_is_no_target_of_crusade() -> None:
 def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
     t = at_action(SENATE, SENATE)
     state = t.seats[0]
-    envoy = put(state, "Whispering Envoy", "residents")  # political 2
+    envoy = place(state, "Whispering Envoy", "residents")  # political 2
     warden_seat = at_action(CRUSADERS, VETERANS)
-    warden = put(warden_seat.seats[0], "Cathedral Warden", "defensive")
+    warden = place(warden_seat.seats[0], "Cathedral Warden", "defensive")
     discredit = Action("use_on", envoy, 1, rivalry.exhaust_option("discredit", 3))
     crusade = Action("use_on", warden, 1, rivalry.exhaust_option("crusade", 3))
     assert reactions.political(state, discredit) == 2
     assert reactions.political(warden_seat.seats[0], crusade) == -1
     # A Court Notary (Debate, political 2) in the other seat answers the Discredit.
-    notary = put(t.seats[1], "Court Notary", "residents")
-    citizen = put(t.seats[1], "Whispering Envoy", "residents")
+    notary = place(t.seats[1], "Court Notary", "residents")
+    citizen = place(t.seats[1], "Whispering Envoy", "residents")
     assert seats.apply(t, Action("use_on", envoy, 1,
                                  rivalry.exhaust_option("discredit", citizen))).ok
     assert t.window is not None and seats.to_move(t) == 1
@@ -480,8 +466,8 @@ def test_greedy_exhausts_a_troop_when_it_costs_the_victim_more_than_itself(
         bearer: str, zone: str, victim_troop: str, chosen: bool) -> None:
     t = at_action(CRUSADERS, VETERANS)
     state, victim = t.seats[0], t.seats[1]
-    mine = put(state, bearer, zone)
-    theirs = put(victim, victim_troop, "defensive")
+    mine = place(state, bearer, zone)
+    theirs = place(victim, victim_troop, "defensive")
     rivals = [a for a in seats.rival_options(t, 0) if a.card == mine
               and rivalry.target_of(a.option) == theirs]
     assert rivals
@@ -498,8 +484,8 @@ def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon(
     # each) enough to overrun the city, Crusade is kept (multiplayer_policy.CRUSADE_ROUNDS).
     t = at_action(CRUSADERS, VETERANS)
     state, victim = t.seats[0], t.seats[1]
-    bell = put(state, "Bell of Judgement", "private")
-    theirs = put(victim, "Ironhide Bruiser", "defensive")
+    bell = place(state, "Bell of Judgement", "private")
+    theirs = place(victim, "Ironhide Bruiser", "defensive")
     crusade = [a for a in seats.rival_options(t, 0) if a.card == bell
                and rivalry.target_of(a.option) == theirs]
     in_play = sum(len(s.zones["wanderers"]) for s in t.seats)

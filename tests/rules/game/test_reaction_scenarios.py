@@ -11,8 +11,8 @@ from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import build_profile
 from rules.game.seats import Table
-from rules.game.state import DISCARDS, GameState
-from tests.rules.game.engine_helpers import catalogue, sample
+from rules.game.state import DISCARDS
+from tests.rules.game.engine_helpers import card, catalogue, place, sample
 
 SENATE, BLADES, MERCHANTS, FAITHFUL, VETERANS = (
     "mosfin-senate.txt", "mosfin-blades.txt", "guild-merchants.txt", "kalim-faithful.txt",
@@ -30,25 +30,6 @@ def at_action(*decks: str, seed: int = 1) -> Table:
         seat = seats.to_move(t)
         assert seats.apply(t, chosen[seat](t, seat, seats.legal_actions(t))).ok
     raise AssertionError("the table never got there")
-
-
-def card(state: GameState, name: str, *, free: bool = True) -> int:
-    """An instance of the card named ``name`` (one not in play when ``free``)."""
-    return next(i for i in range(len(state.cards)) if state.card(i).name == name
-                and not (free and state.in_play(i)))
-
-
-def place(state: GameState, name: str, zone: str) -> int:
-    """Put a card of the seat into ``zone`` (a citizen lives in the stronghold)."""
-    i = card(state, name)
-    state.move(i, zone)
-    state.exhausted.discard(i)
-    if zone == "residents":
-        state.host[i] = next(s for s in state.zones["private"]
-                             if state.card(s).subtype == "stronghold")
-    state.pending = None
-    state.forget_derived()
-    return i
 
 
 def offered(t: Table, kind: str, instance: int) -> Action:
