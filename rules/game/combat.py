@@ -1329,13 +1329,9 @@ def _pair_offense(state: GameState, card: int, target: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _offense(state, card, target)
-    rows = c.odds  # (a pair known: read at once)
-    if 0 <= card < len(rows):
-        kept = rows[card]
-        if 0 <= target < len(kept):
-            known = kept[target]
-            if known >= 0:
-                return known
+    known = _known_pair(c.odds, card, target)  # (a pair known: read at once)
+    if known >= 0:
+        return known
     row = _pair_row(c.odds, len(state.cards), card, target)
     if row is None:
         return _offense(state, card, target)
@@ -1350,13 +1346,9 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     c = _combat(state)
     if c.step != "assign":
         return _defense(state, card, [attacker])
-    rows = c.guard_odds
-    if 0 <= card < len(rows):
-        kept = rows[card]
-        if 0 <= attacker < len(kept):
-            known = kept[attacker]
-            if known >= 0:
-                return known
+    known = _known_pair(c.guard_odds, card, attacker)
+    if known >= 0:
+        return known
     row = _pair_row(c.guard_odds, len(state.cards), card, attacker)
     if row is None:
         return _defense(state, card, [attacker])
@@ -1364,6 +1356,16 @@ def _pair_defense(state: GameState, card: int, attacker: int) -> int:
     if found < 0:
         found = row[attacker] = _defense(state, card, [attacker])
     return found
+
+
+def _known_pair(rows: list[list[int]], card: int, other: int) -> int:
+    """The figure of the pair (``card``, ``other``) kept in ``rows``, or -1 when there is
+    none yet (:func:`_pair_offense`, :func:`_pair_defense`)."""
+    if 0 <= card < len(rows):
+        kept = rows[card]
+        if 0 <= other < len(kept):
+            return kept[other]
+    return -1
 
 
 _NO_ROW: Final[list[int]] = []
