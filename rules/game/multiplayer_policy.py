@@ -210,9 +210,10 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     # Worked out once for the whole choice, and only when an attack or a hunt of another's
     # row is weighed: each player's influence total and the leader, the troops each player
     # still to act would send home_risk's way (the same whatever is weighed).
-    totals: dict[int, int] = {}
+    totals: dict[int, int] | None = None
     leader = -1
     threats: list[tuple[GameState, list[int]]] | None = None
+    lineups: list[list[int]] = []  # each threat's attackers past this seat's wall
     exposed = 0.0
     best: tuple[float, Action] | None = None
     risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
@@ -221,8 +222,14 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if action.kind != "attack":
             continue
         if leader < 0:
-            totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
-            leader = _leader(table, seat, totals)
+            # The opponents' totals (this seat's own is never read): with one opponent, he
+            # is the leader, and attack_worth reads his total only when it may matter.
+            others = [s for s in table.active() if s != seat]
+            if len(others) == 1:
+                leader = others[0]
+            else:
+                totals = {s: rulings.influence_total(table.seats[s]) for s in others}
+                leader = _leader(table, seat, totals)
         if action.option not in sending:
             sending[action.option] = attackers(me, action.option)
         sent = sending[action.option]
@@ -232,13 +239,16 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if action.option not in risks:
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
-                exposed = _home_risk(me, threats, ())
+                # Each threat's attackers past the wall, the same whatever this seat sends:
+                # worked out once for the risks of keeping every troop home and of each option.
+                lineups = [_lineup(state, ready, me) for state, ready in threats]
+                exposed = _home_risk(me, threats, (), lineups)
             if worth + exposed < ATTACK_WORTH:
                 # Its risk at home is at least 0, so the attack is worth less than
                 # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
                 # that is (only the best attack of at least ATTACK_WORTH ever is).
                 continue
-            risks[action.option] = _home_risk(me, threats, sent) - exposed
+            risks[action.option] = _home_risk(me, threats, sent, lineups) - exposed
         worth -= risks[action.option]
         if best is None or worth > best[0]:
             best = (worth, action)
@@ -318,19 +328,55 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
     first, each engage the defending troop they beat by most, and it strikes back; each ready
     defender holds one attacker; the attackers left over pile on the structure or guard they
     beat by most (the wanderers' fixed rule, combat._wild_choice), the stronghold last."""
-    # Sorted and picked by plain loops and key tuples, not key functions: compiled, each
-    # call of a lambda is a Python call (the same order: every key ends with the instance).
-    free = [t for _, t in sorted([(-attacker.card(t).offense, t) for t in sent])]
-    walls = [w for w in defender.defensive if defender.card(w).subtype == "wall"]
-    if walls and free:
-        slots = min(defender.card(walls[0]).residencies, len(free))
+    return _fight(attacker, _lineup(attacker, sent, defender), defender,
+                  _at_home(defender, away))
+
+
+def _at_home(defender: GameState, away: Collection[int]) -> list[int]:
+    """The defender's ready troops at home (``away``: those sent away)."""
+    if not away:
+        return [t for t in defender.defensive if defender.card(t).is_troop
+                and t not in defender.exhausted]
+    return [t for t in defender.defensive if defender.card(t).is_troop
+            and t not in defender.exhausted and t not in away]
+
+
+def _lineup(attacker: GameState, sent: Sequence[int], defender: GameState) -> list[int]:
+    """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
+    what :func:`foresee` works out before the defenders are counted (the same whoever is at
+    home, so the Military choice works it out once per attacker)."""
+    # Sorted by insertion, comparing plain numbers: compiled, a sort of key tuples is a tuple
+    # made and compared generically an item (the same order: instances are distinct).
+    free: list[int] = []
+    powers: list[int] = []
+    for t in sent:
+        power = attacker.card(t).offense
+        k = len(free)
+        while k > 0 and (powers[k - 1] < power or (powers[k - 1] == power and free[k - 1] > t)):
+            k -= 1
+        free.insert(k, t)
+        powers.insert(k, power)
+    if not free:
+        return free
+    wall = -1
+    for w in defender.defensive:  # (the first wall: only its room is read)
+        if defender.card(w).subtype == "wall":
+            wall = w
+            break
+    if wall >= 0:
+        slots = min(defender.card(wall).residencies, len(free))
         climbing = {t for t in free if _climbs(attacker, t)}
         fillers = {t for _, _, t in sorted([(0 if t in climbing else 1,
                                              attacker.card(t).offense, t)
                                             for t in free])[:slots]}
         free = [t for t in free if t not in fillers or t in climbing]
-    home = [t for t in defender.defensive if defender.card(t).is_troop
-            and t not in defender.exhausted and t not in away]
+    return free
+
+
+def _fight(attacker: GameState, free: list[int], defender: GameState,
+           home: list[int]) -> Fight:
+    """:func:`foresee` of the attackers past the wall (:func:`_lineup`) against the
+    defender's troops at ``home`` (a list of the caller's own: the engaged are taken out)."""
     pool = 0
     for tokens in defender.personal:  # (a loop: compiled, sum() is a call to the builtin)
         pool += tokens
@@ -391,8 +437,10 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
             razes += 3
     # The target they beat by most, the stronghold last (the first such: max's rule), with
     # its defense (a structure's guards' added).
+    # (max of (margin, not the stronghold) by plain comparisons: compiled, a key tuple is made
+    # and compared generically a target)
     guards = defender.guards
-    target, best, wall = -1, (0, 0), 0
+    target, best, later, wall = -1, 0, 0, 0
     for candidate in targets:
         card = defender.card(candidate)
         value = card.defense
@@ -402,9 +450,10 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
                 if defender.host.get(g) == candidate:
                     value += defender.card(g).defense
             bonus = razes
-        key = (power + bonus - value, 0 if card.subtype == "stronghold" else 1)
-        if target < 0 or key > best:
-            target, best, wall = candidate, key, value
+        margin = power + bonus - value
+        rank = 0 if card.subtype == "stronghold" else 1
+        if target < 0 or margin > best or (margin == best and rank > later):
+            target, best, later, wall = candidate, margin, rank, value
     card = defender.card(target)
     chance = hit_chance(power + (razes if card.is_structure else 0), wall)
     if card.subtype == "stronghold":
@@ -468,11 +517,12 @@ def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
     worth = fight.cut * weight + TOKEN * fight.valor - fight.lost + BREACH * fight.breach
     if fight.knockout >= KNOCKOUT_CHANCE:
         worth += URGENT
-    total = totals[target] if totals is not None else rulings.influence_total(them)
-    if total >= table.config.target - LEADER_GAP and fight.cut >= 1.0 \
-            and total == (totals[leader] if totals is not None
-                          else rulings.influence_total(table.seats[leader])):
-        worth += URGENT
+    if fight.cut >= 1.0:  # (the totals read only then: the same test, its cheap part first)
+        total = totals[target] if totals is not None else rulings.influence_total(them)
+        if total >= table.config.target - LEADER_GAP and total == (
+                total if target == leader else totals[leader] if totals is not None
+                else rulings.influence_total(table.seats[leader])):
+            worth += URGENT
     return worth
 
 
@@ -511,11 +561,15 @@ def _threats(table: Table, later: Sequence[int]) -> list[tuple[GameState, list[i
 
 
 def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
-               sent: Sequence[int]) -> float:
-    """:func:`home_risk`, the players still to act and their troops worked out (_threats)."""
+               sent: Sequence[int], lineups: list[list[int]] | None = None) -> float:
+    """:func:`home_risk`, the players still to act and their troops worked out (_threats;
+    ``lineups``: each one's attackers past ``me``'s wall, :func:`_lineup`, when known)."""
     worst = 0.0
-    for state, ready in threats:
-        fight = foresee(state, ready, me, away=sent)
+    home = _at_home(me, sent)  # (the same troops at home whoever attacks)
+    for k in range(len(threats)):
+        state, ready = threats[k]
+        free = lineups[k] if lineups is not None else _lineup(state, ready, me)
+        fight = _fight(state, free, me, list(home))
         worst = max(worst, fight.cut + TOKEN * fight.valor + URGENT * fight.knockout)
     return worst
 

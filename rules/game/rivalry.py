@@ -177,11 +177,15 @@ def options(seats: list[GameState], seat: int, others: list[int],
         if len(unused) > 1:
             # In the order of the cards in play: the zones read in turn (no sort, no index
             # look-ups: the zones hold a few cards each).
+            # (Each card matched against the few bearers by native comparisons: compiled,
+            # "in" a list is the generic protocol, a call a card in play.)
             candidates = []
             for zone in (state.residents, state.guards, state.defensive, state.private):
                 for b in zone:
-                    if b in unused:
-                        candidates.append(b)
+                    for u in unused:
+                        if u == b:
+                            candidates.append(b)
+                            break
     members_of: dict[str | None, int] | None = None  # faction_members, once per faction
     for bearer in candidates:
         if used and bearer in used:

@@ -690,13 +690,23 @@ def _lead_player(table: Table) -> int:
 
 
 def _highest_roller(table: Table, seats: list[int]) -> int:
+    # The dice in the seats' order, the highest kept as they come (no dict of rolls, no
+    # max over it: the same dice, the same seats tied; ``seats`` itself is never changed).
     rng = GameRng(table.rng)
-    while len(seats) > 1:
-        rolls = {s: rng.die() for s in seats}
-        top = max(rolls.values())
-        seats = [s for s in seats if rolls[s] == top]
+    tied = seats
+    while len(tied) > 1:
+        top = 0
+        rolled: list[int] = []
+        for s in tied:
+            roll = rng.die()
+            if roll > top:
+                top = roll
+                rolled = [s]
+            elif roll == top:
+                rolled.append(s)
+        tied = rolled
     table.rng = rng.state
-    return seats[0]
+    return tied[0]
 
 
 def _begin_round(table: Table, number: int) -> None:
@@ -757,7 +767,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     state = table.seats[seat]
     state.phase = "wanderer"
     row = state.zones["wanderers"]
-    for instance in list(row):
+    for instance in row:  # (hoarding moves tokens, never a wanderer: no copy of the row)
         if state.card(instance).has("hoarding"):
             kind = _most_plentiful(state.city)
             if state.city[kind]:
@@ -765,7 +775,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
                 state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
     rng = GameRng(state.rng)
-    aggressive = [i for i in list(row) if i not in state.exhausted
+    aggressive = [i for i in row if i not in state.exhausted
                   and rng.die() <= state.card(i).aggression]
     state.rng = rng.state
     if not aggressive:
@@ -991,13 +1001,18 @@ def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
     if host.profiles is not None:
         host.profiles.append(host.table[card_id])
     # The card's counters travel with it (and come back with it: no token is counted twice).
+    # (The four kinds spelt out: compiled, getattr by name is a generic look-up each.)
     if card in origin.exhausted:
         origin.exhausted.discard(card)
         host.exhausted.add(guest)
-    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
-        held: dict[int, Any] = getattr(origin, name)
-        if card in held:
-            getattr(host, name)[guest] = held.pop(card)
+    if card in origin.wounds:
+        host.wounds[guest] = origin.wounds.pop(card)
+    if card in origin.on_card:
+        host.on_card[guest] = origin.on_card.pop(card)
+    if card in origin.hoarded:
+        host.hoarded[guest] = origin.hoarded.pop(card)
+    if card in origin.bounty_bonus:
+        host.bounty_bonus[guest] = origin.bounty_bonus.pop(card)
     host.forget_derived()
     guests[guest] = card
     return guest
@@ -1018,10 +1033,15 @@ def _finish_hosting(table: Table) -> None:
         if zone in IN_PLAY:
             if guest in host.exhausted:
                 origin.exhausted.add(card)
-            for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
-                held: dict[int, Any] = getattr(host, name)
-                if guest in held:
-                    getattr(origin, name)[card] = held.pop(guest)
+            # (the four kinds spelt out, as _add_guest)
+            if guest in host.wounds:
+                origin.wounds[card] = host.wounds.pop(guest)
+            if guest in host.on_card:
+                origin.on_card[card] = host.on_card.pop(guest)
+            if guest in host.hoarded:
+                origin.hoarded[card] = host.hoarded.pop(guest)
+            if guest in host.bounty_bonus:
+                origin.bounty_bonus[card] = host.bounty_bonus.pop(guest)
         elif origin.where[card] in IN_PLAY and origin.where[card] != "attached":
             killed_guests.append(card)
     for card in killed_guests:
@@ -1069,17 +1089,30 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
         if name not in done:
             done.append(name)
             zone = host.zones[name]
-            zone[:] = [k for k in zone if k < first]
-    del host.cards[first:], host.where[first:], host.flags[first:]
+            # (the guests popped where they are, from the end: compiled, a slice assigned
+            # is a slice object and the generic protocol)
+            for k in range(len(zone) - 1, -1, -1):
+                if zone[k] >= first:
+                    zone.pop(k)
+    # (popped from the end, not deleted by a slice: the same lists, without slice objects)
+    cards, flags, profiles = host.cards, host.flags, host.profiles
+    while len(where) > first:
+        where.pop()
+    while len(cards) > first:
+        cards.pop()
+    while len(flags) > first:
+        flags.pop()
+    if profiles is not None:
+        while len(profiles) > first:
+            profiles.pop()
     host.host = {k: v for k, v in host.host.items() if k < first and v < first}
     host.exhausted = {i for i in host.exhausted if i < first}
-    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
-        held: dict[int, Any] = getattr(host, name)
+    for held in (host.wounds, host.hoarded, host.bounty_bonus):
         for key in [k for k in held if k >= first]:
             del held[key]
+    for key in [k for k in host.on_card if k >= first]:
+        del host.on_card[key]
     host.ignored_wound = [i for i in host.ignored_wound if i < first]
-    if host.profiles is not None:
-        del host.profiles[first:]
     host.forget_derived()
 
 
