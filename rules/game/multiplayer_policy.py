@@ -121,15 +121,17 @@ class SeatPolicy:
         return rival_choice(table, seat, rivals) or choice
 
 
-def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None = None) -> int:
+def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None = None,
+                  aimed: int = -1) -> int:
     """What exhausting the target of an exhausting rival ability costs its owner, less what
     it costs ``seat`` (0 or less: not worth it). A troop: its offense and defense (out of this
     round's fights), less the bearer's when the bearer is a troop the ability exhausts; none
     while the wanderers may overrun the city within :data:`CRUSADE_ROUNDS` rounds
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
-    exhausted)."""
-    target = table.seats[action.target].card(rivalry.target_of(action.option))
+    exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
+    target = table.seats[action.target].card(
+        aimed if aimed >= 0 else rivalry.target_of(action.option))
     if target.is_troop:
         if crowded is None:
             crowded = _crowded(table, CRUSADE_ROUNDS)
@@ -154,8 +156,11 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
     or worth, -seat, -bearer), by a loop (a lambda in __call__ would make it build a closure
     at every decision); an exhausting one is weighed only when its victim is as near victory
     as the best found so far (it could not win otherwise)."""
+    # The best key so far held as five numbers, compared in turn (compiled, a key tuple is
+    # made and compared generically an option): (total, on the pool, tokens or worth,
+    # -seat, -bearer).
     chosen: Action | None = None
-    best: tuple[int, int, int, int, int] | None = None
+    top = kind = amount = last = card = 0
     crowded: bool | None = None
     totals: dict[int, int] = {}  # each victim's influence total, worked out once
     for action in rivals:
@@ -163,19 +168,27 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
         total = totals.get(victim)
         if total is None:
             total = totals[victim] = rulings.influence_total(table.seats[victim])
-        if rivalry.target_of(action.option) >= 0:
-            if best is not None and total < best[0]:
+        aimed = rivalry.target_of(action.option)
+        if aimed >= 0:
+            if chosen is not None and total < top:
                 continue
             if crowded is None:
                 crowded = _crowded(table, CRUSADE_ROUNDS)
-            worth = exhaust_worth(table, seat, action, crowded)
+            worth = exhaust_worth(table, seat, action, crowded, aimed)
             if worth <= 0:
                 continue
-            key = (total, 0, worth, -victim, -action.card)
+            on_pool = 0
         else:
-            key = (total, 1, sum(table.seats[victim].personal), -victim, -action.card)
-        if best is None or key > best:
-            chosen, best = action, key
+            on_pool = 1
+            worth = 0
+            for tokens in table.seats[victim].personal:
+                worth += tokens
+        if chosen is None or total > top or (total == top and (
+                on_pool > kind or (on_pool == kind and (
+                    worth > amount or (worth == amount and (
+                        -victim > last or (-victim == last and -action.card > card))))))):
+            chosen = action
+            top, kind, amount, last, card = total, on_pool, worth, -victim, -action.card
     return chosen
 
 
@@ -218,6 +231,8 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     best: tuple[float, Action] | None = None
     risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
     sending: dict[str, list[int]] = {}
+    ready: list[int] | None = None  # this seat's ready troops, for both options
+    homes: dict[int, list[int]] = {}  # each target's troops at home, for both options
     for action in actions:
         if action.kind != "attack":
             continue
@@ -231,11 +246,18 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
                 totals = {s: rulings.influence_total(table.seats[s]) for s in others}
                 leader = _leader(table, seat, totals)
         if action.option not in sending:
-            sending[action.option] = attackers(me, action.option)
+            if ready is None:
+                ready = seats._ready_troops(me)
+            sending[action.option] = attackers(me, action.option, ready)
         sent = sending[action.option]
-        worth = attack_worth(table, seat, action.target, sent, leader, totals)
-        if worth == -math.inf:
-            continue
+        if not sent:
+            continue  # (attack_worth's -inf)
+        # attack_worth, the target's troops at home worked out once for both options
+        them = table.seats[action.target]
+        if action.target not in homes:
+            homes[action.target] = _at_home(them, ())
+        fight = _fight(me, _lineup(me, sent, them), them, list(homes[action.target]))
+        worth = _fight_worth(table, action.target, fight, leader, totals)
         if action.option not in risks:
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
@@ -364,12 +386,36 @@ def _lineup(attacker: GameState, sent: Sequence[int], defender: GameState) -> li
             wall = w
             break
     if wall >= 0:
+        # The wall's room filled climbers first (they get over it), then the weakest others
+        # (min of (offense, instance)): those others stay at the wall. By loops on plain
+        # numbers, not a sorted list of key tuples and sets (the same attackers stay).
         slots = min(defender.card(wall).residencies, len(free))
-        climbing = {t for t in free if _climbs(attacker, t)}
-        fillers = {t for _, _, t in sorted([(0 if t in climbing else 1,
-                                             attacker.card(t).offense, t)
-                                            for t in free])[:slots]}
-        free = [t for t in free if t not in fillers or t in climbing]
+        walkers: list[int] = []  # the attackers that do not climb, weakest first
+        weights: list[int] = []
+        for k in range(len(free)):
+            t = free[k]
+            if _climbs(attacker, t):
+                slots -= 1
+                continue
+            power = powers[k]
+            j = len(walkers)
+            while j > 0 and (weights[j - 1] > power
+                             or (weights[j - 1] == power and walkers[j - 1] > t)):
+                j -= 1
+            walkers.insert(j, t)
+            weights.insert(j, power)
+        if slots > 0:
+            stuck = walkers[:slots]
+            over = []
+            for t in free:
+                held = False
+                for s in stuck:
+                    if s == t:
+                        held = True
+                        break
+                if not held:
+                    over.append(t)
+            free = over
     return free
 
 
@@ -511,14 +557,20 @@ def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
     when already worked out)."""
     if not sent:
         return -math.inf
-    me, them = table.seats[seat], table.seats[target]
-    fight = foresee(me, sent, them)
+    return _fight_worth(table, target, foresee(table.seats[seat], sent, table.seats[target]),
+                        leader, totals)
+
+
+def _fight_worth(table: Table, target: int, fight: Fight, leader: int,
+                 totals: Mapping[int, int] | None) -> float:
+    """:func:`attack_worth` of the fight foreseen."""
     weight = 1.0 if target == leader else OTHERS
     worth = fight.cut * weight + TOKEN * fight.valor - fight.lost + BREACH * fight.breach
     if fight.knockout >= KNOCKOUT_CHANCE:
         worth += URGENT
     if fight.cut >= 1.0:  # (the totals read only then: the same test, its cheap part first)
-        total = totals[target] if totals is not None else rulings.influence_total(them)
+        total = totals[target] if totals is not None \
+            else rulings.influence_total(table.seats[target])
         if total >= table.config.target - LEADER_GAP and total == (
                 total if target == leader else totals[leader] if totals is not None
                 else rulings.influence_total(table.seats[leader])):

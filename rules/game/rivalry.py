@@ -68,8 +68,14 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
     """Members of ``faction`` in play among all players' cards."""
     if not faction:
         return 0
-    return sum(1 for state in seats for zone in PERSONALITY_ZONES for i in state.zones[zone]
-               if state.card(i).faction == faction)
+    # (loops, not sum() of a generator: compiled, the generator is an object and a call an item)
+    found = 0
+    for state in seats:
+        for zone in (state.residents, state.guards, state.defensive):
+            for i in zone:
+                if state.card(i).faction == faction:
+                    found += 1
+    return found
 
 
 def bearers(state: GameState, own: int) -> list[int]:

@@ -432,10 +432,12 @@ def _ready_troops(state: GameState) -> list[int]:
             if state.card(t).is_troop and t not in state.exhausted]
 
 
-def attackers(state: GameState, option: str) -> list[int]:
+def attackers(state: GameState, option: str, ready: list[int] | None = None) -> list[int]:
     """The troops an attack sends: every ready troop of the defensive holdings, or all but
-    the best defender when holding one back (``option`` "hold")."""
-    ready = _ready_troops(state)
+    the best defender when holding one back (``option`` "hold"); ``ready``: the ready troops
+    (:func:`_ready_troops`) when the caller worked them out (read, not changed)."""
+    if ready is None:
+        ready = _ready_troops(state)
     if option == "hold" and len(ready) > 1:
         # The best defender: max of (defense, offense, -instance), by a loop (compiled, a
         # key function is a Python call a troop).
