@@ -485,6 +485,8 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
     # its defense (a structure's guards' added).
     # (max of (margin, not the stronghold) by plain comparisons: compiled, a key tuple is made
     # and compared generically a target)
+    # (``host.get(g, -1)``: an int, compared natively, where None would be compared
+    # generically)
     guards = defender.guards
     target, best, later, wall = -1, 0, 0, 0
     for candidate in targets:
@@ -493,7 +495,7 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
         bonus = 0
         if card.is_structure:
             for g in guards:
-                if defender.host.get(g) == candidate:
+                if defender.host.get(g, -1) == candidate:
                     value += defender.card(g).defense
             bonus = razes
         margin = power + bonus - value
@@ -508,7 +510,7 @@ def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: Game
     if card.is_structure:
         # Residents are left homeless only when the structure houses some and may fall: the
         # other residences' room is worked out only then (otherwise the homeless add nothing).
-        residents = [r for r in defender.residents if defender.host.get(r) == target]
+        residents = [r for r in defender.residents if defender.host.get(r, -1) == target]
         if not residents or chance == 0.0:
             return cut + chance * STRUCTURE_WORTH, valor, 0.0, 0.0
         living: dict[int, int] = {}

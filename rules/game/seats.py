@@ -57,18 +57,43 @@ STAGES: Final = ("maintenance", "action", "military", "wanderer", "discard", "ov
 KNOCKOUTS: Final = ("attack", "wanderers")
 
 
-@dataclass
 class Hosting:
-    """A combat in one seat's state with another seat's cards as guests."""
+    """A combat in one seat's state with another seat's cards as guests.
 
-    host: int
-    origin: int
-    kind: str  # "attack", "hunt_row" or "raid"
-    guests: dict[int, int]  # guest instance in the host -> instance in the origin
-    saved: tuple[str, str]  # the host's phase and step before
-    own_row: list[int] = field(default_factory=list)  # a hunter's own row, set aside
-    host_troops: list[int] = field(default_factory=list)  # the host's troops before
-    bribes: dict[int, list[int]] = field(default_factory=dict)  # on a troop of either side
+    A plain class, not a dataclass: compiled, the ``__init__`` the dataclasses module writes
+    runs as interpreted Python (about 7,000 instructions a hosting), where this one is
+    compiled (as state.Combat). Compared and shown field by field, as the dataclass was."""
+
+    __slots__ = ("bribes", "guests", "host", "host_troops", "kind", "origin", "own_row", "saved")
+
+    def __init__(self, host: int, origin: int, kind: str, guests: dict[int, int],
+                 saved: tuple[str, str], own_row: list[int] | None = None,
+                 host_troops: list[int] | None = None,
+                 bribes: dict[int, list[int]] | None = None) -> None:
+        self.host = host
+        self.origin = origin
+        self.kind = kind  # "attack", "hunt_row" or "raid"
+        self.guests = guests  # guest instance in the host -> instance in the origin
+        self.saved = saved  # the host's phase and step before
+        # A hunter's own row, set aside; the host's troops before; bribes on a troop of
+        # either side.
+        self.own_row: list[int] = [] if own_row is None else own_row
+        self.host_troops: list[int] = [] if host_troops is None else host_troops
+        self.bribes: dict[int, list[int]] = {} if bribes is None else bribes
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.host, self.origin, self.kind, self.guests, self.saved, self.own_row,
+                self.host_troops, self.bribes)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hosting):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"Hosting(host={self.host!r}, origin={self.origin!r}, kind={self.kind!r}, "
+                f"guests={self.guests!r}, saved={self.saved!r}, own_row={self.own_row!r}, "
+                f"host_troops={self.host_troops!r}, bribes={self.bribes!r})")
 
 
 @dataclass
