@@ -16,7 +16,7 @@ from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import Ability
 from rules.game.runner import game_seed
 from rules.game.state import DISCARDS, DRAW_PILES, IN_PLAY, ZONES, GameState
-from rules.rng import derive_seed
+from rules.rng import GameRng, derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
 
@@ -1662,3 +1662,173 @@ def test_the_open_residences_counted_per_structure_are_the_dictionary_s(deck: st
         assert rulings.open_residences(state) == expected
         found += len(expected) + len(state.residents)
     assert found > 100
+
+
+# --- the table's sixth pass: its fighting code (docs/matchups.md, Speed) ---------------------
+
+
+def lineup_the_long_way(attacker: GameState, sent: Sequence[int],
+                        defender: GameState) -> list[int]:
+    """The attackers past the wall as foresee first worked them out: key functions, sets."""
+    free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
+    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
+    if walls and free:
+        slots = min(defender.card(walls[0]).residencies, len(free))
+        fillers = sorted(free, key=lambda t: (0 if climbs_the_long_way(attacker, t) else 1,
+                                              attacker.card(t).offense, t))[:slots]
+        free = [t for t in free if t not in fillers or climbs_the_long_way(attacker, t)]
+    return free
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_attackers_lined_up_by_loops_are_the_key_functions_lineup(
+        decks: tuple[str, ...]) -> None:
+    """_lineup sorts by insertion and fills the wall by loops on plain numbers: the same
+    attackers in the same order as the sorted key tuples, for every seat's troops (all,
+    held back, each alone) against every other seat, walls or not."""
+    checked = walled = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            me = table.seats[seat]
+            ready = seats._ready_troops(me)
+            for other in table.active():
+                if other == seat:
+                    continue
+                them = table.seats[other]
+                for sent in (ready, seats.attackers(me, "hold"), *([t] for t in ready)):
+                    assert mp._lineup(me, sent, them) == lineup_the_long_way(me, sent, them)
+                    checked += 1
+                    walled += any(them.card(w).subtype == "wall" for w in them.defensive)
+    assert checked > 300 and walled > 50
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_the_home_risk_of_threats_lined_up_once_is_the_long_way_s(
+        decks: tuple[str, ...]) -> None:
+    """The Military choice lines up each threat once (_lineup) for the risk of keeping every
+    troop home and of each option: the risk as foresee worked out anew for each; and the
+    ready troops handed to attackers give its own list."""
+    checked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            me = table.seats[seat]
+            later = [s for s in table.active() if s != seat]
+            threats = mp._threats(table, later)
+            lineups = [mp._lineup(state, ready, me) for state, ready in threats]
+            ready = seats._ready_troops(me)
+            for sent in ((), ready, seats.attackers(me, "hold")):
+                assert mp._home_risk(me, threats, sent, lineups) \
+                    == home_risk_the_long_way(table, seat, later, sent)
+                checked += bool(threats)
+            for option in ("all", "hold"):
+                assert seats.attackers(me, option, ready) == seats.attackers(me, option)
+            assert ready == seats._ready_troops(me)  # read, not changed
+    assert checked > 200
+
+
+def highest_roller_the_long_way(table: seats.Table, tied: list[int]) -> int:
+    rng = GameRng(table.rng)
+    while len(tied) > 1:
+        rolls = {s: rng.die() for s in tied}
+        top = max(rolls.values())
+        tied = [s for s in tied if rolls[s] == top]
+    table.rng = rng.state
+    return tied[0]
+
+
+@pytest.mark.parametrize("tied", [[0, 1], [2, 0, 1], [3, 1, 0, 2], [1]])
+def test_the_highest_roller_kept_as_the_dice_come_is_the_dict_s(tied: list[int]) -> None:
+    """_highest_roller keeps the highest as the dice come (no dict of rolls): the same seat
+    and the same dice used, from many states of the table's generator; the list handed in
+    is not changed."""
+    config = GameConfig(players=4)
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in SAMPLES[:4]]
+    short = seats.new_table(prepared, 11, config)
+    long = seats.new_table(prepared, 11, config)
+    winners = set()
+    for _ in range(200):
+        given = list(tied)
+        found = seats._highest_roller(short, given)
+        assert given == tied
+        assert found == highest_roller_the_long_way(long, list(tied))
+        assert short.rng == long.rng
+        winners.add(found)
+    assert winners == set(tied)
+
+
+def test_faction_members_by_loops_are_the_generator_s() -> None:
+    checked = 0
+    for table in every_table(SAMPLES[:4], 3):
+        factions = {s.card(i).faction for s in table.seats for i in range(len(s.cards))}
+        for faction in sorted(f for f in factions if f):
+            assert rivalry.faction_members(table.seats, faction) == sum(
+                1 for state in table.seats for zone in rulings.PERSONALITY_ZONES
+                for i in state.zones[zone] if state.card(i).faction == faction)
+            checked += 1
+    assert checked > 100
+
+
+def add_guest_the_long_way(host: GameState, origin: GameState, card: int, zone: str,
+                           guests: dict[int, int]) -> int:
+    """seats._add_guest with the counters moved by name (getattr), as first written."""
+    guest = len(host.cards)
+    card_id = origin.cards[card]
+    host.cards.append(card_id)
+    host.where.append(zone)
+    host.zones[zone].append(guest)
+    host.flags.append(0)
+    if card_id not in host.table:
+        host.table[card_id] = origin.table[card_id]
+    if host.profiles is not None:
+        host.profiles.append(host.table[card_id])
+    if card in origin.exhausted:
+        origin.exhausted.discard(card)
+        host.exhausted.add(guest)
+    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
+        held = getattr(origin, name)
+        if card in held:
+            getattr(host, name)[guest] = held.pop(card)
+    host.forget_derived()
+    guests[guest] = card
+    return guest
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_guests_added_kind_by_kind_leave_both_states_as_the_long_way(
+        decks: tuple[str, ...]) -> None:
+    """_add_guest moves a card's counters kind by kind (not by name): every card in play of
+    every other seat added as a guest leaves the host and the origin as the long way does."""
+    checked = counted = 0
+    for table in every_table(decks, 3):
+        if table.decisions % 7:
+            continue
+        for h, host in enumerate(table.seats):
+            for o, origin in enumerate(table.seats):
+                if o == h:
+                    continue
+                for card in [*origin.defensive, *origin.zones["wanderers"]][:4]:
+                    short_host, short_origin = host.copy(), origin.copy()
+                    long_host, long_origin = host.copy(), origin.copy()
+                    short_guests: dict[int, int] = {}
+                    long_guests: dict[int, int] = {}
+                    assert seats._add_guest(short_host, short_origin, card, "wanderers",
+                                            short_guests) \
+                        == add_guest_the_long_way(long_host, long_origin, card, "wanderers",
+                                                  long_guests)
+                    assert short_guests == long_guests
+                    assert short_host.to_dict() == long_host.to_dict()
+                    assert short_origin.to_dict() == long_origin.to_dict()
+                    checked += 1
+                    counted += card in origin.wounds or card in origin.exhausted
+    assert checked > 200 and counted > 10
+
+
+def test_a_hosting_compares_and_shows_field_by_field() -> None:
+    """seats.Hosting, a plain class, equal and shown as the dataclass it was."""
+    first = seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"))
+    assert first == seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"), [], [], {})
+    assert first != seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"), [7])
+    assert first.own_row == [] and first.host_troops == [] and first.bribes == {}
+    assert repr(first) == ("Hosting(host=1, origin=0, kind='attack', guests={40: 3}, "
+                           "saved=('military', 'wait'), own_row=[], host_troops=[], "
+                           "bribes={})")
