@@ -1832,3 +1832,34 @@ def test_a_hosting_compares_and_shows_field_by_field() -> None:
     assert repr(first) == ("Hosting(host=1, origin=0, kind='attack', guests={40: 3}, "
                            "saved=('military', 'wait'), own_row=[], host_troops=[], "
                            "bribes={})")
+
+
+def row_worth_the_long_way(me: GameState, owner: GameState) -> float:
+    troops = [me.card(t).offense for t in me.zones["defensive"]
+              if me.card(t).is_troop and t not in me.exhausted]
+    if not troops:
+        return 0.0
+    best = max(troops)
+    worth = 0.0
+    for w in owner.zones["wanderers"]:
+        margin = best - owner.card(w).defense
+        chance = 1.0 if margin > 0 else 2 / 6 if margin > -2 else 1 / 6 if margin > -3 else 0.0
+        worth += chance * rulings.bounty(owner, w)
+    return worth
+
+
+@pytest.mark.parametrize("decks", TABLES)
+def test_a_row_s_bounty_from_the_best_hunter_read_once_is_the_long_way_s(
+        decks: tuple[str, ...]) -> None:
+    """The Military choice reads a seat's best ready offense once (_best_hunter) for every
+    row it weighs: each row's worth as worked out from the troops anew, none without one."""
+    checked = unarmed = 0
+    for table in every_table(decks, 4):
+        for me in table.seats:
+            hunter = mp._best_hunter(me)
+            unarmed += hunter == mp.NO_HUNTER
+            for owner in table.seats:
+                assert mp._row_bounty(hunter, owner) == mp.row_worth(me, owner) \
+                    == row_worth_the_long_way(me, owner)
+                checked += bool(owner.zones["wanderers"])
+    assert checked > 300 and unarmed > 20
