@@ -230,10 +230,16 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     lineups: list[list[int]] = []  # each threat's attackers past this seat's wall
     exposed = 0.0
     best: tuple[float, Action] | None = None
-    risks: dict[str, float] = {}  # "all" or "hold": the same troops away whoever is attacked
-    sending: dict[str, list[int]] = {}
+    # Held back or not: the troops sent and the risk at home of sending them, the same
+    # whoever is attacked (locals, not dictionaries keyed by the option: compiled, a look-up
+    # hashes and compares a string), worked out at the first attack weighed of each.
+    sent_all: list[int] | None = None
+    sent_hold: list[int] | None = None
+    risk_all = risk_hold = 0.0
+    risked_all = risked_hold = False
     ready: list[int] | None = None  # this seat's ready troops, for both options
-    homes: dict[int, list[int]] = {}  # each target's troops at home, for both options
+    # Each target's troops at home, for both options.
+    homes: list[list[int] | None] = [None] * len(table.seats)
     for action in actions:
         if action.kind != "attack":
             continue
@@ -246,33 +252,44 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
             else:
                 totals = {s: rulings.influence_total(table.seats[s]) for s in others}
                 leader = _leader(table, seat, totals)
-        if action.option not in sending:
+        hold = action.option == "hold"  # (attackers sends every ready troop otherwise)
+        sent = sent_hold if hold else sent_all
+        if sent is None:
             if ready is None:
                 ready = seats._ready_troops(me)
-            sending[action.option] = attackers(me, action.option, ready)
-        sent = sending[action.option]
+            sent = attackers(me, action.option, ready)
+            if hold:
+                sent_hold = sent
+            else:
+                sent_all = sent
         if not sent:
             continue  # (attack_worth's -inf)
         # attack_worth, the target's troops at home worked out once for both options
         them = table.seats[action.target]
-        if action.target not in homes:
-            homes[action.target] = _at_home(them, ())
-        fight = _fight(me, _lineup(me, sent, them), them, list(homes[action.target]))
+        home = homes[action.target]
+        if home is None:
+            home = _at_home(them, [])
+            homes[action.target] = home
+        fight = _fight(me, _lineup(me, sent, them), them, home[:])
         worth = _fight_worth(table, action.target, fight, leader, totals)
-        if action.option not in risks:
+        if not (risked_hold if hold else risked_all):
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
                 # Each threat's attackers past the wall, the same whatever this seat sends:
                 # worked out once for the risks of keeping every troop home and of each option.
                 lineups = [_lineup(state, ready, me) for state, ready in threats]
-                exposed = _home_risk(me, threats, (), lineups)
+                exposed = _home_risk(me, threats, [], lineups)
             if worth + exposed < ATTACK_WORTH:
                 # Its risk at home is at least 0, so the attack is worth less than
                 # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
                 # that is (only the best attack of at least ATTACK_WORTH ever is).
                 continue
-            risks[action.option] = _home_risk(me, threats, sent, lineups) - exposed
-        worth -= risks[action.option]
+            risk = _home_risk(me, threats, sent, lineups) - exposed
+            if hold:
+                risk_hold, risked_hold = risk, True
+            else:
+                risk_all, risked_all = risk, True
+        worth -= risk_hold if hold else risk_all
         if best is None or worth > best[0]:
             best = (worth, action)
     crowded = _crowded(table)
@@ -357,34 +374,47 @@ def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
     first, each engage the defending troop they beat by most, and it strikes back; each ready
     defender holds one attacker; the attackers left over pile on the structure or guard they
     beat by most (the wanderers' fixed rule, combat._wild_choice), the stronghold last."""
-    return _fight(attacker, _lineup(attacker, sent, defender), defender,
-                  _at_home(defender, away))
+    return _fight(attacker, _lineup(attacker, sent if isinstance(sent, list) else list(sent),
+                                    defender),
+                  defender, _at_home(defender, away if isinstance(away, list) else list(away)))
 
 
-def _at_home(defender: GameState, away: Collection[int]) -> list[int]:
+def _at_home(defender: GameState, away: list[int]) -> list[int]:
     """The defender's ready troops at home (``away``: those sent away)."""
-    if not away:
-        return [t for t in defender.defensive if defender.card(t).is_troop
-                and t not in defender.exhausted]
-    return [t for t in defender.defensive if defender.card(t).is_troop
-            and t not in defender.exhausted and t not in away]
+    # (``away`` read by native comparisons: compiled, "in" a list is the generic protocol)
+    home: list[int] = []
+    for t in defender.defensive:
+        if defender.card(t).is_troop and t not in defender.exhausted:
+            gone = False
+            for a in away:
+                if a == t:
+                    gone = True
+                    break
+            if not gone:
+                home.append(t)
+    return home
 
 
-def _lineup(attacker: GameState, sent: Sequence[int], defender: GameState) -> list[int]:
+def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[int]:
     """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
     what :func:`foresee` works out before the defenders are counted (the same whoever is at
     home, so the Military choice works it out once per attacker)."""
     # Sorted by insertion, comparing plain numbers: compiled, a sort of key tuples is a tuple
-    # made and compared generically an item (the same order: instances are distinct).
+    # made and compared generically an item (the same order: instances are distinct); each
+    # newcomer appended and moved down by native item assignments (not list.insert).
     free: list[int] = []
     powers: list[int] = []
     for t in sent:
         power = attacker.card(t).offense
-        k = len(free)
+        free.append(t)
+        powers.append(power)
+        k = len(free) - 1
         while k > 0 and (powers[k - 1] < power or (powers[k - 1] == power and free[k - 1] > t)):
+            free[k] = free[k - 1]
+            powers[k] = powers[k - 1]
             k -= 1
-        free.insert(k, t)
-        powers.insert(k, power)
+        free[k] = t
+        powers[k] = power
     if not free:
         return free
     wall = -1
@@ -477,7 +507,7 @@ def _fight(attacker: GameState, free: list[int], defender: GameState,
     return Fight(cut, valor, lost, breach, knockout)
 
 
-def _past_the_defenders(attacker: GameState, rest: Sequence[int], defender: GameState,
+def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameState,
                         cut: float, valor: float, pool: int
                         ) -> tuple[float, float, float, float]:
     targets = [*defender.private, *defender.guards]
@@ -626,11 +656,12 @@ def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
     """:func:`home_risk`, the players still to act and their troops worked out (_threats;
     ``lineups``: each one's attackers past ``me``'s wall, :func:`_lineup`, when known)."""
     worst = 0.0
-    home = _at_home(me, sent)  # (the same troops at home whoever attacks)
+    # (the same troops at home whoever attacks)
+    home = _at_home(me, sent if isinstance(sent, list) else list(sent))
     for k in range(len(threats)):
         state, ready = threats[k]
         free = lineups[k] if lineups is not None else _lineup(state, ready, me)
-        fight = _fight(state, free, me, list(home))
+        fight = _fight(state, free, me, home[:])
         worst = max(worst, fight.cut + TOKEN * fight.valor + URGENT * fight.knockout)
     return worst
 
