@@ -31,7 +31,10 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, items on troops that lack that kind of item, income invocations; every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
-    faction to five members;
+    faction to five members; in the **last round** (while its troops outnumber the
+    wanderers), when the personalities in hand that raise its influence total bring it to
+    the target by the next round's start, it plays only those, then passes rather than
+    spend the tokens that count on anything else;
   - **hunts** when a wanderer's best duel with one of its ready troops is expected to gain
     (its bounty and the end of its fines and raids, much more when the next wanderer would
     overrun the city) more than the troop's risk (strike-backs, who strikes first), at most
@@ -222,9 +225,132 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     best = best_scored(state, actions, context)
     if best is not None and best.kind != "play":
         return best
+    sprint = _final_sprint(state, actions, context, best)
+    if sprint is not None:
+        return sprint
     winning, bonus = _decisive_plays(state, actions, context)
     return winning or best or bonus or _troop_income_for_a_play(state, actions) \
         or _find(actions, "pass")
+
+
+def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context,
+                  best_play: Action | None) -> Action | None:
+    """The last round's plays: when the personalities in hand that raise the influence total
+    (their influence, less the tokens that count toward victory they cost, plus the tokens
+    a fifth member switches on) bring it to the victory target by the next round's start
+    (with the troops' income still to come this round), only those are played, the one
+    that raises it most first; then another play only while the total stays at the target,
+    else a pass. None when the target is out of reach this round, or the troops in play do
+    not outnumber the wanderers (a troop may still be needed: an overrun loses first)."""
+    if not _defended(state):
+        return None
+    members = context.members
+    people: list[tuple[Profile, Action]] = []
+    joining: dict[str, int] = {}
+    most = context.influence
+    last = -1
+    for action in actions:
+        if action.kind != "play" or action.card == last:
+            continue  # (a card's placements come together)
+        card = state.card(action.card)
+        if card.type == "personality" and not (card.is_troop and action.target >= 0):
+            last = action.card
+            people.append((card, action))
+            most += card.influence
+            if card.faction:
+                joining[card.faction] = joining.get(card.faction, 0) + 1
+    # A quick bound first: every token of a kind that counts or could count by a fifth member.
+    income = _sprint_income(state)
+    target = state.config.target
+    for faction, kind in rulings.PRIMARY.items():
+        if members.get(faction, 0) + joining.get(faction, 0) >= 5:
+            most += state.personal[kind] + income[kind]
+    if most < target:
+        return None
+    personal = list(state.personal)
+    counts = members
+    homes = len(rulings.open_residences(state))
+    total = context.influence + _counting_tokens(personal, counts)
+    first: Action | None = None
+    while True:  # the play that raises the total most, again and again
+        best: tuple[int, int] | None = None
+        for index, (card, _) in enumerate(people):
+            if (card.is_citizen and homes <= 0) or not _can_pay(personal, card):
+                continue
+            printed = total - _counting_tokens(personal, counts) + card.influence
+            after = printed + _counting_tokens(_paid(personal, card, counts),
+                                               _joined(counts, card))
+            if after > total and (best is None or after > best[0]):
+                best = (after, index)
+        if best is None:
+            break
+        card, action = people.pop(best[1])
+        personal, counts = _paid(personal, card, counts), _joined(counts, card)
+        total = best[0]
+        homes -= 1 if card.is_citizen else 0
+        first = first or action
+    if total + _counting_tokens(income, counts) < target:
+        return None
+    if first is not None:
+        return first
+    # Nothing raises it any more: another play only while what it costs keeps the target.
+    if best_play is not None:
+        left = _paid(personal, state.card(best_play.card), counts)
+        if total - _counting_tokens(personal, counts) + _counting_tokens(left, counts) \
+                + _counting_tokens(income, counts) >= target:
+            return None
+    return _find(actions, "pass")
+
+
+def _sprint_income(state: GameState) -> list[int]:
+    """The tokens still to come before the victory check: the income abilities of the
+    troops in play not used yet this round (greedy uses them in the Discard Phase)."""
+    income = [0, 0, 0]
+    for instance in state.defensive:
+        card = state.card(instance)
+        if card.is_troop and instance not in state.exhausted:
+            for ability in card.abilities:
+                if ability.effect.kind == "collect":
+                    for k in range(3):
+                        income[k] += ability.effect.gains[k]
+    return income
+
+
+def _counting_tokens(personal: Sequence[int], members: dict[str, int]) -> int:
+    """The tokens that count toward victory: each five-members faction's primary kind."""
+    tokens = 0
+    for faction, kind in rulings.PRIMARY.items():
+        if members.get(faction, 0) >= 5:
+            tokens += personal[kind]
+    return tokens
+
+
+def _can_pay(personal: Sequence[int], card: Profile) -> bool:
+    for k in range(3):
+        if personal[k] < card.cost[k]:
+            return False
+    return sum(personal) - sum(card.cost) >= card.generic
+
+
+def _paid(personal: Sequence[int], card: Profile, members: dict[str, int]) -> list[int]:
+    """The tokens left after paying for ``card``: its generic cost from the kinds that do
+    not count toward victory first, the most plentiful first."""
+    left = [personal[k] - card.cost[k] for k in range(3)]
+    counting = {kind for faction, kind in rulings.PRIMARY.items()
+                if members.get(faction, 0) >= 5}
+    for _ in range(card.generic):
+        kind = max(range(3), key=lambda k: (left[k] > 0, k not in counting, left[k], -k))
+        left[kind] -= 1
+    return left
+
+
+def _joined(members: dict[str, int], card: Profile) -> dict[str, int]:
+    """The members of each faction once ``card`` is in play (a copy when it changes)."""
+    if not card.faction:
+        return members
+    counts = dict(members)
+    counts[card.faction] = counts.get(card.faction, 0) + 1
+    return counts
 
 
 def _troop_income_for_a_play(state: GameState, actions: Sequence[Action]) -> Action | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules.game import engine
+from rules.game import engine, rulings
 from rules.game.actions import Action
 from rules.game.policies import GreedyPolicy
 from rules.game.state import GameState
@@ -73,6 +73,32 @@ def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_on
     state.personal = [0, 8, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "monk"), keep)
+
+
+@pytest.mark.parametrize(("wanderers", "then"), [
+    (1, "pass"),  # defended: the dear troop would take the total back below the target
+    (6, "play"),  # six wanderers to six troops: one more troop, whatever it costs
+])
+def test_greedy_plays_only_what_raises_the_total_in_the_last_round(wanderers: int,
+                                                                   then: str) -> None:
+    # Five Guild troops in play (10 influence) and 14 economic tokens, which count: 24 of
+    # 25. The cheap troop (2 influence for 1 token) reaches 25; the dear one (1 influence
+    # for 3 tokens) would then leave 23, so in the last round it waits (it used to be
+    # played: a troop scores above 0 even with its tokens' influence taken off).
+    guild = [troop(f"vet{i}", influence=2) for i in range(5)]
+    cheap = troop("cheap", influence=2, cost=(1, 0, 0))
+    dear = troop("dear", influence=1, cost=(3, 0, 0))
+    state, _, _ = battle_game(guild, [wanderer(f"w{i}") for i in range(wanderers)],
+                              others=[cheap, dear])
+    place(state, first(state, "cheap"), "hand")
+    place(state, first(state, "dear"), "hand")
+    state.personal = [14, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, "cheap"))
+    act(state, choice(state))
+    assert rulings.influence_total(state) == 25
+    assert choice(state) == (Action("pass") if then == "pass"
+                             else Action("play", first(state, "dear")))
 
 
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
