@@ -28,7 +28,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     by their income (worth more the earlier they come, three times over while
     the structure pile more often brings income than the personality pile and its troops
     outnumber the wanderers, as for the draw), income events, a first
-    wall, items on troops that lack that kind of item, income invocations; every token of a
+    wall, items on troops that lack that kind of item, income invocations (only on a bearer
+    they bring more than a token a round beyond its own exhausting income ability: using one
+    exhausts the bearer); every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
     faction to five members; in the **last round** (while its troops outnumber the
@@ -111,6 +113,9 @@ ITEM_DEAR: Final = 2
 # citizen would find no open residence (as the draw reckons), not only when one in hand lacks
 # one (free ones only: at 1, kalim-faithful's held-out games were 0.023 rounds slower)
 CHEAP_HOME: Final = 0
+# an income invocation is played only on a bearer it brings more than this many tokens a round
+# beyond the bearer's own exhausting income ability (its use exhausts the bearer)
+INVOCATION_GAIN: Final = 1
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -577,8 +582,13 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             ITEM_BASE + card.offense + card.defense - cost
     if card.type == "invocation":
         # Income invocations only: spending tokens on one used in fights costs more members
-        # than it wins fights (measured on the sample decks).
-        return INCOME_ITEM + card.income if card.income else 0
+        # than it wins fights (measured on the sample decks). And only on a bearer it brings
+        # more than INVOCATION_GAIN tokens a round beyond the bearer's own: using one
+        # exhausts its bearer, whose own income ability then waits.
+        if not card.income:
+            return 0
+        gain = _exhausting_income(card) - _exhausting_income(state.card(action.target))
+        return INCOME_ITEM + gain if gain > INVOCATION_GAIN else 0
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
@@ -589,6 +599,17 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if effect.kind in ("draw", "search_residence"):
             return DRAW_EVENT
     return 0
+
+
+def _exhausting_income(card: Profile) -> int:
+    """The most tokens, net of its price, one exhausting income ability of ``card`` brings."""
+    most = 0
+    for ability in card.abilities:
+        effect = ability.effect
+        if ability.exhausts and effect.kind == "collect":
+            net = rulings.tokens(effect.gains) - rulings.tokens(effect.pay)
+            most = max(most, net)
+    return most
 
 
 def _play_bound(card: Profile) -> float:

@@ -101,6 +101,29 @@ def test_greedy_plays_only_what_raises_the_total_in_the_last_round(wanderers: in
                              else Action("play", first(state, "dear")))
 
 
+@pytest.mark.parametrize(("own", "played"), [
+    ("", True),  # no income of its own: the invocation's 2 a round are all gain
+    ("E Worship.", False),  # its own Worship brings 1: the invocation adds only 1
+])
+def test_greedy_plays_an_income_invocation_only_where_it_beats_the_bearers_own(
+        own: str, played: bool) -> None:
+    # Using an invocation exhausts its bearer, so its income replaces the bearer's own
+    # exhausting income ability; worth a card and its tokens only when it brings more than
+    # one token a round beyond it (it used to be played on any bearer).
+    state = make_game([stronghold(residencies=2)],
+                      personalities=[citizen("priest", strength=(0, 1, 0),
+                                             abilities=own)],
+                      structures=[invocation("canticle", abilities=(
+                          "E Pay 1 religious influence: collect 3 religious influence from the "
+                          "city's influence pool."))])
+    priest = place(state, first(state, "priest"), "residents", first(state, "keep"))
+    canticle = place(state, first(state, "canticle"), "hand")
+    state.exhausted.add(priest)  # its own income used this round
+    state.personal = [0, 1, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", canticle, priest) if played else Action("pass"))
+
+
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
     # Nothing else to do, 1 political held; the guard's Campaign brings 2, enough for the
     # envoy this round (kept for the Discard Phase, the tokens would wait a round).
