@@ -15,7 +15,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     no residence open now
     (structures in hand not counted) or the cards left in the structure pile more often
     have an income ability than those left in the personality pile; otherwise a
-    personality; it recycles a discard pile only when both draw piles are empty;
+    personality (always while a faction has four members in play and none in hand: the
+    fifth switches on the token bonus); it recycles a discard pile only when both draw
+    piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations,
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
@@ -187,7 +189,21 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
             citizens + 1 > open_homes or _income_share(state, "structure_pile")
             > _income_share(state, "personality_pile")):
         want = "structures"
+    # A personality, though, while a faction has four members in play and none in hand: the
+    # fifth switches on the token bonus (measured: docs/goldfish.md, seventh round).
+    if want == "structures" and len(draws) > 1 and _fifth_wanted(state, hand):
+        want = "personalities"
     return draws.get(want) or next(iter(draws.values()))
+
+
+def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
+    """A faction with four members in play and no personality of it in hand."""
+    members, _ = rulings.faction_counts(state)
+    for faction, count in members.items():
+        if count == 4 and faction in rulings.PRIMARY and not any(
+                c.type == "personality" and c.faction == faction for c in hand):
+            return True
+    return False
 
 
 def _defended(state: GameState, hand: bool = False) -> bool:

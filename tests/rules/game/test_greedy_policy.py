@@ -321,6 +321,33 @@ def test_greedy_draws_a_structure_when_the_next_citizen_finds_no_open_residence(
     assert choice(state) == Action("draw", option=pile)
 
 
+@pytest.mark.parametrize(("guild_in_hand", "pile"), [
+    pytest.param(False, "personalities", id="four-members-none-in-hand"),
+    pytest.param(True, "structures", id="the-fifth-already-in-hand"),
+])
+def test_greedy_draws_a_personality_while_a_faction_waits_for_its_fifth_member(
+        guild_in_hand: bool, pile: str) -> None:
+    # Four Guild troops in play, one wanderer; two citizens in hand and no open residence
+    # for a third: the residences would draw a structure, but the fifth Guild member
+    # switches on the token bonus, so a personality, unless one of the Guild is in hand.
+    state = make_game(holdings=[stronghold(residencies=2)],
+                      structures=[structure(f"hut{i}", residencies=2) for i in range(4)],
+                      personalities=[*(troop(f"t{i}") for i in range(5)),
+                                     *(citizen(f"c{i}") for i in range(2)),
+                                     *(citizen(f"spare{i}") for i in range(3))],
+                      wanderers=[wanderer("w")])
+    clear_hand(state)
+    for i in range(4):
+        place(state, first(state, f"t{i}"), "defensive")
+    for i in range(2):
+        place(state, first(state, f"c{i}"), "hand")
+    if guild_in_hand:
+        place(state, first(state, "t4"), "hand")
+    place(state, first(state, "w"), "wanderers")
+    at_step(state, "maintenance", "draw")
+    assert choice(state) == Action("draw", option=pile)
+
+
 @pytest.mark.parametrize(("troops", "discarded"), [
     pytest.param(2, True, id="troops-outnumber-the-wanderers"),
     pytest.param(1, False, id="one-troop-for-one-wanderer"),
