@@ -15,7 +15,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     no residence open now
     (structures in hand not counted) or the cards left in the structure pile more often
     have an income ability than those left in the personality pile; otherwise a
-    personality; it recycles a discard pile only when both draw piles are empty;
+    personality (always while a faction has four members in play and none in hand: the
+    fifth switches on the token bonus); it recycles a discard pile only when both draw
+    piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations,
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
@@ -28,10 +30,15 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     by their income (worth more the earlier they come, three times over while
     the structure pile more often brings income than the personality pile and its troops
     outnumber the wanderers, as for the draw), income events, a first
-    wall, items on troops that lack that kind of item, income invocations; every token of a
+    wall, items on troops that lack that kind of item, income invocations (only on a bearer
+    they bring more than a token a round beyond its own exhausting income ability: using one
+    exhausts the bearer); every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
-    faction to five members;
+    faction to five members; in the **last round** (while its troops outnumber the
+    wanderers), when the personalities in hand that raise its influence total bring it to
+    the target by the next round's start, it plays only those, then passes rather than
+    spend the tokens that count on anything else;
   - **hunts** when a wanderer's best duel with one of its ready troops is expected to gain
     (its bounty and the end of its fines and raids, much more when the next wanderer would
     overrun the city) more than the troop's risk (strike-backs, who strikes first), at most
@@ -108,6 +115,9 @@ ITEM_DEAR: Final = 2
 # citizen would find no open residence (as the draw reckons), not only when one in hand lacks
 # one (free ones only: at 1, kalim-faithful's held-out games were 0.023 rounds slower)
 CHEAP_HOME: Final = 0
+# an income invocation is played only on a bearer it brings more than this many tokens a round
+# beyond the bearer's own exhausting income ability (its use exhausts the bearer)
+INVOCATION_GAIN: Final = 1
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -179,7 +189,21 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
             citizens + 1 > open_homes or _income_share(state, "structure_pile")
             > _income_share(state, "personality_pile")):
         want = "structures"
+    # A personality, though, while a faction has four members in play and none in hand: the
+    # fifth switches on the token bonus (measured: docs/goldfish.md, seventh round).
+    if want == "structures" and len(draws) > 1 and _fifth_wanted(state, hand):
+        want = "personalities"
     return draws.get(want) or next(iter(draws.values()))
+
+
+def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
+    """A faction with four members in play and no personality of it in hand."""
+    members, _ = rulings.faction_counts(state)
+    for faction, count in members.items():
+        if count == 4 and faction in rulings.PRIMARY and not any(
+                c.type == "personality" and c.faction == faction for c in hand):
+            return True
+    return False
 
 
 def _defended(state: GameState, hand: bool = False) -> bool:
@@ -222,9 +246,132 @@ def _act_choice(state: GameState, actions: Sequence[Action]) -> Action:
     best = best_scored(state, actions, context)
     if best is not None and best.kind != "play":
         return best
+    sprint = _final_sprint(state, actions, context, best)
+    if sprint is not None:
+        return sprint
     winning, bonus = _decisive_plays(state, actions, context)
     return winning or best or bonus or _troop_income_for_a_play(state, actions) \
         or _find(actions, "pass")
+
+
+def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context,
+                  best_play: Action | None) -> Action | None:
+    """The last round's plays: when the personalities in hand that raise the influence total
+    (their influence, less the tokens that count toward victory they cost, plus the tokens
+    a fifth member switches on) bring it to the victory target by the next round's start
+    (with the troops' income still to come this round), only those are played, the one
+    that raises it most first; then another play only while the total stays at the target,
+    else a pass. None when the target is out of reach this round, or the troops in play do
+    not outnumber the wanderers (a troop may still be needed: an overrun loses first)."""
+    if not _defended(state):
+        return None
+    members = context.members
+    people: list[tuple[Profile, Action]] = []
+    joining: dict[str, int] = {}
+    most = context.influence
+    last = -1
+    for action in actions:
+        if action.kind != "play" or action.card == last:
+            continue  # (a card's placements come together)
+        card = state.card(action.card)
+        if card.type == "personality" and not (card.is_troop and action.target >= 0):
+            last = action.card
+            people.append((card, action))
+            most += card.influence
+            if card.faction:
+                joining[card.faction] = joining.get(card.faction, 0) + 1
+    # A quick bound first: every token of a kind that counts or could count by a fifth member.
+    income = _sprint_income(state)
+    target = state.config.target
+    for faction, kind in rulings.PRIMARY.items():
+        if members.get(faction, 0) + joining.get(faction, 0) >= 5:
+            most += state.personal[kind] + income[kind]
+    if most < target:
+        return None
+    personal = list(state.personal)
+    counts = members
+    homes = len(rulings.open_residences(state))
+    total = context.influence + _counting_tokens(personal, counts)
+    first: Action | None = None
+    while True:  # the play that raises the total most, again and again
+        best: tuple[int, int] | None = None
+        for index, (card, _) in enumerate(people):
+            if (card.is_citizen and homes <= 0) or not _can_pay(personal, card):
+                continue
+            printed = total - _counting_tokens(personal, counts) + card.influence
+            after = printed + _counting_tokens(_paid(personal, card, counts),
+                                               _joined(counts, card))
+            if after > total and (best is None or after > best[0]):
+                best = (after, index)
+        if best is None:
+            break
+        card, action = people.pop(best[1])
+        personal, counts = _paid(personal, card, counts), _joined(counts, card)
+        total = best[0]
+        homes -= 1 if card.is_citizen else 0
+        first = first or action
+    if total + _counting_tokens(income, counts) < target:
+        return None
+    if first is not None:
+        return first
+    # Nothing raises it any more: another play only while what it costs keeps the target.
+    if best_play is not None:
+        left = _paid(personal, state.card(best_play.card), counts)
+        if total - _counting_tokens(personal, counts) + _counting_tokens(left, counts) \
+                + _counting_tokens(income, counts) >= target:
+            return None
+    return _find(actions, "pass")
+
+
+def _sprint_income(state: GameState) -> list[int]:
+    """The tokens still to come before the victory check: the income abilities of the
+    troops in play not used yet this round (greedy uses them in the Discard Phase)."""
+    income = [0, 0, 0]
+    for instance in state.defensive:
+        card = state.card(instance)
+        if card.is_troop and instance not in state.exhausted:
+            for ability in card.abilities:
+                if ability.effect.kind == "collect":
+                    for k in range(3):
+                        income[k] += ability.effect.gains[k]
+    return income
+
+
+def _counting_tokens(personal: Sequence[int], members: dict[str, int]) -> int:
+    """The tokens that count toward victory: each five-members faction's primary kind."""
+    tokens = 0
+    for faction, kind in rulings.PRIMARY.items():
+        if members.get(faction, 0) >= 5:
+            tokens += personal[kind]
+    return tokens
+
+
+def _can_pay(personal: Sequence[int], card: Profile) -> bool:
+    for k in range(3):
+        if personal[k] < card.cost[k]:
+            return False
+    return sum(personal) - sum(card.cost) >= card.generic
+
+
+def _paid(personal: Sequence[int], card: Profile, members: dict[str, int]) -> list[int]:
+    """The tokens left after paying for ``card``: its generic cost from the kinds that do
+    not count toward victory first, the most plentiful first."""
+    left = [personal[k] - card.cost[k] for k in range(3)]
+    counting = {kind for faction, kind in rulings.PRIMARY.items()
+                if members.get(faction, 0) >= 5}
+    for _ in range(card.generic):
+        kind = max(range(3), key=lambda k: (left[k] > 0, k not in counting, left[k], -k))
+        left[kind] -= 1
+    return left
+
+
+def _joined(members: dict[str, int], card: Profile) -> dict[str, int]:
+    """The members of each faction once ``card`` is in play (a copy when it changes)."""
+    if not card.faction:
+        return members
+    counts = dict(members)
+    counts[card.faction] = counts.get(card.faction, 0) + 1
+    return counts
 
 
 def _troop_income_for_a_play(state: GameState, actions: Sequence[Action]) -> Action | None:
@@ -451,8 +598,13 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             ITEM_BASE + card.offense + card.defense - cost
     if card.type == "invocation":
         # Income invocations only: spending tokens on one used in fights costs more members
-        # than it wins fights (measured on the sample decks).
-        return INCOME_ITEM + card.income if card.income else 0
+        # than it wins fights (measured on the sample decks). And only on a bearer it brings
+        # more than INVOCATION_GAIN tokens a round beyond the bearer's own: using one
+        # exhausts its bearer, whose own income ability then waits.
+        if not card.income:
+            return 0
+        gain = _exhausting_income(card) - _exhausting_income(state.card(action.target))
+        return INCOME_ITEM + gain if gain > INVOCATION_GAIN else 0
     if card.type == "event":
         effect = card.abilities[0].effect
         if effect.kind == "collect":
@@ -463,6 +615,17 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if effect.kind in ("draw", "search_residence"):
             return DRAW_EVENT
     return 0
+
+
+def _exhausting_income(card: Profile) -> int:
+    """The most tokens, net of its price, one exhausting income ability of ``card`` brings."""
+    most = 0
+    for ability in card.abilities:
+        effect = ability.effect
+        if ability.exhausts and effect.kind == "collect":
+            net = rulings.tokens(effect.gains) - rulings.tokens(effect.pay)
+            most = max(most, net)
+    return most
 
 
 def _play_bound(card: Profile) -> float:

@@ -874,7 +874,8 @@ def distinct_by_set(state: GameState, choices: list[Action]) -> list[Action]:
 @pytest.mark.parametrize("deck", SAMPLES)
 def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
     checked = 0
-    for state in every_state(deck, 12, "greedy"):
+    # (16 games: kalim-faithful's greedy games got shorter, and 12 of them fought too little)
+    for state in every_state(deck, 16, "greedy"):
         if state.combat is None or state.combat.step not in ("assign", "berserk"):
             continue
         choices = [a for a in engine.legal_actions(state)

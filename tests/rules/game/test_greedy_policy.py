@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules.game import engine
+from rules.game import engine, rulings
 from rules.game.actions import Action
 from rules.game.policies import GreedyPolicy
 from rules.game.state import GameState
@@ -73,6 +73,55 @@ def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_on
     state.personal = [0, 8, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "monk"), keep)
+
+
+@pytest.mark.parametrize(("wanderers", "then"), [
+    (1, "pass"),  # defended: the dear troop would take the total back below the target
+    (6, "play"),  # six wanderers to six troops: one more troop, whatever it costs
+])
+def test_greedy_plays_only_what_raises_the_total_in_the_last_round(wanderers: int,
+                                                                   then: str) -> None:
+    # Five Guild troops in play (10 influence) and 14 economic tokens, which count: 24 of
+    # 25. The cheap troop (2 influence for 1 token) reaches 25; the dear one (1 influence
+    # for 3 tokens) would then leave 23, so in the last round it waits (it used to be
+    # played: a troop scores above 0 even with its tokens' influence taken off).
+    guild = [troop(f"vet{i}", influence=2) for i in range(5)]
+    cheap = troop("cheap", influence=2, cost=(1, 0, 0))
+    dear = troop("dear", influence=1, cost=(3, 0, 0))
+    state, _, _ = battle_game(guild, [wanderer(f"w{i}") for i in range(wanderers)],
+                              others=[cheap, dear])
+    place(state, first(state, "cheap"), "hand")
+    place(state, first(state, "dear"), "hand")
+    state.personal = [14, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, "cheap"))
+    act(state, choice(state))
+    assert rulings.influence_total(state) == 25
+    assert choice(state) == (Action("pass") if then == "pass"
+                             else Action("play", first(state, "dear")))
+
+
+@pytest.mark.parametrize(("own", "played"), [
+    ("", True),  # no income of its own: the invocation's 2 a round are all gain
+    ("E Worship.", False),  # its own Worship brings 1: the invocation adds only 1
+])
+def test_greedy_plays_an_income_invocation_only_where_it_beats_the_bearers_own(
+        own: str, played: bool) -> None:
+    # Using an invocation exhausts its bearer, so its income replaces the bearer's own
+    # exhausting income ability; worth a card and its tokens only when it brings more than
+    # one token a round beyond it (it used to be played on any bearer).
+    state = make_game([stronghold(residencies=2)],
+                      personalities=[citizen("priest", strength=(0, 1, 0),
+                                             abilities=own)],
+                      structures=[invocation("canticle", abilities=(
+                          "E Pay 1 religious influence: collect 3 religious influence from the "
+                          "city's influence pool."))])
+    priest = place(state, first(state, "priest"), "residents", first(state, "keep"))
+    canticle = place(state, first(state, "canticle"), "hand")
+    state.exhausted.add(priest)  # its own income used this round
+    state.personal = [0, 1, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", canticle, priest) if played else Action("pass"))
 
 
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
@@ -267,6 +316,33 @@ def test_greedy_draws_a_structure_when_the_next_citizen_finds_no_open_residence(
     for i in range(citizens):
         place(state, first(state, f"c{i}"), "hand")
     place(state, first(state, "hut0"), "hand")
+    place(state, first(state, "w"), "wanderers")
+    at_step(state, "maintenance", "draw")
+    assert choice(state) == Action("draw", option=pile)
+
+
+@pytest.mark.parametrize(("guild_in_hand", "pile"), [
+    pytest.param(False, "personalities", id="four-members-none-in-hand"),
+    pytest.param(True, "structures", id="the-fifth-already-in-hand"),
+])
+def test_greedy_draws_a_personality_while_a_faction_waits_for_its_fifth_member(
+        guild_in_hand: bool, pile: str) -> None:
+    # Four Guild troops in play, one wanderer; two citizens in hand and no open residence
+    # for a third: the residences would draw a structure, but the fifth Guild member
+    # switches on the token bonus, so a personality, unless one of the Guild is in hand.
+    state = make_game(holdings=[stronghold(residencies=2)],
+                      structures=[structure(f"hut{i}", residencies=2) for i in range(4)],
+                      personalities=[*(troop(f"t{i}") for i in range(5)),
+                                     *(citizen(f"c{i}") for i in range(2)),
+                                     *(citizen(f"spare{i}") for i in range(3))],
+                      wanderers=[wanderer("w")])
+    clear_hand(state)
+    for i in range(4):
+        place(state, first(state, f"t{i}"), "defensive")
+    for i in range(2):
+        place(state, first(state, f"c{i}"), "hand")
+    if guild_in_hand:
+        place(state, first(state, "t4"), "hand")
     place(state, first(state, "w"), "wanderers")
     at_step(state, "maintenance", "draw")
     assert choice(state) == Action("draw", option=pile)
