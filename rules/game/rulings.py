@@ -92,16 +92,24 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
 def spend(state: GameState, count: int) -> None:
     """Pay ``count`` tokens of any kind: the kinds the player does not keep for the
     five-members bonus first, the most plentiful first (a documented choice: the rulebook
-    lets the player pick)."""
+    lets the player pick), then the kept kind once the others are spent."""
     personal, favour = state.personal, state.favour
     for _ in range(count):
-        # The highest (not the favour's kind, how many, lowest kind): compared by hand rather
-        # than by max() with a key (a closure and three tuples for every token).
+        # The highest (has a token, not the favour's kind, how many, lowest kind): compared
+        # by hand rather than by max() with a key (a closure and three tuples for every
+        # token). A kind with no token never beats one with tokens: the favour's kind pays
+        # what the others cannot.
         kind = 0
         for k in (1, 2):
+            held, best_held = personal[k] > 0, personal[kind] > 0
             spare, best_spare = k != favour, kind != favour
-            if (spare and not best_spare) or (spare == best_spare
-                                              and personal[k] > personal[kind]):
+            if held != best_held:
+                better = held
+            elif spare != best_spare:
+                better = spare
+            else:
+                better = personal[k] > personal[kind]
+            if better:
                 kind = k
         if personal[kind] == 0:
             return

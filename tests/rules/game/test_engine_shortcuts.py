@@ -327,7 +327,8 @@ def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
             state.personal, state.city = list(held), [0, 0, 0]
             expected = list(held)
             for _ in range(count):  # the long way: max() with the rule as its key
-                kind = max(range(3), key=lambda k: (k != favour, expected[k], -k))
+                kind = max(range(3),
+                           key=lambda k: (expected[k] > 0, k != favour, expected[k], -k))
                 if expected[kind] == 0:
                     break
                 expected[kind] -= 1

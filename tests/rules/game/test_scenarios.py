@@ -471,6 +471,29 @@ def test_generic_cost_spares_the_kept_kind() -> None:
     assert state.personal == [1, 3, 1]
 
 
+@pytest.mark.parametrize(("held", "left"), [
+    pytest.param([0, 5, 0], [0, 1, 0], id="only-the-kept-kind"),
+    pytest.param([1, 5, 0], [0, 2, 0], id="the-others-first-then-the-kept-kind"),
+    pytest.param([2, 1, 1], [0, 0, 0], id="everything"),
+])
+def test_generic_cost_is_paid_in_full_with_the_kept_kind_when_the_others_run_out(
+        held: list[int], left: list[int]) -> None:
+    # "To play a card simply pay all of its costs": sparing the kept kind is a preference,
+    # never a reason to pay less. (Found in session 11: with no other kind left, spend()
+    # stopped at once, and a structure costing 4 was played for nothing.)
+    state = make_game(structures=[structure("tower", cost=4)],
+                      personalities=[citizen("k", faction="kalim")])
+    tower = first(state, "tower")
+    assert state.favour == 1  # religious, Kalim's primary kind
+    place(state, tower, "hand")
+    state.personal = list(held)
+    city = sum(state.city)
+    at_step(state, "action", "act")
+    act(state, Action("play", tower))
+    assert state.personal == left
+    assert sum(state.city) == city + 4
+
+
 @pytest.mark.parametrize(("card", "offered"), [
     pytest.param(event("news", abilities="Collect 2 economic influence from the city's "
                        "influence pool."), True, id="general-income-event"),
