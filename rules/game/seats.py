@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.game import combat, engine, reactions, rivalry, rulings
-from rules.game.actions import Action, Result
+from rules.game.actions import PASS, Action, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
@@ -604,7 +604,8 @@ def _next_turn(table: Table) -> None:
         # Every player passed in sequence: the phase ends for all.
         for seat in active:
             state = table.seats[seat]
-            engine.apply(state, Action("pass"))
+            # (the engine's own pass, found among its actions by identity, not compared)
+            engine.apply(state, PASS)
         table.stage, table.queue = "military", list(active)
         table.tell(-1, "Military Phase.")
         return
@@ -1150,7 +1151,8 @@ def play(table: Table, policies: Sequence[SeatPolicy],
         policy = policies[seat]
         actions = _legal_actions(table, seat, not deferring[seat])
         _decide(table, seat, policy(table, seat, actions), actions, deferring[seat])
-        if not answering and _own_next(table, seat, stage):
+        # (the Action and Development cycle's turn always passes: not asked there)
+        if stage != "action" and not answering and _own_next(table, seat, stage):
             _own_run(table, seat, policy, observe)
     return table
 
