@@ -1247,7 +1247,15 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
             _decide(table, seat, choice, actions, False)
             return
         table.decisions += 1
-        _apply_own(table, seat, state, choice)
+        if stage != "wanderer":
+            # Nothing but a play or an ability used (carried out the long way) brings a card
+            # into play in a seat's maintenance, discards or fights of the Military Phase: no
+            # uniques check (it would find none; its fines may bring a new wanderer).
+            result = engine.apply(state, choice)
+            if not result.ok:
+                raise RuntimeError(result.reason)
+        else:
+            _apply_own(table, seat, state, choice)
         if not _own_next(table, seat, stage):
             break
         # (told as the long way tells them: after the table is settled, here a no-op)

@@ -1717,3 +1717,31 @@ def test_a_table_played_in_own_runs_is_the_table_played_decision_by_decision(
                            [s.to_dict() for s in table.seats], log, table.story))
         assert played[0] == played[1]
     assert own_runs > 500
+
+
+@pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[:4], SAMPLES[2:6]])
+def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
+        decks: tuple[str, ...]) -> None:
+    """_own_run carries out a seat's maintenance, discards and fights of the Military Phase
+    without the uniques check: no action there but a play or an ability used (which go the
+    long way) brings a card into play."""
+    checked, fights = 0, 0
+    for table in every_table(decks, 8):
+        if table.stage not in ("maintenance", "discard", "military") \
+                or table.window is not None:
+            continue
+        seat = seats.to_move(table)
+        state = table.seats[seat]
+        if table.stage == "military" and state.combat is None and not state.bounty_due:
+            continue  # the Military choice: the long way
+        fights += table.stage == "military"
+        for action in seats.legal_actions(table):
+            if action.kind in ("play", "use", "use_on"):
+                continue
+            copy = state.copy()
+            in_play = {i for i in range(len(copy.where)) if copy.where[i] in IN_PLAY}
+            assert engine.apply(copy, action).ok
+            assert {i for i in range(len(copy.where)) if copy.where[i] in IN_PLAY} <= in_play
+            checked += 1
+    assert checked > 500
+    assert fights > 100
