@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.game import combat, engine, reactions, rivalry, rulings
-from rules.game.actions import Action, Result
+from rules.game.actions import PASS, Action, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
@@ -582,33 +582,39 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     else:
         if table.stage == "action" and table.hosting is None:
             table.passes = 0
-        # Only the seat's own unique cards can come into play here (its guests are in play
-        # from the start of a hosting to its end), so the uniques in play are worked out
-        # again only when one of those moved.
-        # What was in play before is worked out from where those cards were (and the guests),
-        # and only then.
-        if table.unique_cards:
-            unique, own = table.unique_cards[seat], table.own_cards[seat]
-            where = state.where
-            was = [where[i] for i in unique]
-            guests_were = where[own:] if len(where) > own else []
-        else:
-            before = _uniques(state)
-        result = engine.apply(state, action)
-        if not result.ok:
-            raise RuntimeError(result.reason)
-        if table.unique_cards:
-            if _moved(state.where, unique, was):
-                before = _uniques_were(state, unique, was, own, guests_were)
-                # (the same set, inserted in the same order: instances ascending)
-                _check_uniques(table, seat, _uniques_in_play(state, unique, own) - before)
-        else:
-            _check_uniques(table, seat, _uniques(state) - before)
+        _apply_own(table, seat, state, action)
         if table.stage == "action" and table.hosting is None and _at_act(state):
             _next_turn(table)
     _settle(table)
     if table.story is not None:  # (flush's own test, without a call at each decision)
         table.flush()
+
+
+def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
+    """``engine.apply`` of ``seat``'s action in its state, then the uniques check."""
+    # Only the seat's own unique cards can come into play here (its guests are in play
+    # from the start of a hosting to its end), so the uniques in play are worked out
+    # again only when one of those moved.
+    # What was in play before is worked out from where those cards were (and the guests),
+    # and only then.
+    if table.unique_cards:
+        unique, own = table.unique_cards[seat], table.own_cards[seat]
+        where = state.where
+        was = [where[i] for i in unique]
+        guests_were = where[own:] if len(where) > own else []
+        result = engine.apply(state, action)
+        if not result.ok:
+            raise RuntimeError(result.reason)
+        if _moved(state.where, unique, was):
+            before = _uniques_were(state, unique, was, own, guests_were)
+            # (the same set, inserted in the same order: instances ascending)
+            _check_uniques(table, seat, _uniques_in_play(state, unique, own) - before)
+        return
+    before = _uniques(state)
+    result = engine.apply(state, action)
+    if not result.ok:
+        raise RuntimeError(result.reason)
+    _check_uniques(table, seat, _uniques(state) - before)
 
 
 def _at_act(state: GameState) -> bool:
@@ -625,7 +631,8 @@ def _next_turn(table: Table) -> None:
         # Every player passed in sequence: the phase ends for all.
         for seat in active:
             state = table.seats[seat]
-            engine.apply(state, Action("pass"))
+            # (the engine's own pass, found among its actions by identity, not compared)
+            engine.apply(state, PASS)
         table.stage, table.queue = "military", list(active)
         table.tell(-1, "Military Phase.")
         return
@@ -1191,34 +1198,129 @@ def play(table: Table, policies: Sequence[SeatPolicy],
     the rival abilities (the greedy seat weighs them only when it would otherwise pass, and
     then asks :func:`rival_options` itself): most of the cycle's decisions need not look for
     them (its choice is then carried out as :func:`apply` would, checked against the full
-    list)."""
+    list).
+
+    After a decision, the seat's next decisions that are its own (:func:`_own_next`: its
+    maintenance, its discards, its fights and fines) are made in a run of their own
+    (:func:`_own_run`), as a solo game's are, without the table's machinery around each."""
     deferring = [bool(getattr(policy, "defers_rivals", False)) for policy in policies]
     while not table.outcome:
         if observe is not None:
             observe(table)
-        seat = to_move(table)
+        seat, stage, answering = to_move(table), table.stage, table.window is not None
+        policy = policies[seat]
         actions = _legal_actions(table, seat, not deferring[seat])
-        choice = policies[seat](table, seat, actions)
-        # The policy hands back one of the actions offered (found by identity): carried out
-        # without working out the legal actions a second time, as apply would.
+        _decide(table, seat, policy(table, seat, actions), actions, deferring[seat])
+        # (the Action and Development cycle's turn always passes: not asked there)
+        if stage != "action" and not answering and _own_next(table, seat, stage):
+            _own_run(table, seat, policy, observe)
+    return table
+
+
+def _decide(table: Table, seat: int, choice: Action, actions: list[Action],
+            deferring: bool) -> None:
+    """Carry out ``choice``, ``seat``'s policy's choice from ``actions``, the long way."""
+    # The policy hands back one of the actions offered (found by identity): carried out
+    # without working out the legal actions a second time, as apply would.
+    offered = False
+    for action in actions:  # (a loop: compiled, a generator is an object more a call)
+        if action is choice:
+            offered = True
+            break
+    if not offered and deferring and choice.kind == "use_on":
+        # A rival ability the policy looked for itself (defers_rivals): legal exactly
+        # when it is one of rival_options, the only use_on actions apply would find.
+        if choice not in rival_options(table, seat):
+            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                               f"{choice!r} is not a legal action for seat {seat + 1} now.")
+        offered = True
+    if not offered:
+        result = apply(table, choice)
+        if not result.ok:
+            raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
+                               f"{result.reason}")
+        return
+    _carry_out(table, seat, choice)
+
+
+def _own_next(table: Table, seat: int, stage: str) -> bool:
+    """Whether the next decision is ``seat``'s again (``seat`` decided last, in ``stage``, not
+    an answer in a reaction window: to_move named it then as the seat whose turn it is, and the
+    stage has not moved on since) and its own: one
+    that no other seat may answer and after which nothing is left for the table to do, so that
+    :func:`_settle` would find nothing to move on and :func:`to_move` would name ``seat``.
+    Its maintenance and its discards (the others' wait for it: seat by seat), its own fights
+    (a hunt, its wanderers' attack on it, a combat it hosts) and its fines. Not its turn of the
+    Action and Development cycle (the turn passes), nor its Military choice."""
+    if table.outcome or table.window is not None or table.stage != stage:
+        return False
+    state = table.seats[seat]
+    if state.outcome:
+        return False
+    hosting = table.hosting
+    if hosting is not None:
+        # (_settle's test of a hosted combat: the host decides while it goes on)
+        return hosting.host == seat and (state.combat is not None or state.bounty_due > 0) \
+            and len(engine.legal_actions(state)) > 0
+    if stage == "maintenance":
+        here = state.phase == "maintenance"
+    elif stage == "discard":
+        here = state.step == "discard"
+    elif stage == "military":
+        # A fight of its own after its Military choice (not the choice itself).
+        here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
+            and (state.combat is not None or state.bounty_due > 0)
+    elif stage == "wanderer":
+        # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
+        here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
+            and not (state.step == WAIT and state.combat is None and not state.bounty_due)
+    else:
+        return False
+    return here and len(engine.legal_actions(state)) > 0
+
+
+def _own_run(table: Table, seat: int, policy: SeatPolicy,
+             observe: Callable[[Table], None] | None) -> None:
+    """``seat``'s own decisions (:func:`_own_next`), one after another as a solo game's
+    (engine.legal_actions, the policy, engine.apply), then the table moved on (_settle). The
+    actions offered are :func:`_legal_actions`'s (outside the Action and Development cycle and
+    the Military choice no rival ability nor Military option is offered); what the long way
+    does around each is left out where it does nothing: who decides (the same seat), the
+    reaction window (an action that might open one is carried out the long way), the cycle's
+    turn, and _settle (nothing to move on until the run ends). The uniques check stays (a
+    unique wanderer may arrive after the fines)."""
+    state, stage = table.seats[seat], table.stage
+    while True:
+        if observe is not None:
+            observe(table)
+        actions = _unblocked(table, seat, engine.legal_actions(state))
+        choice = policy(table, seat, actions)
+        kind = choice.kind
         offered = False
         for action in actions:  # (a loop: compiled, a generator is an object more a call)
             if action is choice:
                 offered = True
                 break
-        if not offered and deferring[seat] and choice.kind == "use_on":
-            # A rival ability the policy looked for itself (defers_rivals): legal exactly
-            # when it is one of rival_options, the only use_on actions apply would find.
-            if choice not in rival_options(table, seat):
-                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
-                                   f"{choice!r} is not a legal action for seat {seat + 1} now.")
-            offered = True
-        if not offered:
-            result = apply(table, choice)
+        if not offered or kind == "play" or kind == "use" or kind == "use_on":
+            # Not one of the actions offered, or one another seat may answer: the long way
+            # (which settles the table).
+            _decide(table, seat, choice, actions, False)
+            return
+        table.decisions += 1
+        if stage != "wanderer":
+            # Nothing but a play or an ability used (carried out the long way) brings a card
+            # into play in a seat's maintenance, discards or fights of the Military Phase: no
+            # uniques check (it would find none; its fines may bring a new wanderer).
+            result = engine.apply(state, choice)
             if not result.ok:
-                raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
-                                   f"{result.reason}")
-            continue
-        _carry_out(table, seat, choice)
-    return table
-
+                raise RuntimeError(result.reason)
+        else:
+            _apply_own(table, seat, state, choice)
+        if not _own_next(table, seat, stage):
+            break
+        # (told as the long way tells them: after the table is settled, here a no-op)
+        if table.story is not None:
+            table.flush()
+    _settle(table)
+    if table.story is not None:
+        table.flush()

@@ -1865,3 +1865,84 @@ def test_a_row_s_bounty_from_the_best_hunter_read_once_is_the_long_way_s(
                     == row_worth_the_long_way(me, owner)
                 checked += bool(owner.zones["wanderers"])
     assert checked > 300 and unarmed > 20
+class _Recording:
+    """A seat's policy whose choices (with the seat and the actions offered) are written down."""
+
+    def __init__(self, policy: SeatPolicy, log: list[tuple[int, int, str, Action, int]],
+                 defers: bool) -> None:
+        self.policy, self.log = policy, log
+        self.defers_rivals = defers and policy.defers_rivals
+
+    def __call__(self, table: seats.Table, seat: int, actions: Sequence[Action]) -> Action:
+        choice = self.policy(table, seat, actions)
+        # (the actions besides the rival abilities: a policy that defers them is offered none)
+        self.log.append((table.decisions, seat, table.stage, choice,
+                         len([a for a in actions if a.kind != "use_on"])))
+        return choice
+
+
+@pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[1:4], SAMPLES[:4]])
+def test_a_table_played_in_own_runs_is_the_table_played_decision_by_decision(
+        decks: tuple[str, ...]) -> None:
+    """seats.play makes a seat's own decisions in a run (_own_run); the long way asks the
+    table for every decision (to_move, legal_actions, apply), as the playtest does: the same
+    choices from the same actions, the same table and story."""
+    config = GameConfig(players=len(decks))
+    prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
+    own_runs = 0
+    for number in range(1, 9):
+        seed = derive_seed(6, "matchup", number)
+        played = []
+        for shortcut in (True, False):
+            table = seats.new_table(prepared, seed, config, record=True)
+            log: list[tuple[int, int, str, Action, int]] = []
+            chooser = [_Recording(SeatPolicy("random" if number % 4 == 0 and s == 1
+                                             else "greedy", derive_seed(seed, "policy", s)),
+                                  log, shortcut) for s in range(len(decks))]
+            if shortcut:
+                seats.play(table, chooser)
+            else:
+                stage, answering = "", False
+                while not table.outcome:
+                    seat = seats.to_move(table)
+                    actions = seats.legal_actions(table)
+                    if log and not answering and seats._own_next(table, log[-1][1], stage):
+                        # The seat that decided last decides again, from its engine's actions.
+                        own_runs += 1
+                        assert seat == log[-1][1]
+                        assert actions == seats._unblocked(
+                            table, seat, engine.legal_actions(table.seats[seat]))
+                    stage, answering = table.stage, table.window is not None
+                    assert seats.apply(table, chooser[seat](table, seat, actions)).ok
+            played.append((table.outcome, table.winner, table.final_round, table.decisions,
+                           [s.to_dict() for s in table.seats], log, table.story))
+        assert played[0] == played[1]
+    assert own_runs > 500
+
+
+@pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[:4], SAMPLES[2:6]])
+def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
+        decks: tuple[str, ...]) -> None:
+    """_own_run carries out a seat's maintenance, discards and fights of the Military Phase
+    without the uniques check: no action there but a play or an ability used (which go the
+    long way) brings a card into play."""
+    checked, fights = 0, 0
+    for table in every_table(decks, 8):
+        if table.stage not in ("maintenance", "discard", "military") \
+                or table.window is not None:
+            continue
+        seat = seats.to_move(table)
+        state = table.seats[seat]
+        if table.stage == "military" and state.combat is None and not state.bounty_due:
+            continue  # the Military choice: the long way
+        fights += table.stage == "military"
+        for action in seats.legal_actions(table):
+            if action.kind in ("play", "use", "use_on"):
+                continue
+            copy = state.copy()
+            in_play = {i for i in range(len(copy.where)) if copy.where[i] in IN_PLAY}
+            assert engine.apply(copy, action).ok
+            assert {i for i in range(len(copy.where)) if copy.where[i] in IN_PLAY} <= in_play
+            checked += 1
+    assert checked > 500
+    assert fights > 100
