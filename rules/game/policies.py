@@ -488,14 +488,22 @@ class _Context:
 
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
-        every token of its kind spent is one influence less."""
+        every token of its kind spent is one influence less: its typed cost of that kind, and
+        the part of its generic cost the other kinds cannot pay (rulings.spend pays the kept
+        kind last)."""
         if self._bonus is None:
             self._bonus = _counting_kinds(self.members)
         if not self._bonus:
             return 0.0
-        total = 0  # (a loop: compiled, sum() of a generator is an object and a call)
-        for k in self._bonus:
-            total += card.cost[k]
+        personal = self.state.personal
+        total = spare = 0  # (loops: compiled, sum() of a generator is an object and a call)
+        for k in range(3):
+            if k in self._bonus:
+                total += card.cost[k]
+            elif personal[k] > card.cost[k]:
+                spare += personal[k] - card.cost[k]
+        if card.generic > spare:
+            total += card.generic - spare
         return total * BONUS_TOKEN
 
     @property

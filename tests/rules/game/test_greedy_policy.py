@@ -58,6 +58,29 @@ def test_greedy_plays_the_fifth_member_that_wins_instead_of_passing() -> None:
     assert state.where[first(state, "engineer")] == "defensive"
 
 
+@pytest.mark.parametrize(("held", "plays"), [
+    pytest.param([6, 6, 0], True, id="the-other-kinds-pay-it"),
+    pytest.param([0, 6, 0], False, id="only-counting-tokens-would-pay-it"),
+])
+def test_greedy_counts_a_generic_cost_paid_with_counting_tokens(held: list[int],
+                                                                plays: bool) -> None:
+    # Five Kalim members in play: religious tokens count toward victory. A structure of 6
+    # generic cost and one religious a round is worth playing while the economic tokens pay
+    # for it, not when only the counting religious ones can (rulings.spend pays the kept
+    # kind last; greedy used to price a generic cost at no influence at all).
+    kalim = [citizen(f"k{i}", faction="kalim", influence=2) for i in range(5)]
+    hall = structure("hall", cost=6, residencies=0,
+                     abilities="E Collect 1 religious influence from the city's influence pool.")
+    state = make_game([stronghold(residencies=6)], structures=[hall], personalities=kalim)
+    keep = first(state, "keep")
+    for i in range(5):
+        place(state, first(state, f"k{i}"), "residents", keep)
+    place(state, first(state, "hall"), "hand")
+    state.personal = list(held)
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", first(state, "hall")) if plays else Action("pass"))
+
+
 def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_one() -> None:
     # Four Kalim members in play and 8 religious tokens: a fifth Kalim member brings the
     # tokens into the total and wins; a Mosfin citizen of more influence would not.
