@@ -71,12 +71,16 @@ class ActionBook:
     for each instance, the first instance of the same card (its copies share it)."""
 
     __slots__ = ("_discards", "_fines", "_guards", "_moves", "_plays", "_unguards", "_uses",
-                 "first", "size")
+                 "first", "marks", "size", "stamp")
 
     def __init__(self, cards: list[str]) -> None:
         size = self.size = len(cards)
         firsts: dict[str, int] = {}
         self.first = [firsts.setdefault(card_id, i) for i, card_id in enumerate(cards)]
+        # By first instance: the mark of the last hand read that held the card (hand_mark),
+        # so that a card's copies are offered once in one pass over the hand, no set made.
+        self.marks: list[object] = [None] * size
+        self.stamp = 0
         # Per instance: its actions by target + 1 (kinds with a target), or its one action.
         self._plays: list[list[Action | None] | None] = [None] * size
         self._guards: list[list[Action | None] | None] = [None] * size
@@ -86,6 +90,15 @@ class ActionBook:
         self._fines: list[Action | None] = [None] * size
         # Per instance: its "use" actions without a target, by the ability's option.
         self._uses: list[dict[str, Action] | None] = [None] * size
+
+    def hand_mark(self) -> object:
+        """A mark no entry of ``marks`` holds yet, for one pass over a hand: a card whose
+        first instance's entry ``is`` it was seen before in this pass (a number boxed once
+        per pass, compared by identity: the numbers only grow, so an older mark is another
+        object)."""
+        self.stamp += 1
+        mark: object = self.stamp
+        return mark
 
     def play(self, card: int, target: int = -1) -> Action:
         return self._targeted(self._plays, "play", card, target)

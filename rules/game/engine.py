@@ -468,27 +468,17 @@ def _legal_actions(state: GameState) -> list[Action]:
         options = []
         if state.discards_left:
             book = state.book()
-            hand, first = state.hand, book.first
-            for position in range(len(hand)):
-                instance = hand[position]
-                if not _copy_before(first, hand, position):
+            first, marks, mark = book.first, book.marks, book.hand_mark()
+            for instance in state.hand:
+                # (A card's copies offered once, the first in hand: see ActionBook.marks.)
+                mine = first[instance]
+                if marks[mine] is not mark:
+                    marks[mine] = mark
                     options.append(book.discard(instance))
         _add_use_options(options, state)
         options.append(DONE)
         return options
     return []
-
-
-def _copy_before(first: list[int], hand: list[int], position: int) -> bool:
-    """Whether a copy of the card at ``position`` in ``hand`` comes before it (one card's
-    options are offered once: a loop over a hand of about seven, no set made; copies share
-    their first instance, ActionBook.first, so numbers are compared, not ids' letters)."""
-    mine = first[hand[position]]
-    # A loop, not any(): compiled, a generator is an object made and freed at every call.
-    for earlier in range(position):  # noqa: SIM110
-        if first[hand[earlier]] == mine:
-            return True
-    return False
 
 
 def apply(state: GameState, action: Action) -> Result:
@@ -729,14 +719,17 @@ def _play_options(state: GameState) -> list[Action]:
 
 
 def _add_play_options(options: list[Action], state: GameState) -> None:
-    hand, cards, first = state.hand, state.cards, state.book().first
+    cards, book = state.cards, state.book()
+    first, marks, mark = book.first, book.marks, book.hand_mark()
     table: _Table | None = None
-    for position in range(len(hand)):
-        # (A card's copies are offered once, the first in hand: found by a loop over the
-        # few cards before it, and the dead pile, nearly always empty, read the same way.)
-        if _copy_before(first, hand, position):
+    for instance in state.hand:
+        # (A card's copies are offered once, the first in hand: its first instance's entry
+        # of ActionBook.marks set in this pass, no set made and no loop over the cards
+        # before it; the dead pile, nearly always empty, read by a loop.)
+        mine = first[instance]
+        if marks[mine] is mark:
             continue
-        instance = hand[position]
+        marks[mine] = mark
         card = state.card(instance)
         if _is_dead(state, cards[instance]) or not affordable(state, card.cost, card.generic):
             continue

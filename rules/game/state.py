@@ -239,10 +239,11 @@ class GameState:
         return bool(self.outcome)
 
     def card(self, instance: int) -> Profile:
-        profiles = self.profiles
-        if profiles is None:  # the deck is dealt and the table set before any card is read
-            profiles = self.profiles = [self.table[c] for c in self.cards]
-        return profiles[instance]
+        # (The attribute indexed in place, not held in a local: compiled, the list is then
+        # borrowed, with no reference counted in and out at each of a game's many calls.)
+        if self.profiles is None:  # the deck is dealt and the table set before a card is read
+            self.profiles = [self.table[c] for c in self.cards]
+        return self.profiles[instance]
 
     def book(self) -> ActionBook:
         """The actions of this game's cards, each made once (actions.ActionBook)."""
@@ -259,7 +260,10 @@ class GameState:
         self.zones[source].remove(instance)
         self.zones[zone].append(instance)
         self.where[instance] = zone
-        self.host.pop(instance, None)
+        # (Looked up and deleted: compiled, pop() with a default is a method called by name.)
+        host = self.host
+        if instance in host:
+            del host[instance]
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the cards in play (keywords, items in use, faction

@@ -1604,6 +1604,49 @@ def test_the_book_hands_back_one_action_equal_to_a_new_one() -> None:
     assert book.play(4, 1) is not book.play(4, 1)
 
 
+def _first_copies_by_mark(book: ActionBook, hand: list[int]) -> list[int]:
+    """The engine's pass over a hand (engine._add_play_options, the discards): the instances
+    whose first instance's mark is not yet this pass's."""
+    marks, mark, found = book.marks, book.hand_mark(), []
+    for instance in hand:
+        mine = book.first[instance]
+        if marks[mine] is not mark:
+            marks[mine] = mark
+            found.append(instance)
+    return found
+
+
+@pytest.mark.parametrize("hand", [
+    [], [0], [0, 2], [2, 0, 1, 3, 4], [4, 3, 2, 1, 0], [1, 4, 0, 2], [3, 3], [0, 1, 0, 1, 2]])
+def test_the_copies_marked_in_a_hand_are_the_copies_before_it(hand: list[int]) -> None:
+    """A card's copies in hand are offered once, the first in hand: marked by their first
+    instance in one pass (ActionBook.marks), the same cards as a loop over the cards before
+    each (the earlier way), pass after pass on the same book, whatever earlier passes left."""
+    book = ActionBook(["a", "b", "a", "c", "b"])
+    long_way = [instance for position, instance in enumerate(hand)
+                if all(book.first[hand[k]] != book.first[instance] for k in range(position))]
+    backwards = list(reversed(hand))
+    long_way_back = [instance for position, instance in enumerate(backwards)
+                     if all(book.first[backwards[k]] != book.first[instance]
+                            for k in range(position))]
+    for _ in range(3):  # (the marks of the passes before are never this pass's)
+        assert _first_copies_by_mark(book, hand) == long_way
+        assert _first_copies_by_mark(book, backwards) == long_way_back
+    assert book.hand_mark() is not book.hand_mark()
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_a_card_s_profile_is_the_table_s(deck: str) -> None:
+    """GameState.card reads the profiles by instance (the attribute indexed in place), built
+    from the table at the first question: each card's own profile, before and after."""
+    state = engine.new_game(sample(deck), catalogue(), 3)
+    for _ in range(2):
+        state.profiles = None
+        assert [state.card(i) for i in range(len(state.cards))] == [
+            state.table[c] for c in state.cards]
+        assert all(state.card(i) is state.table[c] for i, c in enumerate(state.cards))
+
+
 @pytest.mark.parametrize("favour", [-1, 1])
 def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int) -> None:
     """rulings.pay and gain read a cost's kinds one by one (compiled, cost[k] with a variable
