@@ -1647,6 +1647,23 @@ def test_a_card_s_profile_is_the_table_s(deck: str) -> None:
         assert all(state.card(i) is state.table[c] for i, c in enumerate(state.cards))
 
 
+@pytest.mark.parametrize(("numbers", "instance"), [
+    ({}, 0), ({3: 1}, 3), ({3: 1}, 4), ({0: 2, 5: 0, 9: 4}, 5), ({0: 2, 5: 0, 9: 4}, 1)])
+def test_an_entry_dropped_is_an_entry_popped(numbers: dict[int, int], instance: int) -> None:
+    """rulings._drop and GameState.move look an entry up and delete it (compiled, pop() with
+    a default is a method called by name): the same dictionary as pop(instance, None)."""
+    dropped, popped = dict(numbers), dict(numbers)
+    rulings._drop(dropped, instance)
+    popped.pop(instance, None)
+    assert dropped == popped and list(dropped) == list(popped)
+    state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
+    card = state.structure_pile[0]
+    state.host = {card: 7, **{k + 100: v for k, v in numbers.items()}} if instance % 2 else {}
+    expected = {k: v for k, v in state.host.items() if k != card}
+    state.move(card, "private")
+    assert state.host == expected
+
+
 @pytest.mark.parametrize("favour", [-1, 1])
 def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int) -> None:
     """rulings.pay and gain read a cost's kinds one by one (compiled, cost[k] with a variable
