@@ -90,7 +90,9 @@ TROOP_BASE: Final = 10.0  # a troop: less than a citizen (it fights, but needs n
 TROOP_FIGHT: Final = 0.5
 PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay for the next ones
 COST_WEIGHT: Final = 0.1  # a token of a card's cost (the cheaper of two plays of equal worth)
-RESIDENCE_NEED: Final = 8.0  # a residence of a structure, per citizen in hand without one
+# a residence of a structure, per citizen in hand without one (8 before generic costs were paid
+# in full: a structure's price now delays the next personality more; docs/goldfish.md, eighth round)
+RESIDENCE_NEED: Final = 5.0
 WALL_VALUE: Final = 6.0  # a first wall
 ITEM_BASE: Final = 3.0  # an item on a troop lacking that kind, besides its offense and defense
 INCOME_ITEM: Final = 5.0  # an income item or invocation, besides its income

@@ -32,6 +32,7 @@ from tests.rules.game.scenario_helpers import (
     structure,
     to_wanderer_phase,
     troop,
+    wall,
     wanderer,
 )
 
@@ -205,6 +206,28 @@ def test_greedy_plays_a_free_home_when_the_next_citizen_would_find_none(
     state.personal = [1, 0, 0]
     at_step(state, "action", "act")
     assert choice(state) == (Action("play", hut) if plays else Action("pass"))
+
+
+@pytest.mark.parametrize(("citizens", "played"), [
+    pytest.param(1, "palisade", id="one-citizen-without-a-home-the-free-wall-first"),
+    pytest.param(2, "house", id="two-citizens-without-a-home-the-house-first"),
+])
+def test_greedy_weighs_a_home_for_a_citizen_in_hand_against_its_price(
+        citizens: int, played: str) -> None:
+    # A residence for a citizen in hand it cannot pay for yet is worth RESIDENCE_NEED (5
+    # since generic costs are paid in full, eighth round): a house of 3 tokens for one such
+    # citizen (5 + 1 - 0.3) comes after a free first wall (6); for two it comes first.
+    state = make_game(holdings=[stronghold(residencies=0)],
+                      structures=[structure("house", cost=3, residencies=2), wall()],
+                      personalities=[citizen(f"clerk{i}", cost=(0, 0, 3)) for i in range(2)])
+    clear_hand(state)
+    place(state, first(state, "house"), "hand")
+    place(state, first(state, "palisade"), "hand")
+    for i in range(citizens):
+        place(state, first(state, f"clerk{i}"), "hand")
+    state.personal = [3, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == Action("play", first(state, played))
 
 
 def test_greedy_plays_an_event_that_brings_more_tokens_than_it_costs_first() -> None:
