@@ -399,22 +399,10 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
     """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
     what :func:`foresee` works out before the defenders are counted (the same whoever is at
     home, so the Military choice works it out once per attacker)."""
-    # Sorted by insertion, comparing plain numbers: compiled, a sort of key tuples is a tuple
-    # made and compared generically an item (the same order: instances are distinct); each
-    # newcomer appended and moved down by native item assignments (not list.insert).
     free: list[int] = []
-    powers: list[int] = []
+    powers: list[int] = []  # each one's -offense: strongest first
     for t in sent:
-        power = attacker.card(t).offense
-        free.append(t)
-        powers.append(power)
-        k = len(free) - 1
-        while k > 0 and (powers[k - 1] < power or (powers[k - 1] == power and free[k - 1] > t)):
-            free[k] = free[k - 1]
-            powers[k] = powers[k - 1]
-            k -= 1
-        free[k] = t
-        powers[k] = power
+        _insert(free, powers, t, -attacker.card(t).offense)
     if not free:
         return free
     wall = -1
@@ -434,13 +422,7 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
             if _climbs(attacker, t):
                 slots -= 1
                 continue
-            power = powers[k]
-            j = len(walkers)
-            while j > 0 and (weights[j - 1] > power
-                             or (weights[j - 1] == power and walkers[j - 1] > t)):
-                j -= 1
-            walkers.insert(j, t)
-            weights.insert(j, power)
+            _insert(walkers, weights, t, -powers[k])
         if slots > 0:
             stuck = walkers[:slots]
             over = []
@@ -454,6 +436,17 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
                     over.append(t)
             free = over
     return free
+
+
+def _insert(items: list[int], keys: list[int], item: int, key: int) -> None:
+    """``item`` put in ``items``, kept in ascending order of (key, item), ``keys`` beside it.
+    By insertion, comparing plain numbers: compiled, a sort of key tuples is a tuple made and
+    compared generically an item (the same order: instances are distinct)."""
+    j = len(items)
+    while j > 0 and (keys[j - 1] > key or (keys[j - 1] == key and items[j - 1] > item)):
+        j -= 1
+    items.insert(j, item)
+    keys.insert(j, key)
 
 
 def _fight(attacker: GameState, free: list[int], defender: GameState,

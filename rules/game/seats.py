@@ -1035,21 +1035,27 @@ def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
     if host.profiles is not None:
         host.profiles.append(host.table[card_id])
     # The card's counters travel with it (and come back with it: no token is counted twice).
-    # (The four kinds spelt out: compiled, getattr by name is a generic look-up each.)
     if card in origin.exhausted:
         origin.exhausted.discard(card)
         host.exhausted.add(guest)
-    if card in origin.wounds:
-        host.wounds[guest] = origin.wounds.pop(card)
-    if card in origin.on_card:
-        host.on_card[guest] = origin.on_card.pop(card)
-    if card in origin.hoarded:
-        host.hoarded[guest] = origin.hoarded.pop(card)
-    if card in origin.bounty_bonus:
-        host.bounty_bonus[guest] = origin.bounty_bonus.pop(card)
+    _move_counters(origin, card, host, guest)
     host.forget_derived()
     guests[guest] = card
     return guest
+
+
+def _move_counters(source: GameState, card: int, target: GameState, to: int) -> None:
+    """A card's wounds, tokens on it, hoarded tokens and bounty bonus moved from ``card`` in
+    ``source`` to ``to`` in ``target`` (a guest arriving at its host, or going home)."""
+    # (The four kinds spelt out: compiled, getattr by name is a generic look-up each.)
+    if card in source.wounds:
+        target.wounds[to] = source.wounds.pop(card)
+    if card in source.on_card:
+        target.on_card[to] = source.on_card.pop(card)
+    if card in source.hoarded:
+        target.hoarded[to] = source.hoarded.pop(card)
+    if card in source.bounty_bonus:
+        target.bounty_bonus[to] = source.bounty_bonus.pop(card)
 
 
 def _finish_hosting(table: Table) -> None:
@@ -1067,15 +1073,7 @@ def _finish_hosting(table: Table) -> None:
         if zone in IN_PLAY:
             if guest in host.exhausted:
                 origin.exhausted.add(card)
-            # (the four kinds spelt out, as _add_guest)
-            if guest in host.wounds:
-                origin.wounds[card] = host.wounds.pop(guest)
-            if guest in host.on_card:
-                origin.on_card[card] = host.on_card.pop(guest)
-            if guest in host.hoarded:
-                origin.hoarded[card] = host.hoarded.pop(guest)
-            if guest in host.bounty_bonus:
-                origin.bounty_bonus[card] = host.bounty_bonus.pop(guest)
+            _move_counters(host, guest, origin, card)
         elif origin.where[card] in IN_PLAY and origin.where[card] != "attached":
             killed_guests.append(card)
     for card in killed_guests:

@@ -412,13 +412,7 @@ def hit_chance_the_long_way(offense: int, defense: int) -> float:
 def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: GameState,
                          away: Collection[int] = ()) -> tuple[float, ...]:
     """mp.foresee with key functions, as (cut, valor, lost, breach, knockout)."""
-    free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
-    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
-    if walls and free:
-        slots = min(defender.card(walls[0]).residencies, len(free))
-        fillers = sorted(free, key=lambda t: (0 if climbs_the_long_way(attacker, t) else 1,
-                                              attacker.card(t).offense, t))[:slots]
-        free = [t for t in free if t not in fillers or climbs_the_long_way(attacker, t)]
+    free = lineup_the_long_way(attacker, sent, defender)
     home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
     pool = sum(defender.personal)
