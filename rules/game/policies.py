@@ -22,7 +22,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
     left to do and the tokens pay for a personality in hand now); then
-    plays a personality that reaches the victory target if one does; else the best card it
+    plays a personality that reaches the victory target if one does (the tokens its play
+    leaves counted as the engine will take them, :func:`rulings.take_any`); else the best card it
     can afford, by this score: personalities by faction influence and income (a token of
     income worth more than a point of influence; troops a little below citizens, more
     while it has no more troops than wanderers), structures when residences
@@ -292,6 +293,7 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
         return None
     personal = list(state.personal)
     counts = members
+    kept = rulings.kept_kind(state)
     homes = len(rulings.open_residences(state))
     total = context.influence + _counting_tokens(personal, counts)
     first: Action | None = None
@@ -301,14 +303,14 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
             if (card.is_citizen and homes <= 0) or not _can_pay(personal, card):
                 continue
             printed = total - _counting_tokens(personal, counts) + card.influence
-            after = printed + _counting_tokens(_paid(personal, card, counts),
+            after = printed + _counting_tokens(_paid(personal, card, kept),
                                                _joined(counts, card))
             if after > total and (best is None or after > best[0]):
                 best = (after, index)
         if best is None:
             break
         card, action = people.pop(best[1])
-        personal, counts = _paid(personal, card, counts), _joined(counts, card)
+        personal, counts = _paid(personal, card, kept), _joined(counts, card)
         total = best[0]
         homes -= 1 if card.is_citizen else 0
         first = first or action
@@ -318,7 +320,7 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
         return first
     # Nothing raises it any more: another play only while what it costs keeps the target.
     if best_play is not None:
-        left = _paid(personal, state.card(best_play.card), counts)
+        left = _paid(personal, state.card(best_play.card), kept)
         if total - _counting_tokens(personal, counts) + _counting_tokens(left, counts) \
                 + _counting_tokens(income, counts) >= target:
             return None
@@ -348,22 +350,16 @@ def _counting_tokens(personal: Sequence[int], members: dict[str, int]) -> int:
     return tokens
 
 
-def _can_pay(personal: Sequence[int], card: Profile) -> bool:
-    for k in range(3):
-        if personal[k] < card.cost[k]:
-            return False
-    return sum(personal) - sum(card.cost) >= card.generic
+def _can_pay(personal: list[int], card: Profile) -> bool:
+    return rulings.covers(personal, card.cost, card.generic)
 
 
-def _paid(personal: Sequence[int], card: Profile, members: dict[str, int]) -> list[int]:
-    """The tokens left after paying for ``card``: its generic cost from the kinds that do
-    not count toward victory first, the most plentiful first."""
-    left = [personal[k] - card.cost[k] for k in range(3)]
-    counting = {kind for faction, kind in rulings.PRIMARY.items()
-                if members.get(faction, 0) >= 5}
-    for _ in range(card.generic):
-        kind = max(range(3), key=lambda k: (left[k] > 0, k not in counting, left[k], -k))
-        left[kind] -= 1
+def _paid(personal: list[int], card: Profile, kept: int) -> list[int]:
+    """The tokens left after paying for ``card``: what the engine will take (its typed cost,
+    then its generic cost in :func:`rulings.take_any`'s order, the kept kind last)."""
+    left = [personal[0] - card.cost[0], personal[1] - card.cost[1], personal[2] - card.cost[2]]
+    if card.generic:
+        rulings.take_any(left, card.generic, kept)
     return left
 
 
@@ -465,10 +461,14 @@ def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Conte
             continue
         last = action.card
         reached = total + card.influence
+        # The tokens its play leaves (its generic cost too: what the engine will take).
+        left = _paid(state.personal, card, rulings.kept_kind(state)) if card.generic \
+            else None
         for faction, kind in rulings.PRIMARY.items():
             count = members.get(faction, 0) + (1 if card.faction == faction else 0)
             if count >= 5:
-                reached += state.personal[kind] - card.cost[kind]
+                reached += left[kind] if left is not None \
+                    else state.personal[kind] - card.cost[kind]
         if reached >= target and reached > best_total:
             winning, best_total = action, reached
         if card.faction and members.get(card.faction, 0) == 4 and reached > bonus_total:
@@ -491,21 +491,28 @@ class _Context:
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
         every token of its kind spent is one influence less: its typed cost of that kind, and
-        the part of its generic cost the other kinds cannot pay (rulings.spend pays the kept
-        kind last)."""
+        what the engine takes of that kind for its generic cost (:func:`_paid`)."""
         if self._bonus is None:
             self._bonus = _counting_kinds(self.members)
         if not self._bonus:
             return 0.0
         personal = self.state.personal
-        total = spare = 0  # (loops: compiled, sum() of a generator is an object and a call)
-        for k in range(3):
-            if k in self._bonus:
-                total += card.cost[k]
-            elif personal[k] > card.cost[k]:
-                spare += personal[k] - card.cost[k]
-        if card.generic > spare:
-            total += card.generic - spare
+        total = 0  # (loops: compiled, sum() of a generator is an object and a call)
+        for k in self._bonus:
+            total += card.cost[k]
+        if card.generic:
+            # From what the typed cost leaves, none below 0: a card in hand it cannot pay for
+            # yet is weighed too (the Discard Phase's keep), the part of its generic cost
+            # nothing pays now as counting tokens (the tokens to come are mostly of the kind
+            # its income and bounties bring).
+            left = [max(0, personal[k] - card.cost[k]) for k in range(3)]
+            held = left[0] + left[1] + left[2]
+            before = list(left)
+            rulings.take_any(left, card.generic, rulings.kept_kind(self.state))
+            for k in self._bonus:
+                total += before[k] - left[k]
+            if card.generic > held:
+                total += card.generic - held
         return total * BONUS_TOKEN
 
     @property

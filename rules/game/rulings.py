@@ -61,8 +61,14 @@ def tokens(kinds: tuple[int, int, int]) -> int:
 
 
 def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
-    personal = state.personal
-    economic, religious, political = personal[0], personal[1], personal[2]
+    return covers(state.personal, cost, generic)
+
+
+def covers(tokens: list[int], cost: tuple[int, int, int], generic: int = 0) -> bool:
+    """Whether ``tokens`` (a personal pool, by kind) pay a typed ``cost`` and a ``generic``
+    one: each kind its own, then any kind the rest (the engine's test, and greedy's on the
+    tokens it plans to hold)."""
+    economic, religious, political = tokens[0], tokens[1], tokens[2]
     if economic < cost[0] or religious < cost[1] or political < cost[2]:
         return False
     return economic + religious + political - cost[0] - cost[1] - cost[2] >= generic
@@ -90,31 +96,60 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
 
 
 def spend(state: GameState, count: int) -> None:
-    """Pay ``count`` tokens of any kind: the kinds the player does not keep for the
-    five-members bonus first, the most plentiful first (a documented choice: the rulebook
-    lets the player pick), then the kept kind once the others are spent."""
-    personal, favour = state.personal, state.favour
+    """Pay ``count`` tokens of any kind to the city, in :func:`take_any`'s order (the
+    :func:`kept_kind` last)."""
+    personal, city = state.personal, state.city
+    economic, religious, political = personal[0], personal[1], personal[2]
+    take_any(personal, count, kept_kind(state))
+    city[0] += economic - personal[0]
+    city[1] += religious - personal[1]
+    city[2] += political - personal[2]
+
+
+def kept_kind(state: GameState) -> int:
+    """The kind a generic cost spares: the primary kind of a faction with five members or
+    more in play (its tokens count toward victory now), else ``state.favour`` (that of the
+    deck's most numerous faction: kept for its bonus to come). The same in a one-faction
+    deck; in a mixed one, the favoured faction's bonus if it is on, else the one that is."""
+    favour = state.favour
+    kept = favour
+    members, _ = faction_counts(state)
+    for faction, count in members.items():
+        if count >= 5 and faction in PRIMARY:
+            kind = PRIMARY[faction]
+            if kind == favour:
+                return favour
+            kept = kind
+    return kept
+
+
+def take_any(tokens: list[int], count: int, kept: int) -> None:
+    """Take ``count`` tokens of any kind from ``tokens`` (a personal pool, changed in place):
+    the one order of a generic ("any combination") cost, which the engine pays by and greedy
+    plans by (the rulebook lets the player pick; rules/COVERAGE.md): the kinds other than
+    ``kept`` (the kind kept for the five-members bonus) first, the most plentiful first (the
+    lowest kind on ties: the kinds stay even, for typed costs to come), then ``kept`` once the
+    others are spent; fewer when every kind runs out."""
     for _ in range(count):
-        # The highest (has a token, not the favour's kind, how many, lowest kind): compared
-        # by hand rather than by max() with a key (a closure and three tuples for every
-        # token). A kind with no token never beats one with tokens: the favour's kind pays
-        # what the others cannot.
+        # The highest (has a token, not the kept kind, how many, lowest kind): compared by
+        # hand rather than by max() with a key (a closure and three tuples for every token).
+        # A kind with no token never beats one with tokens: the kept kind pays what the
+        # others cannot.
         kind = 0
         for k in (1, 2):
-            held, best_held = personal[k] > 0, personal[kind] > 0
-            spare, best_spare = k != favour, kind != favour
+            held, best_held = tokens[k] > 0, tokens[kind] > 0
+            spare, best_spare = k != kept, kind != kept
             if held != best_held:
                 better = held
             elif spare != best_spare:
                 better = spare
             else:
-                better = personal[k] > personal[kind]
+                better = tokens[k] > tokens[kind]
             if better:
                 kind = k
-        if personal[kind] == 0:
+        if tokens[kind] == 0:
             return
-        personal[kind] -= 1
-        state.city[kind] += 1
+        tokens[kind] -= 1
 
 
 def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:

@@ -12,7 +12,7 @@ import pytest
 
 from rules.game import engine, rulings
 from rules.game.actions import Action
-from rules.game.policies import GreedyPolicy
+from rules.game.policies import GreedyPolicy, _paid
 from rules.game.state import GameState
 from tests.rules.game.scenario_helpers import (
     act,
@@ -80,6 +80,29 @@ def test_greedy_counts_a_generic_cost_paid_with_counting_tokens(held: list[int],
     state.personal = list(held)
     at_step(state, "action", "act")
     assert choice(state) == (Action("play", first(state, "hall")) if plays else Action("pass"))
+
+
+@pytest.mark.parametrize("members", [0, 5])
+@pytest.mark.parametrize("held", [[3, 3, 3], [6, 1, 1], [0, 6, 0], [1, 4, 2], [2, 2, 0]])
+def test_greedy_expects_a_payment_to_leave_what_the_engine_leaves(held: list[int],
+                                                                  members: int) -> None:
+    # One payment model (rulings.take_any): greedy's plans (the last round's plays, the
+    # price of counting tokens) count on the tokens the engine will leave, the kept kind
+    # spent last. Greedy used to spend the kinds that count toward victory last, another
+    # order whenever no faction had its bonus on (and in a mixed deck).
+    kalim = [citizen(f"k{i}", faction="kalim") for i in range(5)]
+    tower = structure("tower", cost=3, cost_religious=1)
+    state = make_game([stronghold(residencies=6)], structures=[tower], personalities=kalim)
+    keep = first(state, "keep")
+    for i in range(members):
+        place(state, first(state, f"k{i}"), "residents", keep)
+    place(state, first(state, "tower"), "hand")
+    state.personal = list(held)
+    expected = _paid(list(held), state.card(first(state, "tower")),
+                     rulings.kept_kind(state))
+    at_step(state, "action", "act")
+    act(state, Action("play", first(state, "tower")))
+    assert state.personal == expected
 
 
 def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_one() -> None:

@@ -471,6 +471,25 @@ def test_generic_cost_spares_the_kept_kind() -> None:
     assert state.personal == [1, 3, 1]
 
 
+def test_generic_cost_spares_the_kind_that_counts_toward_victory() -> None:
+    # Documented choice (rulings.kept_kind): a mixed deck keeps its favoured kind (economic:
+    # more Guild personalities) until another faction has five members in play; then that
+    # faction's kind counts toward victory and is spent last.
+    kalim = [citizen(f"k{i}", faction="kalim") for i in range(5)]
+    guild = [citizen(f"g{i}", faction="guild") for i in range(6)]
+    state = make_game([stronghold(residencies=6)], structures=[structure("tower", cost=4)],
+                      personalities=[*kalim, *guild])
+    assert state.favour == 0  # economic, the Guild's primary kind
+    keep = first(state, "keep")
+    for i in range(5):
+        place(state, first(state, f"k{i}"), "residents", keep)
+    place(state, first(state, "tower"), "hand")
+    state.personal = [3, 3, 3]
+    at_step(state, "action", "act")
+    act(state, Action("play", first(state, "tower")))
+    assert state.personal == [1, 3, 1]
+
+
 @pytest.mark.parametrize(("held", "left"), [
     pytest.param([0, 5, 0], [0, 1, 0], id="only-the-kept-kind"),
     pytest.param([1, 5, 0], [0, 2, 0], id="the-others-first-then-the-kept-kind"),
