@@ -485,6 +485,7 @@ class _Context:
         self._bonus: set[int] | None = None
         self._members: dict[str, int] | None = None
         self._influence = 0
+        self._kept = -1  # rulings.kept_kind, once asked (-1: not yet)
 
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
@@ -496,21 +497,41 @@ class _Context:
             return 0.0
         personal = self.state.personal
         total = 0  # (loops: compiled, sum() of a generator is an object and a call)
-        for k in self._bonus:
-            total += card.cost[k]
-        if card.generic:
-            # From what the typed cost leaves, none below 0: a card in hand it cannot pay for
-            # yet is weighed too (the Discard Phase's keep), the part of its generic cost
-            # nothing pays now as counting tokens (the tokens to come are mostly of the kind
-            # its income and bounties bring).
-            left = [max(0, personal[k] - card.cost[k]) for k in range(3)]
-            held = left[0] + left[1] + left[2]
+        for k in range(3):
+            if k in self._bonus:
+                total += card.cost[k]
+        generic = card.generic
+        if not generic:
+            return total * BONUS_TOKEN
+        # From what the typed cost leaves, none below 0: a card in hand it cannot pay for yet
+        # is weighed too (the Discard Phase's keep), the part of its generic cost nothing
+        # pays now as counting tokens (the tokens to come are mostly of the kind its income
+        # and bounties bring).
+        # (Kind by kind, no list made in the usual case: this is asked for every play scored.)
+        cost = card.cost
+        left0, left1, left2 = personal[0] - cost[0], personal[1] - cost[1], personal[2] - cost[2]
+        left0 = left0 if left0 > 0 else 0
+        left1 = left1 if left1 > 0 else 0
+        left2 = left2 if left2 > 0 else 0
+        held = left0 + left1 + left2
+        if self._kept < 0:
+            self._kept = rulings.kept_kind(self.state)
+        kept = self._kept
+        if len(self._bonus) == 1 and kept in self._bonus:
+            # The usual case, by arithmetic: take_any spends the kept kind (the one that
+            # counts) only once the others are out.
+            spare = held - (left0 if kept == 0 else left1 if kept == 1 else left2)
+            if generic > spare:
+                total += generic - spare
+        else:
+            left = [left0, left1, left2]
             before = list(left)
-            rulings.take_any(left, card.generic, rulings.kept_kind(self.state))
-            for k in self._bonus:
-                total += before[k] - left[k]
-            if card.generic > held:
-                total += card.generic - held
+            rulings.take_any(left, generic, kept)
+            for k in range(3):
+                if k in self._bonus:
+                    total += before[k] - left[k]
+            if generic > held:
+                total += generic - held
         return total * BONUS_TOKEN
 
     @property
