@@ -20,7 +20,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	then command -v $$p; break; fi; done)
 
 .PHONY: help install run serve serve-prod migrate data load chaos backup restore test test-sqlite \
-	test-postgres test-browser browser vnu load-tools ocr-tools lint typecheck bench clean
+	test-postgres test-browser test-tools vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
@@ -51,7 +51,7 @@ $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 	      "(build/mypyc/build.log); it runs as plain Python, about 3x slower"; fi; fi
 	@touch $@
 
-install: $(VENV)/.installed $(VENV)/.engine-built ocr-tools
+install: $(VENV)/.installed $(VENV)/.engine-built
 
 # Debian's Tesseract and its English data, for reading owners' card scans (docs/scans.md):
 # installed when missing and we are root; otherwise scans are kept but not read, and the site
@@ -127,25 +127,34 @@ test-sqlite: install vnu
 test-postgres: install vnu
 	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
-# Debian's chromium for the browser tests (never a browser download): installed when missing
-# and we are root, as CI is; otherwise the browser tests skip and say why.
+# Debian's tools the tests use to look at what the app makes, installed together (one apt-get)
+# when missing and we are root, as CI is: pdftoppm (poppler-utils) renders PDF pages, chromium
+# drives the browser tests (never a browser download), Tesseract reads card scans, Java and npm
+# run the Nu HTML checker. `make test` runs this beside the engine's build and the checks, so
+# the downloads cost no wall time of their own. Without a tool, the tests that need it skip
+# and say why.
 CHROMIUM ?= /usr/bin/chromium
-browser:
-	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
-	  echo "Installing Debian's chromium for the browser tests"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
-	    || echo "warning: could not install chromium; the browser tests will skip"; fi
+test-tools:
+	@missing=(); \
+	command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils); \
+	[ -x "$(CHROMIUM)" ] || missing+=(chromium); \
+	ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 \
+	  || missing+=(tesseract-ocr tesseract-ocr-eng); \
+	command -v java >/dev/null 2>&1 || missing+=(default-jre-headless); \
+	command -v npm >/dev/null 2>&1 || missing+=(npm); \
+	if [ "$${#missing[@]}" -gt 0 ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's $${missing[*]} for the tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      "$${missing[@]}") >/dev/null 2>&1 \
+	      || echo "warning: could not install $${missing[*]}; the tests that need them skip"; \
+	  else echo "note: without $${missing[*]} (apt-get install as root) some tests skip"; fi; fi
 
 # The Nu HTML checker for tests/sitewide/test_valid_html.py: the npm package vnu-jar (pinned in
 # package.json, into the git-ignored node_modules/; its install script, which would download a
-# Java, is not run) and Debian's Java to run it, installed when missing and we are root.
-# Without either the test skips and says why.
+# Java, is not run), run by Debian's Java (test-tools). Without either the test skips and says
+# why.
 VNU_JAR := node_modules/vnu-jar/build/dist/vnu.jar
-vnu:
-	@if ! command -v java >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  echo "Installing Debian's Java for the Nu HTML checker"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless) \
-	    >/dev/null 2>&1 || echo "warning: could not install Java; the HTML check will skip"; fi
+vnu: test-tools
 	@if [ ! -f $(VNU_JAR) ]; then \
 	  if command -v npm >/dev/null 2>&1; then \
 	    npm ci --no-audit --no-fund --ignore-scripts >/dev/null \
@@ -154,17 +163,19 @@ vnu:
 
 # Their own run: a live server that commits, flushed after each test (docs/testing.md).
 # A failing journey leaves a screenshot in tmp/artifacts/.
-test-browser: install browser
+test-browser: install test-tools
 	$(VENV)/bin/pytest -m browser tests/browser -q -n $(WORKERS)
 
 # The checks need no compiled engine, so they run beside its build (each on a core of its own
-# most of the time); each step's output is printed whole when it ends.
+# most of the time), and the Debian tools download meanwhile; each step's output is printed
+# whole when it ends. The browser tests wait on chromium and the live server for about half
+# their time, so they run beside the PostgreSQL leg rather than after it.
 test:
-	$(MAKE) --no-print-directory -j3 --output-sync=target install lint typecheck
+	$(MAKE) --no-print-directory -j4 --output-sync=target install lint typecheck test-tools
 	$(MANAGE) makemigrations --check --dry-run
 	$(MAKE) --no-print-directory test-sqlite
-	$(MAKE) --no-print-directory test-postgres
-	$(MAKE) --no-print-directory test-browser
+	@echo "The suite on PostgreSQL and the browser tests, side by side (each printed when it ends)"
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-postgres test-browser
 
 bench: install
 	$(PY) -m bench $(if $(ONLY),--only $(ONLY))

@@ -83,7 +83,9 @@ from rules.rng import GameRng
 INFLUENCE: Final = 4.0  # a point of faction influence, the unit of the scores
 BONUS_TOKEN: Final = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
 CITIZEN_BASE: Final = 20.0  # a citizen, besides its influence and income
-TROOP_BASE: Final = 10.0  # a troop: less than a citizen (it fights, but needs no residence)
+# a troop: less than a citizen (it fights, but needs no residence); 10 before generic costs were
+# paid in full (docs/goldfish.md, ninth round: a troop before a citizen of less influence)
+TROOP_BASE: Final = 14.0
 # per point of offense and defense, while it has no more troops than wanderers
 TROOP_FIGHT: Final = 0.5
 PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay for the next ones

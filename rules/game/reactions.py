@@ -43,6 +43,8 @@ from rules.game.state import DISCARDS, IN_PLAY, GameState
 REACTIONS: Final = ("debate", "persuade", "retain")
 INTERRUPT: Final = "interrupt"
 _INTERRUPT_TEXT: Final = re.compile(r"cancel target (general |battle )?event", re.IGNORECASE)
+# Where an answering card can answer from (holds_answer).
+_ANSWER_FROM: Final = frozenset({"hand", *IN_PLAY})
 _ZONES_IN_PLAY: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
 
 
@@ -134,8 +136,9 @@ def holds_answer(state: GameState, cards: Sequence[int]) -> bool:
     where = state.where
     for card in cards:  # (a loop: compiled, a generator is an object more a call)
         zone = where[card]
-        # (state.IN_PLAY, a frozenset: a hashed look-up, not six string comparisons)
-        if zone == "hand" or zone in IN_PLAY:
+        # (a frozenset of the hand and state.IN_PLAY: one hashed look-up, not a string
+        # comparison and one)
+        if zone in _ANSWER_FROM:
             return True
     return False
 

@@ -135,9 +135,11 @@ class Table:
     # Each seat's own cards with a rival ability (rivalry.bearers): a seat without one has no
     # rival options to look for.
     rival_bearers: list[list[int]] = field(default_factory=list)
-    # active() as last worked out, for the lead player and the knock-outs of active_key.
+    # active() as last worked out, for the lead player active_lead and active_outs
+    # knock-outs (two numbers, not a key tuple: compiled, a tuple is made at every call).
     active_seats: list[int] = field(default_factory=list)
-    active_key: tuple[int, int] = (-1, -1)
+    active_lead: int = -1
+    active_outs: int = -1
     active_out: dict[int, tuple[int, str]] | None = None
 
     @property
@@ -149,10 +151,11 @@ class Table:
         step, and it changes only with the lead player or a knock-out: worked out again only
         then (the list is shared: callers read it, never change it)."""
         out = self.out
-        if self.active_key == (self.lead, len(out)) and self.active_out is out:
+        if self.active_lead == self.lead and self.active_outs == len(out) \
+                and self.active_out is out:
             return self.active_seats
         self.active_seats = active_seats(len(self.seats), self.lead, out)
-        self.active_key, self.active_out = (self.lead, len(out)), out
+        self.active_lead, self.active_outs, self.active_out = self.lead, len(out), out
         return self.active_seats
 
     def tell(self, seat: int, text: str) -> None:
@@ -369,6 +372,31 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
     once, and only for a unique card's play."""
     state, negated = table.seats[seat], table.negated
     if not negated and table.unique_cards:
+        # Only a unique card dead in another player's dead pile blocks a play (of a copy of
+        # it): with no unique card there (the usual case: the dead piles are short or empty),
+        # nothing is blocked, whatever the hand holds. A card dealt to that player is unique
+        # exactly when its flag says so; a guest (an instance past its own cards) is read as
+        # if it were (the long test below then decides).
+        flags_of = table.unique_flags
+        blocking = False
+        for other in range(len(table.seats)):
+            if other == seat:
+                continue
+            their_dead = table.seats[other].dead
+            if not their_dead:
+                continue
+            if not flags_of:
+                blocking = True
+                break
+            their = flags_of[other]
+            for i in their_dead:
+                if i >= len(their) or their[i]:
+                    blocking = True
+                    break
+            if blocking:
+                break
+        if not blocking:
+            return legal
         # Cards are played from the hand: with none of the seat's unique cards there, and no
         # ability negated, nothing is blocked (the usual case: no action read).
         # (A loop, not any() over a generator: compiled, that is an object more a call; and
@@ -511,14 +539,21 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
         return False
     n, answerers = len(table.seats), table.answerers
     # Only the seats holding an answering card where it can answer from (the hand, in play);
-    # a seat whose deck has none is passed over at once.
+    # a seat whose deck has none is passed over at once. Whether the action can be answered
+    # at all (most abilities are not political) is asked once, at the first seat whose deck
+    # has an answering card, before any seat's cards are read.
     others = []
+    answerable = False
     for k in range(1, n):
         other = (seat + k) % n
-        if answerers[other] and other not in table.out \
-                and reactions.holds_answer(table.seats[other], answerers[other]):
-            others.append(other)
-    if not others or not reactions.answerable(table.seats[seat], action):
+        if answerers[other] and other not in table.out:
+            if not answerable:
+                if not reactions.answerable(table.seats[seat], action):
+                    return False
+                answerable = True
+            if reactions.holds_answer(table.seats[other], answerers[other]):
+                others.append(other)
+    if not others:
         return False
     asked = [s for s in others
              if reactions.answers(table.seats, seat, action, s, table.answerers[s])]

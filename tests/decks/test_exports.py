@@ -162,7 +162,7 @@ def test_a_proxy_sheet_can_print_a_selection(ada: Client) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(
     shutil.which("pdftoppm") is None,
-    reason="pdftoppm (Debian's poppler-utils) renders the page; .ci/run installs it",
+    reason="pdftoppm (Debian's poppler-utils) renders the page; make test-tools installs it",
 )
 def test_a_rendered_proxy_page_has_nine_cards_in_a_centred_grid(tmp_path: Path) -> None:
     target = tmp_path / "proxies.pdf"

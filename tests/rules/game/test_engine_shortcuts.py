@@ -577,7 +577,10 @@ def military_choice_the_long_way(table: seats.Table, seat: int,
 def test_the_fight_foreseen_by_loops_is_the_key_functions_fight(
         decks: tuple[str, ...]) -> None:
     checked = 0
-    for table in every_table(decks, 8):
+    # Every 17th decision of 4 games: thousands of fights a table size, not a hundred thousand.
+    for table in every_table(decks, 4):
+        if table.decisions % 17:
+            continue
         for seat in table.active():
             me = table.seats[seat]
             for other in table.active():
@@ -1861,8 +1864,11 @@ def test_guests_added_kind_by_kind_leave_both_states_as_the_long_way(
     """_add_guest moves a card's counters kind by kind (not by name): every card in play of
     every other seat added as a guest leaves the host and the origin as the long way does."""
     checked = counted = 0
+    # A 4-player table has six times the host and origin pairs of a 2-player one: every 61st
+    # decision there, every 13th at two, several hundred additions each.
+    every = 13 if len(decks) == 2 else 61
     for table in every_table(decks, 3):
-        if table.decisions % 7:
+        if table.decisions % every:
             continue
         for h, host in enumerate(table.seats):
             for o, origin in enumerate(table.seats):
@@ -1980,14 +1986,15 @@ def test_a_table_played_in_own_runs_is_the_table_played_decision_by_decision(
     assert own_runs > 500
 
 
-@pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[:4], SAMPLES[2:6]])
+@pytest.mark.parametrize(("decks", "games"), [(SAMPLES[:2], 4), (SAMPLES[:4], 3),
+                                              (SAMPLES[2:6], 2)])
 def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
-        decks: tuple[str, ...]) -> None:
+        decks: tuple[str, ...], games: int) -> None:
     """_own_run carries out a seat's maintenance, discards and fights of the Military Phase
     without the uniques check: no action there but a play or an ability used (which go the
     long way) brings a card into play."""
     checked, fights = 0, 0
-    for table in every_table(decks, 8):
+    for table in every_table(decks, games):
         if table.stage not in ("maintenance", "discard", "military") \
                 or table.window is not None:
             continue

@@ -725,3 +725,28 @@ def test_greedy_plays_a_battle_event_for_a_small_expected_gain() -> None:
     hunt(state, [wolf], [soldier])
     act(state, Action("separate", soldier, wolf))
     assert choice(state) == Action("play", first(state, "flank"), soldier)
+
+
+@pytest.mark.parametrize(("guarded", "plays"), [
+    pytest.param(False, "pikeman", id="no-troop-guards-the-city"),
+    pytest.param(True, "clerk", id="a-troop-already-guards-it"),
+])
+def test_greedy_plays_a_troop_before_a_citizen_of_less_influence(guarded: bool,
+                                                                  plays: str) -> None:
+    # Tokens for one of two, no wanderer yet: a troop of two influence (2/3) scores
+    # TROOP_BASE 14 + 8 + its fight 2.5 = 24.5 against the citizen of one influence's
+    # 20 + 4 = 24, so it comes first while no troop is in play (at TROOP_BASE 10, the citizen;
+    # ninth round). With a troop in play its fight counts for nothing: the citizen.
+    state = make_game(personalities=[citizen("clerk", faction="guild", cost=(2, 0, 0)),
+                                     troop("pikeman", influence=2, offense=2, defense=3,
+                                           cost=(2, 0, 0)),
+                                     troop("guard")])
+    clear_hand(state)
+    if guarded:
+        place(state, first(state, "guard"), "defensive")
+    place(state, first(state, "clerk"), "hand")
+    place(state, first(state, "pikeman"), "hand")
+    state.personal = [2, 0, 0]
+    at_step(state, "action", "act")
+    chosen = choice(state)
+    assert chosen.kind == "play" and state.cards[chosen.card] == plays
