@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError
 
 from decks.deck_input import DeckInputError, deck_from_text
 from decks.formats.model import Deck
@@ -28,6 +29,12 @@ def read_deck(command: BaseCommand, file: str) -> Deck:
             close = problem.get("suggestions")
             hint = f" (did you mean: {', '.join(close)})" if close else ""
             command.stderr.write(f"  {where}{problem['message']}{hint}")
+        sys.exit(1)
+    except DatabaseError as error:
+        # The names are read against the catalogue's tables: on a fresh clone they exist only
+        # after `make data` (or `make run`), and a traceback would not say so.
+        command.stderr.write(f"{file}: the card catalogue cannot be read ({error}); set it up "
+                             "first with `make data` (migrate, import both catalogues)")
         sys.exit(1)
 
 

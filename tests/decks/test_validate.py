@@ -109,3 +109,28 @@ def test_bad_validation_requests_are_problem_documents(
     response = post(client, body)
     assert response.status_code == status
     assert response["Content-Type"] == "application/problem+json"
+
+
+@pytest.mark.parametrize("command", [
+    ["validate_deck"],
+    ["goldfish", "--games", "1", "--seed", "1"],
+    ["matchup", str(FIXTURES / "decklists" / "kalim-faithful.txt"), "--games", "1", "--seed",
+     "1"],
+])
+def test_a_command_before_the_catalogue_is_set_up_says_how_to_set_it_up(
+        command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh clone has no tables until `make data`: the decklist commands say so, not a
+    traceback."""
+    from django.db import OperationalError
+
+    from decks.management import decklist_file
+
+    def no_tables(text: str) -> None:
+        raise OperationalError("no such table: cards_card")
+
+    monkeypatch.setattr(decklist_file, "deck_from_text", no_tables)
+    name, *rest = command
+    code, out, err = run_command(name, str(DECKLISTS[0]), *rest)
+    assert code == 1 and out == ""
+    assert "the card catalogue cannot be read (no such table: cards_card)" in err
+    assert "make data" in err
