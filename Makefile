@@ -53,14 +53,17 @@ $(VENV)/.engine-built: $(VENV)/.installed $(ENGINE_SOURCES)
 
 install: $(VENV)/.installed $(VENV)/.engine-built
 
+# Debian packages, installed when missing and we are root (ocr-tools, test-tools, load-tools).
+APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+HAS_TESSERACT = ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1
+
 # Debian's Tesseract and its English data, for reading owners' card scans (docs/scans.md):
 # installed when missing and we are root; otherwise scans are kept but not read, and the site
 # says so.
 ocr-tools:
-	@if ! ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1; then \
+	@if ! $(HAS_TESSERACT); then \
 	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's tesseract-ocr for reading card scans"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      tesseract-ocr tesseract-ocr-eng) >/dev/null 2>&1 \
+	    ($(APT_INSTALL) tesseract-ocr tesseract-ocr-eng) >/dev/null 2>&1 \
 	      || echo "warning: could not install tesseract-ocr; card scans will not be read"; \
 	  else echo "note: card scans will not be read without Tesseract" \
 	    "(apt-get install tesseract-ocr tesseract-ocr-eng)"; fi; fi
@@ -138,14 +141,12 @@ test-tools:
 	@missing=(); \
 	command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils); \
 	[ -x "$(CHROMIUM)" ] || missing+=(chromium); \
-	ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1 \
-	  || missing+=(tesseract-ocr tesseract-ocr-eng); \
+	$(HAS_TESSERACT) || missing+=(tesseract-ocr tesseract-ocr-eng); \
 	command -v java >/dev/null 2>&1 || missing+=(default-jre-headless); \
 	command -v npm >/dev/null 2>&1 || missing+=(npm); \
 	if [ "$${#missing[@]}" -gt 0 ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's $${missing[*]} for the tests"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      "$${missing[@]}") >/dev/null 2>&1 \
+	    ($(APT_INSTALL) "$${missing[@]}") >/dev/null 2>&1 \
 	      || echo "warning: could not install $${missing[*]}; the tests that need them skip"; \
 	  else echo "note: without $${missing[*]} (apt-get install as root) some tests skip"; fi; fi
 
@@ -198,7 +199,7 @@ load-tools:
 	  || missing="$$missing postgresql-15"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's$$missing for the load run"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) \
+	    ($(APT_INSTALL) $$missing) \
 	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
 	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 

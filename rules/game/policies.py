@@ -293,7 +293,7 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
         return None
     personal = list(state.personal)
     counts = members
-    kept = rulings.kept_kind(state)
+    kept = context.kept
     homes = len(rulings.open_residences(state))
     total = context.influence + _counting_tokens(personal, counts)
     first: Action | None = None
@@ -462,8 +462,7 @@ def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Conte
         last = action.card
         reached = total + card.influence
         # The tokens its play leaves (its generic cost too: what the engine will take).
-        left = _paid(state.personal, card, rulings.kept_kind(state)) if card.generic \
-            else None
+        left = _paid(state.personal, card, context.kept) if card.generic else None
         for faction, kind in rulings.PRIMARY.items():
             count = members.get(faction, 0) + (1 if card.faction == faction else 0)
             if count >= 5:
@@ -487,7 +486,7 @@ class _Context:
         self._bonus: set[int] | None = None
         self._members: dict[str, int] | None = None
         self._influence = 0
-        self._kept = -1  # rulings.kept_kind, once asked (-1: not yet)
+        self._kept = -1  # kept, once asked (-1: not yet)
 
     def bonus_cost(self, card: Profile) -> float:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
@@ -516,9 +515,7 @@ class _Context:
         left1 = left1 if left1 > 0 else 0
         left2 = left2 if left2 > 0 else 0
         held = left0 + left1 + left2
-        if self._kept < 0:
-            self._kept = rulings.kept_kind(self.state)
-        kept = self._kept
+        kept = self.kept
         if len(self._bonus) == 1 and kept in self._bonus:
             # The usual case, by arithmetic: take_any spends the kept kind (the one that
             # counts) only once the others are out.
@@ -535,6 +532,13 @@ class _Context:
             if generic > held:
                 total += generic - held
         return total * BONUS_TOKEN
+
+    @property
+    def kept(self) -> int:
+        """The kind a generic cost spares (:func:`rulings.kept_kind`)."""
+        if self._kept < 0:
+            self._kept = rulings.kept_kind(self.state)
+        return self._kept
 
     @property
     def members(self) -> dict[str, int]:

@@ -369,84 +369,42 @@ def rival_options(table: Table, seat: int) -> list[Action]:
 
 def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
     """The actions of ``legal`` not :func:`_blocked`, the other players' dead piles read
-    once, and only for a unique card's play."""
+    once. Usually no unique card lies there and no ability is negated: then nothing is
+    blocked, and the engine's list itself is returned (nobody changes it)."""
     state, negated = table.seats[seat], table.negated
-    if not negated and table.unique_cards:
-        # Only a unique card dead in another player's dead pile blocks a play (of a copy of
-        # it): with no unique card there (the usual case: the dead piles are short or empty),
-        # nothing is blocked, whatever the hand holds. A card dealt to that player is unique
-        # exactly when its flag says so; a guest (an instance past its own cards) is read as
-        # if it were (the long test below then decides).
-        flags_of = table.unique_flags
-        blocking = False
-        for other in range(len(table.seats)):
-            if other == seat:
-                continue
-            their_dead = table.seats[other].dead
-            if not their_dead:
-                continue
-            if not flags_of:
-                blocking = True
-                break
-            their = flags_of[other]
-            for i in their_dead:
-                if i >= len(their) or their[i]:
-                    blocking = True
-                    break
-            if blocking:
-                break
-        if not blocking:
-            return legal
-        # Cards are played from the hand: with none of the seat's unique cards there, and no
-        # ability negated, nothing is blocked (the usual case: no action read).
-        # (A loop, not any() over a generator: compiled, that is an object more a call; and
-        # the engine's list itself, as a solo game's policy gets it: nobody changes it.)
-        # The hand read (a few cards), not every unique card of the deck: only the seat's own
-        # cards are ever in its hand (guests join the zones in play).
-        in_hand: list[str] | None = None
-        if table.unique_flags:
-            flags = table.unique_flags[seat]
-            for i in state.hand:
-                if i < len(flags) and flags[i]:
-                    if in_hand is None:
-                        in_hand = []
-                    in_hand.append(state.cards[i])
-        else:
-            where = state.where
-            for i in table.unique_cards[seat]:
-                if where[i] == "hand":
-                    if in_hand is None:
-                        in_hand = []
-                    in_hand.append(state.cards[i])
-        if in_hand is None:
-            return legal
-        # Nor with none of those cards dead in another player's dead pile (only the play of
-        # one of them could be blocked): the dead piles read, not the actions.
-        dead_here = False
-        for other, them in enumerate(table.seats):
-            if other != seat:
-                for i in them.zones["dead"]:
-                    if them.cards[i] in in_hand:
-                        dead_here = True
-                        break
-        if not dead_here:
-            return legal
-    dead: set[str] | None = None
+    dead = _dead_uniques(table, seat)
+    if not negated and not dead:
+        return legal
     found = []
     for action in legal:
         kind = action.kind
         if kind == "use" and negated and (seat, action.card) in negated:
             continue
-        if kind == "play":
-            card = state.card(action.card)
-            if card.unique:
-                if dead is None:
-                    dead = {other.cards[i] for s, other in enumerate(table.seats) if s != seat
-                            for i in other.zones["dead"]}
-                if card.id in dead:
-                    continue
+        if kind == "play" and dead and state.cards[action.card] in dead:
+            continue
         found.append(action)
     return found
+
+
+def _dead_uniques(table: Table, seat: int) -> set[str] | None:
+    """The ids of the unique cards in the other players' dead piles, None when there are
+    none (each seat's dealt cards by their flags; a guest, past them, by its card)."""
+    dead: set[str] | None = None
+    flags_of = table.unique_flags
+    for other in range(len(table.seats)):
+        if other == seat:
+            continue
+        them = table.seats[other]
+        their_dead = them.dead
+        if not their_dead:
+            continue
+        flags = flags_of[other] if flags_of else []
+        for i in their_dead:
+            if flags[i] if i < len(flags) else them.card(i).unique:
+                if dead is None:
+                    dead = set()
+                dead.add(them.cards[i])
+    return dead
 
 
 def _blocked(table: Table, seat: int, action: Action) -> bool:
