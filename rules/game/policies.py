@@ -14,7 +14,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     in hand (one of them in play) outnumber the wanderers, when one more citizen would find
     no residence open now (structures in hand not counted); otherwise a personality
     (always while a faction has four members in play and none in hand: the fifth switches
-    on the token bonus); it recycles a discard pile only when both draw piles are empty;
+    on the token bonus; and while a wanderer is in the row and its troops in play and in
+    hand do not outnumber the wanderers: the troops come from the personality pile); it
+    recycles a discard pile only when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations,
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
@@ -24,7 +26,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     can afford, by this score: personalities by faction influence and income (a token of
     income worth more than a point of influence; troops a little below citizens, more
     while it has no more troops than wanderers), structures when residences
-    are short (a free one already when the next citizen would find no open residence) or
+    are short (a free one already when the next citizen would find no open residence, or
+    when the open residences outnumber the citizens in hand) or
     by their income (worth more the earlier they come, twice over while
     the structure pile more often brings income than the personality pile and its troops
     outnumber the wanderers, as for the draw), income events, a first
@@ -193,8 +196,12 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
             and _defended(state, hand=True):
         want = "structures"
     # A personality, though, while a faction has four members in play and none in hand: the
-    # fifth switches on the token bonus (measured: docs/goldfish.md, seventh round).
-    if want == "structures" and len(draws) > 1 and _fifth_wanted(state, hand):
+    # fifth switches on the token bonus (measured: docs/goldfish.md, seventh round); and while
+    # a wanderer is in the row and the troops in play and in hand do not outnumber the
+    # wanderers: troops come from the personality pile, and an overrun loses before a
+    # homeless citizen costs anything (docs/goldfish.md, tenth round).
+    if want == "structures" and len(draws) > 1 and (_fifth_wanted(state, hand)
+                                                     or _troops_wanted(state, hand)):
         want = "personalities"
     return draws.get(want) or next(iter(draws.values()))
 
@@ -207,6 +214,21 @@ def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
                 c.type == "personality" and c.faction == faction for c in hand):
             return True
     return False
+
+
+def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
+    """A wanderer in the row, and no more troops in play and in hand than wanderers."""
+    wanderers = len(state.zones["wanderers"])
+    if not wanderers:
+        return False
+    troops = 0
+    for c in hand:
+        if c.is_troop:
+            troops += 1
+    for t in state.defensive:
+        if state.card(t).is_troop:
+            troops += 1
+    return troops <= wanderers
 
 
 def _defended(state: GameState, hand: bool = False) -> bool:
@@ -625,8 +647,12 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if income and _structures_richer(state) and _defended(state, hand=True):
             income *= STRUCTURE_INCOME_RICHER
         short = context.short_of_homes
-        if not income and short == 0 and card.total_cost <= CHEAP_HOME:
-            short = 1  # a cheap home for the next citizen (measured: docs/goldfish.md)
+        if not income and ((short == 0 and card.total_cost <= CHEAP_HOME)
+                           or (short < 0 and not card.total_cost)):
+            # A cheap home for the next citizen (measured: docs/goldfish.md); a free one also
+            # while the open residences outnumber the citizens in hand: it costs no token and
+            # leaves the hand for a fresh draw (docs/goldfish.md, tenth round).
+            short = 1
         value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":

@@ -213,12 +213,14 @@ def test_greedy_plays_the_citizen_whose_income_pays_for_the_next_ones() -> None:
 @pytest.mark.parametrize(("cost", "citizens", "plays"), [
     pytest.param(0, 1, True, id="free-and-the-next-citizen-finds-no-open-residence"),
     pytest.param(1, 1, False, id="not-free"),
-    pytest.param(0, 0, False, id="a-residence-open-for-the-next-citizen"),
+    pytest.param(0, 0, True, id="free-though-a-residence-is-open-for-the-next-citizen"),
 ])
 def test_greedy_plays_a_free_home_when_the_next_citizen_would_find_none(
         cost: int, citizens: int, plays: bool) -> None:
     # The stronghold's one residence is open; a citizen in hand it cannot pay for yet takes
     # it, so the next citizen drawn would find none: a free hut is played now (sixth round).
+    # A free one also while the open residences outnumber the citizens in hand: it costs
+    # no token and leaves the hand (tenth round; it used to pass).
     state = make_game(holdings=[stronghold(residencies=1)],
                       structures=[structure("hut", cost=cost)],
                       personalities=[citizen("clerk", cost=(0, 0, 3))])
@@ -426,6 +428,23 @@ def test_greedy_draws_a_personality_while_a_faction_waits_for_its_fifth_member(
         place(state, first(state, "t4"), "hand")
     place(state, first(state, "w"), "wanderers")
     at_step(state, "maintenance", "draw")
+    assert choice(state) == Action("draw", option=pile)
+
+
+@pytest.mark.parametrize(("troops", "in_hand", "wanderers", "pile"), [
+    pytest.param(1, 0, 1, "personalities", id="one-troop-for-one-wanderer"),
+    pytest.param(2, 0, 2, "personalities", id="two-troops-for-two-wanderers"),
+    pytest.param(1, 1, 1, "structures", id="a-troop-in-hand-beside-the-one-in-play"),
+    pytest.param(2, 0, 1, "structures", id="troops-outnumber-the-wanderers"),
+    pytest.param(0, 0, 0, "structures", id="no-wanderer-in-the-row"),
+])
+def test_greedy_draws_a_personality_while_its_troops_do_not_outnumber_the_wanderers(
+        troops: int, in_hand: int, wanderers: int, pile: str) -> None:
+    # Three citizens in hand and two homes (the stronghold's): a structure, unless a
+    # wanderer is in the row and the troops in play and in hand do not outnumber the
+    # wanderers: troops come from the personality pile, and an overrun loses the game
+    # before a homeless citizen costs anything (tenth round; it drew a structure).
+    state = _drawing(troops, wanderers, 0, in_hand=in_hand, citizens=3)
     assert choice(state) == Action("draw", option=pile)
 
 
