@@ -116,9 +116,8 @@ class SeatPolicy:
         if choice.kind != "pass":
             return choice
         if rivals is None:
-            rivals = seats.rival_options(table, seat)
-            if not rivals:
-                return choice
+            # Looked for without listing them as Actions (rival_pick: the same choice).
+            return rival_pick(table, seat) or choice
         return rival_choice(table, seat, rivals) or choice
 
 
@@ -131,17 +130,27 @@ def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None 
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
     exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
-    target = table.seats[action.target].card(
-        aimed if aimed >= 0 else rivalry.target_of(action.option))
+    if crowded is None and table.seats[action.target].card(
+            aimed if aimed >= 0 else rivalry.target_of(action.option)).is_troop:
+        crowded = _crowded(table, CRUSADE_ROUNDS)
+    return _exhaust_worth(table, seat, action.card, action.target,
+                          rivalry.ability_of(action.option),
+                          aimed if aimed >= 0 else rivalry.target_of(action.option),
+                          bool(crowded))
+
+
+def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, ability: str,
+                   aimed: int, crowded: bool) -> int:
+    """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
+    ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
+    troop)."""
+    target = table.seats[victim].card(aimed)
     if target.is_troop:
-        if crowded is None:
-            crowded = _crowded(table, CRUSADE_ROUNDS)
         if crowded:
             return 0  # every troop may be needed against the wanderers before long
         worth = target.offense + target.defense
-        bearer = table.seats[seat].card(action.card)
+        bearer = table.seats[seat].card(bearer_card)
         if bearer.is_troop:
-            ability = rivalry.ability_of(action.option)
             for parsed in rivalry.rival_abilities(bearer):
                 if parsed[0] == ability and parsed[1]:
                     worth -= bearer.offense + bearer.defense
@@ -191,6 +200,89 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
             chosen = action
             top, kind, amount, last, card = total, on_pool, worth, -victim, -action.card
     return chosen
+
+
+def rival_pick(table: Table, seat: int) -> Action | None:
+    """:func:`rival_choice` of :func:`seats.rival_options`, without listing the options: each
+    one weighed as rivalry.options would list it, in its order, and only the one chosen made
+    an Action. A victim less near victory than the best found so far is passed over whole
+    (none of his options could be chosen: the influence total comes first)."""
+    setting = seats.rival_setting(table, seat)
+    if setting is None:
+        return None
+    others, used, bearers = setting
+    table_seats = table.seats
+    state = table_seats[seat]
+    found = False
+    top = kind = amount = last = card_key = 0
+    pick_card = pick_victim = -1
+    pick_option = ""
+    crowded: bool | None = None
+    totals: dict[int, int] = {}
+    members_of: dict[str | None, int] | None = None
+    for bearer in rivalry.usable_bearers(state, used, bearers):
+        if used and bearer in used:
+            continue
+        card = state.card(bearer)
+        for ability, exhausts, members in rivalry.rival_abilities(card):
+            if exhausts and bearer in state.exhausted:
+                continue
+            if members:
+                if members_of is None:
+                    members_of = {}
+                if card.faction not in members_of:
+                    members_of[card.faction] = rivalry.faction_members(table_seats,
+                                                                       card.faction)
+                if members_of[card.faction] < members:
+                    continue
+            aimed = rivalry.EXHAUSTING.get(ability)
+            taken = 0  # (the kind a pool ability takes, -1 any)
+            if aimed is None:
+                strength, taken, _ = rivalry.RIVAL_ABILITIES[ability]
+                if not card.strength[strength]:
+                    continue
+            for victim in others:
+                total = totals.get(victim)
+                if total is None:
+                    total = totals[victim] = rulings.influence_total(table_seats[victim])
+                if found and total < top:
+                    continue
+                them = table_seats[victim]
+                if aimed is None:
+                    pool = them.personal
+                    if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
+                        continue
+                    worth = pool[0] + pool[1] + pool[2]
+                    if not found or total > top or (total == top and (
+                            1 > kind or (1 == kind and (
+                                worth > amount or (worth == amount and (
+                                    -victim > last or (-victim == last
+                                                       and -bearer > card_key))))))):
+                        found = True
+                        top, kind, amount, last, card_key = total, 1, worth, -victim, -bearer
+                        pick_card, pick_victim, pick_option = bearer, victim, ability
+                    continue
+                for target in rivalry.exhaust_targets(them, aimed[1]):
+                    if found and total < top:
+                        break
+                    if crowded is None and them.card(target).is_troop:
+                        crowded = _crowded(table, CRUSADE_ROUNDS)
+                    worth = _exhaust_worth(table, seat, bearer, victim, ability, target,
+                                           bool(crowded))
+                    if worth <= 0:
+                        continue
+                    if not found or total > top or (total == top and (
+                            0 > kind or (0 == kind and (
+                                worth > amount or (worth == amount and (
+                                    -victim > last or (-victim == last
+                                                       and -bearer > card_key))))))):
+                        found = True
+                        top, kind, amount, last, card_key = total, 0, worth, -victim, -bearer
+                        pick_card, pick_victim = bearer, victim
+                        pick_option = rivalry.exhaust_option(ability, target)
+    if not found:
+        return None
+    return Action("use_on", pick_card, pick_victim, pick_option)
 
 
 def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
@@ -283,6 +375,10 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
                 # Its risk at home is at least 0, so the attack is worth less than
                 # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
                 # that is (only the best attack of at least ATTACK_WORTH ever is).
+                continue
+            if best is not None and worth + exposed <= best[0]:
+                # Nor can it beat the best so far (its risk is at least 0): its risk is left
+                # to an attack that might (the same figure, worked out then).
                 continue
             risk = _home_risk(me, threats, sent, lineups) - exposed
             if hold:

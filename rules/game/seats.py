@@ -355,16 +355,26 @@ def rival_options(table: Table, seat: int) -> list[Action]:
     seat that decides now, may use on another player or his cards now: only at its turn of
     the Action and Development cycle (in the table's legal actions they come before the
     pass)."""
+    setting = rival_setting(table, seat)
+    if setting is None:
+        return []
+    others, used, bearers = setting
+    return rivalry.options(table.seats, seat, others, used, bearers)
+
+
+def rival_setting(table: Table, seat: int
+                  ) -> tuple[list[int], Collection[int], list[int] | None] | None:
+    """What :func:`rival_options` hands rivalry.options (the other seats still in, the
+    bearers used this round, the seat's bearers), None when ``seat`` may use none now."""
     state = table.seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
             or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
-        return []
+        return None
     others = [s for s in table.active() if s != seat]
     # (no set made when no bearer used one this round, the usual case)
     used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
         if table.rivals_used else ()
-    return rivalry.options(table.seats, seat, others, used,
-                           table.rival_bearers[seat] if table.rival_bearers else None)
+    return others, used, table.rival_bearers[seat] if table.rival_bearers else None
 
 
 def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:

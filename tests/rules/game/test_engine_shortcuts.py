@@ -2013,3 +2013,33 @@ def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
             checked += 1
     assert checked > 500
     assert fights > 100
+
+
+# --- the table's eighth speed pass (docs/matchups.md, "Eighth pass") -------------------------
+
+
+@pytest.mark.parametrize("decks", [*TABLES, (SAMPLES[5], SAMPLES[2])])
+def test_the_rival_ability_picked_without_listing_them_is_the_one_chosen_from_the_list(
+        decks: tuple[str, ...]) -> None:
+    """rival_pick weighs the options without making them Actions: the rule's choice among
+    rival_options (the victim nearest victory, on his pool before exhausting a card, the most
+    tokens or the card worth most, then the lowest seat and bearer, the first listed of
+    equals; an exhausting one only when worth something), or None, for every seat at every
+    step of the tables."""
+    checked = picked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            rivals = seats.rival_options(table, seat)
+            worthy = [a for a in rivals if rivalry.target_of(a.option) < 0
+                      or mp.exhaust_worth(table, seat, a) > 0]
+            expected = max(worthy, key=lambda a: (
+                rulings.influence_total(table.seats[a.target]),
+                int(rivalry.target_of(a.option) < 0),
+                sum(table.seats[a.target].personal) if rivalry.target_of(a.option) < 0
+                else mp.exhaust_worth(table, seat, a), -a.target, -a.card), default=None)
+            found = mp.rival_pick(table, seat)
+            assert found == expected == mp.rival_choice(table, seat, rivals)
+            checked += 1
+            picked += found is not None
+    assert checked > 300
+    assert picked > 20
