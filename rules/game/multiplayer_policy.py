@@ -106,8 +106,10 @@ class SeatPolicy:
         # them (seats.play, defers_rivals), it looks for them only then; offered them, it sets
         # them aside (the same choice either way).
         rivals: list[Action] | None = None
-        offered = actions if isinstance(actions, list) else list(actions)
-        for action in offered:  # (a list: compiled, read natively, not as any Sequence)
+        # (a list of Actions, so typed: compiled, read natively, not as any Sequence; the
+        # isinstance alone would make it a list of Any, its kinds compared generically)
+        offered: list[Action] = actions if isinstance(actions, list) else list(actions)
+        for action in offered:
             if action.kind == "use_on":
                 rivals = [a for a in offered if a.kind == "use_on"]
                 break
@@ -207,12 +209,27 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     one weighed as rivalry.options would list it, in its order, and only the one chosen made
     an Action. A victim less near victory than the best found so far is passed over whole
     (none of his options could be chosen: the influence total comes first)."""
-    setting = seats.rival_setting(table, seat)
-    if setting is None:
-        return None
-    others, used, bearers = setting
     table_seats = table.seats
     state = table_seats[seat]
+    if table.window is not None or table.stage != "action" or table.hosting is not None \
+            or state.step != "act" or state.combat is not None or state.bounty_due \
+            or (table.rival_bearers and not table.rival_bearers[seat]):
+        return None  # (seats.rival_setting's None)
+    # The bearers in play not used this round first: most passes have none (each bearer
+    # uses one a round), and then no other seat is read.
+    used: set[int] = set()
+    if table.rivals_used:
+        for s, bearer in table.rivals_used:
+            if s == seat:
+                used.add(bearer)
+    bearers = rivalry.usable_bearers(state, used,
+                                     table.rival_bearers[seat] if table.rival_bearers else None)
+    if not bearers:
+        return None
+    others: list[int] = []
+    for s in table.active():
+        if s != seat:
+            others.append(s)
     found = False
     top = kind = amount = last = card_key = 0
     pick_card = pick_victim = -1
@@ -220,7 +237,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     crowded: bool | None = None
     totals: dict[int, int] = {}
     members_of: dict[str | None, int] | None = None
-    for bearer in rivalry.usable_bearers(state, used, bearers):
+    for bearer in bearers:
         if used and bearer in used:
             continue
         card = state.card(bearer)
@@ -332,6 +349,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     ready: list[int] | None = None  # this seat's ready troops, for both options
     # Each target's troops at home, for both options.
     homes: list[list[int] | None] = [None] * len(table.seats)
+    lined: dict[int, list[int]] = {}  # the attackers past a wall, by its room and option
     for action in actions:
         if action.kind != "attack":
             continue
@@ -362,7 +380,14 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if home is None:
             home = _at_home(them, [])
             homes[action.target] = home
-        fight = _fight(me, _lineup(me, sent, them), them, home[:])
+        # The attackers past his wall: the same for every target whose wall has the same
+        # room (or who has none), worked out once for each option and room.
+        room = _wall_room(them)
+        key = 2 * room + 2 + hold  # (room -1 up, both options)
+        free = lined.get(key)
+        if free is None:
+            free = lined[key] = _past_the_wall(me, sent, room)
+        fight = _fight(me, free, them, home[:])
         worth = _fight_worth(table, action.target, fight, leader, totals)
         if not (risked_hold if hold else risked_all):
             if threats is None:  # (only when an attack is weighed: none is, most steps)
@@ -495,22 +520,31 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
     """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
     what :func:`foresee` works out before the defenders are counted (the same whoever is at
     home, so the Military choice works it out once per attacker)."""
+    return _past_the_wall(attacker, sent, _wall_room(defender))
+
+
+def _wall_room(defender: GameState) -> int:
+    """The room of ``defender``'s first wall (only its room is read), -1 without a wall: all
+    of the defender :func:`_lineup` reads."""
+    for w in defender.defensive:
+        if defender.card(w).subtype == "wall":
+            return defender.card(w).residencies
+    return -1
+
+
+def _past_the_wall(attacker: GameState, sent: list[int], room: int) -> list[int]:
+    """:func:`_lineup` against a wall of ``room`` (-1: none)."""
     free: list[int] = []
     powers: list[int] = []  # each one's -offense: strongest first
     for t in sent:
         _insert(free, powers, t, -attacker.card(t).offense)
     if not free:
         return free
-    wall = -1
-    for w in defender.defensive:  # (the first wall: only its room is read)
-        if defender.card(w).subtype == "wall":
-            wall = w
-            break
-    if wall >= 0:
+    if room >= 0:
         # The wall's room filled climbers first (they get over it), then the weakest others
         # (min of (offense, instance)): those others stay at the wall. By loops on plain
         # numbers, not a sorted list of key tuples and sets (the same attackers stay).
-        slots = min(defender.card(wall).residencies, len(free))
+        slots = min(room, len(free))
         walkers: list[int] = []  # the attackers that do not climb, weakest first
         weights: list[int] = []
         for k in range(len(free)):

@@ -350,15 +350,18 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     return found
 
 
-def rival_options(table: Table, seat: int) -> list[Action]:
+def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     """The rival abilities (Extort, Tithe, Sap; Crusade, Discredit, Influence) ``seat``, the
     seat that decides now, may use on another player or his cards now: only at its turn of
     the Action and Development cycle (in the table's legal actions they come before the
-    pass)."""
+    pass). (``bearer``: only that card's, when not -1.)"""
     setting = rival_setting(table, seat)
     if setting is None:
         return []
     others, used, bearers = setting
+    if bearer >= 0:
+        known = bearer < len(table.seats[seat].where) and (bearers is None or bearer in bearers)
+        bearers = [bearer] if known else []
     return rivalry.options(table.seats, seat, others, used, bearers)
 
 
@@ -1230,8 +1233,9 @@ def _decide(table: Table, seat: int, choice: Action, actions: list[Action],
             break
     if not offered and deferring and choice.kind == "use_on":
         # A rival ability the policy looked for itself (defers_rivals): legal exactly
-        # when it is one of rival_options, the only use_on actions apply would find.
-        if choice not in rival_options(table, seat):
+        # when it is one of rival_options, the only use_on actions apply would find; and
+        # of those only its bearer's can be it (they are listed by bearer, the others not).
+        if choice not in rival_options(table, seat, choice.card):
             raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
                                f"{choice!r} is not a legal action for seat {seat + 1} now.")
         offered = True
