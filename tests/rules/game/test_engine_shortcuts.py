@@ -2043,3 +2043,35 @@ def test_the_rival_ability_picked_without_listing_them_is_the_one_chosen_from_th
             picked += found is not None
     assert checked > 300
     assert picked > 20
+
+
+@pytest.mark.parametrize("decks", [*TABLES, SAMPLES[2:6], (SAMPLES[5], SAMPLES[4])])
+def test_a_seat_whose_answering_cards_answer_other_kinds_of_action_has_no_answer(
+        decks: tuple[str, ...]) -> None:
+    """The reaction window passes over a seat whose answering cards can answer none of what
+    could answer the action (reactions.answer_kinds, answered_by): by the rules, an interrupt
+    answers an event played, Debate a political ability, Persuade a card brought into play,
+    Retain a unique played; such a seat has no answer (reactions.answers) to an action that
+    can be answered, and answered_by is 0 exactly when it cannot be (answerable: no window
+    opens), for every legal action at every step of the tables and every other seat."""
+    checked = passed_over = 0
+    for table in every_table(decks, 5):
+        if table.window is not None:
+            continue
+        seat = seats.to_move(table)
+        acting = table.seats[seat]
+        for action in seats.legal_actions(table):
+            wanted = reactions.answered_by(acting, action)
+            assert (wanted != 0) == reactions.answerable(acting, action)
+            for other in range(table.players):
+                if other == seat:
+                    continue
+                kinds = reactions.answer_kinds(table.seats[other], table.answerers[other])
+                assert kinds == table.answer_kinds[other]
+                # (an action that cannot be answered at all opens no window: answerable)
+                if wanted and not kinds & wanted:
+                    assert reactions.answers(table.seats, seat, action, other,
+                                             table.answerers[other]) == []
+                    passed_over += bool(table.answerers[other])
+                checked += 1
+    assert checked > 1000 and passed_over > 100
