@@ -2075,3 +2075,28 @@ def test_a_seat_whose_answering_cards_answer_other_kinds_of_action_has_no_answer
                     passed_over += bool(table.answerers[other])
                 checked += 1
     assert checked > 1000 and passed_over > 100
+
+
+@pytest.mark.parametrize("decks", [*TABLES, (SAMPLES[5], SAMPLES[2])])
+def test_a_rival_ability_checked_against_its_bearer_s_options_is_checked_against_all(
+        decks: tuple[str, ...]) -> None:
+    """seats._decide checks a rival ability the policy found itself against its bearer's
+    options only (rival_options with ``bearer``): legal exactly when it is one of all the
+    seat's options, for each option and for the same aimed at another seat or borne by
+    another card (in play, not in play, past the seat's cards), at every step."""
+    checked = legal = 0
+    for table in every_table(decks, 5):
+        for seat in table.active():
+            every = seats.rival_options(table, seat)
+            cards = len(table.seats[seat].where)
+            tried = list(every)
+            for a in every:
+                tried += [Action("use_on", a.card, (a.target + 1) % table.players, a.option),
+                          Action("use_on", (a.card + 7) % cards, a.target, a.option),
+                          Action("use_on", cards + 3, a.target, a.option)]
+            for a in tried:
+                found = a in seats.rival_options(table, seat, a.card)
+                assert found == (a in every)
+                checked += 1
+                legal += found
+    assert checked > 300 and legal > 50
