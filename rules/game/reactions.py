@@ -127,7 +127,6 @@ ANSWERS_EVENT: Final = 1  # an interrupt event: an event played
 ANSWERS_POLITICAL: Final = 2  # Debate: a political ability used
 ANSWERS_CARD: Final = 4  # Persuade: a card brought into play (not an event)
 ANSWERS_UNIQUE: Final = 8  # Retain: a unique card played
-ANSWERS_ANY: Final = 15
 
 
 def answer_kinds(state: GameState, cards: Sequence[int]) -> int:
