@@ -2100,3 +2100,30 @@ def test_a_rival_ability_checked_against_its_bearer_s_options_is_checked_against
                 checked += 1
                 legal += found
     assert checked > 300 and legal > 50
+
+
+@pytest.mark.parametrize("decks", TABLES[1:])  # (the 2-player table's decks build no wall)
+def test_the_attackers_past_a_wall_are_the_same_for_every_wall_of_that_room(
+        decks: tuple[str, ...]) -> None:
+    """The Military choice works out the attackers past a wall once per wall room and option
+    (mp._wall_room, _past_the_wall): against every other seat, with its wall's room or none,
+    they are the long way's lineup against that seat, for every seat's ready troops (all of
+    them, holding one back, each alone), before every 3rd decision."""
+    checked = walled = 0
+    for table in every_table(decks, 4):
+        if table.decisions % 3:
+            continue
+        for seat, me in enumerate(table.seats):
+            ready = seats._ready_troops(me)
+            for sent in [ready, seats.attackers(me, "hold"), *([t] for t in ready)]:
+                if not sent:
+                    continue
+                for other, them in enumerate(table.seats):
+                    if other == seat:
+                        continue
+                    room = mp._wall_room(them)
+                    assert mp._past_the_wall(me, sent, room) \
+                        == lineup_the_long_way(me, sent, them)
+                    checked += 1
+                    walled += room >= 0
+    assert checked > 300 and walled > 50
