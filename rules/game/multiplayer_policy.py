@@ -106,8 +106,10 @@ class SeatPolicy:
         # them (seats.play, defers_rivals), it looks for them only then; offered them, it sets
         # them aside (the same choice either way).
         rivals: list[Action] | None = None
-        offered = actions if isinstance(actions, list) else list(actions)
-        for action in offered:  # (a list: compiled, read natively, not as any Sequence)
+        # (a list of Actions, so typed: compiled, read natively, not as any Sequence; the
+        # isinstance alone would make it a list of Any, its kinds compared generically)
+        offered: list[Action] = actions if isinstance(actions, list) else list(actions)
+        for action in offered:
             if action.kind == "use_on":
                 rivals = [a for a in offered if a.kind == "use_on"]
                 break
@@ -116,9 +118,8 @@ class SeatPolicy:
         if choice.kind != "pass":
             return choice
         if rivals is None:
-            rivals = seats.rival_options(table, seat)
-            if not rivals:
-                return choice
+            # Looked for without listing them as Actions (rival_pick: the same choice).
+            return rival_pick(table, seat) or choice
         return rival_choice(table, seat, rivals) or choice
 
 
@@ -131,17 +132,27 @@ def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None 
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
     exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
-    target = table.seats[action.target].card(
-        aimed if aimed >= 0 else rivalry.target_of(action.option))
+    if crowded is None and table.seats[action.target].card(
+            aimed if aimed >= 0 else rivalry.target_of(action.option)).is_troop:
+        crowded = _crowded(table, CRUSADE_ROUNDS)
+    return _exhaust_worth(table, seat, action.card, action.target,
+                          rivalry.ability_of(action.option),
+                          aimed if aimed >= 0 else rivalry.target_of(action.option),
+                          bool(crowded))
+
+
+def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, ability: str,
+                   aimed: int, crowded: bool) -> int:
+    """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
+    ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
+    troop)."""
+    target = table.seats[victim].card(aimed)
     if target.is_troop:
-        if crowded is None:
-            crowded = _crowded(table, CRUSADE_ROUNDS)
         if crowded:
             return 0  # every troop may be needed against the wanderers before long
         worth = target.offense + target.defense
-        bearer = table.seats[seat].card(action.card)
+        bearer = table.seats[seat].card(bearer_card)
         if bearer.is_troop:
-            ability = rivalry.ability_of(action.option)
             for parsed in rivalry.rival_abilities(bearer):
                 if parsed[0] == ability and parsed[1]:
                     worth -= bearer.offense + bearer.defense
@@ -193,6 +204,104 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
     return chosen
 
 
+def rival_pick(table: Table, seat: int) -> Action | None:
+    """:func:`rival_choice` of :func:`seats.rival_options`, without listing the options: each
+    one weighed as rivalry.options would list it, in its order, and only the one chosen made
+    an Action. A victim less near victory than the best found so far is passed over whole
+    (none of his options could be chosen: the influence total comes first)."""
+    table_seats = table.seats
+    state = table_seats[seat]
+    if table.window is not None or table.stage != "action" or table.hosting is not None \
+            or state.step != "act" or state.combat is not None or state.bounty_due \
+            or (table.rival_bearers and not table.rival_bearers[seat]):
+        return None  # (seats.rival_setting's None)
+    # The bearers in play not used this round first: most passes have none (each bearer
+    # uses one a round), and then no other seat is read.
+    used: set[int] = set()
+    if table.rivals_used:
+        for s, bearer in table.rivals_used:
+            if s == seat:
+                used.add(bearer)
+    bearers = rivalry.usable_bearers(state, used,
+                                     table.rival_bearers[seat] if table.rival_bearers else None)
+    if not bearers:
+        return None
+    others: list[int] = []
+    for s in table.active():
+        if s != seat:
+            others.append(s)
+    found = False
+    top = kind = amount = last = card_key = 0
+    pick_card = pick_victim = -1
+    pick_option = ""
+    crowded: bool | None = None
+    totals: dict[int, int] = {}
+    members_of: dict[str | None, int] | None = None
+    for bearer in bearers:
+        if used and bearer in used:
+            continue
+        card = state.card(bearer)
+        for ability, exhausts, members in rivalry.rival_abilities(card):
+            if exhausts and bearer in state.exhausted:
+                continue
+            if members:
+                if members_of is None:
+                    members_of = {}
+                if card.faction not in members_of:
+                    members_of[card.faction] = rivalry.faction_members(table_seats,
+                                                                       card.faction)
+                if members_of[card.faction] < members:
+                    continue
+            aimed = rivalry.EXHAUSTING.get(ability)
+            taken = 0  # (the kind a pool ability takes, -1 any)
+            if aimed is None:
+                strength, taken, _ = rivalry.RIVAL_ABILITIES[ability]
+                if not card.strength[strength]:
+                    continue
+            for victim in others:
+                total = totals.get(victim)
+                if total is None:
+                    total = totals[victim] = rulings.influence_total(table_seats[victim])
+                if found and total < top:
+                    continue
+                them = table_seats[victim]
+                if aimed is None:
+                    pool = them.personal
+                    if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
+                        continue
+                    worth = pool[0] + pool[1] + pool[2]
+                    if not found or total > top or (total == top and (
+                            1 > kind or (1 == kind and (
+                                worth > amount or (worth == amount and (
+                                    -victim > last or (-victim == last
+                                                       and -bearer > card_key))))))):
+                        found = True
+                        top, kind, amount, last, card_key = total, 1, worth, -victim, -bearer
+                        pick_card, pick_victim, pick_option = bearer, victim, ability
+                    continue
+                for target in rivalry.exhaust_targets(them, aimed[1]):
+                    if found and total < top:
+                        break
+                    if crowded is None and them.card(target).is_troop:
+                        crowded = _crowded(table, CRUSADE_ROUNDS)
+                    worth = _exhaust_worth(table, seat, bearer, victim, ability, target,
+                                           bool(crowded))
+                    if worth <= 0:
+                        continue
+                    if not found or total > top or (total == top and (
+                            0 > kind or (0 == kind and (
+                                worth > amount or (worth == amount and (
+                                    -victim > last or (-victim == last
+                                                       and -bearer > card_key))))))):
+                        found = True
+                        top, kind, amount, last, card_key = total, 0, worth, -victim, -bearer
+                        pick_card, pick_victim = bearer, victim
+                        pick_option = rivalry.exhaust_option(ability, target)
+    if not found:
+        return None
+    return Action("use_on", pick_card, pick_victim, pick_option)
+
+
 def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
     """The greedy seat's answer in a reaction window: it answers when the action held back
     is the player nearest victory's (it would help him) or takes from this seat, with the
@@ -240,6 +349,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     ready: list[int] | None = None  # this seat's ready troops, for both options
     # Each target's troops at home, for both options.
     homes: list[list[int] | None] = [None] * len(table.seats)
+    lined: dict[int, list[int]] = {}  # the attackers past a wall, by its room and option
     for action in actions:
         if action.kind != "attack":
             continue
@@ -270,7 +380,14 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if home is None:
             home = _at_home(them, [])
             homes[action.target] = home
-        fight = _fight(me, _lineup(me, sent, them), them, home[:])
+        # The attackers past his wall: the same for every target whose wall has the same
+        # room (or who has none), worked out once for each option and room.
+        room = _wall_room(them)
+        key = 2 * room + 2 + hold  # (room -1 up, both options)
+        free = lined.get(key)
+        if free is None:
+            free = lined[key] = _past_the_wall(me, sent, room)
+        fight = _fight(me, free, them, home[:])
         worth = _fight_worth(table, action.target, fight, leader, totals)
         if not (risked_hold if hold else risked_all):
             if threats is None:  # (only when an attack is weighed: none is, most steps)
@@ -283,6 +400,10 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
                 # Its risk at home is at least 0, so the attack is worth less than
                 # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
                 # that is (only the best attack of at least ATTACK_WORTH ever is).
+                continue
+            if best is not None and worth + exposed <= best[0]:
+                # Nor can it beat the best so far (its risk is at least 0): its risk is left
+                # to an attack that might (the same figure, worked out then).
                 continue
             risk = _home_risk(me, threats, sent, lineups) - exposed
             if hold:
@@ -399,22 +520,31 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
     """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
     what :func:`foresee` works out before the defenders are counted (the same whoever is at
     home, so the Military choice works it out once per attacker)."""
+    return _past_the_wall(attacker, sent, _wall_room(defender))
+
+
+def _wall_room(defender: GameState) -> int:
+    """The room of ``defender``'s first wall (only its room is read), -1 without a wall: all
+    of the defender :func:`_lineup` reads."""
+    for w in defender.defensive:
+        if defender.card(w).subtype == "wall":
+            return defender.card(w).residencies
+    return -1
+
+
+def _past_the_wall(attacker: GameState, sent: list[int], room: int) -> list[int]:
+    """:func:`_lineup` against a wall of ``room`` (-1: none)."""
     free: list[int] = []
     powers: list[int] = []  # each one's -offense: strongest first
     for t in sent:
         _insert(free, powers, t, -attacker.card(t).offense)
     if not free:
         return free
-    wall = -1
-    for w in defender.defensive:  # (the first wall: only its room is read)
-        if defender.card(w).subtype == "wall":
-            wall = w
-            break
-    if wall >= 0:
+    if room >= 0:
         # The wall's room filled climbers first (they get over it), then the weakest others
         # (min of (offense, instance)): those others stay at the wall. By loops on plain
         # numbers, not a sorted list of key tuples and sets (the same attackers stay).
-        slots = min(defender.card(wall).residencies, len(free))
+        slots = min(room, len(free))
         walkers: list[int] = []  # the attackers that do not climb, weakest first
         weights: list[int] = []
         for k in range(len(free)):

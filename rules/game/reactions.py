@@ -122,6 +122,42 @@ def political(state: GameState, action: Action) -> int:
     return state.card(actor).strength[2] if known else -1
 
 
+# What answering cards can answer (answer_kinds, answered_by): bits.
+ANSWERS_EVENT: Final = 1  # an interrupt event: an event played
+ANSWERS_POLITICAL: Final = 2  # Debate: a political ability used
+ANSWERS_CARD: Final = 4  # Persuade: a card brought into play (not an event)
+ANSWERS_UNIQUE: Final = 8  # Retain: a unique card played
+
+
+def answer_kinds(state: GameState, cards: Sequence[int]) -> int:
+    """What the answering ``cards`` (:func:`answering_cards`) can answer, as bits: worked out
+    once a table, so that an action none of a seat's cards could answer (most: a Retain
+    answers only a unique played) is passed over before its cards are read."""
+    found = 0
+    for card in cards:
+        profile = state.card(card)
+        if cancels(profile):
+            found |= ANSWERS_EVENT
+        for slug in reaction_slugs(profile):
+            found |= ANSWERS_POLITICAL if slug == "debate" else ANSWERS_CARD \
+                if slug == "persuade" else ANSWERS_UNIQUE
+    return found
+
+
+def answered_by(state: GameState, action: Action) -> int:
+    """The kinds of answer (bits, :func:`answer_kinds`) that could answer ``action`` of
+    ``state``'s seat; 0 when none could (:func:`answerable` is false)."""
+    if action.kind == "play":
+        played = state.card(action.card)
+        if played.type == "invocation":
+            return 0
+        found = ANSWERS_EVENT if played.type == "event" else ANSWERS_CARD
+        return found | ANSWERS_UNIQUE if played.unique else found
+    if (action.kind == "use" or action.kind == "use_on") and political(state, action) >= 0:
+        return ANSWERS_POLITICAL
+    return 0
+
+
 def answerable(state: GameState, action: Action) -> bool:
     """Whether some reaction or interrupt could answer ``action`` (cheap: asked at every
     action of a seat whose opponents hold an answering card)."""

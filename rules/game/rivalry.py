@@ -166,32 +166,7 @@ def options(seats: list[GameState], seat: int, others: list[int],
     protocol at every item; asked at most passes of the greedy seat.)"""
     state = seats[seat]
     found: list[Action] = []
-    if bearers is None:
-        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in state.zones[zone]]
-    else:
-        where = state.where
-        # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
-        unused: list[int] = []
-        for b in bearers:
-            # (the zones spelt out: compiled, "in" a tuple of another module is the generic
-            # protocol, four string comparisons are native)
-            at = where[b]
-            if (at == "residents" or at == "guards" or at == "defensive" or at == "private") \
-                    and (not used or b not in used):
-                unused.append(b)
-        candidates = unused
-        if len(unused) > 1:
-            # In the order of the cards in play: the zones read in turn (no sort, no index
-            # look-ups: the zones hold a few cards each).
-            # (Each card matched against the few bearers by native comparisons: compiled,
-            # "in" a list is the generic protocol, a call a card in play.)
-            candidates = []
-            for zone in (state.residents, state.guards, state.defensive, state.private):
-                for b in zone:
-                    for u in unused:
-                        if u == b:
-                            candidates.append(b)
-                            break
+    candidates = usable_bearers(state, used, bearers)
     members_of: dict[str | None, int] | None = None  # faction_members, once per faction
     for bearer in candidates:
         if used and bearer in used:
@@ -222,6 +197,39 @@ def options(seats: list[GameState], seat: int, others: list[int],
                 if (pool[kind] if kind >= 0 else sum(pool)) > 0:
                     found.append(Action("use_on", bearer, other, ability))
     return found
+
+
+def usable_bearers(state: GameState, used: Collection[int] = (),
+                   bearers: list[int] | None = None) -> list[int]:
+    """The bearers :func:`options` reads, in its order: the cards in play (``bearers``, when
+    known, those of them in play and not in ``used``)."""
+    if bearers is None:
+        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in state.zones[zone]]
+    else:
+        where = state.where
+        # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
+        unused: list[int] = []
+        for b in bearers:
+            # (the zones spelt out: compiled, "in" a tuple of another module is the generic
+            # protocol, four string comparisons are native)
+            at = where[b]
+            if (at == "residents" or at == "guards" or at == "defensive" or at == "private") \
+                    and (not used or b not in used):
+                unused.append(b)
+        candidates = unused
+        if len(unused) > 1:
+            # In the order of the cards in play: the zones read in turn (no sort, no index
+            # look-ups: the zones hold a few cards each).
+            # (Each card matched against the few bearers by native comparisons: compiled,
+            # "in" a list is the generic protocol, a call a card in play.)
+            candidates = []
+            for zone in (state.residents, state.guards, state.defensive, state.private):
+                for b in zone:
+                    for u in unused:
+                        if u == b:
+                            candidates.append(b)
+                            break
+    return candidates
 
 
 def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:

@@ -131,6 +131,8 @@ class Table:
     # offered again: a negated ability without "E" would be used and negated for ever).
     window: reactions.Window | None = None
     answerers: list[list[int]] = field(default_factory=list)
+    # What each seat's answering cards can answer (reactions.answer_kinds; empty: anything).
+    answer_kinds: list[int] = field(default_factory=list)
     negated: set[tuple[int, int]] = field(default_factory=set)
     # Each seat's own cards with a rival ability (rivalry.bearers): a seat without one has no
     # rival options to look for.
@@ -224,6 +226,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         table.unique_flags.append(flags)
         table.own_cards.append(len(state.cards))
         table.answerers.append(answerers)
+        table.answer_kinds.append(reactions.answer_kinds(state, answerers))
         table.rival_bearers.append(bearers)
     if record:
         table.story = []
@@ -342,7 +345,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
-            + [Action("pass")]
+            + [_MILITARY_PASS]
     elif rivals:
         found_rivals = rival_options(table, seat)
         if found_rivals:
@@ -350,21 +353,34 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     return found
 
 
-def rival_options(table: Table, seat: int) -> list[Action]:
+def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     """The rival abilities (Extort, Tithe, Sap; Crusade, Discredit, Influence) ``seat``, the
     seat that decides now, may use on another player or his cards now: only at its turn of
     the Action and Development cycle (in the table's legal actions they come before the
-    pass)."""
+    pass). (``bearer``: only that card's, when not -1.)"""
+    setting = rival_setting(table, seat)
+    if setting is None:
+        return []
+    others, used, bearers = setting
+    if bearer >= 0:
+        known = bearer < len(table.seats[seat].where) and (bearers is None or bearer in bearers)
+        bearers = [bearer] if known else []
+    return rivalry.options(table.seats, seat, others, used, bearers)
+
+
+def rival_setting(table: Table, seat: int
+                  ) -> tuple[list[int], Collection[int], list[int] | None] | None:
+    """What :func:`rival_options` hands rivalry.options (the other seats still in, the
+    bearers used this round, the seat's bearers), None when ``seat`` may use none now."""
     state = table.seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
             or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
-        return []
+        return None
     others = [s for s in table.active() if s != seat]
     # (no set made when no bearer used one this round, the usual case)
     used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
         if table.rivals_used else ()
-    return rivalry.options(table.seats, seat, others, used,
-                           table.rival_bearers[seat] if table.rival_bearers else None)
+    return others, used, table.rival_bearers[seat] if table.rival_bearers else None
 
 
 def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
@@ -421,20 +437,44 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
         for i in other.zones["dead"])
 
 
+# The Military Phase's options on each other seat (hunt its row, attack it with every ready
+# troop, holding one back), made once a seat number and handed out again: actions are values,
+# never changed (as the engine's ActionBook).
+_HUNT_ROW: Final[list[Action]] = []
+_ATTACK_ALL: Final[list[Action]] = []
+_ATTACK_HOLD: Final[list[Action]] = []
+_MILITARY_PASS: Final = Action("pass")
+
+
+def _military_actions(seats: int) -> None:
+    """The shared Military options made for the seats numbered below ``seats``."""
+    while len(_HUNT_ROW) < seats:
+        other = len(_HUNT_ROW)
+        _HUNT_ROW.append(Action("hunt_row", target=other))
+        _ATTACK_ALL.append(Action("attack", target=other, option="all"))
+        _ATTACK_HOLD.append(Action("attack", target=other, option="hold"))
+
+
 def _military_options(table: Table, seat: int) -> list[Action]:
     state = table.seats[seat]
-    found = []
+    found: list[Action] = []
     ready = _ready_troops(state)
-    hunters = [t for t in state.zones["defensive"] if state.card(t).is_troop]
+    hunters = False
+    for t in state.defensive:
+        if state.card(t).is_troop:
+            hunters = True
+            break
+    if len(_HUNT_ROW) < len(table.seats):
+        _military_actions(len(table.seats))
     for other in table.active():
         if other == seat:
             continue
         if hunters and table.seats[other].zones["wanderers"]:
-            found.append(Action("hunt_row", target=other))
+            found.append(_HUNT_ROW[other])
         if ready:
-            found.append(Action("attack", target=other, option="all"))
+            found.append(_ATTACK_ALL[other])
             if len(ready) > 1:
-                found.append(Action("attack", target=other, option="hold"))
+                found.append(_ATTACK_HOLD[other])
     return found
 
 
@@ -500,16 +540,20 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     # a seat whose deck has none is passed over at once. Whether the action can be answered
     # at all (most abilities are not political) is asked once, at the first seat whose deck
     # has an answering card, before any seat's cards are read.
+    # What could answer it (reactions.answered_by) is asked as answerable was; a seat whose
+    # answering cards answer none of that (a Retain, a unique played) is passed over too.
     others = []
-    answerable = False
+    wanted = -1
+    kinds = table.answer_kinds
     for k in range(1, n):
         other = (seat + k) % n
         if answerers[other] and other not in table.out:
-            if not answerable:
-                if not reactions.answerable(table.seats[seat], action):
+            if wanted < 0:
+                wanted = reactions.answered_by(table.seats[seat], action)
+                if not wanted:
                     return False
-                answerable = True
-            if reactions.holds_answer(table.seats[other], answerers[other]):
+            if (not kinds or kinds[other] & wanted) \
+                    and reactions.holds_answer(table.seats[other], answerers[other]):
                 others.append(other)
     if not others:
         return False
@@ -1220,8 +1264,9 @@ def _decide(table: Table, seat: int, choice: Action, actions: list[Action],
             break
     if not offered and deferring and choice.kind == "use_on":
         # A rival ability the policy looked for itself (defers_rivals): legal exactly
-        # when it is one of rival_options, the only use_on actions apply would find.
-        if choice not in rival_options(table, seat):
+        # when it is one of rival_options, the only use_on actions apply would find; and
+        # of those only its bearer's can be it (they are listed by bearer, the others not).
+        if choice not in rival_options(table, seat, choice.card):
             raise RuntimeError(f"seat {seat + 1}'s policy chose an illegal action: "
                                f"{choice!r} is not a legal action for seat {seat + 1} now.")
         offered = True

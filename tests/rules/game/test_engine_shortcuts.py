@@ -2013,3 +2013,117 @@ def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
             checked += 1
     assert checked > 500
     assert fights > 100
+
+
+# --- the table's eighth speed pass (docs/matchups.md, "Eighth pass") -------------------------
+
+
+@pytest.mark.parametrize("decks", [*TABLES, (SAMPLES[5], SAMPLES[2])])
+def test_the_rival_ability_picked_without_listing_them_is_the_one_chosen_from_the_list(
+        decks: tuple[str, ...]) -> None:
+    """rival_pick weighs the options without making them Actions: the rule's choice among
+    rival_options (the victim nearest victory, on his pool before exhausting a card, the most
+    tokens or the card worth most, then the lowest seat and bearer, the first listed of
+    equals; an exhausting one only when worth something), or None, for every seat at every
+    step of the tables."""
+    checked = picked = 0
+    for table in every_table(decks, 6):
+        for seat in table.active():
+            rivals = seats.rival_options(table, seat)
+            worthy = [a for a in rivals if rivalry.target_of(a.option) < 0
+                      or mp.exhaust_worth(table, seat, a) > 0]
+            expected = max(worthy, key=lambda a: (
+                rulings.influence_total(table.seats[a.target]),
+                int(rivalry.target_of(a.option) < 0),
+                sum(table.seats[a.target].personal) if rivalry.target_of(a.option) < 0
+                else mp.exhaust_worth(table, seat, a), -a.target, -a.card), default=None)
+            found = mp.rival_pick(table, seat)
+            assert found == expected == mp.rival_choice(table, seat, rivals)
+            checked += 1
+            picked += found is not None
+    assert checked > 300
+    assert picked > 20
+
+
+@pytest.mark.parametrize("decks", [*TABLES, SAMPLES[2:6], (SAMPLES[5], SAMPLES[4])])
+def test_a_seat_whose_answering_cards_answer_other_kinds_of_action_has_no_answer(
+        decks: tuple[str, ...]) -> None:
+    """The reaction window passes over a seat whose answering cards can answer none of what
+    could answer the action (reactions.answer_kinds, answered_by): by the rules, an interrupt
+    answers an event played, Debate a political ability, Persuade a card brought into play,
+    Retain a unique played; such a seat has no answer (reactions.answers) to an action that
+    can be answered, and answered_by is 0 exactly when it cannot be (answerable: no window
+    opens), for every legal action at every step of the tables and every other seat."""
+    checked = passed_over = 0
+    for table in every_table(decks, 5):
+        if table.window is not None:
+            continue
+        seat = seats.to_move(table)
+        acting = table.seats[seat]
+        for action in seats.legal_actions(table):
+            wanted = reactions.answered_by(acting, action)
+            assert (wanted != 0) == reactions.answerable(acting, action)
+            for other in range(table.players):
+                if other == seat:
+                    continue
+                kinds = reactions.answer_kinds(table.seats[other], table.answerers[other])
+                assert kinds == table.answer_kinds[other]
+                # (an action that cannot be answered at all opens no window: answerable)
+                if wanted and not kinds & wanted:
+                    assert reactions.answers(table.seats, seat, action, other,
+                                             table.answerers[other]) == []
+                    passed_over += bool(table.answerers[other])
+                checked += 1
+    assert checked > 1000 and passed_over > 100
+
+
+@pytest.mark.parametrize("decks", [*TABLES, (SAMPLES[5], SAMPLES[2])])
+def test_a_rival_ability_checked_against_its_bearer_s_options_is_checked_against_all(
+        decks: tuple[str, ...]) -> None:
+    """seats._decide checks a rival ability the policy found itself against its bearer's
+    options only (rival_options with ``bearer``): legal exactly when it is one of all the
+    seat's options, for each option and for the same aimed at another seat or borne by
+    another card (in play, not in play, past the seat's cards), at every step."""
+    checked = legal = 0
+    for table in every_table(decks, 5):
+        for seat in table.active():
+            every = seats.rival_options(table, seat)
+            cards = len(table.seats[seat].where)
+            tried = list(every)
+            for a in every:
+                tried += [Action("use_on", a.card, (a.target + 1) % table.players, a.option),
+                          Action("use_on", (a.card + 7) % cards, a.target, a.option),
+                          Action("use_on", cards + 3, a.target, a.option)]
+            for a in tried:
+                found = a in seats.rival_options(table, seat, a.card)
+                assert found == (a in every)
+                checked += 1
+                legal += found
+    assert checked > 300 and legal > 50
+
+
+@pytest.mark.parametrize("decks", TABLES[1:])  # (the 2-player table's decks build no wall)
+def test_the_attackers_past_a_wall_are_the_same_for_every_wall_of_that_room(
+        decks: tuple[str, ...]) -> None:
+    """The Military choice works out the attackers past a wall once per wall room and option
+    (mp._wall_room, _past_the_wall): against every other seat, with its wall's room or none,
+    they are the long way's lineup against that seat, for every seat's ready troops (all of
+    them, holding one back, each alone), before every 3rd decision."""
+    checked = walled = 0
+    for table in every_table(decks, 4):
+        if table.decisions % 3:
+            continue
+        for seat, me in enumerate(table.seats):
+            ready = seats._ready_troops(me)
+            for sent in [ready, seats.attackers(me, "hold"), *([t] for t in ready)]:
+                if not sent:
+                    continue
+                for other, them in enumerate(table.seats):
+                    if other == seat:
+                        continue
+                    room = mp._wall_room(them)
+                    assert mp._past_the_wall(me, sent, room) \
+                        == lineup_the_long_way(me, sent, them)
+                    checked += 1
+                    walled += room >= 0
+    assert checked > 300 and walled > 50
