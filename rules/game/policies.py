@@ -181,7 +181,7 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     hand = [state.card(i) for i in state.hand]
     # (Counted in loops: compiled, sum() of a generator is a generator object and a call.)
     citizens = 0
-    homes = open_homes = len(rulings.open_residences(state))
+    homes = open_homes = rulings.open_residence_count(state)
     for c in hand:
         if c.is_citizen:
             citizens += 1
@@ -316,7 +316,7 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
     personal = list(state.personal)
     counts = members
     kept = context.kept
-    homes = len(rulings.open_residences(state))
+    homes = rulings.open_residence_count(state)
     total = context.influence + _counting_tokens(personal, counts)
     first: Action | None = None
     while True:  # the play that raises the total most, again and again
@@ -608,7 +608,7 @@ class _Context:
         if self._short is None:
             state = self.state
             citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
-            self._short = citizens - len(rulings.open_residences(state))
+            self._short = citizens - rulings.open_residence_count(state)
         return self._short
 
 
