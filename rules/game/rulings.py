@@ -220,16 +220,24 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
     if members is None:
         members = {}
         total = 0
-        # The zones of personalities_in_play read in place, no list of them made.
-        for zone in (state.residents, state.guards, state.defensive):
-            for instance in zone:
-                card = state.card(instance)
-                if zone is state.defensive and card.type != "personality":
-                    continue
+        # The zones of personalities_in_play read in place (no list of them made), each in
+        # its own loop (compiled, a tuple of the lists would be iterated as objects).
+        for instance in state.residents:
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        for instance in state.guards:
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        for instance in state.defensive:
+            card = state.card(instance)
+            if card.type == "personality":
                 total += card.influence
-                faction = card.faction
-                if faction:
-                    members[faction] = members.get(faction, 0) + 1
+                if card.faction:
+                    members[card.faction] = members.get(card.faction, 0) + 1
         state.members_cache, state.influence_cache = members, total
     return members, state.influence_cache
 
