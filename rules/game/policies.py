@@ -181,7 +181,7 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     hand = [state.card(i) for i in state.hand]
     # (Counted in loops: compiled, sum() of a generator is a generator object and a call.)
     citizens = 0
-    homes = open_homes = len(rulings.open_residences(state))
+    homes = open_homes = rulings.open_residence_count(state)
     for c in hand:
         if c.is_citizen:
             citizens += 1
@@ -305,18 +305,23 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
             most += card.influence
             if card.faction:
                 joining[card.faction] = joining.get(card.faction, 0) + 1
-    # A quick bound first: every token of a kind that counts or could count by a fifth member.
-    income = _sprint_income(state)
+    # A quick bound first: every token of a kind that counts or could count by a fifth member
+    # (the troops' income read only when one does: most decisions end here without it).
+    income: list[int] | None = None
     target = state.config.target
     for faction, kind in rulings.PRIMARY.items():
         if members.get(faction, 0) + joining.get(faction, 0) >= 5:
+            if income is None:
+                income = _sprint_income(state)
             most += state.personal[kind] + income[kind]
     if most < target:
         return None
+    if income is None:
+        income = _sprint_income(state)
     personal = list(state.personal)
     counts = members
     kept = context.kept
-    homes = len(rulings.open_residences(state))
+    homes = rulings.open_residence_count(state)
     total = context.influence + _counting_tokens(personal, counts)
     first: Action | None = None
     while True:  # the play that raises the total most, again and again
@@ -505,7 +510,9 @@ class _Context:
         self._troops: int | None = None
         self._short: int | None = None
         self._slots: dict[int, list[str | None]] | None = None
-        self._bonus: set[int] | None = None
+        # The kinds that count toward victory (_counting_kinds), one bit each (-1: not yet):
+        # compiled, tagged ints tested where a set was asked for boxed ones at every play.
+        self._bonus = -1
         self._members: dict[str, int] | None = None
         self._influence = 0
         self._kept = -1  # kept, once asked (-1: not yet)
@@ -514,15 +521,24 @@ class _Context:
         """What paying ``card`` costs in victory: with a faction's five-members bonus on,
         every token of its kind spent is one influence less: its typed cost of that kind, and
         what the engine takes of that kind for its generic cost (:func:`_paid`)."""
-        if self._bonus is None:
-            self._bonus = _counting_kinds(self.members)
-        if not self._bonus:
+        bonus = self._bonus
+        if bonus < 0:
+            bonus = 0
+            for faction, count in self.members.items():
+                if count >= 5 and faction in rulings.PRIMARY:
+                    bonus |= 1 << rulings.PRIMARY[faction]
+            self._bonus = bonus
+        if not bonus:
             return 0.0
         personal = self.state.personal
-        total = 0  # (loops: compiled, sum() of a generator is an object and a call)
-        for k in range(3):
-            if k in self._bonus:
-                total += card.cost[k]
+        cost = card.cost
+        total = 0
+        if bonus & 1:
+            total += cost[0]
+        if bonus & 2:
+            total += cost[1]
+        if bonus & 4:
+            total += cost[2]
         generic = card.generic
         if not generic:
             return total * BONUS_TOKEN
@@ -531,14 +547,15 @@ class _Context:
         # pays now as counting tokens (the tokens to come are mostly of the kind its income
         # and bounties bring).
         # (Kind by kind, no list made in the usual case: this is asked for every play scored.)
-        cost = card.cost
-        left0, left1, left2 = personal[0] - cost[0], personal[1] - cost[1], personal[2] - cost[2]
+        left0 = personal[0] - cost[0]
+        left1 = personal[1] - cost[1]
+        left2 = personal[2] - cost[2]
         left0 = left0 if left0 > 0 else 0
         left1 = left1 if left1 > 0 else 0
         left2 = left2 if left2 > 0 else 0
         held = left0 + left1 + left2
         kept = self.kept
-        if len(self._bonus) == 1 and kept in self._bonus:
+        if bonus == 1 << kept:  # one kind counts, and it is the kept one
             # The usual case, by arithmetic: take_any spends the kept kind (the one that
             # counts) only once the others are out.
             spare = held - (left0 if kept == 0 else left1 if kept == 1 else left2)
@@ -549,7 +566,7 @@ class _Context:
             before = list(left)
             rulings.take_any(left, generic, kept)
             for k in range(3):
-                if k in self._bonus:
+                if bonus >> k & 1:
                     total += before[k] - left[k]
             if generic > held:
                 total += generic - held
@@ -608,7 +625,7 @@ class _Context:
         if self._short is None:
             state = self.state
             citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
-            self._short = citizens - len(rulings.open_residences(state))
+            self._short = citizens - rulings.open_residence_count(state)
         return self._short
 
 

@@ -220,13 +220,45 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
     if members is None:
         members = {}
         total = 0
-        for instance in personalities_in_play(state):
+        # The zones of personalities_in_play read in place (no list of them made), each in
+        # its own loop (compiled, a tuple of the lists would be iterated as objects).
+        for instance in state.residents:
             card = state.card(instance)
             total += card.influence
             if card.faction:
                 members[card.faction] = members.get(card.faction, 0) + 1
+        for instance in state.guards:
+            card = state.card(instance)
+            total += card.influence
+            if card.faction:
+                members[card.faction] = members.get(card.faction, 0) + 1
+        for instance in state.defensive:
+            card = state.card(instance)
+            if card.type == "personality":
+                total += card.influence
+                if card.faction:
+                    members[card.faction] = members.get(card.faction, 0) + 1
         state.members_cache, state.influence_cache = members, total
     return members, state.influence_cache
+
+
+def open_residence_count(state: GameState) -> int:
+    """How many :func:`open_residences` there are (counted, no list made)."""
+    homes: list[int] = []
+    if state.residents:
+        host = state.host
+        homes = [host.get(citizen, -1) for citizen in state.residents]
+    count = 0
+    for structure in state.private:
+        room = state.card(structure).residencies
+        if room <= 0:
+            continue
+        for home in homes:
+            if home == structure:
+                room -= 1
+        if room > 0:
+            count += 1
+    return count
 
 
 def open_residences(state: GameState) -> list[int]:

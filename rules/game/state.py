@@ -31,6 +31,8 @@ ZONES: Final = (
     "wanderers", "attached", "dead",
 )
 IN_PLAY: Final = frozenset({"private", "residents", "guards", "defensive", "wanderers", "attached"})
+# The zones whose cards rulings.faction_counts counts all (their cards are personalities).
+COUNTED: Final = frozenset({"residents", "guards"})
 DRAW_PILES: Final = {"structures": "structure_pile", "personalities": "personality_pile",
                      "wanderers": "wanderer_pile"}
 DISCARDS: Final = {"structures": "structure_discard", "personalities": "personality_discard",
@@ -256,7 +258,13 @@ class GameState:
         """Move one card to the end of ``zone`` (and off any host)."""
         source = self.where[instance]
         if source in IN_PLAY or zone in IN_PLAY:
+            # The faction members change only when a personality enters, leaves or moves
+            # within play: kept across the other cards' moves (wanderers, structures, items).
+            members = self.members_cache
             self.forget_derived()
+            if self.card(instance).type != "personality" and source not in COUNTED \
+                    and zone not in COUNTED:
+                self.members_cache = members
         self.zones[source].remove(instance)
         self.zones[zone].append(instance)
         self.where[instance] = zone

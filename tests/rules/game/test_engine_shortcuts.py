@@ -2127,3 +2127,44 @@ def test_the_attackers_past_a_wall_are_the_same_for_every_wall_of_that_room(
                     checked += 1
                     walled += room >= 0
     assert checked > 300 and walled > 50
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_faction_members_are_kept_across_other_cards_moves_and_stay_right(
+        deck: str) -> None:
+    kept = dropped = 0
+    for decision, state in enumerate(every_state(deck, 10, "random")):
+        in_play = [i for i, zone in enumerate(state.where) if zone in IN_PLAY]
+        if not in_play:
+            continue
+        # One card in play a decision, in turn, leaves play on a copy of the state.
+        instance = in_play[decision % len(in_play)]
+        source = state.where[instance]
+        twin = state.clone()
+        rulings.faction_counts(twin)
+        members = twin.members_cache
+        twin.move(instance, "dead")
+        if twin.card(instance).type == "personality" or source in ("residents", "guards"):
+            assert twin.members_cache is None
+            dropped += 1
+        else:
+            assert twin.members_cache is members  # not worked out again
+            kept += 1
+        people = rulings.personalities_in_play(twin)
+        long_way: dict[str, int] = {}
+        for i in people:
+            faction = twin.card(i).faction
+            if faction:
+                long_way[faction] = long_way.get(faction, 0) + 1
+        assert rulings.faction_counts(twin) == (
+            long_way, sum(twin.card(i).influence for i in people))
+    assert kept > 20 and dropped > 20
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_open_residences_counted_are_the_listed_ones(deck: str) -> None:
+    checked = 0
+    for state in every_state(deck, 8, "greedy"):
+        assert rulings.open_residence_count(state) == len(rulings.open_residences(state))
+        checked += 1
+    assert checked > 500
