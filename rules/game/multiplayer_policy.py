@@ -195,13 +195,28 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
             worth = 0
             for tokens in table.seats[victim].personal:
                 worth += tokens
-        if chosen is None or total > top or (total == top and (
-                on_pool > kind or (on_pool == kind and (
-                    worth > amount or (worth == amount and (
-                        -victim > last or (-victim == last and -action.card > card))))))):
+        if chosen is None or _outranks(total, on_pool, worth, victim, action.card,
+                                       top, kind, amount, last, card):
             chosen = action
             top, kind, amount, last, card = total, on_pool, worth, -victim, -action.card
     return chosen
+
+
+def _outranks(total: int, on_pool: int, worth: int, victim: int, bearer: int,
+              top: int, kind: int, amount: int, last: int, card: int) -> bool:
+    """Whether a rival option's key (influence total, on the pool, tokens or worth, -victim,
+    -bearer) is above the best so far, held as the five numbers (top, kind, amount, last,
+    card): compared in turn, no tuple made (compiled, a tuple key is built and compared
+    generically an option)."""
+    if total != top:
+        return total > top
+    if on_pool != kind:
+        return on_pool > kind
+    if worth != amount:
+        return worth > amount
+    if -victim != last:
+        return -victim > last
+    return -bearer > card
 
 
 def rival_pick(table: Table, seat: int) -> Action | None:
@@ -236,22 +251,12 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     pick_option = ""
     crowded: bool | None = None
     totals: dict[int, int] = {}
-    members_of: dict[str | None, int] | None = None
+    members_of: dict[str | None, int] = {}
     for bearer in bearers:
         if used and bearer in used:
             continue
         card = state.card(bearer)
-        for ability, exhausts, members in rivalry.rival_abilities(card):
-            if exhausts and bearer in state.exhausted:
-                continue
-            if members:
-                if members_of is None:
-                    members_of = {}
-                if card.faction not in members_of:
-                    members_of[card.faction] = rivalry.faction_members(table_seats,
-                                                                       card.faction)
-                if members_of[card.faction] < members:
-                    continue
+        for ability in rivalry.ready_abilities(table_seats, state, bearer, card, members_of):
             aimed = rivalry.EXHAUSTING.get(ability)
             taken = 0  # (the kind a pool ability takes, -1 any)
             if aimed is None:
@@ -270,11 +275,8 @@ def rival_pick(table: Table, seat: int) -> Action | None:
                     if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
                         continue
                     worth = pool[0] + pool[1] + pool[2]
-                    if not found or total > top or (total == top and (
-                            1 > kind or (1 == kind and (
-                                worth > amount or (worth == amount and (
-                                    -victim > last or (-victim == last
-                                                       and -bearer > card_key))))))):
+                    if not found or _outranks(total, 1, worth, victim, bearer,
+                                              top, kind, amount, last, card_key):
                         found = True
                         top, kind, amount, last, card_key = total, 1, worth, -victim, -bearer
                         pick_card, pick_victim, pick_option = bearer, victim, ability
@@ -288,11 +290,8 @@ def rival_pick(table: Table, seat: int) -> Action | None:
                                            bool(crowded))
                     if worth <= 0:
                         continue
-                    if not found or total > top or (total == top and (
-                            0 > kind or (0 == kind and (
-                                worth > amount or (worth == amount and (
-                                    -victim > last or (-victim == last
-                                                       and -bearer > card_key))))))):
+                    if not found or _outranks(total, 0, worth, victim, bearer,
+                                              top, kind, amount, last, card_key):
                         found = True
                         top, kind, amount, last, card_key = total, 0, worth, -victim, -bearer
                         pick_card, pick_victim = bearer, victim

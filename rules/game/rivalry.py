@@ -157,6 +157,25 @@ def exhaust_targets(victim: GameState, what: str) -> list[int]:
     return found
 
 
+def ready_abilities(seats: list[GameState], state: GameState, bearer: int, card: Profile,
+                    members_of: dict[str | None, int]) -> list[str]:
+    """The rival abilities of ``card`` (``bearer`` in ``state``) that may be used now, before
+    any victim is looked at: an exhausting one only while the bearer is ready, one that asks
+    for faction members only while that many of its faction are in play over all ``seats``
+    (``members_of``: the counts worked out so far, filled in as asked)."""
+    ready: list[str] = []
+    for ability, exhausts, members in rival_abilities(card):
+        if exhausts and bearer in state.exhausted:
+            continue
+        if members:
+            if card.faction not in members_of:
+                members_of[card.faction] = faction_members(seats, card.faction)
+            if members_of[card.faction] < members:
+                continue
+        ready.append(ability)
+    return ready
+
+
 def options(seats: list[GameState], seat: int, others: list[int],
             used: Collection[int] = (), bearers: list[int] | None = None) -> list[Action]:
     """The seat's rival abilities usable now on each other seat still in the game (``used``:
@@ -167,21 +186,12 @@ def options(seats: list[GameState], seat: int, others: list[int],
     state = seats[seat]
     found: list[Action] = []
     candidates = usable_bearers(state, used, bearers)
-    members_of: dict[str | None, int] | None = None  # faction_members, once per faction
+    members_of: dict[str | None, int] = {}  # faction_members, once per faction
     for bearer in candidates:
         if used and bearer in used:
             continue
         card = state.card(bearer)
-        for ability, exhausts, members in rival_abilities(card):
-            if exhausts and bearer in state.exhausted:
-                continue
-            if members:
-                if members_of is None:
-                    members_of = {}
-                if card.faction not in members_of:
-                    members_of[card.faction] = faction_members(seats, card.faction)
-                if members_of[card.faction] < members:
-                    continue
+        for ability in ready_abilities(seats, state, bearer, card, members_of):
             aimed = EXHAUSTING.get(ability)
             if aimed is not None:
                 for other in others:
