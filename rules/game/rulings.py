@@ -244,10 +244,25 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
 
 def open_residence_count(state: GameState) -> int:
     """How many :func:`open_residences` there are (counted, no list made)."""
+    return _open_homes(state, None)
+
+
+def open_residences(state: GameState) -> list[int]:
+    """Structures of the player with a free residency (walls have none)."""
+    found: list[int] = []
+    _open_homes(state, found)
+    return found
+
+
+def _open_homes(state: GameState, found: list[int] | None) -> int:
+    """How many of the player's structures have a free residency, each appended to ``found``
+    when a list is given (one loop for the count and the list)."""
+    # (The citizens' hosts read once into a list, then counted per structure with a
+    # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
     homes: list[int] = []
     if state.residents:
         host = state.host
-        homes = [host.get(citizen, -1) for citizen in state.residents]
+        homes = [host.get(citizen, -1) for citizen in state.residents]  # -1: being rehoused
     count = 0
     for structure in state.private:
         room = state.card(structure).residencies
@@ -258,26 +273,9 @@ def open_residence_count(state: GameState) -> int:
                 room -= 1
         if room > 0:
             count += 1
+            if found is not None:
+                found.append(structure)
     return count
-
-
-def open_residences(state: GameState) -> list[int]:
-    """Structures of the player with a free residency (walls have none)."""
-    # (The citizens' hosts read once into a list, then counted per structure with a
-    # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
-    host = state.host
-    homes = [host.get(citizen, -1) for citizen in state.residents]  # -1: being rehoused
-    found: list[int] = []
-    for structure in state.private:
-        room = state.card(structure).residencies
-        if room <= 0:
-            continue
-        for home in homes:
-            if home == structure:
-                room -= 1
-        if room > 0:
-            found.append(structure)
-    return found
 
 
 def keywords(state: GameState, instance: int) -> frozenset[str]:
