@@ -266,22 +266,27 @@ def engaged_the_long_way(state: GameState) -> dict[int, list[int]]:
     return engaged
 
 
+def faction_counts_the_long_way(state: GameState) -> tuple[dict[str, int], int]:
+    """Each faction's members in play and the influence total, counted from the zones."""
+    people = rulings.personalities_in_play(state)
+    members: dict[str, int] = {}
+    for i in people:
+        faction = state.card(i).faction
+        if faction:
+            members[faction] = members.get(faction, 0) + 1
+    return members, sum(state.card(i).influence for i in people)
+
+
 @pytest.mark.parametrize("deck", SAMPLES)
 def test_the_remembered_keywords_factions_and_engaged_cards_are_the_long_way_s(
         deck: str) -> None:
     checked = 0
     for state in every_state(deck, 6, "greedy"):
-        people = rulings.personalities_in_play(state)
-        members: dict[str, int] = {}
-        for i in people:
-            faction = state.card(i).faction
-            if faction:
-                members[faction] = members.get(faction, 0) + 1
-        assert rulings.faction_counts(state) == (
-            members, sum(state.card(i).influence for i in people))
+        members, influence = faction_counts_the_long_way(state)
+        assert rulings.faction_counts(state) == (members, influence)
         for faction in (*members, "nobody"):
             assert rulings.faction_members(state, faction) == members.get(faction, 0)
-        assert rulings.influence_total(state) == sum(state.card(i).influence for i in people) \
+        assert rulings.influence_total(state) == influence \
             + sum(state.personal[rulings.PRIMARY[f]] for f, n in members.items()
                   if n >= 5 and f in rulings.PRIMARY)
         # (On a copy with nothing remembered: a keyword cache may keep a card's keywords
@@ -2150,14 +2155,7 @@ def test_the_faction_members_are_kept_across_other_cards_moves_and_stay_right(
         else:
             assert twin.members_cache is members  # not worked out again
             kept += 1
-        people = rulings.personalities_in_play(twin)
-        long_way: dict[str, int] = {}
-        for i in people:
-            faction = twin.card(i).faction
-            if faction:
-                long_way[faction] = long_way.get(faction, 0) + 1
-        assert rulings.faction_counts(twin) == (
-            long_way, sum(twin.card(i).influence for i in people))
+        assert rulings.faction_counts(twin) == faction_counts_the_long_way(twin)
     assert kept > 20 and dropped > 20
 
 
