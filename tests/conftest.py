@@ -46,6 +46,16 @@ def media_in_tmp(request: pytest.FixtureRequest, tmp_path: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
+def fast_password_hasher(request: pytest.FixtureRequest) -> None:
+    """Users made by the tests get a fast hash: the real hasher (PBKDF2) is slow on purpose,
+    about a second of CPU for each user made or password checked, and hundreds of tests make
+    one (the settings' own hashers are untouched)."""
+    if request.config.pluginmanager.hasplugin("django"):
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
     """Throttle counts and card list answers live in the caches: every test starts with none
     (a rolled-back test's catalogue revision may come again with other cards)."""
