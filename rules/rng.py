@@ -49,7 +49,7 @@ class Rng:
         self._random.setstate(state)  # type: ignore[arg-type]
 
 
-_MASK64 = (1 << 64) - 1
+_MASK64: Final = (1 << 64) - 1
 _LOW32: Final = 0xFFFFFFFF
 _LOW16: Final = 0xFFFF
 # SplitMix64's constants (0x9E3779B97F4A7C15 added, 0xBF58476D1CE4E5B9 and 0x94D049BB133111EB
@@ -81,14 +81,18 @@ class GameRng:
     __slots__ = ("hi", "lo")
 
     def __init__(self, state: int) -> None:
-        state &= _MASK64
+        if state < 0 or state > _MASK64:  # (the game's states never are: no mask made)
+            state &= _MASK64
         self.hi: i64 = state >> 32
         self.lo: i64 = state & _LOW32
 
     @property
     def state(self) -> int:
         """The whole state, as the game state keeps it."""
-        return (int(self.hi) << 32) | int(self.lo)
+        hi = self.hi
+        if hi < 1 << 31:  # (put together in one native integer: one boxed integer made)
+            return int((hi << 32) | self.lo)
+        return (int(hi) << 32) | int(self.lo)
 
     def _next(self) -> tuple[i64, i64]:
         """The next 64-bit output's halves (high, low); the state stepped on."""
@@ -121,6 +125,8 @@ class GameRng:
 
     def next64(self) -> int:
         hi, lo = self._next()
+        if hi < 1 << 31:
+            return int((hi << 32) | lo)
         return (int(hi) << 32) | int(lo)
 
     def _below(self, n: i64) -> i64:
