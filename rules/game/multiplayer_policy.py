@@ -646,22 +646,16 @@ def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameStat
     # and compared generically a target)
     # (``host.get(g, -1)``: an int, compared natively, where None would be compared
     # generically)
-    # Each guard's host and defense read once, not once per structure.
     guards = defender.guards
-    hosts: list[int] = []
-    guarding: list[int] = []
-    for g in guards:
-        hosts.append(defender.host.get(g, -1))
-        guarding.append(defender.card(g).defense)
     target, best, later, wall = -1, 0, 0, 0
     for candidate in targets:
         card = defender.card(candidate)
         value = card.defense
         bonus = 0
         if card.is_structure:
-            for k in range(len(hosts)):
-                if hosts[k] == candidate:
-                    value += guarding[k]
+            for g in guards:
+                if defender.host.get(g, -1) == candidate:
+                    value += defender.card(g).defense
             bonus = razes
         margin = power + bonus - value
         rank = 0 if card.subtype == "stronghold" else 1
