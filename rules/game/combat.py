@@ -645,18 +645,20 @@ def _wild_choice(state: GameState) -> Action | None:
     # since they can get past it (the least (0 for a climber or flyer else 1, offense,
     # card)); else the card of most offense (the lowest instance of those). Only its
     # options are listed (_assign_options lists every card's).
+    # (the keys held as plain numbers and compared in turn: compiled, a key tuple is made and
+    # compared generically a card)
     card = -1
-    most = 0
-    lowest: tuple[int, int, int] | None = None
+    most = rank = 0
     for x in _unassigned(state, WILD, engaged):
         if not _has_target(state, WILD, x, engaged, engaged.get(x, _NOBODY)):
             continue
         offense = state.card(x).offense
         if wall:
             keys = rulings.keywords(state, x)
-            wall_key = (0 if "climb" in keys or "flight" in keys else 1, offense, x)
-            if lowest is None or wall_key < lowest:
-                lowest, card = wall_key, x
+            climbs = 0 if "climb" in keys or "flight" in keys else 1
+            if card < 0 or climbs < rank or (climbs == rank and (
+                    offense < most or (offense == most and x < card))):
+                card, rank, most = x, climbs, offense
         elif card < 0 or offense > most or (offense == most and x < card):
             card, most = x, offense
     if card < 0:
@@ -664,8 +666,9 @@ def _wild_choice(state: GameState) -> Action | None:
     mine = _card_options(state, WILD, card, engaged)
     if wall or len(mine) == 1:
         return mine[0]  # (on the wall its one option; else whatever the rule below weighs)
-    best: tuple[int, int, int] | None = None
+    # The most of (margin, separate, the stronghold), the first of equals.
     chosen: Action | None = None
+    top = apart = strong = 0
     for action in mine:
         # (_pair_offense and _pair_defense: _offense and _defense, remembered during the
         # assignments)
@@ -679,10 +682,11 @@ def _wild_choice(state: GameState) -> Action | None:
             for m in members:
                 margin += _pair_offense(state, m, action.target)
             margin -= _defense(state, action.target, members)
-        stronghold = state.card(action.target).subtype == "stronghold"
-        key = (margin, 1 if action.kind == "separate" else 0, 1 if stronghold else 0)
-        if best is None or key > best:
-            best, chosen = key, action
+        separate = 1 if action.kind == "separate" else 0
+        stronghold = 1 if state.card(action.target).subtype == "stronghold" else 0
+        if chosen is None or margin > top or (margin == top and (
+                separate > apart or (separate == apart and stronghold > strong))):
+            chosen, top, apart, strong = action, margin, separate, stronghold
     return chosen
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections.abc import Collection, Iterator, Sequence
 
 import pytest
@@ -2166,3 +2167,52 @@ def test_the_open_residences_counted_are_the_listed_ones(deck: str) -> None:
         assert rulings.open_residence_count(state) == len(rulings.open_residences(state))
         checked += 1
     assert checked > 500
+
+
+class SplitMix64TheLongWay:
+    """The generator as it was: SplitMix64 on Python integers, every step masked to 64 bits."""
+
+    MASK = (1 << 64) - 1
+
+    def __init__(self, state: int) -> None:
+        self.state = state & self.MASK
+
+    def next64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & self.MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return (self.next64() * n) >> 64
+
+    def shuffle(self, items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def test_the_generator_in_32_bit_halves_gives_the_64_bit_arithmetic_s_numbers() -> None:
+    """GameRng works its state in 32-bit halves (native integers, compiled): the same outputs,
+    dice, draws below n (the halves' limit 2**31 on either side) and shuffles as the 64-bit
+    arithmetic, and the same state after, from many seeds (the edges of 64 bits among them:
+    the step's carry out of the low half, a state past 64 bits, a negative one)."""
+    edges = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 63) - 1, 1 << 63, (1 << 64) - 1,
+             (1 << 64) - 0x9E3779B97F4A7C15, (1 << 64) + 5, -3, 0x7F4A7C15 ^ 0xFFFFFFFF]
+    picks = random.Random(7)
+    seeds = edges + [picks.getrandbits(64) for _ in range(1500)]
+    sizes = [1, 2, 6, 7, 60, 1 << 30, (1 << 31) - 1, 1 << 31, 1 << 40, 1 << 64]
+    for seed in seeds:
+        new, old = GameRng(seed), SplitMix64TheLongWay(seed)
+        assert new.state == old.state
+        for n in sizes:
+            assert new.next64() == old.next64()
+            assert new.below(n) == old.below(n)
+            assert new.die() == old.below(6) + 1
+            assert new.state == old.state
+        items = list(range(picks.randint(0, 70)))
+        copy = list(items)
+        new.shuffle(items)
+        old.shuffle(copy)
+        assert items == copy
+        assert new.state == old.state
