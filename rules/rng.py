@@ -152,6 +152,38 @@ class GameRng:
             items[i], items[j] = items[j], items[i]
 
 
+_YARDSTICK_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The same generator as :class:`GameRng`, as it was before its halves: 64-bit arithmetic on
+    Python integers, every step masked. Kept as the yardstick of ``make bench``'s goldfish
+    lines (a loop that only shuffles and deals: its cost must not move when the engine's own
+    generator gets faster) and as the long way the halves are tested against. Its code is the
+    old one to the letter, its mask a module global read at every step as it was (not
+    ``Final``: compiled, that would make the yardstick cheaper than the unit the goal was set
+    in)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _YARDSTICK_MASK
+
+    def next64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _YARDSTICK_MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _YARDSTICK_MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _YARDSTICK_MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return (self.next64() * n) >> 64
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = (self.next64() * (i + 1)) >> 64
+            items[i], items[j] = items[j], items[i]
+
+
 def keyed_state(key: int, *parts: int) -> int:
     """A generator state for ``key`` and whole numbers ``parts``, cheaply (no hashing: this is
     asked for at every round of every lookahead rollout). Different parts give unrelated

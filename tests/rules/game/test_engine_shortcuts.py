@@ -17,7 +17,7 @@ from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import Ability
 from rules.game.runner import game_seed
 from rules.game.state import DISCARDS, DRAW_PILES, IN_PLAY, ZONES, GameState
-from rules.rng import GameRng, derive_seed
+from rules.rng import GameRng, SplitMix64, derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
 
@@ -2169,29 +2169,6 @@ def test_the_open_residences_counted_are_the_listed_ones(deck: str) -> None:
     assert checked > 500
 
 
-class SplitMix64TheLongWay:
-    """The generator as it was: SplitMix64 on Python integers, every step masked to 64 bits."""
-
-    MASK = (1 << 64) - 1
-
-    def __init__(self, state: int) -> None:
-        self.state = state & self.MASK
-
-    def next64(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & self.MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next64() * n) >> 64
-
-    def shuffle(self, items: list[int]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-
 def test_the_generator_in_32_bit_halves_gives_the_64_bit_arithmetic_s_numbers() -> None:
     """GameRng works its state in 32-bit halves (native integers, compiled): the same outputs,
     dice, draws below n (the halves' limit 2**31 on either side) and shuffles as the 64-bit
@@ -2203,7 +2180,7 @@ def test_the_generator_in_32_bit_halves_gives_the_64_bit_arithmetic_s_numbers() 
     seeds = edges + [picks.getrandbits(64) for _ in range(1500)]
     sizes = [1, 2, 6, 7, 60, 1 << 30, (1 << 31) - 1, 1 << 31, 1 << 40, 1 << 64]
     for seed in seeds:
-        new, old = GameRng(seed), SplitMix64TheLongWay(seed)
+        new, old = GameRng(seed), SplitMix64(seed)
         assert new.state == old.state
         for n in sizes:
             assert new.next64() == old.next64()
