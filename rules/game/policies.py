@@ -66,7 +66,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
     outnumber the wanderers), then, while its troops in play outnumber the wanderers, every
-    troop in hand but the one of most worth, after using its troops' income abilities.
+    troop in hand but the one of most worth, and that one too if it has no income while
+    they outnumber the wanderers by two and two residences are open, after using its
+    troops' income abilities.
 """
 
 from __future__ import annotations
@@ -1541,7 +1543,25 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
         troops = [a for a in actions if a.kind == "discard" and state.card(a.card).is_troop]
         if len(troops) > 1:
             return min(troops, key=lambda a: (_troop_worth(state.card(a.card)), a.card))
+    # Then the last troops in hand too, those without income, while the troops in play
+    # outnumber the wanderers by two and two residences are open: the city is guarded and
+    # the next citizens have homes, so a fresh draw plays sooner than one more troop (learned
+    # from the lookahead's judgments: docs/goldfish.md, eleventh round).
+    if defended and rulings.open_residence_count(state) >= 2 and _troops_to_spare(state):
+        troops = [a for a in actions if a.kind == "discard" and state.card(a.card).is_troop
+                  and not state.card(a.card).income]
+        if troops:
+            return min(troops, key=lambda a: (_troop_worth(state.card(a.card)), a.card))
     return _find(actions, "done")
+
+
+def _troops_to_spare(state: GameState) -> bool:
+    """At least two troops in play more than the wanderers in the row."""
+    troops = 0
+    for t in state.defensive:
+        if state.card(t).is_troop:
+            troops += 1
+    return troops >= len(state.zones["wanderers"]) + 2
 
 
 def _troop_worth(card: Profile) -> float:

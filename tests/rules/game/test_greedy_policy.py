@@ -491,6 +491,28 @@ def test_greedy_keeps_one_troop_in_hand_while_its_troops_outnumber_the_wanderers
         assert choice(state) == Action("done")  # the guardsman is kept
 
 
+@pytest.mark.parametrize(("troops", "homes", "discarded"), [
+    pytest.param(3, 2, True, id="two-troops-to-spare-and-two-open-residences"),
+    pytest.param(2, 2, False, id="one-troop-to-spare"),
+    pytest.param(3, 1, False, id="one-open-residence"),
+])
+def test_greedy_discards_its_last_troop_in_hand_while_guarded_and_housed(
+        troops: int, homes: int, discarded: bool) -> None:
+    # One troop of two influence and no income in hand (the one the rule above keeps):
+    # with two troops in play beyond the wanderers and two residences open, it goes for a
+    # fresh draw (eleventh round; it was kept); with less to spare, or one residence, kept.
+    state, _, _ = battle_game([troop(f"t{i}") for i in range(troops)], [wanderer("w")],
+                              holdings=[stronghold(), *[structure(f"hut{i}")
+                                                        for i in range(homes - 1)]],
+                              others=[troop("veteran", influence=2, cost=(2, 0, 0))])
+    veteran = place(state, first(state, "veteran"), "hand")
+    state.personal = [4, 0, 0]
+    at_step(state, "discard", "discard")
+    state.discards_left = 3
+    assert rulings.open_residence_count(state) == homes
+    assert choice(state) == (Action("discard", veteran) if discarded else Action("done"))
+
+
 @pytest.mark.parametrize(("cost", "troops", "discarded"), [
     pytest.param((2, 0, 0), 1, True, id="two-tokens-put-off-a-personality"),
     pytest.param((1, 0, 0), 1, False, id="a-cheap-item-is-kept-with-one-troop-a-wanderer"),
