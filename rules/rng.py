@@ -66,6 +66,14 @@ _MUL2_1: Final = 0x1331
 _MUL2_0: Final = 0x11EB
 
 
+def _joined(hi: i64, lo: i64) -> int:
+    """Two 32-bit halves as one 64-bit integer (below 2**63: put together in one native
+    integer, so one boxed integer made)."""
+    if hi < 1 << 31:
+        return int((hi << 32) | lo)
+    return (int(hi) << 32) | int(lo)
+
+
 class GameRng:
     """SplitMix64: a small, fast generator whose whole state is one integer.
 
@@ -89,10 +97,7 @@ class GameRng:
     @property
     def state(self) -> int:
         """The whole state, as the game state keeps it."""
-        hi = self.hi
-        if hi < 1 << 31:  # (put together in one native integer: one boxed integer made)
-            return int((hi << 32) | self.lo)
-        return (int(hi) << 32) | int(self.lo)
+        return _joined(self.hi, self.lo)
 
     def _next(self) -> tuple[i64, i64]:
         """The next 64-bit output's halves (high, low); the state stepped on."""
@@ -125,9 +130,7 @@ class GameRng:
 
     def next64(self) -> int:
         hi, lo = self._next()
-        if hi < 1 << 31:
-            return int((hi << 32) | lo)
-        return (int(hi) << 32) | int(lo)
+        return _joined(hi, lo)
 
     def _below(self, n: i64) -> i64:
         """``(next64() * n) >> 64`` for ``0 < n < 2**31``, in halves (every product below

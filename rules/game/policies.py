@@ -223,12 +223,9 @@ def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
     wanderers = len(state.zones["wanderers"])
     if not wanderers:
         return False
-    troops = 0
+    troops = _troops_in_play(state)
     for c in hand:
         if c.is_troop:
-            troops += 1
-    for t in state.defensive:
-        if state.card(t).is_troop:
             troops += 1
     return troops <= wanderers
 
@@ -236,10 +233,7 @@ def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
 def _defended(state: GameState, hand: bool = False) -> bool:
     """More troops in play (and in hand, with ``hand``, one of them in play: a troop in hand
     guards nothing yet) than wanderers in the row: one to spare for the next wanderer."""
-    troops = 0
-    for t in state.defensive:
-        if state.card(t).is_troop:
-            troops += 1
+    troops = _troops_in_play(state)
     if hand and troops:
         for t in state.hand:
             if state.card(t).is_troop:
@@ -1557,11 +1551,16 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 def _troops_to_spare(state: GameState) -> bool:
     """At least two troops in play more than the wanderers in the row."""
+    return _troops_in_play(state) >= len(state.zones["wanderers"]) + 2
+
+
+def _troops_in_play(state: GameState) -> int:
+    """The troops in the defensive holdings."""
     troops = 0
     for t in state.defensive:
         if state.card(t).is_troop:
             troops += 1
-    return troops >= len(state.zones["wanderers"]) + 2
+    return troops
 
 
 def _troop_worth(card: Profile) -> float:
