@@ -63,7 +63,8 @@ class TableLayout:
 
 
 def table_layout(state: Mapping[str, Any]) -> TableLayout:
-    zones: Mapping[str, Sequence[int]] = state["zones"]
+    seat: Mapping[str, Any] = state["seats"][0]  # a goldfish game: a table of one
+    zones: Mapping[str, Sequence[int]] = seat["zones"]
     cards: Sequence[str] = state["cards"]
     facts: Mapping[str, Mapping[str, Any]] = state["facts"]
     host = {int(k): int(v) for k, v in state["host"].items()}
@@ -95,7 +96,7 @@ def table_layout(state: Mapping[str, Any]) -> TableLayout:
         defensive=tuple(card(i) for i in zones["defensive"]),
         wanderers=tuple(card(i) for i in zones["wanderers"]),
         hand=tuple(card(i) for i in zones["hand"]),
-        personal=Pool(*state["personal"]),
+        personal=Pool(*seat["personal"]),
         city=Pool(*state["city"]),
         piles={"structures": len(zones["structure_pile"]),
                "personalities": len(zones["personality_pile"]),

@@ -66,7 +66,7 @@ def playout(state: GameState, action: Action, sample: int) -> GameState:
     copy = clone(state)
     rng = GameRng(derive_seed(state.rng, "hint", sample))
     for pile in HIDDEN_PILES:
-        rng.shuffle(copy.zones[pile])
+        rng.shuffle(copy.mover().zones[pile])
     copy.rng = rng.state
     result = engine.apply(copy, action)
     if not result.ok:  # the piles' order never makes an action illegal: a bug, fail loudly

@@ -106,7 +106,7 @@ def card_entry(state: GameState, instance: int, links: Links) -> dict[str, Any]:
 
 
 def _hosted(state: GameState, zone: str, host: int) -> list[int]:
-    return [i for i in state.zones[zone] if state.host.get(i) == host]
+    return [i for i in state.seat_of(host).zones[zone] if state.host.get(i) == host]
 
 
 def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str, Any]:
@@ -115,9 +115,10 @@ def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str
     return entry
 
 
-def table_layout(state: GameState, links: Links) -> dict[str, Any]:
-    """The whole table, row by row (see the module docstring)."""
-    zones = state.zones
+def table_layout(state: GameState, links: Links, seat: int = 0) -> dict[str, Any]:
+    """The whole table of ``seat``, row by row (see the module docstring)."""
+    me = state.seats[seat]
+    zones = me.zones
     private = []
     for structure in zones["private"]:
         entry = card_entry(state, structure, links)
@@ -140,9 +141,9 @@ def table_layout(state: GameState, links: Links) -> dict[str, Any]:
         "influence": rulings.influence_total(state), "target": state.config.target,
         "round_cap": state.config.round_cap,
         "wanderer_limit": state.config.overrun_limit,
-        "personal": tokens(state.personal), "personal_total": sum(state.personal),
+        "personal": tokens(me.personal), "personal_total": sum(me.personal),
         "city": tokens(state.city), "city_total": sum(state.city),
-        "fines_due": state.fines_due, "discards_left": state.discards_left,
+        "fines_due": me.fines_due, "discards_left": me.discards_left,
         "private": private,
         "defensive": [_with_attachments(state, i, links) for i in zones["defensive"]],
         "wanderers": [card_entry(state, i, links) for i in zones["wanderers"]],
@@ -208,7 +209,8 @@ def _related(state: GameState, action: Action) -> list[int]:
     found = [i for i in (action.card, action.target if targets_card else -1) if i >= 0]
     if action.card >= 0 and state.where[action.card] == "hand":
         same = state.cards[action.card]
-        found += [i for i in state.zones["hand"] if state.cards[i] == same and i != action.card]
+        found += [i for i in state.seat_of(action.card).hand
+                  if state.cards[i] == same and i != action.card]
     if action.kind == "joint" and action.option.isdigit():
         found.append(int(action.option))
     return found
@@ -312,7 +314,7 @@ def seat_side(played: TableGame, seat: int, links: Links,
         "out": {"round": out[0], "how": out[1]} if out else None,
         "influence": layout["influence"], "target": layout["target"],
         "personal": layout["personal"], "personal_total": layout["personal_total"],
-        "hand": len(state.zones["hand"]), "stronghold": stronghold,
+        "hand": len(state.seats[0].hand), "stronghold": stronghold,
         "private": layout["private"], "defensive": layout["defensive"],
         "wanderers": layout["wanderers"],
         "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}

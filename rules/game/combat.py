@@ -82,12 +82,14 @@ _NO_GROUP: Final[list[int]] = []
 
 
 def can_hunt(state: GameState) -> bool:
-    return bool(state.zones["wanderers"]) and bool(_available_troops(state))
+    me = state.mover()
+    return bool(me.zones["wanderers"]) and bool(_available_troops(state))
 
 
 def _available_troops(state: GameState) -> list[int]:
+    me = state.mover()
     can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
-    return [t for t in state.defensive if state.card(t).is_troop
+    return [t for t in me.defensive if state.card(t).is_troop
             and (t not in state.exhausted or can_pay)]
 
 
@@ -108,10 +110,11 @@ def start_raid(state: GameState, wanderers: list[int]) -> None:
 
 
 def options(state: GameState) -> list[Action]:
+    me = state.mover()
     c = _combat(state)
     step = c.step
     if step == "engage":
-        return [*(Action("engage", w) for w in state.zones["wanderers"] if not listed(c.wild, w)),
+        return [*(Action("engage", w) for w in me.zones["wanderers"] if not listed(c.wild, w)),
                 Action("done")]
     if step == "bribe":
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
@@ -120,7 +123,7 @@ def options(state: GameState) -> list[Action]:
     if step == "muster":
         can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
-                 for t in state.defensive if state.card(t).is_troop
+                 for t in me.defensive if state.card(t).is_troop
                  and not listed(c.player, t) and (t not in state.exhausted or can_pay)]
         return [*sends, Action("done")] if sends else []
     if step == "assign":
@@ -174,6 +177,7 @@ def bribe_cost(state: GameState, card: int) -> int:
 
 
 def apply(state: GameState, action: Action) -> None:
+    me = state.mover()
     c = _combat(state)
     kind = action.kind
     if kind == "done":
@@ -186,10 +190,10 @@ def apply(state: GameState, action: Action) -> None:
             emit(state, "engage", card=action.card)
     elif kind == "bribe":
         cost = _bribe_cost(state, action.card)
-        before = list(state.personal)
+        before = list(me.personal)
         rulings.spend(state, cost)
         # The bribe stays on the wanderer (collected with its bounty), not in the city.
-        paid = [before[k] - state.personal[k] for k in range(3)]
+        paid = [before[k] - me.personal[k] for k in range(3)]
         for k in range(3):
             state.city[k] -= paid[k]
         tokens = state.on_card.setdefault(action.card, [0, 0, 0])
@@ -232,9 +236,10 @@ def apply(state: GameState, action: Action) -> None:
 
 
 def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
+    me = state.mover()
     c = _combat(state)
-    amount = min(state.card(bearer).strength[1], state.personal[1])
-    state.personal[1] -= amount
+    amount = min(state.card(bearer).strength[1], me.personal[1])
+    me.personal[1] -= amount
     state.city[1] += amount
     bonus = c.bonus_off if stat == "offense" else c.bonus_def
     bonus[target] = bonus.get(target, 0) + amount
@@ -327,10 +332,11 @@ def _pass_turn(state: GameState, side: int) -> None:
 
 
 def _begin_assignments(state: GameState) -> None:
+    me = state.mover()
     c = _combat(state)
     c.step = "assign"
     if c.kind == "raid":
-        walls = [w for w in state.defensive if state.card(w).subtype == "wall"]
+        walls = [w for w in me.defensive if state.card(w).subtype == "wall"]
         if walls:
             c.wall = walls[0]
             c.wall_left = min(state.card(c.wall).residencies, len(c.wild))
@@ -415,6 +421,7 @@ def _targets(state: GameState, side: int, card: int,
              engaged: dict[int, list[int]] | None = None) -> list[int]:
     """Legal targets of ``card`` of ``side`` (rulebook, "Assignments", Flight, Walls;
     ``engaged``: :func:`_engaged`, when the caller has it)."""
+    me = state.mover()
     c = _combat(state)
     if side == WILD and c.wall_left > 0 and c.wall >= 0:
         return [c.wall]
@@ -435,8 +442,8 @@ def _targets(state: GameState, side: int, card: int,
         flyer_free = "flight" in mine and not any(
             _reaches_flyers(state, t) for t in free_defenders)
         if not free_defenders or flyer_free:
-            enemies += state.private
-            enemies += state.guards
+            enemies += me.private
+            enemies += me.guards
     return enemies
 
 
@@ -523,6 +530,7 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
                 busy: list[int]) -> bool:
     """Whether :func:`_targets` has a target not in ``busy``, without building the list
     (the same tests in the same order)."""
+    me = state.mover()
     c = _combat(state)
     wall = c.wall
     if side == WILD and c.wall_left > 0 and wall >= 0:
@@ -548,7 +556,7 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
                     flyer_free = False
                     break
         if not free or flyer_free:
-            for zone in (state.private, state.guards):
+            for zone in (me.private, me.guards):
                 for target in zone:
                     if not listed(busy, target):
                         return True
@@ -701,6 +709,7 @@ def _group(state: GameState, side: int, target: int, lead: int) -> list[int]:
 
 
 def _modify_options(state: GameState) -> list[Action]:
+    me = state.mover()
     c = _combat(state)
     found: list[Action] = []
     mine = [t for t in c.player if _alive(state, t)]
@@ -710,11 +719,11 @@ def _modify_options(state: GameState) -> list[Action]:
         if "charge" in keys and c.charged.get(troop, 0) < state.card(troop).strength[0]:
             found.append(Action("charge", troop))
         if "fervor" in keys and "used-fervor" not in c.granted.get(troop, []) \
-                and state.personal[1] and troop not in state.exhausted:
+                and me.personal[1] and troop not in state.exhausted:
             found.append(Action("fervor", troop))
         if "fear" in keys and c.feared[PLAYER] < 0 and _usable(state, troop, "fear"):
             found += [Action("fear", troop, w) for w in enemies]
-    if state.personal[1]:
+    if me.personal[1]:
         for bearer in rulings.personalities_in_play(state):
             if "pray" in rulings.keywords(state, bearer) and _usable(state, bearer, "pray") \
                     and "used-pray" not in c.granted.get(bearer, []):
@@ -732,7 +741,7 @@ def _modify_options(state: GameState) -> list[Action]:
             found += [Action("use", instance, t, ability.option) for t in mine]
     strongest = max((state.card(t).strength[0] for t in mine), default=-1)
     seen: set[str] = set()
-    for card in state.hand:
+    for card in me.hand:
         profile = state.card(card)
         if profile.type != "event" or profile.subtype != "battle" or profile.id in seen:
             continue
@@ -843,12 +852,14 @@ def _offense(state: GameState, card: int, target: int) -> int:
 
 
 def _guard_offense(state: GameState, structure: int) -> int:
+    me = state.mover()
     bonus = sum(e.amount for e in state.card(structure).statics if e.kind == "guard_offense")
-    return sum(state.card(g).offense + bonus for g in state.guards
+    return sum(state.card(g).offense + bonus for g in me.guards
                if state.host.get(g) == structure and g not in state.exhausted)
 
 
 def _defense(state: GameState, card: int, attackers: list[int]) -> int:
+    me = state.mover()
     c = _combat(state)
     profile = state.card(card)
     value = profile.defense
@@ -860,7 +871,7 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
         value += state.card(item).defense
     if profile.is_structure:
         bonus = sum(e.amount for e in profile.statics if e.kind == "guard_defense")
-        value += sum(state.card(g).defense + bonus for g in state.guards
+        value += sum(state.card(g).defense + bonus for g in me.guards
                      if state.host.get(g) == card)
     if state.where[card] == "guards":
         host = state.host.get(card, -1)
@@ -1011,6 +1022,7 @@ def _ignores_wound(state: GameState, card: int) -> bool:
 
 
 def _take_wounds(state: GameState, card: int, count: int) -> None:
+    me = state.mover()
     c = _combat(state)
     exhaust = not (c.hold_line and card in c.player)  # Endurance: rulings.wound
     profile = state.card(card)
@@ -1026,7 +1038,7 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
     if profile.is_structure:
         # "If their structure is destroyed in combat they take a wound and return to the
         # defensive holdings."
-        for guard in [g for g in state.guards if state.host.get(g) == card]:
+        for guard in [g for g in me.guards if state.host.get(g) == card]:
             if rulings.wound(state, guard, 1):
                 rulings.remove_killed(state, guard, "killed")
     rulings.remove_killed(state, card, "destroyed" if profile.is_structure else "killed")
@@ -1039,6 +1051,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
     """New targets for the side's surviving berserk cards: "If bearer's first combat was on
     the battlefield the new target must also be on the battlefield", and likewise for the
     private holdings."""
+    me = state.mover()
     c = _combat(state)
     found = []
     for card in _side_cards(state, side):
@@ -1049,7 +1062,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         if first < 0:
             continue
         if card in c.first_private:
-            pool = state.private + state.guards
+            pool = me.private + me.guards
         else:
             pool = list(_side_cards(state, 1 - side))
             if side == WILD and c.wall >= 0:

@@ -192,34 +192,36 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     state.facts = prepared.facts  # read-only, like the profiles: shared by the run's games
     if record:
         state_events(state)
-    # The same lists as instance by instance (the zones' own lists kept: they are bound as
-    # the state's attributes).
+    # One seat: the deck's cards are its own. (The zones' own lists extended: they are bound
+    # as the seat's attributes.)
+    me = state.seats[0]
+    state.owner = [0] * len(deal.cards)
     state.where.extend(deal.where)
     for zone, instances in deal.zones:
-        state.zones[zone].extend(instances)
+        me.zones[zone].extend(instances)
     state.flags.extend([0] * len(deal.cards))
-    state.personal = list(STARTING_TOKENS)
+    me.personal = list(STARTING_TOKENS)
     state.city = list(config.city_pool)
-    state.favour = deal.favour
+    me.favour = deal.favour
     state.action_book = deal.book
     if state.events is not None:
         emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
-             players=config.players, city=list(state.city), personal=list(state.personal))
-    for instance in list(state.private):
+             players=config.players, city=list(state.city), personal=list(me.personal))
+    for instance in list(me.private):
         card = state.card(instance)
         if card.subtype == "wall":
             state.move(instance, "defensive")
         if not pay(state, card.cost, card.generic):
             raise DeckNotPlayable("The Initial Holdings cost more than the 12 starting tokens.")
         if state.events is not None:
-            emit(state, "holding", card=instance, paid=list(state.personal))
-    if not any(state.card(i).subtype == "stronghold" for i in state.private):
+            emit(state, "holding", card=instance, paid=list(me.personal))
+    if not any(state.card(i).subtype == "stronghold" for i in me.private):
         raise DeckNotPlayable("The Initial Holdings have no stronghold.")
     rng = GameRng(state.rng)
     for zone in ("structure_pile", "personality_pile", "wanderer_pile"):
-        rng.shuffle(state.zones[zone])
+        rng.shuffle(me.zones[zone])
         if state.events is not None:
-            emit(state, "shuffle", pile=zone, order=list(state.zones[zone]))
+            emit(state, "shuffle", pile=zone, order=list(me.zones[zone]))
     state.rng = rng.state
     _begin_round(state, 1)
     _advance(state)
@@ -267,12 +269,13 @@ def _begin_round(state: GameState, number: int) -> None:
 
 def _next_step(state: GameState) -> None:
     """The current step has no decision left: move on by the Order of Play."""
+    me = state.mover()
     step = state.step
     if step == "arrange":
         state.step = "draw"
     elif step == "draw":
         if state.round == 1:
-            for instance in state.hand:
+            for instance in me.hand:
                 state.flags[instance] |= OPENING
         state.phase, state.step = "action", "act"
     elif step == "act":
@@ -283,17 +286,17 @@ def _next_step(state: GameState) -> None:
             return
         _wanderer_phase(state)
     elif step == "fine":
-        if state.fines_due > 0:  # nothing left to pay with
+        if me.fines_due > 0:  # nothing left to pay with
             if state.events is not None:
-                emit(state, "fines_waived", count=state.fines_due)
-            state.fines_due = 0
+                emit(state, "fines_waived", count=me.fines_due)
+            me.fines_due = 0
         _new_wanderer(state)
         if state.config.seated and not state.outcome:  # the others' Wanderer Phases
             state.step = WAIT
             return
         if not state.outcome:
             state.phase, state.step = "discard", "discard"
-            state.discards_left = DISCARD_LIMIT
+            me.discards_left = DISCARD_LIMIT
     elif step == "discard":
         if state.config.seated:  # the victory check waits for every seat's discards
             _expire_counters(state)
@@ -315,11 +318,12 @@ def _expire_counters(state: GameState) -> None:
 
 
 def _wanderer_phase(state: GameState) -> None:
+    me = state.mover()
     state.phase = "wanderer"
     if state.reseed:
         state.rng = keyed_state(state.reseed, state.round, 1)
     rng = GameRng(state.rng)
-    row = state.zones["wanderers"]
+    row = me.zones["wanderers"]
     for instance in list(row):
         # Hoarding has no "if unexhausted" (unlike Follower): exhausted hoarders hoard too.
         if state.card(instance).has("hoarding"):
@@ -353,10 +357,11 @@ def _wanderer_phase(state: GameState) -> None:
 
 
 def _begin_fines(state: GameState) -> None:
+    me = state.mover()
     state.phase, state.step = "wanderer", "fine"
-    state.fines_due = sum(1 for i in state.zones["wanderers"] if i not in state.exhausted)
-    if state.fines_due and state.events is not None:
-        emit(state, "fines_due", count=state.fines_due)
+    me.fines_due = sum(1 for i in me.zones["wanderers"] if i not in state.exhausted)
+    if me.fines_due and state.events is not None:
+        emit(state, "fines_due", count=me.fines_due)
 
 
 def _after_combat(state: GameState, kind: str) -> None:
@@ -379,19 +384,20 @@ def _after_combat(state: GameState, kind: str) -> None:
 
 
 def _new_wanderer(state: GameState) -> None:
+    me = state.mover()
     recycled = False
     while not state.outcome:
-        pile = state.wanderer_pile
+        pile = me.wanderer_pile
         if not pile:
             # Recycle at most once per new wanderer: a pile holding only dead or clashing
             # uniques would otherwise go round for ever.
-            if recycled or not state.wanderer_discard:
+            if recycled or not me.wanderer_discard:
                 if state.events is not None:
                     emit(state, "no_wanderer")
                 return
             _recycle(state, "wanderers", free=True)
             recycled = True
-            pile = state.wanderer_pile
+            pile = me.wanderer_pile
         instance = pile[0]
         card = state.card(instance)
         state.move(instance, "wanderers")
@@ -399,34 +405,35 @@ def _new_wanderer(state: GameState) -> None:
         if state.events is not None:
             emit(state, "new_wanderer", card=instance)
         if card.unique:
-            if any(state.cards[i] == card.id for i in state.dead):
+            if any(state.cards[i] == card.id for i in me.dead):
                 if state.events is not None:
                     emit(state, "unique_dead", card=instance)
                 state.move(instance, "wanderer_discard")
                 continue
-            older = [i for i in state.zones["wanderers"]
+            older = [i for i in me.zones["wanderers"]
                      if i != instance and state.cards[i] == card.id]
             if older:
                 rulings.discard_from_play(state, older[0], "unique_replaced")
                 continue  # "a replacement must be drawn for the discarded wanderer"
         break
-    if len(state.zones["wanderers"]) > state.config.overrun_limit:
+    if len(me.zones["wanderers"]) > state.config.overrun_limit:
         if state.events is not None:
-            emit(state, "overrun", wanderers=len(state.zones["wanderers"]))
+            emit(state, "overrun", wanderers=len(me.zones["wanderers"]))
         end_game(state, "overrun")
 
 
 def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
+    me = state.mover()
     if not free:
         spend(state, RECYCLE_COST)
-    discard = state.zones[DISCARDS[pile]]
+    discard = me.zones[DISCARDS[pile]]
     for instance in list(discard):
         state.move(instance, DRAW_PILES[pile])
     rng = GameRng(state.rng)
-    rng.shuffle(state.zones[DRAW_PILES[pile]])
+    rng.shuffle(me.zones[DRAW_PILES[pile]])
     state.rng = rng.state
     if state.events is not None:
-        emit(state, "recycle", pile=pile, free=free, order=list(state.zones[DRAW_PILES[pile]]))
+        emit(state, "recycle", pile=pile, free=free, order=list(me.zones[DRAW_PILES[pile]]))
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -441,9 +448,10 @@ def legal_actions(state: GameState) -> list[Action]:
 
 
 def _legal_actions(state: GameState) -> list[Action]:
+    me = state.mover()
     if state.outcome:
         return []
-    if state.bounty_due:
+    if me.bounty_due:
         return _bounty_options(state)
     if state.combat is not None:
         return combat.options(state)
@@ -466,10 +474,10 @@ def _legal_actions(state: GameState) -> list[Action]:
         return _fine_options(state)
     if step == "discard":
         options = []
-        if state.discards_left:
+        if me.discards_left:
             book = state.book()
             first, marks, mark = book.first, book.marks, book.hand_mark()
-            for instance in state.hand:
+            for instance in me.hand:
                 # (A card's copies offered once, the first in hand: see ActionBook.marks.)
                 mine = first[instance]
                 if marks[mine] is not mark:
@@ -527,16 +535,17 @@ def _why_illegal(state: GameState, action: Action) -> str:
 
 
 def _advance(state: GameState) -> None:
+    me = state.mover()
     state.pending = None
     while not state.outcome:
-        if state.bounty_due:  # chosen before anything else goes on
+        if me.bounty_due:  # chosen before anything else goes on
             found = _bounty_options(state)
             if found:
                 state.pending = found
                 return
             if state.events is not None:
-                emit(state, "bounty_short", count=state.bounty_due)
-            state.bounty_due = 0  # the city's pool is empty: "not able to do so"
+                emit(state, "bounty_short", count=me.bounty_due)
+            me.bounty_due = 0  # the city's pool is empty: "not able to do so"
             continue
         fight = state.combat
         if fight is not None:
@@ -563,13 +572,14 @@ def _advance(state: GameState) -> None:
 
 
 def _apply(state: GameState, action: Action) -> None:
+    me = state.mover()
     kind = action.kind
     if kind in ("done", "pass"):
         if state.step == "military" and kind == "pass" and state.events is not None:
             emit(state, "military_pass")
         _next_step(state)
     elif kind == "draw":
-        instance = state.zones[DRAW_PILES[action.option]][0]
+        instance = me.zones[DRAW_PILES[action.option]][0]
         state.move(instance, "hand")
         state.flags[instance] |= DRAWN
         if state.events is not None:
@@ -597,17 +607,17 @@ def _apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "move_item", card=action.card, to=action.target)
     elif kind == "fine":
-        state.fines_due -= 1
+        me.fines_due -= 1
         if action.card >= 0:
             rulings.discard_from_play(state, action.card, "fine")
         else:
             kind_index = rulings.KIND_INDEX[action.option]
-            state.personal[kind_index] -= 1
+            me.personal[kind_index] -= 1
             state.city[kind_index] += 1
             if state.events is not None:
                 emit(state, "fine_token", kind=kind_index)
     elif kind == "discard":
-        state.discards_left -= 1
+        me.discards_left -= 1
         card = state.card(action.card)
         state.move(action.card, DISCARDS[card.pile])
         if state.events is not None:
@@ -615,12 +625,13 @@ def _apply(state: GameState, action: Action) -> None:
 
 
 def _play(state: GameState, action: Action) -> None:
+    me = state.mover()
     instance, target = action.card, action.target
     card = state.card(instance)
     pay(state, card.cost, card.generic)
     state.flags[instance] |= PLAYED
     if state.events is not None:
-        emit(state, "play", card=instance, target=target, personal=list(state.personal))
+        emit(state, "play", card=instance, target=target, personal=list(me.personal))
     if card.unique:
         for other in [i for i in range(len(state.cards))
                       if i != instance and state.cards[i] == card.id and state.in_play(i)]:
@@ -645,18 +656,19 @@ def _play(state: GameState, action: Action) -> None:
 
 
 def _arrange_options(state: GameState) -> list[Action]:
+    me = state.mover()
     options: list[Action] = []
     book = state.book()
-    structures = state.private
-    for troop in state.defensive:
+    structures = me.private
+    for troop in me.defensive:
         if state.card(troop).is_troop:
             for s in structures:
                 options.append(book.guard(troop, s))
-    for g in state.guards:
+    for g in me.guards:
         options.append(book.unguard(g))
-    if state.attached:
+    if me.attached:
         personalities = rulings.personalities_in_play(state)
-        for item in state.attached:
+        for item in me.attached:
             if state.card(item).type == "item":
                 host = state.host.get(item, -1)
                 for p in personalities:
@@ -669,24 +681,26 @@ def _arrange_options(state: GameState) -> list[Action]:
 
 
 def _draw_options(state: GameState) -> list[Action]:
-    if len(state.hand) >= HAND_SIZE:
+    me = state.mover()
+    if len(me.hand) >= HAND_SIZE:
         return []
     options: list[Action] = []
-    if state.structure_pile:
+    if me.structure_pile:
         options.append(DRAWS["structures"])
-    if state.personality_pile:
+    if me.personality_pile:
         options.append(DRAWS["personalities"])
     _add_recycle_options(options, state)
     return options
 
 
 def _add_recycle_options(options: list[Action], state: GameState) -> None:
+    me = state.mover()
     if rulings.held(state) < RECYCLE_COST:
         return
     # (the piles by attribute: see GameState.bind_zones)
-    if not state.structure_pile and state.structure_discard:
+    if not me.structure_pile and me.structure_discard:
         options.append(RECYCLES["structures"])
-    if not state.personality_pile and state.personality_discard:
+    if not me.personality_pile and me.personality_discard:
         options.append(RECYCLES["personalities"])
 
 
@@ -694,8 +708,9 @@ class _Table:
     """Where cards from the hand may go, worked out at most once per decision."""
 
     def __init__(self, state: GameState) -> None:
+        me = state.mover()
         self.state = state
-        self.wall_in_play = any(state.card(i).subtype == "wall" for i in state.defensive)
+        self.wall_in_play = any(state.card(i).subtype == "wall" for i in me.defensive)
         self._homes: list[int] | None = None
         self._people: list[int] | None = None
 
@@ -719,10 +734,11 @@ def _play_options(state: GameState) -> list[Action]:
 
 
 def _add_play_options(options: list[Action], state: GameState) -> None:
+    me = state.mover()
     cards, book = state.cards, state.book()
     first, marks, mark = book.first, book.marks, book.hand_mark()
     table: _Table | None = None
-    for instance in state.hand:
+    for instance in me.hand:
         # (A card's copies are offered once, the first in hand: its first instance's entry
         # of ActionBook.marks set in this pass, no set made and no loop over the cards
         # before it; the dead pile, nearly always empty, read by a loop.)
@@ -740,13 +756,15 @@ def _add_play_options(options: list[Action], state: GameState) -> None:
 
 def _is_dead(state: GameState, card_id: str) -> bool:
     """Whether a copy of the card is on the dead pile."""
+    me = state.mover()
     cards = state.cards
-    return any(cards[i] == card_id for i in state.dead)
+    return any(cards[i] == card_id for i in me.dead)
 
 
 def _add_placements(options: list[Action], state: GameState, instance: int, card: Profile,
                     table: _Table) -> None:
     """Add the ways ``card`` can be played now to ``options``."""
+    me = state.mover()
     book = state.book()
     if card.type == "structure":
         if card.subtype != "stronghold" and not (card.subtype == "wall" and table.wall_in_play):
@@ -756,7 +774,7 @@ def _add_placements(options: list[Action], state: GameState, instance: int, card
             options.append(book.play(instance, home))
     elif card.is_troop:
         options.append(book.play(instance))
-        for structure in state.private:
+        for structure in me.private:
             options.append(book.play(instance, structure))
     elif card.type == "item":
         for person in table.people:
@@ -779,6 +797,7 @@ def _use_options(state: GameState) -> list[Action]:
 
 
 def _add_use_options(options: list[Action], state: GameState) -> None:
+    me = state.mover()
     holders: list[int] = []
     abilities: list[Ability] = []
     rulings.plain_usable(state, holders, abilities)
@@ -791,19 +810,20 @@ def _add_use_options(options: list[Action], state: GameState) -> None:
                 options.append(state.book().use(instance, ability.option))
         elif effect.kind == "wound_wanderer":
             options += [Action("use", instance, w, ability.option)
-                        for w in state.zones["wanderers"]]
+                        for w in me.zones["wanderers"]]
 
 
 def _fine_options(state: GameState) -> list[Action]:
     """A fine's ways of payment, and the abilities of the moment ("Abilities may be used in
     any phase"): with nothing to pay with, only the income abilities, which could bring the
     token (with none of those either, the fine is waived)."""
-    if state.fines_due <= 0:
+    me = state.mover()
+    if me.fines_due <= 0:
         return []
-    options = [FINE_TOKENS[k] for k in range(3) if state.personal[k]]
+    options = [FINE_TOKENS[k] for k in range(3) if me.personal[k]]
     book = state.book()
-    for zone in (state.private, state.residents, state.guards, state.defensive,
-                 state.attached):
+    for zone in (me.private, me.residents, me.guards, me.defensive,
+                 me.attached):
         options += [book.fine(i) for i in zone if state.card(i).subtype != "stronghold"]
     uses = _use_options(state)
     if not options:

@@ -135,7 +135,7 @@ def rollout(state: GameState, action: Action, key: int, policy: GreedyPolicy,
     copy = state.clone()
     rng = GameRng(key)
     for pile in HIDDEN_PILES:
-        rng.shuffle(copy.zones[pile])
+        rng.shuffle(copy.mover().zones[pile])
     copy.rng = rng.state
     copy.reseed = key
     result = engine.apply(copy, action)

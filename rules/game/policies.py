@@ -146,9 +146,10 @@ class GreedyPolicy:
         del seed  # deterministic: it needs no randomness
 
     def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        me = state.mover()
         if len(actions) == 1:
             return actions[0]  # nothing to weigh: every rule below picks an offered action
-        if state.bounty_due:
+        if me.bounty_due:
             return _bounty_choice(state, actions)
         if state.combat is not None:
             return _combat_choice(state, actions)
@@ -177,10 +178,11 @@ def _find(actions: Sequence[Action], kind: str) -> Action:
 
 
 def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    me = state.mover()
     draws = {a.option: a for a in actions if a.kind == "draw"}
     if not draws:
         return actions[0]
-    hand = [state.card(i) for i in state.hand]
+    hand = [state.card(i) for i in me.hand]
     # (Counted in loops: compiled, sum() of a generator is a generator object and a call.)
     citizens = 0
     homes = open_homes = rulings.open_residence_count(state)
@@ -220,7 +222,8 @@ def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
 
 def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
     """A wanderer in the row, and no more troops in play and in hand than wanderers."""
-    wanderers = len(state.zones["wanderers"])
+    me = state.mover()
+    wanderers = len(me.zones["wanderers"])
     if not wanderers:
         return False
     troops = _troops_in_play(state)
@@ -233,18 +236,20 @@ def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
 def _defended(state: GameState, hand: bool = False) -> bool:
     """More troops in play (and in hand, with ``hand``, one of them in play: a troop in hand
     guards nothing yet) than wanderers in the row: one to spare for the next wanderer."""
+    me = state.mover()
     troops = _troops_in_play(state)
     if hand and troops:
-        for t in state.hand:
+        for t in me.hand:
             if state.card(t).is_troop:
                 troops += 1
-    return troops > len(state.zones["wanderers"])
+    return troops > len(me.zones["wanderers"])
 
 
 def _income_share(state: GameState, pile: str) -> float:
     """The share of the cards left in ``pile`` that have an income ability (the player knows
     his deck and what he has drawn: the pile's contents, not its order)."""
-    cards = state.zones[pile]
+    me = state.mover()
+    cards = me.zones[pile]
     count = 0
     for i in cards:
         if state.card(i).income:
@@ -255,7 +260,8 @@ def _income_share(state: GameState, pile: str) -> float:
 def _structures_richer(state: GameState) -> bool:
     """Whether the cards left in the structure pile more often have an income ability than
     those left in the personality pile (both piles drawn from)."""
-    return bool(state.zones["structure_pile"]) and bool(state.zones["personality_pile"]) \
+    me = state.mover()
+    return bool(me.zones["structure_pile"]) and bool(me.zones["personality_pile"]) \
         and _income_share(state, "structure_pile") > _income_share(state, "personality_pile")
 
 
@@ -284,6 +290,7 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
     that raises it most first; then another play only while the total stays at the target,
     else a pass. None when the target is out of reach this round, or the troops in play do
     not outnumber the wanderers (a troop may still be needed: an overrun loses first)."""
+    me = state.mover()
     if not _defended(state):
         return None
     members = context.members
@@ -309,12 +316,12 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
         if members.get(faction, 0) + joining.get(faction, 0) >= 5:
             if income is None:
                 income = _sprint_income(state)
-            most += state.personal[kind] + income[kind]
+            most += me.personal[kind] + income[kind]
     if most < target:
         return None
     if income is None:
         income = _sprint_income(state)
-    personal = list(state.personal)
+    personal = list(me.personal)
     counts = members
     kept = context.kept
     homes = rulings.open_residence_count(state)
@@ -353,8 +360,9 @@ def _final_sprint(state: GameState, actions: Sequence[Action], context: _Context
 def _sprint_income(state: GameState) -> list[int]:
     """The tokens still to come before the victory check: the income abilities of the
     troops in play not used yet this round (greedy uses them in the Discard Phase)."""
+    me = state.mover()
     income = [0, 0, 0]
-    for instance in state.defensive:
+    for instance in me.defensive:
         card = state.card(instance)
         if card.is_troop and instance not in state.exhausted:
             for ability in card.abilities:
@@ -399,7 +407,8 @@ def _troop_income_for_a_play(state: GameState, actions: Sequence[Action]) -> Act
     """A troop's income ability, used now rather than in the Discard Phase, when nothing
     else is left to do and its tokens pay for a personality in hand this round (tokens
     spent a round earlier are worth more than the troop unexhausted for the fights)."""
-    have = state.personal
+    me = state.mover()
+    have = me.personal
     for action in actions:
         if action.kind != "use" or not state.card(action.card).is_troop:
             continue
@@ -407,7 +416,7 @@ def _troop_income_for_a_play(state: GameState, actions: Sequence[Action]) -> Act
         if effect.kind != "collect":
             continue
         after = [have[k] + effect.gains[k] - effect.pay[k] for k in range(3)]
-        for instance in state.zones["hand"]:
+        for instance in me.zones["hand"]:
             card = state.card(instance)
             if card.type != "personality" or rulings.affordable(state, card.cost,
                                                                 card.generic):
@@ -466,6 +475,7 @@ def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Conte
     """The personality whose play reaches the victory target (checked at the next round's
     start), and one that brings a faction to five members (switching on the token bonus),
     each the first found of the highest total, or None."""
+    me = state.mover()
     if not any(a.kind == "play" and state.card(a.card).type == "personality"
                for a in actions):
         return None, None
@@ -485,12 +495,12 @@ def _decisive_plays(state: GameState, actions: Sequence[Action], context: _Conte
         last = action.card
         reached = total + card.influence
         # The tokens its play leaves (its generic cost too: what the engine will take).
-        left = _paid(state.personal, card, context.kept) if card.generic else None
+        left = _paid(me.personal, card, context.kept) if card.generic else None
         for faction, kind in rulings.PRIMARY.items():
             count = members.get(faction, 0) + (1 if card.faction == faction else 0)
             if count >= 5:
                 reached += left[kind] if left is not None \
-                    else state.personal[kind] - card.cost[kind]
+                    else me.personal[kind] - card.cost[kind]
         if reached >= target and reached > best_total:
             winning, best_total = action, reached
         if card.faction and members.get(card.faction, 0) == 4 and reached > bonus_total:
@@ -526,7 +536,7 @@ class _Context:
             self._bonus = bonus
         if not bonus:
             return 0.0
-        personal = self.state.personal
+        personal = self.state.mover().personal
         cost = card.cost
         total = 0
         if bonus & 1:
@@ -599,7 +609,7 @@ class _Context:
         if self._troops is None:
             state = self.state
             troops = 0
-            for t in state.defensive:
+            for t in state.mover().defensive:
                 if state.card(t).is_troop:
                     troops += 1
             self._troops = troops
@@ -610,7 +620,7 @@ class _Context:
         if self._slots is None:
             state = self.state
             self._slots = {}
-            for attached in state.zones["attached"]:
+            for attached in state.mover().zones["attached"]:
                 self._slots.setdefault(state.host.get(attached, -1), []).append(
                     state.card(attached).subtype)
         return self._slots.get(host, [])
@@ -620,12 +630,13 @@ class _Context:
         """Citizens in hand beyond the open residences."""
         if self._short is None:
             state = self.state
-            citizens = sum(1 for i in state.zones["hand"] if state.card(i).is_citizen)
+            citizens = sum(1 for i in state.mover().zones["hand"] if state.card(i).is_citizen)
             self._short = citizens - rulings.open_residence_count(state)
         return self._short
 
 
 def _score(state: GameState, action: Action, context: _Context) -> float:
+    me = state.mover()
     if action.kind == "use":
         holder = state.card(action.card)
         if holder.is_troop:
@@ -644,7 +655,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if card.is_troop:
             if action.target >= 0:
                 return 0
-            needed = context.troops <= len(state.zones["wanderers"])
+            needed = context.troops <= len(me.zones["wanderers"])
             fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
             return TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME \
                 + fight - cost
@@ -742,11 +753,12 @@ def _huntable(state: GameState) -> list[int]:
     fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
     bounty and the end of its fines and raids, more when the row is full and the next
     wanderer would overrun the city) more than it risks (the troop's life)."""
+    me = state.mover()
     troops, helpers, urgent = _hunters(state)
     if not troops:
         return []
     chosen: list[tuple[float, int]] = []
-    for wanderer in state.zones["wanderers"]:
+    for wanderer in me.zones["wanderers"]:
         best = -math.inf
         for troop in troops:
             best = max(best, _duel(state, troop, wanderer, helpers - troop.offense, urgent))
@@ -759,12 +771,13 @@ def _huntable(state: GameState) -> list[int]:
 def _hunters(state: GameState) -> tuple[list[_Hunter], int, bool]:
     """The ready troops, their offense together, and whether the wanderer row is full (the
     next wanderer would overrun the city)."""
-    troops = [_Hunter(state, t) for t in state.zones["defensive"]
+    me = state.mover()
+    troops = [_Hunter(state, t) for t in me.zones["defensive"]
               if state.card(t).is_troop and t not in state.exhausted]
     helpers = 0
     for troop in troops:
         helpers += troop.offense
-    return troops, helpers, len(state.zones["wanderers"]) >= state.config.overrun_limit
+    return troops, helpers, len(me.zones["wanderers"]) >= state.config.overrun_limit
 
 
 def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
@@ -828,8 +841,9 @@ def _step_of(keys: frozenset[str]) -> int:
 def _worth_hunting(state: GameState) -> bool:
     """Whether :func:`_huntable` would name a wanderer: one duel expected to gain more than
     :data:`HUNT_GAIN` is enough, so the rest are not weighed (nor sorted)."""
+    me = state.mover()
     troops, helpers, urgent = _hunters(state)
-    for wanderer in state.zones["wanderers"]:
+    for wanderer in me.zones["wanderers"]:
         for troop in troops:
             if _duel(state, troop, wanderer, helpers - troop.offense, urgent) > HUNT_GAIN:
                 return True
@@ -915,11 +929,12 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
     or with none his structures), less what killing it would bring (a ready troop that beats
     it), against the bribe's tokens (half of them come back with its bounty if it is killed
     later)."""
+    me = state.mover()
     best = _find(actions, "done")
     best_gain = 0.0
-    troops = [t for t in state.zones["defensive"]
+    troops = [t for t in me.zones["defensive"]
               if state.card(t).is_troop and t not in state.exhausted]
-    targets = troops or [*state.zones["private"], *state.zones["guards"]]
+    targets = troops or [*me.zones["private"], *me.zones["guards"]]
     for action in actions:
         if action.kind != "bribe":
             continue
@@ -1333,11 +1348,12 @@ def _modify_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float | None:
     """What ``action`` adds to the fight's expected outcome, less what it spends."""
+    me = state.mover()
     kind, card = action.kind, action.card
     if kind == "charge":
         return fight.boost_gain({card: 1}, {card: -1})
     if kind in ("fervor", "pray"):
-        amount = min(state.card(card).strength[1], state.personal[1])
+        amount = min(state.card(card).strength[1], me.personal[1])
         target = card if kind == "fervor" else action.target
         boost = {target: amount}
         after = fight.boost_gain(boost, None) if kind == "fervor" or action.option == "offense" \
@@ -1376,6 +1392,7 @@ def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float
 
 
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    me = state.mover()
     for action in actions:  # a spare free structure before any token: it is worth less
         if action.kind == "fine" and action.card >= 0 and _spare_structure(state, action.card):
             return action
@@ -1387,10 +1404,10 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if tokens:
         # Not a token that counts toward victory (a five-members bonus kind) while another
         # kind can pay; then the kind held most, not the kept kind on ties.
-        favour = state.favour
+        favour = me.favour
         counting = _bonus_kinds(state)
         return max(tokens, key=lambda a: (rulings.KIND_INDEX[a.option] not in counting,
-                                          state.personal[rulings.KIND_INDEX[a.option]],
+                                          me.personal[rulings.KIND_INDEX[a.option]],
                                           rulings.KIND_INDEX[a.option] != favour))
     cards = [a for a in actions if a.kind == "fine"]
     return min(cards, key=lambda a: (state.card(a.card).influence * 3
@@ -1400,15 +1417,16 @@ def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
 def _spare_structure(state: GameState, instance: int) -> bool:
     """A free general structure in play with no income and no resident, while the other
     open residences house every citizen in hand: giving it up costs no play and no token."""
+    me = state.mover()
     card = state.card(instance)
     if card.type != "structure" or card.subtype != "general" or card.income \
             or card.total_cost:
         return False
-    for citizen in state.residents:
+    for citizen in me.residents:
         if state.host.get(citizen, -1) == instance:
             return False
     citizens = 0
-    for i in state.hand:
+    for i in me.hand:
         if state.card(i).is_citizen:
             citizens += 1
     others = 0
@@ -1423,12 +1441,13 @@ def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
     lacks fewest tokens); else the kind whose tokens count toward victory now (a faction with
     five members in play); else the kind held fewest of, the kept kind on ties (generic costs
     spend the other kinds first, so this keeps every kind at hand)."""
+    me = state.mover()
     offered = [rulings.KIND_INDEX[a.option] for a in actions]
-    personal = state.personal
+    personal = me.personal
     # In plain loops (the same choices as max/min with a key: compiled, each key is a
     # closure called per kind and a tuple built per call, and this runs for every token).
     best_lacking, best_kind = -1, -1
-    for instance in state.hand:
+    for instance in me.hand:
         card = state.card(instance)
         if card.type == "event" and card.subtype != "general":
             continue
@@ -1454,7 +1473,7 @@ def _bounty_choice(state: GameState, actions: Sequence[Action]) -> Action:
         chosen = best_kind
     else:
         counting = _bonus_kinds(state)
-        favour = state.favour
+        favour = me.favour
         # The least by (not counting, held, not the kept kind, kind), compared in turn.
         chosen = -1
         best_counts = best_unkept = False
@@ -1480,6 +1499,7 @@ def _counting_kinds(members: dict[str, int]) -> set[int]:
 
 
 def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    me = state.mover()
     for action in actions:
         if action.kind == "use" and state.card(action.card).is_troop:
             holder = state.card(action.card)
@@ -1497,7 +1517,7 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
         if card.type in ("event", "invocation", "item"):
             if people is None:
                 people = [state.card(i) for i in (*rulings.personalities_in_play(state),
-                                                  *state.zones["hand"])
+                                                  *me.zones["hand"])
                           if state.card(i).type == "personality"]
             if _unusable(card, people):
                 return action
@@ -1512,7 +1532,7 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
                 income = _income_by_kind(state)
             cost = state.card(action.card).cost
             for kind in range(3):
-                if cost[kind] > state.personal[kind] + income[kind] * AFFORD_ROUNDS:
+                if cost[kind] > me.personal[kind] + income[kind] * AFFORD_ROUNDS:
                     return action
     # Then a troop of one influence and no income in hand while the troops in play
     # outnumber the wanderers: a fresh draw is worth more than one more weak troop.
@@ -1551,13 +1571,15 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 def _troops_to_spare(state: GameState) -> bool:
     """At least two troops in play more than the wanderers in the row."""
-    return _troops_in_play(state) >= len(state.zones["wanderers"]) + 2
+    me = state.mover()
+    return _troops_in_play(state) >= len(me.zones["wanderers"]) + 2
 
 
 def _troops_in_play(state: GameState) -> int:
     """The troops in the defensive holdings."""
+    me = state.mover()
     troops = 0
-    for t in state.defensive:
+    for t in me.defensive:
         if state.card(t).is_troop:
             troops += 1
     return troops
@@ -1571,9 +1593,10 @@ def _troop_worth(card: Profile) -> float:
 
 def _income_by_kind(state: GameState) -> list[int]:
     """The tokens of each kind the income abilities of the cards in play bring a round."""
+    me = state.mover()
     income = [0, 0, 0]
     for zone in ("private", "residents", "guards", "defensive", "attached"):
-        for instance in state.zones[zone]:
+        for instance in me.zones[zone]:
             for ability in state.card(instance).abilities:
                 gains = ability.effect.gains
                 if ability.effect.kind == "collect":
@@ -1612,12 +1635,13 @@ def _unusable(card: Profile, people: list[Profile]) -> bool:
 
 
 def _dead_card(state: GameState, instance: int) -> bool:
+    me = state.mover()
     card = state.card(instance)
     if card.type == "event":
         return card.subtype == "interrupt" or not card.abilities or card.abilities[0].effect.kind \
             in ("no_solo_effect", "wound_own_structure", "exhaust_own_citizen")
     if card.subtype == "wall":
-        return any(state.card(i).subtype == "wall" for i in state.zones["defensive"])
+        return any(state.card(i).subtype == "wall" for i in me.zones["defensive"])
     if card.unique:
         return any(state.cards[i] == card.id and (state.in_play(i) or state.where[i] == "dead")
                    for i in range(len(state.cards)))

@@ -210,13 +210,14 @@ def _may(seats: Sequence[GameState], actor: int, state: GameState, card: int, sl
     """Whether ``card`` of ``state`` may answer with the reaction ``slug`` (``strength``: the
     political strength of a political ability's user, else -1; ``played``: the card a play
     brings, else None)."""
+    me = state.mover()
     profile = state.card(card)
     if slug == "debate":
         return strength >= 0 and profile.strength[2] >= strength
     if played is None:
         return False
     if slug == "persuade":
-        return played.type != "event" and sum(state.personal) >= played.total_cost
+        return played.type != "event" and sum(me.personal) >= played.total_cost
     return slug == "retain" and played.unique and state.cards[card] != played.id \
         and _in_play_elsewhere(seats, actor, played.id)
 
@@ -227,7 +228,7 @@ def _in_play_elsewhere(seats: Sequence[GameState], actor: int, card_id: str) -> 
         if seat == actor:
             continue
         for zone in _ZONES_IN_PLAY:
-            for i in state.zones[zone]:
+            for i in state.mover().zones[zone]:
                 if state.cards[i] == card_id:
                     return True
     return False
@@ -242,7 +243,7 @@ def hurts(seats: Sequence[GameState], actor: int, action: Action, seat: int) -> 
         played = seats[actor].card(action.card)
         state = seats[seat]
         return played.unique and any(state.cards[i] == played.id for zone in _ZONES_IN_PLAY
-                                     for i in state.zones[zone])
+                                     for i in state.mover().zones[zone])
     return False
 
 

@@ -71,7 +71,7 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
     # (loops, not sum() of a generator: compiled, the generator is an object and a call an item)
     found = 0
     for state in seats:
-        for zone in (state.residents, state.guards, state.defensive):
+        for zone in (state.seats[0].residents, state.seats[0].guards, state.seats[0].defensive):
             for i in zone:
                 if state.card(i).faction == faction:
                     found += 1
@@ -142,15 +142,15 @@ def exhaust_targets(victim: GameState, what: str) -> list[int]:
     exhausting ability would exhaust: those not exhausted already."""
     exhausted = victim.exhausted
     if what == "citizen":
-        return [i for i in victim.residents if i not in exhausted]
+        return [i for i in victim.seats[0].residents if i not in exhausted]
     found: list[int] = []
     if what == "troop":
-        for zone in (victim.guards, victim.defensive):
+        for zone in (victim.seats[0].guards, victim.seats[0].defensive):
             for i in zone:
                 if i not in exhausted and victim.card(i).is_troop:
                     found.append(i)
         return found
-    for zone in (victim.private, victim.defensive):
+    for zone in (victim.seats[0].private, victim.seats[0].defensive):
         for i in zone:
             if i not in exhausted and victim.card(i).is_structure:
                 found.append(i)
@@ -203,7 +203,7 @@ def options(seats: list[GameState], seat: int, others: list[int],
             if not card.strength[strength]:
                 continue
             for other in others:
-                pool = seats[other].personal
+                pool = seats[other].seats[0].personal
                 if (pool[kind] if kind >= 0 else sum(pool)) > 0:
                     found.append(Action("use_on", bearer, other, ability))
     return found
@@ -213,8 +213,9 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
                    bearers: list[int] | None = None) -> list[int]:
     """The bearers :func:`options` reads, in its order: the cards in play (``bearers``, when
     known, those of them in play and not in ``used``)."""
+    me = state.mover()
     if bearers is None:
-        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in state.zones[zone]]
+        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in me.zones[zone]]
     else:
         where = state.where
         # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
@@ -233,7 +234,7 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
             # (Each card matched against the few bearers by native comparisons: compiled,
             # "in" a list is the generic protocol, a call a card in play.)
             candidates = []
-            for zone in (state.residents, state.guards, state.defensive, state.private):
+            for zone in (me.residents, me.guards, me.defensive, me.private):
                 for b in zone:
                     for u in unused:
                         if u == b:
@@ -260,14 +261,14 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
     strength, kind, to_city = RIVAL_ABILITIES[ability]
     moved = 0
     for _ in range(card.strength[strength]):
-        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.personal[i], -i))
-        if not victim.personal[k]:
+        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.seats[0].personal[i], -i))
+        if not victim.seats[0].personal[k]:
             break
-        victim.personal[k] -= 1
+        victim.seats[0].personal[k] -= 1
         if to_city:
             state.city[k] += 1
         else:
-            state.personal[k] += 1
+            state.seats[0].personal[k] += 1
         moved += 1
     state.pending = None
     return moved

@@ -35,12 +35,13 @@ def emit(state: GameState, event: str, **data: Any) -> None:
 
 def end_game(state: GameState, outcome: str) -> None:
     """The game is over: won ("victory"), or lost ("overrun", "stronghold", "timeout")."""
+    me = state.mover()
     state.outcome = outcome
     state.final_round = state.round
     state.phase = "over"
     state.step = ""
     state.combat = None
-    state.bounty_due = 0
+    me.bounty_due = 0
     if state.events is not None:
         emit(state, "game_over", outcome=outcome, round=state.round)
 
@@ -51,7 +52,8 @@ def end_game(state: GameState, outcome: str) -> None:
 def held(state: GameState) -> int:
     """The player's personal tokens, every kind together (compiled, sum() of a list or a
     tuple calls the builtin by name: this adds the three)."""
-    personal = state.personal
+    me = state.mover()
+    personal = me.personal
     return personal[0] + personal[1] + personal[2]
 
 
@@ -61,7 +63,8 @@ def tokens(kinds: tuple[int, int, int]) -> int:
 
 
 def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
-    return covers(state.personal, cost, generic)
+    me = state.mover()
+    return covers(me.personal, cost, generic)
 
 
 def covers(tokens: list[int], cost: tuple[int, int, int], generic: int = 0) -> bool:
@@ -78,11 +81,12 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
     """Pay typed costs with their own kind and the generic cost with any kind, all to the
     city's influence pool ("All influence token costs are paid to the city's influence
     pool"). False, and nothing paid, when it cannot be afforded."""
+    me = state.mover()
     if not affordable(state, cost, generic):
         return False
     # (Kind by kind with constant indices: compiled, a cost is a native tuple, and cost[k]
     # with a variable k made an object of it for every token kind.)
-    personal, city = state.personal, state.city
+    personal, city = me.personal, state.city
     economic, religious, political = cost
     personal[0] -= economic
     city[0] += economic
@@ -98,7 +102,8 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
 def spend(state: GameState, count: int) -> None:
     """Pay ``count`` tokens of any kind to the city, in :func:`take_any`'s order (the
     :func:`kept_kind` last)."""
-    personal, city = state.personal, state.city
+    me = state.mover()
+    personal, city = me.personal, state.city
     economic, religious, political = personal[0], personal[1], personal[2]
     take_any(personal, count, kept_kind(state))
     city[0] += economic - personal[0]
@@ -108,10 +113,11 @@ def spend(state: GameState, count: int) -> None:
 
 def kept_kind(state: GameState) -> int:
     """The kind a generic cost spares: the primary kind of a faction with five members or
-    more in play (its tokens count toward victory now), else ``state.favour`` (that of the
+    more in play (its tokens count toward victory now), else ``me.favour`` (that of the
     deck's most numerous faction: kept for its bonus to come). The same in a one-faction
     deck; in a mixed one, the favoured faction's bonus if it is on, else the one that is."""
-    favour = state.favour
+    me = state.mover()
+    favour = me.favour
     kept = favour
     members, _ = faction_counts(state)
     for faction, count in members.items():
@@ -154,8 +160,9 @@ def take_any(tokens: list[int], count: int, kept: int) -> None:
 
 def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
     """Take tokens from the city's pool; "if no tokens remain ... they simply are not able"."""
+    me = state.mover()
     # (Kind by kind, as in pay: no object made of the native tuple.)
-    city, personal = state.city, state.personal
+    city, personal = state.city, me.personal
     economic, religious, political = gains
     got = [economic if economic < city[0] else city[0],
            religious if religious < city[1] else city[1],
@@ -173,8 +180,9 @@ def gain(state: GameState, gains: tuple[int, int, int]) -> list[int]:
 
 
 def personalities_in_play(state: GameState) -> list[int]:
-    found = [*state.residents, *state.guards]
-    for i in state.defensive:  # (a loop: compiled, a generator is an object more)
+    me = state.mover()
+    found = [*me.residents, *me.guards]
+    for i in me.defensive:  # (a loop: compiled, a generator is an object more)
         if state.card(i).type == "personality":
             found.append(i)
     return found
@@ -183,18 +191,19 @@ def personalities_in_play(state: GameState) -> list[int]:
 def faction_members(state: GameState, faction: str | None) -> int:
     """The members of ``faction`` among :func:`personalities_in_play` (counted without
     building that list: asked for every faction threshold of keywords and abilities)."""
+    me = state.mover()
     if faction is None:
         return 0
     if faction:
         return faction_counts(state)[0].get(faction, 0)
     count = 0  # (a faction "": faction_counts leaves such cards out)
-    for i in state.residents:
+    for i in me.residents:
         if state.card(i).faction == faction:
             count += 1
-    for i in state.guards:
+    for i in me.guards:
         if state.card(i).faction == faction:
             count += 1
-    for i in state.defensive:
+    for i in me.defensive:
         card = state.card(i)
         if card.type == "personality" and card.faction == faction:
             count += 1
@@ -204,10 +213,11 @@ def faction_members(state: GameState, faction: str | None) -> int:
 def influence_total(state: GameState) -> int:
     """"Add the faction influence of all your personalities together", plus, for each faction
     with five or more members in play, the personal tokens of its primary kind."""
+    me = state.mover()
     members, total = faction_counts(state)
     for faction, count in members.items():
         if count >= 5 and faction in PRIMARY:
-            total += state.personal[PRIMARY[faction]]
+            total += me.personal[PRIMARY[faction]]
     return total
 
 
@@ -216,30 +226,31 @@ def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
     influence together: asked for every faction threshold and at most decisions, so
     remembered until a card enters or leaves play (GameState.forget_derived). The dict is
     shared: read it, never change it."""
-    members = state.members_cache
+    me = state.mover()
+    members = me.members_cache
     if members is None:
         members = {}
         total = 0
         # The zones of personalities_in_play read in place (no list of them made), each in
         # its own loop (compiled, a tuple of the lists would be iterated as objects).
-        for instance in state.residents:
+        for instance in me.residents:
             card = state.card(instance)
             total += card.influence
             if card.faction:
                 members[card.faction] = members.get(card.faction, 0) + 1
-        for instance in state.guards:
+        for instance in me.guards:
             card = state.card(instance)
             total += card.influence
             if card.faction:
                 members[card.faction] = members.get(card.faction, 0) + 1
-        for instance in state.defensive:
+        for instance in me.defensive:
             card = state.card(instance)
             if card.type == "personality":
                 total += card.influence
                 if card.faction:
                     members[card.faction] = members.get(card.faction, 0) + 1
-        state.members_cache, state.influence_cache = members, total
-    return members, state.influence_cache
+        me.members_cache, me.influence_cache = members, total
+    return members, me.influence_cache
 
 
 def open_residence_count(state: GameState) -> int:
@@ -257,14 +268,15 @@ def open_residences(state: GameState) -> list[int]:
 def _open_homes(state: GameState, found: list[int] | None) -> int:
     """How many of the player's structures have a free residency, each appended to ``found``
     when a list is given (one loop for the count and the list)."""
+    me = state.mover()
     # (The citizens' hosts read once into a list, then counted per structure with a
     # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
     homes: list[int] = []
-    if state.residents:
+    if me.residents:
         host = state.host
-        homes = [host.get(citizen, -1) for citizen in state.residents]  # -1: being rehoused
+        homes = [host.get(citizen, -1) for citizen in me.residents]  # -1: being rehoused
     count = 0
-    for structure in state.private:
+    for structure in me.private:
         room = state.card(structure).residencies
         if room <= 0:
             continue
@@ -281,6 +293,7 @@ def _open_homes(state: GameState, found: list[int] | None) -> int:
 def keywords(state: GameState, instance: int) -> frozenset[str]:
     """The card's common abilities in effect now: printed, past their faction threshold, and
     from the items it carries (one weapon, one armor, one shield: the best of each)."""
+    me = state.mover()
     cache = state.keyword_cache
     if instance < len(cache):
         cached = cache[instance]
@@ -291,7 +304,7 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
         cache.extend([None] * (len(state.cards) - len(cache)))
     card = state.card(instance)
     combat = state.combat
-    if not card.keyword_thresholds and not state.attached \
+    if not card.keyword_thresholds and not me.attached \
             and (combat is None or instance not in combat.granted):
         # Most cards, most of the time: nothing but the printed keywords (no threshold, no
         # item in play, no grant), so the profile's own set, without building a copy.
@@ -315,12 +328,13 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
 def items_used(state: GameState, instance: int) -> list[int]:
     """"A troop may only use one weapon, one armor, and one shield": the best of each kind
     by its printed bonus, and every other item."""
+    me = state.mover()
     cached = state.item_cache.get(instance)
     if cached is not None:
         return cached
     best: dict[str, int] = {}
     others = []
-    for item in state.attached:
+    for item in me.attached:
         if state.host.get(item) != instance:
             continue
         card = state.card(item)
@@ -371,6 +385,7 @@ def remove_killed(state: GameState, instance: int, reason: str) -> None:
 
 
 def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None:
+    me = state.mover()
     card = state.card(instance)
     # (Each entry looked up and deleted: compiled, pop() with a default is a method called
     # by name, a few hundred instructions each. The tokens on a card are a list, never None.)
@@ -389,14 +404,14 @@ def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None
     if state.events is not None:
         emit(state, "leaves_play", card=instance, to=zone, reason=reason)
     # "If the card the item is attached to leaves play the item is discarded."
-    for attached in [a for a in state.attached if state.host.get(a) == instance]:
+    for attached in [a for a in me.attached if state.host.get(a) == instance]:
         _leave_play(state, attached, DISCARDS[state.card(attached).pile], "host_left")
     if card.type == "structure":
-        for guard in [g for g in state.guards if state.host.get(g) == instance]:
+        for guard in [g for g in me.guards if state.host.get(g) == instance]:
             state.move(guard, "defensive")
             if state.events is not None:
                 emit(state, "guard_returns", card=guard)
-        for citizen in [c for c in state.residents if state.host.get(c) == instance]:
+        for citizen in [c for c in me.residents if state.host.get(c) == instance]:
             rehouse(state, citizen)
 
 
@@ -446,22 +461,24 @@ def bounty(state: GameState, wanderer: int) -> int:
 def pay_bounty(state: GameState, wanderer: int) -> None:
     """A killed wanderer's bounty: the tokens lying on it (hoards, bribes) go to the player as
     they are; the rest comes from the city's pool, "of any token type": the player chooses the
-    kinds, one token at a time, at the next decision (``state.bounty_due``)."""
+    kinds, one token at a time, at the next decision (``me.bounty_due``)."""
+    me = state.mover()
     due = state.card(wanderer).bounty + state.bounty_bonus.get(wanderer, 0)
     extra = state.on_card.pop(wanderer, None) or [0, 0, 0]
     state.hoarded.pop(wanderer, None)
     for k in range(3):
-        state.personal[k] += extra[k]
-    state.bounty_due += due
+        me.personal[k] += extra[k]
+    me.bounty_due += due
     if state.events is not None:
         emit(state, "bounty", card=wanderer, due=due, tokens=list(extra))
 
 
 def take_bounty_token(state: GameState, kind: int) -> None:
     """One token of the bounty due, of the kind the player chose."""
-    state.bounty_due -= 1
+    me = state.mover()
+    me.bounty_due -= 1
     state.city[kind] -= 1
-    state.personal[kind] += 1
+    me.personal[kind] += 1
     if state.events is not None:
         emit(state, "bounty_token", kind=kind)
 
@@ -472,15 +489,16 @@ def take_bounty_token(state: GameState, kind: int) -> None:
 def usable_abilities(state: GameState, *, combat_step: bool) -> list[tuple[int, Ability, int]]:
     """(card holding the ability, ability, card that exhausts) for every ability that can be
     used now: not exhausted when it exhausts, faction threshold met, its price affordable."""
+    me = state.mover()
     found: list[tuple[int, Ability, int]] = []
     # (Zone by zone without a tuple of them made at every call, and each card's abilities
     # of the one kind, Profile.plain_abilities or combat_abilities: the same in the same
     # order as every ability filtered by its kind.)
-    _usable_in(state, state.private, combat_step, found)
-    _usable_in(state, state.residents, combat_step, found)
-    _usable_in(state, state.guards, combat_step, found)
-    _usable_in(state, state.defensive, combat_step, found)
-    _usable_in(state, state.attached, combat_step, found)
+    _usable_in(state, me.private, combat_step, found)
+    _usable_in(state, me.residents, combat_step, found)
+    _usable_in(state, me.guards, combat_step, found)
+    _usable_in(state, me.defensive, combat_step, found)
+    _usable_in(state, me.attached, combat_step, found)
     return found
 
 
@@ -505,9 +523,10 @@ def plain_usable(state: GameState, holders: list[int], abilities: list[Ability])
     made per ability (the engine asks at every decision of the phases), and only the cards
     that hold such abilities looked at (remembered until a card enters, leaves or moves in
     play: GameState.forget_derived)."""
-    cards = state.holders_cache
+    me = state.mover()
+    cards = me.holders_cache
     if cards is None:
-        cards = state.holders_cache = plain_holders(state)
+        cards = me.holders_cache = plain_holders(state)
     for instance in cards:
         card = state.card(instance)
         actor = _actor(state, instance, card)
@@ -522,13 +541,14 @@ def plain_usable(state: GameState, holders: list[int], abilities: list[Ability])
 def plain_holders(state: GameState) -> list[int]:
     """The cards in play with abilities used outside combat, in the order of
     :func:`usable_abilities`' zones."""
+    me = state.mover()
     found: list[int] = []
     # (Zone by zone, as usable_abilities: a tuple of the zones is iterated as an object.)
-    _holders_in(state, state.private, found)
-    _holders_in(state, state.residents, found)
-    _holders_in(state, state.guards, found)
-    _holders_in(state, state.defensive, found)
-    _holders_in(state, state.attached, found)
+    _holders_in(state, me.private, found)
+    _holders_in(state, me.residents, found)
+    _holders_in(state, me.guards, found)
+    _holders_in(state, me.defensive, found)
+    _holders_in(state, me.attached, found)
     return found
 
 
@@ -593,6 +613,7 @@ def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
 
 def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
     """How a general event can be played now (no action when it would do nothing)."""
+    me = state.mover()
     if not card.abilities:
         return []
     effect = card.abilities[0].effect
@@ -601,24 +622,24 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
         return [Action("play", instance)] if any(
             g and state.city[k] for k, g in enumerate(effect.gains)) else []
     if kind == "draw":
-        return [Action("play", instance)] if state.zones[
+        return [Action("play", instance)] if me.zones[
             "personality_pile" if effect.keyword == "personalities" else "structure_pile"] else []
     if kind == "search_residence":
         # The player looks through the pile and chooses: one action per card found, naming
         # its copy with the lowest number (whatever the pile's order, which is hidden).
         found: dict[str, int] = {}
-        for i in sorted(state.structure_pile):
+        for i in sorted(me.structure_pile):
             card_i = state.card(i)
             if card_i.residencies and card_i.subtype == "general":
                 found.setdefault(card_i.id, i)
         return [Action("play", instance, i) for i in found.values()]
     if kind == "bounty_bonus":
-        return [Action("play", instance, w) for w in state.zones["wanderers"]]
+        return [Action("play", instance, w) for w in me.zones["wanderers"]]
     if kind == "wound_own_structure":
-        return [Action("play", instance, s) for s in state.private
+        return [Action("play", instance, s) for s in me.private
                 if state.card(s).subtype != "stronghold"]
     if kind == "exhaust_own_citizen":
-        targets = [c for c in state.residents if c not in state.exhausted]
+        targets = [c for c in me.residents if c not in state.exhausted]
         return [Action("play", instance, c) for c in targets] or [Action("play", instance)]
     return []
 
@@ -626,6 +647,7 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
 def resolve_event(state: GameState, instance: int, target: int) -> None:
     """Carry out a general event's text, then discard it ("Events generally are discarded
     after use")."""
+    me = state.mover()
     card = state.card(instance)
     effect = card.abilities[0].effect
     state.move(instance, DISCARDS[card.pile])
@@ -637,9 +659,9 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
     elif kind == "draw":
         zone = "personality_pile" if effect.keyword == "personalities" else "structure_pile"
         for _ in range(effect.amount):
-            if not state.zones[zone]:
+            if not me.zones[zone]:
                 break
-            drawn = state.zones[zone][0]
+            drawn = me.zones[zone][0]
             state.move(drawn, "hand")
             state.flags[drawn] |= 1
             if state.events is not None:
@@ -662,7 +684,8 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
 def _search_residence(state: GameState, found: int) -> None:
     """Take the structure the player chose from the pile, then shuffle the pile (a searched
     pile is reshuffled: a documented choice)."""
-    pile = state.structure_pile
+    me = state.mover()
+    pile = me.structure_pile
     state.move(found, "hand")
     state.flags[found] |= 1
     rng = GameRng(state.rng)

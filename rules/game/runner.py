@@ -89,8 +89,9 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
 
 def summarise(state: GameState, number: int) -> GameSummary:
     """What the report needs from one finished game."""
+    me = state.mover()
     drawn, played, stuck, opening = set(), set(), set(), set()
-    hand = set(state.zones["hand"])
+    hand = set(me.zones["hand"])
     for instance, flags in enumerate(state.flags):
         card = state.cards[instance]
         if flags & DRAWN:

@@ -343,7 +343,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     state = table.seats[seat]
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
-            and not state.bounty_due:
+            and not state.seats[0].bounty_due:
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
     elif rivals:
@@ -411,7 +411,7 @@ def _dead_uniques(table: Table, seat: int) -> set[str] | None:
         if other == seat:
             continue
         them = table.seats[other]
-        their_dead = them.dead
+        their_dead = them.seats[0].dead
         if not their_dead:
             continue
         flags = flags_of[other] if flags_of else []
@@ -434,7 +434,7 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
     card = state.card(action.card)
     return card.unique and any(
         other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
-        for i in other.zones["dead"])
+        for i in other.seats[0].zones["dead"])
 
 
 # The Military Phase's options on each other seat (hunt its row, attack it with every ready
@@ -460,7 +460,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     found: list[Action] = []
     ready = _ready_troops(state)
     hunters = False
-    for t in state.defensive:
+    for t in state.seats[0].defensive:
         if state.card(t).is_troop:
             hunters = True
             break
@@ -469,7 +469,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     for other in table.active():
         if other == seat:
             continue
-        if hunters and table.seats[other].zones["wanderers"]:
+        if hunters and table.seats[other].seats[0].zones["wanderers"]:
             found.append(_HUNT_ROW[other])
         if ready:
             found.append(_ATTACK_ALL[other])
@@ -479,7 +479,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
 
 
 def _ready_troops(state: GameState) -> list[int]:
-    return [t for t in state.zones["defensive"]
+    return [t for t in state.seats[0].zones["defensive"]
             if state.card(t).is_troop and t not in state.exhausted]
 
 
@@ -600,7 +600,7 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
-            and state.step == "act" and state.combat is None and not state.bounty_due:
+            and state.step == "act" and state.combat is None and not state.seats[0].bounty_due:
         table.passes += 1
         table.tell(seat, "passes.")
         _next_turn(table)
@@ -655,7 +655,7 @@ def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> Non
 
 
 def _at_act(state: GameState) -> bool:
-    return state.step == "act" and state.combat is None and not state.bounty_due
+    return state.step == "act" and state.combat is None and not state.seats[0].bounty_due
 
 
 def _to_wait(state: GameState) -> None:
@@ -690,7 +690,7 @@ def _settle(table: Table) -> None:
             return
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if (host.combat is not None or host.bounty_due) and not host.outcome \
+            if (host.combat is not None or host.seats[0].bounty_due) and not host.outcome \
                     and engine.legal_actions(host):
                 return
             _finish_hosting(table)
@@ -712,7 +712,7 @@ def _settle(table: Table) -> None:
                 table.tell(-1, "Wanderer Phase.")
                 continue
             state = table.seats[table.queue[0]]
-            if state.step == WAIT and state.combat is None and not state.bounty_due \
+            if state.step == WAIT and state.combat is None and not state.seats[0].bounty_due \
                     and table.started:
                 table.queue.pop(0)
                 table.started = False
@@ -729,10 +729,10 @@ def _settle(table: Table) -> None:
             state = table.seats[seat]
             if not table.started:
                 table.started = True
-                table.row_before = list(state.zones["wanderers"])
+                table.row_before = list(state.seats[0].zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
-            if state.step == WAIT and state.combat is None and not state.bounty_due:
+            if state.step == WAIT and state.combat is None and not state.seats[0].bounty_due:
                 _arrivals(table, seat)
                 if table.outcome:
                     return
@@ -755,8 +755,8 @@ def _lead_player(table: Table) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
     resolve it by rolling a die": the tied roll until one rolls highest."""
     active = [s for s in range(len(table.seats)) if s not in table.out]
-    most = max(sum(table.seats[s].personal) for s in active)
-    tied = [s for s in active if sum(table.seats[s].personal) == most]
+    most = max(sum(table.seats[s].seats[0].personal) for s in active)
+    tied = [s for s in active if sum(table.seats[s].seats[0].personal) == most]
     return _highest_roller(table, tied)
 
 
@@ -800,11 +800,12 @@ def _begin_round(table: Table, number: int) -> None:
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
             state = table.seats[seat]
-            troops = sum(1 for z in ("defensive", "guards") for i in state.zones[z]
+            zones = state.seats[0].zones
+            troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
             table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                             f"{list(state.personal)}, {len(state.zones['private'])} "
-                             f"structures, {troops} troops, {len(state.zones['wanderers'])} "
+                             f"{list(state.seats[0].personal)}, {len(zones['private'])} "
+                             f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
         state = table.seats[seat]
@@ -819,7 +820,7 @@ def _begin_discards(table: Table) -> None:
     for seat in table.active():
         state = table.seats[seat]
         state.phase, state.step = "discard", "discard"
-        state.discards_left = engine.DISCARD_LIMIT
+        state.seats[0].discards_left = engine.DISCARD_LIMIT
         engine._advance(state)
 
 
@@ -837,7 +838,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     table): hoarding, the aggression rolls, the highest roller attacked, then the fines."""
     state = table.seats[seat]
     state.phase = "wanderer"
-    row = state.zones["wanderers"]
+    row = state.seats[0].zones["wanderers"]
     for instance in row:  # (hoarding moves tokens, never a wanderer: no copy of the row)
         if state.card(instance).has("hoarding"):
             kind = _most_plentiful(state.city)
@@ -872,12 +873,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
     state = table.seats[seat]
-    _check_uniques(table, seat, {i for i in state.zones["wanderers"]
+    _check_uniques(table, seat, {i for i in state.seats[0].zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
     total = 0
     overrun = False
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        total += len(table.seats[s].zones["wanderers"])
+        total += len(table.seats[s].seats[0].zones["wanderers"])
         overrun = overrun or table.seats[s].outcome == "overrun"
     if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
@@ -943,7 +944,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
             them = table.seats[other]
             for zone in ("private", "residents", "guards", "defensive", "wanderers",
                          "attached"):
-                for i in list(them.zones[zone]):
+                for i in list(them.seats[0].zones[zone]):
                     if them.cards[i] in mine and them.card(i).unique:
                         rulings.discard_from_play(them, i, "unique_replaced")
                         table.tell(other, f"{them.card(i).name} leaves play: seat "
@@ -951,13 +952,13 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
                         if zone == "wanderers":
                             engine._new_wanderer(them)
                         changed = True
-            dead = {them.cards[i] for i in them.zones["dead"]}
+            dead = {them.cards[i] for i in them.seats[0].zones["dead"]}
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
                     rulings.discard_from_play(state, i, "unique_dead")
-                    row = set(state.zones["wanderers"])
+                    row = set(state.seats[0].zones["wanderers"])
                     engine._new_wanderer(state)
-                    new = {w for w in state.zones["wanderers"] if w not in row}
+                    new = {w for w in state.seats[0].zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
@@ -997,7 +998,7 @@ def _knockouts(table: Table) -> None:
         table.queue = [s for s in table.queue if s != seat]
         for zone in ("private", "residents", "guards", "defensive", "wanderers", "attached",
                      "hand"):
-            for i in list(state.zones[zone]):
+            for i in list(state.seats[0].zones[zone]):
                 state.exhausted.discard(i)
                 state.wounds.pop(i, None)
                 state.move(i, DISCARDS[state.card(i).pile])
@@ -1025,20 +1026,20 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
     else:
         other = table.seats[action.target]
         table.tell(seat, f"hunts seat {action.target + 1}'s wanderer row.")
-        _host(table, seat, action.target, "hunt_row", list(other.zones["wanderers"]))
+        _host(table, seat, action.target, "hunt_row", list(other.seats[0].zones["wanderers"]))
 
 
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
     host, origin = table.seats[host_seat], table.seats[origin_seat]
     hosting = Hosting(host_seat, origin_seat, kind, {}, (host.phase, host.step))
-    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.zones[z]
+    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.seats[0].zones[z]
                            if host.card(t).is_troop]
     if kind == "hunt_row":
-        hosting.own_row = host.zones["wanderers"]
-        host.zones["wanderers"] = []
+        hosting.own_row = host.seats[0].zones["wanderers"]
+        host.seats[0].zones["wanderers"] = []
     for card in cards:
         guest = _add_guest(host, origin, card, "wanderers", hosting.guests)
-        for item in [a for a in origin.zones["attached"] if origin.host.get(a) == card]:
+        for item in [a for a in origin.seats[0].zones["attached"] if origin.host.get(a) == card]:
             attached = _add_guest(host, origin, item, "attached", hosting.guests)
             host.host[attached] = guest
     if kind == "attack":
@@ -1063,8 +1064,10 @@ def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
     guest = len(host.cards)
     card_id = origin.cards[card]
     host.cards.append(card_id)
+    # (In the host's one seat while it is there: the zones it is in are the host's.)
+    host.owner.append(0)
     host.where.append(zone)
-    host.zones[zone].append(guest)
+    host.seats[0].zones[zone].append(guest)
     host.flags.append(0)
     if card_id not in host.table:
         host.table[card_id] = origin.table[card_id]
@@ -1122,7 +1125,7 @@ def _finish_hosting(table: Table) -> None:
             rulings.discard_from_play(origin, card, "host_left")
     _drop_guests(host, hosting.guests)
     if hosting.kind == "hunt_row":
-        host.zones["wanderers"] = hosting.own_row + host.zones["wanderers"]
+        host.seats[0].zones["wanderers"] = hosting.own_row + host.seats[0].zones["wanderers"]
         _to_wait(host)
     elif not host.outcome:
         host.phase, host.step = hosting.saved
@@ -1157,16 +1160,18 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
         name = where[i]
         if name not in done:
             done.append(name)
-            zone = host.zones[name]
+            zone = host.seats[0].zones[name]
             # (the guests popped where they are, from the end: compiled, a slice assigned
             # is a slice object and the generic protocol)
             for k in range(len(zone) - 1, -1, -1):
                 if zone[k] >= first:
                     zone.pop(k)
     # (popped from the end, not deleted by a slice: the same lists, without slice objects)
-    cards, flags, profiles = host.cards, host.flags, host.profiles
+    cards, flags, profiles, owner = host.cards, host.flags, host.profiles, host.owner
     while len(where) > first:
         where.pop()
+    while len(owner) > first:
+        owner.pop()
     while len(cards) > first:
         cards.pop()
     while len(flags) > first:
@@ -1187,7 +1192,7 @@ def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.seats[taker].city, table.seats[taker].personal
+    city, pool = table.seats[taker].city, table.seats[taker].seats[0].personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved
@@ -1206,7 +1211,7 @@ def _most_plentiful(tokens: list[int]) -> int:
 
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
-    give, take = table.seats[loser].personal, table.seats[taker].personal
+    give, take = table.seats[loser].seats[0].personal, table.seats[taker].seats[0].personal
     moved = 0
     for _ in range(amount):
         kind = _most_plentiful(give)
@@ -1296,7 +1301,8 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     hosting = table.hosting
     if hosting is not None:
         # (_settle's test of a hosted combat: the host decides while it goes on)
-        return hosting.host == seat and (state.combat is not None or state.bounty_due > 0) \
+        return hosting.host == seat \
+            and (state.combat is not None or state.seats[0].bounty_due > 0) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
@@ -1305,11 +1311,11 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.bounty_due > 0)
+            and (state.combat is not None or state.seats[0].bounty_due > 0)
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and not (state.step == WAIT and state.combat is None and not state.bounty_due)
+            and not (state.step == WAIT and state.combat is None and not state.seats[0].bounty_due)
     else:
         return False
     return here and len(engine.legal_actions(state)) > 0

@@ -132,15 +132,114 @@ COMBAT_SAVED: Final = (
     "previous", "berserked", "first_private", "declined")
 
 
+# Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
+# seat that owns it: GameState.owner), his personal pool and his own counters.
+SEAT_SAVED: Final = ("zones", "personal", "favour", "fines_due", "bounty_due", "discards_left")
+
+
+class Seat:
+    """One player's side of the game: his zones, his personal token pool and his counters.
+
+    A game has one seat per player (a solo game one); every card belongs to one seat
+    (``GameState.owner``) and is always in one of that seat's zones. The zones are also bound
+    as attributes (``seat.hand`` is ``seat.zones["hand"]``, the same list): the engine reads a
+    zone at nearly every step, and an attribute costs far less than a lookup by name. The
+    wanderer row is read through ``zones`` only (the table of seats.py swaps it during a hunt
+    on another player's row).
+
+    A plain class, not a dataclass (compiled, the dataclass ``__init__`` runs as interpreted
+    Python); :data:`SEAT_SAVED` lists what is saved, the rest is worked out again."""
+
+    __slots__ = ("attached", "bounty_due", "dead", "defensive", "discards_left", "favour",
+                 "fines_due", "guards", "hand", "holders_cache", "influence_cache",
+                 "members_cache", "personal", "personality_discard", "personality_pile",
+                 "private", "residents", "structure_discard", "structure_pile",
+                 "wanderer_discard", "wanderer_pile", "zones")
+
+    def __init__(self, zones: dict[str, list[int]] | None = None,
+                 personal: list[int] | None = None, favour: int = -1, fines_due: int = 0,
+                 bounty_due: int = 0, discards_left: int = 0) -> None:
+        self.zones: dict[str, list[int]] = {z: [] for z in ZONES} if zones is None else zones
+        self.personal: list[int] = [0, 0, 0] if personal is None else personal
+        self.favour = favour  # the token kind the player keeps for the five-members bonus
+        self.fines_due = fines_due
+        self.bounty_due = bounty_due  # bounty tokens the player still chooses the kinds of
+        self.discards_left = discards_left
+        # rulings.faction_counts: the seat's personalities in play per faction and their
+        # influence together (None: to work out again); rulings.plain_usable: its cards in
+        # play holding abilities used outside combat. Dropped by GameState.forget_derived.
+        self.members_cache: dict[str, int] | None = None
+        self.influence_cache = 0
+        self.holders_cache: list[int] | None = None
+        self.bind_zones()
+
+    def bind_zones(self) -> None:
+        """Point the zone attributes at the lists of ``zones`` (after ``zones`` is replaced)."""
+        zones = self.zones
+        self.hand = zones["hand"]
+        self.structure_pile = zones["structure_pile"]
+        self.personality_pile = zones["personality_pile"]
+        self.wanderer_pile = zones["wanderer_pile"]
+        self.structure_discard = zones["structure_discard"]
+        self.personality_discard = zones["personality_discard"]
+        self.wanderer_discard = zones["wanderer_discard"]
+        self.private = zones["private"]
+        self.residents = zones["residents"]
+        self.guards = zones["guards"]
+        self.defensive = zones["defensive"]
+        self.attached = zones["attached"]
+        self.dead = zones["dead"]
+
+    def forget_derived(self) -> None:
+        self.members_cache = None
+        self.holders_cache = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"zones": {z: list(self.zones[z]) for z in ZONES},
+                "personal": list(self.personal), "favour": self.favour,
+                "fines_due": self.fines_due, "bounty_due": self.bounty_due,
+                "discards_left": self.discards_left}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(zones={z: list(data["zones"][z]) for z in ZONES},
+                   personal=list(data["personal"]), favour=data["favour"],
+                   fines_due=data["fines_due"], bounty_due=int(data.get("bounty_due", 0)),
+                   discards_left=data["discards_left"])
+
+    def clone(self) -> Seat:
+        """An independent copy (the caches left to fill again)."""
+        return Seat(zones={name: list(cards) for name, cards in self.zones.items()},
+                    personal=list(self.personal), favour=self.favour,
+                    fines_due=self.fines_due, bounty_due=self.bounty_due,
+                    discards_left=self.discards_left)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Seat):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return "Seat(" + ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items()) + ")"
+
+
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({
     "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
-    "members_cache", "influence_cache", "action_book", "holders_cache",
-    *(z for z in ZONES if z != "wanderers")})
+    "action_book", "seats"})
 
 
 @dataclass(slots=True)
 class GameState:
+    """A game of one or more seats (a solo game is a table of one).
+
+    Cards are global instances: ``cards[i]`` is the card id of instance ``i`` and
+    ``owner[i]`` the seat it belongs to (a seat's cards are numbered together, in deck
+    order); ``where[i]`` names the zone of its owner's seat it is in. Everything that belongs
+    to a card (host, wounds, exhaustion, tokens on it, flags) is kept by instance here; what
+    belongs to a player is in his :class:`Seat`. ``to_move`` is the seat whose decision is
+    pending."""
+
     cards: list[str]
     seed: int
     config: GameConfig
@@ -150,20 +249,17 @@ class GameState:
     step: str = ""
     outcome: str = ""  # "", "victory", "overrun", "stronghold" or "timeout"
     final_round: int = 0
-    zones: dict[str, list[int]] = field(default_factory=lambda: {z: [] for z in ZONES})
+    seats: list[Seat] = field(default_factory=lambda: [Seat()])
+    owner: list[int] = field(default_factory=list)
+    to_move: int = 0
     where: list[str] = field(default_factory=list)
     host: dict[int, int] = field(default_factory=dict)
     exhausted: set[int] = field(default_factory=set)
     wounds: dict[int, int] = field(default_factory=dict)
-    personal: list[int] = field(default_factory=lambda: [0, 0, 0])
     city: list[int] = field(default_factory=lambda: [0, 0, 0])
     on_card: dict[int, list[int]] = field(default_factory=dict)  # bribes and hoards
     hoarded: dict[int, int] = field(default_factory=dict)  # how many of those were hoarded
     bounty_bonus: dict[int, int] = field(default_factory=dict)
-    favour: int = -1  # the token kind the player keeps for the five-members bonus
-    fines_due: int = 0
-    bounty_due: int = 0  # bounty tokens the player still chooses the kinds of
-    discards_left: int = 0
     ignored_wound: list[int] = field(default_factory=list)
     combat: Combat | None = None
     flags: list[int] = field(default_factory=list)
@@ -186,59 +282,23 @@ class GameState:
     keyword_cache: list[frozenset[str] | None] = field(default_factory=list, repr=False,
                                                        compare=False)
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
-    # rulings.faction_counts: the personalities in play per faction and their influence
-    # together, dropped with the keywords (None: to work out again).
-    members_cache: dict[str, int] | None = field(default=None, repr=False, compare=False)
-    influence_cache: int = field(default=0, repr=False, compare=False)
-    # rulings.plain_usable: the cards in play holding abilities used outside combat, zone by
-    # zone, dropped with the keywords (None: to work out again).
-    holders_cache: list[int] | None = field(default=None, repr=False, compare=False)
     # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
     # The deck's actions, made once (actions.ActionBook): shared by the games of a deck and
     # their clones; None until first asked for (book()).
     action_book: ActionBook | None = field(default=None, repr=False, compare=False)
-    # The lists of ``zones`` again, as attributes: the engine reads a zone at nearly every
-    # step, and an attribute costs far less than a lookup by name. The same list objects
-    # (bind_zones), so a change made through either is seen by both; but for the wanderer
-    # row, which the table (seats.py) replaces in ``zones``: read it there.
-    hand: list[int] = field(init=False, repr=False, compare=False)
-    structure_pile: list[int] = field(init=False, repr=False, compare=False)
-    personality_pile: list[int] = field(init=False, repr=False, compare=False)
-    wanderer_pile: list[int] = field(init=False, repr=False, compare=False)
-    structure_discard: list[int] = field(init=False, repr=False, compare=False)
-    personality_discard: list[int] = field(init=False, repr=False, compare=False)
-    wanderer_discard: list[int] = field(init=False, repr=False, compare=False)
-    private: list[int] = field(init=False, repr=False, compare=False)
-    residents: list[int] = field(init=False, repr=False, compare=False)
-    guards: list[int] = field(init=False, repr=False, compare=False)
-    defensive: list[int] = field(init=False, repr=False, compare=False)
-    attached: list[int] = field(init=False, repr=False, compare=False)
-    dead: list[int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self.bind_zones()
-
-    def bind_zones(self) -> None:
-        """Point the zone attributes at the lists of ``zones`` (after ``zones`` is replaced)."""
-        zones = self.zones
-        self.hand = zones["hand"]
-        self.structure_pile = zones["structure_pile"]
-        self.personality_pile = zones["personality_pile"]
-        self.wanderer_pile = zones["wanderer_pile"]
-        self.structure_discard = zones["structure_discard"]
-        self.personality_discard = zones["personality_discard"]
-        self.wanderer_discard = zones["wanderer_discard"]
-        self.private = zones["private"]
-        self.residents = zones["residents"]
-        self.guards = zones["guards"]
-        self.defensive = zones["defensive"]
-        self.attached = zones["attached"]
-        self.dead = zones["dead"]
 
     @property
     def over(self) -> bool:
         return bool(self.outcome)
+
+    def seat_of(self, instance: int) -> Seat:
+        """The seat ``instance`` belongs to."""
+        return self.seats[self.owner[instance]]
+
+    def mover(self) -> Seat:
+        """The seat whose decision is pending."""
+        return self.seats[self.to_move]
 
     def card(self, instance: int) -> Profile:
         # (The attribute indexed in place, not held in a local: compiled, the list is then
@@ -255,18 +315,20 @@ class GameState:
         return book
 
     def move(self, instance: int, zone: str) -> None:
-        """Move one card to the end of ``zone`` (and off any host)."""
+        """Move one card to the end of ``zone`` of its owner's seat (and off any host)."""
+        seat = self.seats[self.owner[instance]]
         source = self.where[instance]
         if source in IN_PLAY or zone in IN_PLAY:
             # The faction members change only when a personality enters, leaves or moves
             # within play: kept across the other cards' moves (wanderers, structures, items).
-            members = self.members_cache
+            members = seat.members_cache
             self.forget_derived()
             if self.card(instance).type != "personality" and source not in COUNTED \
                     and zone not in COUNTED:
-                self.members_cache = members
-        self.zones[source].remove(instance)
-        self.zones[zone].append(instance)
+                seat.members_cache = members
+        zones = seat.zones
+        zones[source].remove(instance)
+        zones[zone].append(instance)
         self.where[instance] = zone
         # (Looked up and deleted: compiled, pop() with a default is a method called by name.)
         host = self.host
@@ -278,8 +340,9 @@ class GameState:
         members, holders of abilities)."""
         self.keyword_cache.clear()
         self.item_cache.clear()
-        self.members_cache = None
-        self.holders_cache = None
+        for seat in self.seats:
+            seat.members_cache = None
+            seat.holders_cache = None
 
     def in_play(self, instance: int) -> bool:
         return self.where[instance] in IN_PLAY
@@ -288,6 +351,7 @@ class GameState:
         """A JSON-ready snapshot: its own copy, unchanged by the moves that follow."""
         data = {f.name: copy.deepcopy(getattr(self, f.name))
                 for f in fields(self) if f.name not in _NOT_SAVED}
+        data["seats"] = [seat.to_dict() for seat in self.seats]
         data["config"] = self.config.to_dict()
         data["exhausted"] = sorted(self.exhausted)
         data["host"] = {str(k): v for k, v in self.host.items()}
@@ -306,20 +370,18 @@ class GameState:
     def clone(self) -> GameState:
         """An unrecorded copy to play on without touching this state, for lookahead rollouts
         (many per decision): every container copied directly, the read-only parts (card ids,
-        options, card facts and profiles) shared, the caches left to fill again. A test
-        checks it copies every field."""
+        owners, options, card facts and profiles) shared, the caches left to fill again. A
+        test checks it copies every field."""
         combat = self.combat
         return GameState(
             cards=self.cards, seed=self.seed, config=self.config, rng=self.rng,
             round=self.round, phase=self.phase, step=self.step, outcome=self.outcome,
-            final_round=self.final_round,
-            zones={name: list(cards) for name, cards in self.zones.items()},
+            final_round=self.final_round, seats=[seat.clone() for seat in self.seats],
+            owner=self.owner, to_move=self.to_move,
             where=list(self.where), host=dict(self.host), exhausted=set(self.exhausted),
-            wounds=dict(self.wounds), personal=list(self.personal), city=list(self.city),
+            wounds=dict(self.wounds), city=list(self.city),
             on_card={k: list(v) for k, v in self.on_card.items()}, hoarded=dict(self.hoarded),
-            bounty_bonus=dict(self.bounty_bonus), favour=self.favour,
-            fines_due=self.fines_due, bounty_due=self.bounty_due,
-            discards_left=self.discards_left, ignored_wound=list(self.ignored_wound),
+            bounty_bonus=dict(self.bounty_bonus), ignored_wound=list(self.ignored_wound),
             combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
             decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
             events=None, pending=None, keyword_cache=[], item_cache={}, profiles=self.profiles,
@@ -329,18 +391,22 @@ class GameState:
     def from_dict(cls, data: dict[str, Any],
                   table: dict[str, Profile] | None = None) -> GameState:
         """The state saved by :meth:`to_dict`; ``table``: profiles already built for the same
-        card facts (else they are built from the facts the state carries)."""
+        card facts (else they are built from the facts the state carries). A state saved
+        before seats existed (a playtest game stored by an earlier version: the one player's
+        zones and pool at the top level) is read as a game of one seat."""
         state = cls(cards=list(data["cards"]), seed=data["seed"],
                     config=GameConfig.from_dict(data["config"]),
                     rng=data["rng"])
-        for name in ("round", "phase", "step", "outcome", "final_round", "favour", "fines_due",
-                     "discards_left", "decisions"):
+        for name in ("round", "phase", "step", "outcome", "final_round", "decisions"):
             setattr(state, name, data[name])
         state.reseed = int(data.get("reseed", 0))
-        state.zones = {z: list(data["zones"][z]) for z in ZONES}
-        state.bind_zones()
+        seats = data.get("seats")
+        if seats is None:
+            seats = [{name: data.get(name, 0) for name in SEAT_SAVED}]
+        state.seats = [Seat.from_dict(seat) for seat in seats]
+        state.owner = list(data.get("owner", [0] * len(state.cards)))
+        state.to_move = int(data.get("to_move", 0))
         state.where = list(data["where"])
-        state.personal = list(data["personal"])
         state.city = list(data["city"])
         state.flags = list(data["flags"])
         state.ignored_wound = list(data["ignored_wound"])
@@ -351,7 +417,6 @@ class GameState:
         state.bounty_bonus = {int(k): v for k, v in data["bounty_bonus"].items()}
         # (Saved before these existed: a playtest game stored by an earlier version.)
         state.hoarded = {int(k): v for k, v in data.get("hoarded", {}).items()}
-        state.bounty_due = int(data.get("bounty_due", 0))
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
         state.table = table if table is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")

@@ -133,7 +133,8 @@ def test_a_sample_game_is_replayed_round_by_round(client: Client) -> None:
     first = client.get(url).content.decode()
     assert "The table with the opening hand" in first and 'rel="next"' in first
     assert f"of the run with seed 2 (its own seed, {game.seed}," in first
-    assert len(game.states[1]["zones"]["hand"]) == 7  # round 1 starts with the opening hand
+    # round 1 starts with the opening hand
+    assert len(game.states[1]["seats"][0]["zones"]["hand"]) == 7
     assert "Setup: seed" in first and 'rel="prev"' not in first
     last = client.get(f"{url}?round={game.final_round}").content.decode()
     assert "VICTORY" in last and 'rel="next"' not in last
@@ -161,12 +162,12 @@ def test_the_table_layout_places_every_card_in_play_once() -> None:
         on_table = [*(c for h in table.private for c in (h.structure, *h.residents, *h.guards)),
                     *table.defensive, *table.wanderers, *table.hand]
         shown = [i for card in on_table for i in instances(card)]
-        zones = state["zones"]
+        zones = state["seats"][0]["zones"]
         expected = [i for z in ("private", "residents", "guards", "defensive", "wanderers",
                                 "attached", "hand") for i in zones[z]]
         assert sorted(shown) == sorted(expected)
         assert table.piles["structures"] == len(zones["structure_pile"])
-        assert (table.personal.economic, table.city.political) == (state["personal"][0],
+        assert (table.personal.economic, table.city.political) == (state["seats"][0]["personal"][0],
                                                                    state["city"][2])
 
 

@@ -159,7 +159,7 @@ def test_focusing_a_card_without_javascript(client: Client) -> None:
     game, url = started(client)
     playtest_auto(game=game, until="phase")
     state = PlaytestGame.objects.get().state
-    card = state["zones"]["hand"][0]
+    card = state["seats"][0]["zones"]["hand"][0]
     page = html(client.get(f"{url}?focus={card}"))
     assert "has-focus" in page and "Show all moves" in page
 

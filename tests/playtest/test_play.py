@@ -181,14 +181,14 @@ def test_the_table_has_every_zone_of_the_game_layout() -> None:
     assert [t["kind"] for t in table["personal"]] == ["economic", "religious", "political"]
     # Citizens sit on their structures.
     hosted = [c["instance"] for s in table["private"] for c in s["residents"]]
-    assert sorted(hosted) == sorted(state.zones["residents"])
+    assert sorted(hosted) == sorted(state.seats[0].zones["residents"])
     card = table["hand"][0]
     assert card["image"] == f"/img/{card['id']}" and card["label"].startswith(card["name"])
 
 
 def test_an_exhausted_and_wounded_card_says_so() -> None:
     _, state = start()
-    structure = state.zones["private"][0]
+    structure = state.seats[0].zones["private"][0]
     state.exhausted.add(structure)
     state.wounds[structure] = 1
     entry = next(s for s in table_layout(state, LINKS)["private"] if s["instance"] == structure)

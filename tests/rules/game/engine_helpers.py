@@ -51,7 +51,7 @@ def place(state: GameState, name: str, zone: str) -> int:
     state.move(i, zone)
     state.exhausted.discard(i)
     if zone == "residents":
-        state.host[i] = next(s for s in state.zones["private"]
+        state.host[i] = next(s for s in state.seats[0].zones["private"]
                              if state.card(s).subtype == "stronghold")
     state.pending = None
     state.forget_derived()

@@ -188,7 +188,7 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
     state, found = table.seats[seat], []
     others = [s for s in table.active() if s != seat]
     for zone in (*rulings.PERSONALITY_ZONES, "private"):
-        for bearer in state.zones[zone]:
+        for bearer in state.seats[0].zones[zone]:
             card = state.card(bearer)
             for clause in card.no_solo_effect:
                 parsed = rivalry.parse(clause)
@@ -205,7 +205,7 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
                         # (the order: a troop guarding, then defending; a structure in
                         # the private holdings, then the wall)
                         for where in ("residents", "guards", "private", "defensive"):
-                            for target in victim.zones[where]:
+                            for target in victim.seats[0].zones[where]:
                                 aimed = victim.card(target)
                                 if target not in victim.exhausted and (
                                         (what == "troop" and aimed.subtype == "troop"
@@ -218,8 +218,8 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
                 strength, kind, _ = rivalry.RIVAL_ABILITIES[ability]
                 if card.strength[strength]:
                     found += [Action("use_on", bearer, other, ability) for other in others
-                              if (table.seats[other].personal[kind] if kind >= 0
-                                  else sum(table.seats[other].personal)) > 0]
+                              if (table.seats[other].seats[0].personal[kind] if kind >= 0
+                                  else sum(table.seats[other].seats[0].personal)) > 0]
     return found
 
 
@@ -288,7 +288,7 @@ def test_the_remembered_keywords_factions_and_engaged_cards_are_the_long_way_s(
         for faction in (*members, "nobody"):
             assert rulings.faction_members(state, faction) == members.get(faction, 0)
         assert rulings.influence_total(state) == influence \
-            + sum(state.personal[rulings.PRIMARY[f]] for f, n in members.items()
+            + sum(state.seats[0].personal[rulings.PRIMARY[f]] for f, n in members.items()
                   if n >= 5 and f in rulings.PRIMARY)
         # (On a copy with nothing remembered: a keyword cache may keep a card's keywords
         # from before a "used-fervor" mark, which nothing reads as a keyword, as before.)
@@ -306,11 +306,13 @@ def test_the_zone_attributes_are_the_zones_lists(deck: str) -> None:
     checked = 0
     for state in every_state(deck, 4, "random"):
         for copy in (state, state.clone(), GameState.from_dict(state.to_dict(), state.table)):
+            me = copy.seats[0]
             for zone in ZONE_ATTRIBUTES:
-                assert getattr(copy, zone) is copy.zones[zone], zone
+                assert getattr(me, zone) is me.zones[zone], zone
         checked += 1
     assert checked > 100
-    assert not set(ZONE_ATTRIBUTES) & set(state.to_dict())  # (the zones are saved once)
+    # (the zones are saved once)
+    assert not set(ZONE_ATTRIBUTES) & set(state.to_dict()["seats"][0])
 
 
 @pytest.mark.parametrize("decks", TABLES[:1])
@@ -319,7 +321,7 @@ def test_the_zone_attributes_are_the_zones_lists_at_a_table(decks: tuple[str, ..
     for table in every_table(decks, 3):
         for state in table.seats:
             for zone in ZONE_ATTRIBUTES:
-                assert getattr(state, zone) is state.zones[zone], zone
+                assert getattr(state.seats[0], zone) is state.seats[0].zones[zone], zone
             checked += 1
     assert checked > 100
 
@@ -327,10 +329,10 @@ def test_the_zone_attributes_are_the_zones_lists_at_a_table(decks: tuple[str, ..
 @pytest.mark.parametrize("favour", [-1, 0, 1, 2])
 def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    state.favour = favour
+    state.seats[0].favour = favour
     for held in itertools.product(range(4), repeat=3):
         for count in range(5):
-            state.personal, state.city = list(held), [0, 0, 0]
+            state.seats[0].personal, state.city = list(held), [0, 0, 0]
             expected = list(held)
             for _ in range(count):  # the long way: max() with the rule as its key
                 kind = max(range(3),
@@ -339,7 +341,7 @@ def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
                     break
                 expected[kind] -= 1
             rulings.spend(state, count)
-            assert state.personal == expected
+            assert state.seats[0].personal == expected
             assert rulings.held(state) == sum(expected)
 
 
@@ -367,7 +369,7 @@ def test_greedy_s_lone_options_are_what_its_rules_would_choose(deck: str) -> Non
 
 def greedy_the_long_way(state: GameState, actions: list[Action]) -> Action:
     """GreedyPolicy.__call__ without its shortcut for a lone option."""
-    if state.bounty_due:
+    if state.seats[0].bounty_due:
         return policies._bounty_choice(state, actions)
     if state.combat is not None:
         return policies._combat_choice(state.clone(), actions)
@@ -419,9 +421,9 @@ def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: Gam
                          away: Collection[int] = ()) -> tuple[float, ...]:
     """mp.foresee with key functions, as (cut, valor, lost, breach, knockout)."""
     free = lineup_the_long_way(attacker, sent, defender)
-    home = [t for t in defender.zones["defensive"] if defender.card(t).is_troop
+    home = [t for t in defender.seats[0].zones["defensive"] if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
-    pool = sum(defender.personal)
+    pool = sum(defender.seats[0].personal)
     cut = valor = lost = 0.0
     left = list(home)
     rest = []
@@ -445,7 +447,7 @@ def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: Gam
             lost += chance * attacker.card(weakest).influence * (1 + mp.TOKEN)
     breach = knockout = 0.0
     if rest:
-        targets = [*defender.zones["private"], *defender.zones["guards"]]
+        targets = [*defender.seats[0].zones["private"], *defender.seats[0].zones["guards"]]
         if targets:
             cut, valor, breach, knockout = past_the_defenders_the_long_way(
                 attacker, rest, defender, targets, cut, valor, pool)
@@ -462,7 +464,7 @@ def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
         card = defender.card(target)
         value = card.defense
         if card.is_structure:
-            value += sum(defender.card(g).defense for g in defender.zones["guards"]
+            value += sum(defender.card(g).defense for g in defender.seats[0].zones["guards"]
                          if defender.host.get(g) == target)
         return value
 
@@ -480,12 +482,13 @@ def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
         living: dict[int, int] = {}
-        for resident in defender.zones["residents"]:
+        for resident in defender.seats[0].zones["residents"]:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
-        residents = [r for r in defender.zones["residents"] if defender.host.get(r) == target]
+        residents = [r for r in defender.seats[0].zones["residents"]
+                     if defender.host.get(r) == target]
         homes = sum(max(0, defender.card(s).residencies - living.get(s, 0))
-                    for s in defender.zones["private"] if s != target)
+                    for s in defender.seats[0].zones["private"] if s != target)
         homeless = sorted(defender.card(r).influence for r in residents)[:max(
             0, len(residents) - homes)]
         return cut + chance * (sum(homeless) + mp.STRUCTURE_WORTH), valor, 0.0, 0.0
@@ -613,7 +616,7 @@ def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) ->
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if state.combat is not None or state.bounty_due:
+        if state.combat is not None or state.seats[0].bounty_due:
             continue
         actions = seats.legal_actions(table)
         others = [s for s in table.active() if s != seat]
@@ -653,9 +656,9 @@ def test_listed_is_in(items: list[int], card: int) -> None:
 def bounty_choice_the_long_way(state: GameState, actions: Sequence[Action]) -> Action:
     """Greedy's bounty token with max/min and their keys, as it was written before."""
     offered = [rulings.KIND_INDEX[a.option] for a in actions]
-    personal = state.personal
+    personal = state.seats[0].personal
     best_short: tuple[int, int] | None = None
-    for instance in state.zones["hand"]:
+    for instance in state.seats[0].zones["hand"]:
         card = state.card(instance)
         if card.type == "event" and card.subtype != "general":
             continue
@@ -669,7 +672,7 @@ def bounty_choice_the_long_way(state: GameState, actions: Sequence[Action]) -> A
         chosen = best_short[1]
     else:
         counting = policies._bonus_kinds(state)
-        favour = state.favour
+        favour = state.seats[0].favour
         chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
     return actions[offered.index(chosen)]
 
@@ -687,16 +690,16 @@ def test_greedy_s_bounty_token_is_the_long_way_s(deck: str) -> None:
     for state in every_state(deck, 6, "greedy"):
         if state.phase != "action" or state.step != "act":
             continue
-        held, favour = list(state.personal), state.favour
+        held, favour = list(state.seats[0].personal), state.seats[0].favour
         for personal in (held, [0, held[1], held[2]], [held[0], 0, held[2]], [9, 9, 0]):
             for keep in (-1, 0, 1, 2):
-                state.personal[:], state.favour = personal, keep
+                state.seats[0].personal[:], state.seats[0].favour = personal, keep
                 for kinds in subsets(list(rulings.KIND_INDEX)):
                     offered = [Action("bounty", option=k) for k in kinds]
                     assert policies._bounty_choice(state, offered) \
                         is bounty_choice_the_long_way(state, offered)
                     checked += 1
-        state.personal[:], state.favour = held, favour
+        state.seats[0].personal[:], state.seats[0].favour = held, favour
     assert checked > 1000
 
 
@@ -706,23 +709,23 @@ def test_greedy_s_counts_by_loops_are_the_sums(deck: str) -> None:
     for state in every_state(deck, 6, "greedy"):
         if state.combat is not None:
             continue
-        troops = sum(1 for t in state.zones["defensive"] if state.card(t).is_troop)
-        in_hand = sum(1 for t in state.zones["hand"] if state.card(t).is_troop)
-        rows = len(state.zones["wanderers"])
+        troops = sum(1 for t in state.seats[0].zones["defensive"] if state.card(t).is_troop)
+        in_hand = sum(1 for t in state.seats[0].zones["hand"] if state.card(t).is_troop)
+        rows = len(state.seats[0].zones["wanderers"])
         assert policies._defended(state) == (troops > rows)
         assert policies._defended(state, hand=True) == (
             troops + (in_hand if troops else 0) > rows)
         for pile in ("structure_pile", "personality_pile"):
-            cards = state.zones[pile]
+            cards = state.seats[0].zones[pile]
             if cards:
                 assert policies._income_share(state, pile) == sum(
                     1 for i in cards if state.card(i).income) / len(cards)
         context = policies._Context(state)
         assert context.troops == troops
         bonus = policies._counting_kinds(context.members)
-        for instance in state.zones["hand"]:
+        for instance in state.seats[0].zones["hand"]:
             card = state.card(instance)
-            spare = sum(max(state.personal[k] - card.cost[k], 0)
+            spare = sum(max(state.seats[0].personal[k] - card.cost[k], 0)
                         for k in range(3) if k not in bonus)
             assert context.bonus_cost(card) == ((
                 sum(card.cost[k] for k in bonus) + max(card.generic - spare, 0))
@@ -819,7 +822,7 @@ def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> No
         c = state.combat
         if c is None or c.step != "assign":
             continue
-        cards = [*c.player, *c.wild, *state.private, *state.guards]
+        cards = [*c.player, *c.wild, *state.seats[0].private, *state.seats[0].guards]
         for _ in range(2):  # (the first time fills the rows, the second reads them)
             for card, other in itertools.product(cards, repeat=2):
                 assert combat._pair_offense(state, card, other) == combat._offense(
@@ -898,8 +901,8 @@ def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
 def usable_the_long_way(state: GameState, combat_step: bool) -> list[tuple[int, object, int]]:
     """rulings.usable_abilities as it was: every ability of every card, filtered by its kind."""
     found: list[tuple[int, object, int]] = []
-    for zone in (state.private, state.residents, state.guards, state.defensive,
-                 state.attached):
+    me = state.seats[0]
+    for zone in (me.private, me.residents, me.guards, me.defensive, me.attached):
         for instance in zone:
             card = state.card(instance)
             if not card.abilities:
@@ -954,11 +957,11 @@ def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
             card = prepared.table[card_id]
             if card.type == "personality" and card.faction in rulings.PRIMARY:
                 counts[card.faction] = counts.get(card.faction, 0) + 1
-        assert state.favour == (rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])]
-                                if counts else -1)
+        assert state.seats[0].favour == (
+            rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])] if counts else -1)
         # (Every instance is where its zone's list has it: the deal's zones, then play.)
         for instance in range(len(cards)):
-            assert instance in state.zones[state.where[instance]]
+            assert instance in state.seats[0].zones[state.where[instance]]
         dealt = engine.new_game(engine.prepare(sample(deck), catalogue()), None, seed)
         assert dealt.to_dict() == state.to_dict()  # (the first game of a deck: laid out anew)
 
@@ -969,7 +972,7 @@ def _bearers_sorted(state: GameState, bearers: Sequence[int], used: Collection[i
     in turn)."""
     where = state.where
     return [b for _, _, b in sorted(
-        [(rulings.PERSONALITY_ZONES.index(where[b]), state.zones[where[b]].index(b), b)
+        [(rulings.PERSONALITY_ZONES.index(where[b]), state.seats[0].zones[where[b]].index(b), b)
          for b in bearers if where[b] in rulings.PERSONALITY_ZONES and b not in used])]
 
 
@@ -1181,7 +1184,7 @@ def test_the_troop_held_back_and_the_victim_picked_by_loops_are_max_s(
                 assert mp.rival_choice(table, seat, rivals) is max(worthy, key=lambda a: (
                     rulings.influence_total(table.seats[a.target]),
                     int(rivalry.target_of(a.option) < 0),
-                    sum(table.seats[a.target].personal) if rivalry.target_of(a.option) < 0
+                    sum(table.seats[a.target].seats[0].personal) if rivalry.target_of(a.option) < 0
                     else mp.exhaust_worth(table, seat, a), -a.target, -a.card))
                 checked += 1
             elif rivals:
@@ -1191,9 +1194,9 @@ def test_the_troop_held_back_and_the_victim_picked_by_loops_are_max_s(
 
 def drop_guests_the_long_way(host: GameState, guests: dict[int, int]) -> None:
     first = min(guests)
-    for zone in host.zones.values():
+    for zone in host.seats[0].zones.values():
         zone[:] = [i for i in zone if i < first]
-    del host.cards[first:], host.where[first:], host.flags[first:]
+    del host.cards[first:], host.where[first:], host.flags[first:], host.owner[first:]
     host.host = {k: v for k, v in host.host.items() if k < first and v < first}
     host.exhausted = {i for i in host.exhausted if i < first}
     for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
@@ -1365,7 +1368,7 @@ def test_the_unique_cards_in_hand_read_from_the_hand_are_the_unique_cards_there(
         state = table.seats[seat]
         flags = table.unique_flags[seat]
         assert flags == [state.card(i).unique for i in range(table.own_cards[seat])]
-        assert {state.cards[i] for i in state.hand if i < len(flags) and flags[i]} \
+        assert {state.cards[i] for i in state.seats[0].hand if i < len(flags) and flags[i]} \
             == {state.cards[i] for i in table.unique_cards[seat] if state.where[i] == "hand"}
         legal = engine.legal_actions(state)
         found = seats._unblocked(table, seat, legal)
@@ -1466,19 +1469,19 @@ def test_the_attackers_past_the_defenders_are_foreseen_as_the_long_way(
     checked = housed = 0
     for table in every_table(decks, 3):
         for seat, me in enumerate(table.seats):
-            troops = [t for t in me.defensive if me.card(t).is_troop]
+            troops = [t for t in me.seats[0].defensive if me.card(t).is_troop]
             for other, them in enumerate(table.seats):
                 if other == seat or not troops:
                     continue
-                pool = sum(them.personal)
-                targets = [*them.zones["private"], *them.zones["guards"]]
+                pool = sum(them.seats[0].personal)
+                targets = [*them.seats[0].zones["private"], *them.seats[0].zones["guards"]]
                 for rest in [troops, *([t] for t in troops)]:
                     long_way = past_the_defenders_the_long_way(
                         me, rest, them, targets, 1.5, 0.5, pool) if targets \
                         else (1.5, 0.5, 0.0, 0.0)
                     assert mp._past_the_defenders(me, rest, them, 1.5, 0.5, pool) == long_way
                     checked += 1
-                housed += bool(them.residents)
+                housed += bool(them.seats[0].residents)
     assert checked > 500 and housed > 100
 
 
@@ -1494,41 +1497,41 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
                     options.append(Action("use", instance, option=ability.option))  # type: ignore[attr-defined]
             elif effect.kind == "wound_wanderer":
                 options += [Action("use", instance, w, ability.option)  # type: ignore[attr-defined]
-                            for w in state.zones["wanderers"]]
+                            for w in state.seats[0].zones["wanderers"]]
         return options
 
     def recycles() -> list[Action]:
-        if sum(state.personal) < engine.RECYCLE_COST:
+        if sum(state.seats[0].personal) < engine.RECYCLE_COST:
             return []
         return [Action("recycle", option=pile) for pile in ("structures", "personalities")
-                if not state.zones[DRAW_PILES[pile]]
-                and state.zones[DISCARDS[pile]]]
+                if not state.seats[0].zones[DRAW_PILES[pile]]
+                and state.seats[0].zones[DISCARDS[pile]]]
 
-    if state.bounty_due:
+    if state.seats[0].bounty_due:
         return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
     step = state.step
     if step == "arrange":
-        options = [Action("guard", t, s) for t in state.defensive if state.card(t).is_troop
-                   for s in list(state.private)]
-        options += [Action("unguard", g) for g in state.guards]
+        options = [Action("guard", t, s) for t in state.seats[0].defensive if state.card(t).is_troop
+                   for s in list(state.seats[0].private)]
+        options += [Action("unguard", g) for g in state.seats[0].guards]
         people = rulings.personalities_in_play(state)
-        for item in state.attached:
+        for item in state.seats[0].attached:
             if state.card(item).type == "item":
                 options += [Action("move_item", item, p) for p in people
                             if p != state.host.get(item, -1)]
         return [*options, Action("done")] if options else []
     if step == "draw":
-        if len(state.hand) >= engine.HAND_SIZE:
+        if len(state.seats[0].hand) >= engine.HAND_SIZE:
             return []
         draws = [Action("draw", option=pile) for pile in ("structures", "personalities")
-                 if state.zones[DRAW_PILES[pile]]]
+                 if state.seats[0].zones[DRAW_PILES[pile]]]
         return [*draws, *recycles()]
     if step == "act":
         plays: list[Action] = []
         seen: set[str] = set()
-        dead = {state.cards[i] for i in state.dead}
+        dead = {state.cards[i] for i in state.seats[0].dead}
         table = engine._Table(state)
-        for instance in state.hand:
+        for instance in state.seats[0].hand:
             card_id = state.cards[instance]
             if card_id in seen:
                 continue
@@ -1541,12 +1544,12 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
     if step == "military":
         return [Action("hunt"), Action("pass")] if combat.can_hunt(state) else []
     if step == "fine":
-        if state.fines_due <= 0:
+        if state.seats[0].fines_due <= 0:
             return []
         options = [Action("fine", option=rulings.KINDS[k]) for k in range(3)
-                   if state.personal[k]]
-        for zone in (state.private, state.residents, state.guards, state.defensive,
-                     state.attached):
+                   if state.seats[0].personal[k]]
+        me = state.seats[0]
+        for zone in (me.private, me.residents, me.guards, me.defensive, me.attached):
             options += [Action("fine", i) for i in zone
                         if state.card(i).subtype != "stronghold"]
         if not options:
@@ -1555,9 +1558,9 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
         return [*options, *uses()]
     if step == "discard":
         options = []
-        if state.discards_left:
+        if state.seats[0].discards_left:
             seen = set()
-            for instance in state.hand:
+            for instance in state.seats[0].hand:
                 if state.cards[instance] not in seen:
                     seen.add(state.cards[instance])
                     options.append(Action("discard", instance))
@@ -1660,7 +1663,7 @@ def test_an_entry_dropped_is_an_entry_popped(numbers: dict[int, int], instance: 
     popped.pop(instance, None)
     assert dropped == popped and list(dropped) == list(popped)
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    card = state.structure_pile[0]
+    card = state.seats[0].structure_pile[0]
     state.host = {card: 7, **{k + 100: v for k, v in numbers.items()}} if instance % 2 else {}
     expected = {k: v for k, v in state.host.items() if k != card}
     state.move(card, "private")
@@ -1672,14 +1675,14 @@ def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int)
     """rulings.pay and gain read a cost's kinds one by one (compiled, cost[k] with a variable
     k boxed the native tuple): the same tokens as the loops over the kinds."""
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    state.favour = favour
+    state.seats[0].favour = favour
     checked = 0
     for held in itertools.product(range(3), repeat=3):
         for c0, c1, c2 in itertools.product(range(3), repeat=3):
             cost = (c0, c1, c2)
             for generic in (0, 1, 2):
                 pool = [2, 0, 1]
-                state.personal, state.city = list(held), list(pool)
+                state.seats[0].personal, state.city = list(held), list(pool)
                 expected_personal, expected_city = list(held), list(pool)
                 ok = rulings.affordable(state, cost, generic)
                 if ok:  # the long way
@@ -1687,16 +1690,16 @@ def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int)
                         expected_personal[k] -= cost[k]
                         expected_city[k] += cost[k]
                     twin = state.clone()
-                    twin.personal, twin.city = expected_personal, expected_city
+                    twin.seats[0].personal, twin.city = expected_personal, expected_city
                     rulings.spend(twin, generic)
                 assert rulings.pay(state, cost, generic) == ok
-                assert (state.personal, state.city) == (expected_personal, expected_city)
+                assert (state.seats[0].personal, state.city) == (expected_personal, expected_city)
                 checked += ok
-            state.personal, state.city = list(held), [1, 0, 2]
+            state.seats[0].personal, state.city = list(held), [1, 0, 2]
             got = rulings.gain(state, cost)
             expected = [min(g, [1, 0, 2][k]) for k, g in enumerate(cost)]
             assert got == expected
-            assert state.personal == [held[k] + expected[k] for k in range(3)]
+            assert state.seats[0].personal == [held[k] + expected[k] for k in range(3)]
             assert state.city == [[1, 0, 2][k] - expected[k] for k in range(3)]
     assert checked > 100
 
@@ -1710,7 +1713,7 @@ def test_the_remembered_holders_give_the_usable_abilities_outside_combat(deck: s
         holders: list[int] = []
         abilities: list[Ability] = []
         rulings.plain_usable(state, holders, abilities)
-        assert state.holders_cache == rulings.plain_holders(state)
+        assert state.seats[0].holders_cache == rulings.plain_holders(state)
         assert list(zip(holders, abilities, strict=True)) == [
             (i, a) for i, a, _ in usable_the_long_way(state, False)]
         found += len(holders)
@@ -1724,12 +1727,12 @@ def test_the_open_residences_counted_per_structure_are_the_dictionary_s(deck: st
     found = 0
     for state in every_state(deck, 8, "greedy"):
         used: dict[int, int] = {}
-        for citizen in state.residents:
+        for citizen in state.seats[0].residents:
             host = state.host.get(citizen, -1)
             used[host] = used.get(host, 0) + 1
-        expected = [s for s in state.private if state.card(s).residencies > used.get(s, 0)]
+        expected = [s for s in state.seats[0].private if state.card(s).residencies > used.get(s, 0)]
         assert rulings.open_residences(state) == expected
-        found += len(expected) + len(state.residents)
+        found += len(expected) + len(state.seats[0].residents)
     assert found > 100
 
 
@@ -1740,7 +1743,7 @@ def lineup_the_long_way(attacker: GameState, sent: Sequence[int],
                         defender: GameState) -> list[int]:
     """The attackers past the wall as foresee first worked them out: key functions, sets."""
     free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
-    walls = [w for w in defender.zones["defensive"] if defender.card(w).subtype == "wall"]
+    walls = [w for w in defender.seats[0].zones["defensive"] if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
         fillers = sorted(free, key=lambda t: (0 if climbs_the_long_way(attacker, t) else 1,
@@ -1769,7 +1772,7 @@ def test_the_attackers_lined_up_by_loops_are_the_key_functions_lineup(
                 for sent in (ready, seats.attackers(me, "hold"), *([t] for t in ready)):
                     assert mp._lineup(me, sent, them) == lineup_the_long_way(me, sent, them)
                     checked += 1
-                    walled += any(them.card(w).subtype == "wall" for w in them.defensive)
+                    walled += any(them.card(w).subtype == "wall" for w in them.seats[0].defensive)
     assert checked > 300 and walled > 50
 
 
@@ -1834,7 +1837,7 @@ def test_faction_members_by_loops_are_the_generator_s() -> None:
         for faction in sorted(f for f in factions if f):
             assert rivalry.faction_members(table.seats, faction) == sum(
                 1 for state in table.seats for zone in rulings.PERSONALITY_ZONES
-                for i in state.zones[zone] if state.card(i).faction == faction)
+                for i in state.seats[0].zones[zone] if state.card(i).faction == faction)
             checked += 1
     assert checked > 100
 
@@ -1845,8 +1848,9 @@ def add_guest_the_long_way(host: GameState, origin: GameState, card: int, zone: 
     guest = len(host.cards)
     card_id = origin.cards[card]
     host.cards.append(card_id)
+    host.owner.append(0)
     host.where.append(zone)
-    host.zones[zone].append(guest)
+    host.seats[0].zones[zone].append(guest)
     host.flags.append(0)
     if card_id not in host.table:
         host.table[card_id] = origin.table[card_id]
@@ -1880,7 +1884,7 @@ def test_guests_added_kind_by_kind_leave_both_states_as_the_long_way(
             for o, origin in enumerate(table.seats):
                 if o == h:
                     continue
-                for card in [*origin.defensive, *origin.zones["wanderers"]][:4]:
+                for card in [*origin.seats[0].defensive, *origin.seats[0].zones["wanderers"]][:4]:
                     short_host, short_origin = host.copy(), origin.copy()
                     long_host, long_origin = host.copy(), origin.copy()
                     short_guests: dict[int, int] = {}
@@ -1909,13 +1913,13 @@ def test_a_hosting_compares_and_shows_field_by_field() -> None:
 
 
 def row_worth_the_long_way(me: GameState, owner: GameState) -> float:
-    troops = [me.card(t).offense for t in me.zones["defensive"]
+    troops = [me.card(t).offense for t in me.seats[0].zones["defensive"]
               if me.card(t).is_troop and t not in me.exhausted]
     if not troops:
         return 0.0
     best = max(troops)
     worth = 0.0
-    for w in owner.zones["wanderers"]:
+    for w in owner.seats[0].zones["wanderers"]:
         margin = best - owner.card(w).defense
         chance = 1.0 if margin > 0 else 2 / 6 if margin > -2 else 1 / 6 if margin > -3 else 0.0
         worth += chance * rulings.bounty(owner, w)
@@ -1935,7 +1939,7 @@ def test_a_row_s_bounty_from_the_best_hunter_read_once_is_the_long_way_s(
             for owner in table.seats:
                 assert mp._row_bounty(hunter, owner) == mp.row_worth(me, owner) \
                     == row_worth_the_long_way(me, owner)
-                checked += bool(owner.zones["wanderers"])
+                checked += bool(owner.seats[0].zones["wanderers"])
     assert checked > 300 and unarmed > 20
 class _Recording:
     """A seat's policy whose choices (with the seat and the actions offered) are written down."""
@@ -2006,7 +2010,7 @@ def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if table.stage == "military" and state.combat is None and not state.bounty_due:
+        if table.stage == "military" and state.combat is None and not state.seats[0].bounty_due:
             continue  # the Military choice: the long way
         fights += table.stage == "military"
         for action in seats.legal_actions(table):
@@ -2041,7 +2045,7 @@ def test_the_rival_ability_picked_without_listing_them_is_the_one_chosen_from_th
             expected = max(worthy, key=lambda a: (
                 rulings.influence_total(table.seats[a.target]),
                 int(rivalry.target_of(a.option) < 0),
-                sum(table.seats[a.target].personal) if rivalry.target_of(a.option) < 0
+                sum(table.seats[a.target].seats[0].personal) if rivalry.target_of(a.option) < 0
                 else mp.exhaust_worth(table, seat, a), -a.target, -a.card), default=None)
             found = mp.rival_pick(table, seat)
             assert found == expected == mp.rival_choice(table, seat, rivals)
@@ -2148,13 +2152,13 @@ def test_the_faction_members_are_kept_across_other_cards_moves_and_stay_right(
         source = state.where[instance]
         twin = state.clone()
         rulings.faction_counts(twin)
-        members = twin.members_cache
+        members = twin.seats[0].members_cache
         twin.move(instance, "dead")
         if twin.card(instance).type == "personality" or source in ("residents", "guards"):
-            assert twin.members_cache is None
+            assert twin.seats[0].members_cache is None
             dropped += 1
         else:
-            assert twin.members_cache is members  # not worked out again
+            assert twin.seats[0].members_cache is members  # not worked out again
             kept += 1
         assert rulings.faction_counts(twin) == faction_counts_the_long_way(twin)
     assert kept > 20 and dropped > 20

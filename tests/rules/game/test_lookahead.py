@@ -86,12 +86,17 @@ def test_clone_copies_every_field_and_shares_no_container() -> None:
     state = _mid_combat()
     twin = state.clone()
     assert twin.to_dict() == state.to_dict()
-    shared = ("cards", "config", "facts", "table", "profiles")  # read-only, shared on purpose
+    # read-only, shared on purpose
+    shared = ("cards", "owner", "config", "facts", "table", "profiles")
     for field in fields(GameState):
         mine, theirs = getattr(state, field.name), getattr(twin, field.name)
         if field.name in shared or not isinstance(mine, (list, dict, set)):
             continue
         assert mine is not theirs or not mine, field.name
+    for mine_seat, their_seat in zip(state.seats, twin.seats, strict=True):
+        assert mine_seat is not their_seat and mine_seat.personal is not their_seat.personal
+        for zone, cards in mine_seat.zones.items():
+            assert cards is not their_seat.zones[zone], zone
     assert state.combat is not None and twin.combat is not None
     for name in COMBAT_SAVED:
         mine, theirs = getattr(state.combat, name), getattr(twin.combat, name)

@@ -25,7 +25,7 @@ def tokens(t: Table) -> int:
     """Every token of the game: the shared pool, the personal pools, those lying on cards."""
     total = sum(t.seats[0].city)
     for state in t.seats:
-        total += sum(state.personal) + sum(sum(v) for v in state.on_card.values())
+        total += sum(state.seats[0].personal) + sum(sum(v) for v in state.on_card.values())
     return total
 
 
@@ -33,7 +33,7 @@ def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
     for state in t.seats:
         for zone in IN_PLAY_ZONES:
-            for i in state.zones[zone]:
+            for i in state.seats[0].zones[zone]:
                 if state.card(i).unique and state.card(i).subtype != "stronghold":
                     seen[state.cards[i]] += 1
     return seen
@@ -56,7 +56,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:
             for state in t.seats:
-                for i in state.zones["private"]:
+                for i in state.seats[0].zones["private"]:
                     if state.card(i).subtype == "stronghold":
                         state.wounds[i] = state.card(i).vitality - 1
         chosen = [SeatPolicy(policy, derive_seed(seed, s)) for s in range(players)]
@@ -75,13 +75,13 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                 twice = [c for c, n in unique_copies(t).items() if n > 1]
                 assert not twice, twice
             for out in t.out:
-                assert not any(t.seats[out].zones[z] for z in IN_PLAY_ZONES)
+                assert not any(t.seats[out].seats[0].zones[z] for z in IN_PLAY_ZONES)
             # Every card is where its zone says, once (a hunter's own row is set aside while
             # he hunts another's).
             for state in t.seats if t.hosting is None else ():
-                listed = [i for cards in state.zones.values() for i in cards]
+                listed = [i for cards in state.seats[0].zones.values() for i in cards]
                 assert sorted(listed) == list(range(len(state.cards)))
-                assert all(state.where[i] == z for z, cards in state.zones.items()
+                assert all(state.where[i] == z for z, cards in state.seats[0].zones.items()
                            for i in cards)
         assert t.outcome in ("victory", "overrun", "timeout")
         assert (t.winner >= 0) == (t.outcome == "victory")
