@@ -57,7 +57,7 @@ MAX_SEED = 2**63 - 1
               {"type": "string", "description": "a decklist in any supported format"},
               {"type": "object", "description": "a decklist as the JSON decklist object"}],
 })
-class MatchupDeckField(serializers.Field):  # type: ignore[type-arg]
+class MatchupDeckField(serializers.Field):
     """One seat's deck: a saved deck's id, a decklist text, or a JSON decklist object."""
 
     default_error_messages = {

@@ -1425,7 +1425,7 @@ class _Fixer:
                 else:
                     room[section] = [2, have[section]]
             else:
-                pile: PileName = section  # type: ignore[assignment]
+                pile: PileName = section
                 room[section] = [1, self.scan.possible[pile] - self.scan.need(pile)]
         excess = self.scan.copies[cid] - MAX_COPIES
         # The best guess first; then each part emptied first, for the cases it misjudges.

@@ -125,7 +125,7 @@ def edit(deck: Deck = BASE, /, **sections: Iterable[tuple[str, int]]) -> Deck:
             parts[key[5:]] += entries(*pairs)
         else:
             parts[key] = entries(*pairs)
-    return Deck(deck.name, deck.players, deck.description, **parts)  # type: ignore[arg-type]
+    return Deck(deck.name, deck.players, deck.description, **parts)
 
 
 def check(deck: Deck, cards: Mapping[str, CardFacts] = SYNTHETIC, players: int | None = None,
