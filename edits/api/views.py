@@ -1,4 +1,4 @@
-"""The card edit API (DESIGN §13): ``/api/edits/`` and ``/api/cards/{id}/history/``.
+"""The card edit API (docs/design.md §13): ``/api/edits/`` and ``/api/cards/{id}/history/``.
 
 Thin views: each reads its input with a serializer, calls one service of edits.services and
 answers the edit document (edits.documents); a refusal of the service (edits.errors) is a

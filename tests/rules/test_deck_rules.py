@@ -1,4 +1,5 @@
-"""The deck validator (rules/deck_rules.py): DESIGN §6 and the rulebook's deck building rules.
+"""The deck validator (rules/deck_rules.py): docs/design.md §6 and the rulebook's deck building
+rules.
 
 Most tests start from ``BASE``, a legal deck of synthetic, fully statted cards sitting exactly
 on every boundary (15 structures, 15 personality cards, 12 wanderers for 4 players), and change
