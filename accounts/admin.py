@@ -31,7 +31,7 @@ def unlock_logins(modeladmin: AccountAdmin, request: HttpRequest,
                             messages.SUCCESS)
 
 
-class AccountAdmin(UserAdmin):  # type: ignore[type-arg]
+class AccountAdmin(UserAdmin):
     inlines = [EmailVerificationInline]
     actions = [unlock_logins]
     list_display = ("username", "email", "verified", "is_staff", "date_joined")

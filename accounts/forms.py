@@ -20,7 +20,7 @@ def address_in_use(email: str, *, besides: User | None = None) -> bool:
 IN_USE = "Another account already uses this address."
 
 
-class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+class SignupForm(UserCreationForm):
     email = forms.EmailField(
         label="E-mail address", max_length=254,
         help_text="For a link that confirms it is yours, and to reset your password. "

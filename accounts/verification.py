@@ -1,5 +1,5 @@
 """Whether a user has a verified e-mail address: what other features ask before letting an
-account vote or edit (``ACCOUNTS_REQUIRE_VERIFIED_EMAIL``, DESIGN §13)."""
+account vote or edit (``ACCOUNTS_REQUIRE_VERIFIED_EMAIL``, docs/design.md §13)."""
 
 from __future__ import annotations
 

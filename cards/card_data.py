@@ -1,4 +1,4 @@
-"""The card data file format (DESIGN §4, a contract): validation without the database.
+"""The card data file format (docs/design.md §4, a contract): validation without the database.
 
 A file is either a list of card objects or ``{"set": {...}, "cards": [...]}``. Validation is
 strict and collects every problem in the file, each naming the file, the card id and the key,
@@ -48,7 +48,7 @@ CARD_KEYS: Final = (
 REQUIRED_KEYS: Final = ("id", "name", "set")
 # Identity and file-level keys: fixed by the catalogue, never changed by a card edit.
 FIXED_KEYS: Final = ("id", "set", "official", "image")
-# The keys a card edit may change (DESIGN §13), and that carry per-field provenance.
+# The keys a card edit may change (docs/design.md §13), and that carry per-field provenance.
 EDITABLE_KEYS: Final = tuple(k for k in CARD_KEYS if k not in FIXED_KEYS)
 # Optional beside the keys of §4: where each field's current value came from, in the form
 # ``{"<key>": {"source": str, "editor": str | null, "date": ISO 8601 time, "edit": n | null}}``

@@ -126,7 +126,7 @@ class Card(models.Model):
         self.total_cost = card_facts.total_cost(data)
 
     def as_data(self) -> dict[str, Any]:
-        """The card as a data-file object (DESIGN §4 keys, in export order)."""
+        """The card as a data-file object (docs/design.md §4 keys, in export order)."""
         data = {key: getattr(self, key) for key in CARD_KEYS if key != "set"}
         data["set"] = self.set.code if self.set_id else None
         return {key: data[key] for key in CARD_KEYS}
@@ -245,8 +245,8 @@ class CardProvenance(models.Model):
     or staff edit) that set it, its editor, date and source. One row per card and field.
 
     ``edit`` is the number of the edit that set the value, a plain number and not a foreign
-    key: the catalogue never depends on the feature apps that write to it (DESIGN §2), and the
-    number travels in card data files (export_cards / import_cards) to servers that have no
+    key: the catalogue never depends on the feature apps that write to it (docs/design.md §2), and
+    the number travels in card data files (export_cards / import_cards) to servers that have no
     such edit.
     """
 

@@ -83,7 +83,7 @@ def collection_view(collection: Collection) -> CollectionView:
     for card_set in CardSet.objects.annotate(card_count=Count("cards")).order_by("-official",
                                                                                 "code"):
         copies = owned.get(card_set.pk, [])
-        totals.append(SetTotal(card_set, card_set.card_count,  # type: ignore[attr-defined]
+        totals.append(SetTotal(card_set, card_set.card_count,
                                len(copies), sum(copies), sum(1 for n in copies if n >= 2)))
     return CollectionView(collection, tuple(collection_entries(collection)), tuple(totals))
 

@@ -33,7 +33,7 @@ EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS  port (587), log
 DEFAULT_FROM_EMAIL               the sender (default "Allegiance DB <noreply@localhost>")
 DJANGO_EMAIL_CONSOLE             "1": with DEBUG off and no EMAIL_HOST, the console is meant
 
-Card edits by card owners (DESIGN §13, docs/contributing-card-data.md):
+Card edits by card owners (docs/design.md §13, docs/contributing-card-data.md):
 CARD_EDIT_APPROVALS            approvals from counting voters that apply an edit (default 2)
 CARD_EDIT_VOTER_MIN_AGE_DAYS   account age a vote needs to count, unless the voter has applied
                                edits or is staff; younger accounts are "new" (default 7)
@@ -180,7 +180,8 @@ SERIALIZATION_MODULES = {"exactjson": "sitewide.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
-# Only accounts with a verified e-mail edit cards and vote (DESIGN §13; accounts.verification).
+# Only accounts with a verified e-mail edit cards and vote (docs/design.md §13;
+# accounts.verification).
 ACCOUNTS_REQUIRE_VERIFIED_EMAIL = env_flag("ACCOUNTS_REQUIRE_VERIFIED_EMAIL", True)
 ACCOUNTS_VERIFICATION_TIMEOUT = int(os.environ.get("ACCOUNTS_VERIFICATION_TIMEOUT", 3 * 24 * 3600))
 # Failed logins lock an account, or an address (many people may share one), for a while; the
@@ -305,7 +306,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # A goldfish run is split into chunks of this many games, each leased to one worker at a time.
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 
-# Card edits by card owners (DESIGN §13): the review rules, read by edits.review.
+# Card edits by card owners (docs/design.md §13): the review rules, read by edits.review.
 CARD_EDIT_APPROVALS = whole_number(
     "CARD_EDIT_APPROVALS", os.environ.get("CARD_EDIT_APPROVALS"), 2, minimum=1)
 CARD_EDIT_VOTER_MIN_AGE_DAYS = whole_number(

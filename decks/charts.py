@@ -6,7 +6,7 @@ shown as a table without parsing a picture. The SVG is accessible on its own: ``
 with a ``<title>`` and a ``<desc>`` that says what the bars say; the pages add the numbers as
 a visually hidden table (:meth:`Chart.rows`).
 
-Null card facts mean *not yet transcribed* (DESIGN §4): a card whose cost, faction, kind or
+Null card facts mean *not yet transcribed* (docs/design.md §4): a card whose cost, faction, kind or
 strength is unknown is counted in an ``unknown`` category (or named in the notes when a sum is
 shown), never as 0. A card id that is not in the catalogue is unknown in every respect.
 """

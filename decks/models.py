@@ -1,4 +1,4 @@
-"""Decks: an owner's named list of cards in the four parts of DESIGN §5, and every saved
+"""Decks: an owner's named list of cards in the four parts of docs/design.md §5, and every saved
 version of it."""
 
 from __future__ import annotations

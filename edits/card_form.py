@@ -185,8 +185,8 @@ class CardForm:
     # Reading the values.
 
     def values(self) -> dict[str, Any]:
-        """The typed values as card data (DESIGN §4 types), None where empty or unreadable; a
-        field that cannot be read gets its error."""
+        """The typed values as card data (docs/design.md §4 types), None where empty or unreadable;
+        a field that cannot be read gets its error."""
         values: dict[str, Any] = {}
         for key, state in self.fields.items():
             state.errors = [e for e in state.errors if e not in _PARSE_ERRORS]

@@ -1,5 +1,5 @@
-"""The edit document (DESIGN §13): what the API answers and ``export_edits`` prints, one shape
-for both. Built for a whole page of edits in a fixed number of queries.
+"""The edit document (docs/design.md §13): what the API answers and ``export_edits`` prints, one
+shape for both. Built for a whole page of edits in a fixed number of queries.
 
 ``{"id", "url", "status", "card", "changes", "source", "note", "editor", "created",
 "votes": {"approve", "reject"}}`` are the contract's keys; the others serve the review pages:

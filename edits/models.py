@@ -1,4 +1,4 @@
-"""Card edits by card owners (DESIGN §13): proposals to change a card or add a new one, the
+"""Card edits by card owners (docs/design.md §13): proposals to change a card or add a new one, the
 votes that review them, and the scan an editor attaches as evidence.
 
 What a vote is worth, when an edit applies and who may do what are rules of their own
@@ -36,7 +36,7 @@ class Edit(models.Model):
                              related_name="edits")
     card_slug = models.SlugField(max_length=120, help_text="the card's id")
     set_code = models.CharField(max_length=16, db_index=True)
-    changes = models.JSONField(help_text="{key: value} of the card data keys (DESIGN §4)")
+    changes = models.JSONField(help_text="{key: value} of the card data keys (docs/design.md §4)")
     # The changed keys' values when the edit was proposed: applying compares them with the
     # card's current values, and refuses (a conflict) if any changed since.
     before = models.JSONField(default=dict, blank=True)

@@ -1,4 +1,4 @@
-"""Who may propose card edits and vote on them: the one place that decides it (DESIGN §13).
+"""Who may propose card edits and vote on them: the one place that decides it (docs/design.md §13).
 
 Whether a vote *counts* and whether an editor is trusted are review rules (edits.review); this
 module only says whether an account may take part at all.

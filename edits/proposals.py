@@ -1,5 +1,5 @@
-"""What an edit proposes, checked by the card data contract (DESIGN §4, cards.card_data), and
-whether it still fits the card it was made against.
+"""What an edit proposes, checked by the card data contract (docs/design.md §4, cards.card_data),
+and whether it still fits the card it was made against.
 
 Errors name the key at fault as the API shows it: ``changes.offense``, ``new_card.type``,
 ``source``. Nothing here writes.
@@ -89,7 +89,7 @@ def check_new_card(new_card: object, errors: Errors) -> NewCard | None:
     """A card that is not in the catalogue yet, as a card object of the contract, in a set that
     is."""
     if not isinstance(new_card, Mapping):
-        _add(errors, "new_card", "must be a card object (DESIGN §4 keys).")
+        _add(errors, "new_card", "must be a card object (docs/design.md §4 keys).")
         return None
     before = len(errors)
     if new_card.get("image") is not None:

@@ -1,5 +1,5 @@
-"""The review rules of card edits (DESIGN §13): whose vote counts, when votes apply or reject an
-edit, who is trusted, when an edit expires, how many open edits a new account may have.
+"""The review rules of card edits (docs/design.md §13): whose vote counts, when votes apply or
+reject an edit, who is trusted, when an edit expires, how many open edits a new account may have.
 
 Every rule reads its number from the settings at the moment it is asked (CARD_EDIT_*), so a
 vote's weight is always judged as of now: a voter whose account has come of age counts from
@@ -17,7 +17,7 @@ Against stuffing (one person with several accounts), a vote does not count when:
 The last two compare keyed fingerprints of the addresses (accounts.fingerprints), at the level
 CARD_EDIT_VOTER_ADDRESS_CHECK sets: ``address`` (the full address), ``network`` (its /24 or
 /64: stricter, and it catches a second device on the same connection) or ``off``. Its default
-is ``address``, except on the small private site DESIGN §13 names
+is ``address``, except on the small private site docs/design.md §13 names
 (CARD_EDIT_VOTER_MIN_AGE_DAYS=0 and ACCOUNTS_REQUIRE_VERIFIED_EMAIL=0), where everyone may well
 share one home or club network: there it is ``off``. Staff votes are exempt from the address
 rules. Votes whose address is unknown (cast through a service without a request) match nothing.

@@ -1,4 +1,5 @@
-"""Everything that writes card edits (DESIGN §13), HackSoft style: ``<entity>_<verb>(*, ...)``.
+"""Everything that writes card edits (docs/design.md §13), HackSoft style: ``<entity>_<verb>(*,
+...)``.
 
 Each service is one transaction and either does all it says or raises an
 :class:`edits.errors.EditError` having written nothing. Rows that two requests could change at
@@ -82,8 +83,8 @@ def edit_propose(
     now: dt.datetime | None = None,
 ) -> Edit:
     """Propose ``changes`` (``{key: value}``) to the card whose id is ``card``, or a
-    ``new_card`` (a card object of DESIGN §4) — exactly one of the two — with the ``source`` of
-    the facts, an optional ``note`` and an optional ``scan`` (image bytes).
+    ``new_card`` (a card object of docs/design.md §4) — exactly one of the two — with the ``source``
+    of the facts, an optional ``note`` and an optional ``scan`` (image bytes).
 
     ``before`` (optional): the values of the changed keys as the proposer saw them (a form
     loaded a while ago); if the card has changed since, EditConflict, and nothing is stored.

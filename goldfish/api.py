@@ -50,7 +50,7 @@ MAX_SEED = 2**63 - 1
     "oneOf": [{"type": "integer", "description": "the id of a saved deck you may read"},
               {"type": "object", "description": "a decklist as the JSON decklist object"}],
 })
-class DeckReferenceField(serializers.Field):  # type: ignore[type-arg]
+class DeckReferenceField(serializers.Field):
     """A saved deck's id, or a JSON decklist object (checked like POST /api/decks/validate/)."""
 
     default_error_messages = {

@@ -2,7 +2,7 @@
 runs in the background (matchups.runs), as the goldfish API does for one deck.
 
 A run answers with ``{"id", "url", "status", "progress", "report"}``; the report, once the run
-is done, is the document the ``matchup`` command prints with ``--format json`` (DESIGN §14).
+is done, is the document the ``matchup`` command prints with ``--format json`` (docs/design.md §14).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ MAX_SEED = 2**63 - 1
               {"type": "string", "description": "a decklist in any supported format"},
               {"type": "object", "description": "a decklist as the JSON decklist object"}],
 })
-class MatchupDeckField(serializers.Field):  # type: ignore[type-arg]
+class MatchupDeckField(serializers.Field):
     """One seat's deck: a saved deck's id, a decklist text, or a JSON decklist object."""
 
     default_error_messages = {
@@ -90,7 +90,7 @@ class MatchupRequestSerializer(serializers.Serializer[Any]):
         f"matrix: 2 to {MAX_FIELD}")
     mode = serializers.ChoiceField(
         choices=list(MODES), default="matchup",
-        help_text="matchup: every deck at one table (the DESIGN §14 report); gauntlet: the "
+        help_text="matchup: every deck at one table (the docs/design.md §14 report); gauntlet: the "
         "first deck against each of the others; matrix: every deck against every other (each "
         "pairing a 2-player matchup of `games` games; the report adds the matrix of win rates)")
     games = serializers.IntegerField(

@@ -40,7 +40,7 @@ class MatchupRun(models.Model):
     # The deck whose page started the run (its Matchups panel lists it), if any.
     deck = models.ForeignKey(Deck, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="matchup_runs")
-    # "matchup": every deck at one table (DESIGN §14); "gauntlet", "matrix": 2-player
+    # "matchup": every deck at one table (docs/design.md §14); "gauntlet", "matrix": 2-player
     # matchups of the decks (rules.game.gauntlet), ``games`` each.
     mode = models.CharField(max_length=10, default="matchup",
                             choices=[("matchup", "Matchup"), ("gauntlet", "Gauntlet"),

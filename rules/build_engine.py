@@ -50,7 +50,7 @@ def _build_ext_on_every_core() -> type:
 
     from setuptools.command.build_ext import build_ext
 
-    class BuildExt(build_ext):  # type: ignore[misc]
+    class BuildExt(build_ext):
         def build_extensions(self) -> None:
             one_by_one = self.compiler.compile
 

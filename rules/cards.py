@@ -1,7 +1,7 @@
 """The facts about a card that the deck rules need, as one small frozen dataclass.
 
 Pure Python, no Django. :meth:`CardFacts.from_data` reads a card data dict with the keys of
-DESIGN §4 (as in ``fixtures/cards/*.json`` or an export); keys the rules do not need are
+docs/design.md §4 (as in ``fixtures/cards/*.json`` or an export); keys the rules do not need are
 ignored, missing keys are null. ``None`` always means *unknown* (not yet transcribed), never
 zero or "none", exactly as in the data.
 
@@ -78,7 +78,8 @@ class CardFacts:
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> CardFacts:
-        """The facts of one card data dict (DESIGN §4 keys; others ignored, missing = null)."""
+        """The facts of one card data dict (docs/design.md §4 keys; others ignored, missing =
+        null)."""
         return cls(
             id=_text(data, "id") or "",
             name=_text(data, "name") or "",

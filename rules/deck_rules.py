@@ -1,4 +1,4 @@
-"""Deck construction rules: the deck validator (DESIGN §6, a contract).
+"""Deck construction rules: the deck validator (docs/design.md §6, a contract).
 
 Pure Python, no Django. :func:`validate_deck` checks a :class:`~rules.decklist.Deck` against
 the rulebook's deck building and Initial Holdings rules in one pass and returns *every*
@@ -56,15 +56,15 @@ Problems
 
 One problem per code, except per card for ``too_many_copies``, ``wrong_pile``,
 ``unknown_card``, ``invocation_unusable`` and ``battle_event_unusable`` (and per (check,
-field) for ``unverifiable``). Problems come errors first, in the order of the DESIGN table, then
-by cards. :attr:`Problem.key` identifies a problem across two validations.
+field) for ``unverifiable``). Problems come errors first, in the order of the table of
+docs/design.md §6, then by cards. :attr:`Problem.key` identifies a problem across two validations.
 
 Fixes
 -----
 
 A :class:`Fix` is one edit: ``add`` ``count`` copies of ``card`` to ``section``, ``remove``
 them from ``section``, or ``move`` them from ``section`` to ``to``. ``to`` is set for moves only
-(as in DESIGN §6); ``section`` always says where the edit happens, so that every fix can be
+(as in docs/design.md §6); ``section`` always says where the edit happens, so that every fix can be
 applied without guessing (:func:`apply_fix`). :meth:`Fix.to_dict` gives ``{"action", "card",
 "count", "to", "section"}``.
 
@@ -1425,7 +1425,7 @@ class _Fixer:
                 else:
                     room[section] = [2, have[section]]
             else:
-                pile: PileName = section  # type: ignore[assignment]
+                pile: PileName = section
                 room[section] = [1, self.scan.possible[pile] - self.scan.need(pile)]
         excess = self.scan.copies[cid] - MAX_COPIES
         # The best guess first; then each part emptied first, for the cases it misjudges.

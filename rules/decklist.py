@@ -1,4 +1,4 @@
-"""The deck as plain data: the four parts of a deck (DESIGN §5) and its canonical form.
+"""The deck as plain data: the four parts of a deck (docs/design.md §5) and its canonical form.
 
 Pure Python, no Django. Every deck format (``decks/formats``), the deck validator
 (:mod:`rules.deck_rules`), the Initial Holdings advisor (:mod:`rules.holdings`) and the Django

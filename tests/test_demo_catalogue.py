@@ -3,7 +3,7 @@
 Pure Python, no Django: the card file is checked against the card data contract and the
 coverage the project needs from it, and each sample decklist is read with the small reader
 below and checked against the deck construction rules (rulebook, "Deck Building Rules" and
-"Initial Holdings"; DESIGN.md sections 5 and 6).
+"Initial Holdings"; docs/design.md §5 and §6).
 """
 
 from __future__ import annotations
@@ -427,7 +427,7 @@ def find_card(name: str, faction: str | None) -> Card:
 
 
 def read_decklist(text: str) -> Deck:
-    """Read the canonical plain-text decklist strictly (DESIGN.md section 5)."""
+    """Read the canonical plain-text decklist strictly (docs/design.md §5)."""
     lines = text.splitlines()
     heading = re.fullmatch(r"# (.+)", lines[0])
     players = re.fullmatch(r"# players: ([2-6])", lines[1])

@@ -41,7 +41,7 @@ from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
 from sitewide.problems import ProblemSerializer, search_problem
 
 
-class CardFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
+class CardFilter(django_filters.FilterSet):
     set = django_filters.CharFilter(field_name="set__code", lookup_expr="iexact")
     type = django_filters.CharFilter(lookup_expr="iexact")
     subtype = django_filters.CharFilter(lookup_expr="iexact")

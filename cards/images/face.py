@@ -1,7 +1,7 @@
 """A rendered card face, drawn from the card data, for cards that have no scan.
 
-Pure Python (Pillow only, no Django). :func:`render_face` takes a card data object (DESIGN §4
-keys) and returns a 745 x 1040 RGB image laid out like a printed card (rulebook, "Card
+Pure Python (Pillow only, no Django). :func:`render_face` takes a card data object (docs/design.md
+§4 keys) and returns a 745 x 1040 RGB image laid out like a printed card (rulebook, "Card
 Anatomy"); :func:`render_face_renditions` returns the same WebP renditions as a checked scan.
 
 What is drawn, and the decisions behind it:
@@ -268,7 +268,7 @@ def stat_boxes(count: int) -> list[Box]:
 
 
 def render_face(card: Mapping[str, object]) -> Image.Image:
-    """Draw the face of ``card`` (a DESIGN §4 card object); a 745 x 1040 RGB image."""
+    """Draw the face of ``card`` (a docs/design.md §4 card object); a 745 x 1040 RGB image."""
     data = _CardView(card)
     noise = _Noise(data.seed)
     canvas = _border_texture(data.card_type, noise)

@@ -10,7 +10,7 @@ What is read is what is printed. Post-processing only normalises whitespace and 
 (curly quotes and dashes, stray marks at a line's ends); a name is never corrected against
 the catalogue's names, since the card being read may be one the catalogue lacks. Closed
 vocabularies are another matter: the type line is matched against the six types, their
-subtypes and the three factions (DESIGN §4), and a stat box is told by its label's colour.
+subtypes and the three factions (docs/design.md §4), and a stat box is told by its label's colour.
 
 Every value comes with a confidence between 0 and 1: Tesseract's own (its mean word
 confidence), lowered when a value had to be matched loosely.
@@ -85,11 +85,12 @@ class CardReading:
     unique: Reading[bool] | None = None
     abilities: Reading[str] | None = None
     quotation: Reading[str] | None = None
-    # DESIGN §4 number keys (cost_economic, offense, vitality, ...) that were read.
+    # docs/design.md §4 number keys (cost_economic, offense, vitality, ...) that were read.
     numbers: Mapping[str, Reading[int]] = field(default_factory=dict)
 
     def fields(self) -> dict[str, Reading[object]]:
-        """The readings under their card data keys (DESIGN §4), for prefilling an edit form."""
+        """The readings under their card data keys (docs/design.md §4), for prefilling an edit
+        form."""
         out: dict[str, Reading[object]] = {}
         for key, reading in (
             ("name", self.name), ("type", self.card_type), ("subtype", self.subtype),

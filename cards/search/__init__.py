@@ -1,4 +1,4 @@
-"""The card search language (DESIGN §9).
+"""The card search language (docs/design.md §9).
 
 Pure modules: ``fields`` (the key registry and help data), ``parser`` (text -> AST, or a
 SearchError), ``explain`` (AST -> English) and ``suggest`` (did-you-mean). The one Django-aware

@@ -1,4 +1,5 @@
-"""A parsed query in plain English (DESIGN §9): "every response includes the query explained".
+"""A parsed query in plain English (docs/design.md §9): "every response includes the query
+explained".
 
 Pure Python, no Django. The style is one sentence, always of the form "cards where CONDITION,
 sorted by KEY[, direction]" ("all cards, sorted by name" for an empty query). Each term is a

@@ -1,5 +1,5 @@
 """The search keys: one registry that drives the parser, the compiler, the explanation and the
-generated help page (DESIGN §9).
+generated help page (docs/design.md §9).
 
 Pure Python, no Django: model fields are named as strings and only ``compile.py`` turns them
 into database lookups. Every key has a canonical name, aliases, a kind, the operators it takes,

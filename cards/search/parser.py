@@ -1,4 +1,4 @@
-"""The search language: a hand-written tokenizer and recursive-descent parser (DESIGN §9).
+"""The search language: a hand-written tokenizer and recursive-descent parser (docs/design.md §9).
 
 Pure Python, no Django. ``parse(text)`` returns an immutable :class:`ParsedQuery` whose nodes
 all carry their source span (``start``/``end`` offsets into the query), or raises

@@ -69,7 +69,7 @@ class DeckSerializer(serializers.ModelSerializer[Deck]):
 
 
 class DeckJsonSerializer(serializers.Serializer[Any]):
-    """The JSON decklist (DESIGN §5): name, players and the four parts as {id, count}."""
+    """The JSON decklist (docs/design.md §5): name, players and the four parts as {id, count}."""
 
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
@@ -114,7 +114,7 @@ class DeckImportSerializer(serializers.Serializer[Any]):
 
 
 class DeckWriteSerializer(serializers.Serializer[Any]):
-    """Create or replace a deck: either a decklist `text` (DESIGN §5) or the four parts as
+    """Create or replace a deck: either a decklist `text` (docs/design.md §5) or the four parts as
     lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""
 
     name = serializers.CharField(max_length=200, required=False,

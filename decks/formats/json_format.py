@@ -1,4 +1,4 @@
-"""The JSON decklist (DESIGN §5): ``{"name", "players", "description", "holdings": [{"id",
+"""The JSON decklist (docs/design.md §5): ``{"name", "players", "description", "holdings": [{"id",
 "count"}], "structures": [...], "personalities": [...], "wanderers": [...]}``."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from edits.models import Edit, Vote
 class ProposalSerializer(serializers.Serializer[Any]):
     """Changes to a card (`card` and `changes`) or a card that is not in the catalogue yet
     (`new_card`), with the `source` of the facts. Values are checked as the card data contract
-    checks them (DESIGN §4); a `null` value means unknown."""
+    checks them (docs/design.md §4); a `null` value means unknown."""
 
     card = serializers.CharField(required=False, help_text="the id of the card to change")
     changes = serializers.DictField(
@@ -154,7 +154,7 @@ class TrustSerializer(serializers.Serializer[Any]):
 
 
 class EditDocumentSerializer(serializers.Serializer[Any]):
-    """An edit (DESIGN §13)."""
+    """An edit (docs/design.md §13)."""
 
     id = serializers.IntegerField()
     url = serializers.CharField()

@@ -1,4 +1,4 @@
-"""The card edit API (DESIGN §13): ``/api/edits/`` and ``/api/cards/{id}/history/``.
+"""The card edit API (docs/design.md §13): ``/api/edits/`` and ``/api/cards/{id}/history/``.
 
 Thin views: each reads its input with a serializer, calls one service of edits.services and
 answers the edit document (edits.documents); a refusal of the service (edits.errors) is a
@@ -69,7 +69,7 @@ def edit_problem(error: EditError) -> Response:
     return problem_response(error.status, error.code, error.detail, **error.extra)
 
 
-class EditFilter(django_filters.FilterSet):  # type: ignore[misc]  # no stubs
+class EditFilter(django_filters.FilterSet):
     card = django_filters.CharFilter(field_name="card_slug", help_text="a card id")
     status = django_filters.ChoiceFilter(choices=Edit.STATUS_CHOICES)
     editor = django_filters.CharFilter(field_name="editor__username", help_text="a user name")
@@ -133,7 +133,7 @@ class EditViewSet(viewsets.GenericViewSet[Edit]):
     def list(self, request: Request) -> Response:
         """Edits, newest first, filtered by card, status, editor (user name) and set."""
         edits = self.filter_queryset(self.get_queryset())
-        page: list[Edit] = self.paginate_queryset(edits) or []  # type: ignore[assignment]
+        page: list[Edit] = self.paginate_queryset(edits) or []
         return self.get_paginated_response(self._documents(page))
 
     @extend_schema(responses={200: EditDocumentSerializer, 404: P})

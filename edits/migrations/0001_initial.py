@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 ('kind', models.CharField(choices=[('change', 'Changes to a card'), ('new_card', 'A new card')], default='change', max_length=10)),
                 ('card_slug', models.SlugField(help_text="the card's id", max_length=120)),
                 ('set_code', models.CharField(db_index=True, max_length=16)),
-                ('changes', models.JSONField(help_text='{key: value} of the card data keys (DESIGN §4)')),
+                ('changes', models.JSONField(help_text='{key: value} of the card data keys (docs/design.md §4)')),
                 ('before', models.JSONField(blank=True, default=dict)),
                 ('source', models.TextField(help_text='where the facts come from')),
                 ('note', models.TextField(blank=True, default='')),

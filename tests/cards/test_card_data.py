@@ -1,4 +1,4 @@
-"""The card data format (DESIGN §4): what is accepted, and how each refusal is worded."""
+"""The card data format (docs/design.md §4): what is accepted, and how each refusal is worded."""
 
 from __future__ import annotations
 

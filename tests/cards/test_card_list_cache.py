@@ -285,7 +285,7 @@ def test_the_file_cache_lists_its_folder_seldom_and_stays_near_its_size(
 
     def counted() -> list[str]:
         listings.append(1)
-        return list_files()  # type: ignore[no-any-return]
+        return list_files()
 
     monkeypatch.setattr(packed, "_list_cache_files", counted)
     for n in range(20):

@@ -1,4 +1,5 @@
-"""import_cards / export_cards (DESIGN §4): strict, atomic, idempotent, and round-tripping."""
+"""import_cards / export_cards (docs/design.md §4): strict, atomic, idempotent, and
+round-tripping."""
 
 from __future__ import annotations
 

@@ -320,7 +320,7 @@ def test_without_htmx_an_edit_redirects_back_to_the_builder(ada: Client) -> None
     assert stale.status_code == 409 and "<!doctype html>" in html(stale)
 
 
-# --- each DESIGN §6 problem the Demo cards can provoke, and its fix button -----------------
+# --- each docs/design.md §6 problem the Demo cards can provoke, and its fix button ----------------
 
 Edit = Callable[[DeckData], DeckData]
 

@@ -1,4 +1,5 @@
-"""The draw and odds commands: the DESIGN §10 contracts over the pure dealer and exact odds."""
+"""The draw and odds commands: the docs/design.md §10 contracts over the pure dealer and exact
+odds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""validate_deck and POST /api/decks/validate/: the DESIGN §6 result, for anyone."""
+"""validate_deck and POST /api/decks/validate/: the docs/design.md §6 result, for anyone."""
 
 from __future__ import annotations
 

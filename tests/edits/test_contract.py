@@ -1,4 +1,4 @@
-"""DESIGN §13 checked literally, as a small private site runs it:
+"""docs/design.md §13 checked literally, as a small private site runs it:
 CARD_EDIT_VOTER_MIN_AGE_DAYS=0 and ACCOUNTS_REQUIRE_VERIFIED_EMAIL=0, so any signed-in account
 may edit and vote."""
 

@@ -1,5 +1,5 @@
-"""The review rules (DESIGN §13, issue 17 item 4), one scenario per rule, through the services
-with the default settings: 2 approvals, votes count from accounts 7 days old."""
+"""The review rules (docs/design.md §13, issue 17 item 4), one scenario per rule, through the
+services with the default settings: 2 approvals, votes count from accounts 7 days old."""
 
 from __future__ import annotations
 

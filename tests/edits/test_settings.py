@@ -1,5 +1,5 @@
-"""The review rules' numbers come from the environment (DESIGN §13), with their defaults, and a
-value that is not a number stops the start instead of leaving a default in force."""
+"""The review rules' numbers come from the environment (docs/design.md §13), with their defaults,
+and a value that is not a number stops the start instead of leaving a default in force."""
 
 from __future__ import annotations
 

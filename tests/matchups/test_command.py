@@ -1,4 +1,5 @@
-"""The matchup command as a user runs it: the DESIGN §14 report, workers, logs, bad input."""
+"""The matchup command as a user runs it: the docs/design.md §14 report, workers, logs, bad
+input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The deck validator (rules/deck_rules.py): DESIGN §6 and the rulebook's deck building rules.
+"""The deck validator (rules/deck_rules.py): docs/design.md §6 and the rulebook's deck building
+rules.
 
 Most tests start from ``BASE``, a legal deck of synthetic, fully statted cards sitting exactly
 on every boundary (15 structures, 15 personality cards, 12 wanderers for 4 players), and change
@@ -125,7 +126,7 @@ def edit(deck: Deck = BASE, /, **sections: Iterable[tuple[str, int]]) -> Deck:
             parts[key[5:]] += entries(*pairs)
         else:
             parts[key] = entries(*pairs)
-    return Deck(deck.name, deck.players, deck.description, **parts)  # type: ignore[arg-type]
+    return Deck(deck.name, deck.players, deck.description, **parts)
 
 
 def check(deck: Deck, cards: Mapping[str, CardFacts] = SYNTHETIC, players: int | None = None,

@@ -248,7 +248,7 @@ def test_the_opening_hand_is_seven_cards_each_from_the_pile_it_was_drawn_from() 
     drawn = Counter((d.pile, d.card) for d in result.hand)
     for pile in ("structures", "personalities"):
         assert left[pile] + Counter({c: n for (p, c), n in drawn.items() if p == pile}) == (
-            Counter(setup.pile(pile)))  # type: ignore[arg-type]
+            Counter(setup.pile(pile)))
     assert len(result.wanderer_pile) == 3
 
 
@@ -419,5 +419,5 @@ def test_any_deck_deals_what_its_piles_allow_the_same_way_every_time(
     assert len(result.hand) == min(7, len(setup.structures) + len(setup.personalities))
     for pile in ("structures", "personalities"):
         drawn = Counter(d.card for d in result.hand if d.pile == pile)
-        assert not drawn - Counter(setup.pile(pile))  # type: ignore[arg-type]
+        assert not drawn - Counter(setup.pile(pile))
     assert deal(deck, WORLD, seed, strategy) == result  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ from cards.services import cards_export
 
 class Command(BaseCommand):
     help = (
-        "Export card data (DESIGN §4) to stdout. With --set, one {\"set\", \"cards\"} document; "
-        "without, a list of such documents, one per set. import_cards reads both back."
+        "Export card data (docs/design.md §4) to stdout. With --set, one {\"set\", \"cards\"} "
+        "document; without, a list of such documents, one per set. import_cards reads both back."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

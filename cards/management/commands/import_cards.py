@@ -1,4 +1,4 @@
-"""import_cards FILE... : load card data files (DESIGN §4). Each file is all-or-nothing."""
+"""import_cards FILE... : load card data files (docs/design.md §4). Each file is all-or-nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from cards.services import cards_import_bytes
 
 class Command(BaseCommand):
     help = (
-        "Import card data files (JSON, DESIGN §4). '-' reads stdin. Re-importing updates cards "
-        "by id. A file with any problem is refused whole, with every problem listed."
+        "Import card data files (JSON, docs/design.md §4). '-' reads stdin. Re-importing updates "
+        "cards by id. A file with any problem is refused whole, with every problem listed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

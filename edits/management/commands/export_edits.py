@@ -1,5 +1,5 @@
 """export_edits [--set CODE] : the edit history as JSON Lines, one edit document per line,
-oldest first (DESIGN §13), so the community's work can leave with it."""
+oldest first (docs/design.md §13), so the community's work can leave with it."""
 
 from __future__ import annotations
 

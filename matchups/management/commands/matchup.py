@@ -1,7 +1,7 @@
 """matchup DECK DECK [DECK ...] --games N --seed S [--workers W] [--policy NAME] [--target T]
 [--log GAME] [--format json] [--gauntlet | --matrix]: play 2 to 6 decks against one another at
-one table, by the rules, and report each deck's wins with a 95% interval (DESIGN §14); or, with
---gauntlet, the first deck against each of the others, with --matrix every deck against every
+one table, by the rules, and report each deck's wins with a 95% interval (docs/design.md §14); or,
+with --gauntlet, the first deck against each of the others, with --matrix every deck against every
 other, two at a table (docs/matchups.md)."""
 
 from __future__ import annotations

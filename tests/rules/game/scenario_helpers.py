@@ -1,6 +1,6 @@
 """Builders for the rule scenarios of test_scenarios.py: synthetic cards, small games, dice.
 
-Pure Python (no Django, no database). Cards are card data dicts with the keys of DESIGN §4,
+Pure Python (no Django, no database). Cards are card data dicts with the keys of docs/design.md §4,
 turned into :class:`rules.cards.CardFacts` by :func:`rules.cards.facts_by_id`. A scenario
 either plays a whole game with a policy, or builds a game with :func:`make_game`, puts cards
 where it wants them with :func:`place`, and drives it with ``engine.legal_actions`` /
@@ -26,7 +26,7 @@ from rules.rng import GameRng
 type Card = dict[str, Any]
 
 
-# --- synthetic cards (DESIGN §4 keys) ------------------------------------------------------
+# --- synthetic cards (docs/design.md §4 keys) -----------------------------------------------------
 
 
 def _card(card_id: str, card_type: str, subtype: str | None, **fields: Any) -> Card:

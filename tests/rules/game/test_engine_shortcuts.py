@@ -948,7 +948,7 @@ def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
         assert prepared.deal is not None
         cards: list[str] = []
         for section in ("holdings", "structures", "personalities", "wanderers"):
-            for entry in prepared.deck.section(section):  # type: ignore[arg-type]
+            for entry in prepared.deck.section(section):
                 cards += [entry.card_id] * entry.count
         assert state.cards == cards
         assert len(state.where) == len(state.flags) == len(cards)
