@@ -267,6 +267,10 @@ REST_FRAMEWORK = {
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+        # A cost, not a count: lines of decklists (and entries of JSON decks) read, on every
+        # API route that reads a decklist (sitewide.throttling.CostThrottle). A real deck is
+        # under 200 lines: hundreds a minute pass; the largest lists, a few dozen.
+        "decklists": "30000/minute",
         "emails": "5/hour",  # verification links and password resets one visitor may have sent
         # Card edits (edits.api): writes by people, so per hour; a busy transcriber stays under.
         "edits": "60/hour",  # proposals and reverts

@@ -30,7 +30,7 @@ from collection.api.serializers import (
     DeckOwnershipSerializer,
     ShareSerializer,
 )
-from collection.csv_format import Counts
+from collection.csv_format import MAX_FILE_BYTES, MAX_FILE_LINES, Counts
 from collection.models import Collection
 from collection.ownership import deck_ownership, missing_csv, missing_text, ownership_data
 from collection.pages import collection_csv, collection_view, read_collection_csv
@@ -186,7 +186,8 @@ class CollectionImportView(APIView):
         attrs = serializer.validated_data
         try:
             text = attrs["text"] if "text" in attrs else read_upload(
-                attrs["file"], what="collection file", expected="a CSV file")
+                attrs["file"], what="collection file", expected="a CSV file",
+                max_bytes=MAX_FILE_BYTES, max_lines=MAX_FILE_LINES)
         except DeckInputError as error:
             return problem_response(status.HTTP_400_BAD_REQUEST, "bad_file", error.detail)
         counts, errors = read_collection_csv(text)

@@ -42,6 +42,7 @@ from decks.validation import deck_validate
 from rules.game.engine import DeckNotPlayable
 from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
 
@@ -72,6 +73,14 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"[0-9]+"
     throttle_scope: str | None = None  # set per action: only the expensive ones are throttled
+    # The actions that read a decklist: charged by its size (sitewide.throttling.CostThrottle).
+    READS_DECKLISTS = frozenset({"create", "update", "partial_update", "validate", "import_"})
+
+    def get_throttles(self) -> list[Any]:
+        throttles = list(super().get_throttles())
+        if self.action in self.READS_DECKLISTS:
+            throttles.append(CostThrottle())
+        return throttles
 
     def get_queryset(self) -> QuerySet[Deck]:
         decks = Deck.objects.select_related("owner").prefetch_related("entries__card")
@@ -202,7 +211,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             parser_classes=[JSONParser, MultiPartParser])
     def import_(self, request: Request) -> Response:
         """Create a deck from a decklist in any format (text, JSON, CSV or a deck code),
-        pasted as `text` or uploaded as `file` (UTF-8, at most 1 MB)."""
+        pasted as `text` or uploaded as `file` (UTF-8; at most 64 kB and 1,000 lines, as
+        every decklist)."""
         serializer = DeckImportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
@@ -256,6 +266,6 @@ def not_playable_problem(error: DeckNotPlayable) -> Response:
 def input_problem(error: DeckInputError) -> Response:
     """A decklist that cannot be read: every line or field at fault; nothing was saved."""
     return problem_response(
-        status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail, errors=error.errors()
+        status.HTTP_400_BAD_REQUEST, error.code, error.detail, errors=error.errors()
     )
 
