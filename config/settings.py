@@ -122,6 +122,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: an unexpected error under /api/ is a 500 problem document, not an HTML page.
+    "sitewide.server_errors.ApiServerErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -256,6 +258,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "EXCEPTION_HANDLER": "sitewide.problems.problem_exception_handler",
+    # DRF's, with a body nested too deeply a 400 (sitewide.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "sitewide.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Visitors are told apart by their address: X-Forwarded-For counts only from the number of
     # proxies set here (0: never), or anyone could dodge a throttle by inventing the header.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),

@@ -18,7 +18,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,6 +45,7 @@ from decks.deck_input import DeckInputError, read_upload
 from decks.models import Deck
 from decks.services import deck_data
 from decks.validation import catalogue_facts
+from sitewide.parsers import JSONParser
 from sitewide.preconditions import Versioned, if_match_parameter, precondition
 from sitewide.problems import ProblemSerializer, problem_response
 

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -40,6 +40,7 @@ from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
 from rules.game.engine import DeckNotPlayable
+from sitewide.parsers import JSONParser
 from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
 from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
