@@ -124,6 +124,10 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
                    responses={200: DeckSerializer, 409: ProblemSerializer,
                               412: ProblemSerializer, 428: ProblemSerializer})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """PUT replaces the deck: its name, description, players and four parts are what the
+        body gives (what it leaves out is empty, or the default a new deck gets); PATCH
+        changes only what the body gives. Both keep `visibility` and `sleeved` unless given."""
+        partial = kwargs.pop("partial", False)
         attrs = self._input(request)
         with transaction.atomic():
             deck = self._owned()
@@ -132,7 +136,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if refused is not None:
                 return refused
             try:
-                data = deck_to_save(deck_from_input(attrs, base=deck_data(deck)))
+                data = deck_to_save(
+                    deck_from_input(attrs, base=deck_data(deck) if partial else None))
             except DeckInputError as error:
                 return input_problem(error)
             if "visibility" in attrs:
@@ -148,7 +153,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
 
     @extend_schema(request=DeckWriteSerializer, parameters=[IF_MATCH])
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return self.update(request, *args, **kwargs)
+        return self.update(request, *args, partial=True, **kwargs)
 
     @extend_schema(parameters=[IF_MATCH], responses={204: None, 412: ProblemSerializer})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
