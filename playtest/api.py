@@ -75,7 +75,7 @@ class StartSerializer(serializers.Serializer[Any]):
                                     "random when missing")
     target = serializers.ChoiceField(choices=sorted(TARGETS), default=25,
                                      help_text="the faction influence that wins")
-    opponents = OpponentSerializer(
+    opponents = OpponentSerializer(  # type: ignore[call-arg]  # to the list, with many=True
         many=True, required=False, max_length=MAX_OPPONENTS,
         error_messages={"max_length": f"A table seats {MAX_OPPONENTS} opponents at most."},
         help_text=f"0 to {MAX_OPPONENTS} AI opponents, each played by the greedy seat "

@@ -73,7 +73,7 @@ class CostThrottle(ScopedRateThrottle):
         if self.cost is None:
             self.cost = body_cost(getattr(request, "data", None))
         self.key = self.get_cache_key(request, view)
-        if self.key is None or self.num_requests is None:
+        if self.key is None or self.num_requests is None or self.duration is None:
             return True
         self.now = self.timer()
         # [time, cost] pairs, newest first, as DRF keeps the times of a count throttle.
@@ -87,12 +87,13 @@ class CostThrottle(ScopedRateThrottle):
 
     def wait(self) -> float | None:
         """Until enough of the period's costs have expired to let this request through."""
-        needed = sum(cost for _, cost in self.history) + (self.cost or 0) - self.num_requests
+        duration = self.duration or 0
+        needed = sum(cost for _, cost in self.history) + (self.cost or 0) - (self.num_requests or 0)
         for when, cost in reversed(self.history):  # oldest first
             needed -= cost
             if needed <= 0:
-                return max(0.0, self.duration - (self.now - when))
-        return float(self.duration)
+                return max(0.0, duration - (self.now - when))
+        return float(duration)
 
 
 def throttled[V: Callable[..., HttpResponse]](scope: str) -> Callable[[V], V]:

@@ -30,7 +30,7 @@ class EntrySerializer(serializers.Serializer[Any]):
 
 def entries(**kwargs: Any) -> Any:
     """One part of a deck as a list of {id, count}: its length is checked before any entry."""
-    return EntrySerializer(
+    return EntrySerializer(  # type: ignore[call-arg]  # many=True passes max_length on
         many=True, max_length=MAX_PART_ENTRIES,
         error_messages={"max_length": f"A part of a deck may list at most "
                         f"{MAX_PART_ENTRIES:,} entries."},
