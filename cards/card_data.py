@@ -59,8 +59,9 @@ PROVENANCE_ENTRY_KEYS: Final = ("source", "editor", "date", "edit")
 SET_KEYS: Final = ("code", "name", "official", "released", "size")
 # A set's declared number of cards (War of Factions: 220), so its checklist shows every slot.
 SET_SIZE_RANGE: Final = range(1, 10_000)
-# Sane bounds: the printed values are small; anything past these is a typo.
-INT_RANGE: Final = range(-20, 100)
+# Sane bounds: the printed values are whole numbers (never below zero) and small; anything
+# past these is a typo.
+INT_RANGE: Final = range(0, 100)
 MAX_TEXT: Final = 4000
 
 

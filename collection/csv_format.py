@@ -20,20 +20,22 @@ nothing, so an import never half happens.
 from __future__ import annotations
 
 import csv
-import difflib
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from decks.formats.model import CardRef, Unresolved
-from decks.formats.text import CatalogueResolver
+from decks.formats.text import MAX_SUGGESTED_NAMES, CatalogueResolver, NameIndex
 
 HEADER: Final = ("id", "name", "owned", "want", "trade")
 COUNT_COLUMNS: Final = ("owned", "want", "trade")
 MAX_COPIES: Final = 9999
 MISSING_HEADER: Final = ("id", "name", "missing")
 MAX_SUGGESTIONS: Final = 3
+# A collection file: one row per card, so larger than a decklist may be (docs/collection.md).
+MAX_FILE_BYTES: Final = 1024 * 1024
+MAX_FILE_LINES: Final = 5_000
 
 type ErrorCode = Literal[
     "bad_header", "bad_row", "bad_count", "missing_card", "unknown_card", "ambiguous_card",
@@ -103,9 +105,16 @@ class _Reader:
         self.by_id = {card.id: card for card in catalogue}
         self.resolve = CatalogueResolver(catalogue)
         self.errors: list[CsvLineError] = []
+        self.id_index: NameIndex | None = None  # made at the first unknown id
+        self.ids_suggested = 0
 
     def read(self, text: str) -> dict[str, Counts]:
         lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if len(lines) > MAX_FILE_LINES:
+            self.error(MAX_FILE_LINES + 1, "", "bad_row",
+                       f"The file has {len(lines):,} lines; a collection file may have at most "
+                       f"{MAX_FILE_LINES:,}.")
+            raise CollectionCsvError(self.errors)
         reader = csv.reader(io.StringIO("\n".join(lines)), strict=True)
         found: dict[str, Counts] = {}
         first_line: dict[str, int] = {}
@@ -227,7 +236,14 @@ class _Reader:
                 return (found,)
             if found.reason == "ambiguous":
                 return found.candidates[:MAX_SUGGESTIONS]
-        close = difflib.get_close_matches(card_id.lower(), list(self.by_id), n=MAX_SUGGESTIONS)
+        # Bounded as the names' suggestions are: a file of thousands of unknown ids costs no
+        # more than MAX_SUGGESTED_NAMES lookups, each in an index rather than every id.
+        if self.ids_suggested >= MAX_SUGGESTED_NAMES:
+            return ()
+        self.ids_suggested += 1
+        if self.id_index is None:
+            self.id_index = NameIndex(self.by_id)
+        close = self.id_index.closest(card_id.lower(), MAX_SUGGESTIONS, 0.6)
         return tuple(self.by_id[c] for c in close)
 
 

@@ -15,6 +15,8 @@ from django.db.models import Count, F, QuerySet
 from cards.models import CardSet
 from collection.csv_format import (
     MAX_COPIES,
+    MAX_FILE_BYTES,
+    MAX_FILE_LINES,
     CollectionCsvError,
     Counts,
     CsvLineError,
@@ -26,7 +28,6 @@ from decks.deck_input import DeckInputError, read_upload
 from decks.formats.model import CardRef
 from decks.services import catalogue_cards
 
-MAX_IMPORT_BYTES: Final = 1024 * 1024
 # Cards of the collection in catalogue order: real sets first, then by collector number.
 CARD_ORDER: Final = ("-card__set__official", "card__set__code",
                      F("card__number").asc(nulls_last=True), "card__name", "card_id")
@@ -153,7 +154,8 @@ class CollectionImportForm(forms.Form):
         if upload is None:
             return None
         try:  # the decklist import's checks: size, binary, UTF-8, line count
-            return read_upload(upload, what="collection file", expected="a CSV file")
+            return read_upload(upload, what="collection file", expected="a CSV file",
+                               max_bytes=MAX_FILE_BYTES, max_lines=MAX_FILE_LINES)
         except DeckInputError as error:
             raise forms.ValidationError(error.detail[:1].upper() + error.detail[1:]) from None
 
@@ -164,7 +166,7 @@ class CollectionImportForm(forms.Form):
         text = cleaned.get("file") or cleaned.get("text") or ""
         if not text.strip():
             raise forms.ValidationError("Paste a CSV or choose a file.")
-        if len(text.encode("utf-8")) > MAX_IMPORT_BYTES:
+        if len(text.encode("utf-8")) > MAX_FILE_BYTES:
             raise forms.ValidationError("A collection file may be at most 1 MB.")
         cleaned["csv"] = text
         return cleaned

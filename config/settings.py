@@ -122,6 +122,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: an unexpected error under /api/ is a 500 problem document, not an HTML page.
+    "sitewide.server_errors.ApiServerErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -257,6 +259,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "EXCEPTION_HANDLER": "sitewide.problems.problem_exception_handler",
+    # DRF's, with a body nested too deeply a 400 (sitewide.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "sitewide.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Visitors are told apart by their address: X-Forwarded-For counts only from the number of
     # proxies set here (0: never), or anyone could dodge a throttle by inventing the header.
     "NUM_PROXIES": int(os.environ.get("DJANGO_NUM_PROXIES", "0")),
@@ -268,6 +276,10 @@ REST_FRAMEWORK = {
         "draws": "120/minute",  # a deal with its exact odds table; the draw page deals per pick
         "odds": "60/minute",  # exact odds, and the split advisor's eight of them
         "goldfish": "10/minute",  # for the goldfish endpoint: thousands of games a request
+        # A cost, not a count: lines of decklists (and entries of JSON decks) read, on every
+        # API route that reads a decklist (sitewide.throttling.CostThrottle). A real deck is
+        # under 200 lines: hundreds a minute pass; the largest lists, a few dozen.
+        "decklists": "30000/minute",
         "emails": "5/hour",  # verification links and password resets one visitor may have sent
         # Card edits (edits.api): writes by people, so per hour; a busy transcriber stays under.
         "edits": "60/hour",  # proposals and reverts

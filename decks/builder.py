@@ -25,8 +25,10 @@ from cards.card_urls import card_url
 from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_input import (
+    MAX_DECKLIST_BYTES,
     NEW_DECK_NAME,
     DeckInputError,
+    check_decklist_size,
     deck_from_text_with_notes,
     deck_to_save,
     read_upload,
@@ -48,7 +50,6 @@ from rules.decklist import Deck as DeckData
 from rules.holdings import apply_advice as rules_apply_advice
 
 MAX_ENTRY_COUNT: Final = 99  # the text format's largest count on one line
-MAX_UPLOAD_BYTES: Final = 1024 * 1024
 SEARCH_LIMIT: Final = 30
 STALE_MESSAGE: Final = (
     "This deck was changed in another tab or by another device; your change was not applied "
@@ -874,7 +875,8 @@ class DeckImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
     )
     file = forms.FileField(required=False, label="…or a file",
-                           help_text="A decklist file (text, JSON or CSV), UTF-8, at most 1 MB.")
+                           help_text="A decklist file (text, JSON or CSV), UTF-8, at most "
+                           f"{MAX_DECKLIST_BYTES // 1024} kB.")
     name = forms.CharField(required=False, max_length=200,
                            help_text="Leave empty to use the name in the list.")
     players = forms.TypedChoiceField(
@@ -901,8 +903,10 @@ class DeckImportForm(forms.Form):
             return cleaned
         if not text.strip():
             raise forms.ValidationError("Paste a decklist or choose a file.")
-        if len(text.encode("utf-8")) > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError("A decklist may be at most 1 MB.")
+        try:  # before the list is read: its bytes and lines
+            check_decklist_size(text)
+        except DeckInputError as error:
+            raise forms.ValidationError(error.detail[:1].upper() + error.detail[1:]) from None
         cleaned["decklist"] = text
         return cleaned
 

@@ -19,6 +19,15 @@ from decks.services import catalogue_resolver
 NEW_DECK_NAME = "Untitled deck"
 MAX_NAME = DeckModel._meta.get_field("name").max_length or 200
 
+# What one decklist may be, on every route that reads one (docs/decks.md "Limits"): a real
+# deck is under 200 lines and a few kB, so these are ten times that and more; they bound what
+# one request costs, since every line is looked up in the catalogue.
+MAX_DECKLIST_BYTES = 64 * 1024
+MAX_DECKLIST_LINES = 1_000
+MAX_DECK_ENTRIES = 1_000  # card entries of the four parts together
+MAX_PART_ENTRIES = 500  # entries of one part given as a list of {id, count}
+MAX_COPIES = 99  # copies of one card in one part, after repeated entries are added up
+
 
 @dataclass(frozen=True)
 class DeckInputError(Exception):
@@ -27,6 +36,7 @@ class DeckInputError(Exception):
     detail: str
     lines: tuple[LineError, ...] = ()
     unknown_ids: tuple[str, ...] = ()
+    code: str = "bad_decklist"
 
     def errors(self) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = [
@@ -58,6 +68,7 @@ def deck_from_text_with_notes(text: str) -> tuple[Deck, tuple[LineNote, ...]]:
 def _deck_and_notes(attrs: Mapping[str, Any], base: Deck | None, *, near: bool = False
                     ) -> tuple[Deck, tuple[LineNote, ...]]:
     if "text" in attrs:
+        check_decklist_size(attrs["text"])
         result = parse_text(attrs["text"], catalogue_resolver(near=near))
         if result.deck is None:
             raise DeckInputError(
@@ -67,24 +78,57 @@ def _deck_and_notes(attrs: Mapping[str, Any], base: Deck | None, *, near: bool =
         deck = result.deck
         # A name or player count given beside the text wins over the text's header.
         overrides = {k: attrs[k] for k in ("name", "players", "description") if k in attrs}
-        return (replace(deck, **overrides) if overrides else deck), result.notes
+        return _within_limits(replace(deck, **overrides) if overrides else deck), result.notes
     parts: dict[str, tuple[DeckEntry, ...]] = {
         section: tuple(DeckEntry(e["id"], e["count"]) for e in attrs[section])
         if section in attrs else (base.section(section) if base else ())
         for section in SECTIONS
     }
     _check_ids([e.card_id for entries in parts.values() for e in entries])
-    return Deck(
+    return _within_limits(Deck(
         name=attrs.get("name", base.name if base else ""),
         players=attrs.get("players", base.players if base else 4),
         description=attrs.get("description", base.description if base else ""),
         **parts,
-    ), ()
+    )), ()
+
+
+def check_decklist_size(text: str) -> None:
+    """Refuse a decklist text over the limits before any of it is read."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_DECKLIST_BYTES:
+        raise DeckInputError(
+            f"the decklist is {size:,} bytes; a decklist may be at most "
+            f"{MAX_DECKLIST_BYTES:,} bytes ({MAX_DECKLIST_BYTES // 1024} kB)",
+            code="decklist_too_large")
+    lines = text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+    if lines > MAX_DECKLIST_LINES:
+        raise DeckInputError(
+            f"the decklist has {lines:,} lines; a decklist may have at most "
+            f"{MAX_DECKLIST_LINES:,}", code="decklist_too_large")
+
+
+def _within_limits(deck: Deck) -> Deck:
+    """The deck, once its entries (repeated cards added up) are within the limits."""
+    entries = deck.all_entries()
+    if len(entries) > MAX_DECK_ENTRIES:
+        raise DeckInputError(
+            f"the deck lists {len(entries):,} cards; a deck may list at most "
+            f"{MAX_DECK_ENTRIES:,}", code="decklist_too_large")
+    over = [(section, e) for section, e in entries if e.count > MAX_COPIES]
+    if over:
+        section, entry = over[0]
+        raise DeckInputError(
+            f"the deck has {entry.count:,} copies of {entry.card_id} in its {section} (repeated "
+            f"entries added up); a part may hold at most {MAX_COPIES} copies of one card",
+            code="copies_over_limit")
+    return deck
 
 
 def deck_from_text(text: str) -> Deck:
     """A decklist in any supported format, detected from its content (JSON, CSV, a deck code
     or the text format). Raises DeckInputError with every problem."""
+    check_decklist_size(text)
     kind = detect_format(text)
     try:
         if kind == "json":
@@ -100,7 +144,7 @@ def deck_from_text(text: str) -> Deck:
                              + "; ".join(error.problems)) from error
     except DeckCodeError as error:
         raise DeckInputError(f"the deck code cannot be read: {error}") from error
-    _check_ids([e.card_id for _, e in deck.all_entries()])
+    _check_ids([e.card_id for _, e in _within_limits(deck).all_entries()])
     return deck
 
 
@@ -122,19 +166,17 @@ def deck_from_request(attrs: Mapping[str, Any]) -> Deck:
     return deck_from_input({"name": "", **attrs["deck"]})
 
 
-MAX_UPLOAD_BYTES = 1024 * 1024
-MAX_LINES = 5000
-
-
 def read_upload(upload: Any, *, what: str = "decklist",
-                expected: str = "a text, JSON or CSV file") -> str:
-    """An uploaded decklist (or other ``what``) as text: at most 1 MB and 5,000 lines of
-    UTF-8, refused whole otherwise (never half-read)."""
-    if upload.size > MAX_UPLOAD_BYTES:
+                expected: str = "a text, JSON or CSV file",
+                max_bytes: int = MAX_DECKLIST_BYTES, max_lines: int = MAX_DECKLIST_LINES) -> str:
+    """An uploaded decklist (or other ``what``) as text: at most ``max_bytes`` and
+    ``max_lines`` lines of UTF-8 (a decklist's limits by default), refused whole otherwise
+    (never half-read)."""
+    if upload.size > max_bytes:
         raise DeckInputError(
-            f"the file is {upload.size:,} bytes; a {what} may be at most {MAX_UPLOAD_BYTES:,}"
-        )
-    raw = upload.read(MAX_UPLOAD_BYTES + 1)
+            f"the file is {upload.size:,} bytes; a {what} may be at most {max_bytes:,} bytes",
+            code="decklist_too_large" if what == "decklist" else "file_too_large")
+    raw = upload.read(max_bytes + 1)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DeckInputError("the file is not UTF-8 text (it is UTF-16); save it as UTF-8")
     if b"\0" in raw:
@@ -145,8 +187,10 @@ def read_upload(upload: Any, *, what: str = "decklist",
         raise DeckInputError(
             f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8 and try again"
         ) from exc
-    if text.count("\n") > MAX_LINES:
-        raise DeckInputError(f"the file has more than {MAX_LINES:,} lines; is it a {what}?")
+    if text.count("\n") > max_lines:
+        raise DeckInputError(f"the file has more than {max_lines:,} lines; a {what} may have "
+                             f"at most {max_lines:,}",
+                             code="decklist_too_large" if what == "decklist" else "file_too_large")
     return text
 
 

@@ -25,7 +25,7 @@ from django.core.validators import URLValidator
 from django.utils.text import slugify
 
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS
-from cards.card_data import CARD_KEYS, EDITABLE_KEYS
+from cards.card_data import CARD_KEYS, EDITABLE_KEYS, INT_RANGE, MAX_TEXT
 from rules import card_facts
 
 TEXT, LONG, NUMBER, CHOICE, YES_NO = "text", "long", "number", "choice", "yes_no"
@@ -195,6 +195,20 @@ class CardForm:
                 state.errors.append(error)
             values[key] = value
         return values
+
+    def over_limits(self) -> dict[str, str]:
+        """The fields whose values a proposal would refuse for their size (cards.card_data's
+        limits), by key: what the preview refuses before it draws anything."""
+        over: dict[str, str] = {}
+        for key, state in self.fields.items():
+            if len(state.raw) > MAX_TEXT:
+                over[key] = f"is {len(state.raw):,} characters; the limit is {MAX_TEXT:,}"
+                continue
+            value, _ = _parse(state)
+            if state.spec.kind == NUMBER and value is not None and value not in INT_RANGE:
+                over[key] = (f"{value} is out of range ({INT_RANGE.start}.."
+                             f"{INT_RANGE.stop - 1})")
+        return over
 
     def lenient_values(self) -> dict[str, Any]:
         """The values for a preview: whatever can be read, the rest unknown."""

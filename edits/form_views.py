@@ -20,10 +20,12 @@ from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_http_methods, require_POST
 from PIL import Image
 
 from accounts.fingerprints import client_fingerprint
+from cards.anatomy_view import FIELD_LABELS
 from cards.images.face import render_face
 from cards.images.intake import read_scan
 from cards.images.ocr import ocr_available
@@ -314,6 +316,12 @@ def face_preview(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(wait)
         return response
     form = with_all_fields(form_from_post(base, request.POST, mode=mode))
+    over = form.over_limits()
+    if over:  # refused as the proposal would be, before anything is drawn
+        return HttpResponse(format_html_join(
+            "", '<p class="error" role="alert">No preview: {} {}.</p>',
+            ((FIELD_LABELS.get(key, key), message) for key, message in over.items())),
+            status=400)
     old_type, _, old_subtype = request.POST.get("layout", "").partition("|")
     card_type, subtype = form.card_type()
     redrawn: tuple[str, ...] = ()

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from decks.api.serializers import DeckJsonSerializer
+from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
@@ -42,6 +42,7 @@ from rules.game.config import TARGETS
 from rules.game.runner import POLICY_NAMES, check_policy
 from sitewide.background_runs import refused_response, started_response
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1
 
@@ -74,8 +75,7 @@ class GoldfishRequestSerializer(serializers.Serializer[Any]):
     """A goldfish run: the deck (`text`, or `deck`: a saved deck's id or a JSON decklist) and
     the options of the ``goldfish`` command."""
 
-    text = serializers.CharField(required=False, max_length=200_000,
-                                 help_text="a decklist in any supported format")
+    text = decklist_text(required=False, help_text="a decklist in any supported format")
     deck = DeckReferenceField(required=False)
     games = serializers.IntegerField(
         min_value=1, default=DEFAULT_GAMES,
@@ -127,7 +127,7 @@ class GoldfishRunsView(APIView):
     """Start a goldfish run (or find the stored one). Starting runs is throttled (the
     ``goldfish`` scope, counted in the shared cache, 429 with Retry-After); polling is not."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle, CostThrottle]
     throttle_scope = "goldfish"
 
     permission_classes = [permissions.AllowAny]

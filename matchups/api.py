@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from decks.api.serializers import DeckJsonSerializer
 from decks.api.views import not_playable_problem
-from decks.deck_input import DeckInputError, deck_from_request
+from decks.deck_input import MAX_DECKLIST_BYTES, DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
 from matchups.games import DeckNotPlayable
@@ -48,6 +48,7 @@ from sitewide.background_runs import (
     started_response,
 )
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1
 
@@ -68,7 +69,11 @@ class MatchupDeckField(serializers.Field):
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, int) and not isinstance(data, bool):
             return data
-        if isinstance(data, str) and data.strip() and len(data) <= 200_000:
+        if isinstance(data, str) and data.strip():
+            if len(data) > MAX_DECKLIST_BYTES:
+                raise serializers.ValidationError(
+                    f"A decklist may be at most {MAX_DECKLIST_BYTES:,} characters "
+                    f"({MAX_DECKLIST_BYTES // 1024} kB).")
             return {"text": data}
         if isinstance(data, dict):
             decklist = DeckJsonSerializer(data=data)
@@ -168,7 +173,7 @@ class MatchupRunsView(APIView):
     """Start a matchup run (or find the stored one). Starting runs is throttled like goldfish
     runs (the ``goldfish`` scope: both are thousands of games a request); polling is not."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle, CostThrottle]
     throttle_scope = "goldfish"
     permission_classes = [permissions.AllowAny]
     name = "Matchup runs"
@@ -198,7 +203,7 @@ class MatchupRunsView(APIView):
             return problem_response(status.HTTP_404_NOT_FOUND, "not_found",
                                     f"There is no deck {missing.deck_id} you can read.")
         except DeckInputError as error:
-            return problem_response(status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail,
+            return problem_response(status.HTTP_400_BAD_REQUEST, error.code, error.detail,
                                     errors=error.errors())
         options = MatchupOptions(games=attrs["games"], seed=attrs["seed"],
                                  policy=attrs["policy"], target=int(attrs["target"]),

@@ -19,7 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from decks.api.serializers import DeckJsonSerializer
+from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
@@ -44,6 +44,7 @@ from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 MAX_HINT_SAMPLES = 50
 
@@ -53,8 +54,7 @@ class OpponentSerializer(serializers.Serializer[Any]):
     decklist object (`deck`)."""
 
     id = serializers.IntegerField(required=False, help_text="the id of a saved deck you may read")
-    text = serializers.CharField(required=False, max_length=200_000,
-                                 help_text="a decklist in any supported format")
+    text = decklist_text(required=False, help_text="a decklist in any supported format")
     deck = DeckJsonSerializer(required=False, help_text="a decklist as the JSON decklist object")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -69,15 +69,15 @@ class StartSerializer(serializers.Serializer[Any]):
 
     deck = serializers.IntegerField(required=False,
                                     help_text="the id of a saved deck you may read")
-    text = serializers.CharField(required=False, max_length=200_000,
-                                 help_text="a decklist in any supported format")
+    text = decklist_text(required=False, help_text="a decklist in any supported format")
     seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED,
                                     help_text="the same seed deals the same game; "
                                     "random when missing")
     target = serializers.ChoiceField(choices=sorted(TARGETS), default=25,
                                      help_text="the faction influence that wins")
-    opponents = OpponentSerializer(
-        many=True, required=False,
+    opponents = OpponentSerializer(  # type: ignore[call-arg]  # to the list, with many=True
+        many=True, required=False, max_length=MAX_OPPONENTS,
+        error_messages={"max_length": f"A table seats {MAX_OPPONENTS} opponents at most."},
         help_text=f"0 to {MAX_OPPONENTS} AI opponents, each played by the greedy seat "
         "policy (none or missing: a solo game)")
 
@@ -236,6 +236,11 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
     lookup_value_regex = r"[0-9]+"
     pagination_class = None
     serializer_class = StartSerializer
+
+    def get_throttles(self) -> list[Any]:
+        # Starting a game reads its decklists: charged by their size (CostThrottle).
+        throttles = list(super().get_throttles())
+        return [*throttles, CostThrottle()] if self.action == "create" else throttles
 
     def get_queryset(self) -> QuerySet[PlaytestGame]:
         token = playtest_session_token(self.request.session)

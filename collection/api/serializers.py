@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from collection.csv_format import MAX_COPIES
+from collection.csv_format import MAX_COPIES, MAX_FILE_BYTES
 
 
 def _count(help_text: str) -> serializers.IntegerField:
@@ -69,7 +69,7 @@ class CollectionImportSerializer(serializers.Serializer[Any]):
     `file`. `mode`: `set` changes only the cards in the file, `replace` also removes every
     other card. A `version` (or If-Match) is checked if given."""
 
-    text = serializers.CharField(required=False, max_length=1_000_000, trim_whitespace=False)
+    text = serializers.CharField(required=False, max_length=MAX_FILE_BYTES, trim_whitespace=False)
     file = serializers.FileField(required=False)
     mode = serializers.ChoiceField(choices=["set", "replace"], default="set")
     version = serializers.IntegerField(required=False, min_value=1)

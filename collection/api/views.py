@@ -18,7 +18,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,7 +30,7 @@ from collection.api.serializers import (
     DeckOwnershipSerializer,
     ShareSerializer,
 )
-from collection.csv_format import Counts
+from collection.csv_format import MAX_FILE_BYTES, MAX_FILE_LINES, Counts
 from collection.models import Collection
 from collection.ownership import deck_ownership, missing_csv, missing_text, ownership_data
 from collection.pages import collection_csv, collection_view, read_collection_csv
@@ -45,6 +45,7 @@ from decks.deck_input import DeckInputError, read_upload
 from decks.models import Deck
 from decks.services import deck_data
 from decks.validation import catalogue_facts
+from sitewide.parsers import JSONParser
 from sitewide.preconditions import Versioned, if_match_parameter, precondition
 from sitewide.problems import ProblemSerializer, problem_response
 
@@ -186,7 +187,8 @@ class CollectionImportView(APIView):
         attrs = serializer.validated_data
         try:
             text = attrs["text"] if "text" in attrs else read_upload(
-                attrs["file"], what="collection file", expected="a CSV file")
+                attrs["file"], what="collection file", expected="a CSV file",
+                max_bytes=MAX_FILE_BYTES, max_lines=MAX_FILE_LINES)
         except DeckInputError as error:
             return problem_response(status.HTTP_400_BAD_REQUEST, "bad_file", error.detail)
         counts, errors = read_collection_csv(text)

@@ -19,7 +19,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from cards.card_search import SearchError
-from decks.api.serializers import DeckJsonSerializer
+from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_strategy
@@ -27,6 +27,7 @@ from rules.decklist import Deck
 from rules.odds import GoalError, TooComplexError
 from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1
 
@@ -34,8 +35,7 @@ MAX_SEED = 2**63 - 1
 class _DeckInput(serializers.Serializer[Any]):
     """A decklist: `text` (text or JSON format) or `deck` (the JSON decklist object)."""
 
-    text = serializers.CharField(required=False, max_length=200_000,
-                                 help_text="a decklist in the text (or JSON) format")
+    text = decklist_text(required=False, help_text="a decklist in the text (or JSON) format")
     deck = DeckJsonSerializer(required=False)
     structures = serializers.IntegerField(
         required=False, min_value=0, max_value=HAND_SIZE,
@@ -115,7 +115,7 @@ class DrawView(APIView):
     """Deal an opening hand by the rules, with the exact per-card odds for its strategy."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle, CostThrottle]
     throttle_scope = "draws"
     name = "Test draw"
 
@@ -152,7 +152,7 @@ class OddsView(APIView):
     """Exact odds that the opening hand holds what you ask for."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedRateThrottle, CostThrottle]
     throttle_scope = "odds"
     name = "Exact odds"
 

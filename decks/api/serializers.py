@@ -7,14 +7,34 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
+from decks.deck_input import MAX_COPIES, MAX_DECKLIST_BYTES, MAX_PART_ENTRIES
 from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS, SECTIONS
 from decks.models import Deck
 
 
+def decklist_text(**kwargs: Any) -> serializers.CharField:
+    """A decklist text field, refused over the decklist's size before anything reads it (the
+    line limit is checked where it is read: decks.deck_input.check_decklist_size)."""
+    return serializers.CharField(
+        max_length=MAX_DECKLIST_BYTES,
+        error_messages={"max_length": f"A decklist may be at most {MAX_DECKLIST_BYTES:,} "
+                        f"characters ({MAX_DECKLIST_BYTES // 1024} kB)."},
+        **kwargs)
+
+
 class EntrySerializer(serializers.Serializer[Any]):
-    id = serializers.CharField(help_text="card id")
-    count = serializers.IntegerField(min_value=1, max_value=99)
+    id = serializers.CharField(help_text="card id", max_length=100)
+    count = serializers.IntegerField(min_value=1, max_value=MAX_COPIES)
     name = serializers.CharField(read_only=True)
+
+
+def entries(**kwargs: Any) -> Any:
+    """One part of a deck as a list of {id, count}: its length is checked before any entry."""
+    return EntrySerializer(  # type: ignore[call-arg]  # many=True passes max_length on
+        many=True, max_length=MAX_PART_ENTRIES,
+        error_messages={"max_length": f"A part of a deck may list at most "
+                        f"{MAX_PART_ENTRIES:,} entries."},
+        **kwargs)
 
 
 class DeckSerializer(serializers.ModelSerializer[Deck]):
@@ -75,16 +95,16 @@ class DeckJsonSerializer(serializers.Serializer[Any]):
     description = serializers.CharField(required=False, allow_blank=True, max_length=5000)
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
-    holdings = EntrySerializer(many=True, required=False)
-    structures = EntrySerializer(many=True, required=False)
-    personalities = EntrySerializer(many=True, required=False)
-    wanderers = EntrySerializer(many=True, required=False)
+    holdings = entries(required=False)
+    structures = entries(required=False)
+    personalities = entries(required=False)
+    wanderers = entries(required=False)
 
 
 class DeckValidateSerializer(serializers.Serializer[Any]):
     """A decklist to check without saving: `text` (text or JSON format) or `deck` (JSON)."""
 
-    text = serializers.CharField(required=False, max_length=200_000)
+    text = decklist_text(required=False)
     deck = DeckJsonSerializer(required=False)
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
@@ -98,7 +118,7 @@ class DeckValidateSerializer(serializers.Serializer[Any]):
 class DeckImportSerializer(serializers.Serializer[Any]):
     """A decklist to save: pasted `text` or an uploaded `file`, in any supported format."""
 
-    text = serializers.CharField(required=False, max_length=1_000_000)
+    text = decklist_text(required=False)
     file = serializers.FileField(required=False)
     name = serializers.CharField(max_length=200, required=False,
                                  help_text="instead of the list's own name")
@@ -129,12 +149,11 @@ class DeckWriteSerializer(serializers.Serializer[Any]):
         "collection for every other deck (see /api/decks/{id}/ownership/)")
     version = serializers.IntegerField(required=False, min_value=1,
                                        help_text="the version this edit is based on")
-    text = serializers.CharField(required=False, max_length=200_000,
-                                 help_text="a decklist in the text format")
-    holdings = EntrySerializer(many=True, required=False)
-    structures = EntrySerializer(many=True, required=False)
-    personalities = EntrySerializer(many=True, required=False)
-    wanderers = EntrySerializer(many=True, required=False)
+    text = decklist_text(required=False, help_text="a decklist in the text format")
+    holdings = entries(required=False)
+    structures = entries(required=False)
+    personalities = entries(required=False)
+    wanderers = entries(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "text" in attrs and any(s in attrs for s in SECTIONS):

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -40,8 +40,10 @@ from decks.models import Deck
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
 from rules.game.engine import DeckNotPlayable
+from sitewide.parsers import JSONParser
 from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
 from sitewide.problems import ProblemSerializer, problem_response
+from sitewide.throttling import CostThrottle
 
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
 
@@ -72,6 +74,14 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"[0-9]+"
     throttle_scope: str | None = None  # set per action: only the expensive ones are throttled
+    # The actions that read a decklist: charged by its size (sitewide.throttling.CostThrottle).
+    READS_DECKLISTS = frozenset({"create", "update", "partial_update", "validate", "import_"})
+
+    def get_throttles(self) -> list[Any]:
+        throttles = list(super().get_throttles())
+        if self.action in self.READS_DECKLISTS:
+            throttles.append(CostThrottle())
+        return throttles
 
     def get_queryset(self) -> QuerySet[Deck]:
         decks = Deck.objects.select_related("owner").prefetch_related("entries__card")
@@ -114,6 +124,10 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
                    responses={200: DeckSerializer, 409: ProblemSerializer,
                               412: ProblemSerializer, 428: ProblemSerializer})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """PUT replaces the deck: its name, description, players and four parts are what the
+        body gives (what it leaves out is empty, or the default a new deck gets); PATCH
+        changes only what the body gives. Both keep `visibility` and `sleeved` unless given."""
+        partial = kwargs.pop("partial", False)
         attrs = self._input(request)
         with transaction.atomic():
             deck = self._owned()
@@ -122,7 +136,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             if refused is not None:
                 return refused
             try:
-                data = deck_to_save(deck_from_input(attrs, base=deck_data(deck)))
+                data = deck_to_save(
+                    deck_from_input(attrs, base=deck_data(deck) if partial else None))
             except DeckInputError as error:
                 return input_problem(error)
             if "visibility" in attrs:
@@ -138,7 +153,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
 
     @extend_schema(request=DeckWriteSerializer, parameters=[IF_MATCH])
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return self.update(request, *args, **kwargs)
+        return self.update(request, *args, partial=True, **kwargs)
 
     @extend_schema(parameters=[IF_MATCH], responses={204: None, 412: ProblemSerializer})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -202,7 +217,8 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
             parser_classes=[JSONParser, MultiPartParser])
     def import_(self, request: Request) -> Response:
         """Create a deck from a decklist in any format (text, JSON, CSV or a deck code),
-        pasted as `text` or uploaded as `file` (UTF-8, at most 1 MB)."""
+        pasted as `text` or uploaded as `file` (UTF-8; at most 64 kB and 1,000 lines, as
+        every decklist)."""
         serializer = DeckImportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
@@ -256,6 +272,6 @@ def not_playable_problem(error: DeckNotPlayable) -> Response:
 def input_problem(error: DeckInputError) -> Response:
     """A decklist that cannot be read: every line or field at fault; nothing was saved."""
     return problem_response(
-        status.HTTP_400_BAD_REQUEST, "bad_decklist", error.detail, errors=error.errors()
+        status.HTTP_400_BAD_REQUEST, error.code, error.detail, errors=error.errors()
     )
 

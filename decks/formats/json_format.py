@@ -68,6 +68,8 @@ def parse_json(text: str) -> Deck:
         raise DeckJsonError(
             [f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"]
         ) from exc
+    except RecursionError as exc:  # "[[[[..." deeper than the decoder's recursion limit
+        raise DeckJsonError(["the JSON is nested too deeply to be a decklist"]) from exc
     return deck_from_dict(data)
 
 

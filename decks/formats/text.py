@@ -155,6 +155,12 @@ NEAR_MATCH: Final = 0.88
 NEAR_MIN_LENGTH: Final = 6
 NEAR_MARGIN: Final = 0.06
 MAX_HEADING_LENGTH: Final = 60
+# Unknown names given "did you mean" suggestions in one resolver's life (one request): later
+# unknown names are still reported, without suggestions, so a list of thousands of unknown
+# lines costs no more than this many lookups.
+MAX_SUGGESTED_NAMES: Final = 50
+# Names compared letter by letter for a suggestion: those sharing the most trigrams.
+SUGGESTION_CANDIDATES: Final = 24
 
 SECTION_ALIASES: Final[Mapping[str, SectionName]] = MappingProxyType(
     {
@@ -224,7 +230,8 @@ class CatalogueResolver:
     parse's notes.
     """
 
-    def __init__(self, cards: Iterable[CardRef], near: float | None = None) -> None:
+    def __init__(self, cards: Iterable[CardRef], near: float | None = None,
+                 max_suggested: int = MAX_SUGGESTED_NAMES) -> None:
         self._by_id: dict[str, CardRef] = {}
         self._by_name: dict[str, list[CardRef]] = {}
         self._by_folded_name: dict[str, list[CardRef]] = {}
@@ -236,6 +243,10 @@ class CatalogueResolver:
             self._by_name.setdefault(name, []).append(card)
             self._by_folded_name.setdefault(name.casefold(), []).append(card)
             self._by_forgiving_name.setdefault(fold_name(name), []).append(card)
+        self._folded_index = NameIndex(self._by_folded_name)
+        self._forgiving_index = NameIndex(self._by_forgiving_name)
+        self._suggested: dict[str, tuple[CardRef, ...]] = {}
+        self._max_suggested = max_suggested
 
     def __call__(self, name: str, faction: str | None, card_id: str | None) -> Resolution:
         if card_id is not None:
@@ -265,8 +276,7 @@ class CatalogueResolver:
         if len(folded) < NEAR_MIN_LENGTH or any(c.isdigit() for c in folded) or not self._near:
             return None  # too short to tell, or a count the line's grammar did not take
         scored = sorted(((difflib.SequenceMatcher(None, folded, key).ratio(), key)
-                         for key in difflib.get_close_matches(folded, self._by_forgiving_name,
-                                                              n=3, cutoff=self._near)),
+                         for key in self._forgiving_index.closest(folded, 3, self._near)),
                         reverse=True)
         if not scored or (len(scored) > 1 and scored[0][0] - scored[1][0] < NEAR_MARGIN):
             return None
@@ -276,12 +286,49 @@ class CatalogueResolver:
         return found[0] if len(found) == 1 else None
 
     def _closest(self, name: str) -> tuple[CardRef, ...]:
+        """The closest cards by name: remembered per name, and none once this resolver has
+        suggested for ``max_suggested`` names (the rest of a long list of unknown lines)."""
         folded = _normalize(name).casefold()
         if not folded:
             return ()
-        close = difflib.get_close_matches(folded, self._by_folded_name, n=MAX_SUGGESTIONS)
+        if folded in self._suggested:
+            return self._suggested[folded]
+        if len(self._suggested) >= self._max_suggested:
+            return tuple(self._by_folded_name.get(folded, []))
+        close = self._folded_index.closest(folded, MAX_SUGGESTIONS, 0.6)
         names = dict.fromkeys([folded, *close])  # the name itself first: a faction may be wrong
-        return tuple(card for key in names for card in self._by_folded_name.get(key, []))
+        found = tuple(card for key in names for card in self._by_folded_name.get(key, []))
+        self._suggested[folded] = found
+        return found
+
+
+class NameIndex:
+    """Names by their letter trigrams, for suggestions: a name is compared letter by letter
+    (difflib's ratio) only with the few names that share the most trigrams with it, not with
+    every name in the catalogue."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._names = tuple(names)
+        self._by_trigram: dict[str, list[int]] = {}
+        for position, name in enumerate(self._names):
+            for trigram in _trigrams(name):
+                self._by_trigram.setdefault(trigram, []).append(position)
+
+    def closest(self, name: str, n: int, cutoff: float) -> list[str]:
+        """Up to ``n`` names at least ``cutoff`` alike (difflib's ratio), best first, as
+        difflib.get_close_matches orders them, among the names sharing most trigrams."""
+        shared: dict[int, int] = {}
+        for trigram in _trigrams(name):
+            for position in self._by_trigram.get(trigram, ()):
+                shared[position] = shared.get(position, 0) + 1
+        candidates = sorted(shared, key=lambda p: (-shared[p], p))[:SUGGESTION_CANDIDATES]
+        return difflib.get_close_matches(
+            name, [self._names[p] for p in sorted(candidates)], n=n, cutoff=cutoff)
+
+
+def _trigrams(name: str) -> set[str]:
+    padded = f"  {name} "
+    return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
 def _same_faction(card: CardRef, faction: str) -> bool:

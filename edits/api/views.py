@@ -18,7 +18,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
@@ -58,6 +58,7 @@ from edits.services import (
     edit_voter_vote,
     edits_revert_by_editor,
 )
+from sitewide.parsers import JSONParser
 from sitewide.problems import ProblemSerializer, problem_response
 
 P = ProblemSerializer

@@ -68,6 +68,7 @@ def test_missing_optional_keys_mean_unknown_and_official_comes_from_the_set() ->
         ({"offense": 2.5}, "not a decimal number"),
         ({"defense": True}, "key 'defense': must be a whole number or null, not a boolean"),
         ({"vitality": 1000}, "key 'vitality': 1000 is out of range"),
+        ({"offense": -1}, "key 'offense': -1 is out of range (0..99)"),
         ({"unique": "yes"}, "key 'unique': must be true or false or null"),
         ({"official": None}, None),  # filled from the set: accepted
         ({"sources": "wiki"}, "key 'sources': must be a list of strings"),

@@ -185,3 +185,21 @@ def test_a_body_over_the_upload_limit_is_a_413_problem(ada: Client) -> None:
     assert response.status_code == 413
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "too_large" and "11 MB" in response.json()["detail"]
+
+
+def test_put_replaces_the_whole_deck_and_patch_changes_what_it_gives(ada: Client) -> None:
+    # Issue 34, finding 11: PUT kept the piles it left out, as PATCH does.
+    deck = create(ada, description="kept by PATCH", visibility="public")
+    url = f"/api/decks/{deck['id']}/"
+    patched = ada.patch(url, {"name": "Renamed", "version": 1},
+                        content_type="application/json").json()
+    assert patched["description"] == "kept by PATCH"
+    assert patched["counts"]["total"] == deck["counts"]["total"]
+    put = ada.put(url, {"structures": [{"id": "wof-bell-tower", "count": 2}], "version": 2},
+                  content_type="application/json")
+    assert put.status_code == 200, put.content[:300]
+    replaced = put.json()
+    assert replaced["name"] == "Untitled deck" and replaced["description"] == ""
+    assert replaced["holdings"] == [] and replaced["personalities"] == []
+    assert replaced["structures"] == [{"id": "wof-bell-tower", "count": 2, "name": "Bell Tower"}]
+    assert replaced["visibility"] == "public"  # a setting, not content: kept unless given

@@ -133,7 +133,7 @@ def test_a_file_can_be_uploaded(ada: Client) -> None:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b"1 Bell Tower\n" * 90_000, "at most 1 MB"),
+    (b"1 Bell Tower\n" * 90_000, "at most 65,536 bytes"),
     ("1 Bell Tower\n".encode("utf-16"), "not UTF-8"),
 ])
 def test_a_bad_upload_is_refused_with_a_clear_message(ada: Client, content: bytes,

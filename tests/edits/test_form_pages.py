@@ -404,3 +404,24 @@ def test_scans_never_submitted_are_swept_after_a_day() -> None:
     assert pending_scans_sweep() == 2
     assert pending_scan_path(user_id=user.pk, token=old) is None
     assert pending_scan_path(user_id=user.pk, token=new) is not None
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("quotation", "q" * 500_000, "is 500,000 characters; the limit is 4,000"),
+    ("abilities", "E Worship. " * 400_000, "the limit is 4,000"),
+    ("offense", "-1", "-1 is out of range (0..99)"),
+])
+def test_the_preview_refuses_what_a_proposal_would_before_drawing(
+        ada: Any, monkeypatch: pytest.MonkeyPatch, field: str, value: str, message: str) -> None:
+    # Issue 34, finding 2: a 500,000-character quotation drew for seconds (2 MB: a 500).
+    from edits import form_views
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the face was drawn")
+
+    monkeypatch.setattr(form_views, "render_face", refuse)
+    values = {**form_values("tst-unknown-tower"), "layout": "structure|",
+              "type": "personality", field: value}
+    response = ada.post("/edits/face/", values)
+    assert response.status_code == 400
+    assert message in response.content.decode()

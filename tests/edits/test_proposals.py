@@ -37,6 +37,10 @@ NEW = {"id": "tst-new", "name": "New", "set": "TST"}
     ({"card": LAMP, "changes": {"defense": 3.5}}, "changes.defense"),
     ({"card": LAMP, "changes": {"defense": True}}, "changes.defense"),
     ({"card": LAMP, "changes": {"defense": 100}}, "changes.defense"),
+    # Whole numbers: never below zero (issue 34, finding 11).
+    ({"card": LAMP, "changes": {"offense": -1}}, "changes.offense"),
+    ({"card": LAMP, "changes": {"cost_generic": -20}}, "changes.cost_generic"),
+    ({"new_card": {**NEW, "bounty": -1}}, "new_card.bounty"),
     ({"card": LAMP, "changes": {"unique": "yes"}}, "changes.unique"),
     ({"card": LAMP, "changes": {"name": None}}, "changes.name"),
     ({"card": LAMP, "changes": {"name": "  "}}, "changes.name"),
