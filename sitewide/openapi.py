@@ -30,7 +30,7 @@ PROBLEM_ANSWERS = {
     "415": "The body's media type is not one this operation reads.",
     "428": "Say which version the edit is based on (If-Match or `version`).",
     "429": "Too many requests; Retry-After says when to try again.",
-    "500": "The server failed to answer; nothing was changed by a write that failed.",
+    "500": "The server failed: a fault of its own, not of the request.",
 }
 # An operation open to visitors refuses only a bad token (or a session's form without its
 # CSRF token).
@@ -49,6 +49,11 @@ class ApiSchema(AutoSchema):
             return None
         problem = {"schema": self.resolve_serializer(ProblemSerializer, "response").ref}
         responses = operation["responses"]
+        for code, response in responses.items():
+            # A problem the view lists itself, without words: say what it means.
+            schemas = [body.get("schema") for body in response.get("content", {}).values()]
+            if problem["schema"] in schemas and not response.get("description"):
+                response["description"] = PROBLEM_ANSWERS.get(code, "")
         for code in self._problem_codes(operation):
             description = PROBLEM_ANSWERS[code]
             if code == "403" and not self._visitors_refused():
@@ -125,4 +130,4 @@ def nullable_reference_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, 
             node["oneOf"] = [reference, {"type": "object", "nullable": True, "enum": [None]}]
         return node
 
-    return walk(result)  # type: ignore[no-any-return]
+    return walk(result)
