@@ -5,6 +5,7 @@ playtest move) goes through it against a live server, with nothing patched."""
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import pkgutil
 import subprocess
@@ -118,6 +119,14 @@ def journey(generated: Generated, ada: Any) -> None:
         client=ada, body=model("DeckWriteRequest")(text=TEXT, name="Generated"))
     assert isinstance(deck, model("Deck")), deck
     assert (deck.name, deck.owner, deck.version) == ("Generated", "ada", 1)
+
+    # The one kind of body sent as multipart/form-data: a file.
+    upload = importlib.import_module(f"{PACKAGE}.types").File(
+        payload=io.BytesIO(TEXT.encode()), file_name="deck.txt", mime_type="text/plain")
+    imported = api("decks.decks_import_create").sync(
+        client=ada, body=model("DeckImportRequest")(file=upload, name="Uploaded"))
+    assert isinstance(imported, model("Deck")), imported
+    assert (imported.name, imported.counts.to_dict()) == ("Uploaded", deck.counts.to_dict())
 
     checked = api("decks.decks_validate_create").sync(
         client=ada, body=model("DeckValidateRequest")(text=TEXT))
