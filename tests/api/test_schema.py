@@ -15,6 +15,7 @@ from referencing.jsonschema import DRAFT4
 from rest_framework.throttling import ScopedRateThrottle
 
 from tests.conftest import FIXTURES
+from tests.edits.makers import client_for, make_test_set, make_user
 
 PROBLEM = "application/problem+json"
 TEXT = (FIXTURES / "decklists" / "kalim-faithful.txt").read_text(encoding="utf-8")
@@ -197,3 +198,20 @@ def test_a_nullable_reference_still_checks_its_object(schema: dict[str, Any]) ->
     assert scan.is_valid(urls)
     assert not scan.is_valid({"small": "/s.webp"})
     assert not scan.is_valid("/s.webp")
+
+
+@pytest.mark.django_db
+def test_an_edit_document_without_a_scan_validates_strictly(
+        schema: dict[str, Any], settings: Any) -> None:
+    settings.ACCOUNTS_REQUIRE_VERIFIED_EMAIL = False
+    make_test_set()
+    for user in (make_user("ada"), make_user("root", staff=True)):  # staff see `trust` too
+        answer = client_for(user).post(
+            "/api/edits/", {"card": "tst-lamplighter", "changes": {"vitality": 9},
+                            "source": "my copy"}, content_type="application/json")
+        assert answer.status_code == 201, answer.content
+        document = answer.json()
+        assert document["scan"] is None
+        errors = [error.message for error in strict(
+            schema, "/components/schemas/EditDocument").iter_errors(document)]
+        assert errors == []
