@@ -245,7 +245,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "sitewide.openapi.ApiSchema",  # lists every problem answer
     "DEFAULT_PAGINATION_CLASS": "cards.api.pagination.CardPagination",
     "PAGE_SIZE": 60,
     "DEFAULT_RENDERER_CLASSES": [
@@ -300,15 +300,24 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A generated client needs what it sends apart from what it reads: "XRequest" components
+    # for request bodies (no read-only fields), "X" for answers (no write-only ones).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Request bodies are documented as JSON only, so a generated client sends JSON; the routes
+    # that take a file say multipart/form-data in their own extend_schema.
+    "PARSER_WHITELIST": ["rest_framework.parsers.JSONParser"],
     # Several resources have a "status"; each its own enum, named for it.
     "ENUM_NAME_OVERRIDES": {
         "EditStatusEnum": ["open", "applied", "rejected", "cancelled", "expired"],
         # The status of a background run, goldfish or matchup (the same five states).
         "RunStatusEnum": ["queued", "running", "done", "failed", "cancelled"],
+        # A collection import's mode, in its JSON and its multipart body alike.
+        "CollectionImportModeEnum": ["set", "replace"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "sitewide.problems.problem_media_type_hook",
+        "sitewide.openapi.nullable_reference_hook",
     ],
 }
 

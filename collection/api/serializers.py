@@ -80,6 +80,15 @@ class CollectionImportSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+# The import's JSON body, as the schema offers it; the view reads both with the above.
+class CollectionImportTextSerializer(CollectionImportSerializer):
+    """A collection CSV (`id,name,owned,want,trade`) sent as JSON: pasted `text` (a `file` is
+    uploaded as multipart/form-data). `mode` and `version` as in the upload."""
+
+    text = serializers.CharField(max_length=1_000_000, trim_whitespace=False)
+    file = None  # type: ignore[assignment]
+
+
 class ShareSerializer(serializers.Serializer[Any]):
     shared_url = serializers.CharField()
 

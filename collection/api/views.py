@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from collection.api.serializers import (
     CollectionImportSerializer,
+    CollectionImportTextSerializer,
     CollectionSerializer,
     CollectionWriteSerializer,
     DeckOwnershipSerializer,
@@ -179,7 +180,9 @@ class CollectionImportView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [JSONParser, MultiPartParser, FormParser]
 
-    @extend_schema(request=CollectionImportSerializer, parameters=[IF_MATCH],
+    @extend_schema(request={"application/json": CollectionImportTextSerializer,
+                            "multipart/form-data": CollectionImportSerializer},
+                   parameters=[IF_MATCH],
                    responses=WRITE_RESPONSES)
     def post(self, request: Request) -> Response:
         serializer = CollectionImportSerializer(data=request.data)

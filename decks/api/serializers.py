@@ -133,6 +133,15 @@ class DeckImportSerializer(serializers.Serializer[Any]):
         return attrs
 
 
+# The import's JSON body, as the schema offers it; the view reads both with the above.
+class DeckImportTextSerializer(DeckImportSerializer):
+    """A decklist to save, sent as JSON: pasted `text` in any supported format (a `file` is
+    uploaded as multipart/form-data)."""
+
+    text = serializers.CharField(max_length=1_000_000)
+    file = None  # type: ignore[assignment]
+
+
 class DeckWriteSerializer(serializers.Serializer[Any]):
     """Create or replace a deck: either a decklist `text` (docs/design.md §5) or the four parts as
     lists of {id, count}. For updates, the deck's current `version` (or an If-Match header)."""

@@ -21,6 +21,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from decks.api.serializers import (
     DeckImportSerializer,
+    DeckImportTextSerializer,
     DeckSerializer,
     DeckValidateSerializer,
     DeckVersionSerializer,
@@ -211,8 +212,9 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         response["Content-Disposition"] = f'inline; filename="{filename}"'
         return response
 
-    @extend_schema(request=DeckImportSerializer, responses={201: DeckSerializer,
-                                                            400: ProblemSerializer})
+    @extend_schema(request={"application/json": DeckImportTextSerializer,
+                            "multipart/form-data": DeckImportSerializer},
+                   responses={201: DeckSerializer, 400: ProblemSerializer})
     @action(detail=False, methods=["post"], url_path="import",
             parser_classes=[JSONParser, MultiPartParser])
     def import_(self, request: Request) -> Response:
