@@ -22,8 +22,8 @@ def throttle_wait(request: HttpRequest, scope: str, cost: int = 1) -> int | None
     """Count this request in ``scope`` (``cost`` units of a cost scope); None when it is
     allowed, else the seconds to wait. For a page that shows its own answer to a refusal (a
     form that keeps what was typed)."""
-    throttle = (CostThrottle(cost, scope) if scope in COST_SCOPES  # type: ignore[assignment]
-                else ScopedRateThrottle())
+    throttle: CostThrottle | ScopedRateThrottle = (
+        CostThrottle(cost, scope) if scope in COST_SCOPES else ScopedRateThrottle())
     if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):  # type: ignore[arg-type]
         return None
     return max(1, round(throttle.wait() or 1))

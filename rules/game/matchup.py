@@ -4,7 +4,7 @@ Pure Python. Game ``n`` (1-based) seats deck ``(seat + n - 1) % decks`` in each 
 any multiple of the number of decks every deck sits in every seat equally often; its seed is
 ``derive_seed(seed, "matchup", n)`` whichever chunk or worker plays it. Chunks return
 :class:`MatchupTally` (counts only), added up in chunk order: the report is the same for any
-number of workers (the contract of DESIGN §14).
+number of workers (the contract of docs/design.md §14).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def _rate(count: int, games: int) -> float:
 def build_matchup_report(tally: MatchupTally, *, names: Sequence[str],
                          card_names: Sequence[Mapping[str, str]], seed: int, policy: str,
                          config: GameConfig) -> dict[str, Any]:
-    """The report of DESIGN §14, keys in a fixed order."""
+    """The report of docs/design.md §14, keys in a fixed order."""
     decks = []
     for number, deck in enumerate(tally.per_deck):
         mean = deck.won_round_sum / deck.wins if deck.wins else None

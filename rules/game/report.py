@@ -5,8 +5,8 @@ counts, per-card counters), so it takes the same memory for ten games or ten mil
 exactly (:meth:`Tally.merge`), and every figure of the report is computed from integers: the
 same games give the same bytes, whatever the order they were played in.
 
-The keys of :func:`build_report` are a contract (DESIGN §10): ``games``, ``seed``, ``policy``,
-``players``, ``target``, ``rules_version``, ``victories``, ``losses`` (``overrun``,
+The keys of :func:`build_report` are a contract (docs/design.md §10): ``games``, ``seed``,
+``policy``, ``players``, ``target``, ``rules_version``, ``victories``, ``losses`` (``overrun``,
 ``stronghold``, ``timeout``), ``victory_round`` (``histogram``, ``mean``, ``median``, ``p10``,
 ``p90``, ``ci95``) and ``cards``.
 """
