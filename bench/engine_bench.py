@@ -7,7 +7,9 @@ against 1 (goal: at least 1.7x; wall time, so it needs the machine's other core 
 
 Matchups (issue 19), greedy seats: a 2-player game of the first two sample decks against a
 solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
-4-player game of the first four against their solo games (goal: at most 5x), each table and
+4-player game of the first four against their solo games (goal: at most 5x), the same per
+decision (a table's decision against a solo decision of the same decks; goal, issue 33: at
+most 1.2x), each table and
 its solo games (all of them: a run about as long as the table's) timed in turn for several
 rounds, the best round of each kept (one round's ratio, its median and spread, printed below
 them), a matchup on 2 workers against 1 (wall time; goal: at least 1.7x, and the same
@@ -172,6 +174,22 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
         solo = min(s for _, s in rounds)
         report(f"{players}-player game ({1 / table:,.0f}/s/core)", table, solo,
                f"solo game, same decks (goal <= {goal:g})")
+        # The same rounds per decision: a table's decision against a solo decision of the
+        # same decks (issue 33: at most 1.2x). The decisions counted in one more pass (the
+        # same games each time: seeded).
+        table_decisions = sum(
+            matchup.play_matchup_game(prepared, spec, n, config).decisions
+            for n in range(1, games + 1))
+        solo_decisions = sum(
+            play_game(engine.prepare(decks[name], facts), RunSpec(games, 1), n).decisions
+            for name in seated for n in range(1, games + 1))
+        per_table = table * games / table_decisions
+        per_solo = solo * games * players / solo_decisions
+        print(f"{f'{players}-player decision ({1 / per_table:,.0f}/s/core)':<44} "
+              f"{per_table / per_solo:8.2f}x solo decision (goal <= 1.2)   "
+              f"({per_table * 1e6:.1f} us vs {per_solo * 1e6:.1f} us; "
+              f"{table_decisions / games:.0f} vs {solo_decisions / games / players:.0f} "
+              f"decisions a game)")
         each = [t / s for t, s in rounds]
         spreads.append(f"{statistics.median(each):.2f}x ({min(each):.2f}x to {max(each):.2f}x)")
     print(f"  (the tables: {', '.join(names[:2])}; {', '.join(names[:4])}; the best of "
