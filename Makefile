@@ -78,12 +78,19 @@ data: migrate
 
 run: ocr-tools data serve
 
-# The web server and one background worker (it plays goldfish runs: manage.py db_worker).
-# The worker runs beside the server and is stopped with it; one stopped in the middle of a run
-# loses nothing but a lease (docs/goldfish.md), so it gets SIGTERM, then SIGKILL after 3 s.
-WITH_WORKER = $(MANAGE) db_worker --no-reload --no-startup-delay & worker=$$!; \
-	stop() { kill $$worker 2>/dev/null || return 0; for i in $$(seq 30); do \
-	  kill -0 $$worker 2>/dev/null || return 0; sleep 0.1; done; kill -9 $$worker 2>/dev/null; }; \
+# The web server and one background worker (it plays goldfish runs and sends the accounts'
+# mails: manage.py db_worker), under a supervisor that starts another when it dies (a crash,
+# an out-of-memory kill), after 2 s, saying so on stderr. Both stop with the server; a worker
+# stopped in the middle of a run loses nothing but a lease (docs/goldfish.md), so it gets
+# SIGTERM, then SIGKILL after 3 s.
+WITH_WORKER = ( worker=; halt() { [ -n "$$worker" ] && kill $$worker 2>/dev/null; \
+	  for i in $$(seq 30); do kill -0 $$worker 2>/dev/null || exit 0; sleep 0.1; done; \
+	  kill -9 $$worker 2>/dev/null; exit 0; }; trap halt TERM; \
+	  while :; do $(MANAGE) db_worker --no-reload --no-startup-delay & worker=$$!; \
+	    wait $$worker; echo "The background worker stopped (exit status $$?): starting another in 2 s" >&2; \
+	    sleep 2; done ) & supervisor=$$!; \
+	stop() { kill $$supervisor 2>/dev/null || return 0; for i in $$(seq 40); do \
+	  kill -0 $$supervisor 2>/dev/null || return 0; sleep 0.1; done; kill -9 $$supervisor 2>/dev/null; }; \
 	trap 'stop; exit 130' INT TERM; trap stop EXIT;
 
 serve:

@@ -1,11 +1,13 @@
-"""``POST /api/auth/token/``: DRF's token login with the lockout of accounts.lockout."""
+"""``POST /api/auth/token/``: DRF's token login with the lockout of accounts.lockout;
+``DELETE /api/auth/token/``: revoke it (accounts.api_tokens)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions
+from rest_framework import exceptions, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -13,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import lockout
+from accounts.api_tokens import api_token_revoke
 from sitewide.problems import ProblemSerializer
 
 
@@ -26,6 +29,9 @@ class LoginLocked(exceptions.Throttled):
 
 
 class TokenView(ObtainAuthToken):
+    # The token first, so that a DELETE without credentials is a 401 that says how to sign in.
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+
     @extend_schema(request=AuthTokenSerializer,
                    responses={200: AuthTokenSerializer, 400: ProblemSerializer,
                               429: ProblemSerializer})
@@ -48,3 +54,14 @@ class TokenView(ObtainAuthToken):
         lockout.clear(username=user.get_username())
         token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
+
+    @extend_schema(request=None, responses={204: None, 401: ProblemSerializer,
+                                            403: ProblemSerializer})
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Revoke the signed-in account's API token (the one sent, or the session's account's):
+        it stops working at once, and the next POST here makes a new key. A new password
+        revokes it too."""
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        api_token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -8,16 +8,9 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
-
-def address_in_use(email: str, *, besides: User | None = None) -> bool:
-    """Whether another account already gives this address (compared without case)."""
-    others = User.objects.filter(email__iexact=email.strip())
-    if besides is not None:
-        others = others.exclude(pk=besides.pk)
-    return others.exists()
-
-
-IN_USE = "Another account already uses this address."
+# An address another account gives is not refused here: that would tell anyone which
+# addresses have accounts. The mail to it says so to its owner instead (accounts.tasks), and
+# one mailbox still proves one account only (accounts.models.EmailVerification).
 
 
 class SignupForm(UserCreationForm):
@@ -30,12 +23,6 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
-    def clean_email(self) -> str:
-        email: str = self.cleaned_data["email"]
-        if address_in_use(email):
-            raise forms.ValidationError(IN_USE, code="email_in_use")
-        return email
-
 
 class EmailChangeForm(forms.Form):
     email = forms.EmailField(label="New address", max_length=254,
@@ -44,9 +31,3 @@ class EmailChangeForm(forms.Form):
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-
-    def clean_email(self) -> str:
-        email: str = self.cleaned_data["email"]
-        if address_in_use(email, besides=self.user):
-            raise forms.ValidationError(IN_USE, code="email_in_use")
-        return email

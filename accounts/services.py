@@ -5,14 +5,11 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -37,36 +34,21 @@ def account_create(*, username: str, email: str, password: str) -> User:
     return User.objects.create_user(username, User.objects.normalize_email(email), password)
 
 
-def verification_link(*, request: HttpRequest, user: User,
-                      tokens: EmailVerificationTokens = verification_tokens) -> str:
-    path = reverse("verify_email", kwargs={
+def verification_path(*, user: User, tokens: EmailVerificationTokens = verification_tokens
+                      ) -> str:
+    """The path of the link that proves the user's current address."""
+    return reverse("verify_email", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": tokens.make_token(user),
     })
-    return request.build_absolute_uri(path)
 
 
-def email_verification_send(*, request: HttpRequest, user: User) -> bool:
-    """Mail a verification link to the user's address; False when it could not be sent.
-
-    A mail server that is down must not lose the sign-up or the change that asked for the
-    link: the failure is logged, and the account page offers to send it again.
-    """
-    if not user.email:
-        return False
-    context: dict[str, Any] = {"user": user, "link": verification_link(request=request, user=user),
-                               "site": request.get_host(), "hours": _timeout_hours()}
-    subject = render_to_string("registration/verification_subject.txt", context).strip()
-    body = render_to_string("registration/verification_email.txt", context)
-    try:
-        send_mail(subject, body, None, [user.email])
-    except OSError:  # smtplib's errors are OSErrors, and so are refused connections
-        log.exception("could not send the verification e-mail to user %s", user.pk)
-        return False
-    return True
+def verification_link(*, request: HttpRequest, user: User,
+                      tokens: EmailVerificationTokens = verification_tokens) -> str:
+    return request.build_absolute_uri(verification_path(user=user, tokens=tokens))
 
 
-def _timeout_hours() -> int:
+def timeout_hours() -> int:
     return max(1, settings.ACCOUNTS_VERIFICATION_TIMEOUT // 3600)
 
 

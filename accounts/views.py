@@ -1,5 +1,6 @@
 """Sign up, the account page, e-mail verification, and the login and password-reset views of
-Django with the lockout and the mail throttle around them. Templates: templates/registration/."""
+Django with the lockout and the mail throttle around them; their mails go through the
+background worker (accounts.tasks). Templates: templates/registration/."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
@@ -26,18 +27,28 @@ from accounts.services import (
     account_create,
     email_change,
     email_mark_verified,
-    email_verification_send,
     email_verify,
 )
+from accounts.tasks import address_mail_queue, password_reset_mail_queue
 from accounts.verification import email_verified
 
 MAIL_SCOPE = "emails"  # REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]: mails one visitor may cause
 
 
-def mail_wait(request: HttpRequest) -> int:
+class AddressMailThrottle(ScopedRateThrottle):
+    """The e-mail throttle counted by the client's address even when signed in: a sign-up
+    signs its visitor in, and the next one must still count against the same address."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def mail_wait(request: HttpRequest, *, by_address: bool = False) -> int:
     """Seconds before this visitor may have another e-mail sent (0: now), counting this one:
-    links and resets go to addresses people type, so nobody may flood a stranger's inbox."""
-    throttle = ScopedRateThrottle()
+    links and resets go to addresses people type, so nobody may flood a stranger's inbox.
+    Visitors are counted by their address (as anonymous ones always are) with ``by_address``,
+    else signed-in ones by their account."""
+    throttle = AddressMailThrottle() if by_address else ScopedRateThrottle()
     if throttle.allow_request(request, SimpleNamespace(throttle_scope=MAIL_SCOPE)):  # type: ignore[arg-type]
         return 0
     return max(1, round(throttle.wait() or 1))
@@ -50,30 +61,32 @@ def too_many(response: HttpResponse, wait: int) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log straight in and mail the verification link; back to where the
-    visitor came from."""
+    """Create an account, log straight in and queue the mail to its address; back to where the
+    visitor came from. Sign-ups count against the visitor's e-mail throttle (each mails a
+    link), and an address another account uses is no reason to refuse: the answer, and the
+    work done before it, are the same for every address (accounts.tasks decides the mail)."""
     next_url = request.POST.get("next") or request.GET.get("next") or "/decks/"
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = "/decks/"
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
+        wait = mail_wait(request, by_address=True)
+        if wait:
+            return too_many(render(request, "registration/signup.html", {
+                "form": form, "next": next_url, "wait": lockout.wait_in_words(wait)}), wait)
         user = account_create(username=form.cleaned_data["username"],
                               email=form.cleaned_data["email"],
                               password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        tell_about_the_link(request, user, sent=email_verification_send(request=request,
-                                                                        user=user))
+        address_mail_queue(request=request, user=user)
+        tell_about_the_link(request, user)
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-def tell_about_the_link(request: HttpRequest, user: User, *, sent: bool) -> None:
-    if sent:
-        messages.success(request, f"We sent a link to {user.email}: follow it to confirm the "
-                                  "address.")
-    else:
-        messages.error(request, "We could not send the confirmation e-mail just now. Try "
-                                "again from your account page.")
+def tell_about_the_link(request: HttpRequest, user: User) -> None:
+    messages.success(request, f"We are sending a link to {user.email}: follow it to confirm "
+                              "the address.")
 
 
 @login_required
@@ -86,8 +99,8 @@ def account(request: HttpRequest) -> HttpResponse:
         if wait:
             return too_many(account_page(request, user, form, wait=wait), wait)
         if email_change(user=user, email=form.cleaned_data["email"]):
-            tell_about_the_link(request, user, sent=email_verification_send(request=request,
-                                                                            user=user))
+            address_mail_queue(request=request, user=user)
+            tell_about_the_link(request, user)
         return redirect("account")
     return account_page(request, user, form)
 
@@ -114,8 +127,8 @@ def verification_resend(request: HttpRequest) -> HttpResponse:
         if wait:
             return too_many(account_page(request, user, EmailChangeForm(user=user), wait=wait),
                             wait)
-        tell_about_the_link(request, user, sent=email_verification_send(request=request,
-                                                                        user=user))
+        address_mail_queue(request=request, user=user)
+        tell_about_the_link(request, user)
     return redirect("account")
 
 
@@ -151,16 +164,22 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset-by-mail page, with the mail throttle on what it sends."""
+    """Django's reset-by-mail page, with the mail throttle on what it sends. The mail is
+    queued for the background worker, which looks the address up: the page answers the same,
+    after the same work, for an address no account has."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = mail_wait(request)
+        wait = mail_wait(request, by_address=True)
         if wait:
             form = self.get_form()
             response = self.render_to_response(
                 self.get_context_data(form=form, wait=lockout.wait_in_words(wait)))
             return too_many(response, wait)
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        password_reset_mail_queue(request=self.request, email=form.cleaned_data["email"])
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

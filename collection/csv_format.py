@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from decks.formats.csv_cells import cell_in, cell_out
 from decks.formats.model import CardRef, Unresolved
 from decks.formats.text import MAX_SUGGESTED_NAMES, CatalogueResolver, NameIndex
 
@@ -79,7 +80,8 @@ def render_collection_csv(rows: Iterable[tuple[CardRef, Counts]]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
     for card, counts in rows:
-        writer.writerow([card.id, card.name, counts.owned, counts.want, counts.trade])
+        writer.writerow([cell_out(cell) for cell in
+                         (card.id, card.name, counts.owned, counts.want, counts.trade)])
     return buffer.getvalue()
 
 
@@ -89,7 +91,7 @@ def render_missing_csv(rows: Iterable[tuple[CardRef, int]]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(MISSING_HEADER)
     for card, missing in rows:
-        writer.writerow([card.id, card.name, missing])
+        writer.writerow([cell_out(cell) for cell in (card.id, card.name, missing)])
     return buffer.getvalue()
 
 
@@ -121,7 +123,8 @@ class _Reader:
         columns: dict[str, int] | None = None
         line = 0
         try:
-            for row in reader:
+            for written in reader:
+                row = [cell_in(cell) for cell in written]
                 start, line = line + 1, reader.line_num
                 raw = "\n".join(lines[start - 1:line])
                 if columns is None:

@@ -29,6 +29,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("playtest.urls")),
     path("", include("edits.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
-    path("s/<slug:slug>", deck_short, name="deck_short"),  # a public deck's short link
+    # a deck's short link: a public deck's number in base 36, an unlisted deck's share token
+    path("s/<slug:slug>", deck_short, name="deck_short"),
     path("", include("cards.urls")),
 ]

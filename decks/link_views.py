@@ -8,6 +8,7 @@ reason in plain words.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -33,6 +34,7 @@ from decks.formats.detect import detect_format
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save
+from decks.share_links import link_remember
 from decks.views import visible_deck
 from sitewide.throttling import throttled
 
@@ -56,7 +58,7 @@ class DeckShare:
 
 
 def short_slug(deck_id: int) -> str:
-    """A deck's short, stable slug: its number in base 36 (``/s/ya`` is deck 1234)."""
+    """A public deck's short, stable slug: its number in base 36 (``/s/ya`` is deck 1234)."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
     while True:
@@ -66,14 +68,30 @@ def short_slug(deck_id: int) -> str:
             return out
 
 
+def deck_short_slug(deck: Deck) -> str:
+    """The slug of a deck's short link: a public deck's number in base 36 (short, for light
+    QR codes), an unlisted deck's share token (numbers are sequential, so they would let anyone
+    walk through every unlisted deck)."""
+    return short_slug(deck.pk) if deck.visibility == Deck.PUBLIC else deck.share_token
+
+
+#: A number in base 36, as short_slug writes it; share tokens are longer (16 characters).
+NUMBER_SLUG = re.compile(r"[0-9a-z]{1,8}")
+
+
 @require_GET
 def deck_short(request: HttpRequest, slug: str) -> HttpResponse:
-    """A short link (for QR codes that stay light): the deck page, if the visitor may see it."""
-    try:
-        deck_id = int(slug, 36)
-    except ValueError:
-        raise Http404("No such deck link.") from None
-    return redirect(visible_deck(request, deck_id))
+    """A short link (for QR codes that stay light): the deck page, if the visitor may see it.
+    An unlisted deck's link lets this session open the deck by its number from then on."""
+    deck = Deck.objects.filter(share_token=slug).first()
+    if deck is not None and deck.visibility == Deck.UNLISTED:
+        link_remember(request.session, slug)
+        return redirect(deck)
+    if deck is not None:
+        return redirect(visible_deck(request, deck.pk))
+    if not NUMBER_SLUG.fullmatch(slug):
+        raise Http404("No such deck link.")
+    return redirect(visible_deck(request, int(slug, 36)))
 
 
 def deck_code_target(text: str) -> str | None:
@@ -105,7 +123,7 @@ def deck_share(request: HttpRequest, data: DeckData, deck: Deck | None = None) -
     link = request.build_absolute_uri(reverse("deck_link", args=[code]))
     short = ""
     if deck is not None and deck.visibility in (Deck.PUBLIC, Deck.UNLISTED):
-        short = request.build_absolute_uri(reverse("deck_short", args=[short_slug(deck.pk)]))
+        short = request.build_absolute_uri(reverse("deck_short", args=[deck_short_slug(deck)]))
     label = f"QR code of the link to the deck {data.name}"
     return DeckShare(text=render_deck(data, "txt"), code=code, link=link, short=short,
                      label=label)

@@ -3,6 +3,8 @@ version of it."""
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -15,6 +17,12 @@ from cards.models import Card
 from decks.formats.model import SECTION_TITLES
 
 SECTION_CHOICES = list(SECTION_TITLES.items())
+
+
+def new_share_token() -> str:
+    """The secret part of an unlisted deck's link: 96 random bits, so the link of one deck
+    cannot be guessed from another's (deck numbers are sequential)."""
+    return secrets.token_urlsafe(12)
 
 
 class Deck(models.Model):
@@ -40,6 +48,10 @@ class Deck(models.Model):
     # Built from real cards: its copies are taken out of the owner's collection for every
     # other deck (collection.allocation). Not part of the decklist, so not versioned.
     sleeved = models.BooleanField(default=False)
+    # What "anyone with the link" holds (/s/<share_token>): the only way to an unlisted deck
+    # for anyone but its owner (decks.share_links).
+    share_token = models.CharField(max_length=32, unique=True, default=new_share_token,
+                                   editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -58,11 +70,18 @@ class Deck(models.Model):
         return reverse("decks:detail", args=[self.pk])
 
     @classmethod
-    def visible_to(cls, user: Any) -> models.QuerySet[Deck]:
-        """Decks this user (maybe anonymous) may open: public and unlisted ones, and their own."""
-        shared = models.Q(visibility__in=[cls.PUBLIC, cls.UNLISTED])
-        return cls.objects.filter(shared | models.Q(owner=user) if user.is_authenticated
-                                  else shared)
+    def visible_to(cls, user: Any, links: Iterable[str] = ()) -> models.QuerySet[Deck]:
+        """Decks this user (maybe anonymous, maybe None) may open by their number: public ones,
+        their own, and the unlisted ones whose link (``share_token``) they have followed. The
+        one visibility rule: every page, API route and picker that takes a deck number reads
+        through it, so a deck it leaves out is "no such deck", whether or not it exists."""
+        shown = models.Q(visibility=cls.PUBLIC)
+        held = list(links)
+        if held:
+            shown |= models.Q(visibility=cls.UNLISTED, share_token__in=held)
+        if user is not None and user.is_authenticated:
+            shown |= models.Q(owner=user)
+        return cls.objects.filter(shown)
 
 
 class DeckCard(models.Model):

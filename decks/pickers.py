@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -33,9 +34,13 @@ def _when(moment: Any) -> str:
     return date_format(timezone.localtime(moment), "j M Y, H:i")
 
 
-def deck_choices(user: Any, selected: Iterable[str] = ()) -> list[ChoiceGroup]:
+def deck_choices(user: Any, selected: Iterable[str] = (),
+                 visible: QuerySet[Deck] | None = None) -> list[ChoiceGroup]:
     """My decks, each now and at its latest versions, then the public decks of others; a
-    ``selected`` token that is in neither (an unlisted deck, an old version) is kept, first."""
+    ``selected`` token that is in neither (an unlisted deck, an old version) is kept, first,
+    named only if it is one of the ``visible`` decks (the visitor's: decks.views.visible_decks;
+    by default Deck.visible_to(user)). Any other is "Deck N", whether it is private or does
+    not exist, so the picker tells nothing that the deck's page would not."""
     groups: list[ChoiceGroup] = []
     mine: list[Deck] = []
     if user.is_authenticated:
@@ -64,17 +69,26 @@ def deck_choices(user: Any, selected: Iterable[str] = ()) -> list[ChoiceGroup]:
     if public:
         groups.append(ChoiceGroup("Public decks", public))
     known = {choice.value for group in groups for choice in group.choices}
-    extra = [Choice(token, _token_label(token)) for token in selected
-             if token and token not in known]
+    extra_tokens = [token for token in selected if token and token not in known]
+    names = _visible_names(Deck.visible_to(user) if visible is None else visible, extra_tokens)
+    extra = [Choice(token, _token_label(token, names)) for token in extra_tokens]
     if extra:
         groups.insert(0, ChoiceGroup("Chosen", extra))
     return groups
 
 
-def _token_label(token: str) -> str:
+def _visible_names(visible: QuerySet[Deck], tokens: Iterable[str]) -> dict[str, str]:
+    """The names of the decks the tokens name, by number, among those the visitor may see."""
+    numbers = {int(deck) for deck, _, _ in (t.partition(":") for t in tokens)
+               if deck.isdigit() and len(deck) < 10}
+    if not numbers:
+        return {}
+    return {str(pk): name for pk, name in visible.filter(pk__in=numbers).values_list("pk", "name")}
+
+
+def _token_label(token: str, names: dict[str, str]) -> str:
     deck, _, version = token.partition(":")
-    found = Deck.objects.filter(pk=int(deck)).values_list("name", flat=True).first() \
-        if deck.isdigit() else None
+    found = names.get(deck.lstrip("0") or "0") if deck.isdigit() else None
     name = f"“{found}”" if found else f"Deck {deck}"
     return f"{name}, version {version}" if version else name
 

@@ -3,13 +3,13 @@ dataclasses."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from cards.models import Card
@@ -182,10 +182,7 @@ def deck_set_sleeved(*, deck: Deck, sleeved: bool) -> Deck:
     return deck
 
 
-def readable_decks(user: Any) -> Any:
-    """The saved decks ``user`` may read (and so run or play against): public and unlisted
-    ones, and their own."""
-    visible = Q(visibility__in=[Deck.PUBLIC, Deck.UNLISTED])
-    if user is not None and user.is_authenticated:
-        visible |= Q(owner=user)
-    return Deck.objects.filter(visible)
+def readable_decks(user: Any, links: Iterable[str] = ()) -> Any:
+    """The saved decks ``user`` may read (and so run or play against): Deck.visible_to, the
+    one visibility rule (an unlisted deck of another only through its link's token)."""
+    return Deck.visible_to(user, links)

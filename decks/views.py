@@ -26,6 +26,7 @@ from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
+from decks.share_links import links_held
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -33,8 +34,9 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def visible_decks(request: HttpRequest) -> QuerySet[Deck]:
-    """Decks this visitor may open: public and unlisted ones, and their own."""
-    return Deck.visible_to(request.user)
+    """Decks this visitor may open: public ones, their own, and the unlisted ones whose link
+    they have followed in this session (decks.share_links)."""
+    return Deck.visible_to(request.user, links_held(getattr(request, "session", None)))
 
 
 class NotOwner(Exception):
@@ -293,7 +295,7 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
         "tokens": tokens,
         "only_differences": only_differences,
         # The two pickers: my decks and their versions, the public decks.
-        "groups": deck_choices(request.user, tokens.values()),
+        "groups": deck_choices(request.user, tokens.values(), visible_decks(request)),
     }
     if not all(tokens.values()):
         return render(request, "decks/compare.html", context)

@@ -311,7 +311,8 @@ def _compare_context(request: HttpRequest, form: GoldfishCompareForm,
             "run_groups": run_choices(request.user, (tokens or {}).values()),
             "run_tokens": tokens or {},
             "deck_groups": deck_choices(request.user, [str(form["a"].value() or ""),
-                                                       str(form["b"].value() or "")])}
+                                                       str(form["b"].value() or "")],
+                                        visible_decks(request))}
 
 
 def _compare_start(request: HttpRequest) -> HttpResponse:

@@ -8,7 +8,7 @@ and changes nothing. The engine work itself is in :mod:`playtest.play`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -118,10 +118,10 @@ def _start_at_table(deck: DeckData, owner: Any, session_token: str, seed: int,
     return game
 
 
-def readable_deck(user: Any, deck_id: int) -> Deck:
-    """A saved deck the visitor may read (public, unlisted or their own; any other is
-    Deck.DoesNotExist)."""
-    deck: Deck = readable_decks(user).get(pk=deck_id)
+def readable_deck(user: Any, deck_id: int, links: Iterable[str] = ()) -> Deck:
+    """A saved deck the visitor may read (public, their own, or unlisted and one of ``links``:
+    decks.share_links; any other is Deck.DoesNotExist)."""
+    deck: Deck = readable_decks(user, links).get(pk=deck_id)
     return deck
 
 
@@ -166,13 +166,14 @@ def opponent_groups(user: Any) -> list[OpponentGroup]:
 
 def playtest_start_from(*, user: Any, session_token: str, deck_id: int | None = None,
                         text: str | None = None, seed: int | None = None,
-                        target: int = 25, opponents: Sequence[Opponent] = ()) -> PlaytestGame:
+                        target: int = 25, opponents: Sequence[Opponent] = (),
+                        links: Iterable[str] = ()) -> PlaytestGame:
     """A new game of a saved deck the visitor may read (any other is Deck.DoesNotExist) or of
     a decklist text (DeckInputError when it does not read), solo or against ``opponents``.
     Raises DeckNotPlayable when the engine cannot play a deck."""
     source_deck = None
     if deck_id is not None:
-        source_deck = readable_deck(user, deck_id)
+        source_deck = readable_deck(user, deck_id, links)
         data = deck_data(source_deck)
     else:
         data = deck_from_text(text or "")

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from decks.deck_input import DeckInputError
 from decks.models import Deck
+from decks.share_links import links_held
 from decks.views import visible_decks
 from playtest.forms import AutoForm, MoveForm, StartForm, UndoForm
 from playtest.models import PlaytestGame
@@ -94,7 +95,8 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
         game = playtest_start_from(
             user=request.user, session_token=playtest_session_token(request.session, create=True),
             deck_id=deck.pk if deck else None, text=None if deck else data["text"],
-            seed=data["seed"], target=data["target"], opponents=opponents)
+            seed=data["seed"], target=data["target"], opponents=opponents,
+            links=links_held(request.session))
     except Deck.DoesNotExist:
         context["problem"] = "One of the opponents' decks is not one you can read."
         return render(request, "playtest/new.html", context, status=400)

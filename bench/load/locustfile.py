@@ -1,7 +1,8 @@
 """The users of a load run (locust -f bench/load/locustfile.py; `make load` starts it).
 
 Each simulated person (:class:`Person`) searches, opens card pages, validates and deals
-decklists, runs small goldfish runs and edits decks through the API with a token. Two people
+decklists, runs small goldfish runs, edits decks through the API with a token and opens the
+compare pages with one of its private decks chosen (never showing its name). Two people
 share each account, so their edits of the same decks race for real; some edits are sent stale
 on purpose. A :class:`Contributor` (`make chaos`) also proposes card edits and votes on other
 people's. Every request and every write is recorded (bench.load.records) and saved when locust
@@ -92,8 +93,9 @@ class Person(FastHttpUser):
 
     def call(self, method: str, path: str, name: str, *, signed_in: bool = True,
              refusals: tuple[int, ...] = (), body: Any = None,
-             headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        """Send one request; the status (0: no answer) and the decoded JSON body (or None)."""
+             headers: dict[str, str] | None = None, hidden: str = "") -> tuple[int, Any]:
+        """Send one request; the status (0: no answer) and the decoded JSON body (or None).
+        ``hidden``: text the answer must not hold (a private deck's name), else it failed."""
         headers = dict(headers or {})
         if signed_in:
             headers["Authorization"] = f"Token {self.token}"
@@ -111,6 +113,8 @@ class Person(FastHttpUser):
                     document = json.loads(text)
                 except ValueError:
                     problem = "a body that is not JSON"
+            if hidden and hidden in text:
+                problem = "the name of a deck the visitor may not open"
             kind = outcome(status, refusals=refusals, problem=problem)
             detail = ""
             if kind in (SERVER_ERROR, FAILED):
@@ -188,6 +192,23 @@ class Person(FastHttpUser):
         REQUESTS.append(Request(
             "goldfish run, start to done", 200, (time.perf_counter() - clock) * 1000, started,
             OK if done else FAILED, "" if done else f"run {run['id']} ended {run['status']}"))
+
+    @task(1)
+    def compare_pickers(self) -> None:
+        """The compare pages' pickers, as a visitor, with one of this account's private decks
+        chosen by its number (a version of it, or as it is): they answer, and never with the
+        deck's name (decks/pickers.py: "Deck N", as for a deck that does not exist)."""
+        if not self.seen:
+            return
+        deck = self.rng.choice(sorted(self.seen))
+        name = self.seen[deck][1]["name"]
+        path, label = self.rng.choice([
+            (f"/decks/compare/?a={deck}:1", "GET /decks/compare/?a=[id]:1"),
+            (f"/decks/compare/?a={deck}&b={deck}", "GET /decks/compare/?a=[id]&b=[id]"),
+            (f"/goldfish/compare/?deck_a={deck}", "GET /goldfish/compare/?deck_a=[id]"),
+        ])
+        # Both sides chosen: the compare itself, a 404 for a deck the visitor may not open.
+        self.call("GET", path, label, signed_in=False, refusals=(404,), hidden=name)
 
     # --- deck writes -----------------------------------------------------------------------
 

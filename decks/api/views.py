@@ -67,9 +67,10 @@ def deck_versioned(deck: Deck) -> Versioned:
 
 
 class DeckViewSet(viewsets.ModelViewSet[Deck]):
-    """Your decks. Others' public and unlisted decks can be read by id; private ones are
-    invisible (404). Every write must name the version it is based on (If-Match or
-    `version`); a stale write is refused with the current version and nothing is lost."""
+    """Your decks. Others' public decks can be read by id; their private and unlisted ones are
+    invisible (404: an unlisted deck is shared by its link, /s/<token>, not by its number).
+    Every write must name the version it is based on (If-Match or `version`); a stale write is
+    refused with the current version and nothing is lost."""
 
     serializer_class = DeckSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]

@@ -12,6 +12,7 @@ import csv
 import io
 from collections.abc import Mapping
 
+from decks.formats.csv_cells import cell_in, cell_out
 from decks.formats.json_format import MAX_COUNT
 from decks.formats.model import (
     MAX_PLAYERS,
@@ -42,18 +43,20 @@ def render_csv(deck: Deck, cards: Mapping[str, CardRef]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
-    writer.writerow(["#name", "", "", deck.name])
-    writer.writerow(["#players", "", "", str(deck.players)])
+    rows: list[list[object]] = [["#name", "", "", deck.name],
+                                ["#players", "", "", str(deck.players)]]
     if deck.description:
-        writer.writerow(["#description", "", "", deck.description])
+        rows.append(["#description", "", "", deck.description])
     for section, entry in deck.all_entries():
         card = cards.get(entry.card_id)
-        writer.writerow([section, entry.count, entry.card_id, card.name if card else ""])
+        rows.append([section, entry.count, entry.card_id, card.name if card else ""])
+    writer.writerows([cell_out(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
 def parse_csv(text: str, resolve: Resolver) -> Deck:
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = [[cell_in(cell) for cell in row]
+            for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
     if not rows or [c.strip().casefold() for c in rows[0]] != HEADER:
         raise DeckCsvError([f"line 1: the header must be {','.join(HEADER)}"])
     problems: list[str] = []

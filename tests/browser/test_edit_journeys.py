@@ -31,6 +31,7 @@ from decks.models import Deck
 from decks.services import catalogue_resolver, deck_data, deck_save
 from decks.validation import deck_validate
 from edits.models import Edit
+from tests.accounts.queued_mail import deliver_queued_mail
 from tests.browser.conftest import LIVE_DATABASE
 from tests.browser.person import Person
 from tests.browser.test_account_journeys import link_in
@@ -146,6 +147,7 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
 
     # Signed up a minute ago, the address verified by the link in the mail.
     sign_up(person, page, site, "ada")
+    deliver_queued_mail()  # as the background worker does
     page.goto(site + link_in(mailoutbox[-1], "/accounts/verify/"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Address verified")
 

@@ -98,11 +98,14 @@ def test_a_private_deck_is_invisible_to_other_users(ada: Client, bob: Client) ->
     assert deck["id"] not in [d["id"] for d in bob.get("/api/decks/").json()["results"]]
 
 
-def test_an_unlisted_deck_is_readable_by_link_but_not_listed(ada: Client, bob: Client) -> None:
+def test_an_unlisted_deck_is_not_readable_by_its_number_but_by_its_owner(ada: Client,
+                                                                         bob: Client) -> None:
+    # Numbers are sequential: an unlisted deck is shared by its link's token (/s/<token>).
     deck = create(ada, visibility="unlisted")
-    assert bob.get(f"/api/decks/{deck['id']}/").status_code == 200
+    assert ada.get(f"/api/decks/{deck['id']}/").status_code == 200
+    assert bob.get(f"/api/decks/{deck['id']}/").status_code == 404
     anonymous = Client()
-    assert anonymous.get(f"/api/decks/{deck['id']}/").status_code == 200
+    assert anonymous.get(f"/api/decks/{deck['id']}/").status_code == 404
     assert deck["id"] not in [d["id"] for d in anonymous.get("/api/decks/").json()["results"]]
 
 

@@ -175,10 +175,20 @@ def test_private_decks_are_invisible_to_others_everywhere(ada: Client, bob: Clie
     assert bob.post(f"/decks/{deck.pk}/clone/").status_code == 404
 
 
-def test_an_unlisted_deck_is_readable_by_link(bob: Client, ada: Client) -> None:
+def test_an_unlisted_deck_is_readable_by_its_link_not_by_its_number(bob: Client,
+                                                                     ada: Client) -> None:
     deck = ada_deck(visibility=Deck.UNLISTED)
-    assert Client().get(f"/decks/{deck.pk}/").status_code == 200
-    assert bob.get(f"/decks/{deck.pk}/").status_code == 200
+    visitor = Client()
+    assert visitor.get(f"/decks/{deck.pk}/").status_code == 404
+    assert bob.get(f"/decks/{deck.pk}/").status_code == 404
+    assert ada.get(f"/decks/{deck.pk}/").status_code == 200
+    # The link opens the deck, and its pages by number for this session from then on.
+    followed = visitor.get(f"/s/{deck.share_token}")
+    assert followed.status_code == 302 and followed["Location"] == f"/decks/{deck.pk}/"
+    for url in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/history/",
+                f"/decks/{deck.pk}/print/", f"/decks/{deck.pk}/goldfish/"):
+        assert visitor.get(url).status_code == 200, url
+    assert bob.get(f"/decks/{deck.pk}/").status_code == 404  # bob has not followed it
 
 
 # --- the builder and its edits --------------------------------------------------------------

@@ -49,6 +49,34 @@ def test_a_public_deck_has_a_short_link_and_its_qr_holds_it(client: Client, bob:
     assert client.get("/s/not-a-slug").status_code == 404
 
 
+def test_an_unlisted_deck_is_shared_by_an_unguessable_token_not_its_number(
+        client: Client, bob: Client) -> None:
+    sample = Deck.objects.get(owner__username="samples", name="Guild Merchants")
+    ada = User.objects.create_user("ada")
+    owner = Client()
+    owner.force_login(ada)
+    unlisted = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.UNLISTED)
+    other = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.UNLISTED)
+    assert len(unlisted.share_token) >= 16 and unlisted.share_token != other.share_token
+    # The owner's page offers the token's link, not the number's.
+    page = owner.get(f"/decks/{unlisted.pk}/").content.decode()
+    assert f'value="http://testserver/s/{unlisted.share_token}"' in page
+    assert f"/s/{short_slug(unlisted.pk)}\"" not in page
+    # A walk over the numbers finds nothing, by any route that takes one.
+    for url in (f"/s/{short_slug(unlisted.pk)}", f"/decks/{unlisted.pk}/",
+                f"/api/decks/{unlisted.pk}/", f"/api/decks/{unlisted.pk}/export/?to=txt"):
+        assert client.get(url).status_code == 404, url
+        assert bob.get(url).status_code == 404, url
+    # The link opens it for whoever follows it, and only it.
+    assert bob.get(f"/s/{unlisted.share_token}")["Location"] == f"/decks/{unlisted.pk}/"
+    assert bob.get(f"/decks/{unlisted.pk}/").status_code == 200
+    assert bob.get(f"/decks/{other.pk}/").status_code == 404
+    # Made private, the link opens nothing any more, even for those who followed it.
+    Deck.objects.filter(pk=unlisted.pk).update(visibility=Deck.PRIVATE)
+    assert bob.get(f"/decks/{unlisted.pk}/").status_code == 404
+    assert bob.get(f"/s/{unlisted.share_token}").status_code == 404
+
+
 def test_the_short_link_makes_the_qr_code_lighter(client: Client) -> None:
     sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
     public = client.get(f"/decks/{sample.pk}/print/").content.decode()

@@ -103,6 +103,7 @@ def test_a_database_from_before_the_move_migrates_with_every_row(
     assert set(connection.introspection.table_names()) - LATER_TABLES == tables
     deck = Deck.objects.get(pk=ids["deck"])
     assert deck.sleeved and DeckCard.objects.get(deck=deck).count == 2
+    assert len(deck.share_token) == 16  # decks/migrations/0008 gave the old deck its link
     assert DeckVersion.objects.get(deck=deck).summary == "first"
     collection = Collection.objects.get(owner_id=ids["user"])
     assert collection.version == 3
@@ -141,6 +142,9 @@ def test_a_backup_made_before_the_move_restores_after_it(settings: Any, tmp_path
     assert code == 0, err
     ada = User.objects.get(username="ada")
     assert Deck.objects.filter(owner=ada, sleeved=True).count() == 1
+    # The archive has no share tokens: each deck gets its own on the way in.
+    tokens = list(Deck.objects.values_list("share_token", flat=True))
+    assert len(set(tokens)) == len(tokens) >= 2 and all(len(t) == 16 for t in tokens)
     assert CollectionEntry.objects.filter(collection__owner=ada).count() == 1
     run = GoldfishRun.objects.get()
     assert run.status == "done" and run.report is not None and run.report["games"] == 200

@@ -146,8 +146,9 @@ def test_decks_to_compare_are_chosen_from_my_decks_their_versions_and_the_public
     assert any(label == "Kalim Faithful (by samples)" for _, label, _ in a)
     b = options(page, "compare-b")
     assert (str(deck.pk), "Mine, leaner: now (version 2)", True) in b
-    # A deck reached by its address but not listed (another's unlisted deck) stays chosen.
+    # A deck reached by its link but not listed (another's unlisted deck) stays chosen.
     other = deck_save(owner=User.objects.create_user("bob"), data=data, visibility=Deck.UNLISTED)
+    ada.get(f"/s/{other.share_token}")
     page = ada.get(f"/decks/compare/?a={other.pk}&b={deck.pk}").content.decode()
     assert (str(other.pk), "“Kalim Faithful”", True) in options(page, "compare-a")
 
