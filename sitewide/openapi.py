@@ -21,6 +21,7 @@ from sitewide.problems import PROBLEM_CONTENT_TYPE, ProblemSerializer
 # What each problem answer means, as the schema says it.
 PROBLEM_ANSWERS = {
     "400": "The request is not valid; the problem says what is wrong (`errors`: each field).",
+    "401": "No credentials: send the token (or sign in) to act on your own account.",
     "403": "Refused: sign in first (a token or a session), or you may not do this; also a "
            "token that is not valid.",
     "404": "Not found: no such resource, one you may not see, or no such page of a list.",
