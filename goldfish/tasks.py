@@ -116,18 +116,18 @@ def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
                     continue
                 playing.remove(current)
                 continue
-            if on_leased is not None:
-                on_leased(chunk)
             renew = partial(goldfish_chunk_renew, chunk=chunk, worker=worker)
-            try:
-                if current.pk not in prepared:
-                    prepared[current.pk] = run_prepared(current)
-                with Heartbeat(renew, now=now, background=background) as beating:
+            with Heartbeat(renew, now=now, background=background) as beating:
+                if on_leased is not None:
+                    on_leased(chunk)
+                try:
+                    if current.pk not in prepared:
+                        prepared[current.pk] = run_prepared(current)
                     tally = play_chunk(prepared[current.pk], run_spec(current), chunk, beating)
-            except Exception as error:
-                retry_outage(partial(goldfish_run_fail, run_id=current.pk,
-                                     error=f"{type(error).__name__}: {error}", now=now))
-                raise
+                except Exception as error:
+                    retry_outage(partial(goldfish_run_fail, run_id=current.pk,
+                                         error=f"{type(error).__name__}: {error}", now=now))
+                    raise
             if tally is not None:
                 retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker,
                                      tally=tally, now=now))
