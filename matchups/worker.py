@@ -27,6 +27,7 @@ from django.utils import timezone
 from decks.formats.json_format import deck_from_dict
 from matchups.games import card_names
 from matchups.models import MatchupRun
+from matchups.tallies import tally_from_data, tally_to_data
 from rules.cards import CardFacts
 from rules.game import engine
 from rules.game.config import GameConfig
@@ -81,8 +82,7 @@ def matchup_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
         Q(status=MatchupRun.QUEUED)
         | Q(status=MatchupRun.RUNNING, lease_expires__lt=moment),
         pk=run_id,
-    ).update(status=MatchupRun.RUNNING, started_at=moment, games_done=0,
-             lease_expires=moment + LEASE))
+    ).update(status=MatchupRun.RUNNING, started_at=moment, lease_expires=moment + LEASE))
     run = MatchupRun.objects.filter(pk=run_id).first()
     if run is None:
         return "missing"
@@ -92,28 +92,38 @@ def matchup_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
     config = run_config(run)
     try:
         prepared = stored_decks(run)
-        tallies = []
+        # Go on after the chunks a former worker stored; the tally of a pairing it had begun
+        # is the last one, and its games go on from the next chunk.
+        tallies = ([tally_from_data(t) for t in json.loads(run.played_json)]
+                   if run.played_json else [])
+        before = run.games_done if run.played_json else 0
         with Heartbeat(partial(_renew_lease, run_id, moment), now=now,
                        background=background) as beating:
             # A matchup is one table of every deck; a gauntlet or a matrix its pairings in
             # order, each played as the matchup of its two decks (rules.game.gauntlet).
             for number, pair in enumerate(run.pairs):
+                if (number + 1) * run.games <= before:
+                    continue  # played by a former worker
                 decks = [prepared[d] for d in pair]
                 pair_spec_ = (spec if run.mode == "matchup"
                               else pair_spec(spec, (pair[0], pair[1])))
-                total = MatchupTally(len(decks))
+                if len(tallies) == number:
+                    tallies.append(MatchupTally(len(decks)))
+                total = tallies[number]
                 for first, last in chunks(run.games, CHUNK):
+                    if number * run.games + last <= before:
+                        continue
                     for a, b in chunks(last - first + 1, SLICE_GAMES):
                         total.merge(run_chunk(decks, pair_spec_, config, first + a - 1,
                                               first + b - 1))
                         if not beating.beat():
                             run.refresh_from_db()
                             return run.status  # cancelled, or another worker took it over
-                    done = number * run.games + last
-                    if not retry_locked(partial(_record_progress, run_id, moment, done, now)):
+                    played = json.dumps([tally_to_data(t) for t in tallies])
+                    if not retry_locked(partial(_record_progress, run_id, moment,
+                                                number * run.games + last, played, now)):
                         run.refresh_from_db()
                         return run.status
-                tallies.append(total)
         names = card_names(prepared)
         if run.mode == "matchup":
             report = build_matchup_report(tallies[0], names=run.deck_names, card_names=names,
@@ -145,9 +155,10 @@ def _renew_lease(run_id: Any, started: datetime, moment: datetime) -> bool:
             lease_expires=moment + LEASE)))
 
 
-def _record_progress(run_id: Any, started: datetime, games_done: int, now: Clock) -> int:
+def _record_progress(run_id: Any, started: datetime, games_done: int, played: str,
+                     now: Clock) -> int:
     # Only while the run is still this worker's (its start time is the mark): not cancelled,
     # nor taken over by another worker after this one's lease expired.
     return MatchupRun.objects.filter(pk=run_id, status=MatchupRun.RUNNING,
                                      started_at=started).update(
-        games_done=games_done, lease_expires=now() + LEASE)
+        games_done=games_done, played_json=played, lease_expires=now() + LEASE)
