@@ -1,16 +1,16 @@
 """Playing a matchup run on a worker (the task is :mod:`matchups.tasks`).
 
 A run is played by one task, a chunk of games at a time; after each chunk the task stores the
-games done (the progress). The report is built from the chunks' tallies merged in order, so it
-is the ``matchup`` command's, byte for byte.
+games done (the progress) and the tallies so far (matchups.tallies). The report is built from
+the chunks' tallies merged in order, so it is the ``matchup`` command's, byte for byte.
 
 The run is leased to its worker for :data:`LEASE` (15 s) at a time, and the worker's heartbeat
 renews the lease every 5 s while it plays (sitewide.heartbeat); it plays each chunk in slices of
-:data:`SLICE_GAMES` games and looks at its heartbeat between them. A worker that dies loses its
-tally: 15 s after its last heartbeat, whoever looks at the run (the API or the report page,
-matchups.runs.matchup_run_nudge) queues it again and it is played from its first game; the dead
-worker, should it wake, finds the run no longer its own at its next heartbeat and stops, as a
-worker does when the run is cancelled.
+:data:`SLICE_GAMES` games and looks at its heartbeat between them. A worker that dies loses only
+the chunk it was playing: 15 s after its last heartbeat, whoever looks at the run (the API or
+the report page, matchups.runs.matchup_run_nudge) queues it again, and the worker that takes it
+goes on from the tallies stored. The dead worker, should it wake, finds the run no longer its
+own at its next heartbeat and stops, as a worker does when the run is cancelled.
 """
 
 from __future__ import annotations
