@@ -7,14 +7,19 @@ How it holds up when things go wrong:
   ``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two workers never wait on each
   other; on SQLite (one writer at a time, no row locks) an ``UPDATE ... WHERE`` the chunk is
   still free, which only one worker can win.
-* **A worker dies** mid-chunk: its lease expires (:data:`LEASE`) and the chunk is leased
-  again. Someone must come back to do it: every run has a *watchdog*, a deferred task due when
-  the leases it saw expire (``watch_at``); it works like any other task and, if the run is
+* **Heartbeats.** A lease is short (:data:`LEASE`, 15 s); the worker playing a chunk renews
+  it every 5 s (:func:`goldfish_chunk_renew`, :mod:`sitewide.heartbeat`), and plays the chunk in
+  slices of games (:func:`slice_games`) so that it notices soon when the lease is lost.
+* **A worker dies** mid-chunk: its lease expires 15 s after its last heartbeat and the chunk is
+  leased again. Someone must come back to do it: every run has a *watchdog*, a deferred task due
+  when the leases it saw expire (``watch_at``); it works like any other task and, if the run is
   still not finished, schedules the next one. Should the watchdog die too, whoever looks at the
-  run (the API or the report page) starts a new one once it is overdue
+  run (the API or the report page) starts a new one once it is :data:`WATCHDOG_LATE`
   (:func:`goldfish_run_nudge`).
-* **A chunk played twice** (a slow worker whose lease expired) counts once: only the first
-  completed tally is stored, and only that completion moves the run's counter.
+* **A worker that lost its lease** (it stalled past its lease and another worker took the
+  chunk) finds out at its next heartbeat and stops playing that chunk. A chunk played twice
+  counts once all the same: only the first completed tally is stored, and only that completion
+  moves the run's counter.
 * **The report** is built once every chunk is done, from the tallies in chunk order, with
   :func:`~rules.game.report.build_report`: the same bytes as the ``goldfish`` command.
 * **SQLite's "database is locked"** on a write is retried (:mod:`sitewide.db_retry`).
@@ -43,14 +48,24 @@ from goldfish.models import GoldfishChunk, GoldfishRun
 from rules.game.config import GameConfig
 from rules.game.report import Tally, build_report
 from rules.game.runner import RunSpec
+from sitewide import heartbeat
 from sitewide.db_retry import retry_locked
 
 type Clock = Callable[[], datetime]
 
 
-#: How long a worker holds a chunk: far longer than a chunk takes (a few seconds), so a live
-#: worker never loses its lease; a dead worker's chunk waits this long to be played again.
-LEASE = timedelta(seconds=120)
+#: How long a lease lasts after its last renewal (sitewide.heartbeat): a live worker renews it
+#: every 5 s while it plays; a dead worker's chunk waits this long to be played again.
+LEASE = heartbeat.LEASE
+#: How late a watchdog may be before whoever looks at the run starts another: late because
+#: every worker is busy (then more tasks would only queue behind it) or because the worker
+#: running it died, which a minute or two tells apart.
+WATCHDOG_LATE = timedelta(seconds=120)
+#: Games a worker plays between two looks at its heartbeat: at most about 2 s of greedy or
+#: random games (at worst 0.2 s a game measured, interpreted, on a loaded machine); one
+#: lookahead game (7 to 22 s each compiled, on a loaded machine: the heartbeat's thread keeps
+#: the lease meanwhile).
+SLICE_GAMES = 10
 #: Tasks started per run: as many workers as there are can share one run.
 PARALLEL = 2
 
@@ -106,6 +121,20 @@ def goldfish_chunk_lease(*, run_id: Any, worker: str, now: Clock = timezone.now
         return chunk
 
     return retry_locked(take)
+
+
+def slice_games(policy: str) -> int:
+    return 1 if policy.startswith("lookahead") else SLICE_GAMES
+
+
+def goldfish_chunk_renew(moment: datetime, *, chunk: GoldfishChunk, worker: str) -> bool:
+    """The heartbeat: extend the worker's lease on ``chunk`` to ``moment`` + LEASE while it is
+    still this worker's lease (this very one: the attempt it took is the mark). False when it is
+    not: another worker took the chunk over, or it was completed or skipped."""
+    return retry_locked(lambda: bool(GoldfishChunk.objects.filter(
+        pk=chunk.pk, status=GoldfishChunk.RUNNING, lease_owner=worker[:100],
+        attempts=chunk.attempts,
+    ).update(lease_expires=moment + LEASE)))
 
 
 def goldfish_chunks_release(*, run_id: Any, worker: str) -> int:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
-from goldfish.chunks import LEASE, PARALLEL, Clock, claim_watch, skip_rest
+from goldfish.chunks import LEASE, PARALLEL, WATCHDOG_LATE, Clock, claim_watch, skip_rest
 from goldfish.games import (
     DeckNotPlayable,
     contents_hash,
@@ -169,15 +169,15 @@ def goldfish_run_cancel(*, run: GoldfishRun, now: Clock = timezone.now) -> Goldf
 
 def goldfish_run_nudge(*, run: GoldfishRun, now: Clock = timezone.now) -> bool:
     """Called whenever someone looks at an unfinished run: if its watchdog is overdue by more
-    than a lease (its worker died, or no worker was running), start a new task and watchdog.
-    True when it did."""
+    than WATCHDOG_LATE (its worker died, or no worker was running), start a new task and
+    watchdog. True when it did."""
     if not run.active or run.watch_at is None:
         return False
     moment = now()
-    if run.watch_at > moment - LEASE:
+    if run.watch_at > moment - WATCHDOG_LATE:
         return False
     due = moment + LEASE
-    if not claim_watch(run.pk, moment - LEASE, due):
+    if not claim_watch(run.pk, moment - WATCHDOG_LATE, due):
         return False
     run.watch_at = due
     transaction.on_commit(lambda: enqueue_run(str(run.pk), now=True, watchdog=due))

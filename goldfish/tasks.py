@@ -1,5 +1,6 @@
 """The goldfish worker's task (Django's tasks API; ``manage.py db_worker`` runs it): play a
-run's free chunks, then make sure a watchdog comes back for chunks that other workers hold.
+run's free chunks, each with a heartbeat that keeps its lease (sitewide.heartbeat), then make
+sure a watchdog comes back for chunks that other workers hold.
 
 A database that goes away meanwhile (PostgreSQL restarted) does not fail the task: each of its
 database steps is tried again until the database is back (sitewide.db_retry.retry_outage); each
@@ -29,15 +30,19 @@ from goldfish.chunks import (
     default_worker_id,
     goldfish_chunk_complete,
     goldfish_chunk_lease,
+    goldfish_chunk_renew,
     goldfish_chunks_release,
     goldfish_run_fail,
     goldfish_run_finish,
     run_prepared,
     run_spec,
+    slice_games,
 )
 from goldfish.models import GoldfishChunk, GoldfishRun
-from rules.game.runner import run_chunk
+from rules.game.report import Tally
+from rules.game.runner import RunSpec, chunks, run_chunk
 from sitewide.db_retry import retry_outage
+from sitewide.heartbeat import Heartbeat
 
 #: Set by the reliability tests only (tests/goldfish/test_workers.py): the worker says on
 #: stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
@@ -54,7 +59,7 @@ def goldfish_work(context: TaskContext, run_id: str) -> str:
     ids = context.task_result.worker_ids
     worker = f"{ids[-1] if ids else 'worker'}@{default_worker_id()}"
     hold = os.environ.get(HOLD_AFTER_LEASE)
-    return goldfish_run_work(run_id=run_id, worker=worker,
+    return goldfish_run_work(run_id=run_id, worker=worker, background=True,
                              on_leased=_holder(hold) if hold else None)
 
 
@@ -84,10 +89,12 @@ def enqueue_run(run_id: str, *, now: bool = False, count: int = 1,
 
 
 def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
+                      background: bool = False,
                       on_leased: Callable[[GoldfishChunk], None] | None = None) -> str:
     """What a worker does for a run: play free chunks until none is left, finish the run if
     every chunk is done, otherwise make sure a watchdog will come back. Returns the status.
-    Every database step waits out an outage (retry_outage)."""
+    Every database step waits out an outage (retry_outage). ``background``: the heartbeat
+    renews the lease from a thread of its own (a worker process; see sitewide.heartbeat)."""
     run = retry_outage(lambda: GoldfishRun.objects.filter(pk=run_id).first())
     if run is None:
         return "missing"  # deleted (its deck's owner left) before a worker got to it
@@ -109,25 +116,41 @@ def goldfish_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
                     continue
                 playing.remove(current)
                 continue
-            if on_leased is not None:
-                on_leased(chunk)
-            try:
-                if current.pk not in prepared:
-                    prepared[current.pk] = run_prepared(current)
-                tally = run_chunk(prepared[current.pk], run_spec(current), chunk.first,
-                                  chunk.last)
-            except Exception as error:
-                retry_outage(partial(goldfish_run_fail, run_id=current.pk,
-                                     error=f"{type(error).__name__}: {error}", now=now))
-                raise
-            retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker,
-                                 tally=tally, now=now))
+            renew = partial(goldfish_chunk_renew, chunk=chunk, worker=worker)
+            with Heartbeat(renew, now=now, background=background) as beating:
+                if on_leased is not None:
+                    on_leased(chunk)
+                try:
+                    if current.pk not in prepared:
+                        prepared[current.pk] = run_prepared(current)
+                    tally = play_chunk(prepared[current.pk], run_spec(current), chunk, beating)
+                except Exception as error:
+                    retry_outage(partial(goldfish_run_fail, run_id=current.pk,
+                                         error=f"{type(error).__name__}: {error}", now=now))
+                    raise
+            if tally is not None:
+                retry_outage(partial(goldfish_chunk_complete, chunk=chunk, worker=worker,
+                                     tally=tally, now=now))
     for current in turns:
         retry_outage(partial(goldfish_run_finish, run_id=current.pk, now=now))
         retry_outage(current.refresh_from_db)
         if current.active and current.pk == run.pk:
             retry_outage(partial(_watch_again, current, now))
     return run.status
+
+
+def play_chunk(prepared: Any, spec: RunSpec, chunk: GoldfishChunk,
+               beating: Heartbeat) -> Tally | None:
+    """The chunk's tally, its games played in slices merged in order (the same tally as in one
+    go); None when the heartbeat found the lease lost before the last slice: another worker
+    plays the chunk now."""
+    total = Tally()
+    size = slice_games(spec.policy)
+    for first, last in chunks(chunk.last - chunk.first + 1, size):
+        total.merge(run_chunk(prepared, spec, chunk.first + first - 1, chunk.first + last - 1))
+        if not beating.beat() and chunk.first + last - 1 < chunk.last:
+            return None
+    return total
 
 
 def _watch_again(run: GoldfishRun, now: Clock) -> None:

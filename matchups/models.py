@@ -63,9 +63,14 @@ class MatchupRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Held by the worker playing the run, renewed after every chunk of games; once it has
-    # expired (the worker died) whoever looks at the run starts it again (matchups.runs).
+    # Held by the worker playing the run, renewed every 5 s by its heartbeat; once it has
+    # expired (the worker died) whoever looks at the run queues it again (matchups.runs).
+    # While queued: when a look may queue it again if no worker has taken it.
     lease_expires = models.DateTimeField(null=True, blank=True)
+    # The tallies of the games played so far (``games_done``), one per pairing begun
+    # (matchups.tallies), stored with the progress after every chunk: a worker that takes the
+    # run over goes on from there. JSON text, so that the tallies' keys keep their order.
+    played_json = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-created_at"]

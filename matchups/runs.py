@@ -23,7 +23,7 @@ from decks.models import Deck
 from matchups.games import deck_names, prepare_decks
 from matchups.models import MatchupRun
 from matchups.tasks import matchup_work
-from matchups.worker import LEASE, Clock
+from matchups.worker import QUEUED_WAIT, Clock
 from rules.decklist import Deck as DeckData
 from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
@@ -132,7 +132,7 @@ def matchup_run_start(*, decks: Sequence[DeckData], options: MatchupOptions, use
             contents_hash=key, mode=options.mode, games=options.games, seed=options.seed,
             policy=options.policy, target=options.target, round_cap=ROUND_CAP,
             rules_version=RULES_VERSION,
-            lease_expires=now() + LEASE)
+            lease_expires=now() + QUEUED_WAIT)
 
     try:
         run = retry_locked(create)
@@ -167,14 +167,15 @@ def matchup_run_cancel(*, run: MatchupRun, now: Clock = timezone.now) -> Matchup
 
 def matchup_run_nudge(*, run: MatchupRun, now: Clock = timezone.now) -> bool:
     """Called whenever someone looks at an unfinished run: if its lease has expired (its worker
-    died, or no worker had taken it), queue it again for the next worker. True when it did."""
+    died: 15 s after its last heartbeat; or no worker took it within QUEUED_WAIT), queue it again
+    for the next worker. True when it did."""
     if not run.active:
         return False
     moment = now()
     if not retry_locked(lambda: MatchupRun.objects.filter(
             Q(lease_expires__isnull=True) | Q(lease_expires__lt=moment),
             pk=run.pk, status__in=MatchupRun.ACTIVE).update(status=MatchupRun.QUEUED,
-                                                            lease_expires=moment + LEASE)):
+                                                            lease_expires=moment + QUEUED_WAIT)):
         return False
     _enqueue_on_commit(run)
     return True

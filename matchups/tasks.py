@@ -16,4 +16,4 @@ def matchup_work(context: TaskContext, run_id: str) -> str:
     """Play a matchup run; returns its status."""
     ids = context.task_result.worker_ids
     worker = f"{ids[-1] if ids else 'worker'}@{socket.gethostname()}:{os.getpid()}"
-    return matchup_run_work(run_id=run_id, worker=worker)
+    return matchup_run_work(run_id=run_id, worker=worker, background=True)

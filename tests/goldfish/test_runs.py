@@ -15,6 +15,7 @@ from django_tasks_db.models import DBTaskResult
 
 from goldfish.chunks import (
     LEASE,
+    WATCHDOG_LATE,
     goldfish_chunk_complete,
     goldfish_chunk_lease,
     goldfish_run_finish,
@@ -210,7 +211,9 @@ def test_an_overdue_watchdog_is_replaced_when_someone_looks_at_the_run(
     tasks = DBTaskResult.objects.filter(task_path="goldfish.tasks.goldfish_work")
     with django_capture_on_commit_callbacks(execute=True):
         assert not goldfish_run_nudge(run=run, now=clock)  # the watchdog is not due yet
-        clock.advance(seconds=2 * LEASE.total_seconds() + 1)
+        clock.advance(seconds=LEASE.total_seconds() + WATCHDOG_LATE.total_seconds() - 1)
+        assert not goldfish_run_nudge(run=run, now=clock)  # late, but not that late
+        clock.advance(seconds=2)
         assert goldfish_run_nudge(run=run, now=clock)
         assert not goldfish_run_nudge(run=run, now=clock)  # one new watchdog, not one a look
     assert tasks.count() == 2  # one to work now, one watchdog

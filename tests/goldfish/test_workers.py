@@ -12,6 +12,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
+from goldfish.chunks import LEASE
 from goldfish.runs import RunOptions
 from tests.conftest import CATALOGUES, ROOT
 from tests.goldfish.helpers import SAMPLE, command_report_json
@@ -68,7 +70,8 @@ class Sandbox:
             "import json; from goldfish.models import GoldfishRun; "
             f"run = GoldfishRun.objects.get(pk={run_id!r}); "
             "print(json.dumps({'status': run.status, 'done': run.chunks_done, "
-            "'report': run.report_json, 'chunks': [[c.index, c.status, c.lease_owner] "
+            "'report': run.report_json, 'chunks': [[c.index, c.status, c.lease_owner, "
+            "c.lease_expires and c.lease_expires.isoformat()] "
             "for c in run.chunks.order_by('index')]}))")
         return state
 
@@ -106,17 +109,27 @@ def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path) -> None:
     assert wait_for_lease(doomed) == 0
     doomed.send_signal(signal.SIGKILL)
     assert doomed.wait(timeout=TIMEOUT) == -signal.SIGKILL
+    killed = datetime.now(UTC)
     state = sandbox.state(run_id)
     assert (state["status"], state["done"], state["chunks"][0][1]) == ("running", 0, "running")
     dead_owner = state["chunks"][0][2]
+    # The chunk is free again at most one lease (15 s) after the kill, not 120 s.
+    free_at = datetime.fromisoformat(state["chunks"][0][3])
+    assert timedelta(0) < free_at - killed <= LEASE
 
-    # The other task plays the two free chunks; the dead worker's lease still holds chunk 0.
+    # The other task plays the two free chunks; the dead worker's lease still holds chunk 0
+    # (held for an hour here, so that a slow machine does not reach its expiry meanwhile).
+    sandbox.python(
+        "import json; from datetime import timedelta; from django.utils import timezone; "
+        "from goldfish.models import GoldfishChunk; "
+        f"print(json.dumps(GoldfishChunk.objects.filter(run_id={run_id!r}, status='running')"
+        ".update(lease_expires=timezone.now() + timedelta(hours=1))))")
     sandbox.work()
     state = sandbox.state(run_id)
     assert (state["status"], state["done"]) == ("running", 2)
-    assert state["chunks"][0][1:] == ["running", dead_owner]
+    assert state["chunks"][0][1:3] == ["running", dead_owner]
 
-    # Two minutes later: the lease has expired and the run's watchdog is due.
+    # Later: the lease has expired and the run's watchdog is due.
     sandbox.python(
         "import json; from datetime import timedelta; from django.utils import timezone; "
         "from goldfish.models import GoldfishChunk; from django_tasks_db.models import "
@@ -167,5 +180,5 @@ def test_two_workers_on_one_run_give_the_report_of_one(postgres_database: str,
         assert worker.returncode == 0, errors
     state = sandbox.state(run_id)
     assert (state["status"], state["done"]) == ("done", 6)
-    assert len({owner for _, _, owner in state["chunks"]}) == 2
+    assert len({owner for _, _, owner, _ in state["chunks"]}) == 2
     assert state["report"] == command_report_json(RunOptions(games=60, seed=5))
