@@ -1397,6 +1397,33 @@ def test_berserk_starts_a_second_combat_against_a_new_target() -> None:
     assert not alive(state, w1) and state.wounds.get(w2) == 1
 
 
+@pytest.mark.parametrize(("keywords", "may_hit_the_flyer"), [
+    pytest.param("Berserk.", False, id="no-ranged-no-flight"),
+    pytest.param("Berserk. Ranged.", True, id="ranged"),
+    pytest.param("Berserk. Flight.", True, id="flight"),
+])
+def test_a_berserk_troop_s_new_target_follows_flight_and_ranged(keywords: str,
+                                                                  may_hit_the_flyer: bool) -> None:
+    # Berserk: "Treat this new round as a completely new combat", so its new target is one it
+    # may assign to: "Flyers cannot be assigned by a card without the ranged or flight
+    # ability."
+    state, (mad,), (wolf, hawk, boar) = battle_game(
+        [troop("mad", offense=9, defense=9, vitality=5, abilities=keywords)],
+        [wanderer("w1", offense=0, defense=0, vitality=1),
+         wanderer("hawk", offense=0, defense=0, vitality=5, abilities="Flight."),
+         wanderer("boar", offense=0, defense=0, vitality=5)])
+    hunt(state, [wolf, hawk, boar], [mad])
+    act(state, Action("separate", mad, wolf))
+    while state.combat is not None and state.combat.step == "assign":
+        act(state, Action("done"))
+    set_dice(state, [3] * 8)
+    act(state, Action("done"))
+    take_bounty(state)
+    assert state.combat is not None and state.combat.step == "berserk"
+    targets = {a.target for a in engine.legal_actions(state) if a.kind == "berserk"}
+    assert targets == ({hawk, boar} if may_hit_the_flyer else {boar})
+
+
 def test_the_wall_is_filled_before_any_other_assignment() -> None:
     # "If a wall is present the attacking lord or wanderer group must assign troops/wanderers
     # to the wall until the wall's block capacity is filled" (then the sides take turns).
