@@ -145,6 +145,8 @@ def table_layout(state: GameState, links: Links, seat: int = 0) -> dict[str, Any
         "city": tokens(state.city), "city_total": sum(state.city),
         "fines_due": me.fines_due, "discards_left": me.discards_left,
         "private": private,
+        # Citizens who lost their residence, their fate the player's decision now.
+        "homeless": [card_entry(state, i, links) for i in me.homeless],
         "defensive": [_with_attachments(state, i, links) for i in zones["defensive"]],
         "wanderers": [card_entry(state, i, links) for i in zones["wanderers"]],
         "hand": [card_entry(state, i, links) for i in zones["hand"]],
@@ -218,6 +220,8 @@ def _related(state: GameState, action: Action) -> list[int]:
 
 def _zone_word(state: GameState, instance: int) -> str:
     zone = state.where[instance]
+    if zone == "residents" and instance not in state.host:
+        return "homeless"
     return {"hand": "in hand", "private": "private holdings", "residents": "citizen",
             "guards": "guard", "defensive": "defensive holdings", "wanderers": "wanderer row",
             "attached": "attached"}.get(zone, zone.replace("_", " "))

@@ -225,6 +225,8 @@ def describe(state: Described, action: Action) -> str:
         "fear": f"{name} fears {target} (-3 offense)",
         "berserk": f"{name} goes berserk against {target}",
         "bounty": f"Take 1 {action.option} token of the bounty",
+        "rehouse": f"{name} takes the residence of {target}, who goes to the discard pile"
+        if action.target >= 0 else f"Let {name} go to the discard pile (no open residence)",
         "react": f"Answer with {name} ({action.option})",
         "decline": "Let it be (no answer)",
     }

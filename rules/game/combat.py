@@ -1050,7 +1050,9 @@ def _take_wounds(state: GameState, card: int, count: int) -> None:
 def _berserk_options(state: GameState, side: int) -> list[Action]:
     """New targets for the side's surviving berserk cards: "If bearer's first combat was on
     the battlefield the new target must also be on the battlefield", and likewise for the
-    private holdings."""
+    private holdings. "Treat this new round as a completely new combat": a target it may
+    assign to as a first one, so a flyer (the wall too, as in :func:`_targets`) only for a
+    card with Ranged or Flight."""
     me = state.mover()
     c = _combat(state)
     found = []
@@ -1062,10 +1064,13 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
         if first < 0:
             continue
         if card in c.first_private:
-            pool = me.private + me.guards
+            pool = me.private + me.guards  # (not filtered for flyers, as in _targets)
         else:
-            pool = list(_side_cards(state, 1 - side))
-            if side == WILD and c.wall >= 0:
+            reaches_flyers = _reaches_flyers(state, card)
+            pool = [e for e in _side_cards(state, 1 - side)
+                    if reaches_flyers or "flight" not in rulings.keywords(state, e)]
+            if side == WILD and c.wall >= 0 \
+                    and (reaches_flyers or "flight" not in rulings.keywords(state, c.wall)):
                 pool.append(c.wall)
         found += [Action("berserk", card, t) for t in pool if t != first and _alive(state, t)]
     return found

@@ -451,6 +451,8 @@ def _legal_actions(state: GameState) -> list[Action]:
     me = state.mover()
     if state.outcome:
         return []
+    if me.homeless:
+        return rulings.homeless_choices(state)
     if me.bounty_due:
         return _bounty_options(state)
     if state.combat is not None:
@@ -500,7 +502,9 @@ def apply(state: GameState, action: Action) -> Result:
     state.decisions += 1
     if state.events is not None:
         emit(state, "action", action=action.to_dict())
-    if action.kind == "bounty":
+    if action.kind == "rehouse":
+        rulings.take_residence(state, action.card, action.target)
+    elif action.kind == "bounty":
         rulings.take_bounty_token(state, rulings.KIND_INDEX[action.option])
     elif state.combat is not None:
         combat.apply(state, action)
@@ -538,7 +542,12 @@ def _advance(state: GameState) -> None:
     me = state.mover()
     state.pending = None
     while not state.outcome:
-        if me.bounty_due:  # chosen before anything else goes on
+        # Chosen before anything else goes on: a homeless citizen's fate ("immediately"),
+        # then the bounty's token kinds.
+        if me.homeless and rulings.settle_homeless(state):
+            state.pending = rulings.homeless_choices(state)
+            return
+        if me.bounty_due:
             found = _bounty_options(state)
             if found:
                 state.pending = found

@@ -90,7 +90,7 @@ class SeatPolicy:
             return answer_choice(table, seat, actions) if self.name == "greedy" \
                 else self.solo(state, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
-                and not state.seats[0].bounty_due:
+                and not state.seats[0].choice_due():
             choice = military_choice(table, seat, actions) if self.name == "greedy" \
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
@@ -227,7 +227,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     table_seats = table.seats
     state = table_seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or state.step != "act" or state.combat is not None or state.seats[0].bounty_due \
+            or state.step != "act" or state.combat is not None or state.seats[0].choice_due() \
             or (table.rival_bearers and not table.rival_bearers[seat]):
         return None  # (seats.rival_setting's None)
     # The bearers in play not used this round first: most passes have none (each bearer

@@ -108,6 +108,7 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
         "bribe": lambda: f"{name(e['card'])} is bribed with {tokens_text(e['tokens'])}.",
         "fear": lambda: f"{name(e['target'])} is afraid (-3 offense).",
         "rehoused": lambda: f"{name(e['card'])} moves to {name(e['structure'])}.",
+        "homeless": lambda: f"{name(e['card'])} has lost his residence and none is open.",
     }
     maker = simple.get(kind)
     return maker() if maker else ""

@@ -55,6 +55,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     open residences house the citizens in hand), else an income ability's token if one can
     bring it, else a token of a kind
     that does not count toward victory, the kind it holds most of, else its cheapest card;
+  - **rehouses** a homeless citizen (no residence open) in the residence of the citizen
+    worth least (faction influence, then income) when he is worth more, else lets him go;
   - **takes bounties** in the kind a card in hand lacks, else the kind of a five-members
     bonus, else the kind it holds fewest of;
   - **discards** cards it can never play (interrupts and other no-effect events, a second
@@ -149,6 +151,8 @@ class GreedyPolicy:
         me = state.mover()
         if len(actions) == 1:
             return actions[0]  # nothing to weigh: every rule below picks an offered action
+        if me.homeless:
+            return _rehouse_choice(state, actions)
         if me.bounty_due:
             return _bounty_choice(state, actions)
         if state.combat is not None:
@@ -175,6 +179,26 @@ def _find(actions: Sequence[Action], kind: str) -> Action:
         if action.kind == kind:
             return action
     return actions[-1]
+
+
+def _rehouse_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """A homeless citizen replaces the resident worth least (faction influence, then income)
+    when he is worth more; else he goes to the discard pile (the last action)."""
+    let_go = actions[-1]
+    weakest: Action | None = None
+    for action in actions:
+        if action.target >= 0 and (weakest is None or _citizen_worth(state, action.target)
+                                   < _citizen_worth(state, weakest.target)):
+            weakest = action
+    if weakest is not None \
+            and _citizen_worth(state, let_go.card) > _citizen_worth(state, weakest.target):
+        return weakest
+    return let_go
+
+
+def _citizen_worth(state: GameState, citizen: int) -> tuple[int, int]:
+    card = state.card(citizen)
+    return card.influence, card.income
 
 
 def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:

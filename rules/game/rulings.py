@@ -42,6 +42,7 @@ def end_game(state: GameState, outcome: str) -> None:
     state.step = ""
     state.combat = None
     me.bounty_due = 0
+    discard_homeless(state)
     if state.events is not None:
         emit(state, "game_over", outcome=outcome, round=state.round)
 
@@ -401,6 +402,8 @@ def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None
     state.exhausted.discard(instance)
     _drop(state.wounds, instance)
     state.move(instance, zone)
+    if me.homeless and instance in me.homeless:
+        me.homeless.remove(instance)
     if state.events is not None:
         emit(state, "leaves_play", card=instance, to=zone, reason=reason)
     # "If the card the item is attached to leaves play the item is discarded."
@@ -423,16 +426,86 @@ def _drop(numbers: dict[int, int], instance: int) -> None:
 
 def rehouse(state: GameState, citizen: int) -> None:
     """"If a citizen loses his residence he must immediately be placed on an empty residence
-    at no cost or into the discard pile" (we take the first empty residence; replacing
-    another citizen would only swap one for the other)."""
+    at no cost or into the discard pile. If no open residence remains the citizen can replace
+    another citizen who will go to the discard pile instead." The first empty residence (a
+    choice: any serves alike); with none, his fate is the player's choice at the next
+    decision when another citizen has a residence (``me.homeless``: :func:`settle_homeless`,
+    then :func:`take_residence`), else the discard pile."""
+    me = state.mover()
     state.host.pop(citizen, None)
     homes = open_residences(state)
     if homes:
         state.host[citizen] = homes[0]
         if state.events is not None:
             emit(state, "rehoused", card=citizen, structure=homes[0])
+    elif _housed(state, citizen):
+        me.homeless.append(citizen)
+        if state.events is not None:
+            emit(state, "homeless", card=citizen)
     else:
         _leave_play(state, citizen, DISCARDS[state.card(citizen).pile], "homeless")
+
+
+def _housed(state: GameState, citizen: int) -> list[int]:
+    """The citizens with a residence that ``citizen`` could replace (the other homeless
+    have none)."""
+    me = state.mover()
+    host = state.host
+    return [r for r in me.residents if r != citizen and r in host]
+
+
+def settle_homeless(state: GameState) -> bool:
+    """Settle what needs no choice among the homeless citizens, first to last, up to the
+    first whose fate is the player's choice (True then: :func:`homeless_choices`): one for
+    whom a residence came open since takes it, one with no citizen left to replace goes to
+    the discard pile. (One who left play otherwise left the list then: _leave_play.)"""
+    me = state.mover()
+    while me.homeless:
+        citizen = me.homeless[0]
+        homes = open_residences(state)
+        if homes:
+            take_residence(state, citizen, -1, homes[0])
+        elif not _housed(state, citizen):
+            take_residence(state, citizen, -1)
+        else:
+            return True
+    return False
+
+
+def homeless_choices(state: GameState) -> list[Action]:
+    """The first homeless citizen's fate: replace a citizen with a residence (who goes to the
+    discard pile), or go to the discard pile himself (last)."""
+    me = state.mover()
+    citizen = me.homeless[0]
+    found = [Action("rehouse", citizen, r) for r in _housed(state, citizen)]
+    found.append(Action("rehouse", citizen))
+    return found
+
+
+def discard_homeless(state: GameState) -> None:
+    """Every homeless citizen to the discard pile, with no choice offered: at the game's end,
+    and at a table when another seat's card drove them out outside this seat's decisions."""
+    me = state.mover()
+    for citizen in list(me.homeless):
+        _leave_play(state, citizen, DISCARDS[state.card(citizen).pile], "homeless")
+
+
+def take_residence(state: GameState, citizen: int, resident: int, home: int = -1) -> None:
+    """A homeless citizen's fate: ``resident``'s residence (``resident`` goes to the discard
+    pile, not the dead pile: he is not killed), an open residence ``home``, or, with neither,
+    the discard pile."""
+    me = state.mover()
+    if citizen in me.homeless:
+        me.homeless.remove(citizen)
+    if resident >= 0:
+        home = state.host[resident]
+        _leave_play(state, resident, DISCARDS[state.card(resident).pile], "displaced")
+    if home < 0:
+        _leave_play(state, citizen, DISCARDS[state.card(citizen).pile], "homeless")
+        return
+    state.host[citizen] = home
+    if state.events is not None:
+        emit(state, "rehoused", card=citizen, structure=home)
 
 
 def wound(state: GameState, instance: int, count: int, *, exhaust: bool = True) -> bool:

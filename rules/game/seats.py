@@ -343,7 +343,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     state = table.seats[seat]
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
-            and not state.seats[0].bounty_due:
+            and not state.seats[0].choice_due():
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
     elif rivals:
@@ -600,7 +600,7 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
-            and state.step == "act" and state.combat is None and not state.seats[0].bounty_due:
+            and state.step == "act" and state.combat is None and not state.seats[0].choice_due():
         table.passes += 1
         table.tell(seat, "passes.")
         _next_turn(table)
@@ -655,7 +655,7 @@ def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> Non
 
 
 def _at_act(state: GameState) -> bool:
-    return state.step == "act" and state.combat is None and not state.seats[0].bounty_due
+    return state.step == "act" and state.combat is None and not state.seats[0].choice_due()
 
 
 def _to_wait(state: GameState) -> None:
@@ -690,7 +690,7 @@ def _settle(table: Table) -> None:
             return
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if (host.combat is not None or host.seats[0].bounty_due) and not host.outcome \
+            if (host.combat is not None or host.seats[0].choice_due()) and not host.outcome \
                     and engine.legal_actions(host):
                 return
             _finish_hosting(table)
@@ -712,7 +712,7 @@ def _settle(table: Table) -> None:
                 table.tell(-1, "Wanderer Phase.")
                 continue
             state = table.seats[table.queue[0]]
-            if state.step == WAIT and state.combat is None and not state.seats[0].bounty_due \
+            if state.step == WAIT and state.combat is None and not state.seats[0].choice_due() \
                     and table.started:
                 table.queue.pop(0)
                 table.started = False
@@ -732,7 +732,7 @@ def _settle(table: Table) -> None:
                 table.row_before = list(state.seats[0].zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
-            if state.step == WAIT and state.combat is None and not state.seats[0].bounty_due:
+            if state.step == WAIT and state.combat is None and not state.seats[0].choice_due():
                 _arrivals(table, seat)
                 if table.outcome:
                     return
@@ -947,6 +947,8 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
                 for i in list(them.seats[0].zones[zone]):
                     if them.cards[i] in mine and them.card(i).unique:
                         rulings.discard_from_play(them, i, "unique_replaced")
+                        # (Not that seat's decision: its citizens left homeless are let go.)
+                        rulings.discard_homeless(them)
                         table.tell(other, f"{them.card(i).name} leaves play: seat "
                                           f"{seat + 1} brought another copy into play.")
                         if zone == "wanderers":
@@ -1302,7 +1304,7 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     if hosting is not None:
         # (_settle's test of a hosted combat: the host decides while it goes on)
         return hosting.host == seat \
-            and (state.combat is not None or state.seats[0].bounty_due > 0) \
+            and (state.combat is not None or state.seats[0].choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
@@ -1311,11 +1313,12 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.seats[0].bounty_due > 0)
+            and (state.combat is not None or state.seats[0].choice_due())
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and not (state.step == WAIT and state.combat is None and not state.seats[0].bounty_due)
+            and not (state.step == WAIT and state.combat is None
+                     and not state.seats[0].choice_due())
     else:
         return False
     return here and len(engine.legal_actions(state)) > 0

@@ -134,7 +134,8 @@ COMBAT_SAVED: Final = (
 
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
 # seat that owns it: GameState.owner), his personal pool and his own counters.
-SEAT_SAVED: Final = ("zones", "personal", "favour", "fines_due", "bounty_due", "discards_left")
+SEAT_SAVED: Final = ("zones", "personal", "favour", "fines_due", "bounty_due", "homeless",
+                      "discards_left")
 
 
 class Seat:
@@ -151,19 +152,23 @@ class Seat:
     Python); :data:`SEAT_SAVED` lists what is saved, the rest is worked out again."""
 
     __slots__ = ("attached", "bounty_due", "dead", "defensive", "discards_left", "favour",
-                 "fines_due", "guards", "hand", "holders_cache", "influence_cache",
+                 "fines_due", "guards", "hand", "holders_cache", "homeless", "influence_cache",
                  "members_cache", "personal", "personality_discard", "personality_pile",
                  "private", "residents", "structure_discard", "structure_pile",
                  "wanderer_discard", "wanderer_pile", "zones")
 
     def __init__(self, zones: dict[str, list[int]] | None = None,
                  personal: list[int] | None = None, favour: int = -1, fines_due: int = 0,
-                 bounty_due: int = 0, discards_left: int = 0) -> None:
+                 bounty_due: int = 0, discards_left: int = 0,
+                 homeless: list[int] | None = None) -> None:
         self.zones: dict[str, list[int]] = {z: [] for z in ZONES} if zones is None else zones
         self.personal: list[int] = [0, 0, 0] if personal is None else personal
         self.favour = favour  # the token kind the player keeps for the five-members bonus
         self.fines_due = fines_due
         self.bounty_due = bounty_due  # bounty tokens the player still chooses the kinds of
+        # Citizens who lost their residence with none open, their fate the player's choice
+        # (rulings.rehouse), in the order they lost it.
+        self.homeless: list[int] = [] if homeless is None else homeless
         self.discards_left = discards_left
         # rulings.faction_counts: the seat's personalities in play per faction and their
         # influence together (None: to work out again); rulings.plain_usable: its cards in
@@ -194,25 +199,31 @@ class Seat:
         self.members_cache = None
         self.holders_cache = None
 
+    def choice_due(self) -> bool:
+        """Whether the seat owes a choice that comes before anything else goes on: bounty
+        tokens to take, or a homeless citizen's fate."""
+        return self.bounty_due > 0 or len(self.homeless) > 0
+
     def to_dict(self) -> dict[str, Any]:
         return {"zones": {z: list(self.zones[z]) for z in ZONES},
                 "personal": list(self.personal), "favour": self.favour,
                 "fines_due": self.fines_due, "bounty_due": self.bounty_due,
-                "discards_left": self.discards_left}
+                "homeless": list(self.homeless), "discards_left": self.discards_left}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         return cls(zones={z: list(data["zones"][z]) for z in ZONES},
                    personal=list(data["personal"]), favour=data["favour"],
                    fines_due=data["fines_due"], bounty_due=int(data.get("bounty_due", 0)),
-                   discards_left=data["discards_left"])
+                   discards_left=data["discards_left"],
+                   homeless=[int(i) for i in data.get("homeless") or ()])
 
     def clone(self) -> Seat:
         """An independent copy (the caches left to fill again)."""
         return Seat(zones={name: list(cards) for name, cards in self.zones.items()},
                     personal=list(self.personal), favour=self.favour,
                     fines_due=self.fines_due, bounty_due=self.bounty_due,
-                    discards_left=self.discards_left)
+                    discards_left=self.discards_left, homeless=list(self.homeless))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Seat):

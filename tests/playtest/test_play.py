@@ -22,10 +22,23 @@ from playtest.play import (
 )
 from playtest.table import Links, action_menu, table_layout
 from rules.game import engine
+from rules.game.actions import Action
 from rules.game.config import GameConfig
+from rules.game.narrate import narrate
 from rules.game.policies import GreedyPolicy
 from rules.game.state import GameState
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
+from tests.rules.game.scenario_helpers import (
+    act,
+    at_step,
+    citizen,
+    first,
+    make_game,
+    place,
+    stronghold,
+    structure,
+    wanderer,
+)
 
 LINKS = Links(image=lambda cid: f"/img/{cid}", page=lambda cid: f"/cards/{cid}/")
 
@@ -184,6 +197,32 @@ def test_the_table_has_every_zone_of_the_game_layout() -> None:
     assert sorted(hosted) == sorted(state.seats[0].zones["residents"])
     card = table["hand"][0]
     assert card["image"] == f"/img/{card['id']}" and card["label"].startswith(card["name"])
+
+
+def test_a_homeless_citizen_shows_on_the_table_and_his_fate_is_worded() -> None:
+    # No open residence: the citizen waits off his structure, and the choices say who goes.
+    state = make_game([stronghold(residencies=1), structure("hut")],
+                      personalities=[citizen("lady"), citizen("notary")],
+                      wanderers=[wanderer("w")])
+    keep, hut = first(state, "keep"), first(state, "hut")
+    lady, notary = first(state, "lady"), first(state, "notary")
+    place(state, lady, "residents", hut)
+    place(state, notary, "residents", keep)
+    at_step(state, "wanderer", "fine")
+    state.seats[0].fines_due = 1
+    act(state, Action("fine", hut))
+    table = table_layout(state, LINKS)
+    assert [c["instance"] for c in table["homeless"]] == [lady]
+    menu = action_menu(state)
+    assert [row["text"] for row in menu["actions"]] == [
+        "Lady takes the residence of Notary, who goes to the discard pile",
+        "Let Lady go to the discard pile (no open residence)"]
+    assert [g["where"] for g in menu["groups"]] == ["homeless"]
+    act(state, Action("rehouse", lady, notary))
+    story = narrate(state)
+    assert "   Lady has lost his residence and none is open." in story
+    assert "   Notary goes to the personality discard (displaced)." in story
+    assert " > Lady takes the residence of Notary, who goes to the discard pile." in story
 
 
 def test_an_exhausted_and_wounded_card_says_so() -> None:

@@ -369,6 +369,8 @@ def test_greedy_s_lone_options_are_what_its_rules_would_choose(deck: str) -> Non
 
 def greedy_the_long_way(state: GameState, actions: list[Action]) -> Action:
     """GreedyPolicy.__call__ without its shortcut for a lone option."""
+    if state.seats[0].homeless:
+        return policies._rehouse_choice(state, actions)
     if state.seats[0].bounty_due:
         return policies._bounty_choice(state, actions)
     if state.combat is not None:
@@ -616,7 +618,7 @@ def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) ->
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if state.combat is not None or state.seats[0].bounty_due:
+        if state.combat is not None or state.seats[0].choice_due():
             continue
         actions = seats.legal_actions(table)
         others = [s for s in table.active() if s != seat]
@@ -1507,6 +1509,10 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
                 if not state.seats[0].zones[DRAW_PILES[pile]]
                 and state.seats[0].zones[DISCARDS[pile]]]
 
+    homeless = state.seats[0].homeless
+    if homeless:
+        return [*(Action("rehouse", homeless[0], r) for r in state.seats[0].residents
+                  if r != homeless[0] and r in state.host), Action("rehouse", homeless[0])]
     if state.seats[0].bounty_due:
         return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
     step = state.step
@@ -2010,7 +2016,8 @@ def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if table.stage == "military" and state.combat is None and not state.seats[0].bounty_due:
+        if table.stage == "military" and state.combat is None \
+                and not state.seats[0].choice_due():
             continue  # the Military choice: the long way
         fights += table.stage == "military"
         for action in seats.legal_actions(table):

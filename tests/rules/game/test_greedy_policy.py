@@ -651,6 +651,39 @@ def test_greedy_pays_a_fine_with_a_spare_free_structure(citizens: int, pays_with
     assert choice(state) == expected
 
 
+@pytest.mark.parametrize(("homeless", "residents", "keeps"), [
+    pytest.param((3, 0), [(2, 0), (1, 0)], "weakest", id="more-influence-replaces-the-weakest"),
+    pytest.param((1, 2), [(1, 0), (3, 0)], "weakest", id="same-influence-more-income"),
+    pytest.param((1, 0), [(2, 0), (3, 0)], "let-go", id="less-influence-lets-it-go"),
+    pytest.param((2, 1), [(2, 1), (4, 0)], "let-go", id="worth-the-same-lets-it-go"),
+])
+def test_greedy_keeps_the_homeless_citizen_only_when_he_is_worth_more(
+        homeless: tuple[int, int], residents: list[tuple[int, int]], keeps: str) -> None:
+    # A homeless citizen (no open residence) replaces the resident worth least, by faction
+    # influence then income, when he is worth more; else he goes (mosfin-senate lost Lady
+    # Seraphine Voss, influence 3, while a Court Notary, influence 2, kept its home).
+    def person(name: str, worth: tuple[int, int]) -> dict[str, object]:
+        influence, income = worth
+        return citizen(name, influence=influence, strength=(0, 0, 2),
+                       abilities=f"Collect {income} political influence from the city's "
+                                 "influence pool." if income else "")
+
+    state = make_game([stronghold(residencies=2), structure("hut", residencies=1)],
+                      personalities=[person("new", homeless),
+                                     *(person(f"r{i}", w) for i, w in enumerate(residents))],
+                      wanderers=[wanderer("w")])
+    keep, hut, new = first(state, "keep"), first(state, "hut"), first(state, "new")
+    place(state, new, "residents", hut)
+    for i in range(len(residents)):
+        place(state, first(state, f"r{i}"), "residents", keep)
+    at_step(state, "wanderer", "fine")
+    state.seats[0].fines_due = 1
+    act(state, Action("fine", hut))
+    weakest = first(state, "r0" if residents[0] < residents[1] else "r1")
+    assert choice(state) == (Action("rehouse", new, weakest) if keeps == "weakest"
+                             else Action("rehouse", new))
+
+
 UNUSABLE = [
     pytest.param(event("rally", subtype="battle", requirement=3,
                        abilities="Each of your troops in this combat gains +1 defense."),

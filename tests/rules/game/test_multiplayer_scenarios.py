@@ -215,6 +215,32 @@ def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_ow
     assert new.where[unique] == "defensive"
 
 
+def test_citizens_left_homeless_by_another_players_unique_structure_are_discarded() -> None:
+    # Another seat's copy of a unique structure sends this one to the discard pile on that
+    # seat's turn: its citizens, with no open residence, go to the discard pile (their fate is
+    # not this seat's decision then), leaving the other citizens housed.
+    t = table(FAITHFUL, FAITHFUL)
+    old, new = t.seats[1], t.seats[0]
+    me = old.seats[0]
+    cathedral = next(i for i in me.zones["structure_pile"]
+                     if old.card(i).name == "Grand Cathedral of Embers")
+    old.move(cathedral, "private")
+    new.move(cathedral, "private")  # the same deck: the same instance number
+    citizens = [i for i in me.zones["personality_pile"] if old.card(i).is_citizen]
+    for citizen in citizens:  # the cathedral's two first, then every other residence
+        homes = rulings.open_residences(old)
+        if not homes:
+            break
+        old.move(citizen, "residents")
+        old.host[citizen] = cathedral if citizen in citizens[:2] else homes[-1]
+    others = [c for c in me.residents if old.host[c] != cathedral]
+    assert others and len(me.residents) > 2
+    seats._check_uniques(t, 0, {cathedral})
+    assert old.where[cathedral] == "structure_discard" and me.homeless == []
+    assert [old.where[c] for c in citizens[:2]] == ["personality_discard"] * 2
+    assert all(old.where[c] == "residents" for c in others)
+
+
 def test_the_initial_holdings_never_replace_one_another() -> None:
     t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
     play_until(t, lambda t: t.round == 2)

@@ -1044,7 +1044,8 @@ def test_guards_of_a_destroyed_structure_take_a_wound_and_return() -> None:
 
 def test_citizens_of_a_lost_structure_move_to_the_first_open_residence() -> None:
     # "If a citizen loses his residence he must immediately be placed on an empty residence
-    # at no cost or into the discard pile."
+    # at no cost or into the discard pile": the first takes the keep's open residence; none
+    # is left for the second, whose fate is then the player's choice.
     state = make_game([stronghold(residencies=1), structure("hut", residencies=2)],
                       personalities=[citizen("a"), citizen("b")])
     keep, hut = first(state, "keep"), first(state, "hut")
@@ -1053,7 +1054,82 @@ def test_citizens_of_a_lost_structure_move_to_the_first_open_residence() -> None
     place(state, b, "residents", hut)
     rulings.discard_from_play(state, hut, "test")
     assert (state.where[a], state.host[a]) == ("residents", keep)
-    assert state.where[b] == "personality_discard"
+    assert state.seats[0].homeless == [b] and b not in state.host
+
+
+def _lost_home(homeless_card: dict[str, Any], resident_card: dict[str, Any]
+               ) -> tuple[GameState, int, int, int]:
+    """A citizen on a hut and another on the keep (its one residence), a fine to pay: the
+    hut pays it, and the hut's citizen finds no open residence."""
+    state = make_game([stronghold(residencies=1), structure("hut", residencies=1)],
+                      personalities=[homeless_card, resident_card], wanderers=[wanderer("w")])
+    keep, hut = first(state, "keep"), first(state, "hut")
+    newcomer, resident = first(state, homeless_card["id"]), first(state, resident_card["id"])
+    place(state, newcomer, "residents", hut)
+    place(state, resident, "residents", keep)
+    at_step(state, "wanderer", "fine")
+    state.seats[0].fines_due = 1
+    act(state, Action("fine", hut))
+    return state, newcomer, resident, keep
+
+
+@pytest.mark.parametrize(("displace", "newcomer_at", "resident_at"), [
+    pytest.param(True, "residents", "personality_discard", id="replace-the-resident"),
+    pytest.param(False, "personality_discard", "residents", id="let-it-go"),
+])
+def test_a_homeless_citizen_may_replace_a_resident_who_goes_to_the_discard_pile(
+        displace: bool, newcomer_at: str, resident_at: str) -> None:
+    # "If no open residence remains the citizen can replace another citizen who will go to the
+    # discard pile instead": the player's choice, before anything else goes on.
+    state, newcomer, resident, keep = _lost_home(citizen("lady", influence=3),
+                                                 citizen("notary", influence=2))
+    assert engine.legal_actions(state) == [Action("rehouse", newcomer, resident),
+                                           Action("rehouse", newcomer)]
+    assert state.step == "fine" and state.seats[0].homeless == [newcomer]
+    act(state, Action("rehouse", newcomer, resident if displace else -1))
+    assert (state.where[newcomer], state.where[resident]) == (newcomer_at, resident_at)
+    if displace:
+        assert state.host[newcomer] == keep
+        assert [e["card"] for e in events(state, "leaves_play")
+                if e["reason"] == "displaced"] == [resident]
+    assert state.seats[0].homeless == [] and state.step == "discard"
+
+
+def test_a_homeless_citizen_with_no_citizen_to_replace_goes_to_the_discard_pile() -> None:
+    # No open residence and no other citizen with one: the discard pile, no choice offered.
+    state = make_game([stronghold(residencies=0), structure("hut", residencies=1)],
+                      personalities=[citizen("a")], wanderers=[wanderer("w")])
+    a, hut = first(state, "a"), first(state, "hut")
+    place(state, a, "residents", hut)
+    at_step(state, "wanderer", "fine")
+    state.seats[0].fines_due = 1
+    act(state, Action("fine", hut))
+    assert state.where[a] == "personality_discard" and state.seats[0].homeless == []
+    assert "rehouse" not in kinds(engine.legal_actions(state))
+
+
+def test_a_citizen_made_homeless_in_a_raid_chooses_before_the_combat_ends() -> None:
+    # "He must immediately be placed": a structure destroyed in a raid puts the choice before
+    # anything else (the combat's end, the fines); it survives a save.
+    state, _, (razer,) = battle_game(
+        holdings=[stronghold(defense=9, residencies=1), structure("hut")],
+        wanderers=[wanderer("razer", aggression=6, offense=5, vitality=5)],
+        others=[citizen("lady", influence=3), citizen("notary", influence=1)])
+    keep, hut = first(state, "keep"), first(state, "hut")
+    lady, notary = first(state, "lady"), first(state, "notary")
+    place(state, lady, "residents", hut)
+    place(state, notary, "residents", keep)
+    to_wanderer_phase(state)
+    assert state.combat is not None and state.combat.groups[0] == [1, hut, razer]
+    resolve(state)
+    assert state.where[hut] == "structure_discard" and state.combat is not None
+    assert engine.legal_actions(state) == [Action("rehouse", lady, notary),
+                                           Action("rehouse", lady)]
+    saved = GameState.from_dict(state.to_dict(), table=state.table)
+    assert engine.legal_actions(saved) == engine.legal_actions(state)
+    act(state, Action("rehouse", lady, notary))
+    assert (state.host[lady], state.where[notary]) == (keep, "personality_discard")
+    assert "rehouse" not in kinds(engine.legal_actions(state))
 
 
 @pytest.mark.parametrize(("attacker_keywords", "can_target_flyer"), [
@@ -1395,6 +1471,33 @@ def test_berserk_starts_a_second_combat_against_a_new_target() -> None:
     act(state, Action("berserk", mad, w2))
     act(state, Action("done"))
     assert not alive(state, w1) and state.wounds.get(w2) == 1
+
+
+@pytest.mark.parametrize(("keywords", "may_hit_the_flyer"), [
+    pytest.param("Berserk.", False, id="no-ranged-no-flight"),
+    pytest.param("Berserk. Ranged.", True, id="ranged"),
+    pytest.param("Berserk. Flight.", True, id="flight"),
+])
+def test_a_berserk_troop_s_new_target_follows_flight_and_ranged(keywords: str,
+                                                                  may_hit_the_flyer: bool) -> None:
+    # Berserk: "Treat this new round as a completely new combat", so its new target is one it
+    # may assign to: "Flyers cannot be assigned by a card without the ranged or flight
+    # ability."
+    state, (mad,), (wolf, hawk, boar) = battle_game(
+        [troop("mad", offense=9, defense=9, vitality=5, abilities=keywords)],
+        [wanderer("w1", offense=0, defense=0, vitality=1),
+         wanderer("hawk", offense=0, defense=0, vitality=5, abilities="Flight."),
+         wanderer("boar", offense=0, defense=0, vitality=5)])
+    hunt(state, [wolf, hawk, boar], [mad])
+    act(state, Action("separate", mad, wolf))
+    while state.combat is not None and state.combat.step == "assign":
+        act(state, Action("done"))
+    set_dice(state, [3] * 8)
+    act(state, Action("done"))
+    take_bounty(state)
+    assert state.combat is not None and state.combat.step == "berserk"
+    targets = {a.target for a in engine.legal_actions(state) if a.kind == "berserk"}
+    assert targets == ({hawk, boar} if may_hit_the_flyer else {boar})
 
 
 def test_the_wall_is_filled_before_any_other_assignment() -> None:
