@@ -55,6 +55,10 @@ STALE_MESSAGE: Final = (
     "This deck was changed in another tab or by another device; your change was not applied "
     "— the deck below is the current version."
 )
+SHORT_PART_NAMES: Final[Mapping[str, str]] = {
+    "holdings": "Holdings", "structures": "Structures", "personalities": "Personalities",
+    "wanderers": "Wanderers",
+}
 PART_NAMES: Final[Mapping[str, str]] = {
     "holdings": "Holdings",
     "structures": "Structure Pile",
@@ -530,6 +534,11 @@ class Part:
     @property
     def short(self) -> bool:
         return self.minimum is not None and self.total < self.minimum
+
+    @property
+    def short_title(self) -> str:
+        """The pile's name in the phone builder's summary bar, one word."""
+        return SHORT_PART_NAMES[self.key]
 
 
 @dataclass(frozen=True)

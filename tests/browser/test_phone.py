@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -155,3 +156,28 @@ def test_the_card_list_on_a_phone_shows_two_cards_a_row_and_folds_its_filters(
     page.set_viewport_size(DESK)
     expect(filters).to_be_visible()
     expect(page.locator("summary.facets-toggle")).to_be_hidden()
+
+
+def test_the_phone_builder_keeps_its_verdict_and_counts_in_view_while_adding(
+        page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/edit/?q=t%3Atroop")
+    add = page.locator(".result-rows .add-button").nth(5)
+    add.scroll_into_view_if_needed()
+    add.click()
+    message = page.locator("#builder-message")
+    expect(message).to_contain_text("Added 1")
+    summary = page.locator("#builder-summary")
+    box = summary.bounding_box()
+    assert box is not None and box["y"] >= -0.5 and box["y"] + box["height"] <= 844
+    expect(summary.locator(".summary-verdict")).to_have_text(re.compile(r"(Legal|Not legal)"))
+    expect(summary.locator(".summary-part")).to_have_count(4)
+    # The message is inside the bar: nothing at the foot of the screen is covered.
+    assert page.evaluate("""() => {
+      const m = document.getElementById('builder-message').getBoundingClientRect();
+      const s = document.getElementById('builder-summary').getBoundingClientRect();
+      return m.top >= s.top && m.bottom <= s.bottom + 0.5;
+    }""")

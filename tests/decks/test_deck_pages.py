@@ -220,6 +220,22 @@ def test_adding_a_card_returns_the_body_and_fresh_results(ada: Client) -> None:
     assert 'name="version" value="2"' in page and "Added 1 Rabid Boar" in page
 
 
+def test_the_builder_s_summary_bar_holds_the_verdict_the_piles_counts_and_the_message(
+        ada: Client) -> None:
+    deck = ada_deck()
+    page = html(edit(ada, deck, "add", card="demo-rabid-boar", q="boar"))
+    summary = page[page.index('id="builder-summary"'):page.index('class="builder-main"')]
+    assert "Legal" in summary and "Not legal" not in summary
+    counts = re.findall(r'href="#part-(\w+)".*?<b>([\d/]+)</b>', summary)
+    data = current(deck)
+    assert counts == [("holdings", str(data.total("holdings"))),
+                      ("structures", f"{data.total('structures')}/15"),
+                      ("personalities", f"{data.total('personalities')}/15"),
+                      ("wanderers", f"{data.total('wanderers')}/12")]
+    # The edit's message is inside the bar (on a phone it sits there, covering nothing).
+    assert 'id="builder-message"' in summary and "Added 1 Rabid Boar" in summary
+
+
 def test_adding_a_structure_to_the_holdings(ada: Client) -> None:
     deck = ada_deck()
     edit(ada, deck, "add", card="demo-toll-shack", section="holdings")
