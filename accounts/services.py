@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+from django.utils.http import urlencode, urlsafe_base64_encode
 
 from accounts.models import EmailVerification
 from accounts.tokens import EmailVerificationTokens, verification_tokens
@@ -38,15 +38,20 @@ def account_create(*, username: str, email: str, password: str) -> User:
 
 
 def verification_link(*, request: HttpRequest, user: User,
-                      tokens: EmailVerificationTokens = verification_tokens) -> str:
+                      tokens: EmailVerificationTokens = verification_tokens,
+                      next_url: str = "") -> str:
+    """The link to mail; with ``next_url`` (a path on this site), the page it opens offers to
+    go back there."""
     path = reverse("verify_email", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": tokens.make_token(user),
     })
+    if next_url:
+        path += "?" + urlencode({"next": next_url})
     return request.build_absolute_uri(path)
 
 
-def email_verification_send(*, request: HttpRequest, user: User) -> bool:
+def email_verification_send(*, request: HttpRequest, user: User, next_url: str = "") -> bool:
     """Mail a verification link to the user's address; False when it could not be sent.
 
     A mail server that is down must not lose the sign-up or the change that asked for the
@@ -54,8 +59,9 @@ def email_verification_send(*, request: HttpRequest, user: User) -> bool:
     """
     if not user.email:
         return False
-    context: dict[str, Any] = {"user": user, "link": verification_link(request=request, user=user),
-                               "site": request.get_host(), "hours": _timeout_hours()}
+    link = verification_link(request=request, user=user, next_url=next_url)
+    context: dict[str, Any] = {"user": user, "link": link, "site": request.get_host(),
+                               "hours": _timeout_hours()}
     subject = render_to_string("registration/verification_subject.txt", context).strip()
     body = render_to_string("registration/verification_email.txt", context)
     try:

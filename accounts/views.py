@@ -49,20 +49,29 @@ def too_many(response: HttpResponse, wait: int) -> HttpResponse:
     return response
 
 
+def safe_next(request: HttpRequest, default: str = "") -> str:
+    """The page to go back to (``next``): a path on this site, never another site's address,
+    nor a page of signing in or up (that would only send the person round again)."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if (not wanted or not url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+            or wanted.startswith(("/accounts/login", "/accounts/signup", "/accounts/logout"))):
+        return default
+    return wanted
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log straight in and mail the verification link; back to where the
-    visitor came from."""
-    next_url = request.POST.get("next") or request.GET.get("next") or "/decks/"
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        next_url = "/decks/"
+    visitor came from, and the link offers to go back there too."""
+    next_url = safe_next(request, "/decks/")
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         user = account_create(username=form.cleaned_data["username"],
                               email=form.cleaned_data["email"],
                               password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        tell_about_the_link(request, user, sent=email_verification_send(request=request,
-                                                                        user=user))
+        tell_about_the_link(request, user, sent=email_verification_send(
+            request=request, user=user, next_url=next_url))
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -125,7 +134,7 @@ def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     user = user_from_uid(uidb64)
     outcome = email_verify(user=user, token=token) if user else Verified.INVALID
     return render(request, "registration/verify_email.html",
-                  {"outcome": outcome.value, "link_user": user},
+                  {"outcome": outcome.value, "link_user": user, "next": safe_next(request)},
                   status=200 if outcome is Verified.VERIFIED else 400)
 
 
