@@ -198,3 +198,19 @@ def test_the_phone_builder_keeps_its_verdict_and_counts_in_view_while_adding(
       const s = document.getElementById('builder-summary').getBoundingClientRect();
       return m.top >= s.top && m.bottom <= s.bottom + 0.5;
     }""")
+
+
+def test_a_run_waiting_for_a_worker_shows_an_empty_bar_and_no_developer_words(
+        page: Page, site: str) -> None:
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    run, _ = goldfish_run_start(deck=deck_data(sample), options=RunOptions(games=1000, seed=1),
+                                user=ada, requester=f"user:{ada.pk}", source=sample,
+                                source_version=sample.version)
+    page.goto(f"{site}/goldfish/{run.pk}/")
+    expect(page.locator(".run-progress")).to_contain_text("0 of 1,000 games")
+    expect(page.locator(".run-progress")).not_to_contain_text("make run")
+    # Drawn by the page: a light track and no value bar (Chromium's own is a full dark track).
+    track = page.locator("progress").evaluate(
+        "p => [getComputedStyle(p).appearance, getComputedStyle(p).backgroundColor]")
+    assert track == ["none", "rgb(239, 233, 222)"], track

@@ -493,3 +493,22 @@ def test_compare_shows_two_decks_or_versions_side_by_side(ada: Client) -> None:
     assert ada.get("/decks/compare/?a=x&b=1").status_code == 400
     assert ada.get(f"/decks/compare/?a={deck.pk}:7&b={deck.pk}").status_code == 404
     assert 'name="a"' in html(ada.get("/decks/compare/"))
+
+
+def test_the_deck_page_s_action_row_and_the_builder_link_to_matchups(ada: Client) -> None:
+    deck = ada_deck()
+    page = html(ada.get(f"/decks/{deck.pk}/"))
+    actions = page[page.index('class="deck-actions"'):page.index("</div>", page.index(
+        'class="deck-actions"'))]
+    assert f'href="/decks/{deck.pk}/matchups/">Matchups</a>' in actions
+    assert f'href="/decks/{deck.pk}/matchups/">Matchups</a>' in html(
+        ada.get(f"/decks/{deck.pk}/edit/"))
+
+
+def test_no_page_speaks_of_developer_commands() -> None:
+    from django.conf import settings
+
+    found = [str(path.relative_to(settings.BASE_DIR)) for path in
+             (settings.BASE_DIR / "templates").rglob("*.html")
+             if "make run" in path.read_text(encoding="utf-8")]
+    assert found == []
