@@ -1049,8 +1049,9 @@ def history_views(versions: Iterable[DeckVersion]) -> list[VersionView]:
         if views:
             views[-1] = replace(views[-1], previous=version.number)
         diff = version.diff or {}
-        fields = tuple(
+        fields = tuple(  # a new deck's fields were set, not changed: its page shows them
             (key, before, after) for key, (before, after) in diff.get("fields", {}).items()
+            if before is not None
         )
         by_part: dict[str, list[CardChange]] = {}
         for change in diff.get("cards", []):
