@@ -4,8 +4,8 @@
  *   card search (data-slash="site") on pages without one, as on GitHub or YouTube.
  * - A card's image over its name in lists, on hover, keyboard focus or a first tap.
  * - On a phone the card search's filters stay folded behind their "Filters" button (a
- *   <details>, open in the HTML so that without this script they are all there), also after
- *   htmx swaps the results as the person types; a person who opened them keeps them open.
+ *   <details>, folded in the HTML and shown by the CSS on a wide screen), also after htmx swaps
+ *   the results as the person types; a person who opened them keeps them open.
  * - A table (or a preformatted text) wider than its box says so: "is-scrollable" on the box
  *   and a line above it, "Swipe sideways for more", until it is scrolled to its end.
  * Delegated on the document, so what htmx swaps in needs nothing more. */

@@ -214,3 +214,39 @@ def test_a_run_waiting_for_a_worker_shows_an_empty_bar_and_no_developer_words(
     track = page.locator("progress").evaluate(
         "p => [getComputedStyle(p).appearance, getComputedStyle(p).backgroundColor]")
     assert track == ["none", "rgb(239, 233, 222)"], track
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+def test_the_card_list_s_filters_come_folded_from_the_server_and_nothing_shifts(
+        browser: Any, site: str, javascript: bool) -> None:
+    for size, shown in ((PHONE, False), (DESK, True)):
+        context = browser.new_context(viewport=size, java_script_enabled=javascript)
+        page = context.new_page()
+        page.goto(f"{site}/cards/?q=t%3Atroop")
+        filters = page.get_by_role("complementary", name="Filters")
+        (expect(filters).to_be_visible if shown else expect(filters).to_be_hidden)()
+        if javascript:  # the page settles where it was drawn (Lighthouse: 0.577 before)
+            shift = page.evaluate("""() => new Promise(done => {
+              let sum = 0;
+              new PerformanceObserver(list => list.getEntries().forEach(e => sum += e.value))
+                .observe({type: "layout-shift", buffered: true});
+              setTimeout(() => done(sum), 800);
+            })""")
+            assert shift < 0.01, (size, shift)
+        context.close()
+
+
+def test_htmx_updates_apply_no_inline_style(page: Page, site: str,
+                                            csp_violations: list[str]) -> None:
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/edit/")
+    assert page.evaluate("() => htmx.config.includeIndicatorStyles") is False
+    page.get_by_label("Search query").fill("t:troop")
+    expect(page.locator("#search-results")).to_contain_text("troop")
+    page.locator(".result-rows .add-button").first.click()
+    expect(page.locator("#builder-message")).to_contain_text("Added 1")
+    page.goto(f"{site}/cards/?q=t%3Atroop")
+    page.get_by_label("Search query").fill("t:troop f:kalim")
+    expect(page.locator(".explained")).to_contain_text("Kalim")
