@@ -991,6 +991,16 @@ def replace_line(text: str, number: int, name: str) -> str:
     return "\n".join(lines)
 
 
+def drop_line(text: str, number: str) -> str:
+    """``text`` with line ``number`` made a comment ("// dropped: ..."): out of the deck, still
+    in view, and every other line keeps its number (the buttons on the page name them)."""
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not number.isdigit() or not 1 <= int(number) <= len(lines):
+        return text
+    lines[int(number) - 1] = f"// dropped: {lines[int(number) - 1].strip()}"
+    return "\n".join(lines)
+
+
 def apply_all_suggestions(text: str, choices: Iterable[str]) -> str:
     """``text`` with every line's first suggestion applied (``"<line>|<name>"`` each)."""
     for choice in choices:
