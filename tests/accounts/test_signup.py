@@ -113,3 +113,18 @@ def test_the_header_s_sign_up_and_log_in_links_carry_the_page(client: Client) ->
     assert 'href="/accounts/login/?next=/cards/%3Fq%3Dt%253Atroop"' in page
     signup = client.get("/accounts/signup/").content.decode()
     assert 'href="/accounts/login/">Log in</a>' in signup
+
+
+def test_a_weak_password_s_errors_stand_under_the_password_and_the_rest_is_kept(
+        client: Client) -> None:
+    response = client.post("/accounts/signup/", {
+        "username": "bob", "email": "bob@example.org", "password1": "abc", "password2": "abc",
+        "next": "/cards/"})
+    form = response.context["form"]
+    assert form.errors.get("password1") and "password2" not in form.errors
+    page = response.content.decode()
+    password = page.index('name="password1"')
+    error = page.index('class="field-error"')
+    assert password < error < page.index('name="password2"')  # under the field at fault
+    assert 'value="bob"' in page and 'value="bob@example.org"' in page
+    assert 'name="next" value="/cards/"' in page
