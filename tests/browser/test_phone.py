@@ -106,7 +106,7 @@ def every_page(ada: Any) -> list[str]:
             f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
         "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/",
-        "/cards/wof-acormis-winters/", "/sets/wof/", "/sets/demo/", "/search/help/",
+        "/cards/wof-acormis-winters/", "/sets/", "/sets/wof/", "/sets/demo/", "/search/help/",
         "/abilities/", "/abilities/fleetfoot/", "/decks/", f"/decks/{sample.pk}/",
         f"/decks/{sample.pk}/draw/?seed=7", f"/decks/{sample.pk}/draw/?seed=7&picks=spsp",
         "/decks/import/", "/decks/new/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/",
