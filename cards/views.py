@@ -169,6 +169,7 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
         "revisions": card.revisions.select_related("user")[:10],
         "provenance": _provenance_rows(card, provenance),
         "card_controls": extensions.card_controls(request.user),
+        "sections": extensions.card_sections(request, card),
     }
     return render(request, "cards/card_detail.html", context)
 
