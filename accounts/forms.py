@@ -23,6 +23,14 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def validate_password_for_user(self, user: Any, password_field_name: str = "password1",
+                                   **kwargs: Any) -> None:
+        # Django reports a weak password under the confirmation: it belongs under the
+        # password itself (the confirmation's own error is a mismatch).
+        # (django-stubs do not know this method yet)
+        super().validate_password_for_user(  # type: ignore[misc]
+            user, password_field_name="password1", **kwargs)
+
 
 class EmailChangeForm(forms.Form):
     email = forms.EmailField(label="New address", max_length=254,

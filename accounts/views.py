@@ -60,14 +60,23 @@ def too_many(response: HttpResponse, wait: int) -> HttpResponse:
     return response
 
 
+def safe_next(request: HttpRequest, default: str = "") -> str:
+    """The page to go back to (``next``): a path on this site, never another site's address,
+    nor a page of signing in or up (that would only send the person round again)."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if (not wanted or not url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+            or wanted.startswith(("/accounts/login", "/accounts/signup", "/accounts/logout"))):
+        return default
+    return wanted
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log straight in and queue the mail to its address; back to where the
     visitor came from. Sign-ups count against the visitor's e-mail throttle (each mails a
     link), and an address another account uses is no reason to refuse: the answer, and the
     work done before it, are the same for every address (accounts.tasks decides the mail)."""
-    next_url = request.POST.get("next") or request.GET.get("next") or "/decks/"
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        next_url = "/decks/"
+    next_url = safe_next(request, "/decks/")
     form = SignupForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         wait = mail_wait(request, by_address=True)
@@ -138,7 +147,7 @@ def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     user = user_from_uid(uidb64)
     outcome = email_verify(user=user, token=token) if user else Verified.INVALID
     return render(request, "registration/verify_email.html",
-                  {"outcome": outcome.value, "link_user": user},
+                  {"outcome": outcome.value, "link_user": user, "next": safe_next(request)},
                   status=200 if outcome is Verified.VERIFIED else 400)
 
 

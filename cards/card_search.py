@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from cards.models import Card
 from cards.revision_cache import PerRevision
 from cards.search.compile import Ordering, compile_query
-from cards.search.explain import explain
+from cards.search.explain import explain, explain_matching
 from cards.search.parser import (
     NameTerm,
     Node,
@@ -36,6 +36,12 @@ class CardSearch:
     owner_id: int | None = None  # whose rows the personal keys read
     name_hint: str = ""  # the warning that says the suggestions (pages show them as links)
     retries: tuple[str, ...] = ()  # other queries to try when no name is close (o:words)
+
+    @property
+    def matching(self) -> str:
+        """The cards it matches, in words, without the sort ("cards where the card is a
+        troop")."""
+        return explain_matching(self.parsed)
 
     @property
     def page_warnings(self) -> tuple[str, ...]:

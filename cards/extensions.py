@@ -48,7 +48,17 @@ class HomeSection:
     context: Callable[[Any], dict[str, Any] | None]  # the request -> the template's context
 
 
+@dataclass(frozen=True)
+class CardSection:
+    """A section of a card's page, after its abilities: a template and what it reads (None:
+    the section is left out)."""
+
+    template: str
+    context: Callable[[Any, Card], dict[str, Any] | None]  # (request, card) -> context
+
+
 _personal: list[PersonalKeys] = []
+_card_sections: list[CardSection] = []
 _home: list[HomeSection] = []
 _controls: list[CardControl] = []
 _redirects: list[Callable[[str], str | None]] = []
@@ -100,6 +110,21 @@ def home_sections(request: Any) -> list[tuple[str, dict[str, Any]]]:
     found = []
     for section in _home:
         context = section.context(request)
+        if context is not None:
+            found.append((section.template, context))
+    return found
+
+
+def register_card_section(section: CardSection) -> None:
+    if section not in _card_sections:
+        _card_sections.append(section)
+
+
+def card_sections(request: Any, card: Card) -> list[tuple[str, dict[str, Any]]]:
+    """A card page's added sections as (template, context), in registration order."""
+    found = []
+    for section in _card_sections:
+        context = section.context(request, card)
         if context is not None:
             found.append((section.template, context))
     return found

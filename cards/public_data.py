@@ -53,7 +53,6 @@ _FACTION: Final = {
     "The Veteran's Guild": "guild",
 }
 UNKNOWN: Final = "?"
-DATA_NOTE: Final = "shared/data/war_of_factions_public.tsv"
 
 
 class PublicDataError(ValueError):
@@ -97,6 +96,6 @@ def _card(row: dict[str, str], line: int, *, shared_name: bool) -> dict[str, Any
         subtype=subtype,
         faction=faction,
         official=True,
-        sources=[row["source_url"].strip(), DATA_NOTE],
+        sources=[row["source_url"].strip()],  # where the row was read: a public address
     )
     return card

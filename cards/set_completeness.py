@@ -82,6 +82,12 @@ class Checklist:
     def unnumbered_complete(self) -> int:
         return sum(1 for c in self.unnumbered if c.state == COMPLETE)
 
+    @property
+    def unnumbered_counts(self) -> dict[str, int]:
+        """The cards without a known number, per state (the slots' counts leave them out)."""
+        return {state: sum(1 for c in self.unnumbered if c.state == state)
+                for state in (COMPLETE, PARTIAL, NAME_ONLY)}
+
 
 def card_state(card: Mapping[str, Any]) -> str:
     """Complete (nothing printed is unknown), known only by name (nothing printed but its name

@@ -10,7 +10,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.dateparse import parse_datetime
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
@@ -35,19 +38,48 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def _sets() -> list[tuple[CardSet, int]]:
+    """Every set with its card count, complete cards and known share (cards/_sets.html)."""
     sets = list(CardSet.objects.annotate(
         card_count=Count("cards"),
         complete=Count("cards", filter=Q(cards__unknown_fields=[])),
     ).order_by("-official", "code"))
     # Each known card is a share of the declared size (a set may hold more than it says).
-    known_share = {s.pk: min(s.card_count, s.size or s.card_count) for s in sets}
+    return [(s, min(s.card_count, s.size or s.card_count)) for s in sets]
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "cards/home.html", {
-        "sets": [(s, known_share[s.pk]) for s in sets],
+        "sets": _sets(),
         "sections": extensions.home_sections(request),
         **extensions.home_context(request),
     })
+
+
+@require_GET
+def set_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "cards/set_list.html", {"sets": _sets()})
+
+
+@require_GET
+def card_random(request: HttpRequest) -> HttpResponse:
+    """A card picked at random (by the database: no seed to keep), among a query's matches
+    when ``q`` is given; never cached, so each visit picks again."""
+    text = request.GET.get("q", "").strip()
+    cards = Card.objects.all()
+    if text:
+        try:
+            cards = card_search(text, user=request.user).apply(cards)
+        except SearchError:
+            return redirect(f"{reverse('cards:list')}?{urlencode({'q': text})}")
+    card = cards.order_by("?").first()
+    if card is None:
+        return redirect(f"{reverse('cards:list')}?{urlencode({'q': text})}" if text
+                        else reverse("cards:home"))
+    response = redirect(card)
+    add_never_cache_headers(response)
+    return response
 
 
 @require_GET
@@ -137,6 +169,7 @@ def card_detail(request: HttpRequest, card_id: str) -> HttpResponse:
         "revisions": card.revisions.select_related("user")[:10],
         "provenance": _provenance_rows(card, provenance),
         "card_controls": extensions.card_controls(request.user),
+        "sections": extensions.card_sections(request, card),
     }
     return render(request, "cards/card_detail.html", context)
 

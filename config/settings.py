@@ -210,7 +210,8 @@ if os.environ.get("EMAIL_HOST"):
         "timeout": 20,  # a mail server that hangs must not hold a worker for ever
     }}}
 else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    # Django's console backend, printing links whole (not quoted-printable)
+    MAILERS = {"default": {"BACKEND": "sitewide.console_mail.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Allegiance DB <noreply@localhost>")
 
 AUTH_PASSWORD_VALIDATORS = [

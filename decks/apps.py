@@ -7,8 +7,10 @@ class DecksConfig(AppConfig):
 
     def ready(self) -> None:
         from cards import extensions
+        from decks.card_decks import SECTION
         from decks.home import home_decks
         from decks.link_views import deck_code_target
 
         extensions.register_search_redirect(deck_code_target)
         extensions.register_home_context(home_decks)
+        extensions.register_card_section(SECTION)

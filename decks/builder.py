@@ -55,6 +55,10 @@ STALE_MESSAGE: Final = (
     "This deck was changed in another tab or by another device; your change was not applied "
     "— the deck below is the current version."
 )
+SHORT_PART_NAMES: Final[Mapping[str, str]] = {
+    "holdings": "Holdings", "structures": "Structures", "personalities": "Personalities",
+    "wanderers": "Wanderers",
+}
 PART_NAMES: Final[Mapping[str, str]] = {
     "holdings": "Holdings",
     "structures": "Structure Pile",
@@ -531,6 +535,11 @@ class Part:
     def short(self) -> bool:
         return self.minimum is not None and self.total < self.minimum
 
+    @property
+    def short_title(self) -> str:
+        """The pile's name in the phone builder's summary bar, one word."""
+        return SHORT_PART_NAMES[self.key]
+
 
 @dataclass(frozen=True)
 class ValidationView:
@@ -982,6 +991,16 @@ def replace_line(text: str, number: int, name: str) -> str:
     return "\n".join(lines)
 
 
+def drop_line(text: str, number: str) -> str:
+    """``text`` with line ``number`` made a comment ("// dropped: ..."): out of the deck, still
+    in view, and every other line keeps its number (the buttons on the page name them)."""
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not number.isdigit() or not 1 <= int(number) <= len(lines):
+        return text
+    lines[int(number) - 1] = f"// dropped: {lines[int(number) - 1].strip()}"
+    return "\n".join(lines)
+
+
 def apply_all_suggestions(text: str, choices: Iterable[str]) -> str:
     """``text`` with every line's first suggestion applied (``"<line>|<name>"`` each)."""
     for choice in choices:
@@ -1040,8 +1059,9 @@ def history_views(versions: Iterable[DeckVersion]) -> list[VersionView]:
         if views:
             views[-1] = replace(views[-1], previous=version.number)
         diff = version.diff or {}
-        fields = tuple(
+        fields = tuple(  # a new deck's fields were set, not changed: its page shows them
             (key, before, after) for key, (before, after) in diff.get("fields", {}).items()
+            if before is not None
         )
         by_part: dict[str, list[CardChange]] = {}
         for change in diff.get("cards", []):

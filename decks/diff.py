@@ -39,7 +39,11 @@ class DeckDiff:
         }
 
     def summary(self) -> str:
-        parts = [f"{key} changed" for key in self.fields]
+        """What changed, in words; a new deck's first version (its fields were nothing before)
+        is "new deck" and the cards it was built with: its name and players are set, not
+        changed."""
+        new = any(before is None for before, _ in self.fields.values())
+        parts = ["new deck"] if new else [f"{key} changed" for key in self.fields]
         added = sum(c.delta for c in self.cards if c.delta > 0)
         removed = -sum(c.delta for c in self.cards if c.delta < 0)
         if added:

@@ -463,7 +463,7 @@ def draw_odds(request: HttpRequest, deck_id: int) -> HttpResponse:
             odds = group_odds(setup, strategy, ids, count)
             context["result"] = {
                 "pct": odds.probability * 100, "exact": fraction_text(odds.exact),
-                "expected": float(odds.expected), "explained": search.explained,
+                "expected": float(odds.expected), "explained": search.matching,
                 "group": odds.in_structures + odds.in_personalities,
                 "in_structures": odds.in_structures, "in_personalities": odds.in_personalities,
                 "warnings": list(search.warnings), "at_least": count}

@@ -188,7 +188,7 @@ def odds_document(deck: Deck, strategy: Strategy, query: str | None = None, at_l
         parsed = group_goal(ids, at_least, f'cards matching "{query}"')
         document = {
             **group_odds(setup, strategy, ids, at_least).to_dict(),
-            "query": search.text, "explained": search.explained,
+            "query": search.text, "explained": search.matching,
             "warnings": [*search.warnings, *warnings], **common,
         }
     else:

@@ -87,10 +87,12 @@ def deck_import(request: HttpRequest) -> HttpResponse:
         return render(request, "decks/deck_import.html",
                       {"form": builder.DeckImportForm(), "result": builder.ImportResult()})
     data = request.POST.copy()
-    replacing = "replace" in data or "replace_all" in data
+    replacing = "replace" in data or "replace_all" in data or "drop" in data
     if "replace_all" in data:  # every line's first suggestion at once
         data["text"] = builder.apply_all_suggestions(data.get("text", ""),
                                                      data.getlist("first"))
+    elif "drop" in data:
+        data["text"] = builder.drop_line(data.get("text", ""), data.get("drop", ""))
     elif replacing:
         data["text"] = builder.apply_suggestion(data.get("text", ""), data.get("replace", ""))
     form = builder.DeckImportForm(data, None if replacing else request.FILES)

@@ -9,7 +9,7 @@ a deck they can read, with the API's limits (smaller runs without an account).
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlencode
 
 from django import forms
@@ -55,6 +55,11 @@ SAMPLES = (("fastest", "Fastest victory"), ("median", "A median victory"),
            ("slowest", "Slowest victory"))
 
 
+# The policies as the form names them (rules/game/runner.py's names are the values).
+POLICY_LABELS: Final = {"greedy": "Greedy (default)", "lookahead": "Lookahead",
+                        "random": "Random"}
+
+
 class GoldfishForm(forms.Form):
     """The options of a run; every field may be left out (the defaults of the button)."""
 
@@ -62,13 +67,19 @@ class GoldfishForm(forms.Form):
                                initial=DEFAULT_GAMES)
     seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False,
                               initial=DEFAULT_SEED)
-    policy = forms.ChoiceField(choices=[(p, p) for p in POLICY_NAMES], required=False,
-                               initial="greedy")
+    policy = forms.ChoiceField(
+        choices=[(p, POLICY_LABELS.get(p, p)) for p in POLICY_NAMES], required=False,
+        initial="greedy", label="Who plays",
+        help_text="Greedy: the best move now, by fixed rules of thumb; lookahead: plays each "
+                  "choice out to the end of the game first (slower: at most 1,000 games a "
+                  "run); random: any legal move.")
     target = forms.TypedChoiceField(choices=[(t, str(t)) for t in TARGETS], coerce=int,
                                     required=False, initial=25, empty_value=None,
                                     label="Influence to win")
     players = forms.IntegerField(min_value=1, max_value=6, required=False, initial=1,
-                                 help_text="more than 3 x players wanderers in play loses")
+                                 help_text="The table's size: the game is lost once more than "
+                                           "3 wanderers per player are in play (3 solo, 12 at "
+                                           "4).")
 
     def options(self) -> RunOptions:
         data = self.cleaned_data

@@ -56,9 +56,10 @@ def card_tables(report: dict[str, Any]) -> list[dict[str, Any]]:
     the most played first."""
     tables = []
     for deck in report["decks"]:
-        cards = sorted(deck.get("cards", {}).values(), key=lambda c: (-c["played"], c["name"]))
+        cards = sorted(deck.get("cards", {}).items(),
+                       key=lambda item: (-item[1]["played"], item[1]["name"]))
         tables.append({"name": deck["name"], "cards": [
-            {"name": c["name"], "drawn": round(100 * c["drawn"], 1),
+            {"id": card_id, "name": c["name"], "drawn": round(100 * c["drawn"], 1),
              "played": round(100 * c["played"], 1),
-             "won": round(100 * c["win_rate_when_played"], 1)} for c in cards]})
+             "won": round(100 * c["win_rate_when_played"], 1)} for card_id, c in cards]})
     return tables

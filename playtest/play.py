@@ -9,6 +9,7 @@ travel with the game, so a replay never depends on later edits to the catalogue.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -181,6 +182,32 @@ class LogLine:
     seat: int | None = None
 
 
+GAME_OVER: Final = re.compile(r"Game over in round (\d+): (\w+)")
+
+
+def outcome_sentence(outcome: str, round_number: int, winner: str = "", *,
+                     at_table: bool = False) -> str:
+    """The end of the game as the player reads it, from their own seat: ``outcome`` is the
+    player's (victory, defeat, stronghold, overrun, timeout), ``winner`` the seat that won when
+    it is another's ("Seat 2 (Mosfin Senate)")."""
+    by = f" in round {round_number}"
+    if outcome == "victory":
+        return f"Victory{by}: " + ("you won the game." if at_table
+                                   else "your faction influence reached the target.")
+    if outcome == "defeat":
+        return f"Defeat: {winner or 'another seat'} wins{by}."
+    if outcome == "stronghold":
+        if winner:
+            return f"Defeat: your stronghold was destroyed; {winner} wins{by}."
+        return f"Defeat{by}: your stronghold was destroyed."
+    if outcome == "overrun":
+        return f"Defeat{by}: the wanderers overran the city" + (
+            " (every player loses)." if at_table else ".")
+    if outcome == "timeout":
+        return f"Out of time{by}: the round cap was reached."
+    return ""
+
+
 def log_lines(state: GameState) -> list[LogLine]:
     """The recorded game told by :func:`rules.game.narrate.narrate`, line by line, each action
     numbered with the decision it made (narrate writes every action as one " > " line)."""
@@ -190,7 +217,10 @@ def log_lines(state: GameState) -> list[LogLine]:
         text = raw.strip()
         if not text:
             continue
-        if raw.startswith("== "):
+        if over := GAME_OVER.match(text.strip("= ")):  # the engine's words: from the seat's
+            lines.append(LogLine(outcome_sentence(over.group(2).lower(), int(over.group(1))),
+                                 "round"))
+        elif raw.startswith("== "):
             lines.append(LogLine(text.strip("= "), "round"))
         elif raw.startswith("-- "):
             lines.append(LogLine(text.removeprefix("-- "), "phase"))

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from playtest.table_play import TableGame, player_outcome, seat_name
+from playtest.play import outcome_sentence
+from playtest.table_play import TableGame, player_outcome, seat_name, table_outcome
 from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
@@ -45,14 +46,6 @@ PILES: Final = (
     ("personalities", "Personality Pile", "personality_pile", "personality_discard"),
     ("wanderers", "Wanderer Pile", "wanderer_pile", "wanderer_discard"),
 )
-OUTCOMES: Final = {
-    "victory": "Victory: your faction influence reached the target.",
-    "overrun": "Lost: the wanderers overran the city.",
-    "stronghold": "Lost: your stronghold was destroyed.",
-    "timeout": "Out of time: the round cap was reached.",
-}
-
-
 SEAT_TARGETED: Final = ("attack", "hunt_row", "use_on")
 TABLE_STEPS: Final = {
     "action": "Use an ability, bring a card into play, use one on another player, or pass",
@@ -137,7 +130,7 @@ def table_layout(state: GameState, links: Links, seat: int = 0) -> dict[str, Any
         "phase_title": PHASES.get(state.phase, state.phase.title()),
         "step": state.step, "step_title": _step_title(state),
         "decision": state.decisions, "over": state.over, "outcome": state.outcome,
-        "outcome_title": OUTCOMES.get(state.outcome, ""),
+        "outcome_title": outcome_sentence(state.outcome, state.round),
         "influence": rulings.influence_total(state), "target": state.config.target,
         "round_cap": state.config.round_cap,
         "wanderer_limit": state.config.overrun_limit,
@@ -272,19 +265,9 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
     """What :func:`table_layout` of the player's seat says differently at a table: the
     table's round, phase and end, whose turn it is, the lead player."""
     table = played.table
-    outcome = player_outcome(table)
-    winner = seat_name(table.winner, names) if table.winner >= 0 else ""
-    titles = {
-        "victory": "Victory: you won the game.",
-        "defeat": f"Lost: {winner} won the game.",
-        "stronghold": "Lost: your stronghold was destroyed"
-                      + (f"; {winner} won the game." if winner else "."),
-        "overrun": "Lost: the wanderers overran the city (every player loses).",
-        "timeout": "Out of time: the round cap was reached.",
-    }
     status: dict[str, Any] = {
-        "round": table.round, "over": played.over, "outcome": outcome,
-        "outcome_title": titles.get(outcome, ""),
+        "round": table.round, "over": played.over, "outcome": player_outcome(table),
+        "outcome_title": table_outcome(table, names),
         "to_move": seats.to_move(table), "winner": table.winner,
         "lead": table.lead, "lead_name": seat_name(table.lead, names),
         "stage": table.stage, "stage_title": TABLE_STAGES.get(table.stage, table.stage),

@@ -15,7 +15,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from playtest.play import MAX_POLICY_ACTIONS, LogLine, Move, Refused, Until, named_action
+from playtest.play import (
+    MAX_POLICY_ACTIONS,
+    LogLine,
+    Move,
+    Refused,
+    Until,
+    named_action,
+    outcome_sentence,
+)
 from rules.cards import CardFacts
 from rules.decklist import Deck
 from rules.game import engine, rivalry, seats
@@ -207,9 +215,10 @@ class TableGame:
             _, seat, text = story[at]
             if hidden(seat, text):
                 continue
-            if seat < 0:
-                kind = "round" if text.startswith("Round ") or text.startswith("Game over") \
-                    else "phase"
+            if seat < 0 and text.startswith("Game over"):  # the engine's words: the seat's
+                lines.append(LogLine(table_outcome(self.table, names), "round", None, None))
+            elif seat < 0:
+                kind = "round" if text.startswith("Round ") else "phase"
                 lines.append(LogLine(seat_line(seat, text, names), kind, None, None))
             elif at in marks:
                 lines.append(LogLine(seat_line(seat, text, names), "action", marks[at], seat))
@@ -279,6 +288,16 @@ def player_outcome(table: Table) -> str:
     if table.winner == PLAYER:
         return "victory"
     return "stronghold" if PLAYER in table.out else "defeat"
+
+
+def table_outcome(table: Table, names: Sequence[str] | None = None) -> str:
+    """The game's end as the player reads it ("Defeat: Seat 2 (Mosfin Senate) wins in round
+    6"); "" while it goes on."""
+    outcome = player_outcome(table)
+    if not outcome:
+        return ""
+    winner = seat_name(table.winner, names) if table.winner not in (-1, PLAYER) else ""
+    return outcome_sentence(outcome, table.final_round or table.round, winner, at_table=True)
 
 
 class TableCache:

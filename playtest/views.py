@@ -64,6 +64,16 @@ def playtest_list(request: HttpRequest) -> HttpResponse:
     return render(request, "playtest/list.html", {"games": games})
 
 
+def _deck_choices(request: HttpRequest, limit: int = 24) -> list[Deck]:
+    visible = visible_decks(request).select_related("owner").order_by("name", "id")
+    mine = list(visible.filter(owner=request.user)[:limit]) if request.user.is_authenticated \
+        else []
+    others = visible.filter(visibility=Deck.PUBLIC)
+    if request.user.is_authenticated:
+        others = others.exclude(owner=request.user)
+    return mine + list(others[:limit - len(mine)])
+
+
 @require_http_methods(["GET", "POST"])
 def playtest_new(request: HttpRequest) -> HttpResponse:
     """GET: the start form (``?deck=ID`` picks a saved deck); POST: start and go to the game."""
@@ -74,10 +84,9 @@ def playtest_new(request: HttpRequest) -> HttpResponse:
             deck = visible_decks(request).get(pk=int(source["deck"]))
         except (ValueError, Deck.DoesNotExist):
             raise Http404("No such deck.") from None
-    # Decks to pick instead of pasting: the visitor's own, then the public ones.
-    choices = [] if deck else list(
-        visible_decks(request).exclude(visibility=Deck.UNLISTED).select_related("owner")
-        .order_by("name")[:24])
+    # Decks to pick instead of pasting: the visitor's own (unlisted and private too), then the
+    # public ones of others (another's unlisted deck is reached by its link only).
+    choices = [] if deck else _deck_choices(request)
     context: dict[str, Any] = {
         "deck": deck, "choices": choices, "opponent_groups": opponent_groups(request.user),
         "opponent_slots": _opponent_slots(source.getlist("opponent")),

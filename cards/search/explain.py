@@ -45,6 +45,12 @@ def explain(parsed: ParsedQuery) -> str:
     return f"cards where {_node(parsed.root, None)}, {sort}"
 
 
+def explain_matching(parsed: ParsedQuery) -> str:
+    """Which cards the query matches, as one English phrase, without its sort: what the odds
+    of drawing them say (the order of a search's results means nothing there)."""
+    return "all cards" if parsed.root is None else f"cards where {_node(parsed.root, None)}"
+
+
 def _sort(order: tuple[tuple[str, str], ...]) -> str:
     phrases = []
     for key, direction in order:

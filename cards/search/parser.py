@@ -169,6 +169,13 @@ class _Token:
 
 _KEY_OP: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(!=|<=|>=|[:=<>])")
 _INTEGER: Final = re.compile(r"[+-]?[0-9]+")
+# A number after one operator too many (off>>3, cost=>2): the key's operator and the rest.
+_OPERATOR_TYPO: Final = re.compile(r"([<>=!]+)\s*([+-]?[0-9]+)")
+_OPERATOR_FIXES: Final = {"=>": ">=", "=<": "<=", ">>": ">", "<<": "<", "==": "=",
+                          "=!": "!=", ">==": ">=", "<==": "<=", "!==": "!=", ":>": ">",
+                          ":<": "<", ":>=": ">=", ":<=": "<=", ":=": "=",
+                          ">>=": ">=", "<<=": "<="}
+_OPERATORS: Final = ("!=", "<=", ">=", ":", "=", "<", ">")
 _SET_CODE: Final = re.compile(r"[A-Za-z0-9]{1,16}")
 _STOP: Final = frozenset("()")
 
@@ -817,6 +824,15 @@ class _Parser:
                     _expected_value(f),
                 )
             return Term(f.name, token.op, str(int(raw)), False, token.start, token.end)
+        typo = _OPERATOR_TYPO.fullmatch(raw)
+        if typo:  # the fix is the whole term, its operator mended
+            typed = token.op + typo.group(1)
+            term = token.key + typed + raw[len(typo.group(1)):]
+            fixes = [f"{token.key}{op}{typo.group(2)}" for op in _operator_fixes(typed)]
+            raise SearchError(
+                "bad_value", f"{_quote(term)} has one comparison too many.{_hint(fixes)}",
+                token.start, token.end - token.start, _expected_value(f), fixes,
+            )
         if f.kind == "personal":  # counts are compared with numbers only
             raise self.bad_value(token, f"{_quote(token.text)} is not a whole number.",
                                  _expected_value(f))
@@ -850,6 +866,14 @@ class _Parser:
             token, f"{_quote(token.text)} is not a value of {after}.{_hint(suggestions)}",
             _expected_value(f), suggestions,
         )
+
+
+def _operator_fixes(typed: str) -> list[str]:
+    """The comparisons a mistyped one most likely meant, best first: ``>>`` -> ``>``, ``>=``;
+    ``=>`` -> ``>=``, ``=``."""
+    first = typed[:1]
+    candidates = [_OPERATOR_FIXES.get(typed, ""), first, first + "=" if first in "<>" else ""]
+    return [op for op in dict.fromkeys(candidates) if op in _OPERATORS]
 
 
 def _hint(suggestions: Sequence[str]) -> str:

@@ -76,16 +76,22 @@ class _Scorer:
         return self._ratios[key]
 
 
+def _words(name: str) -> str:
+    """A name as words to compare: case and hyphens aside ("Templar-Captain" is two words, so
+    "templar captian" is close to it word by word)."""
+    return " ".join(name.casefold().replace("-", " ").split())
+
+
 def closest_names(words: str, names: Iterable[str], n: int = 5, cutoff: float = 0.7) -> list[str]:
     """Card names that look like ``words`` (ignoring case), best first, for "no card is named
     like that; did you mean ...". Ties are broken by name, so the answer is deterministic."""
-    query = " ".join(words.casefold().split())
+    query = _words(words)
     if not query:
         return []
     scorer = _Scorer(query, cutoff)
     scored: dict[str, float] = {}
     for name in names:
-        score = scorer.score(" ".join(name.casefold().split()))
+        score = scorer.score(_words(name))
         if score >= cutoff and score > scored.get(name, -1.0):
             scored[name] = score
     ranked = sorted(scored.items(), key=lambda item: (-item[1], item[0]))

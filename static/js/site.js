@@ -4,8 +4,10 @@
  *   card search (data-slash="site") on pages without one, as on GitHub or YouTube.
  * - A card's image over its name in lists, on hover, keyboard focus or a first tap.
  * - On a phone the card search's filters stay folded behind their "Filters" button (a
- *   <details>, open in the HTML so that without this script they are all there), also after
- *   htmx swaps the results as the person types; a person who opened them keeps them open.
+ *   <details>, folded in the HTML and shown by the CSS on a wide screen), also after htmx swaps
+ *   the results as the person types; a person who opened them keeps them open.
+ * - A table (or a preformatted text) wider than its box says so: "is-scrollable" on the box
+ *   and a line above it, "Swipe sideways for more", until it is scrolled to its end.
  * Delegated on the document, so what htmx swaps in needs nothing more. */
 (function () {
   "use strict";
@@ -167,7 +169,45 @@
 
   document.addEventListener("htmx:beforeSwap", hidePreview);
 
-  document.addEventListener("DOMContentLoaded", function () { foldFilters(document); });
-  document.addEventListener("htmx:load", function (event) { foldFilters(event.target); });
+  // Wide tables: a visible cue while part of the table is out of sight to the right.
+  var SCROLLERS = ".table-wrap, .heatmap-wrap, pre, .guide table, .query-error .pointer";
+
+  function markScroller(box) {
+    var wider = box.scrollWidth > box.clientWidth + 1;
+    var cue = box.previousElementSibling;
+    if (!cue || !cue.classList.contains("scroll-cue")) {
+      if (!wider) { return; }
+      cue = document.createElement("p");
+      cue.className = "scroll-cue";
+      cue.setAttribute("aria-hidden", "true");  // the table itself is all there for a reader
+      cue.textContent = "Swipe sideways for more \u2192";
+      box.parentNode.insertBefore(cue, box);
+    }
+    var atEnd = box.scrollLeft + box.clientWidth >= box.scrollWidth - 1;
+    box.classList.toggle("is-scrollable", wider);
+    box.classList.toggle("is-scrolled-to-end", wider && atEnd);
+    cue.hidden = !wider;
+  }
+
+  function markScrollers(root) {
+    var boxes = (root || document).querySelectorAll(SCROLLERS);
+    Array.prototype.forEach.call(boxes, markScroller);
+    if (root && root.matches && root.matches(SCROLLERS)) { markScroller(root); }
+  }
+
+  document.addEventListener("scroll", function (event) {
+    var box = event.target;
+    if (box.matches && box.matches(SCROLLERS)) { markScroller(box); }
+  }, {capture: true, passive: true});
+  window.addEventListener("resize", function () { markScrollers(document); }, {passive: true});
+
+  document.addEventListener("DOMContentLoaded", function () {
+    foldFilters(document);
+    markScrollers(document);
+  });
+  document.addEventListener("htmx:load", function (event) {
+    foldFilters(event.target);
+    markScrollers(event.target);
+  });
   narrow.addEventListener("change", function () { foldFilters(document); });
 })();

@@ -18,7 +18,7 @@ def test_by_default_mail_is_printed_on_the_console() -> None:
     done = manage("shell", "-v", "0", "-c", SHOW)
     assert done.returncode == 0, done.stderr
     mailers, sender = json.loads(done.stdout.splitlines()[-1])
-    assert mailers == {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    assert mailers == {"default": {"BACKEND": "sitewide.console_mail.EmailBackend"}}
     assert sender == "Allegiance DB <noreply@localhost>"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -110,3 +111,46 @@ def test_a_wrong_password_says_so(client: Client) -> None:
     User.objects.create_user("di", password=SECRET)
     page = client.post("/accounts/login/", {"username": "di", "password": "nope"})
     assert "didn't match" in page.content.decode()
+
+
+def test_after_sign_up_and_verification_the_person_returns_where_they_were(
+        client: Client, mailoutbox: list[Any]) -> None:
+    response = sign_up(client, "ada", next="/cards/?q=t%3Atroop")
+    assert response["Location"] == "/cards/?q=t%3Atroop"
+    [mail] = mailoutbox
+    link = re.search(r"http://testserver(\S+)", mail.body).group(1)  # type: ignore[union-attr]
+    assert link.endswith("?next=%2Fcards%2F%3Fq%3Dt%253Atroop")
+    page = client.get(link).content.decode()
+    assert 'href="/cards/?q=t%3Atroop">Back to where you were</a>' in page
+
+
+@pytest.mark.parametrize("wanted", ["https://evil.example/", "//evil.example/",
+                                    "/accounts/login/", "/accounts/signup/?next=/x/"])
+def test_sign_up_goes_back_only_to_a_page_of_this_site(client: Client, mailoutbox: list[Any],
+                                                      wanted: str) -> None:
+    response = sign_up(client, "ada", next=wanted)
+    assert response["Location"] == "/decks/"
+    assert "evil" not in mailoutbox[0].body and "%2Faccounts%2F" not in mailoutbox[0].body
+
+
+def test_the_header_s_sign_up_and_log_in_links_carry_the_page(client: Client) -> None:
+    page = client.get("/cards/?q=t%3Atroop").content.decode()
+    assert 'href="/accounts/signup/?next=/cards/%3Fq%3Dt%253Atroop"' in page
+    assert 'href="/accounts/login/?next=/cards/%3Fq%3Dt%253Atroop"' in page
+    signup = client.get("/accounts/signup/").content.decode()
+    assert 'href="/accounts/login/">Log in</a>' in signup
+
+
+def test_a_weak_password_s_errors_stand_under_the_password_and_the_rest_is_kept(
+        client: Client) -> None:
+    response = client.post("/accounts/signup/", {
+        "username": "bob", "email": "bob@example.org", "password1": "abc", "password2": "abc",
+        "next": "/cards/"})
+    form = response.context["form"]
+    assert form.errors.get("password1") and "password2" not in form.errors
+    page = response.content.decode()
+    password = page.index('name="password1"')
+    error = page.index('class="field-error"')
+    assert password < error < page.index('name="password2"')  # under the field at fault
+    assert 'value="bob"' in page and 'value="bob@example.org"' in page
+    assert 'name="next" value="/cards/"' in page

@@ -43,7 +43,7 @@ def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: st
     sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
     deck = deck_save(owner=user, data=deck_data(sample), visibility=Deck.PRIVATE)
     anonymous = ["/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
-                 "/cards/demo-bog-hag/", "/sets/wof/", "/search/help/", "/abilities/",
+                 "/cards/demo-bog-hag/", "/sets/", "/sets/wof/", "/search/help/", "/abilities/",
                  "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/", "/decks/",
                  f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
                  f"/decks/{sample.pk}/draw/?seed=7&picks=spsp"]

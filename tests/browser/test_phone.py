@@ -1,15 +1,18 @@
 """Every page on a 390 px phone: nothing scrolls sideways (a wide table scrolls inside its own
-box), and every button, field, menu and navigation link is a touch target of 44 px or more."""
+box, which says so), and every button, field, menu and navigation link is a touch target of 44
+px or more."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from collection.services import collection_add_set
 from decks.builder import deck_create_empty
 from decks.link_views import short_slug
 from decks.models import Deck
@@ -44,7 +47,20 @@ OVERFLOW = """() => {
          ? "." + element.className.trim().split(/\\s+/).join(".") : "")]);
   }
   out.sort((a, b) => b[0] - a[0]);
-  return {page: document.documentElement.scrollWidth, width, widest: out.slice(0, 5)};
+  // A box that scrolls sideways hides part of what it holds: it must say so (site.js marks it
+  // "is-scrollable" and puts a visible "Swipe sideways for more" line above it).
+  const hidden = [];
+  for (const element of document.querySelectorAll("body *")) {
+    if (!["auto", "scroll"].includes(getComputedStyle(element).overflowX)) continue;
+    if (element.scrollWidth <= element.clientWidth + 1) continue;
+    if (!element.getClientRects().length) continue;
+    const cue = element.previousElementSibling;
+    const said = element.classList.contains("is-scrollable") && cue
+      && cue.classList.contains("scroll-cue") && cue.getClientRects().length > 0;
+    if (!said) hidden.push([element.scrollWidth, element.tagName.toLowerCase() + "."
+      + element.className.trim().split(/\\s+/).join(".")]);
+  }
+  return {page: document.documentElement.scrollWidth, width, widest: out.slice(0, 5), hidden};
 }"""
 
 # What a finger presses: buttons, fields, menus (<summary>) and navigation links (not the
@@ -85,11 +101,13 @@ def every_page(ada: Any) -> list[str]:
     blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
     matchup = played_matchup(ada, deck, blades)
     empty = deck_create_empty(ada)  # every problem, with its ready searches
+    collection_add_set(owner=ada, set_code="WOF", copies=1)  # "My cards" has rows
     return [f"/decks/{empty.pk}/edit/", f"/decks/{empty.pk}/",
             f"/decks/{deck.pk}/edit/?q=set%3Ademo&page=2", f"/s/{short_slug(sample.pk)}",
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
         "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/",
-        "/cards/wof-acormis-winters/", "/sets/wof/", "/sets/demo/", "/search/help/",
+        "/cards/wof-acormis-winters/", "/cards/demo-cathedral-warden/", "/sets/", "/sets/wof/",
+        "/sets/demo/", "/search/help/",
         "/abilities/", "/abilities/fleetfoot/", "/decks/", f"/decks/{sample.pk}/",
         f"/decks/{sample.pk}/draw/?seed=7", f"/decks/{sample.pk}/draw/?seed=7&picks=spsp",
         "/decks/import/", "/decks/new/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/",
@@ -116,7 +134,7 @@ def test_every_page_fits_a_390_px_phone_with_44_px_touch_targets(page: Page, sit
     def check(url: str) -> None:
         page.goto(f"{site}{url}")
         measured = page.evaluate(OVERFLOW)
-        if measured["page"] > measured["width"]:
+        if measured["page"] > measured["width"] or measured["hidden"]:
             overflowing[url] = measured
         targets = page.evaluate(TARGETS)
         if targets:
@@ -127,7 +145,8 @@ def test_every_page_fits_a_390_px_phone_with_44_px_touch_targets(page: Page, sit
     ada = sign_in(page, site, "ada")
     for url in every_page(ada):
         check(url)
-    assert overflowing == {}, "pages wider than 390 px:\n" + json.dumps(overflowing, indent=1)
+    assert overflowing == {}, ("pages wider than 390 px, or with a box scrolling sideways with "
+                               "no cue:\n" + json.dumps(overflowing, indent=1))
     assert small == {}, "touch targets under 44 px:\n" + json.dumps(small, indent=1)
 
 
@@ -155,3 +174,80 @@ def test_the_card_list_on_a_phone_shows_two_cards_a_row_and_folds_its_filters(
     page.set_viewport_size(DESK)
     expect(filters).to_be_visible()
     expect(page.locator("summary.facets-toggle")).to_be_hidden()
+
+
+def test_the_phone_builder_keeps_its_verdict_and_counts_in_view_while_adding(
+        page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/edit/?q=t%3Atroop")
+    add = page.locator(".result-rows .add-button").nth(5)
+    add.scroll_into_view_if_needed()
+    add.click()
+    message = page.locator("#builder-message")
+    expect(message).to_contain_text("Added 1")
+    summary = page.locator("#builder-summary")
+    box = summary.bounding_box()
+    assert box is not None and box["y"] >= -0.5 and box["y"] + box["height"] <= 844
+    expect(summary.locator(".summary-verdict")).to_have_text(re.compile(r"(Legal|Not legal)"))
+    expect(summary.locator(".summary-part")).to_have_count(4)
+    # The message is inside the bar: nothing at the foot of the screen is covered.
+    assert page.evaluate("""() => {
+      const m = document.getElementById('builder-message').getBoundingClientRect();
+      const s = document.getElementById('builder-summary').getBoundingClientRect();
+      return m.top >= s.top && m.bottom <= s.bottom + 0.5;
+    }""")
+
+
+def test_a_run_waiting_for_a_worker_shows_an_empty_bar_and_no_developer_words(
+        page: Page, site: str) -> None:
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    run, _ = goldfish_run_start(deck=deck_data(sample), options=RunOptions(games=1000, seed=1),
+                                user=ada, requester=f"user:{ada.pk}", source=sample,
+                                source_version=sample.version)
+    page.goto(f"{site}/goldfish/{run.pk}/")
+    expect(page.locator(".run-progress")).to_contain_text("0 of 1,000 games")
+    expect(page.locator(".run-progress")).not_to_contain_text("make run")
+    # Drawn by the page: a light track and no value bar (Chromium's own is a full dark track).
+    track = page.locator("progress").evaluate(
+        "p => [getComputedStyle(p).appearance, getComputedStyle(p).backgroundColor]")
+    assert track == ["none", "rgb(239, 233, 222)"], track
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+def test_the_card_list_s_filters_come_folded_from_the_server_and_nothing_shifts(
+        browser: Any, site: str, javascript: bool) -> None:
+    for size, shown in ((PHONE, False), (DESK, True)):
+        context = browser.new_context(viewport=size, java_script_enabled=javascript)
+        page = context.new_page()
+        page.goto(f"{site}/cards/?q=t%3Atroop")
+        filters = page.get_by_role("complementary", name="Filters")
+        (expect(filters).to_be_visible if shown else expect(filters).to_be_hidden)()
+        if javascript:  # the page settles where it was drawn (Lighthouse: 0.577 before)
+            shift = page.evaluate("""() => new Promise(done => {
+              let sum = 0;
+              new PerformanceObserver(list => list.getEntries().forEach(e => sum += e.value))
+                .observe({type: "layout-shift", buffered: true});
+              setTimeout(() => done(sum), 800);
+            })""")
+            assert shift < 0.01, (size, shift)
+        context.close()
+
+
+def test_htmx_updates_apply_no_inline_style(page: Page, site: str,
+                                            csp_violations: list[str]) -> None:
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/edit/")
+    assert page.evaluate("() => htmx.config.includeIndicatorStyles") is False
+    page.get_by_label("Search query").fill("t:troop")
+    expect(page.locator("#search-results")).to_contain_text("troop")
+    page.locator(".result-rows .add-button").first.click()
+    expect(page.locator("#builder-message")).to_contain_text("Added 1")
+    page.goto(f"{site}/cards/?q=t%3Atroop")
+    page.get_by_label("Search query").fill("t:troop f:kalim")
+    expect(page.locator(".explained")).to_contain_text("Kalim")

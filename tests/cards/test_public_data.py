@@ -59,3 +59,8 @@ def test_each_column_maps_to_the_contract_values(
     assert (card["type"], card["subtype"], card["faction"], card["rarity"]) == (
         card_type, subtype, faction, rarity
     )
+
+
+def test_every_real_card_s_source_is_a_public_address_never_a_repository_path() -> None:
+    sources = {s for card in WOF["cards"] for s in card["sources"]}
+    assert sources and all(s.startswith(("http://", "https://")) for s in sources), sources

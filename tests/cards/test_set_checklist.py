@@ -51,3 +51,12 @@ def test_a_number_given_twice_keeps_both_cards_and_shows_the_more_complete() -> 
     result = checklist([card("a", number="1"), card("b", number="01", **COMPLETE)], size=1)
     assert result.slots[0].state == "complete"
     assert {c.id for c in result.slots[0].cards} == {"a", "b"}
+
+
+@pytest.mark.django_db
+def test_the_set_page_counts_the_cards_without_a_number_apart_by_state(client: Any) -> None:
+    page = client.get("/sets/wof/").content.decode()
+    # The real set: no card has a known number yet, and every one is known by name only.
+    assert "Of its 220 numbers: 0 complete, 0 partly transcribed, 0 known only by name, 220 " \
+           "with no card known yet." in page
+    assert "): 0 complete, 0 partly transcribed, 34 known only by name." in page

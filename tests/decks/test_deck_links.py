@@ -284,3 +284,17 @@ def test_decks_archive_is_pure_bytes() -> None:
     archive = zipfile.ZipFile(io.BytesIO(decks_archive(data, catalogue_cards())))
     assert sorted(archive.namelist()) == ["decks.json", "guild-merchants.txt",
                                           "guild-veterans.txt"]
+
+
+@pytest.mark.parametrize(("visibility", "said"), [
+    ("unlisted", "anyone with the link can open it"),
+    ("public", "anyone can open it"),
+])
+def test_the_short_link_says_who_can_open_it_in_plain_words(visibility: str, said: str) -> None:
+    owner = User.objects.create_user("words", password="x-Secret-123456")
+    deck = Deck.objects.create(owner=owner, name="Words", visibility=visibility)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    assert f"Opens this deck's page as the deck is when the link is followed; {said}." in page
+    assert "This anyone with the link deck" not in page

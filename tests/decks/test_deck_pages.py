@@ -230,6 +230,22 @@ def test_adding_a_card_returns_the_body_and_fresh_results(ada: Client) -> None:
     assert 'name="version" value="2"' in page and "Added 1 Rabid Boar" in page
 
 
+def test_the_builder_s_summary_bar_holds_the_verdict_the_piles_counts_and_the_message(
+        ada: Client) -> None:
+    deck = ada_deck()
+    page = html(edit(ada, deck, "add", card="demo-rabid-boar", q="boar"))
+    summary = page[page.index('id="builder-summary"'):page.index('class="builder-main"')]
+    assert "Legal" in summary and "Not legal" not in summary
+    counts = re.findall(r'href="#part-(\w+)".*?<b>([\d/]+)</b>', summary)
+    data = current(deck)
+    assert counts == [("holdings", str(data.total("holdings"))),
+                      ("structures", f"{data.total('structures')}/15"),
+                      ("personalities", f"{data.total('personalities')}/15"),
+                      ("wanderers", f"{data.total('wanderers')}/12")]
+    # The edit's message is inside the bar (on a phone it sits there, covering nothing).
+    assert 'id="builder-message"' in summary and "Added 1 Rabid Boar" in summary
+
+
 def test_adding_a_structure_to_the_holdings(ada: Client) -> None:
     deck = ada_deck()
     edit(ada, deck, "add", card="demo-toll-shack", section="holdings")
@@ -487,3 +503,22 @@ def test_compare_shows_two_decks_or_versions_side_by_side(ada: Client) -> None:
     assert ada.get("/decks/compare/?a=x&b=1").status_code == 400
     assert ada.get(f"/decks/compare/?a={deck.pk}:7&b={deck.pk}").status_code == 404
     assert 'name="a"' in html(ada.get("/decks/compare/"))
+
+
+def test_the_deck_page_s_action_row_and_the_builder_link_to_matchups(ada: Client) -> None:
+    deck = ada_deck()
+    page = html(ada.get(f"/decks/{deck.pk}/"))
+    actions = page[page.index('class="deck-actions"'):page.index("</div>", page.index(
+        'class="deck-actions"'))]
+    assert f'href="/decks/{deck.pk}/matchups/">Matchups</a>' in actions
+    assert f'href="/decks/{deck.pk}/matchups/">Matchups</a>' in html(
+        ada.get(f"/decks/{deck.pk}/edit/"))
+
+
+def test_no_page_speaks_of_developer_commands() -> None:
+    from django.conf import settings
+
+    found = [str(path.relative_to(settings.BASE_DIR)) for path in
+             (settings.BASE_DIR / "templates").rglob("*.html")
+             if "make run" in path.read_text(encoding="utf-8")]
+    assert found == []

@@ -19,7 +19,7 @@ def test_a_new_deck_differs_from_nothing_by_all_its_cards() -> None:
     diff = deck_diff(None, BASE)
     assert diff.fields["name"] == (None, "Kalim Faithful")
     assert sum(c.delta for c in diff.cards) == 9
-    assert diff.summary() == "name changed, players changed, description changed, 9 cards added"
+    assert diff.summary() == "new deck, 9 cards added"
 
 
 def test_count_changes_additions_and_removals_are_listed_per_section() -> None:

@@ -123,6 +123,13 @@ def test_the_100_hands_strip_is_deterministic(client: Client) -> None:
     assert "on average" in first.content.decode()
 
 
+def test_the_odds_sentence_names_the_cards_without_a_sort_order(client: Client) -> None:
+    deck = sample()
+    page = client.get(f"/decks/{deck.pk}/draw/odds/?seed=1&structures=3&kind=query&q=t:troop"
+                      "&n=1", headers=HTMX_HEADERS).content.decode()
+    assert "matching: cards where the card is a troop." in page and "sorted by" not in page
+
+
 def test_odds_partials(client: Client) -> None:
     deck = sample()
     base = f"/decks/{deck.pk}/draw/odds/?seed=1&structures=3"

@@ -69,3 +69,23 @@ def test_every_first_suggestion_is_applied_at_once(ada: Client) -> None:
                                         "replace_all": "1", "first": firsts})
     assert "Every line reads now" in fixed.content.decode()
     assert not Deck.objects.filter(owner__username="ada").exists()  # checked, not saved
+
+
+def test_an_unknown_line_is_dropped_in_one_click_and_the_others_keep_their_numbers(
+        ada: Client) -> None:
+    text = KALIM.replace("2 Wayside Shrine", "2 Qqqzzx Vvv").replace(
+        "2 Lantern Row Houses", "2 Lantern Rw Hses Zz")
+    page = ada.post("/decks/import/", {"text": text, "visibility": "private"}).content.decode()
+    assert '<button type="submit" name="drop" value="10"' in page
+    dropped = ada.post("/decks/import/", {"text": text, "visibility": "private", "drop": "10"})
+    shown = dropped.content.decode()
+    assert "// dropped: 2 Qqqzzx Vvv" in shown and "1 line needs fixing" in shown
+    assert 'name="drop" value="11"' in shown  # line 11 is still line 11
+    assert not Deck.objects.filter(owner__username="ada").exists()  # checked, not saved
+
+
+@pytest.mark.parametrize("number", ["0", "999", "x", ""])
+def test_dropping_a_line_that_is_not_there_changes_nothing(number: str) -> None:
+    from decks.builder import drop_line
+
+    assert drop_line("1 Bell Tower\n2 Bog Hag", number) == "1 Bell Tower\n2 Bog Hag"

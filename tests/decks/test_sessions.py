@@ -194,3 +194,21 @@ def test_the_builder_shows_the_sitting_and_its_save_button(ada: Client) -> None:
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
     assert 'id="session-save"' not in page
     assert "Version 1 is in the" in page and "“empty on purpose”" in page
+
+
+def test_a_brand_new_deck_starts_at_version_1_with_no_changes_listed(ada: Client) -> None:
+    deck = new_deck(ada)
+    (version,) = history(deck)
+    assert version.number == 1 and version.summary == "new deck"
+    page = ada.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "changed" not in page and 'class="field-changes' not in page
+    imported = deck_save(owner=User.objects.get(username="ada"), data=deck_data(
+        Deck.objects.get(owner__username="samples", name="Kalim Faithful")))
+    assert history(imported)[0].summary == "new deck, 54 cards added"
+
+
+def test_the_first_sitting_of_a_new_deck_says_new_deck_not_fields_changed(ada: Client) -> None:
+    deck = new_deck(ada)
+    edit(ada, deck, "add", card="demo-rabid-boar", section="wanderers")
+    (version,) = history(fresh(deck))
+    assert version.summary == "new deck, 1 card added"

@@ -250,3 +250,14 @@ def test_a_deck_whose_initial_holdings_break_the_rules_says_why_on_its_page(
     response = ada.post(f"/decks/{deck.pk}/goldfish/", {"games": "100", "seed": "1"})
     assert response.status_code == 400 and message in html.unescape(response.content.decode())
     assert not GoldfishRun.objects.exists()
+
+
+def test_the_run_form_explains_its_policies_and_the_wanderer_limit_in_words(
+        client: Client) -> None:
+    deck = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    page = client.get(f"/decks/{deck.pk}/goldfish/").content.decode()
+    assert "3 x players" not in page
+    assert "more than 3 wanderers per player are in play" in page
+    for words in ("Greedy: the best move now", "lookahead: plays each choice out",
+                  "random: any legal move", '<option value="greedy" selected>Greedy (default)'):
+        assert words in page, words

@@ -66,6 +66,9 @@ def test_a_field_started_from_the_panel_shows_its_heat_map(client: Client, mode:
     # The cards' figures per deck.
     assert html.count('<details class="matchup-cards"') == 3
     assert "Win rate when played" in html
+    # Each card's name is a link to its page, as in goldfish (with its image on hover).
+    some_id, some = next(iter(report["decks"][0]["cards"].items()))
+    assert f'<a href="/cards/{some_id}/">{some["name"]}</a>' in html.replace("&#x27;", "'")
     # Games 1 and 2 of each pairing (up to 3 a pairing).
     assert html.count(f'href="/matchups/{run.pk}/games/') == 2 * len(report["pairings"])
 

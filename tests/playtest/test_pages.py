@@ -48,6 +48,21 @@ def test_the_deck_page_and_the_builder_offer_a_playtest(ada: Client) -> None:
     assert f"/playtest/new/?deck={mine.pk}" in html(ada.get(f"/decks/{mine.pk}/edit/"))
 
 
+def test_play_a_deck_lists_my_own_unlisted_and_private_decks_but_not_another_s_unlisted(
+        ada: Client) -> None:
+    owner = User.objects.get(username="ada")
+    bob = User.objects.create_user("bob-unlisted")
+    mine = [Deck.objects.create(owner=owner, name=f"Mine {v}", visibility=v)
+            for v in (Deck.UNLISTED, Deck.PRIVATE)]
+    theirs = Deck.objects.create(owner=bob, name="Bob's link-only", visibility=Deck.UNLISTED)
+    page = html(ada.get("/playtest/new/"))
+    choices = page[page.index('class="pt-choices"'):page.index("…or paste a list")]
+    for deck in mine:
+        assert f'href="?deck={deck.pk}">{deck.name}</a> <span class="tag">yours</span>' in choices
+    assert f"?deck={theirs.pk}" not in choices and "Kalim Faithful" in choices
+    assert choices.index("Mine ") < choices.index("Kalim Faithful")  # mine first
+
+
 @pytest.mark.parametrize(
     ("query", "shows"),
     [("", 'name="text"'), ("?deck={deck}", "Playtest Kalim Faithful")],

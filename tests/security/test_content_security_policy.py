@@ -40,7 +40,8 @@ class InlineCode(HTMLParser):
 
 def page_urls(deck: Deck) -> list[str]:
     return [
-        "/", "/cards/", "/cards/demo-bog-hag/", "/sets/wof/", "/search/help/", "/abilities/",
+        "/", "/cards/", "/cards/demo-bog-hag/", "/sets/", "/sets/wof/", "/search/help/",
+        "/abilities/",
         "/abilities/worship/", "/decks/", "/decks/new/", "/decks/import/", "/decks/compare/",
         f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/draw/?seed=1",
         f"/decks/{deck.pk}/print/", f"/decks/{deck.pk}/history/", "/accounts/login/",

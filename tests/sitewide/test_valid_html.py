@@ -60,7 +60,8 @@ def main_pages(client: Client) -> list[str]:
     matchup = played_matchup(ada, deck, blades)
     return [
         "/", "/cards/?q=t%3Atroop", "/cards/?q=t%3Atroop&view=list",
-        "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/", "/sets/wof/",
+        "/cards/?q=t%3Atroop&view=text", "/cards/?q=f%3A", "/cards/demo-bog-hag/",
+        "/sets/", "/sets/wof/",
         "/sets/demo/", "/search/help/", "/abilities/", "/abilities/fleetfoot/", "/decks/",
         f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
         f"/decks/{sample.pk}/draw/?seed=7&picks=spsp", "/decks/import/", "/decks/new/",
