@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
+from django.utils.http import urlencode, urlsafe_base64_encode
 
 from accounts.models import EmailVerification
 from accounts.tokens import EmailVerificationTokens, verification_tokens
@@ -34,13 +34,15 @@ def account_create(*, username: str, email: str, password: str) -> User:
     return User.objects.create_user(username, User.objects.normalize_email(email), password)
 
 
-def verification_path(*, user: User, tokens: EmailVerificationTokens = verification_tokens
-                      ) -> str:
-    """The path of the link that proves the user's current address."""
-    return reverse("verify_email", kwargs={
+def verification_path(*, user: User, tokens: EmailVerificationTokens = verification_tokens,
+                      next_url: str = "") -> str:
+    """The path of the link that proves the user's current address; with ``next_url`` (a path
+    on this site), the page it opens offers to go back there."""
+    path = reverse("verify_email", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": tokens.make_token(user),
     })
+    return path + "?" + urlencode({"next": next_url}) if next_url else path
 
 
 def verification_link(*, request: HttpRequest, user: User,

@@ -29,9 +29,10 @@ RESET_SUBJECT = "registration/password_reset_subject.txt"
 RESET_EMAIL = "registration/password_reset_email.html"
 
 
-def address_mail_queue(*, request: HttpRequest, user: User) -> None:
-    """Queue the mail to the user's address (sign-up, a new address, "send it again")."""
-    address_mail_send.enqueue(user.pk, site_url(request))
+def address_mail_queue(*, request: HttpRequest, user: User, next_url: str = "") -> None:
+    """Queue the mail to the user's address (sign-up, a new address, "send it again");
+    ``next_url``: the page its link offers to go back to."""
+    address_mail_send.enqueue(user.pk, site_url(request), next_url)
 
 
 def password_reset_mail_queue(*, request: HttpRequest, email: str) -> None:
@@ -44,7 +45,7 @@ def site_url(request: HttpRequest) -> str:
 
 
 @task()
-def address_mail_send(user_id: int, site_url: str) -> str:
+def address_mail_send(user_id: int, site_url: str, next_url: str = "") -> str:
     """The mail to an account's address: the link that confirms it, or, when another account
     already uses the address, a word to that mailbox's owner instead (the account keeps the
     address unconfirmed; one mailbox vouches for one account). Returns what it sent: ``link``,
@@ -63,7 +64,7 @@ def address_mail_send(user_id: int, site_url: str) -> str:
         subject = "Your address was given to another account on Allegiance DB"
     else:
         kind, template = "link", "registration/verification_email.txt"
-        context["link"] = urljoin(site_url, verification_path(user=user))
+        context["link"] = urljoin(site_url, verification_path(user=user, next_url=next_url))
         subject = render_to_string("registration/verification_subject.txt", context).strip()
     try:
         send_mail(subject, render_to_string(template, context), None, [user.email])

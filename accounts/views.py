@@ -87,7 +87,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                               email=form.cleaned_data["email"],
                               password=form.cleaned_data["password1"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        address_mail_queue(request=request, user=user)
+        address_mail_queue(request=request, user=user, next_url=next_url)
         tell_about_the_link(request, user)
         return redirect(next_url)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})

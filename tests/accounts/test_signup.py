@@ -117,6 +117,7 @@ def test_after_sign_up_and_verification_the_person_returns_where_they_were(
         client: Client, mailoutbox: list[Any]) -> None:
     response = sign_up(client, "ada", next="/cards/?q=t%3Atroop")
     assert response["Location"] == "/cards/?q=t%3Atroop"
+    assert deliver_queued_mail() == ["link"]
     [mail] = mailoutbox
     link = re.search(r"http://testserver(\S+)", mail.body).group(1)  # type: ignore[union-attr]
     assert link.endswith("?next=%2Fcards%2F%3Fq%3Dt%253Atroop")
@@ -130,6 +131,7 @@ def test_sign_up_goes_back_only_to_a_page_of_this_site(client: Client, mailoutbo
                                                       wanted: str) -> None:
     response = sign_up(client, "ada", next=wanted)
     assert response["Location"] == "/decks/"
+    assert deliver_queued_mail() == ["link"]
     assert "evil" not in mailoutbox[0].body and "%2Faccounts%2F" not in mailoutbox[0].body
 
 
