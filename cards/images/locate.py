@@ -374,3 +374,35 @@ def _warp(photo: Image.Image, quad: Quad) -> Image.Image:
     coefficients = np.linalg.solve(np.array(rows), np.array(rhs))
     return photo.transform(OUTPUT_SIZE, Image.Transform.PERSPECTIVE,
                            tuple(float(c) for c in coefficients), Image.Resampling.BICUBIC)
+
+
+# --- every card in a photo ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardOutline:
+    """One card found in a photo: its corners and the card cut out, upright."""
+
+    corners: Quad  # in the photo's pixels, clockwise from the card's top left
+    image: Image.Image  # OUTPUT_SIZE
+
+
+@dataclass(frozen=True)
+class Located:
+    """The cards found in a photo, in reading order, and why there are none when there are
+    none (or what looked doubtful)."""
+
+    cards: list[CardOutline]
+    warnings: list[str]
+
+
+def locate_cards(photo: Image.Image) -> Located:
+    """Every card in ``photo``, in reading order (rows from the top, left to right)."""
+    location = locate_card(photo)
+    if location.outcome == "found" and location.corners is not None:
+        return Located([CardOutline(location.corners, location.image)], [])
+    if location.outcome == "whole":
+        w, h = photo.size
+        whole: Quad = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+        return Located([CardOutline(whole, location.image)], [])
+    return Located([], [location.message])
