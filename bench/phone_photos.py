@@ -66,8 +66,7 @@ def _surface(rng: np.random.Generator, size: tuple[int, int], name: str) -> _Arr
     base[:] = colour
     # Low-frequency mottling: a small noise field scaled up.
     mottle = rng.standard_normal((h // 80 + 2, w // 80 + 2)).astype(np.float32)
-    mottle = cv2.resize(mottle, (w, h), interpolation=cv2.INTER_CUBIC)
-    base *= (1 + 0.035 * mottle)[..., None]
+    base *= (1 + 0.035 * cv2.resize(mottle, (w, h), interpolation=cv2.INTER_CUBIC))[..., None]
     if grain:
         # Grain: stripes along x whose phase wanders, darker late wood every few mm.
         ys = np.arange(h, dtype=np.float32)[:, None]
@@ -101,8 +100,8 @@ def _perspective_quad(rng: np.random.Generator, centre: tuple[float, float], wid
 def _paste(canvas: _Array, image: Image.Image, quad: _Array) -> None:
     """Draw ``image`` onto ``canvas`` with its corners at ``quad`` (anti-aliased edges)."""
     h, w = canvas.shape[:2]
-    source = np.float32([(0, 0), (image.width, 0), (image.width, image.height),
-                         (0, image.height)])
+    source = np.array([(0, 0), (image.width, 0), (image.width, image.height),
+                       (0, image.height)], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(source, quad.astype(np.float32))
     pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
     warped = cv2.warpPerspective(pixels, matrix, (w, h), flags=cv2.INTER_AREA)
@@ -132,7 +131,8 @@ def _finish(rng: np.random.Generator, canvas: _Array) -> bytes:
     """Blur, sensor noise and a phone's JPEG."""
     blur = float(rng.uniform(0.8, 1.6))
     canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
-    canvas += rng.standard_normal(canvas.shape, dtype=np.float32) * float(rng.uniform(3, 7))
+    canvas = canvas + rng.standard_normal(canvas.shape, dtype=np.float32) * float(
+        rng.uniform(3, 7))
     image = Image.fromarray(np.clip(canvas, 0, 255).astype(np.uint8))
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=int(rng.integers(80, 92)))
@@ -209,8 +209,8 @@ def binder_photo(cards: Sequence[Mapping[str, Any]], page: str, seed: int) -> Ph
     _paste(canvas, sheet_image, page_quad)
     # The cards' corners through the same perspective map as the page.
     matrix = cv2.getPerspectiveTransform(
-        np.float32([(0, 0), (sheet_image.width, 0), (sheet_image.width, sheet_image.height),
-                    (0, sheet_image.height)]), page_quad.astype(np.float32))
+        np.array([(0, 0), (sheet_image.width, 0), (sheet_image.width, sheet_image.height),
+                  (0, sheet_image.height)], dtype=np.float32), page_quad.astype(np.float32))
     corners = tuple(
         _corners(cv2.perspectiveTransform(local.reshape(1, 4, 2).astype(np.float32),
                                           matrix)[0].astype(np.float64))

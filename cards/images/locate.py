@@ -36,6 +36,7 @@ from typing import Any, Final, Literal
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from cards.images.card_outlines import find_outlines
 from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM, RENDITIONS, rendition_size
 
 CARD_ASPECT: Final = CARD_HEIGHT_MM / CARD_WIDTH_MM  # 1.397
@@ -72,9 +73,25 @@ class Location:
 
 
 def locate_card(photo: Image.Image) -> Location:
-    """Find the card in ``photo`` and straighten it (see the module's docstring)."""
+    """Find the card in ``photo`` and straighten it: by its edges and printed layout
+    (:mod:`cards.images.card_outlines`) first, else as the module's docstring says. Of
+    several cards, the first in reading order."""
     rgb = photo.convert("RGB")
+    outlines = find_outlines(rgb)
     width, height = rgb.size
+    if len(outlines) == 1 and _is_whole(outlines[0].corners, width, height):
+        outlines = []  # the image is the card: a scan cut to it (below)
+    if outlines:
+        first = outlines[0]
+        (x0, y0), (x1, y1) = first.corners[0], first.corners[1]
+        angle = float(np.degrees(np.arctan2(y0 - y1, x1 - x0)))
+        message = f"card found, turned {abs(angle):.1f}\u00b0, and straightened"
+        if len(outlines) > 1:
+            message = f"{len(outlines)} cards found; the first, turned {abs(angle):.1f}\u00b0, " \
+                "straightened"
+        if first.doubtful:
+            message += f" ({first.doubtful})"
+        return Location(_warp(rgb, first.corners), "found", first.corners, angle, message)
     scale = min(1.0, WORK_SIZE / max(width, height))
     small = rgb.resize((max(1, round(width * scale)), max(1, round(height * scale))),
                        Image.Resampling.BOX) if scale < 1 else rgb
@@ -385,6 +402,7 @@ class CardOutline:
 
     corners: Quad  # in the photo's pixels, clockwise from the card's top left
     image: Image.Image  # OUTPUT_SIZE
+    doubtful: str = ""  # why its outline may not be the card's, or ""
 
 
 @dataclass(frozen=True)
@@ -397,7 +415,22 @@ class Located:
 
 
 def locate_cards(photo: Image.Image) -> Located:
-    """Every card in ``photo``, in reading order (rows from the top, left to right)."""
+    """Every card in ``photo``, in reading order (rows from the top, left to right).
+
+    Cards are found by their edges and printed layout (:mod:`cards.images.card_outlines`),
+    whatever the table; where that finds none (a card not laid out as the Demo faces are),
+    by its contrast with a plain background (:func:`locate_card`), or as the whole image
+    when it is a scan cut to the card.
+    """
+    rgb = photo.convert("RGB")
+    outlines = find_outlines(rgb)
+    if len(outlines) == 1 and _is_whole(outlines[0].corners, *rgb.size):
+        outlines = []  # a scan cut to the card: read whole (below)
+    if outlines:
+        cards = [CardOutline(o.corners, _warp(rgb, o.corners), o.doubtful) for o in outlines]
+        warnings = [f"card {n} ({_where(o.corners, rgb.size)}): {o.doubtful}"
+                    for n, o in enumerate(outlines, 1) if o.doubtful]
+        return Located(cards, warnings)
     location = locate_card(photo)
     if location.outcome == "found" and location.corners is not None:
         return Located([CardOutline(location.corners, location.image)], [])
@@ -406,3 +439,21 @@ def locate_cards(photo: Image.Image) -> Located:
         whole: Quad = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
         return Located([CardOutline(whole, location.image)], [])
     return Located([], [location.message])
+
+
+def _is_whole(corners: Quad, width: int, height: int) -> bool:
+    """Whether ``corners`` are the image's own, within 2 % of its size."""
+    frame = ((0, 0), (width, 0), (width, height), (0, height))
+    return all(abs(x - fx) <= 0.02 * width and abs(y - fy) <= 0.02 * height
+               for (x, y), (fx, fy) in zip(corners, frame, strict=True))
+
+
+def _where(corners: Quad, size: tuple[int, int]) -> str:
+    """Where a card lies in the photo, in words: "top left", "middle", ..."""
+    x = sum(p[0] for p in corners) / 4 / size[0]
+    y = sum(p[1] for p in corners) / 4 / size[1]
+    row = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+    column = "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
+    if row == "middle" and column:
+        return column
+    return f"{row} {column}".strip()

@@ -29,6 +29,7 @@ class CardFound:
     fields: dict[str, object] = field(default_factory=dict)  # §4 keys the type prints
     doubtful: list[str] = field(default_factory=list)
     reading: CardReading | None = None
+    doubtful_outline: str = ""  # why the corners may not be the card's, or ""
 
 
 @dataclass(frozen=True)
@@ -54,16 +55,17 @@ def read_image(photo: Image.Image, *, read_text: bool = True) -> PhotoReading:
     unavailable = ""
     for card in located.cards:
         if not read_text or unavailable:
-            cards.append(CardFound(card.corners, card.image))
+            cards.append(CardFound(card.corners, card.image, doubtful_outline=card.doubtful))
             continue
         try:
             reading = read_card(card.image)
         except OcrUnavailable as exc:
             unavailable = str(exc)
-            cards.append(CardFound(card.corners, card.image))
+            cards.append(CardFound(card.corners, card.image, doubtful_outline=card.doubtful))
             continue
         fields, doubtful = reading_fields(reading)
-        cards.append(CardFound(card.corners, card.image, fields, doubtful, reading))
+        cards.append(CardFound(card.corners, card.image, fields, doubtful, reading,
+                               card.doubtful))
     if unavailable:
         warnings.append(f"the text could not be read: {unavailable}")
     return PhotoReading(photo.size, cards, warnings)

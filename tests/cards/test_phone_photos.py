@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bench.phone_photos import SURFACES, binder_photo, card_photo, photo_set
-from bench.scans_bench import matches, score_card, truth_fields, WORKFLOW
+from bench.scans_bench import WORKFLOW, matches, score_card, truth_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))["cards"]
