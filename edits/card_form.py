@@ -26,6 +26,7 @@ from django.utils.text import slugify
 
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS
 from cards.card_data import CARD_KEYS, EDITABLE_KEYS, INT_RANGE, MAX_TEXT
+from cards.images.card_fields import detail_values
 from rules import card_facts
 
 TEXT, LONG, NUMBER, CHOICE, YES_NO = "text", "long", "number", "choice", "yes_no"
@@ -348,24 +349,13 @@ class CardForm:
         return json.dumps(self.before, sort_keys=True)
 
 
-# The detail line under the type line: "Human · Male · Priest" (a personality), "Troll · Male"
-# (a wanderer); OCR reads its dots as dots, dashes or colons.
-_DETAIL_SPLIT = re.compile(r"\s+[\u00b7\-:\u2022|]\s+")
-DETAIL_KEYS: Final = {"personality": ("race", "gender", "profession"),
-                      "wanderer": ("race", "gender")}
-
-
 def detail_readings(detail: str, confidence: float, card_type: str | None
                     ) -> dict[str, tuple[object, float]]:
-    """Race, gender and profession from the detail line OCR read, when its parts are as many
-    as the type prints; a part still unknown on the card ("Race ?") is left out. The split is a
-    guess, so the confidence is lowered."""
-    keys = DETAIL_KEYS.get(card_type or "")
-    parts = [p.strip() for p in _DETAIL_SPLIT.split(detail.strip())]
-    if not keys or len(parts) != len(keys):
-        return {}
-    return {key: (part, confidence * 0.9) for key, part in zip(keys, parts, strict=True)
-            if part and not part.endswith("?")}
+    """Race, gender and profession from the detail line OCR read
+    (cards.images.card_fields.detail_values). The split is a guess, so the confidence is
+    lowered."""
+    return {key: (part, confidence * 0.9)
+            for key, part in detail_values(detail, card_type).items()}
 
 
 _PARSE_ERRORS = ("must be a whole number, or empty when unknown.",

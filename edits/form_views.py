@@ -27,9 +27,16 @@ from PIL import Image
 from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS
 from cards.images.face import render_face
-from cards.images.intake import read_scan
 from cards.images.ocr import ocr_available
-from cards.images.scan import MAX_BYTES, RENDITIONS, ScanError, rendition_size
+from cards.images.photo_cards import CardFound, PhotoReading, read_image
+from cards.images.scan import (
+    MAX_BYTES,
+    RENDITIONS,
+    ScanError,
+    check_scan,
+    rendition_size,
+    renditions_from_image,
+)
 from cards.models import Card, CardSet
 from cards.set_completeness import slot_number
 from edits.card_form import (
@@ -42,7 +49,6 @@ from edits.card_form import (
     UNCHECKED,
     CardForm,
     blank_card,
-    detail_readings,
     form_for,
     form_from_post,
     with_all_fields,
@@ -56,6 +62,8 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
+from edits.photo_reading import catalogue_card
+from edits.scan_queue import queue_done, queue_head, queue_source_kind, queue_start, readings
 from edits.services import edit_propose
 from sitewide.throttling import throttle_wait
 
@@ -88,7 +96,17 @@ def add_card(request: HttpRequest, code: str) -> HttpResponse:
     if card_set.size and slot_number(number, card_set.size):
         overlay["number"] = number.strip()
     form = form_for(base, mode=NEW_CARD, overlay=overlay)
-    return _page(request, form, card_set=card_set, again=again)
+    head, queued = queue_head(request.session, card_set.code)
+    if head is not None and request.GET.get("queue") == "1":
+        # The next card of the photo read: prefilled, its crop attached; the source chosen
+        # for the card before carries over.
+        found = _prefill(form, head)
+        form.source_kind = queue_source_kind(request.session) or form.source_kind
+        return _page(request, form, card_set=card_set, again=again, scan_queued=queued,
+                     scan_message=f"Card from your photo: {queued} left to propose, this "
+                     "one included.", **found)
+    return _page(request, form, card_set=card_set, again=again,
+                 queue_waiting=queued if head is not None else 0)
 
 
 def _proposed_again(request: HttpRequest, card_id: str | None) -> Edit | None:
@@ -149,7 +167,7 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     form = form_from_post(base, request.POST, mode=mode)
     page: dict[str, Any] = {"card_set": card_set, "card": card}
     if request.POST.get("action") == "read":  # without JavaScript: read the scan, then check
-        found = _read_upload(request, form)
+        found = _read_upload(request, form, card)
         return _page(request, form, status=found.pop("status", 200), **page, **found)
     refusal = contribution_refusal(request.user)
     if refusal:
@@ -190,13 +208,17 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     except EditError as error:
         form.errors.setdefault("form", []).append(error.detail)
         return _page(request, form, status=error.status, **page)
+    left = 0
     if form.scan_token:
         pending_scan_delete(user_id=_uid(request), token=form.scan_token)
+        left = queue_done(request.session, form.scan_token, source_kind=form.source_kind)
     if edit.status == Edit.APPLIED:
         messages.success(request, "Your edit was applied at once (you are a trusted editor).")
     else:
         messages.success(request, "Your edit is proposed: other card owners review it. It is "
                          "applied once enough of them approve.")
+    if request.POST.get("action") == "propose_next" and left and mode == NEW_CARD:
+        return redirect(reverse("edits:add", args=[card_set.code.lower()]) + "?queue=1")
     return redirect("edits:detail", edit.pk)
 
 
@@ -227,7 +249,7 @@ def scan_read(request: HttpRequest) -> HttpResponse:
     what was read and the face redrawn (both swapped out of band)."""
     card_set, card, base, mode = _form_target(request)
     form = form_from_post(base, request.POST, mode=mode)
-    found = _read_upload(request, form)
+    found = _read_upload(request, form, card)
     status = found.pop("status", 200)
     with_all_fields(form)
     context = {
@@ -242,7 +264,8 @@ def scan_read(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _read_upload(request: HttpRequest, form: CardForm) -> dict[str, Any]:
+def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
+                 ) -> dict[str, Any]:
     """Check, straighten, keep and read the uploaded scan; prefill the form from it. Returns
     what the page shows about it (``scan_message``, ``scan_read``, or a ``status`` with
     ``scan_error`` or ``wait``)."""
@@ -261,22 +284,57 @@ def _read_upload(request: HttpRequest, form: CardForm) -> dict[str, Any]:
     if wait is not None:
         return {"status": 429, "wait": wait}
     try:
-        result = read_scan(upload.read())
+        photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    form.scan_token = pending_scan_store(user_id=_uid(request), renditions=result.renditions)
-    marked: list[str] = []
-    if result.reading is not None:
-        readings = {key: (r.value, r.confidence) for key, r in result.reading.fields().items()}
-        detail = result.reading.detail_line
-        if detail is not None:
-            card_type = readings.get("type", (form.card_type()[0], 0))[0]
-            readings.update(detail_readings(detail.value, detail.confidence,
-                                            card_type if isinstance(card_type, str) else None))
-        with_all_fields(form)
-        marked = form.apply_reading(readings)
-    return {"scan_message": result.message[:1].upper() + result.message[1:] + ".",
-            "scan_read": marked, "scan_reading": result.reading is not None}
+    reading = read_image(photo, read_text=ocr_unavailable() is None)
+    if not reading.cards:  # kept as evidence all the same, as it is
+        form.scan_token = pending_scan_store(user_id=_uid(request),
+                                             renditions=renditions_from_image(photo))
+        why = "; ".join(reading.warnings) or "no card found in the photo"
+        return {"scan_message": f"No card found ({why}); the photo is kept as it is and "
+                "nothing was read. Photograph the card flat, whole in the frame, from above.",
+                "scan_read": [], "scan_reading": False}
+    entries = [_queue_entry(request, found) for found in reading.cards]
+    if len(entries) > 1 and form.mode == NEW_CARD:
+        queue_start(request.session, set_code=str(form.base.get("set", "")), entries=entries)
+    found = {**_prefill(form, entries[0]), "scan_queued": len(entries)
+             if len(entries) > 1 and form.mode == NEW_CARD else 0}
+    found["scan_message"] = _reading_message(reading, entries[0], card)
+    other = catalogue_card(entries[0]["fields"].get("name"))
+    if card is not None and other is not None and other != card.id:
+        found["other_card"] = Card.objects.filter(id=other).first()
+    return found
+
+
+def _queue_entry(request: HttpRequest, found: CardFound) -> dict[str, Any]:
+    """One card found: its crop kept as a pending scan, and what was read from it."""
+    token = pending_scan_store(user_id=_uid(request),
+                               renditions=renditions_from_image(found.image))
+    return {"token": token, "fields": found.fields, "doubtful": found.doubtful,
+            "outline": found.doubtful_outline, "read": found.reading is not None}
+
+
+def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
+    """The form filled from a card read (a queue entry): the values marked to check."""
+    form.scan_token = entry["token"]
+    with_all_fields(form)
+    marked = form.apply_reading(readings(entry))
+    if not form.source_kind:
+        form.source_kind = "scan"  # the scan attached is the evidence
+    return {"scan_read": marked, "scan_reading": bool(entry.get("read")),
+            "scan_outline": entry.get("outline", "")}
+
+
+def _reading_message(reading: PhotoReading, first: dict[str, Any], card: Card | None) -> str:
+    count = len(reading.cards)
+    message = "Card found and straightened" if count == 1 else \
+        f"{count} cards found and straightened"
+    if first.get("outline"):
+        message += f"; its outline is uncertain ({first['outline']})"
+    if not first.get("read"):
+        message += f"; the text could not be read: {ocr_unavailable() or 'Tesseract failed'}"
+    return message + "."
 
 
 @require_http_methods(["GET"])
