@@ -27,6 +27,7 @@ from PIL import Image
 from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS
 from cards.images.face import render_face
+from cards.images.locate import Quad, straighten
 from cards.images.ocr import ocr_available
 from cards.images.photo_cards import CardFound, PhotoReading, read_image
 from cards.images.scan import (
@@ -56,6 +57,9 @@ from edits.card_form import (
 from edits.errors import EditConflict, EditError, EditForbidden, EditInvalid
 from edits.models import Edit
 from edits.pending_scans import (
+    PHOTO,
+    pending_photo,
+    pending_photo_store,
     pending_scan_bytes,
     pending_scan_delete,
     pending_scan_path,
@@ -168,6 +172,9 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     page: dict[str, Any] = {"card_set": card_set, "card": card}
     if request.POST.get("action") == "read":  # without JavaScript: read the scan, then check
         found = _read_upload(request, form, card)
+        return _page(request, form, status=found.pop("status", 200), **page, **found)
+    if request.POST.get("action") == "corners":  # the four corners placed on the photo
+        found = _read_corners(request, form, card)
         return _page(request, form, status=found.pop("status", 200), **page, **found)
     refusal = contribution_refusal(request.user)
     if refusal:
@@ -293,15 +300,76 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
                                              renditions=renditions_from_image(photo))
         why = "; ".join(reading.warnings) or "no card found in the photo"
         return {"scan_message": f"No card found ({why}); the photo is kept as it is and "
-                "nothing was read. Photograph the card flat, whole in the frame, from above.",
-                "scan_read": [], "scan_reading": False}
+                "nothing was read. Place the card's four corners on the photo below, or "
+                "photograph the card again, flat and whole in the frame, from above.",
+                "scan_read": [], "scan_reading": False,
+                "corner_tool": _corner_tool(request, photo, None)}
     entries = [_queue_entry(request, found) for found in reading.cards]
     if len(entries) > 1 and form.mode == NEW_CARD:
         queue_start(request.session, set_code=str(form.base.get("set", "")), entries=entries)
     found = {**_prefill(form, entries[0]), "scan_queued": len(entries)
              if len(entries) > 1 and form.mode == NEW_CARD else 0}
     found["scan_message"] = _reading_message(reading, entries[0], card)
+    if entries[0]["outline"]:
+        found["corner_tool"] = _corner_tool(request, photo, reading.cards[0].corners)
     other = catalogue_card(entries[0]["fields"].get("name"))
+    if card is not None and other is not None and other != card.id:
+        found["other_card"] = Card.objects.filter(id=other).first()
+    return found
+
+
+def _corner_tool(request: HttpRequest, photo: Image.Image, corners: Quad | None
+                 ) -> dict[str, Any]:
+    """The four-corner tool: the photo kept, and the corners to start from (those found, or
+    a card-shaped outline in the middle), in the kept photo's pixels."""
+    token, (width, height) = pending_photo_store(user_id=_uid(request), photo=photo)
+    scale = width / photo.width
+    if corners is None:
+        w = min(width * 0.6, height * 0.6 / 1.4)
+        h = w * 1.4
+        x, y = (width - w) / 2, (height - h) / 2
+        corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    points = [(round(cx * scale, 1), round(cy * scale, 1)) for cx, cy in corners]
+    return {"token": token, "width": width, "height": height, "corners": points,
+            "radius": round(max(width, height) * 0.018),
+            "url": reverse("edits:pending_scan", args=[token, PHOTO]),
+            "outline": " ".join(f"{x},{y}" for x, y in points)}
+
+
+def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> dict[str, Any]:
+    """The card cut out of the kept photo at the four corners the person placed, then read
+    into the form as a scan is."""
+    if not request.user.is_authenticated:
+        return {"status": 403, "scan_error": "Log in to attach a scan."}
+    token = str(request.POST.get("photo_token", ""))
+    photo = pending_photo(user_id=_uid(request), token=token)
+    if photo is None:
+        return {"status": 400, "scan_error": "The photo is no longer kept: attach it again."}
+    try:
+        points = [(float(request.POST.get(f"corner_{n}_x", "")),
+                   float(request.POST.get(f"corner_{n}_y", ""))) for n in range(4)]
+    except ValueError:
+        return {"status": 400, "scan_error": "Place all four corners: each needs its x and y "
+                "in the photo's pixels."}
+    if not all(0 <= x <= photo.width and 0 <= y <= photo.height for x, y in points):
+        return {"status": 400, "scan_error": "A corner lies outside the photo: drag it onto "
+                "the card."}
+    wait = throttle_wait(request, "scans")
+    if wait is not None:
+        return {"status": 429, "wait": wait}
+    tl, tr, br, bl = points
+    reading = read_image(straighten(photo, (tl, tr, br, bl)),
+                         read_text=ocr_unavailable() is None)
+    # The straightened card is the whole image now: read as it is.
+    entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
+    if entry is None:
+        return {"status": 400, "scan_error": "Nothing could be read at these corners."}
+    entry["outline"] = ""
+    found = _prefill(form, entry)
+    found["scan_message"] = "The card was cut out at the corners you placed" + (
+        "; its text was read." if entry["read"] else
+        f"; the text could not be read: {ocr_unavailable()}.")
+    other = catalogue_card(entry["fields"].get("name"))
     if card is not None and other is not None and other != card.id:
         found["other_card"] = Card.objects.filter(id=other).first()
     return found

@@ -91,7 +91,7 @@ def locate_card(photo: Image.Image) -> Location:
                 "straightened"
         if first.doubtful:
             message += f" ({first.doubtful})"
-        return Location(_warp(rgb, first.corners), "found", first.corners, angle, message)
+        return Location(straighten(rgb, first.corners), "found", first.corners, angle, message)
     scale = min(1.0, WORK_SIZE / max(width, height))
     small = rgb.resize((max(1, round(width * scale)), max(1, round(height * scale))),
                        Image.Resampling.BOX) if scale < 1 else rgb
@@ -100,7 +100,7 @@ def locate_card(photo: Image.Image) -> Location:
         quad_small, angle, background = found
         quad = _refine(np.asarray(rgb, dtype=np.float64), _scaled(quad_small, 1 / scale),
                        background, reach=max(4, round(3 / scale) + 2))
-        card = _warp(rgb, quad)
+        card = straighten(rgb, quad)
         return Location(card, "found", quad, angle,
                         f"card found, turned {abs(angle):.1f}\u00b0, and straightened")
     why = found
@@ -377,7 +377,7 @@ def _scaled(quad: Quad, factor: float) -> Quad:
     return (tl, tr, br, bl)
 
 
-def _warp(photo: Image.Image, quad: Quad) -> Image.Image:
+def straighten(photo: Image.Image, quad: Quad) -> Image.Image:
     """The quadrilateral ``quad`` of ``photo`` mapped onto an upright OUTPUT_SIZE image."""
     out_w, out_h = OUTPUT_SIZE
     targets = [(0.0, 0.0), (float(out_w), 0.0), (float(out_w), float(out_h)), (0.0, float(out_h))]
@@ -427,7 +427,7 @@ def locate_cards(photo: Image.Image) -> Located:
     if len(outlines) == 1 and _is_whole(outlines[0].corners, *rgb.size):
         outlines = []  # a scan cut to the card: read whole (below)
     if outlines:
-        cards = [CardOutline(o.corners, _warp(rgb, o.corners), o.doubtful) for o in outlines]
+        cards = [CardOutline(o.corners, straighten(rgb, o.corners), o.doubtful) for o in outlines]
         warnings = [f"card {n} ({_where(o.corners, rgb.size)}): {o.doubtful}"
                     for n, o in enumerate(outlines, 1) if o.doubtful]
         return Located(cards, warnings)

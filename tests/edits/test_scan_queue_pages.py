@@ -5,12 +5,13 @@ reload; "Improve this card" with a photo of another card says so."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from cards.images.face import render_face
 from cards.images.ocr import ocr_available
@@ -102,3 +103,35 @@ def test_improve_with_a_photo_of_another_card_says_so_and_offers_it(ada: Client)
                     ).content.decode()
     assert "The photo shows Lamplighter" in html
     assert 'href="/cards/tst-lamplighter/improve/"' in html
+
+
+def test_a_photo_without_a_card_offers_the_four_corner_tool_and_cuts_at_them(ada: Client
+                                                                             ) -> None:
+    face = render_face(NEW_CARDS[1])
+    # A card on a table of its own border's colours: nothing sure is found.
+    table = Image.new("RGB", (1000, 1300), (120, 120, 120))
+    table.paste(face.resize((500, 698)), (250, 300))
+    ImageDraw.Draw(table).rectangle((250, 300, 750, 600), fill=(120, 120, 120))  # covered
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("hidden.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/sets/tst/add/", {"set": "TST", "scan": upload, "action": "read"}
+                    ).content.decode()
+    assert "data-corner-tool" in html and 'name="corner_3_y"' in html
+    token = re.search(r'name="photo_token" value="([0-9a-f]{32})"', html)
+    assert token is not None
+    photo = ada.get(f"/edits/scan/{token.group(1)}/photo.webp")
+    assert photo.status_code == 200 and photo["Content-Type"] == "image/webp"
+    corners = {"corner_0_x": 250, "corner_0_y": 300, "corner_1_x": 750, "corner_1_y": 300,
+               "corner_2_x": 750, "corner_2_y": 998, "corner_3_x": 250, "corner_3_y": 998}
+    answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
+                                         "photo_token": token.group(1), **corners})
+    page = answer.content.decode()
+    assert answer.status_code == 200 and "cut out at the corners you placed" in page
+    assert 'name="scan_token"' in page
+
+
+def test_corners_outside_the_photo_are_refused_with_a_reason(ada: Client) -> None:
+    answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
+                                         "photo_token": "0" * 32, "corner_0_x": "a"})
+    assert answer.status_code == 400 and "no longer kept" in answer.content.decode()
