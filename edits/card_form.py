@@ -97,6 +97,15 @@ REGIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
                "bounty")),
     ("collector", ("number", "rarity", "artist")),
 )
+# The parts of the printed card a person checks at a glance: one "I checked these" each, for
+# every value read there but the doubtful ones (each of those is ticked alone).
+CHECK_GROUPS: Final[dict[str, tuple[str, ...]]] = {
+    "name": ("name", "costs"),
+    "type": ("type", "subtype", "details"),
+    "text": ("text",),
+    "stats": ("stats",),
+    "collector": ("collector",),
+}
 REDRAWN_ON_TYPE: Final = ("costs", "subtype", "details", "stats")
 REDRAWN_ON_SUBTYPE: Final = ("costs", "details", "stats")
 
@@ -250,6 +259,25 @@ class CardForm:
         return f"{card_type or ''}|{subtype or ''}"
 
     # Marks of the scan.
+
+    @property
+    def read_groups(self) -> dict[str, int]:
+        """For each of CHECK_GROUPS, how many values read there (not doubtful, not
+        corrected) its one "I checked these" confirms."""
+        regions = self.regions()
+        return {group: sum(1 for name in names for f in regions[name].fields
+                           if f.read is not None and not f.corrected and not f.doubtful)
+                for group, names in CHECK_GROUPS.items()}
+
+    def confirm_groups(self, groups: set[str]) -> None:
+        """The person ticked "I checked these" of ``groups``: their values read are
+        confirmed, but the doubtful ones, which are ticked each alone."""
+        regions = self.regions()
+        for group in groups & set(CHECK_GROUPS):
+            for name in CHECK_GROUPS[group]:
+                for state in regions[name].fields:
+                    if state.read is not None and not state.doubtful:
+                        state.confirmed = True
 
     def unconfirmed(self) -> list[FieldState]:
         return [s for s in self.fields.values() if s.unconfirmed]
@@ -461,6 +489,7 @@ def form_from_post(base: Mapping[str, Any], post: Mapping[str, Any], *, mode: st
     form.note = str(post.get("note", ""))
     form.new_id = str(post.get("new_id", ""))
     form.scan_token = str(post.get("scan_token", ""))
+    form.confirm_groups({group for group in CHECK_GROUPS if post.get(f"checked_{group}")})
     if mode == CHANGE:
         form.before = _posted_before(post.get("before"), form.before)
     return form

@@ -70,3 +70,18 @@ def test_a_card_not_found_costs_every_printed_field_typed() -> None:
     score = score_card(card, None, WORKFLOW, 1.0)
     assert not score.found and score.right == 0
     assert score.printed == len(truth_fields(card)) and "name" in score.misses
+
+
+def test_a_card_read_right_costs_a_tick_per_region_not_per_value() -> None:
+    from bench.scans_bench import TICK_PER_VALUE
+    from cards.images.photo_cards import CardFound
+
+    card = next(c for c in DEMO if c["type"] == "personality")
+    truth = truth_fields(card)
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    read = CardFound(corners, Image.new("RGB", (1, 1)), dict(truth), [])
+    now, before = (score_card(card, read, flow, 1 / 9) for flow in (WORKFLOW, TICK_PER_VALUE))
+    assert now.right == before.right == len(truth)
+    assert now.seconds < before.seconds - len(truth)  # a click saved on most values
+    doubtful = CardFound(corners, Image.new("RGB", (1, 1)), dict(truth), ["name"])
+    assert score_card(card, doubtful, WORKFLOW, 1 / 9).seconds > now.seconds  # ticked alone
