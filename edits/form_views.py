@@ -67,7 +67,14 @@ from edits.pending_scans import (
 )
 from edits.permissions import contribution_refusal
 from edits.photo_reading import catalogue_card
-from edits.scan_queue import queue_done, queue_head, queue_source_kind, queue_start, readings
+from edits.scan_queue import (
+    DOUBTFUL,
+    queue_done,
+    queue_head,
+    queue_source_kind,
+    queue_start,
+    readings,
+)
 from edits.services import edit_propose
 from sitewide.throttling import throttle_wait
 
@@ -387,11 +394,33 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     """The form filled from a card read (a queue entry): the values marked to check."""
     form.scan_token = entry["token"]
     with_all_fields(form)
-    marked = form.apply_reading(readings(entry))
+    found = readings(entry)
+    if form.mode == NEW_CARD and found.get("number") is None:
+        # Not read: the set's next number without a card is offered, marked to check alone.
+        offered = _next_missing_number(str(form.base.get("set", "")))
+        if offered is not None:
+            found["number"] = (offered, DOUBTFUL)
+    marked = form.apply_reading(found)
     if not form.source_kind:
         form.source_kind = "scan"  # the scan attached is the evidence
     return {"scan_read": marked, "scan_reading": bool(entry.get("read")),
             "scan_outline": entry.get("outline", "")}
+
+
+def _next_missing_number(set_code: str) -> str | None:
+    """The lowest collector number of the set that no card of the catalogue has, written as
+    the set writes its numbers (zero-padded when they are); None for a set of unknown size."""
+    card_set = CardSet.objects.filter(code__iexact=set_code).first()
+    if card_set is None or not card_set.size:
+        return None
+    numbers = [n for n in Card.objects.filter(set=card_set).values_list("number", flat=True)
+               if n]
+    taken = {slot_number(n, card_set.size) for n in numbers}
+    width = max((len(n) for n in numbers if n.isdigit() and n.startswith("0")), default=0)
+    for slot in range(1, card_set.size + 1):
+        if slot not in taken:
+            return str(slot).zfill(width)
+    return None
 
 
 def _reading_message(reading: PhotoReading, first: dict[str, Any], card: Card | None) -> str:

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from cards.images.face import render_face
 from cards.images.ocr import ocr_available
+from cards.models import CardSet
 from edits.models import Edit, EditScan
 from edits.scan_queue import KEY
 from tests.edits.makers import card, client_for, make_user
@@ -135,3 +136,16 @@ def test_corners_outside_the_photo_are_refused_with_a_reason(ada: Client) -> Non
     answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
                                          "photo_token": "0" * 32, "corner_0_x": "a"})
     assert answer.status_code == 400 and "no longer kept" in answer.content.decode()
+
+
+def test_the_next_missing_number_of_the_set_is_offered_when_none_is_read(ada: Client) -> None:
+    CardSet.objects.filter(code="TST").update(size=10)  # numbers 1 and 2 have cards
+    unnumbered = {**NEW_CARDS[0], "number": None}
+    table = Image.new("RGB", (950, 1250), (34, 30, 28))
+    table.paste(render_face(unnumbered), (100, 100))
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("one.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/edits/scan/", {"set": "TST", "scan": upload}).content.decode()
+    assert 'id="f-number" name="number" value="3"' in html
+    assert 'name="confirm_number"' in html  # offered, not read: ticked alone
