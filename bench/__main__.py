@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SECTIONS = ("validator", "odds", "image", "ocr", "api", "search", "engine", "match",
+SECTIONS = ("validator", "odds", "image", "ocr", "scans", "api", "search", "engine", "match",
             "playtest")
 
 
@@ -49,6 +49,10 @@ def _arguments(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argpars
     parser.add_argument("--only", metavar="SECTION[,SECTION]",
                         help=f"run only these sections: {', '.join(SECTIONS)}")
     # The search section's PostgreSQL leg runs it again through .ci/with-postgres.
+    parser.add_argument("--scans", type=int, default=24, metavar="N",
+                        help="scans: photograph N single cards (and two binder pages)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="scans: name every card not found and every field misread")
     parser.add_argument("--database-from-env", action="store_true", help=argparse.SUPPRESS)
     return parser, parser.parse_args(argv)
 
@@ -69,7 +73,8 @@ def sections(argv: list[str] | None = None) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     chosen = sections(argv)
-    database_from_env = _arguments(argv)[1].database_from_env
+    arguments = _arguments(argv)[1]
+    database_from_env = arguments.database_from_env
     with tempfile.TemporaryDirectory() as tmp:
         if not database_from_env:
             os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
@@ -87,15 +92,18 @@ def main(argv: list[str] | None = None) -> None:
             ocr_bench,
             odds_bench,
             playtest_bench,
+            scans_bench,
             search_bench,
             validator_bench,
         )
 
-        runs: dict[str, Callable[[], None]] = {
+        runs: dict[str, Callable[[], object]] = {
             "validator": lambda: validator_bench.run(best_of, report),
             "odds": lambda: odds_bench.run(best_of, report),
             "image": lambda: image_bench.run(best_of, report),
             "ocr": lambda: ocr_bench.run(best_of, report),
+            "scans": lambda: scans_bench.print_figures(singles=arguments.scans,
+                                                       verbose=arguments.verbose),
             "api": lambda: api_bench.run(best_of, report, ROOT),
             "search": lambda: search_bench.run(best_of, report, ROOT),
             "engine": lambda: engine_bench.run(best_of, report, ROOT),

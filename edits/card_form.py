@@ -26,6 +26,7 @@ from django.utils.text import slugify
 
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS
 from cards.card_data import CARD_KEYS, EDITABLE_KEYS, INT_RANGE, MAX_TEXT
+from cards.images.card_fields import detail_values
 from rules import card_facts
 
 TEXT, LONG, NUMBER, CHOICE, YES_NO = "text", "long", "number", "choice", "yes_no"
@@ -96,6 +97,15 @@ REGIONS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
                "bounty")),
     ("collector", ("number", "rarity", "artist")),
 )
+# The parts of the printed card a person checks at a glance: one "I checked these" each, for
+# every value read there but the doubtful ones (each of those is ticked alone).
+CHECK_GROUPS: Final[dict[str, tuple[str, ...]]] = {
+    "name": ("name", "costs"),
+    "type": ("type", "subtype", "details"),
+    "text": ("text",),
+    "stats": ("stats",),
+    "collector": ("collector",),
+}
 REDRAWN_ON_TYPE: Final = ("costs", "subtype", "details", "stats")
 REDRAWN_ON_SUBTYPE: Final = ("costs", "details", "stats")
 
@@ -250,6 +260,25 @@ class CardForm:
 
     # Marks of the scan.
 
+    @property
+    def read_groups(self) -> dict[str, int]:
+        """For each of CHECK_GROUPS, how many values read there (not doubtful, not
+        corrected) its one "I checked these" confirms."""
+        regions = self.regions()
+        return {group: sum(1 for name in names for f in regions[name].fields
+                           if f.read is not None and not f.corrected and not f.doubtful)
+                for group, names in CHECK_GROUPS.items()}
+
+    def confirm_groups(self, groups: set[str]) -> None:
+        """The person ticked "I checked these" of ``groups``: their values read are
+        confirmed, but the doubtful ones, which are ticked each alone."""
+        regions = self.regions()
+        for group in groups & set(CHECK_GROUPS):
+            for name in CHECK_GROUPS[group]:
+                for state in regions[name].fields:
+                    if state.read is not None and not state.doubtful:
+                        state.confirmed = True
+
     def unconfirmed(self) -> list[FieldState]:
         return [s for s in self.fields.values() if s.unconfirmed]
 
@@ -348,24 +377,13 @@ class CardForm:
         return json.dumps(self.before, sort_keys=True)
 
 
-# The detail line under the type line: "Human · Male · Priest" (a personality), "Troll · Male"
-# (a wanderer); OCR reads its dots as dots, dashes or colons.
-_DETAIL_SPLIT = re.compile(r"\s+[\u00b7\-:\u2022|]\s+")
-DETAIL_KEYS: Final = {"personality": ("race", "gender", "profession"),
-                      "wanderer": ("race", "gender")}
-
-
 def detail_readings(detail: str, confidence: float, card_type: str | None
                     ) -> dict[str, tuple[object, float]]:
-    """Race, gender and profession from the detail line OCR read, when its parts are as many
-    as the type prints; a part still unknown on the card ("Race ?") is left out. The split is a
-    guess, so the confidence is lowered."""
-    keys = DETAIL_KEYS.get(card_type or "")
-    parts = [p.strip() for p in _DETAIL_SPLIT.split(detail.strip())]
-    if not keys or len(parts) != len(keys):
-        return {}
-    return {key: (part, confidence * 0.9) for key, part in zip(keys, parts, strict=True)
-            if part and not part.endswith("?")}
+    """Race, gender and profession from the detail line OCR read
+    (cards.images.card_fields.detail_values). The split is a guess, so the confidence is
+    lowered."""
+    return {key: (part, confidence * 0.9)
+            for key, part in detail_values(detail, card_type).items()}
 
 
 _PARSE_ERRORS = ("must be a whole number, or empty when unknown.",
@@ -471,6 +489,7 @@ def form_from_post(base: Mapping[str, Any], post: Mapping[str, Any], *, mode: st
     form.note = str(post.get("note", ""))
     form.new_id = str(post.get("new_id", ""))
     form.scan_token = str(post.get("scan_token", ""))
+    form.confirm_groups({group for group in CHECK_GROUPS if post.get(f"checked_{group}")})
     if mode == CHANGE:
         form.before = _posted_before(post.get("before"), form.before)
     return form

@@ -27,9 +27,17 @@ from PIL import Image
 from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS
 from cards.images.face import render_face
-from cards.images.intake import read_scan
+from cards.images.locate import Quad, straighten
 from cards.images.ocr import ocr_available
-from cards.images.scan import MAX_BYTES, RENDITIONS, ScanError, rendition_size
+from cards.images.photo_cards import CardFound, PhotoReading, read_image
+from cards.images.scan import (
+    MAX_BYTES,
+    RENDITIONS,
+    ScanError,
+    check_scan,
+    rendition_size,
+    renditions_from_image,
+)
 from cards.models import Card, CardSet
 from cards.set_completeness import slot_number
 from edits.card_form import (
@@ -42,7 +50,6 @@ from edits.card_form import (
     UNCHECKED,
     CardForm,
     blank_card,
-    detail_readings,
     form_for,
     form_from_post,
     with_all_fields,
@@ -50,12 +57,24 @@ from edits.card_form import (
 from edits.errors import EditConflict, EditError, EditForbidden, EditInvalid
 from edits.models import Edit
 from edits.pending_scans import (
+    PHOTO,
+    pending_photo,
+    pending_photo_store,
     pending_scan_bytes,
     pending_scan_delete,
     pending_scan_path,
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
+from edits.photo_reading import catalogue_card
+from edits.scan_queue import (
+    DOUBTFUL,
+    queue_done,
+    queue_head,
+    queue_source_kind,
+    queue_start,
+    readings,
+)
 from edits.services import edit_propose
 from sitewide.throttling import throttle_wait
 
@@ -88,7 +107,17 @@ def add_card(request: HttpRequest, code: str) -> HttpResponse:
     if card_set.size and slot_number(number, card_set.size):
         overlay["number"] = number.strip()
     form = form_for(base, mode=NEW_CARD, overlay=overlay)
-    return _page(request, form, card_set=card_set, again=again)
+    head, queued = queue_head(request.session, card_set.code)
+    if head is not None and request.GET.get("queue") == "1":
+        # The next card of the photo read: prefilled, its crop attached; the source chosen
+        # for the card before carries over.
+        found = _prefill(form, head)
+        form.source_kind = queue_source_kind(request.session) or form.source_kind
+        return _page(request, form, card_set=card_set, again=again, scan_queued=queued,
+                     scan_message=f"Card from your photo: {queued} left to propose, this "
+                     "one included.", **found)
+    return _page(request, form, card_set=card_set, again=again,
+                 queue_waiting=queued if head is not None else 0)
 
 
 def _proposed_again(request: HttpRequest, card_id: str | None) -> Edit | None:
@@ -149,7 +178,10 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     form = form_from_post(base, request.POST, mode=mode)
     page: dict[str, Any] = {"card_set": card_set, "card": card}
     if request.POST.get("action") == "read":  # without JavaScript: read the scan, then check
-        found = _read_upload(request, form)
+        found = _read_upload(request, form, card)
+        return _page(request, form, status=found.pop("status", 200), **page, **found)
+    if request.POST.get("action") == "corners":  # the four corners placed on the photo
+        found = _read_corners(request, form, card)
         return _page(request, form, status=found.pop("status", 200), **page, **found)
     refusal = contribution_refusal(request.user)
     if refusal:
@@ -190,13 +222,17 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     except EditError as error:
         form.errors.setdefault("form", []).append(error.detail)
         return _page(request, form, status=error.status, **page)
+    left = 0
     if form.scan_token:
         pending_scan_delete(user_id=_uid(request), token=form.scan_token)
+        left = queue_done(request.session, form.scan_token, source_kind=form.source_kind)
     if edit.status == Edit.APPLIED:
         messages.success(request, "Your edit was applied at once (you are a trusted editor).")
     else:
         messages.success(request, "Your edit is proposed: other card owners review it. It is "
                          "applied once enough of them approve.")
+    if request.POST.get("action") == "propose_next" and left and mode == NEW_CARD:
+        return redirect(reverse("edits:add", args=[card_set.code.lower()]) + "?queue=1")
     return redirect("edits:detail", edit.pk)
 
 
@@ -227,7 +263,7 @@ def scan_read(request: HttpRequest) -> HttpResponse:
     what was read and the face redrawn (both swapped out of band)."""
     card_set, card, base, mode = _form_target(request)
     form = form_from_post(base, request.POST, mode=mode)
-    found = _read_upload(request, form)
+    found = _read_upload(request, form, card)
     status = found.pop("status", 200)
     with_all_fields(form)
     context = {
@@ -242,7 +278,8 @@ def scan_read(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _read_upload(request: HttpRequest, form: CardForm) -> dict[str, Any]:
+def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
+                 ) -> dict[str, Any]:
     """Check, straighten, keep and read the uploaded scan; prefill the form from it. Returns
     what the page shows about it (``scan_message``, ``scan_read``, or a ``status`` with
     ``scan_error`` or ``wait``)."""
@@ -261,22 +298,140 @@ def _read_upload(request: HttpRequest, form: CardForm) -> dict[str, Any]:
     if wait is not None:
         return {"status": 429, "wait": wait}
     try:
-        result = read_scan(upload.read())
+        photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    form.scan_token = pending_scan_store(user_id=_uid(request), renditions=result.renditions)
-    marked: list[str] = []
-    if result.reading is not None:
-        readings = {key: (r.value, r.confidence) for key, r in result.reading.fields().items()}
-        detail = result.reading.detail_line
-        if detail is not None:
-            card_type = readings.get("type", (form.card_type()[0], 0))[0]
-            readings.update(detail_readings(detail.value, detail.confidence,
-                                            card_type if isinstance(card_type, str) else None))
-        with_all_fields(form)
-        marked = form.apply_reading(readings)
-    return {"scan_message": result.message[:1].upper() + result.message[1:] + ".",
-            "scan_read": marked, "scan_reading": result.reading is not None}
+    reading = read_image(photo, read_text=ocr_unavailable() is None)
+    if not reading.cards:  # kept as evidence all the same, as it is
+        form.scan_token = pending_scan_store(user_id=_uid(request),
+                                             renditions=renditions_from_image(photo))
+        why = "; ".join(reading.warnings) or "no card found in the photo"
+        return {"scan_message": f"No card found ({why}); the photo is kept as it is and "
+                "nothing was read. Place the card's four corners on the photo below, or "
+                "photograph the card again, flat and whole in the frame, from above.",
+                "scan_read": [], "scan_reading": False,
+                "corner_tool": _corner_tool(request, photo, None)}
+    entries = [_queue_entry(request, found) for found in reading.cards]
+    if len(entries) > 1 and form.mode == NEW_CARD:
+        queue_start(request.session, set_code=str(form.base.get("set", "")), entries=entries)
+    found = {**_prefill(form, entries[0]), "scan_queued": len(entries)
+             if len(entries) > 1 and form.mode == NEW_CARD else 0}
+    found["scan_message"] = _reading_message(reading, entries[0], card)
+    if entries[0]["outline"]:
+        found["corner_tool"] = _corner_tool(request, photo, reading.cards[0].corners)
+    other = catalogue_card(entries[0]["fields"].get("name"))
+    if card is not None and other is not None and other != card.id:
+        found["other_card"] = Card.objects.filter(id=other).first()
+    return found
+
+
+def _corner_tool(request: HttpRequest, photo: Image.Image, corners: Quad | None
+                 ) -> dict[str, Any]:
+    """The four-corner tool: the photo kept, and the corners to start from (those found, or
+    a card-shaped outline in the middle), in the kept photo's pixels."""
+    token, (width, height) = pending_photo_store(user_id=_uid(request), photo=photo)
+    scale = width / photo.width
+    if corners is None:
+        w = min(width * 0.6, height * 0.6 / 1.4)
+        h = w * 1.4
+        x, y = (width - w) / 2, (height - h) / 2
+        corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    points = [(round(cx * scale, 1), round(cy * scale, 1)) for cx, cy in corners]
+    return {"token": token, "width": width, "height": height, "corners": points,
+            "radius": round(max(width, height) * 0.018),
+            "url": reverse("edits:pending_scan", args=[token, PHOTO]),
+            "outline": " ".join(f"{x},{y}" for x, y in points)}
+
+
+def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> dict[str, Any]:
+    """The card cut out of the kept photo at the four corners the person placed, then read
+    into the form as a scan is."""
+    if not request.user.is_authenticated:
+        return {"status": 403, "scan_error": "Log in to attach a scan."}
+    token = str(request.POST.get("photo_token", ""))
+    photo = pending_photo(user_id=_uid(request), token=token)
+    if photo is None:
+        return {"status": 400, "scan_error": "The photo is no longer kept: attach it again."}
+    try:
+        points = [(float(request.POST.get(f"corner_{n}_x", "")),
+                   float(request.POST.get(f"corner_{n}_y", ""))) for n in range(4)]
+    except ValueError:
+        return {"status": 400, "scan_error": "Place all four corners: each needs its x and y "
+                "in the photo's pixels."}
+    if not all(0 <= x <= photo.width and 0 <= y <= photo.height for x, y in points):
+        return {"status": 400, "scan_error": "A corner lies outside the photo: drag it onto "
+                "the card."}
+    wait = throttle_wait(request, "scans")
+    if wait is not None:
+        return {"status": 429, "wait": wait}
+    tl, tr, br, bl = points
+    reading = read_image(straighten(photo, (tl, tr, br, bl)),
+                         read_text=ocr_unavailable() is None)
+    # The straightened card is the whole image now: read as it is.
+    entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
+    if entry is None:
+        return {"status": 400, "scan_error": "Nothing could be read at these corners."}
+    entry["outline"] = ""
+    found = _prefill(form, entry)
+    found["scan_message"] = "The card was cut out at the corners you placed" + (
+        "; its text was read." if entry["read"] else
+        f"; the text could not be read: {ocr_unavailable()}.")
+    other = catalogue_card(entry["fields"].get("name"))
+    if card is not None and other is not None and other != card.id:
+        found["other_card"] = Card.objects.filter(id=other).first()
+    return found
+
+
+def _queue_entry(request: HttpRequest, found: CardFound) -> dict[str, Any]:
+    """One card found: its crop kept as a pending scan, and what was read from it."""
+    token = pending_scan_store(user_id=_uid(request),
+                               renditions=renditions_from_image(found.image))
+    return {"token": token, "fields": found.fields, "doubtful": found.doubtful,
+            "outline": found.doubtful_outline, "read": found.reading is not None}
+
+
+def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
+    """The form filled from a card read (a queue entry): the values marked to check."""
+    form.scan_token = entry["token"]
+    with_all_fields(form)
+    found = readings(entry)
+    if form.mode == NEW_CARD and found.get("number") is None:
+        # Not read: the set's next number without a card is offered, marked to check alone.
+        offered = _next_missing_number(str(form.base.get("set", "")))
+        if offered is not None:
+            found["number"] = (offered, DOUBTFUL)
+    marked = form.apply_reading(found)
+    if not form.source_kind:
+        form.source_kind = "scan"  # the scan attached is the evidence
+    return {"scan_read": marked, "scan_reading": bool(entry.get("read")),
+            "scan_outline": entry.get("outline", "")}
+
+
+def _next_missing_number(set_code: str) -> str | None:
+    """The lowest collector number of the set that no card of the catalogue has, written as
+    the set writes its numbers (zero-padded when they are); None for a set of unknown size."""
+    card_set = CardSet.objects.filter(code__iexact=set_code).first()
+    if card_set is None or not card_set.size:
+        return None
+    numbers = [n for n in Card.objects.filter(set=card_set).values_list("number", flat=True)
+               if n]
+    taken = {slot_number(n, card_set.size) for n in numbers}
+    width = max((len(n) for n in numbers if n.isdigit() and n.startswith("0")), default=0)
+    for slot in range(1, card_set.size + 1):
+        if slot not in taken:
+            return str(slot).zfill(width)
+    return None
+
+
+def _reading_message(reading: PhotoReading, first: dict[str, Any], card: Card | None) -> str:
+    count = len(reading.cards)
+    message = "Card found and straightened" if count == 1 else \
+        f"{count} cards found and straightened"
+    if first.get("outline"):
+        message += f"; its outline is uncertain ({first['outline']})"
+    if not first.get("read"):
+        message += f"; the text could not be read: {ocr_unavailable() or 'Tesseract failed'}"
+    return message + "."
 
 
 @require_http_methods(["GET"])

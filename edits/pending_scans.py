@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import re
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
+from PIL import Image
 
 FOLDER = "edits/pending"
 SIZES = ("normal", "large")
+PHOTO = "photo"  # a whole photo in which the card was not found surely: for placing corners
+PHOTO_LONG_SIDE = 2000
 _TOKEN = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -36,9 +40,35 @@ def pending_scan_store(*, user_id: int, renditions: dict[str, bytes]) -> str:
     return token
 
 
+def pending_photo_store(*, user_id: int, photo: Image.Image) -> tuple[str, tuple[int, int]]:
+    """Keep a checked photo (pixels only, re-encoded as WebP, at most PHOTO_LONG_SIDE long)
+    for the person to place a card's corners on; returns its token and stored size."""
+    image = photo.convert("RGB")
+    image.thumbnail((PHOTO_LONG_SIDE, PHOTO_LONG_SIDE), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    image.save(buffer, "WEBP", quality=88, method=4)
+    data = buffer.getvalue()
+    token = hashlib.sha256(data).hexdigest()[:32]
+    path = _path(user_id, token, PHOTO)
+    if not default_storage.exists(path):
+        default_storage.save(path, ContentFile(data))
+    return token, image.size
+
+
+def pending_photo(*, user_id: int, token: str) -> Image.Image | None:
+    """The user's photo kept by :func:`pending_photo_store`, decoded; None if there is none."""
+    path = pending_scan_path(user_id=user_id, token=token, size=PHOTO)
+    if path is None:
+        return None
+    with default_storage.open(path, "rb") as stored:
+        image = Image.open(io.BytesIO(stored.read()))
+        image.load()
+    return image.convert("RGB")
+
+
 def pending_scan_path(*, user_id: int, token: str, size: str = "large") -> str | None:
     """The stored file of the user's scan, or None if the token names none of theirs."""
-    if not _TOKEN.match(token or "") or size not in SIZES:
+    if not _TOKEN.match(token or "") or size not in (*SIZES, PHOTO):
         return None
     path = _path(user_id, token, size)
     return path if default_storage.exists(path) else None
@@ -55,7 +85,7 @@ def pending_scan_bytes(*, user_id: int, token: str) -> bytes | None:
 
 def pending_scan_delete(*, user_id: int, token: str) -> None:
     if _TOKEN.match(token or ""):
-        for size in SIZES:
+        for size in (*SIZES, PHOTO):
             default_storage.delete(_path(user_id, token, size))
 
 

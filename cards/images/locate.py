@@ -36,6 +36,7 @@ from typing import Any, Final, Literal
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
+from cards.images.card_outlines import find_outlines
 from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM, RENDITIONS, rendition_size
 
 CARD_ASPECT: Final = CARD_HEIGHT_MM / CARD_WIDTH_MM  # 1.397
@@ -72,9 +73,25 @@ class Location:
 
 
 def locate_card(photo: Image.Image) -> Location:
-    """Find the card in ``photo`` and straighten it (see the module's docstring)."""
+    """Find the card in ``photo`` and straighten it: by its edges and printed layout
+    (:mod:`cards.images.card_outlines`) first, else as the module's docstring says. Of
+    several cards, the first in reading order."""
     rgb = photo.convert("RGB")
+    outlines = find_outlines(rgb)
     width, height = rgb.size
+    if len(outlines) == 1 and _is_whole(outlines[0].corners, width, height):
+        outlines = []  # the image is the card: a scan cut to it (below)
+    if outlines:
+        first = outlines[0]
+        (x0, y0), (x1, y1) = first.corners[0], first.corners[1]
+        angle = float(np.degrees(np.arctan2(y0 - y1, x1 - x0)))
+        message = f"card found, turned {abs(angle):.1f}\u00b0, and straightened"
+        if len(outlines) > 1:
+            message = f"{len(outlines)} cards found; the first, turned {abs(angle):.1f}\u00b0, " \
+                "straightened"
+        if first.doubtful:
+            message += f" ({first.doubtful})"
+        return Location(straighten(rgb, first.corners), "found", first.corners, angle, message)
     scale = min(1.0, WORK_SIZE / max(width, height))
     small = rgb.resize((max(1, round(width * scale)), max(1, round(height * scale))),
                        Image.Resampling.BOX) if scale < 1 else rgb
@@ -83,7 +100,7 @@ def locate_card(photo: Image.Image) -> Location:
         quad_small, angle, background = found
         quad = _refine(np.asarray(rgb, dtype=np.float64), _scaled(quad_small, 1 / scale),
                        background, reach=max(4, round(3 / scale) + 2))
-        card = _warp(rgb, quad)
+        card = straighten(rgb, quad)
         return Location(card, "found", quad, angle,
                         f"card found, turned {abs(angle):.1f}\u00b0, and straightened")
     why = found
@@ -360,7 +377,7 @@ def _scaled(quad: Quad, factor: float) -> Quad:
     return (tl, tr, br, bl)
 
 
-def _warp(photo: Image.Image, quad: Quad) -> Image.Image:
+def straighten(photo: Image.Image, quad: Quad) -> Image.Image:
     """The quadrilateral ``quad`` of ``photo`` mapped onto an upright OUTPUT_SIZE image."""
     out_w, out_h = OUTPUT_SIZE
     targets = [(0.0, 0.0), (float(out_w), 0.0), (float(out_w), float(out_h)), (0.0, float(out_h))]
@@ -374,3 +391,69 @@ def _warp(photo: Image.Image, quad: Quad) -> Image.Image:
     coefficients = np.linalg.solve(np.array(rows), np.array(rhs))
     return photo.transform(OUTPUT_SIZE, Image.Transform.PERSPECTIVE,
                            tuple(float(c) for c in coefficients), Image.Resampling.BICUBIC)
+
+
+# --- every card in a photo ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardOutline:
+    """One card found in a photo: its corners and the card cut out, upright."""
+
+    corners: Quad  # in the photo's pixels, clockwise from the card's top left
+    image: Image.Image  # OUTPUT_SIZE
+    doubtful: str = ""  # why its outline may not be the card's, or ""
+
+
+@dataclass(frozen=True)
+class Located:
+    """The cards found in a photo, in reading order, and why there are none when there are
+    none (or what looked doubtful)."""
+
+    cards: list[CardOutline]
+    warnings: list[str]
+
+
+def locate_cards(photo: Image.Image) -> Located:
+    """Every card in ``photo``, in reading order (rows from the top, left to right).
+
+    Cards are found by their edges and printed layout (:mod:`cards.images.card_outlines`),
+    whatever the table; where that finds none (a card not laid out as the Demo faces are),
+    by its contrast with a plain background (:func:`locate_card`), or as the whole image
+    when it is a scan cut to the card.
+    """
+    rgb = photo.convert("RGB")
+    outlines = find_outlines(rgb)
+    if len(outlines) == 1 and _is_whole(outlines[0].corners, *rgb.size):
+        outlines = []  # a scan cut to the card: read whole (below)
+    if outlines:
+        cards = [CardOutline(o.corners, straighten(rgb, o.corners), o.doubtful) for o in outlines]
+        warnings = [f"card {n} ({_where(o.corners, rgb.size)}): {o.doubtful}"
+                    for n, o in enumerate(outlines, 1) if o.doubtful]
+        return Located(cards, warnings)
+    location = locate_card(photo)
+    if location.outcome == "found" and location.corners is not None:
+        return Located([CardOutline(location.corners, location.image)], [])
+    if location.outcome == "whole":
+        w, h = photo.size
+        whole: Quad = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+        return Located([CardOutline(whole, location.image)], [])
+    return Located([], [location.message])
+
+
+def _is_whole(corners: Quad, width: int, height: int) -> bool:
+    """Whether ``corners`` are the image's own, within 2 % of its size."""
+    frame = ((0, 0), (width, 0), (width, height), (0, height))
+    return all(abs(x - fx) <= 0.02 * width and abs(y - fy) <= 0.02 * height
+               for (x, y), (fx, fy) in zip(corners, frame, strict=True))
+
+
+def _where(corners: Quad, size: tuple[int, int]) -> str:
+    """Where a card lies in the photo, in words: "top left", "middle", ..."""
+    x = sum(p[0] for p in corners) / 4 / size[0]
+    y = sum(p[1] for p in corners) / 4 / size[1]
+    row = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+    column = "left" if x < 1 / 3 else "right" if x > 2 / 3 else ""
+    if row == "middle" and column:
+        return column
+    return f"{row} {column}".strip()

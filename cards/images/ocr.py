@@ -40,7 +40,7 @@ import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
 from cards.images import face
-from rules.card_facts import FACTIONS, SUBTYPES
+from rules.card_facts import FACTIONS, RARITIES, SUBTYPES, applicable_keys
 
 INSTALL_HINT: Final = (
     "install Debian's tesseract-ocr and tesseract-ocr-eng "
@@ -87,6 +87,10 @@ class CardReading:
     quotation: Reading[str] | None = None
     # docs/design.md §4 number keys (cost_economic, offense, vitality, ...) that were read.
     numbers: Mapping[str, Reading[int]] = field(default_factory=dict)
+    # The collector line: "DEMO · No. 001 · Rare" and "Illus. <artist>".
+    number: Reading[str] | None = None
+    rarity: Reading[str] | None = None
+    artist: Reading[str] | None = None
 
     def fields(self) -> dict[str, Reading[object]]:
         """The readings under their card data keys (docs/design.md §4), for prefilling an edit
@@ -95,7 +99,8 @@ class CardReading:
         for key, reading in (
             ("name", self.name), ("type", self.card_type), ("subtype", self.subtype),
             ("faction", self.faction), ("unique", self.unique), ("abilities", self.abilities),
-            ("quotation", self.quotation),
+            ("quotation", self.quotation), ("number", self.number), ("rarity", self.rarity),
+            ("artist", self.artist),
         ):
             if reading is not None:
                 out[key] = Reading(reading.value, reading.confidence)
@@ -229,11 +234,14 @@ def read_card(image: Image.Image) -> CardReading:
     type_line, detail, card_type, subtype, faction = _read_type_bar(engine, card, pixels)
     stats = _stat_boxes(pixels)
     abilities, quotation = _read_text_box(engine, card, pixels, face.text_box(bool(stats)))
-    numbers = _read_numbers(engine, [*gem_numbers, *_stat_numbers(pixels, stats)])
+    expected = _expected_stats(card_type.value if card_type else None,
+                               subtype.value if subtype else None)
+    numbers = _read_numbers(engine, [*gem_numbers, *_stat_numbers(pixels, stats, expected)])
+    number, rarity, artist = _read_collector_line(engine, card)
     return CardReading(
         name=name, type_line=type_line, detail_line=detail, card_type=card_type,
         subtype=subtype, faction=faction, unique=unique, abilities=abilities,
-        quotation=quotation, numbers=numbers,
+        quotation=quotation, numbers=numbers, number=number, rarity=rarity, artist=artist,
     )
 
 
@@ -585,12 +593,76 @@ def _stat_key(pixels: _Array, box: Box) -> str | None:
     return stats[nearest].key if distances[nearest] < 60 ** 2 else None
 
 
-def _stat_numbers(pixels: _Array, boxes: list[Box]) -> list[tuple[str, Image.Image]]:
+def _expected_stats(card_type: str | None, subtype: str | None) -> list[str]:
+    """The stat boxes a card of this type draws, in order (face._stats): those its type prints
+    but the requirement drawn as a diamond."""
+    if card_type is None:
+        return []
+    printed = set(applicable_keys(card_type, subtype))
+    requirement = face.REQUIREMENTS.get(card_type, ("", ""))[0]
+    return [s.key for s in face.STATS if s.key in printed and s.key != requirement]
+
+
+def _stat_numbers(pixels: _Array, boxes: list[Box], expected: Sequence[str] = ()
+                  ) -> list[tuple[str, Image.Image]]:
+    """The number in each stat box, under its key: by the order the type draws them in when
+    as many boxes are found (a lamp's warm light makes the label colours of economic strength
+    and bounty alike), else by the colour of its label."""
     numbers: list[tuple[str, Image.Image]] = []
-    for box in boxes:
-        key = _stat_key(pixels, box)
+    by_order = len(expected) == len(boxes)
+    for index, box in enumerate(boxes):
+        key = expected[index] if by_order else _stat_key(pixels, box)
         value_box = (box[0] + 4, box[1] + face.STAT_BAND + 3, box[2] - 4, box[3] - 3)
         image = _number_image(pixels, value_box, light=False)
         if key is not None and image is not None:
             numbers.append((key, image))
     return numbers
+
+
+# --- collector line -----------------------------------------------------------------------------
+
+_RARITY_WORDS: Final = {title.lower(): key for key, title in RARITIES.items()}
+# The footer's two texts (face._draw_footer), light on its dark plate: the set, number and
+# rarity from the left, the artist right-aligned.
+_COLLECTOR_LEFT: Final = (face.FOOTER[0] + 6, face.FOOTER[1] + 4, 420.0, face.FOOTER[1] + 27)
+_COLLECTOR_RIGHT: Final = (380.0, face.FOOTER[1] + 4, face.FOOTER[2] - 7, face.FOOTER[1] + 27)
+
+
+def _trimmed(region: Image.Image) -> Image.Image:
+    """``region`` cut to the columns its text covers, a margin either side: a long blank of
+    speckled plate beside a short line of text makes Tesseract read nothing at all."""
+    ink = (np.asarray(region) < 100).sum(axis=0) >= 2
+    columns = np.flatnonzero(ink)
+    if columns.size == 0:
+        return region
+    margin = region.height // 2
+    left = max(0, int(columns[0]) - margin)
+    right = min(region.width, int(columns[-1]) + 1 + margin)
+    return region.crop((left, 0, right, region.height))
+
+
+def _read_collector_line(engine: _Engine, card: Image.Image) -> tuple[
+    Reading[str] | None, Reading[str] | None, Reading[str] | None,
+]:
+    """The collector number, the rarity (matched to docs/design.md §4's words) and the artist
+    (after "Illus."); "?" (not yet known on the card) is no value."""
+    text, confidence = engine.read(
+        _trimmed(_crop(card, _COLLECTOR_LEFT, scale=2.5, invert=True)), "line")
+    line = clean_line(text)
+    number = rarity = artist = None
+    found = re.search(r"\bN[o0]\.?\s*([0-9A-Za-z]+)", line)
+    if found and found.group(1) != "?":
+        number = Reading(found.group(1).translate(_DIGIT_LOOKALIKES)
+                         if found.group(1)[:1].isdigit() else found.group(1), confidence)
+    words = re.sub(r"[^a-z ]", " ", line.lower()).split()
+    if words:
+        key, score, _, _ = _find_phrase(words[-2:], _RARITY_WORDS)
+        if score >= 0.75:
+            rarity = Reading(key, confidence * score)
+    text, confidence = engine.read(
+        _trimmed(_crop(card, _COLLECTOR_RIGHT, scale=2.5, invert=True)), "line")
+    parts = clean_line(text).split(None, 1)
+    # "Illus." is read as "illus.", "Itlus.", "Hius."...: the first word, if it ends in "us.".
+    if len(parts) == 2 and re.fullmatch(r"\S{0,5}us\.?", parts[0]) and parts[1] != "?":
+        artist = Reading(parts[1], confidence)
+    return number, rarity, artist

@@ -74,7 +74,40 @@ class ScanUploadSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(help_text="JPEG, PNG or WebP, at most 10 MB and 25 megapixels")
 
 
+class ScanPhotoSerializer(serializers.Serializer[Any]):
+    image = serializers.FileField(
+        help_text="a JPEG, PNG or WebP photo of one card or of a binder page, at most 10 MB "
+                  "and 25 megapixels")
+
+
 # Output (for the schema).
+
+
+class ScannedCardSerializer(serializers.Serializer[Any]):
+    corners = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), min_length=2,
+                                    max_length=2),
+        min_length=4, max_length=4,
+        help_text="[x, y] in the photo's pixels, clockwise from the card's top left")
+    doubtful = serializers.ListField(child=serializers.CharField(),
+                                     help_text="the keys whose reading is doubtful")
+    card = serializers.CharField(allow_null=True,
+                                 help_text="the catalogue card with the name read, if any")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # A field named "fields" cannot be declared: it would hide Serializer.fields.
+        fields = super().get_fields()
+        fields["fields"] = serializers.DictField(
+            child=serializers.JSONField(allow_null=True),
+            help_text="the values read, under the card data keys its type prints; null where "
+                      "printed but not read")
+        return fields
+
+
+class ScanReadingSerializer(serializers.Serializer[Any]):
+    cards = ScannedCardSerializer(many=True, help_text="in reading order: rows from the top, "
+                                                       "left to right in a row")
+    warnings = serializers.ListField(child=serializers.CharField())
 
 
 class VotesSerializer(serializers.Serializer[Any]):

@@ -25,7 +25,8 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.fingerprints import client_fingerprint
-from cards.images.scan import MAX_BYTES
+from cards.images.photo_cards import read_photo
+from cards.images.scan import MAX_BYTES, ScanError
 from cards.models import Card
 from cards.services import card_provenance
 from edits.api.serializers import (
@@ -37,6 +38,8 @@ from edits.api.serializers import (
     RevertEditorSerializer,
     RevertedSerializer,
     RevertSerializer,
+    ScanPhotoSerializer,
+    ScanReadingSerializer,
     ScanUploadSerializer,
     VoidSerializer,
     VoteSerializer,
@@ -44,6 +47,7 @@ from edits.api.serializers import (
 from edits.documents import SCAN_SIZES, edit_documents, edits_for_documents
 from edits.errors import EditError, EditForbidden, EditInvalid
 from edits.models import Edit, EditScan
+from edits.photo_reading import photo_document
 from edits.services import (
     Skipped,
     edit_apply,
@@ -339,3 +343,35 @@ class CardHistoryView(APIView):
             "applied": documents[:len(applied)],
             "open": documents[len(applied):],
         })
+
+
+class ScanReadView(APIView):
+    """``POST /api/scans/`` (docs/design.md §13): the cards in a photo, read. Nothing is
+    stored."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "scans"
+
+    @extend_schema(operation_id="scans_read",
+                   request={"multipart/form-data": ScanPhotoSerializer},
+                   responses={200: ScanReadingSerializer, 400: P, 403: P, 413: P, 429: P})
+    def post(self, request: Request) -> Response:
+        """Find every card in a photo of one card or of a binder page and read each: its
+        corners (clockwise from the card's top left), the values read (only the keys its
+        type prints; null where printed but not read), the doubtful keys and the catalogue
+        card with the name read. The file is checked by its content, size and pixel count."""
+        serializer = ScanPhotoSerializer(data=request.data)
+        if not serializer.is_valid():
+            return problem_response(400, "invalid", "Attach the photo as the multipart field "
+                                    "`image`.", errors=serializer.errors)
+        upload = serializer.validated_data["image"]
+        if upload.size > MAX_BYTES:
+            return problem_response(400, "too_large", f"The photo is {upload.size / 2**20:.1f} "
+                                    f"MB; the limit is {MAX_BYTES // 2**20} MB.")
+        try:
+            reading = read_photo(upload.read())
+        except ScanError as error:
+            return problem_response(400, "bad_image", f"The photo was refused: {error}.")
+        return Response(photo_document(reading))

@@ -1,0 +1,83 @@
+"""What a card reading gives as card data: the values under their docs/design.md §4 keys, only
+for the keys the read type prints, and the keys whose reading is doubtful.
+
+Pure Python (no Django): the scans API (design §13, ``POST /api/scans/``), the edit form and
+the bench all turn a :class:`cards.images.ocr.CardReading` into fields here, so they agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
+
+from rules.card_facts import SUBTYPES, applicable_keys
+
+if TYPE_CHECKING:
+    from cards.images.ocr import CardReading
+
+# Printed on every card whatever its type: the name bar, the type line, the text box and the
+# collector line.
+ALWAYS_PRINTED: Final = ("name", "unique", "type", "abilities", "quotation", "number",
+                         "rarity", "artist")
+# The detail line under the type line: "Human · Male · Priest" (a personality), "Troll · Male"
+# or "Troll · Male · Hunter" (a wanderer: the Demo faces print a wanderer's profession when
+# it has one). OCR reads its dots as dots, dashes or colons.
+DETAIL_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
+    "personality": ("race", "gender", "profession"),
+    "wanderer": ("race", "gender", "profession"),
+}
+DETAIL_SPLIT: Final = re.compile(r"\s+[\u00b7\-:\u2022|.,]\s+")
+# Below this confidence a value is doubtful: the person should look at it.
+DOUBTFUL_BELOW: Final = 0.6
+
+
+def printed_keys(card_type: str | None, subtype: str | None) -> tuple[str, ...]:
+    """The §4 keys a card of this type prints, in the order of the card's anatomy."""
+    keys = list(ALWAYS_PRINTED)
+    if card_type is None:
+        return tuple(keys)
+    if SUBTYPES.get(card_type):
+        keys.append("subtype")
+    if card_type != "wanderer":
+        keys.append("faction")  # on the type line, when the card has one
+    keys += [k for k in applicable_keys(card_type, subtype) if k not in keys]
+    if card_type == "wanderer":
+        keys.append("profession")
+    return tuple(keys)
+
+
+def detail_values(detail: str, card_type: str | None) -> dict[str, str]:
+    """Race, gender and profession from the detail line, when its parts fit the type: a
+    personality prints all three, a wanderer two or three. A part still unknown on the card
+    ("Race ?") is left out."""
+    keys = DETAIL_KEYS.get(card_type or "")
+    parts = [p.strip() for p in DETAIL_SPLIT.split(detail.strip())]
+    if not keys:
+        return {}
+    if card_type == "wanderer" and len(parts) == 2:
+        keys = keys[:2]
+    if len(parts) != len(keys):
+        return {}
+    return {key: part for key, part in zip(keys, parts, strict=True)
+            if part and not part.endswith("?")}
+
+
+def reading_fields(reading: CardReading) -> tuple[dict[str, object], list[str]]:
+    """The fields of ``reading`` (every key the read type prints; None where printed but not
+    read) and the keys whose reading is doubtful (low confidence, or not read at all)."""
+    read = {key: r for key, r in reading.fields().items()}
+    card_type = read["type"].value if "type" in read else None
+    subtype = read["subtype"].value if "subtype" in read else None
+    type_key = card_type if isinstance(card_type, str) else None
+    confidences = {key: r.confidence for key, r in read.items()}
+    values: dict[str, object] = {key: r.value for key, r in read.items()}
+    if reading.detail_line is not None:
+        for key, part in detail_values(reading.detail_line.value, type_key).items():
+            values[key] = part
+            confidences[key] = reading.detail_line.confidence * 0.9
+    keys = printed_keys(type_key, subtype if isinstance(subtype, str) else None)
+    fields = {key: values.get(key) for key in keys}
+    doubtful = [key for key in keys
+                if fields[key] is not None and confidences.get(key, 0.0) < DOUBTFUL_BELOW]
+    return fields, doubtful

@@ -1,0 +1,90 @@
+"""Finding every card in a photo by its edges and printed layout (cards.images.card_outlines,
+cards.images.locate.locate_cards), on the bench's phone photos."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from bench.phone_photos import binder_photo, card_photo
+from bench.scans_bench import matches
+from cards.images import face
+from cards.images.card_outlines import find_outlines
+from cards.images.locate import locate_cards
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO: list[dict[str, Any]] = json.loads(
+    (ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))["cards"]
+PERSONALITY = next(c for c in DEMO if c["type"] == "personality")
+
+
+def _image(jpeg: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(jpeg))
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize(("surface", "index"), [
+    ("pine", 0), ("white table", 50), ("light oak", 90), ("light grey table", 30),
+    ("dark desk", 110), ("walnut", 126),
+])
+def test_a_card_is_found_on_light_dark_and_wooden_tables(surface: str, index: int) -> None:
+    photo = card_photo(DEMO[index], surface, seed=index)
+    outlines = find_outlines(_image(photo.jpeg))
+    assert len(outlines) == 1
+    assert matches(outlines[0].corners, photo.corners[0])
+    assert outlines[0].doubtful == ""
+
+
+def test_a_silver_border_on_a_grey_table_of_its_colour_is_the_card_not_its_panel() -> None:
+    rendered = face.render_face(PERSONALITY)
+    border = np.asarray(rendered)[5:20, 100:600].reshape(-1, 3).mean(axis=0)
+    table = Image.new("RGB", (1100, 1400), tuple(int(v) for v in border))
+    table.paste(rendered, (180, 170))
+    outlines = find_outlines(table)
+    card = ((180, 170), (925, 170), (925, 1210), (180, 1210))
+    assert len(outlines) == 1
+    assert matches(outlines[0].corners, card)  # not the body inside the border
+
+
+def test_a_binder_page_gives_its_cards_in_reading_order() -> None:
+    photo = binder_photo(DEMO[60:69], "black", seed=5)
+    located = locate_cards(_image(photo.jpeg))
+    order = [next((i for i, truth in enumerate(photo.corners) if matches(card.corners, truth)),
+                  None) for card in located.cards]
+    assert sum(i is not None for i in order) >= 8
+    found = [i for i in order if i is not None]
+    assert found == sorted(found)  # rows from the top, left to right in a row
+    wrong = [card for card, i in zip(located.cards, order, strict=True) if i is None]
+    assert all(card.doubtful for card in wrong)  # never a wrong outline taken silently
+
+
+def test_a_card_shaped_rectangle_with_no_card_printed_on_it_is_no_card() -> None:
+    table = Image.new("RGB", (1000, 1300), (200, 170, 120))
+    ImageDraw.Draw(table).rectangle((200, 200, 200 + 500, 200 + 698), fill=(40, 40, 44))
+    assert find_outlines(table) == []
+
+
+def test_a_card_with_part_of_its_layout_hidden_is_doubtful() -> None:
+    rendered = face.render_face(PERSONALITY).copy()
+    # A thumb over the right end of the name bar: one panel edge of nine is not seen.
+    ImageDraw.Draw(rendered).rectangle((640, 30, 745, 115), fill=(60, 50, 45))
+    table = Image.new("RGB", (1100, 1400), (30, 32, 36))
+    table.paste(rendered, (180, 170))
+    outlines = find_outlines(table)
+    assert len(outlines) == 1
+    assert "check its corners" in outlines[0].doubtful
+    located = locate_cards(table)
+    assert located.warnings and "card 1 (middle)" in located.warnings[0]
+
+
+def test_an_empty_table_has_no_card_and_says_why() -> None:
+    located = locate_cards(Image.new("RGB", (900, 1200), (222, 190, 140)))
+    assert located.cards == []
+    assert "no card found" in located.warnings[0]

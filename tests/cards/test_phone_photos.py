@@ -1,0 +1,87 @@
+"""bench.phone_photos: the phone photos the scans bench and tests read, made deterministically."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from bench.phone_photos import SURFACES, binder_photo, card_photo, photo_set
+from bench.scans_bench import WORKFLOW, matches, score_card, truth_fields
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = json.loads((ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))["cards"]
+
+
+def test_a_card_photo_is_the_same_for_the_same_seed() -> None:
+    first = card_photo(DEMO[40], "pine", seed=3)
+    assert first.jpeg == card_photo(DEMO[40], "pine", seed=3).jpeg
+    assert first.jpeg != card_photo(DEMO[40], "pine", seed=4).jpeg
+
+
+@pytest.mark.parametrize("surface", ["white table", "dark desk"])
+def test_a_card_photo_has_the_card_turned_and_in_keystone(surface: str) -> None:
+    photo = card_photo(DEMO[40], surface, seed=1)
+    (tl, tr, br, bl), = photo.corners
+    turn = np.degrees(np.arctan2(bl[0] - tl[0], bl[1] - tl[1]))
+    assert 3.0 < abs(turn) < 9.0
+    top = np.hypot(tr[0] - tl[0], tr[1] - tl[1])
+    bottom = np.hypot(br[0] - bl[0], br[1] - bl[1])
+    assert 0.019 < 1 - top / bottom < 0.051
+    image = Image.open(io.BytesIO(photo.jpeg))
+    assert image.format == "JPEG" and image.size == (1500, 2000)
+    # The surface's colour at a corner of the photo, lit warm and unevenly.
+    corner = np.asarray(image.convert("RGB"))[5:40, 5:40].reshape(-1, 3).mean(axis=0)
+    assert abs(corner.mean() - np.mean(SURFACES[surface][0])) < 60
+
+
+def test_a_binder_page_holds_nine_cards_in_reading_order() -> None:
+    photo = binder_photo(DEMO[:9], "black", seed=7)
+    assert len(photo.corners) == 9
+    centres = [np.mean(c, axis=0) for c in photo.corners]
+    rows = [centres[i:i + 3] for i in (0, 3, 6)]
+    for row in rows:
+        assert row[0][0] < row[1][0] < row[2][0]
+    assert rows[0][0][1] < rows[1][0][1] < rows[2][0][1]
+
+
+def test_a_binder_page_refuses_other_than_nine_cards() -> None:
+    with pytest.raises(ValueError, match="holds 9 cards, not 8"):
+        binder_photo(DEMO[:8], "white", seed=1)
+
+
+def test_the_photo_set_has_singles_on_every_surface_and_binder_pages() -> None:
+    photos = photo_set(DEMO[:2], singles=2, binders=1)
+    assert [len(p.cards) for p in photos] == [1, 1, 9]
+
+
+def test_an_outline_matches_within_two_percent_of_the_card_s_width() -> None:
+    truth = ((100.0, 100.0), (600.0, 100.0), (600.0, 800.0), (100.0, 800.0))
+    assert matches(tuple((x + 7, y - 7) for x, y in truth), truth)
+    assert not matches(tuple((x + 11, y) for x, y in truth), truth)
+
+
+def test_a_card_not_found_costs_every_printed_field_typed() -> None:
+    card = next(c for c in DEMO if c["type"] == "personality")
+    score = score_card(card, None, WORKFLOW, 1.0)
+    assert not score.found and score.right == 0
+    assert score.printed == len(truth_fields(card)) and "name" in score.misses
+
+
+def test_a_card_read_right_costs_a_tick_per_region_not_per_value() -> None:
+    from bench.scans_bench import TICK_PER_VALUE
+    from cards.images.photo_cards import CardFound
+
+    card = next(c for c in DEMO if c["type"] == "personality")
+    truth = truth_fields(card)
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    read = CardFound(corners, Image.new("RGB", (1, 1)), dict(truth), [])
+    now, before = (score_card(card, read, flow, 1 / 9) for flow in (WORKFLOW, TICK_PER_VALUE))
+    assert now.right == before.right == len(truth)
+    assert now.seconds < before.seconds - len(truth)  # a click saved on most values
+    doubtful = CardFound(corners, Image.new("RGB", (1, 1)), dict(truth), ["name"])
+    assert score_card(card, doubtful, WORKFLOW, 1 / 9).seconds > now.seconds  # ticked alone

@@ -1,0 +1,151 @@
+"""Several cards in one photo (a binder page, cards side by side) on "Add a missing card": a
+queue of prefilled cards, each with its crop, walked with "Propose and next", surviving a
+reload; "Improve this card" with a photo of another card says so."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from PIL import Image, ImageDraw
+
+from cards.images.face import render_face
+from cards.images.ocr import ocr_available
+from cards.models import CardSet
+from edits.models import Edit, EditScan
+from edits.scan_queue import KEY
+from tests.edits.makers import card, client_for, make_user
+
+pytestmark = pytest.mark.skipif(ocr_available() is not None, reason=str(ocr_available()))
+
+NEW_CARDS = [
+    {"id": f"tst-{slug}", "name": name, "set": "TST", "number": number, "type": "structure",
+     "subtype": "general", "cost_generic": 2, "residencies": 1, "defense": 3, "offense": 0,
+     "abilities": "Fortify.", "quotation": "", "rarity": "common", "official": False}
+    for slug, name, number in (("old-mill", "Old Mill", "3"), ("salt-tower", "Salt Tower", "4"),
+                               ("reed-gate", "Reed Gate", "5"))
+]
+
+
+def photo_of(cards: list[dict[str, Any]]) -> SimpleUploadedFile:
+    table = Image.new("RGB", (1720, 2360), (34, 30, 28))  # two cards a row
+    for n, data in enumerate(cards):
+        row, column = divmod(n, 2)
+        table.paste(render_face(data), (60 + 820 * column, 90 + 6 * column + 1140 * row))
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    return SimpleUploadedFile("page.jpg", buffer.getvalue(), "image/jpeg")
+
+
+@pytest.fixture
+def ada() -> Client:
+    return client_for(make_user("ada"))
+
+
+def read_photo_into_form(ada: Client) -> str:
+    html = ada.post("/edits/scan/", {"set": "TST", "scan": photo_of(NEW_CARDS)}).content.decode()
+    return html
+
+
+def proposal(token: str, name: str, action: str = "propose_next") -> dict[str, str]:
+    return {"set": "TST", "name": name, "type": "structure", "unique": "no",
+            "abilities": "Fortify.", "scan_token": token, "source_kind": "scan",
+            "action": action}
+
+
+def test_a_photo_of_three_cards_becomes_a_queue_of_prefilled_cards(ada: Client) -> None:
+    html = read_photo_into_form(ada)
+    assert "3 cards to propose from your photo" in html
+    assert 'value="propose_next"' in html  # "Propose and next", swapped in beside Propose
+    assert 'value="Old Mill"' in html  # the first card, prefilled
+    entries = ada.session[KEY]["entries"]
+    assert [e["fields"]["name"] for e in entries] == ["Old Mill", "Salt Tower", "Reed Gate"]
+    assert len({e["token"] for e in entries}) == 3  # each with its own crop
+
+
+def test_propose_and_next_walks_the_queue_and_a_reload_keeps_the_card(ada: Client) -> None:
+    read_photo_into_form(ada)
+    first = ada.session[KEY]["entries"][0]["token"]
+    answer = ada.post("/sets/tst/add/", proposal(first, "Old Mill"))
+    assert answer.status_code == 302 and answer["Location"].endswith("/sets/tst/add/?queue=1")
+    assert EditScan.objects.filter(edit=Edit.objects.get()).exists()  # with its own crop
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    assert 'value="Salt Tower"' in page and "2 left to propose" in page
+    assert 'id="source-kind-scan" name="source_kind" value="scan" checked' in page  # carried
+    again = ada.get("/sets/tst/add/?queue=1").content.decode()  # a reload: the same card
+    assert 'value="Salt Tower"' in again
+    second = ada.session[KEY]["entries"][0]["token"]
+    ada.post("/sets/tst/add/", proposal(second, "Salt Tower"))
+    third = ada.session[KEY]["entries"][0]["token"]
+    last = ada.post("/sets/tst/add/", proposal(third, "Reed Gate"))
+    assert last.status_code == 302 and "/edits/" in last["Location"]  # the queue is done
+    assert sorted(e.changes["name"] for e in Edit.objects.all()) == [
+        "Old Mill", "Reed Gate", "Salt Tower"]
+
+
+def test_the_add_page_says_cards_wait_in_the_queue(ada: Client) -> None:
+    read_photo_into_form(ada)
+    page = ada.get("/sets/tst/add/").content.decode()
+    assert "3 cards from your photo still to propose" in page and 'href="?queue=1"' in page
+
+
+def test_improve_with_a_photo_of_another_card_says_so_and_offers_it(ada: Client) -> None:
+    lamplighter = card("tst-lamplighter").as_data()
+    buffer = io.BytesIO()
+    table = Image.new("RGB", (950, 1250), (34, 30, 28))
+    table.paste(render_face(lamplighter), (100, 100))
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("other.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/edits/scan/", {"card": "tst-unknown-tower", "scan": upload}
+                    ).content.decode()
+    assert "The photo shows Lamplighter" in html
+    assert 'href="/cards/tst-lamplighter/improve/"' in html
+
+
+def test_a_photo_without_a_card_offers_the_four_corner_tool_and_cuts_at_them(ada: Client
+                                                                             ) -> None:
+    face = render_face(NEW_CARDS[1])
+    # A card on a table of its own border's colours: nothing sure is found.
+    table = Image.new("RGB", (1000, 1300), (120, 120, 120))
+    table.paste(face.resize((500, 698)), (250, 300))
+    ImageDraw.Draw(table).rectangle((250, 300, 750, 600), fill=(120, 120, 120))  # covered
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("hidden.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/sets/tst/add/", {"set": "TST", "scan": upload, "action": "read"}
+                    ).content.decode()
+    assert "data-corner-tool" in html and 'name="corner_3_y"' in html
+    token = re.search(r'name="photo_token" value="([0-9a-f]{32})"', html)
+    assert token is not None
+    photo = ada.get(f"/edits/scan/{token.group(1)}/photo.webp")
+    assert photo.status_code == 200 and photo["Content-Type"] == "image/webp"
+    corners = {"corner_0_x": 250, "corner_0_y": 300, "corner_1_x": 750, "corner_1_y": 300,
+               "corner_2_x": 750, "corner_2_y": 998, "corner_3_x": 250, "corner_3_y": 998}
+    answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
+                                         "photo_token": token.group(1), **corners})
+    page = answer.content.decode()
+    assert answer.status_code == 200 and "cut out at the corners you placed" in page
+    assert 'name="scan_token"' in page
+
+
+def test_corners_outside_the_photo_are_refused_with_a_reason(ada: Client) -> None:
+    answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
+                                         "photo_token": "0" * 32, "corner_0_x": "a"})
+    assert answer.status_code == 400 and "no longer kept" in answer.content.decode()
+
+
+def test_the_next_missing_number_of_the_set_is_offered_when_none_is_read(ada: Client) -> None:
+    CardSet.objects.filter(code="TST").update(size=10)  # numbers 1 and 2 have cards
+    unnumbered = {**NEW_CARDS[0], "number": None}
+    table = Image.new("RGB", (950, 1250), (34, 30, 28))
+    table.paste(render_face(unnumbered), (100, 100))
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("one.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/edits/scan/", {"set": "TST", "scan": upload}).content.decode()
+    assert 'id="f-number" name="number" value="3"' in html
+    assert 'name="confirm_number"' in html  # offered, not read: ticked alone
