@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import pytest
 
 from playtest.play import outcome_sentence
 from playtest.table_play import PLAYER, table_outcome
 from rules.game.seats import Table
+
+if TYPE_CHECKING:
+    from playtest.models import PlaytestGame
 
 NAMES = ["Kalim Faithful", "Mosfin Senate", "Guild Merchants"]
 
@@ -64,7 +68,7 @@ def test_a_finished_game_s_log_and_status_say_the_same_words(n: int) -> None:
         ("Victory in", "Defeat", "Out of time", "Game over"))] == [title]
 
 
-def solo_game() -> object:
+def solo_game() -> PlaytestGame:
     from decks.models import Deck
     from playtest.services import playtest_start_from
 
