@@ -621,7 +621,9 @@ def _stat_numbers(pixels: _Array, boxes: list[Box], expected: Sequence[str] = ()
 
 # --- collector line -----------------------------------------------------------------------------
 
-_RARITY_WORDS: Final = {title.lower(): key for key, title in RARITIES.items()}
+# Longest first: "Common Starter" is matched whole before "Common" can match its first word.
+_RARITY_WORDS: Final = {title.lower(): key for key, title in sorted(
+    RARITIES.items(), key=lambda item: -len(item[1].split()))}
 # The footer's two texts (face._draw_footer), light on its dark plate: the set, number and
 # rarity from the left, the artist right-aligned.
 _COLLECTOR_LEFT: Final = (face.FOOTER[0] + 6, face.FOOTER[1] + 4, 420.0, face.FOOTER[1] + 27)

@@ -180,8 +180,8 @@ def test_a_new_card_owner_completes_a_real_card_and_two_others_approve_it(
 
     # Correct what was misread, check the rest, fill the costs from the card in hand.
     person.fill(page.locator("#f-quotation"), CORRECTED_QUOTATION)
-    for box in page.locator(".to-check .confirm input").all():
-        check(person, box)
+    for box in page.locator(".to-check .confirm input, .group-check input").all():
+        check(person, box)  # a tick per part of the card, and one per hard-to-read value
     for key, value in TYPED.items():
         person.fill(page.locator(f"#f-{key}"), value)
     check(person, page.locator("#source-kind-scan"))

@@ -49,6 +49,9 @@ def test_every_demo_face_reads_back_its_name_and_text(index: int) -> None:
         assert number.value == card[key], key
     printed = [k for k in NUMBER_KEYS if card.get(k) is not None]
     assert len(reading.numbers) >= len(printed) - 1
+    collector = tuple(r.value if r else None for r in (reading.number, reading.rarity,
+                                                        reading.artist))
+    assert collector == (card["number"], card["rarity"], card["artist"])
 
 
 @needs_tesseract
