@@ -251,3 +251,11 @@ def test_htmx_updates_apply_no_inline_style(page: Page, site: str,
     page.goto(f"{site}/cards/?q=t%3Atroop")
     page.get_by_label("Search query").fill("t:troop f:kalim")
     expect(page.locator(".explained")).to_contain_text("Kalim")
+
+
+def test_the_card_anatomy_gives_a_value_the_phone_s_width(page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site}/cards/demo-cathedral-warden/")
+    quotation = page.locator(".anatomy tr", has_text="Quotation").locator("td").nth(1)
+    box = quotation.bounding_box()
+    assert box is not None and box["width"] > 280, box  # not a word a line
