@@ -6,6 +6,7 @@
  * - On a phone the card search's filters stay folded behind their "Filters" button (a
  *   <details>, folded in the HTML and shown by the CSS on a wide screen), also after htmx swaps
  *   the results as the person types; a person who opened them keeps them open.
+ * - The test draw's ways to draw, folded in the HTML for a phone, are opened on a wide screen.
  * - A table (or a preformatted text) wider than its box says so: "is-scrollable" on the box
  *   and a line above it, "Swipe sideways for more", until it is scrolled to its end.
  * Delegated on the document, so what htmx swaps in needs nothing more. */
@@ -201,13 +202,24 @@
   }, {capture: true, passive: true});
   window.addEventListener("resize", function () { markScrollers(document); }, {passive: true});
 
+  // The test draw's ways to draw: folded in the HTML (the hand first on a phone), opened on a
+  // wide screen, where the CSS shows them anyway, so that they are in the page's reading order.
+  var wide = window.matchMedia("(min-width: 601px)");
+  function openDrawModes(root) {
+    if (!wide.matches) { return; }
+    Array.prototype.forEach.call((root || document).querySelectorAll("details.draw-modes"),
+      function (modes) { modes.open = true; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     foldFilters(document);
     markScrollers(document);
+    openDrawModes(document);
   });
   document.addEventListener("htmx:load", function (event) {
     foldFilters(event.target);
     markScrollers(event.target);
+    openDrawModes(event.target);
   });
   narrow.addEventListener("change", function () { foldFilters(document); });
 })();

@@ -251,3 +251,26 @@ def test_htmx_updates_apply_no_inline_style(page: Page, site: str,
     page.goto(f"{site}/cards/?q=t%3Atroop")
     page.get_by_label("Search query").fill("t:troop f:kalim")
     expect(page.locator(".explained")).to_contain_text("Kalim")
+
+
+def test_the_card_anatomy_gives_a_value_the_phone_s_width(page: Page, site: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site}/cards/demo-cathedral-warden/")
+    quotation = page.locator(".anatomy tr", has_text="Quotation").locator("td").nth(1)
+    box = quotation.bounding_box()
+    assert box is not None and box["width"] > 280, box  # not a word a line
+
+
+def test_the_dealt_hand_comes_before_the_ways_to_draw_on_a_phone(page: Page, site: str) -> None:
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site}/decks/{sample.pk}/draw/?seed=7")
+    expect(page.get_by_role("button", name="Deal", exact=True).first).to_be_hidden()  # folded
+    hand = page.get_by_role("heading", name="Opening hand", exact=True).bounding_box()
+    assert hand is not None and hand["y"] < 700, hand  # in the first screen (was 1,100 px)
+    page.get_by_text("Change how the hand is drawn").click()
+    expect(page.get_by_role("button", name="Deal", exact=True).first).to_be_visible()
+    page.set_viewport_size(DESK)
+    page.goto(f"{site}/decks/{sample.pk}/draw/?seed=7")
+    expect(page.get_by_role("button", name="Deal", exact=True).first).to_be_visible()
+    expect(page.get_by_text("Change how the hand is drawn")).to_be_hidden()

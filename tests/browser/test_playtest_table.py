@@ -57,7 +57,8 @@ def test_a_visitor_plays_two_ai_opponents_to_the_end(page: Page, site: str, widt
     game = PlaytestGame.objects.get()
     assert game.outcome and game.decisions == clicks == len(game.actions)
     expect(page.locator(".pt-status")).to_contain_text(
-        {"victory": "Victory", "overrun": "overran"}.get(game.outcome, "Lost"))
+        {"victory": "Victory", "overrun": "overran", "timeout": "Out of time"}.get(
+            game.outcome, "Defeat"))
     log = page.locator("#pt-log")
     expect(log).to_contain_text("Seat 2 (Mosfin Blades): ")
     expect(log).to_contain_text("Seat 3 (Guild Merchants): ")

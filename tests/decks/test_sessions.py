@@ -67,6 +67,9 @@ def test_building_a_deck_in_one_sitting_makes_one_version(ada: Client) -> None:
     assert version.diff["fields"]["name"] == [None, "Kalim, built by hand"]
     page = ada.get(f"/decks/{deck.pk}/history/").content.decode()
     assert page.count('<li class="version"') == 1 and f"{presses + 4} changes" in page
+    builder = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
+    assert (f"This sitting: one version of the history</strong>, {presses + 4} changes so far"
+            in builder) and "This sitting: version" not in builder
 
 
 def test_save_closes_the_sitting_with_a_note_and_the_next_edit_starts_a_new_version(
@@ -188,7 +191,7 @@ def test_visibility_changed_and_changed_back_in_a_sitting_is_no_change(ada: Clie
 def test_the_builder_shows_the_sitting_and_its_save_button(ada: Client) -> None:
     deck = new_deck(ada)
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
-    assert "This sitting: version 1" in page and 'id="session-save"' in page
+    assert "This sitting: one version of the history" in page and 'id="session-save"' in page
     assert 'placeholder="Note (optional)"' in page
     edit(ada, deck, "save", note="empty on purpose")
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
