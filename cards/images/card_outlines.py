@@ -500,8 +500,8 @@ def _refine(grey: _Array, quad: Quad, reach: int) -> Quad:
             points.append(base[row] + offset * normal)
         if len(points) < 12:
             return quad
-        lines.append(_line_through(np.array(points)))
-    refined = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+        lines.append(line_through(np.array(points)))
+    refined = [intersect(lines[i - 1], lines[i]) for i in range(4)]
     tl, tr, br, bl = ((float(p[0]), float(p[1])) for p in refined)
     moved = max(float(np.hypot(p[0] - q[0], p[1] - q[1])) for p, q in zip(
         (tl, tr, br, bl), quad, strict=True))
@@ -510,7 +510,9 @@ def _refine(grey: _Array, quad: Quad, reach: int) -> Quad:
     return (tl, tr, br, bl)
 
 
-def _line_through(points: _Array) -> tuple[_Array, _Array]:
+def line_through(points: _Array) -> tuple[_Array, _Array]:
+    """(a point, a unit direction) of the line best through ``points``, strays dropped (also
+    cards.images.locate's, for the outline it finds by colour)."""
     for _ in range(2):
         centre = points.mean(axis=0)
         _, _, vt = np.linalg.svd(points - centre)
@@ -524,7 +526,8 @@ def _line_through(points: _Array) -> tuple[_Array, _Array]:
     return points.mean(axis=0), direction
 
 
-def _intersect(first: tuple[_Array, _Array], second: tuple[_Array, _Array]) -> _Array:
+def intersect(first: tuple[_Array, _Array], second: tuple[_Array, _Array]) -> _Array:
+    """Where two lines (a point, a direction) meet."""
     (p, d), (q, e) = first, second
     matrix = np.array([[d[0], -e[0]], [d[1], -e[1]]])
     t = np.linalg.solve(matrix, q - p)[0]

@@ -36,7 +36,7 @@ from typing import Any, Final, Literal
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from cards.images.card_outlines import find_outlines
+from cards.images.card_outlines import find_outlines, intersect, line_through
 from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM, RENDITIONS, rendition_size
 
 CARD_ASPECT: Final = CARD_HEIGHT_MM / CARD_WIDTH_MM  # 1.397
@@ -339,34 +339,11 @@ def _refine(pixels: _Array, quad: Quad, background: _Array, reach: int) -> Quad:
             points.append(base[row] + (steps[j - 1] + frac) * normal)
         if len(points) < 10:
             return quad  # too few clear crossings: keep the coarse outline
-        lines.append(_line_through(np.array(points)))
-    refined = [_intersect(lines[i - 1], lines[i]) for i in range(4)]
+        lines.append(line_through(np.array(points)))
+    refined = [intersect(lines[i - 1], lines[i]) for i in range(4)]
     # lines[i] runs from corner i to corner i + 1, so corner i is where lines[i - 1] meets it.
     tl, tr, br, bl = ((float(p[0]), float(p[1])) for p in refined)
     return (tl, tr, br, bl)
-
-
-def _line_through(points: _Array) -> tuple[_Array, _Array]:
-    """(a point, a unit direction) of the line best through ``points``, strays dropped."""
-    for _ in range(2):
-        centre = points.mean(axis=0)
-        _, _, vt = np.linalg.svd(points - centre)
-        direction = vt[0]
-        normal = np.array([-direction[1], direction[0]])
-        residual = np.abs((points - centre) @ normal)
-        keep = residual <= max(0.75, 2.5 * float(np.median(residual)))
-        if keep.sum() < 10 or keep.all():
-            break
-        points = points[keep]
-    return centre, direction
-
-
-def _intersect(first: tuple[_Array, _Array], second: tuple[_Array, _Array]) -> _Array:
-    (p, d), (q, e) = first, second
-    matrix = np.array([[d[0], -e[0]], [d[1], -e[1]]])
-    t = np.linalg.solve(matrix, q - p)[0]
-    point: _Array = p + t * d
-    return point
 
 
 # --- straightening ------------------------------------------------------------------------------
