@@ -18,7 +18,11 @@ def search_markdown() -> str:
         "The same language works in the search box (`/cards/`), the API (`GET /api/cards/?q=`) "
         "and the command line (`manage.py search QUERY`). Every answer explains the query in "
         "English; a query that cannot be read is answered with where and why, and "
-        "did-you-mean suggestions.",
+        "did-you-mean suggestions: a misspelt key or value, a comparison typed twice "
+        "(`off>>3`: `off>3` or `off>=3`; `cost=>2`: `cost>=2`), and, when nothing matches, the "
+        "card names closest by letters and words (hyphens count as spaces: `Templar Captian` "
+        "finds Templar-Captain Oswin Hale). `/cards/random/?q=QUERY` opens one of a query's "
+        "cards at random.",
         "",
     ]
     for section in help_sections():

@@ -13,6 +13,7 @@ from django.core.mail.backends.console import EmailBackend as DjangoConsole
 from django.test import Client
 
 from sitewide.console_mail import EmailBackend
+from tests.accounts.queued_mail import deliver_queued_mail
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,7 @@ def test_the_verification_link_printed_on_the_console_works_when_copied(
     client.post("/accounts/signup/", {"username": "ada", "email": "ada@example.org",
                                       "password1": SECRET, "password2": SECRET,
                                       "next": "/cards/?q=t%3Atroop"})
+    assert deliver_queued_mail() == ["link"]  # what the background worker does
     [mail] = mailoutbox
     text = printed(EmailBackend, mail)
     assert "Content-Transfer-Encoding: 8bit" in text and "quoted-printable" not in text
