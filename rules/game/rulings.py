@@ -294,7 +294,6 @@ def _open_homes(state: GameState, found: list[int] | None) -> int:
 def keywords(state: GameState, instance: int) -> frozenset[str]:
     """The card's common abilities in effect now: printed, past their faction threshold, and
     from the items it carries (one weapon, one armor, one shield: the best of each)."""
-    me = state.mover()
     cache = state.keyword_cache
     if instance < len(cache):
         cached = cache[instance]
@@ -305,7 +304,8 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
         cache.extend([None] * (len(state.cards) - len(cache)))
     card = state.card(instance)
     combat = state.combat
-    if not card.keyword_thresholds and not me.attached \
+    # (the card's own seat: only its items can be attached to it)
+    if not card.keyword_thresholds and not state.seat_of(instance).attached \
             and (combat is None or instance not in combat.granted):
         # Most cards, most of the time: nothing but the printed keywords (no threshold, no
         # item in play, no grant), so the profile's own set, without building a copy.
