@@ -64,10 +64,11 @@ def playout(state: GameState, action: Action, sample: int) -> GameState:
     draws.
     """
     copy = clone(state)
-    rng = GameRng(derive_seed(state.rng, "hint", sample))
+    rng = GameRng(derive_seed(state.mover().rng, "hint", sample))
+    me = copy.mover()
     for pile in HIDDEN_PILES:
-        rng.shuffle(copy.mover().zones[pile])
-    copy.rng = rng.state
+        rng.shuffle(me.zones[pile])
+    me.rng = rng.state
     result = engine.apply(copy, action)
     if not result.ok:  # the piles' order never makes an action illegal: a bug, fail loudly
         raise RuntimeError(f"hint playout refused {action}: {result.reason}")

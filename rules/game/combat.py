@@ -903,12 +903,15 @@ def _resolve(state: GameState) -> None:
     c = _combat(state)
     if not c.berserk:
         _remember_first_targets(state)
+    # The dice are the stream of the seat whose cards are at stake (the defender's, the
+    # hunter's).
+    dicer = state.mover()
     if state.reseed:  # a lookahead rollout (GameState.reseed)
-        state.rng = keyed_state(state.reseed, state.round,
+        dicer.rng = keyed_state(state.reseed, state.round,
                                 2 + int(c.berserk) + (2 if c.kind == "raid" else 0))
-    rng = GameRng(state.rng)
+    rng = GameRng(dicer.rng)
     dice = [rng.die() for _ in c.groups]
-    state.rng = rng.state
+    dicer.rng = rng.state
     # (By index, without slices of the groups nor zip(strict=True), which compiled is a
     # call of the builtin by name: the same members in the same order.)
     die_of: dict[int, int] = {}
@@ -972,7 +975,7 @@ def _resolve(state: GameState) -> None:
             if _alive(state, target):
                 _take_wounds(state, target, wounds)
                 if state.outcome:
-                    state.rng = rng.state
+                    dicer.rng = rng.state
                     return
 
 

@@ -201,6 +201,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
         me.zones[zone].extend(instances)
     state.flags.extend([0] * len(deal.cards))
     me.personal = list(STARTING_TOKENS)
+    me.rng = state.rng  # solo, the seat's stream is the game's
     state.city = list(config.city_pool)
     me.favour = deal.favour
     state.action_book = deal.book
@@ -217,12 +218,12 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
             emit(state, "holding", card=instance, paid=list(me.personal))
     if not any(state.card(i).subtype == "stronghold" for i in me.private):
         raise DeckNotPlayable("The Initial Holdings have no stronghold.")
-    rng = GameRng(state.rng)
+    rng = GameRng(me.rng)
     for zone in ("structure_pile", "personality_pile", "wanderer_pile"):
         rng.shuffle(me.zones[zone])
         if state.events is not None:
             emit(state, "shuffle", pile=zone, order=list(me.zones[zone]))
-    state.rng = rng.state
+    me.rng = rng.state
     _begin_round(state, 1)
     _advance(state)
     return state
@@ -247,7 +248,7 @@ def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
     if state.reseed:
-        state.rng = keyed_state(state.reseed, number, 0)
+        state.mover().rng = keyed_state(state.reseed, number, 0)
     if state.events is not None:
         emit(state, "round", round=number)
     total = rulings.influence_total(state)
@@ -321,8 +322,8 @@ def _wanderer_phase(state: GameState) -> None:
     me = state.mover()
     state.phase = "wanderer"
     if state.reseed:
-        state.rng = keyed_state(state.reseed, state.round, 1)
-    rng = GameRng(state.rng)
+        me.rng = keyed_state(state.reseed, state.round, 1)
+    rng = GameRng(me.rng)
     row = me.zones["wanderers"]
     for instance in list(row):
         # Hoarding has no "if unexhausted" (unlike Follower): exhausted hoarders hoard too.
@@ -345,7 +346,7 @@ def _wanderer_phase(state: GameState) -> None:
                  aggressive=roll <= rating)
         if roll <= rating:
             aggressive.append(instance)
-    state.rng = rng.state
+    me.rng = rng.state
     if aggressive:
         followers = [i for i in row if i not in aggressive and i not in state.exhausted
                      and state.card(i).has("follower")]
@@ -429,9 +430,9 @@ def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
     discard = me.zones[DISCARDS[pile]]
     for instance in list(discard):
         state.move(instance, DRAW_PILES[pile])
-    rng = GameRng(state.rng)
+    rng = GameRng(me.rng)
     rng.shuffle(me.zones[DRAW_PILES[pile]])
-    state.rng = rng.state
+    me.rng = rng.state
     if state.events is not None:
         emit(state, "recycle", pile=pile, free=free, order=list(me.zones[DRAW_PILES[pile]]))
 

@@ -72,7 +72,7 @@ class LookaheadPolicy:
 
     def choose(self, state: GameState, candidates: list[Action]) -> int:
         """The index of the candidate to play (0, the greedy choice, unless beaten)."""
-        base = derive_seed(state.rng, "lookahead", state.decisions)
+        base = derive_seed(state.mover().rng, "lookahead", state.decisions)
         loss = state.config.round_cap + LOSS_PENALTY
         scores: list[list[int]] = [[] for _ in candidates]
 
@@ -134,9 +134,10 @@ def rollout(state: GameState, action: Action, key: int, policy: GreedyPolicy,
     ``key``, then ``policy`` to the end; the victory round, or ``loss``."""
     copy = state.clone()
     rng = GameRng(key)
+    me = copy.mover()
     for pile in HIDDEN_PILES:
-        rng.shuffle(copy.mover().zones[pile])
-    copy.rng = rng.state
+        rng.shuffle(me.zones[pile])
+    me.rng = rng.state
     copy.reseed = key
     result = engine.apply(copy, action)
     if not result.ok:  # the piles' order never makes an action illegal: a bug, fail loudly

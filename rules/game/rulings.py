@@ -761,8 +761,8 @@ def _search_residence(state: GameState, found: int) -> None:
     pile = me.structure_pile
     state.move(found, "hand")
     state.flags[found] |= 1
-    rng = GameRng(state.rng)
+    rng = GameRng(me.rng)
     rng.shuffle(pile)
-    state.rng = rng.state
+    me.rng = rng.state
     if state.events is not None:
         emit(state, "search", card=found, order=list(pile))

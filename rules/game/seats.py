@@ -846,10 +846,10 @@ def _wanderer_phase(table: Table, seat: int) -> None:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
                 state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
-    rng = GameRng(state.rng)
+    rng = GameRng(state.seats[0].rng)
     aggressive = [i for i in row if i not in state.exhausted
                   and rng.die() <= state.card(i).aggression]
-    state.rng = rng.state
+    state.seats[0].rng = rng.state
     if not aggressive:
         engine._begin_fines(state)
         engine._advance(state)

@@ -135,7 +135,7 @@ COMBAT_SAVED: Final = (
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
 # seat that owns it: GameState.owner), his personal pool and his own counters.
 SEAT_SAVED: Final = ("zones", "personal", "favour", "fines_due", "bounty_due", "homeless",
-                      "discards_left")
+                      "discards_left", "rng")
 
 
 class Seat:
@@ -154,13 +154,13 @@ class Seat:
     __slots__ = ("attached", "bounty_due", "dead", "defensive", "discards_left", "favour",
                  "fines_due", "guards", "hand", "holders_cache", "homeless", "influence_cache",
                  "members_cache", "personal", "personality_discard", "personality_pile",
-                 "private", "residents", "structure_discard", "structure_pile",
+                 "private", "residents", "rng", "structure_discard", "structure_pile",
                  "wanderer_discard", "wanderer_pile", "zones")
 
     def __init__(self, zones: dict[str, list[int]] | None = None,
                  personal: list[int] | None = None, favour: int = -1, fines_due: int = 0,
                  bounty_due: int = 0, discards_left: int = 0,
-                 homeless: list[int] | None = None) -> None:
+                 homeless: list[int] | None = None, rng: int = 0) -> None:
         self.zones: dict[str, list[int]] = {z: [] for z in ZONES} if zones is None else zones
         self.personal: list[int] = [0, 0, 0] if personal is None else personal
         self.favour = favour  # the token kind the player keeps for the five-members bonus
@@ -170,6 +170,11 @@ class Seat:
         # (rulings.rehouse), in the order they lost it.
         self.homeless: list[int] = [] if homeless is None else homeless
         self.discards_left = discards_left
+        # The state of the seat's own RNG stream (rules.rng.GameRng): its shuffles, its
+        # wanderers' aggression rolls, the dice of the combats fought on its cards. Solo it
+        # is the game's one stream; at a table each seat's own, so what one seat draws never
+        # shifts another's dice.
+        self.rng = rng
         # rulings.faction_counts: the seat's personalities in play per faction and their
         # influence together (None: to work out again); rulings.plain_usable: its cards in
         # play holding abilities used outside combat. Dropped by GameState.forget_derived.
@@ -208,22 +213,27 @@ class Seat:
         return {"zones": {z: list(self.zones[z]) for z in ZONES},
                 "personal": list(self.personal), "favour": self.favour,
                 "fines_due": self.fines_due, "bounty_due": self.bounty_due,
-                "homeless": list(self.homeless), "discards_left": self.discards_left}
+                "homeless": list(self.homeless), "discards_left": self.discards_left,
+                "rng": self.rng}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
+    def from_dict(cls, data: dict[str, Any], rng: int = 0) -> Seat:
+        """The seat saved by :meth:`to_dict`; ``rng``: the stream of a seat saved before
+        seats had their own (the game's)."""
         return cls(zones={z: list(data["zones"][z]) for z in ZONES},
                    personal=list(data["personal"]), favour=data["favour"],
                    fines_due=data["fines_due"], bounty_due=int(data.get("bounty_due", 0)),
                    discards_left=data["discards_left"],
-                   homeless=[int(i) for i in data.get("homeless") or ()])
+                   homeless=[int(i) for i in data.get("homeless") or ()],
+                   rng=int(data.get("rng", rng)))
 
     def clone(self) -> Seat:
         """An independent copy (the caches left to fill again)."""
         return Seat(zones={name: list(cards) for name, cards in self.zones.items()},
                     personal=list(self.personal), favour=self.favour,
                     fines_due=self.fines_due, bounty_due=self.bounty_due,
-                    discards_left=self.discards_left, homeless=list(self.homeless))
+                    discards_left=self.discards_left, homeless=list(self.homeless),
+                    rng=self.rng)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Seat):
@@ -414,7 +424,7 @@ class GameState:
         seats = data.get("seats")
         if seats is None:
             seats = [{name: data.get(name, 0) for name in SEAT_SAVED}]
-        state.seats = [Seat.from_dict(seat) for seat in seats]
+        state.seats = [Seat.from_dict(seat, state.rng) for seat in seats]
         state.owner = list(data.get("owner", [0] * len(state.cards)))
         state.to_move = int(data.get("to_move", 0))
         state.where = list(data["where"])

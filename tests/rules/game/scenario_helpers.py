@@ -215,8 +215,8 @@ def rng_for(rolls: Sequence[int]) -> int:
 
 
 def set_dice(state: GameState, rolls: Sequence[int]) -> None:
-    """The next dice of the game will be ``rolls``."""
-    state.rng = rng_for(rolls)
+    """The next dice of the game (of the seat that decides) will be ``rolls``."""
+    state.mover().rng = rng_for(rolls)
 
 
 # --- whole games ---------------------------------------------------------------------------
