@@ -113,12 +113,12 @@ def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> Repl
     # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
     # would show the end of the game.
     states = {state.round: copy.deepcopy(state.to_dict())}
-    opening = len(state.seats[0].hand) >= HAND_SIZE
+    opening = len(state.mover().hand) >= HAND_SIZE
     while not state.outcome:
         result = engine.apply(state, policy(state, engine.legal_actions(state)))
         if not result.ok:
             raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
-        if not opening and state.round == 1 and len(state.seats[0].hand) >= HAND_SIZE:
+        if not opening and state.round == 1 and len(state.mover().hand) >= HAND_SIZE:
             states[1] = copy.deepcopy(state.to_dict())  # round 1 shows the opening hand
             opening = True
         if state.round not in states:

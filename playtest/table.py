@@ -108,9 +108,10 @@ def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str
     return entry
 
 
-def table_layout(state: GameState, links: Links, seat: int = 0) -> dict[str, Any]:
-    """The whole table of ``seat``, row by row (see the module docstring)."""
-    me = state.seats[seat]
+def table_layout(state: GameState, links: Links, seat: int = -1) -> dict[str, Any]:
+    """The whole table of ``seat`` (-1: the seat of ``state``, the one that decides), row by
+    row (see the module docstring)."""
+    me = state.seats[seat] if seat >= 0 else state.mover()
     zones = me.zones
     private = []
     for structure in zones["private"]:
@@ -301,7 +302,7 @@ def seat_side(played: TableGame, seat: int, links: Links,
         "out": {"round": out[0], "how": out[1]} if out else None,
         "influence": layout["influence"], "target": layout["target"],
         "personal": layout["personal"], "personal_total": layout["personal_total"],
-        "hand": len(state.seats[0].hand), "stronghold": stronghold,
+        "hand": len(state.mover().hand), "stronghold": stronghold,
         "private": layout["private"], "defensive": layout["defensive"],
         "wanderers": layout["wanderers"],
         "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}

@@ -67,7 +67,7 @@ class ActionBook:
     legal actions are rebuilt at every decision, and making and freeing thousands of equal
     actions a game cost more than finding them here (actions are values, never changed, so
     one object serves every game and every state of the deck, clones included). Instances
-    numbered beyond ``size`` (a guest at a table) get a new action, as before. ``first``:
+    numbered beyond ``size`` get a new action. ``first``:
     for each instance, the first instance of the same card (its copies share it)."""
 
     __slots__ = ("_discards", "_fines", "_guards", "_moves", "_plays", "_unguards", "_uses",

@@ -16,7 +16,7 @@ log. Rule choices where the rulebook is silent or ambiguous are listed in rules/
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -45,7 +45,7 @@ from rules.game.rulings import (
     pay,
     spend,
 )
-from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState
+from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState, Seat
 from rules.holdings import advise_holdings, apply_advice, deck_structures
 from rules.rng import GameRng, keyed_state
 
@@ -200,14 +200,88 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     for zone, instances in deal.zones:
         me.zones[zone].extend(instances)
     state.flags.extend([0] * len(deal.cards))
-    me.personal = list(STARTING_TOKENS)
     me.rng = state.rng  # solo, the seat's stream is the game's
     state.city = list(config.city_pool)
-    me.favour = deal.favour
     state.action_book = deal.book
+    _set_up_seat(state, deal.favour)
+    _begin_round(state, 1)
+    _advance(state)
+    return state
+
+
+def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: GameConfig,
+                     book: ActionBook | None = None, *, record: bool = False
+                     ) -> list[GameState]:
+    """The seats of a new table (rules/game/seats.py), each advanced to its first decision:
+    one state per seat, all sharing one card space. Every card is a global instance (the
+    decks' cards numbered one deck after another, ``owner`` saying whose), and the
+    containers of the cards (zones, where, hosts, wounds, exhaustion, tokens on cards, flags)
+    and the city's pool are the same objects in every seat's state: a combat between seats
+    names the cards where they are, and moves or copies none. What each seat's state holds
+    of its own is its flow through the round (phase, step, combat, the pending decision, its
+    events) and ``to_move``, its seat. ``seeds``: each seat's RNG stream; ``book``: the
+    table's actions when the caller keeps them (made for these decks in this order)."""
+    deals = [deal_layout(prepared) for prepared in decks]
+    cards: list[str] = []
+    owner: list[int] = []
+    where: list[str] = []
+    seats = [Seat() for _ in decks]
+    table: dict[str, Profile] = {}
+    facts: dict[str, dict[str, Any]] = {}
+    for number, deal in enumerate(deals):
+        offset = len(cards)
+        cards.extend(deal.cards)
+        owner.extend([number] * len(deal.cards))
+        where.extend(deal.where)
+        for zone, instances in deal.zones:
+            seats[number].zones[zone].extend([offset + i for i in instances])
+        table.update(decks[number].table)
+        facts.update(decks[number].facts)
+    flags = [0] * len(cards)
+    city = list(config.city_pool)
+    host: dict[int, int] = {}
+    exhausted: set[int] = set()
+    wounds: dict[int, int] = {}
+    on_card: dict[int, list[int]] = {}
+    hoarded: dict[int, int] = {}
+    bounty_bonus: dict[int, int] = {}
+    ignored_wound: list[int] = []
+    profiles = [table[card_id] for card_id in cards]
+    keyword_cache: list[frozenset[str] | None] = []
+    item_cache: dict[int, list[int]] = {}
+    if book is None:
+        book = ActionBook(cards)
+    states = []
+    for number in range(len(decks)):
+        state = GameState(
+            cards=cards, seed=seeds[number], config=config, rng=GameRng(seeds[number]).state,
+            seats=seats, owner=owner, to_move=number, where=where, host=host,
+            exhausted=exhausted, wounds=wounds, city=city, on_card=on_card, hoarded=hoarded,
+            bounty_bonus=bounty_bonus, ignored_wound=ignored_wound, flags=flags, facts=facts,
+            table=table, profiles=profiles, keyword_cache=keyword_cache, item_cache=item_cache,
+            action_book=book)
+        seats[number].rng = state.rng
+        if record:
+            state_events(state)
+        states.append(state)
+    for number, state in enumerate(states):
+        _set_up_seat(state, deals[number].favour)
+        _begin_round(state, 1)
+        _advance(state)
+    return states
+
+
+def _set_up_seat(state: GameState, favour: int) -> None:
+    """The deciding seat's starting tokens, Initial Holdings paid to the city's pool, and its
+    three piles shuffled by its own stream."""
+    me = state.mover()
+    me.personal = list(STARTING_TOKENS)
+    me.favour = favour
+    config = state.config
     if state.events is not None:
-        emit(state, "setup", seed=seed, rules_version=RULES_VERSION, target=config.target,
-             players=config.players, city=list(state.city), personal=list(me.personal))
+        emit(state, "setup", seed=state.seed, rules_version=RULES_VERSION,
+             target=config.target, players=config.players, city=list(state.city),
+             personal=list(me.personal))
     for instance in list(me.private):
         card = state.card(instance)
         if card.subtype == "wall":
@@ -224,9 +298,6 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
         if state.events is not None:
             emit(state, "shuffle", pile=zone, order=list(me.zones[zone]))
     me.rng = rng.state
-    _begin_round(state, 1)
-    _advance(state)
-    return state
 
 
 def state_events(state: GameState) -> list[dict[str, Any]]:
@@ -643,8 +714,12 @@ def _play(state: GameState, action: Action) -> None:
     if state.events is not None:
         emit(state, "play", card=instance, target=target, personal=list(me.personal))
     if card.unique:
+        # (The player's own copies: another seat's are the table's to replace,
+        # seats._check_uniques. Solo every card is the player's.)
+        owner, seat = state.owner, state.to_move
         for other in [i for i in range(len(state.cards))
-                      if i != instance and state.cards[i] == card.id and state.in_play(i)]:
+                      if i != instance and owner[i] == seat and state.cards[i] == card.id
+                      and state.in_play(i)]:
             rulings.discard_from_play(state, other, "unique_replaced")
     if card.type == "structure":
         state.move(instance, "defensive" if card.subtype == "wall" else "private")

@@ -30,7 +30,7 @@ invocation on another player's personality; Debate and Retain cost nothing, as p
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -94,10 +94,10 @@ def cancels(card: Profile) -> str:
     return found
 
 
-def answering_cards(state: GameState, own: int) -> list[int]:
-    """The seat's own cards (the first ``own`` instances) that can ever answer: worked out
+def answering_cards(state: GameState, own: Iterable[int]) -> list[int]:
+    """The seat's own cards (``own``: its instances) that can ever answer: worked out
     once per table, so an action no seat can answer opens no window at no cost."""
-    return [i for i in range(own) if reaction_slugs(state.card(i)) or cancels(state.card(i))]
+    return [i for i in own if reaction_slugs(state.card(i)) or cancels(state.card(i))]
 
 
 # Whether an ability's text is a political one, read once per text.

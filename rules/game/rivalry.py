@@ -29,7 +29,7 @@ the phase).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
 from rules.game.actions import Action
@@ -71,18 +71,18 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
     # (loops, not sum() of a generator: compiled, the generator is an object and a call an item)
     found = 0
     for state in seats:
-        for zone in (state.seats[0].residents, state.seats[0].guards, state.seats[0].defensive):
+        for zone in (state.mover().residents, state.mover().guards, state.mover().defensive):
             for i in zone:
                 if state.card(i).faction == faction:
                     found += 1
     return found
 
 
-def bearers(state: GameState, own: int) -> list[int]:
-    """The seat's own cards (the first ``own`` instances) with a rival ability: worked out
+def bearers(state: GameState, own: Iterable[int]) -> list[int]:
+    """The seat's own cards (``own``: its instances) with a rival ability: worked out
     once per table, so a seat without one is offered none at no cost (:func:`options` would
     find none)."""
-    return [i for i in range(own)
+    return [i for i in own
             if any(parse(clause) is not None for clause in state.card(i).no_solo_effect)]
 
 
@@ -142,15 +142,15 @@ def exhaust_targets(victim: GameState, what: str) -> list[int]:
     exhausting ability would exhaust: those not exhausted already."""
     exhausted = victim.exhausted
     if what == "citizen":
-        return [i for i in victim.seats[0].residents if i not in exhausted]
+        return [i for i in victim.mover().residents if i not in exhausted]
     found: list[int] = []
     if what == "troop":
-        for zone in (victim.seats[0].guards, victim.seats[0].defensive):
+        for zone in (victim.mover().guards, victim.mover().defensive):
             for i in zone:
                 if i not in exhausted and victim.card(i).is_troop:
                     found.append(i)
         return found
-    for zone in (victim.seats[0].private, victim.seats[0].defensive):
+    for zone in (victim.mover().private, victim.mover().defensive):
         for i in zone:
             if i not in exhausted and victim.card(i).is_structure:
                 found.append(i)
@@ -203,7 +203,7 @@ def options(seats: list[GameState], seat: int, others: list[int],
             if not card.strength[strength]:
                 continue
             for other in others:
-                pool = seats[other].seats[0].personal
+                pool = seats[other].mover().personal
                 if (pool[kind] if kind >= 0 else sum(pool)) > 0:
                     found.append(Action("use_on", bearer, other, ability))
     return found
@@ -261,14 +261,14 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
     strength, kind, to_city = RIVAL_ABILITIES[ability]
     moved = 0
     for _ in range(card.strength[strength]):
-        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.seats[0].personal[i], -i))
-        if not victim.seats[0].personal[k]:
+        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.mover().personal[i], -i))
+        if not victim.mover().personal[k]:
             break
-        victim.seats[0].personal[k] -= 1
+        victim.mover().personal[k] -= 1
         if to_city:
             state.city[k] += 1
         else:
-            state.seats[0].personal[k] += 1
+            state.mover().personal[k] += 1
         moved += 1
     state.pending = None
     return moved

@@ -299,7 +299,7 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
         cached = cache[instance]
         if cached is not None:
             return cached
-    else:  # dropped (GameState.forget_derived, which guests coming or going call): room for
+    else:  # dropped (GameState.forget_derived): room for
         # every card again
         cache.extend([None] * (len(state.cards) - len(cache)))
     card = state.card(instance)
@@ -329,10 +329,10 @@ def keywords(state: GameState, instance: int) -> frozenset[str]:
 def items_used(state: GameState, instance: int) -> list[int]:
     """"A troop may only use one weapon, one armor, and one shield": the best of each kind
     by its printed bonus, and every other item."""
-    me = state.mover()
     cached = state.item_cache.get(instance)
     if cached is not None:
         return cached
+    me = state.seat_of(instance)  # (only its owner's items can be attached to it)
     best: dict[str, int] = {}
     others = []
     for item in me.attached:
@@ -386,7 +386,8 @@ def remove_killed(state: GameState, instance: int, reason: str) -> None:
 
 
 def _leave_play(state: GameState, instance: int, zone: str, reason: str) -> None:
-    me = state.mover()
+    # (The card's own seat: what hangs on it, and its citizens, are its owner's.)
+    me = state.seat_of(instance)
     card = state.card(instance)
     # (Each entry looked up and deleted: compiled, pop() with a default is a method called
     # by name, a few hundred instructions each. The tokens on a card are a list, never None.)

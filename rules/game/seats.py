@@ -26,15 +26,17 @@ seats:
   wanderer; all lose when the wanderers in play exceed three times the players;
 * **Discard**: every seat, then the next round.
 
-A combat between seats is fought in the state of the seat whose cards are at stake: the
-other seat's cards join it as *guests* (new card instances at the end of its lists, carrying
-their wounds, exhaustion, tokens and attached cards), and go home with what happened to them
-when it is over. An attack on a player's holdings is fought as a raid on the defender by the
-attacker's troops; a hunt on another row as a hunt by the hunter of that row's wanderers;
-wanderers attacking another player as a raid on him. The defender (or hunter) decides with
-his own policy; the cards of the other side follow the engine's fixed rule for the side it
-does not ask (``combat._wild_choice``), the rulebook's "controlled by their owner" made a rule
-(rules/COVERAGE.md, "Multiplayer").
+The seats share one card space (engine.new_table_states): every card is a global instance
+with an owner, and the zones, wounds, exhaustion and tokens of every card are the same
+objects in every seat's state, which holds of its own only its flow through the round (phase,
+step, combat, pending decision, events) and its seat (``to_move``). A combat between seats is
+fought in the state of the seat whose cards are at stake, naming the other seat's cards where
+they are: nothing is moved or copied. An attack on a player's holdings is fought as a raid on
+the defender by the attacker's troops; a hunt on another row as a hunt by the hunter of that
+row's wanderers; wanderers attacking another player as a raid on him. The defender (or
+hunter) decides with his own policy; the cards of the other side follow the engine's fixed
+rule for the side it does not ask (``combat._wild_choice``), the rulebook's "controlled by
+their owner" made a rule (rules/COVERAGE.md, "Multiplayer").
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.game import combat, engine, reactions, rivalry, rulings
-from rules.game.actions import PASS, Action, Result
+from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
@@ -58,22 +60,23 @@ KNOCKOUTS: Final = ("attack", "wanderers")
 
 
 class Hosting:
-    """A combat in one seat's state with another seat's cards as guests.
+    """A combat in one seat's state with another seat's cards (``visitors``) in it.
 
     A plain class, not a dataclass: compiled, the ``__init__`` the dataclasses module writes
     runs as interpreted Python (about 7,000 instructions a hosting), where this one is
     compiled (as state.Combat). Compared and shown field by field, as the dataclass was."""
 
-    __slots__ = ("bribes", "guests", "host", "host_troops", "kind", "origin", "own_row", "saved")
+    __slots__ = ("bribes", "host", "host_troops", "kind", "origin", "own_row", "saved",
+                 "visitors")
 
-    def __init__(self, host: int, origin: int, kind: str, guests: dict[int, int],
+    def __init__(self, host: int, origin: int, kind: str, visitors: list[int],
                  saved: tuple[str, str], own_row: list[int] | None = None,
                  host_troops: list[int] | None = None,
                  bribes: dict[int, list[int]] | None = None) -> None:
         self.host = host
         self.origin = origin
         self.kind = kind  # "attack", "hunt_row" or "raid"
-        self.guests = guests  # guest instance in the host -> instance in the origin
+        self.visitors = visitors  # the origin's cards fighting in the host's combat
         self.saved = saved  # the host's phase and step before
         # A hunter's own row, set aside; the host's troops before; bribes on a troop of
         # either side.
@@ -82,7 +85,7 @@ class Hosting:
         self.bribes: dict[int, list[int]] = {} if bribes is None else bribes
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.host, self.origin, self.kind, self.guests, self.saved, self.own_row,
+        return (self.host, self.origin, self.kind, self.visitors, self.saved, self.own_row,
                 self.host_troops, self.bribes)
 
     def __eq__(self, other: object) -> bool:
@@ -92,7 +95,7 @@ class Hosting:
 
     def __repr__(self) -> str:
         return (f"Hosting(host={self.host!r}, origin={self.origin!r}, kind={self.kind!r}, "
-                f"guests={self.guests!r}, saved={self.saved!r}, own_row={self.own_row!r}, "
+                f"visitors={self.visitors!r}, saved={self.saved!r}, own_row={self.own_row!r}, "
                 f"host_troops={self.host_troops!r}, bribes={self.bribes!r})")
 
 
@@ -120,12 +123,11 @@ class Table:
     seen: list[int] = field(default_factory=list)  # each seat's events already told
     row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
     rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
-    # Each seat's own instances of unique cards, and how many cards it has of its own (its
-    # guests come after them): what _carry_out watches for uniques coming into play.
+    # Each seat's own instances of unique cards: what _carry_out watches for uniques coming
+    # into play.
     unique_cards: list[list[int]] = field(default_factory=list)
-    own_cards: list[int] = field(default_factory=list)
-    # Whether each of a seat's own cards is unique (read only: the deck's, seats._deck_cards).
-    unique_flags: list[list[bool]] = field(default_factory=list)
+    # Whether each card of the table is unique, by instance (read only).
+    unique_flags: list[bool] = field(default_factory=list)
     # An action held back while the other seats may answer it (rules/game/reactions.py), each
     # seat's own cards that can ever answer one, and the abilities negated this round (not
     # offered again: a negated ability without "E" would be used and negated for ever).
@@ -166,7 +168,7 @@ class Table:
             self.story.append((self.round, seat, text))
 
     def flush(self) -> None:
-        """Tell the seats' new engine events (while the guests they name are still there)."""
+        """Tell the seats' new engine events."""
         if self.story is None:
             return
         while len(self.seen) < len(self.seats):
@@ -208,26 +210,20 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     if not 2 <= len(decks) <= 6:
         raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
     config = _seated_config(config, len(decks))
-    seats = []
-    for number, prepared in enumerate(decks):
-        seats.append(engine.new_game(_seat_prepared(prepared, config), None,
-                                     derive_seed(seed, "seat", number), record=record))
-    # One city pool for all: what it started with, plus every seat's Initial Holdings.
-    city = list(config.city_pool)
-    for state in seats:
-        for k in range(3):
-            city[k] += state.city[k] - config.city_pool[k]
-    for state in seats:
-        state.city = city
+    seated = [_seat_prepared(prepared, config) for prepared in decks]
+    seats = engine.new_table_states(
+        seated, [derive_seed(seed, "seat", number) for number in range(len(decks))], config,
+        _table_book(seated), record=record)
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
+    offset = 0
     for prepared, state in zip(decks, seats, strict=True):
-        unique, answerers, bearers, flags = _deck_cards(prepared, state)
+        unique, answerers, bearers, flags = _deck_cards(prepared, state, offset)
         table.unique_cards.append(unique)
-        table.unique_flags.append(flags)
-        table.own_cards.append(len(state.cards))
+        table.unique_flags.extend(flags)
         table.answerers.append(answerers)
         table.answer_kinds.append(reactions.answer_kinds(state, answerers))
         table.rival_bearers.append(bearers)
+        offset += len(flags)
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -271,32 +267,51 @@ def _seat_prepared(prepared: Prepared, config: GameConfig) -> Prepared:
     return known[2]
 
 
-# A seat's unique cards, answering cards and rival bearers (its own instances) depend only on
-# its deck: the cards are dealt as instances in the deck's order, the profiles are the
-# prepared deck's. Worked out once per prepared deck, not at every game of a matchup (the
-# deck and its profiles kept with them: the same objects, not others made since at the same
-# addresses). A few decks at a time: forgotten when more are seen.
+# The actions of a table's cards (engine.ActionBook) depend only on its decks in their order:
+# made once, not at every game of a matchup (the decks kept with them). A few at a time.
+_TABLE_BOOKS: Final[dict[tuple[int, ...], tuple[list[Prepared], ActionBook]]] = {}
+
+
+def _table_book(decks: list[Prepared]) -> ActionBook:
+    key = tuple(id(prepared) for prepared in decks)
+    known = _TABLE_BOOKS.get(key)
+    if known is None or any(a is not b for a, b in zip(known[0], decks, strict=True)):
+        cards = [card_id for prepared in decks for card_id in engine.deal_layout(prepared).cards]
+        if len(_TABLE_BOOKS) >= _SEATED_KEPT:
+            _TABLE_BOOKS.clear()
+        known = _TABLE_BOOKS[key] = (list(decks), ActionBook(cards))
+    return known[1]
+
+
+# A seat's unique cards, answering cards and rival bearers (its own instances, counted from
+# its first) depend only on its deck: the cards are dealt as instances in the deck's order,
+# the profiles are the prepared deck's. Worked out once per prepared deck, not at every game
+# of a matchup (the deck and its profiles kept with them: the same objects, not others made
+# since at the same addresses). A few decks at a time: forgotten when more are seen.
 _DECK_CARDS: Final[dict[tuple[int, int],
                         tuple[Any, Any, list[int], list[int], list[int], list[bool]]]] = {}
 _DECK_CARDS_KEPT: Final = 32
 
 
-def _deck_cards(prepared: Prepared, state: GameState
+def _deck_cards(prepared: Prepared, state: GameState, offset: int
                 ) -> tuple[list[int], list[int], list[int], list[bool]]:
     """(unique cards, answering cards, rival bearers, whether each own card is unique) of
-    ``state``, a new game of ``prepared``: each a new list (the table's own), but the last,
-    read only (shared by the deck's tables)."""
+    the seat of ``state`` at a new table, dealt ``prepared`` from instance ``offset`` on:
+    each a new list of instances (the table's own), but the last, read only (by the seat's
+    cards in order, shared by the deck's tables)."""
     key = (id(prepared.deck), id(prepared.table))
     known = _DECK_CARDS.get(key)
     if known is None or known[0] is not prepared.deck or known[1] is not prepared.table:
-        own = len(state.cards)
-        flags = [state.card(i).unique for i in range(own)]
-        known = (prepared.deck, prepared.table, [i for i in range(own) if flags[i]],
-                 reactions.answering_cards(state, own), rivalry.bearers(state, own), flags)
+        own = range(offset, offset + len(engine.deal_layout(prepared).cards))
+        flags = [state.card(i).unique for i in own]
+        known = (prepared.deck, prepared.table, [i - offset for i in own if flags[i - offset]],
+                 [i - offset for i in reactions.answering_cards(state, own)],
+                 [i - offset for i in rivalry.bearers(state, own)], flags)
         if len(_DECK_CARDS) >= _DECK_CARDS_KEPT:
             _DECK_CARDS.clear()
         _DECK_CARDS[key] = known
-    return list(known[2]), list(known[3]), list(known[4]), known[5]
+    return ([offset + i for i in known[2]], [offset + i for i in known[3]],
+            [offset + i for i in known[4]], known[5])
 
 
 # --- who decides ---------------------------------------------------------------------------
@@ -343,7 +358,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     state = table.seats[seat]
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
-            and not state.seats[0].choice_due():
+            and not state.mover().choice_due():
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
     elif rivals:
@@ -404,19 +419,18 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
 
 def _dead_uniques(table: Table, seat: int) -> set[str] | None:
     """The ids of the unique cards in the other players' dead piles, None when there are
-    none (each seat's dealt cards by their flags; a guest, past them, by its card)."""
+    none."""
     dead: set[str] | None = None
-    flags_of = table.unique_flags
+    flags = table.unique_flags
     for other in range(len(table.seats)):
         if other == seat:
             continue
         them = table.seats[other]
-        their_dead = them.seats[0].dead
+        their_dead = them.mover().dead
         if not their_dead:
             continue
-        flags = flags_of[other] if flags_of else []
         for i in their_dead:
-            if flags[i] if i < len(flags) else them.card(i).unique:
+            if flags[i]:
                 if dead is None:
                     dead = set()
                 dead.add(them.cards[i])
@@ -434,7 +448,7 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
     card = state.card(action.card)
     return card.unique and any(
         other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
-        for i in other.seats[0].zones["dead"])
+        for i in other.mover().zones["dead"])
 
 
 # The Military Phase's options on each other seat (hunt its row, attack it with every ready
@@ -460,7 +474,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     found: list[Action] = []
     ready = _ready_troops(state)
     hunters = False
-    for t in state.seats[0].defensive:
+    for t in state.mover().defensive:
         if state.card(t).is_troop:
             hunters = True
             break
@@ -469,7 +483,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     for other in table.active():
         if other == seat:
             continue
-        if hunters and table.seats[other].seats[0].zones["wanderers"]:
+        if hunters and table.seats[other].mover().zones["wanderers"]:
             found.append(_HUNT_ROW[other])
         if ready:
             found.append(_ATTACK_ALL[other])
@@ -479,7 +493,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
 
 
 def _ready_troops(state: GameState) -> list[int]:
-    return [t for t in state.seats[0].zones["defensive"]
+    return [t for t in state.mover().zones["defensive"]
             if state.card(t).is_troop and t not in state.exhausted]
 
 
@@ -600,7 +614,7 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.seats[seat]
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
-            and state.step == "act" and state.combat is None and not state.seats[0].choice_due():
+            and state.step == "act" and state.combat is None and not state.mover().choice_due():
         table.passes += 1
         table.tell(seat, "passes.")
         _next_turn(table)
@@ -629,23 +643,20 @@ def _perform(table: Table, seat: int, action: Action) -> None:
 
 def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
     """``engine.apply`` of ``seat``'s action in its state, then the uniques check."""
-    # Only the seat's own unique cards can come into play here (its guests are in play
-    # from the start of a hosting to its end), so the uniques in play are worked out
-    # again only when one of those moved.
-    # What was in play before is worked out from where those cards were (and the guests),
-    # and only then.
+    # Only the seat's own unique cards can come into play here, so the uniques in play are
+    # worked out again only when one of those moved; what was in play before, from where
+    # they were, and only then.
     if table.unique_cards:
-        unique, own = table.unique_cards[seat], table.own_cards[seat]
+        unique = table.unique_cards[seat]
         where = state.where
         was = [where[i] for i in unique]
-        guests_were = where[own:] if len(where) > own else []
         result = engine.apply(state, action)
         if not result.ok:
             raise RuntimeError(result.reason)
         if _moved(state.where, unique, was):
-            before = _uniques_were(state, unique, was, own, guests_were)
+            before = {unique[k] for k in range(len(unique)) if was[k] in IN_PLAY}
             # (the same set, inserted in the same order: instances ascending)
-            _check_uniques(table, seat, _uniques_in_play(state, unique, own) - before)
+            _check_uniques(table, seat, _uniques_in_play(state, unique) - before)
         return
     before = _uniques(state)
     result = engine.apply(state, action)
@@ -655,7 +666,7 @@ def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> Non
 
 
 def _at_act(state: GameState) -> bool:
-    return state.step == "act" and state.combat is None and not state.seats[0].choice_due()
+    return state.step == "act" and state.combat is None and not state.mover().choice_due()
 
 
 def _to_wait(state: GameState) -> None:
@@ -690,7 +701,7 @@ def _settle(table: Table) -> None:
             return
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if (host.combat is not None or host.seats[0].choice_due()) and not host.outcome \
+            if (host.combat is not None or host.mover().choice_due()) and not host.outcome \
                     and engine.legal_actions(host):
                 return
             _finish_hosting(table)
@@ -712,7 +723,7 @@ def _settle(table: Table) -> None:
                 table.tell(-1, "Wanderer Phase.")
                 continue
             state = table.seats[table.queue[0]]
-            if state.step == WAIT and state.combat is None and not state.seats[0].choice_due() \
+            if state.step == WAIT and state.combat is None and not state.mover().choice_due() \
                     and table.started:
                 table.queue.pop(0)
                 table.started = False
@@ -729,10 +740,10 @@ def _settle(table: Table) -> None:
             state = table.seats[seat]
             if not table.started:
                 table.started = True
-                table.row_before = list(state.seats[0].zones["wanderers"])
+                table.row_before = list(state.mover().zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
-            if state.step == WAIT and state.combat is None and not state.seats[0].choice_due():
+            if state.step == WAIT and state.combat is None and not state.mover().choice_due():
                 _arrivals(table, seat)
                 if table.outcome:
                     return
@@ -755,8 +766,8 @@ def _lead_player(table: Table) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
     resolve it by rolling a die": the tied roll until one rolls highest."""
     active = [s for s in range(len(table.seats)) if s not in table.out]
-    most = max(sum(table.seats[s].seats[0].personal) for s in active)
-    tied = [s for s in active if sum(table.seats[s].seats[0].personal) == most]
+    most = max(sum(table.seats[s].mover().personal) for s in active)
+    tied = [s for s in active if sum(table.seats[s].mover().personal) == most]
     return _highest_roller(table, tied)
 
 
@@ -800,11 +811,11 @@ def _begin_round(table: Table, number: int) -> None:
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
             state = table.seats[seat]
-            zones = state.seats[0].zones
+            zones = state.mover().zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
             table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                             f"{list(state.seats[0].personal)}, {len(zones['private'])} "
+                             f"{list(state.mover().personal)}, {len(zones['private'])} "
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
@@ -820,7 +831,7 @@ def _begin_discards(table: Table) -> None:
     for seat in table.active():
         state = table.seats[seat]
         state.phase, state.step = "discard", "discard"
-        state.seats[0].discards_left = engine.DISCARD_LIMIT
+        state.mover().discards_left = engine.DISCARD_LIMIT
         engine._advance(state)
 
 
@@ -838,7 +849,7 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     table): hoarding, the aggression rolls, the highest roller attacked, then the fines."""
     state = table.seats[seat]
     state.phase = "wanderer"
-    row = state.seats[0].zones["wanderers"]
+    row = state.mover().zones["wanderers"]
     for instance in row:  # (hoarding moves tokens, never a wanderer: no copy of the row)
         if state.card(instance).has("hoarding"):
             kind = _most_plentiful(state.city)
@@ -846,10 +857,10 @@ def _wanderer_phase(table: Table, seat: int) -> None:
                 state.city[kind] -= 1
                 state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
                 state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
-    rng = GameRng(state.seats[0].rng)
+    rng = GameRng(state.mover().rng)
     aggressive = [i for i in row if i not in state.exhausted
                   and rng.die() <= state.card(i).aggression]
-    state.seats[0].rng = rng.state
+    state.mover().rng = rng.state
     if not aggressive:
         engine._begin_fines(state)
         engine._advance(state)
@@ -873,12 +884,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
     state = table.seats[seat]
-    _check_uniques(table, seat, {i for i in state.seats[0].zones["wanderers"]
+    _check_uniques(table, seat, {i for i in state.mover().zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
     total = 0
     overrun = False
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        total += len(table.seats[s].seats[0].zones["wanderers"])
+        total += len(table.seats[s].mover().zones["wanderers"])
         overrun = overrun or table.seats[s].outcome == "overrun"
     if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
@@ -886,23 +897,19 @@ def _arrivals(table: Table, seat: int) -> None:
 
 
 def _uniques(state: GameState) -> set[int]:
-    """The unique cards in play, by where each card is: a hunter's own wanderer row, set aside
-    from ``zones`` while it hunts another player's row, is still in play. (The zones in play
-    as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to six string
-    comparisons a card.)"""
-    where = state.where
-    return {i for i in range(len(where)) if where[i] in IN_PLAY and state.card(i).unique}
+    """The seat's unique cards in play, by where each card is: a hunter's own wanderer row,
+    set aside from ``zones`` while it hunts another player's row, is still in play. (The
+    zones in play as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to
+    six string comparisons a card.)"""
+    where, owner, seat = state.where, state.owner, state.to_move
+    return {i for i in range(len(where))
+            if owner[i] == seat and where[i] in IN_PLAY and state.card(i).unique}
 
 
-def _uniques_in_play(state: GameState, unique: list[int], own: int) -> set[int]:
-    """The same cards as :func:`_uniques` (``unique``: the seat's own unique cards, ``own``:
-    how many cards are its own), found from them and the guests. In another order, which
-    does not matter: it is only taken away from a later :func:`_uniques`."""
-    found = {i for i in unique if state.where[i] in IN_PLAY}
-    for i in range(own, len(state.cards)):
-        if state.where[i] in IN_PLAY and state.card(i).unique:
-            found.add(i)
-    return found
+def _uniques_in_play(state: GameState, unique: list[int]) -> set[int]:
+    """The same cards as :func:`_uniques` (``unique``: the seat's own unique cards), found
+    from them."""
+    return {i for i in unique if state.where[i] in IN_PLAY}
 
 
 def _moved(where: list[str], cards: list[int], was: list[str]) -> bool:
@@ -913,17 +920,6 @@ def _moved(where: list[str], cards: list[int], was: list[str]) -> bool:
             moved = True
             break
     return moved
-
-
-def _uniques_were(state: GameState, unique: list[int], was: list[str], own: int,
-                  guests_were: list[str]) -> set[int]:
-    """:func:`_uniques_in_play` as it was when the seat's own unique cards were where ``was``
-    says and its guests (the cards from ``own`` on) where ``guests_were`` says."""
-    found = {unique[k] for k in range(len(unique)) if was[k] in IN_PLAY}
-    for k in range(len(guests_were)):
-        if guests_were[k] in IN_PLAY and state.card(own + k).unique:
-            found.add(own + k)
-    return found
 
 
 def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
@@ -944,7 +940,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
             them = table.seats[other]
             for zone in ("private", "residents", "guards", "defensive", "wanderers",
                          "attached"):
-                for i in list(them.seats[0].zones[zone]):
+                for i in list(them.mover().zones[zone]):
                     if them.cards[i] in mine and them.card(i).unique:
                         rulings.discard_from_play(them, i, "unique_replaced")
                         # (Not that seat's decision: its citizens left homeless are let go.)
@@ -954,13 +950,13 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
                         if zone == "wanderers":
                             engine._new_wanderer(them)
                         changed = True
-            dead = {them.cards[i] for i in them.seats[0].zones["dead"]}
+            dead = {them.cards[i] for i in them.mover().zones["dead"]}
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
                     rulings.discard_from_play(state, i, "unique_dead")
-                    row = set(state.seats[0].zones["wanderers"])
+                    row = set(state.mover().zones["wanderers"])
                     engine._new_wanderer(state)
-                    new = {w for w in state.seats[0].zones["wanderers"] if w not in row}
+                    new = {w for w in state.mover().zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
@@ -990,17 +986,18 @@ def _knockouts(table: Table) -> None:
         # "All cards of a player whose stronghold has been destroyed go to the discard piles
         # and are removed from play while their influence tokens and counters remain."
         state.combat = None
-        for tokens in state.on_card.values():  # tokens left without an owner
+        owner = state.owner
+        for card in [c for c in state.on_card if owner[c] == seat]:
+            tokens = state.on_card.pop(card)  # tokens left without an owner
             for k in range(3):
                 state.city[k] += tokens[k]
-        state.on_card.clear()
-        state.hoarded.clear()
+            state.hoarded.pop(card, None)
         if table.queue and table.queue[0] == seat:
             table.started = False
         table.queue = [s for s in table.queue if s != seat]
         for zone in ("private", "residents", "guards", "defensive", "wanderers", "attached",
                      "hand"):
-            for i in list(state.seats[0].zones[zone]):
+            for i in list(state.mover().zones[zone]):
                 state.exhausted.discard(i)
                 state.wounds.pop(i, None)
                 state.move(i, DISCARDS[state.card(i).pile])
@@ -1028,76 +1025,36 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
     else:
         other = table.seats[action.target]
         table.tell(seat, f"hunts seat {action.target + 1}'s wanderer row.")
-        _host(table, seat, action.target, "hunt_row", list(other.seats[0].zones["wanderers"]))
+        _host(table, seat, action.target, "hunt_row", list(other.mover().zones["wanderers"]))
 
 
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
+    """A combat in ``host_seat``'s state on ``origin_seat``'s ``cards``: its troops attacking
+    (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
     host, origin = table.seats[host_seat], table.seats[origin_seat]
-    hosting = Hosting(host_seat, origin_seat, kind, {}, (host.phase, host.step))
-    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.seats[0].zones[z]
+    hosting = Hosting(host_seat, origin_seat, kind, list(cards), (host.phase, host.step))
+    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.mover().zones[z]
                            if host.card(t).is_troop]
     if kind == "hunt_row":
-        hosting.own_row = host.seats[0].zones["wanderers"]
-        host.seats[0].zones["wanderers"] = []
-    for card in cards:
-        guest = _add_guest(host, origin, card, "wanderers", hosting.guests)
-        for item in [a for a in origin.seats[0].zones["attached"] if origin.host.get(a) == card]:
-            attached = _add_guest(host, origin, item, "attached", hosting.guests)
-            host.host[attached] = guest
+        # The hunted row stands in the hunter's own row's place while he hunts it (the same
+        # list: a wanderer killed leaves it), his own row set aside.
+        hosting.own_row = host.mover().zones["wanderers"]
+        host.mover().zones["wanderers"] = origin.mover().zones["wanderers"]
     if kind == "attack":
         # "Bribes remain on bearer and are collected ... when the card is killed": by the lord
         # whose troops kill it (they go to the city with the dead card; _finish_hosting).
         hosting.bribes = {i: list(host.on_card[i])
-                          for i in [*hosting.guests, *hosting.host_troops] if i in host.on_card}
+                          for i in [*cards, *hosting.host_troops] if i in host.on_card}
     table.hosting = hosting
+    host.forget_derived()
     host.pending = None
     if kind == "hunt_row":
         host.step = "military"
         combat.start_hunt(host)
     else:
         host.step = HOSTING
-        combat.start_raid(host, [g for g, o in hosting.guests.items()
-                                 if origin.where[o] != "attached"])
+        combat.start_raid(host, list(cards))
     engine._advance(host)
-
-
-def _add_guest(host: GameState, origin: GameState, card: int, zone: str,
-               guests: dict[int, int]) -> int:
-    guest = len(host.cards)
-    card_id = origin.cards[card]
-    host.cards.append(card_id)
-    # (In the host's one seat while it is there: the zones it is in are the host's.)
-    host.owner.append(0)
-    host.where.append(zone)
-    host.seats[0].zones[zone].append(guest)
-    host.flags.append(0)
-    if card_id not in host.table:
-        host.table[card_id] = origin.table[card_id]
-    # The profiles as card() would build them again: the host's, and the guest's at the end.
-    if host.profiles is not None:
-        host.profiles.append(host.table[card_id])
-    # The card's counters travel with it (and come back with it: no token is counted twice).
-    if card in origin.exhausted:
-        origin.exhausted.discard(card)
-        host.exhausted.add(guest)
-    _move_counters(origin, card, host, guest)
-    host.forget_derived()
-    guests[guest] = card
-    return guest
-
-
-def _move_counters(source: GameState, card: int, target: GameState, to: int) -> None:
-    """A card's wounds, tokens on it, hoarded tokens and bounty bonus moved from ``card`` in
-    ``source`` to ``to`` in ``target`` (a guest arriving at its host, or going home)."""
-    # (The four kinds spelt out: compiled, getattr by name is a generic look-up each.)
-    if card in source.wounds:
-        target.wounds[to] = source.wounds.pop(card)
-    if card in source.on_card:
-        target.on_card[to] = source.on_card.pop(card)
-    if card in source.hoarded:
-        target.hoarded[to] = source.hoarded.pop(card)
-    if card in source.bounty_bonus:
-        target.bounty_bonus[to] = source.bounty_bonus.pop(card)
 
 
 def _finish_hosting(table: Table) -> None:
@@ -1108,26 +1065,10 @@ def _finish_hosting(table: Table) -> None:
     table.hosting = None
     host, origin = table.seats[hosting.host], table.seats[hosting.origin]
     host.combat = None
-    killed_guests = []
-    # Guests first home to their owner: alive with their counters, or killed.
-    for guest, card in sorted(hosting.guests.items()):
-        zone = host.where[guest]
-        if zone in IN_PLAY:
-            if guest in host.exhausted:
-                origin.exhausted.add(card)
-            _move_counters(host, guest, origin, card)
-        elif origin.where[card] in IN_PLAY and origin.where[card] != "attached":
-            killed_guests.append(card)
-    for card in killed_guests:
-        if origin.where[card] in IN_PLAY:
-            rulings.remove_killed(origin, card, "killed")
-    for card in [c for g, c in hosting.guests.items()
-                 if origin.where[c] == "attached" and host.where[g] not in IN_PLAY]:
-        if origin.where[card] == "attached":
-            rulings.discard_from_play(origin, card, "host_left")
-    _drop_guests(host, hosting.guests)
+    host.forget_derived()
+    killed = [card for card in hosting.visitors if host.where[card] not in IN_PLAY]
     if hosting.kind == "hunt_row":
-        host.seats[0].zones["wanderers"] = hosting.own_row + host.seats[0].zones["wanderers"]
+        host.mover().zones["wanderers"] = hosting.own_row
         _to_wait(host)
     elif not host.outcome:
         host.phase, host.step = hosting.saved
@@ -1135,11 +1076,11 @@ def _finish_hosting(table: Table) -> None:
     if hosting.kind == "attack":
         # Valor: "If a troop of yours kills another lord's troop, take influence tokens from
         # that lord equal to the defeated troop's faction influence."
-        for card in killed_guests:
+        for card in killed:
             _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
-        for guest, card in hosting.guests.items():
-            if card in killed_guests and guest in hosting.bribes:
-                _collect_bribe(table, hosting.host, hosting.bribes[guest])
+        for card in killed:
+            if card in hosting.bribes:
+                _collect_bribe(table, hosting.host, hosting.bribes[card])
         for troop in hosting.host_troops:
             if host.where[troop] not in IN_PLAY:
                 _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
@@ -1152,49 +1093,9 @@ def _finish_hosting(table: Table) -> None:
         engine._advance(origin)
 
 
-def _drop_guests(host: GameState, guests: dict[int, int]) -> None:
-    first = min(guests)
-    # Only the zones the guests are in (where says which) hold a card from ``first`` on:
-    # the others are left as they are (the long way filters every zone).
-    where = host.where
-    done: list[str] = []
-    for i in range(first, len(where)):
-        name = where[i]
-        if name not in done:
-            done.append(name)
-            zone = host.seats[0].zones[name]
-            # (the guests popped where they are, from the end: compiled, a slice assigned
-            # is a slice object and the generic protocol)
-            for k in range(len(zone) - 1, -1, -1):
-                if zone[k] >= first:
-                    zone.pop(k)
-    # (popped from the end, not deleted by a slice: the same lists, without slice objects)
-    cards, flags, profiles, owner = host.cards, host.flags, host.profiles, host.owner
-    while len(where) > first:
-        where.pop()
-    while len(owner) > first:
-        owner.pop()
-    while len(cards) > first:
-        cards.pop()
-    while len(flags) > first:
-        flags.pop()
-    if profiles is not None:
-        while len(profiles) > first:
-            profiles.pop()
-    host.host = {k: v for k, v in host.host.items() if k < first and v < first}
-    host.exhausted = {i for i in host.exhausted if i < first}
-    for held in (host.wounds, host.hoarded, host.bounty_bonus):
-        for key in [k for k in held if k >= first]:
-            del held[key]
-    for key in [k for k in host.on_card if k >= first]:
-        del host.on_card[key]
-    host.ignored_wound = [i for i in host.ignored_wound if i < first]
-    host.forget_derived()
-
-
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.seats[taker].city, table.seats[taker].seats[0].personal
+    city, pool = table.seats[taker].city, table.seats[taker].mover().personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved
@@ -1213,7 +1114,7 @@ def _most_plentiful(tokens: list[int]) -> int:
 
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
-    give, take = table.seats[loser].seats[0].personal, table.seats[taker].seats[0].personal
+    give, take = table.seats[loser].mover().personal, table.seats[taker].mover().personal
     moved = 0
     for _ in range(amount):
         kind = _most_plentiful(give)
@@ -1304,7 +1205,7 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     if hosting is not None:
         # (_settle's test of a hosted combat: the host decides while it goes on)
         return hosting.host == seat \
-            and (state.combat is not None or state.seats[0].choice_due()) \
+            and (state.combat is not None or state.mover().choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
@@ -1313,12 +1214,12 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.seats[0].choice_due())
+            and (state.combat is not None or state.mover().choice_due())
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
             and not (state.step == WAIT and state.combat is None
-                     and not state.seats[0].choice_due())
+                     and not state.mover().choice_due())
     else:
         return False
     return here and len(engine.legal_actions(state)) > 0

@@ -194,7 +194,7 @@ def test_the_table_has_every_zone_of_the_game_layout() -> None:
     assert [t["kind"] for t in table["personal"]] == ["economic", "religious", "political"]
     # Citizens sit on their structures.
     hosted = [c["instance"] for s in table["private"] for c in s["residents"]]
-    assert sorted(hosted) == sorted(state.seats[0].zones["residents"])
+    assert sorted(hosted) == sorted(state.mover().zones["residents"])
     card = table["hand"][0]
     assert card["image"] == f"/img/{card['id']}" and card["label"].startswith(card["name"])
 
@@ -209,7 +209,7 @@ def test_a_homeless_citizen_shows_on_the_table_and_his_fate_is_worded() -> None:
     place(state, lady, "residents", hut)
     place(state, notary, "residents", keep)
     at_step(state, "wanderer", "fine")
-    state.seats[0].fines_due = 1
+    state.mover().fines_due = 1
     act(state, Action("fine", hut))
     table = table_layout(state, LINKS)
     assert [c["instance"] for c in table["homeless"]] == [lady]
@@ -227,7 +227,7 @@ def test_a_homeless_citizen_shows_on_the_table_and_his_fate_is_worded() -> None:
 
 def test_an_exhausted_and_wounded_card_says_so() -> None:
     _, state = start()
-    structure = state.seats[0].zones["private"][0]
+    structure = state.mover().zones["private"][0]
     state.exhausted.add(structure)
     state.wounds[structure] = 1
     entry = next(s for s in table_layout(state, LINKS)["private"] if s["instance"] == structure)

@@ -39,10 +39,16 @@ def sample(name: str) -> Deck:
     return deck
 
 
+def own(state: GameState) -> list[int]:
+    """The instances of the seat that decides in ``state`` (solo: every card)."""
+    return [i for i in range(len(state.cards)) if state.owner[i] == state.to_move]
+
+
 def card(state: GameState, name: str, *, free: bool = True) -> int:
-    """An instance of the card named ``name`` (one not in play when ``free``)."""
+    """An instance of the card named ``name`` of the seat that decides in ``state`` (one not
+    in play when ``free``)."""
     return next(i for i in range(len(state.cards)) if state.card(i).name == name
-                and not (free and state.in_play(i)))
+                and state.owner[i] == state.to_move and not (free and state.in_play(i)))
 
 
 def place(state: GameState, name: str, zone: str) -> int:
@@ -51,7 +57,7 @@ def place(state: GameState, name: str, zone: str) -> int:
     state.move(i, zone)
     state.exhausted.discard(i)
     if zone == "residents":
-        state.host[i] = next(s for s in state.seats[0].zones["private"]
+        state.host[i] = next(s for s in state.mover().zones["private"]
                              if state.card(s).subtype == "stronghold")
     state.pending = None
     state.forget_derived()

@@ -152,7 +152,7 @@ def place(state: GameState, instance: int, zone: str, host: int = -1) -> int:
 
 def clear_hand(state: GameState) -> None:
     """Put the hand back on the bottom of its draw piles (so scenarios start from nothing)."""
-    for instance in list(state.seats[0].zones["hand"]):
+    for instance in list(state.mover().zones["hand"]):
         pile = state.card(instance).pile
         state.move(instance, {"structures": "structure_pile", "personalities": "personality_pile",
                               "wanderers": "wanderer_pile"}[pile])
@@ -296,7 +296,7 @@ def resolve(state: GameState, dice: Sequence[int] | None = None) -> GameState:
 
 def take_bounty(state: GameState, kind: str = "economic") -> GameState:
     """Choose the kinds of the bounty due: ``kind`` while the city's pool has it."""
-    while state.seats[0].bounty_due and not state.over:
+    while state.mover().bounty_due and not state.over:
         options = engine.legal_actions(state)
         act(state, next((a for a in options if a.option == kind), options[0]))
     return state

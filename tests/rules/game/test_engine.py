@@ -32,15 +32,15 @@ def play(state: GameState, policy: object, check: bool = False, limit: int = 20_
 
 
 def check_invariants(state: GameState) -> None:
-    tokens = [state.seats[0].personal[k] + state.city[k]
+    tokens = [state.mover().personal[k] + state.city[k]
               + sum(v[k] for v in state.on_card.values()) for k in range(3)]
     start = [engine.STARTING_TOKENS[k] + state.config.city_pool[k] for k in range(3)]
     assert tokens == start, "tokens are conserved between the pools"
-    assert min(state.seats[0].personal) >= 0 and min(state.city) >= 0, "no pool is negative"
-    listed = sorted(i for zone in ZONES for i in state.seats[0].zones[zone])
+    assert min(state.mover().personal) >= 0 and min(state.city) >= 0, "no pool is negative"
+    listed = sorted(i for zone in ZONES for i in state.mover().zones[zone])
     assert listed == list(range(len(state.cards))), "every card is in exactly one zone"
     for zone in ZONES:
-        assert all(state.where[i] == zone for i in state.seats[0].zones[zone])
+        assert all(state.where[i] == zone for i in state.mover().zones[zone])
     for instance, host in state.host.items():
         assert state.where[instance] in ("residents", "guards", "attached")
         assert state.in_play(host), "hosts are in play"

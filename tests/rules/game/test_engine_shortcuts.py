@@ -66,7 +66,7 @@ def test_faction_members_counts_the_personalities_in_play(deck: str) -> None:
 
 
 @pytest.mark.parametrize("decks", [SAMPLES[:2], SAMPLES[2:5]])
-def test_a_seat_s_uniques_in_play_are_found_from_its_unique_cards_and_guests(
+def test_a_seat_s_uniques_in_play_are_found_from_its_unique_cards(
         decks: tuple[str, ...]) -> None:
     config = GameConfig(players=len(decks))
     prepared = [engine.prepare(sample(d), catalogue(), config) for d in decks]
@@ -78,8 +78,8 @@ def test_a_seat_s_uniques_in_play_are_found_from_its_unique_cards_and_guests(
                    for s in range(len(decks))]
         while not table.outcome:
             for seat, state in enumerate(table.seats):
-                assert seats._uniques_in_play(state, table.unique_cards[seat],
-                                              table.own_cards[seat]) == seats._uniques(state)
+                assert seats._uniques_in_play(state, table.unique_cards[seat]) \
+                    == seats._uniques(state)
                 checked += 1
             seat = seats.to_move(table)
             assert seats.apply(table, chooser[seat](table, seat,
@@ -117,21 +117,6 @@ def test_the_active_seats_kept_are_the_seats_worked_out_again(decks: tuple[str, 
     assert table.active() == seats.active_seats(table.players, table.lead, table.out)
     table.out[table.active()[0]] = (table.round, "attack")
     assert table.active() == seats.active_seats(table.players, table.lead, table.out)
-    assert checked > 100
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_the_uniques_that_were_in_play_are_found_from_where_the_cards_were(
-        decks: tuple[str, ...]) -> None:
-    checked = 0
-    for table in every_table(decks, 6):
-        for seat, state in enumerate(table.seats):
-            unique, own = table.unique_cards[seat], table.own_cards[seat]
-            was = [state.where[i] for i in unique]
-            assert seats._uniques_were(state, unique, was, own, state.where[own:]) \
-                == seats._uniques_in_play(state, unique, own)
-            assert not seats._moved(state.where, unique, was)
-            checked += len(unique)
     assert checked > 100
 
 
@@ -188,7 +173,7 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
     state, found = table.seats[seat], []
     others = [s for s in table.active() if s != seat]
     for zone in (*rulings.PERSONALITY_ZONES, "private"):
-        for bearer in state.seats[0].zones[zone]:
+        for bearer in state.mover().zones[zone]:
             card = state.card(bearer)
             for clause in card.no_solo_effect:
                 parsed = rivalry.parse(clause)
@@ -205,7 +190,7 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
                         # (the order: a troop guarding, then defending; a structure in
                         # the private holdings, then the wall)
                         for where in ("residents", "guards", "private", "defensive"):
-                            for target in victim.seats[0].zones[where]:
+                            for target in victim.mover().zones[where]:
                                 aimed = victim.card(target)
                                 if target not in victim.exhausted and (
                                         (what == "troop" and aimed.subtype == "troop"
@@ -218,8 +203,8 @@ def rival_options_the_long_way(table: seats.Table, seat: int) -> list[Action]:
                 strength, kind, _ = rivalry.RIVAL_ABILITIES[ability]
                 if card.strength[strength]:
                     found += [Action("use_on", bearer, other, ability) for other in others
-                              if (table.seats[other].seats[0].personal[kind] if kind >= 0
-                                  else sum(table.seats[other].seats[0].personal)) > 0]
+                              if (table.seats[other].mover().personal[kind] if kind >= 0
+                                  else sum(table.seats[other].mover().personal)) > 0]
     return found
 
 
@@ -288,7 +273,7 @@ def test_the_remembered_keywords_factions_and_engaged_cards_are_the_long_way_s(
         for faction in (*members, "nobody"):
             assert rulings.faction_members(state, faction) == members.get(faction, 0)
         assert rulings.influence_total(state) == influence \
-            + sum(state.seats[0].personal[rulings.PRIMARY[f]] for f, n in members.items()
+            + sum(state.mover().personal[rulings.PRIMARY[f]] for f, n in members.items()
                   if n >= 5 and f in rulings.PRIMARY)
         # (On a copy with nothing remembered: a keyword cache may keep a card's keywords
         # from before a "used-fervor" mark, which nothing reads as a keyword, as before.)
@@ -306,7 +291,7 @@ def test_the_zone_attributes_are_the_zones_lists(deck: str) -> None:
     checked = 0
     for state in every_state(deck, 4, "random"):
         for copy in (state, state.clone(), GameState.from_dict(state.to_dict(), state.table)):
-            me = copy.seats[0]
+            me = copy.mover()
             for zone in ZONE_ATTRIBUTES:
                 assert getattr(me, zone) is me.zones[zone], zone
         checked += 1
@@ -321,7 +306,7 @@ def test_the_zone_attributes_are_the_zones_lists_at_a_table(decks: tuple[str, ..
     for table in every_table(decks, 3):
         for state in table.seats:
             for zone in ZONE_ATTRIBUTES:
-                assert getattr(state.seats[0], zone) is state.seats[0].zones[zone], zone
+                assert getattr(state.mover(), zone) is state.mover().zones[zone], zone
             checked += 1
     assert checked > 100
 
@@ -329,10 +314,10 @@ def test_the_zone_attributes_are_the_zones_lists_at_a_table(decks: tuple[str, ..
 @pytest.mark.parametrize("favour", [-1, 0, 1, 2])
 def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    state.seats[0].favour = favour
+    state.mover().favour = favour
     for held in itertools.product(range(4), repeat=3):
         for count in range(5):
-            state.seats[0].personal, state.city = list(held), [0, 0, 0]
+            state.mover().personal, state.city = list(held), [0, 0, 0]
             expected = list(held)
             for _ in range(count):  # the long way: max() with the rule as its key
                 kind = max(range(3),
@@ -341,7 +326,7 @@ def test_spending_takes_the_kinds_max_would_take(favour: int) -> None:
                     break
                 expected[kind] -= 1
             rulings.spend(state, count)
-            assert state.seats[0].personal == expected
+            assert state.mover().personal == expected
             assert rulings.held(state) == sum(expected)
 
 
@@ -369,9 +354,9 @@ def test_greedy_s_lone_options_are_what_its_rules_would_choose(deck: str) -> Non
 
 def greedy_the_long_way(state: GameState, actions: list[Action]) -> Action:
     """GreedyPolicy.__call__ without its shortcut for a lone option."""
-    if state.seats[0].homeless:
+    if state.mover().homeless:
         return policies._rehouse_choice(state, actions)
-    if state.seats[0].bounty_due:
+    if state.mover().bounty_due:
         return policies._bounty_choice(state, actions)
     if state.combat is not None:
         return policies._combat_choice(state.clone(), actions)
@@ -423,9 +408,9 @@ def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: Gam
                          away: Collection[int] = ()) -> tuple[float, ...]:
     """mp.foresee with key functions, as (cut, valor, lost, breach, knockout)."""
     free = lineup_the_long_way(attacker, sent, defender)
-    home = [t for t in defender.seats[0].zones["defensive"] if defender.card(t).is_troop
+    home = [t for t in defender.mover().zones["defensive"] if defender.card(t).is_troop
             and t not in defender.exhausted and t not in away]
-    pool = sum(defender.seats[0].personal)
+    pool = sum(defender.mover().personal)
     cut = valor = lost = 0.0
     left = list(home)
     rest = []
@@ -449,7 +434,7 @@ def foresee_the_long_way(attacker: GameState, sent: Sequence[int], defender: Gam
             lost += chance * attacker.card(weakest).influence * (1 + mp.TOKEN)
     breach = knockout = 0.0
     if rest:
-        targets = [*defender.seats[0].zones["private"], *defender.seats[0].zones["guards"]]
+        targets = [*defender.mover().zones["private"], *defender.mover().zones["guards"]]
         if targets:
             cut, valor, breach, knockout = past_the_defenders_the_long_way(
                 attacker, rest, defender, targets, cut, valor, pool)
@@ -466,7 +451,7 @@ def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
         card = defender.card(target)
         value = card.defense
         if card.is_structure:
-            value += sum(defender.card(g).defense for g in defender.seats[0].zones["guards"]
+            value += sum(defender.card(g).defense for g in defender.mover().zones["guards"]
                          if defender.host.get(g) == target)
         return value
 
@@ -484,13 +469,13 @@ def past_the_defenders_the_long_way(attacker: GameState, rest: Sequence[int],
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
         living: dict[int, int] = {}
-        for resident in defender.seats[0].zones["residents"]:
+        for resident in defender.mover().zones["residents"]:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
-        residents = [r for r in defender.seats[0].zones["residents"]
+        residents = [r for r in defender.mover().zones["residents"]
                      if defender.host.get(r) == target]
         homes = sum(max(0, defender.card(s).residencies - living.get(s, 0))
-                    for s in defender.seats[0].zones["private"] if s != target)
+                    for s in defender.mover().zones["private"] if s != target)
         homeless = sorted(defender.card(r).influence for r in residents)[:max(
             0, len(residents) - homes)]
         return cut + chance * (sum(homeless) + mp.STRUCTURE_WORTH), valor, 0.0, 0.0
@@ -618,7 +603,7 @@ def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) ->
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if state.combat is not None or state.seats[0].choice_due():
+        if state.combat is not None or state.mover().choice_due():
             continue
         actions = seats.legal_actions(table)
         others = [s for s in table.active() if s != seat]
@@ -658,9 +643,9 @@ def test_listed_is_in(items: list[int], card: int) -> None:
 def bounty_choice_the_long_way(state: GameState, actions: Sequence[Action]) -> Action:
     """Greedy's bounty token with max/min and their keys, as it was written before."""
     offered = [rulings.KIND_INDEX[a.option] for a in actions]
-    personal = state.seats[0].personal
+    personal = state.mover().personal
     best_short: tuple[int, int] | None = None
-    for instance in state.seats[0].zones["hand"]:
+    for instance in state.mover().zones["hand"]:
         card = state.card(instance)
         if card.type == "event" and card.subtype != "general":
             continue
@@ -674,7 +659,7 @@ def bounty_choice_the_long_way(state: GameState, actions: Sequence[Action]) -> A
         chosen = best_short[1]
     else:
         counting = policies._bonus_kinds(state)
-        favour = state.seats[0].favour
+        favour = state.mover().favour
         chosen = min(offered, key=lambda k: (k not in counting, personal[k], k != favour, k))
     return actions[offered.index(chosen)]
 
@@ -692,16 +677,16 @@ def test_greedy_s_bounty_token_is_the_long_way_s(deck: str) -> None:
     for state in every_state(deck, 6, "greedy"):
         if state.phase != "action" or state.step != "act":
             continue
-        held, favour = list(state.seats[0].personal), state.seats[0].favour
+        held, favour = list(state.mover().personal), state.mover().favour
         for personal in (held, [0, held[1], held[2]], [held[0], 0, held[2]], [9, 9, 0]):
             for keep in (-1, 0, 1, 2):
-                state.seats[0].personal[:], state.seats[0].favour = personal, keep
+                state.mover().personal[:], state.mover().favour = personal, keep
                 for kinds in subsets(list(rulings.KIND_INDEX)):
                     offered = [Action("bounty", option=k) for k in kinds]
                     assert policies._bounty_choice(state, offered) \
                         is bounty_choice_the_long_way(state, offered)
                     checked += 1
-        state.seats[0].personal[:], state.seats[0].favour = held, favour
+        state.mover().personal[:], state.mover().favour = held, favour
     assert checked > 1000
 
 
@@ -711,23 +696,23 @@ def test_greedy_s_counts_by_loops_are_the_sums(deck: str) -> None:
     for state in every_state(deck, 6, "greedy"):
         if state.combat is not None:
             continue
-        troops = sum(1 for t in state.seats[0].zones["defensive"] if state.card(t).is_troop)
-        in_hand = sum(1 for t in state.seats[0].zones["hand"] if state.card(t).is_troop)
-        rows = len(state.seats[0].zones["wanderers"])
+        troops = sum(1 for t in state.mover().zones["defensive"] if state.card(t).is_troop)
+        in_hand = sum(1 for t in state.mover().zones["hand"] if state.card(t).is_troop)
+        rows = len(state.mover().zones["wanderers"])
         assert policies._defended(state) == (troops > rows)
         assert policies._defended(state, hand=True) == (
             troops + (in_hand if troops else 0) > rows)
         for pile in ("structure_pile", "personality_pile"):
-            cards = state.seats[0].zones[pile]
+            cards = state.mover().zones[pile]
             if cards:
                 assert policies._income_share(state, pile) == sum(
                     1 for i in cards if state.card(i).income) / len(cards)
         context = policies._Context(state)
         assert context.troops == troops
         bonus = policies._counting_kinds(context.members)
-        for instance in state.seats[0].zones["hand"]:
+        for instance in state.mover().zones["hand"]:
             card = state.card(instance)
-            spare = sum(max(state.seats[0].personal[k] - card.cost[k], 0)
+            spare = sum(max(state.mover().personal[k] - card.cost[k], 0)
                         for k in range(3) if k not in bonus)
             assert context.bonus_cost(card) == ((
                 sum(card.cost[k] for k in bonus) + max(card.generic - spare, 0))
@@ -824,7 +809,7 @@ def test_the_pair_tables_are_the_offense_and_defense_worked_out(deck: str) -> No
         c = state.combat
         if c is None or c.step != "assign":
             continue
-        cards = [*c.player, *c.wild, *state.seats[0].private, *state.seats[0].guards]
+        cards = [*c.player, *c.wild, *state.mover().private, *state.mover().guards]
         for _ in range(2):  # (the first time fills the rows, the second reads them)
             for card, other in itertools.product(cards, repeat=2):
                 assert combat._pair_offense(state, card, other) == combat._offense(
@@ -903,7 +888,7 @@ def test_greedy_s_distinct_assignments_by_loop_are_the_set_s(deck: str) -> None:
 def usable_the_long_way(state: GameState, combat_step: bool) -> list[tuple[int, object, int]]:
     """rulings.usable_abilities as it was: every ability of every card, filtered by its kind."""
     found: list[tuple[int, object, int]] = []
-    me = state.seats[0]
+    me = state.mover()
     for zone in (me.private, me.residents, me.guards, me.defensive, me.attached):
         for instance in zone:
             card = state.card(instance)
@@ -959,11 +944,11 @@ def test_the_deal_laid_out_once_is_the_deal_card_by_card(deck: str) -> None:
             card = prepared.table[card_id]
             if card.type == "personality" and card.faction in rulings.PRIMARY:
                 counts[card.faction] = counts.get(card.faction, 0) + 1
-        assert state.seats[0].favour == (
+        assert state.mover().favour == (
             rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])] if counts else -1)
         # (Every instance is where its zone's list has it: the deal's zones, then play.)
         for instance in range(len(cards)):
-            assert instance in state.seats[0].zones[state.where[instance]]
+            assert instance in state.mover().zones[state.where[instance]]
         dealt = engine.new_game(engine.prepare(sample(deck), catalogue()), None, seed)
         assert dealt.to_dict() == state.to_dict()  # (the first game of a deck: laid out anew)
 
@@ -974,7 +959,7 @@ def _bearers_sorted(state: GameState, bearers: Sequence[int], used: Collection[i
     in turn)."""
     where = state.where
     return [b for _, _, b in sorted(
-        [(rulings.PERSONALITY_ZONES.index(where[b]), state.seats[0].zones[where[b]].index(b), b)
+        [(rulings.PERSONALITY_ZONES.index(where[b]), state.mover().zones[where[b]].index(b), b)
          for b in bearers if where[b] in rulings.PERSONALITY_ZONES and b not in used])]
 
 
@@ -1025,14 +1010,13 @@ def test_moved_is_any_card_away_from_where_it_was() -> None:
 @pytest.mark.parametrize("decks", TABLES)
 def test_the_uniques_in_play_come_in_the_long_way_s_order(decks: tuple[str, ...]) -> None:
     """After a seat's unique card moved, the uniques now in play are found from its unique
-    cards and guests: the same set as _uniques, built in the same order (what _check_uniques
-    reads them in)."""
+    cards: the same set as _uniques, built in the same order (what _check_uniques reads them
+    in)."""
     checked = 0
     for table in every_table(decks, 4):
         for seat in table.active():
             state = table.seats[seat]
-            found = seats._uniques_in_play(state, table.unique_cards[seat],
-                                           table.own_cards[seat])
+            found = seats._uniques_in_play(state, table.unique_cards[seat])
             assert list(found) == list(seats._uniques(state))
             checked += bool(found)
     assert checked > 100
@@ -1186,53 +1170,12 @@ def test_the_troop_held_back_and_the_victim_picked_by_loops_are_max_s(
                 assert mp.rival_choice(table, seat, rivals) is max(worthy, key=lambda a: (
                     rulings.influence_total(table.seats[a.target]),
                     int(rivalry.target_of(a.option) < 0),
-                    sum(table.seats[a.target].seats[0].personal) if rivalry.target_of(a.option) < 0
+                    sum(table.seats[a.target].mover().personal) if rivalry.target_of(a.option) < 0
                     else mp.exhaust_worth(table, seat, a), -a.target, -a.card))
                 checked += 1
             elif rivals:
                 assert mp.rival_choice(table, seat, rivals) is None
     assert checked > 100
-
-
-def drop_guests_the_long_way(host: GameState, guests: dict[int, int]) -> None:
-    first = min(guests)
-    for zone in host.seats[0].zones.values():
-        zone[:] = [i for i in zone if i < first]
-    del host.cards[first:], host.where[first:], host.flags[first:], host.owner[first:]
-    host.host = {k: v for k, v in host.host.items() if k < first and v < first}
-    host.exhausted = {i for i in host.exhausted if i < first}
-    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
-        held = getattr(host, name)
-        for key in [k for k in held if k >= first]:
-            del held[key]
-    host.ignored_wound = [i for i in host.ignored_wound if i < first]
-    host.profiles = None
-    host.forget_derived()
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_guests_added_and_dropped_leave_the_host_as_the_long_way(
-        decks: tuple[str, ...]) -> None:
-    """A guest's profile is added to the host's (not all built again), and the guests are
-    dropped from the zones where says they are in: the profiles always the cards', the host
-    after the drop the long way's."""
-    hosted = 0
-    for table in every_table(decks, 8):
-        for state in table.seats:
-            if state.profiles is not None:
-                assert state.profiles == [state.table[c] for c in state.cards]
-        hosting = table.hosting
-        if hosting is None:
-            continue
-        host = table.seats[hosting.host]
-        short, long = host.copy(), host.copy()
-        short.card(0)
-        seats._drop_guests(short, hosting.guests)
-        drop_guests_the_long_way(long, hosting.guests)
-        assert short.to_dict() == long.to_dict()
-        assert short.profiles == [short.table[c] for c in short.cards]
-        hosted += 1
-    assert hosted > 20
 
 
 @pytest.mark.parametrize("decks", TABLES)
@@ -1244,9 +1187,8 @@ def test_a_deck_s_cards_kept_from_game_to_game_are_each_game_s(decks: tuple[str,
     for number in range(1, 5):
         table = seats.new_table(prepared, derive_seed(6, "matchup", number), config)
         for seat, state in enumerate(table.seats):
-            own = len(state.cards)
-            assert table.own_cards[seat] == own
-            assert table.unique_cards[seat] == [i for i in range(own) if state.card(i).unique]
+            own = [i for i in range(len(state.cards)) if state.owner[i] == seat]
+            assert table.unique_cards[seat] == [i for i in own if state.card(i).unique]
             assert table.answerers[seat] == reactions.answering_cards(state, own)
             assert table.rival_bearers[seat] == rivalry.bearers(state, own)
     # The kept lists are each table's own copies.
@@ -1359,28 +1301,24 @@ def test_a_seat_s_prepared_deck_kept_from_game_to_game_plays_the_same_games(
 @pytest.mark.parametrize("decks", TABLES)
 def test_the_unique_cards_in_hand_read_from_the_hand_are_the_unique_cards_there(
         decks: tuple[str, ...]) -> None:
-    """_unblocked reads the hand with each own card's unique flag (Table.unique_flags), not
-    every unique card of the deck: the same actions, and the engine's list itself when
-    nothing is blocked, as with the unique cards read one by one."""
+    """_unblocked reads the hand with each card's unique flag (Table.unique_flags), not every
+    unique card of the deck: the same actions as _blocked's one by one, and the engine's list
+    itself when nothing is blocked."""
     checked = 0
     for table in every_table(decks, 4):
         seat = seats.to_move(table)
         if table.window is not None:
             continue
         state = table.seats[seat]
-        flags = table.unique_flags[seat]
-        assert flags == [state.card(i).unique for i in range(table.own_cards[seat])]
-        assert {state.cards[i] for i in state.seats[0].hand if i < len(flags) and flags[i]} \
+        flags = table.unique_flags
+        assert flags == [state.card(i).unique for i in range(len(state.cards))]
+        assert {state.cards[i] for i in state.mover().hand if flags[i]} \
             == {state.cards[i] for i in table.unique_cards[seat] if state.where[i] == "hand"}
         legal = engine.legal_actions(state)
         found = seats._unblocked(table, seat, legal)
-        kept, table.unique_flags = table.unique_flags, []
-        try:
-            long_way = seats._unblocked(table, seat, legal)
-        finally:
-            table.unique_flags = kept
-        assert found == long_way == [a for a in legal if not seats._blocked(table, seat, a)]
-        assert (found is legal) == (long_way is legal)
+        long_way = [a for a in legal if not seats._blocked(table, seat, a)]
+        assert found == long_way
+        assert (found is legal) == (long_way == legal)
         checked += 1
     assert checked > 100
 
@@ -1434,8 +1372,8 @@ def test_the_zones_in_play_as_a_set_are_the_tuple_s(decks: tuple[str, ...]) -> N
             for i in range(len(where)):
                 assert (where[i] in IN_PLAY) == (where[i] in reactions._ZONES_IN_PLAY)
             assert seats._uniques(state) == {
-                i for i in range(len(where))
-                if where[i] in reactions._ZONES_IN_PLAY and state.card(i).unique}
+                i for i in range(len(where)) if state.owner[i] == state.to_move
+                and where[i] in reactions._ZONES_IN_PLAY and state.card(i).unique}
             checked += 1
     assert checked > 100
 
@@ -1471,19 +1409,19 @@ def test_the_attackers_past_the_defenders_are_foreseen_as_the_long_way(
     checked = housed = 0
     for table in every_table(decks, 3):
         for seat, me in enumerate(table.seats):
-            troops = [t for t in me.seats[0].defensive if me.card(t).is_troop]
+            troops = [t for t in me.mover().defensive if me.card(t).is_troop]
             for other, them in enumerate(table.seats):
                 if other == seat or not troops:
                     continue
-                pool = sum(them.seats[0].personal)
-                targets = [*them.seats[0].zones["private"], *them.seats[0].zones["guards"]]
+                pool = sum(them.mover().personal)
+                targets = [*them.mover().zones["private"], *them.mover().zones["guards"]]
                 for rest in [troops, *([t] for t in troops)]:
                     long_way = past_the_defenders_the_long_way(
                         me, rest, them, targets, 1.5, 0.5, pool) if targets \
                         else (1.5, 0.5, 0.0, 0.0)
                     assert mp._past_the_defenders(me, rest, them, 1.5, 0.5, pool) == long_way
                     checked += 1
-                housed += bool(them.seats[0].residents)
+                housed += bool(them.mover().residents)
     assert checked > 500 and housed > 100
 
 
@@ -1499,45 +1437,45 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
                     options.append(Action("use", instance, option=ability.option))  # type: ignore[attr-defined]
             elif effect.kind == "wound_wanderer":
                 options += [Action("use", instance, w, ability.option)  # type: ignore[attr-defined]
-                            for w in state.seats[0].zones["wanderers"]]
+                            for w in state.mover().zones["wanderers"]]
         return options
 
     def recycles() -> list[Action]:
-        if sum(state.seats[0].personal) < engine.RECYCLE_COST:
+        if sum(state.mover().personal) < engine.RECYCLE_COST:
             return []
         return [Action("recycle", option=pile) for pile in ("structures", "personalities")
-                if not state.seats[0].zones[DRAW_PILES[pile]]
-                and state.seats[0].zones[DISCARDS[pile]]]
+                if not state.mover().zones[DRAW_PILES[pile]]
+                and state.mover().zones[DISCARDS[pile]]]
 
-    homeless = state.seats[0].homeless
+    homeless = state.mover().homeless
     if homeless:
-        return [*(Action("rehouse", homeless[0], r) for r in state.seats[0].residents
+        return [*(Action("rehouse", homeless[0], r) for r in state.mover().residents
                   if r != homeless[0] and r in state.host), Action("rehouse", homeless[0])]
-    if state.seats[0].bounty_due:
+    if state.mover().bounty_due:
         return [Action("bounty", option=rulings.KINDS[k]) for k in range(3) if state.city[k]]
     step = state.step
     if step == "arrange":
-        options = [Action("guard", t, s) for t in state.seats[0].defensive if state.card(t).is_troop
-                   for s in list(state.seats[0].private)]
-        options += [Action("unguard", g) for g in state.seats[0].guards]
+        options = [Action("guard", t, s) for t in state.mover().defensive if state.card(t).is_troop
+                   for s in list(state.mover().private)]
+        options += [Action("unguard", g) for g in state.mover().guards]
         people = rulings.personalities_in_play(state)
-        for item in state.seats[0].attached:
+        for item in state.mover().attached:
             if state.card(item).type == "item":
                 options += [Action("move_item", item, p) for p in people
                             if p != state.host.get(item, -1)]
         return [*options, Action("done")] if options else []
     if step == "draw":
-        if len(state.seats[0].hand) >= engine.HAND_SIZE:
+        if len(state.mover().hand) >= engine.HAND_SIZE:
             return []
         draws = [Action("draw", option=pile) for pile in ("structures", "personalities")
-                 if state.seats[0].zones[DRAW_PILES[pile]]]
+                 if state.mover().zones[DRAW_PILES[pile]]]
         return [*draws, *recycles()]
     if step == "act":
         plays: list[Action] = []
         seen: set[str] = set()
-        dead = {state.cards[i] for i in state.seats[0].dead}
+        dead = {state.cards[i] for i in state.mover().dead}
         table = engine._Table(state)
-        for instance in state.seats[0].hand:
+        for instance in state.mover().hand:
             card_id = state.cards[instance]
             if card_id in seen:
                 continue
@@ -1550,11 +1488,11 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
     if step == "military":
         return [Action("hunt"), Action("pass")] if combat.can_hunt(state) else []
     if step == "fine":
-        if state.seats[0].fines_due <= 0:
+        if state.mover().fines_due <= 0:
             return []
         options = [Action("fine", option=rulings.KINDS[k]) for k in range(3)
-                   if state.seats[0].personal[k]]
-        me = state.seats[0]
+                   if state.mover().personal[k]]
+        me = state.mover()
         for zone in (me.private, me.residents, me.guards, me.defensive, me.attached):
             options += [Action("fine", i) for i in zone
                         if state.card(i).subtype != "stronghold"]
@@ -1564,9 +1502,9 @@ def phase_options_the_long_way(state: GameState) -> list[Action]:
         return [*options, *uses()]
     if step == "discard":
         options = []
-        if state.seats[0].discards_left:
+        if state.mover().discards_left:
             seen = set()
-            for instance in state.seats[0].hand:
+            for instance in state.mover().hand:
                 if state.cards[instance] not in seen:
                     seen.add(state.cards[instance])
                     options.append(Action("discard", instance))
@@ -1669,7 +1607,7 @@ def test_an_entry_dropped_is_an_entry_popped(numbers: dict[int, int], instance: 
     popped.pop(instance, None)
     assert dropped == popped and list(dropped) == list(popped)
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    card = state.seats[0].structure_pile[0]
+    card = state.mover().structure_pile[0]
     state.host = {card: 7, **{k + 100: v for k, v in numbers.items()}} if instance % 2 else {}
     expected = {k: v for k, v in state.host.items() if k != card}
     state.move(card, "private")
@@ -1681,14 +1619,14 @@ def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int)
     """rulings.pay and gain read a cost's kinds one by one (compiled, cost[k] with a variable
     k boxed the native tuple): the same tokens as the loops over the kinds."""
     state = engine.new_game(sample(SAMPLES[0]), catalogue(), 1)
-    state.seats[0].favour = favour
+    state.mover().favour = favour
     checked = 0
     for held in itertools.product(range(3), repeat=3):
         for c0, c1, c2 in itertools.product(range(3), repeat=3):
             cost = (c0, c1, c2)
             for generic in (0, 1, 2):
                 pool = [2, 0, 1]
-                state.seats[0].personal, state.city = list(held), list(pool)
+                state.mover().personal, state.city = list(held), list(pool)
                 expected_personal, expected_city = list(held), list(pool)
                 ok = rulings.affordable(state, cost, generic)
                 if ok:  # the long way
@@ -1696,16 +1634,16 @@ def test_paying_and_gaining_kind_by_kind_is_the_loop_over_the_kinds(favour: int)
                         expected_personal[k] -= cost[k]
                         expected_city[k] += cost[k]
                     twin = state.clone()
-                    twin.seats[0].personal, twin.city = expected_personal, expected_city
+                    twin.mover().personal, twin.city = expected_personal, expected_city
                     rulings.spend(twin, generic)
                 assert rulings.pay(state, cost, generic) == ok
-                assert (state.seats[0].personal, state.city) == (expected_personal, expected_city)
+                assert (state.mover().personal, state.city) == (expected_personal, expected_city)
                 checked += ok
-            state.seats[0].personal, state.city = list(held), [1, 0, 2]
+            state.mover().personal, state.city = list(held), [1, 0, 2]
             got = rulings.gain(state, cost)
             expected = [min(g, [1, 0, 2][k]) for k, g in enumerate(cost)]
             assert got == expected
-            assert state.seats[0].personal == [held[k] + expected[k] for k in range(3)]
+            assert state.mover().personal == [held[k] + expected[k] for k in range(3)]
             assert state.city == [[1, 0, 2][k] - expected[k] for k in range(3)]
     assert checked > 100
 
@@ -1719,7 +1657,7 @@ def test_the_remembered_holders_give_the_usable_abilities_outside_combat(deck: s
         holders: list[int] = []
         abilities: list[Ability] = []
         rulings.plain_usable(state, holders, abilities)
-        assert state.seats[0].holders_cache == rulings.plain_holders(state)
+        assert state.mover().holders_cache == rulings.plain_holders(state)
         assert list(zip(holders, abilities, strict=True)) == [
             (i, a) for i, a, _ in usable_the_long_way(state, False)]
         found += len(holders)
@@ -1733,12 +1671,12 @@ def test_the_open_residences_counted_per_structure_are_the_dictionary_s(deck: st
     found = 0
     for state in every_state(deck, 8, "greedy"):
         used: dict[int, int] = {}
-        for citizen in state.seats[0].residents:
+        for citizen in state.mover().residents:
             host = state.host.get(citizen, -1)
             used[host] = used.get(host, 0) + 1
-        expected = [s for s in state.seats[0].private if state.card(s).residencies > used.get(s, 0)]
+        expected = [s for s in state.mover().private if state.card(s).residencies > used.get(s, 0)]
         assert rulings.open_residences(state) == expected
-        found += len(expected) + len(state.seats[0].residents)
+        found += len(expected) + len(state.mover().residents)
     assert found > 100
 
 
@@ -1749,7 +1687,7 @@ def lineup_the_long_way(attacker: GameState, sent: Sequence[int],
                         defender: GameState) -> list[int]:
     """The attackers past the wall as foresee first worked them out: key functions, sets."""
     free = sorted(sent, key=lambda t: (-attacker.card(t).offense, t))
-    walls = [w for w in defender.seats[0].zones["defensive"] if defender.card(w).subtype == "wall"]
+    walls = [w for w in defender.mover().zones["defensive"] if defender.card(w).subtype == "wall"]
     if walls and free:
         slots = min(defender.card(walls[0]).residencies, len(free))
         fillers = sorted(free, key=lambda t: (0 if climbs_the_long_way(attacker, t) else 1,
@@ -1778,7 +1716,7 @@ def test_the_attackers_lined_up_by_loops_are_the_key_functions_lineup(
                 for sent in (ready, seats.attackers(me, "hold"), *([t] for t in ready)):
                     assert mp._lineup(me, sent, them) == lineup_the_long_way(me, sent, them)
                     checked += 1
-                    walled += any(them.card(w).subtype == "wall" for w in them.seats[0].defensive)
+                    walled += any(them.card(w).subtype == "wall" for w in them.mover().defensive)
     assert checked > 300 and walled > 50
 
 
@@ -1843,89 +1781,30 @@ def test_faction_members_by_loops_are_the_generator_s() -> None:
         for faction in sorted(f for f in factions if f):
             assert rivalry.faction_members(table.seats, faction) == sum(
                 1 for state in table.seats for zone in rulings.PERSONALITY_ZONES
-                for i in state.seats[0].zones[zone] if state.card(i).faction == faction)
+                for i in state.mover().zones[zone] if state.card(i).faction == faction)
             checked += 1
     assert checked > 100
 
 
-def add_guest_the_long_way(host: GameState, origin: GameState, card: int, zone: str,
-                           guests: dict[int, int]) -> int:
-    """seats._add_guest with the counters moved by name (getattr), as first written."""
-    guest = len(host.cards)
-    card_id = origin.cards[card]
-    host.cards.append(card_id)
-    host.owner.append(0)
-    host.where.append(zone)
-    host.seats[0].zones[zone].append(guest)
-    host.flags.append(0)
-    if card_id not in host.table:
-        host.table[card_id] = origin.table[card_id]
-    if host.profiles is not None:
-        host.profiles.append(host.table[card_id])
-    if card in origin.exhausted:
-        origin.exhausted.discard(card)
-        host.exhausted.add(guest)
-    for name in ("wounds", "on_card", "hoarded", "bounty_bonus"):
-        held = getattr(origin, name)
-        if card in held:
-            getattr(host, name)[guest] = held.pop(card)
-    host.forget_derived()
-    guests[guest] = card
-    return guest
-
-
-@pytest.mark.parametrize("decks", TABLES)
-def test_guests_added_kind_by_kind_leave_both_states_as_the_long_way(
-        decks: tuple[str, ...]) -> None:
-    """_add_guest moves a card's counters kind by kind (not by name): every card in play of
-    every other seat added as a guest leaves the host and the origin as the long way does."""
-    checked = counted = 0
-    # A 4-player table has six times the host and origin pairs of a 2-player one: every 61st
-    # decision there, every 13th at two, several hundred additions each.
-    every = 13 if len(decks) == 2 else 61
-    for table in every_table(decks, 3):
-        if table.decisions % every:
-            continue
-        for h, host in enumerate(table.seats):
-            for o, origin in enumerate(table.seats):
-                if o == h:
-                    continue
-                for card in [*origin.seats[0].defensive, *origin.seats[0].zones["wanderers"]][:4]:
-                    short_host, short_origin = host.copy(), origin.copy()
-                    long_host, long_origin = host.copy(), origin.copy()
-                    short_guests: dict[int, int] = {}
-                    long_guests: dict[int, int] = {}
-                    assert seats._add_guest(short_host, short_origin, card, "wanderers",
-                                            short_guests) \
-                        == add_guest_the_long_way(long_host, long_origin, card, "wanderers",
-                                                  long_guests)
-                    assert short_guests == long_guests
-                    assert short_host.to_dict() == long_host.to_dict()
-                    assert short_origin.to_dict() == long_origin.to_dict()
-                    checked += 1
-                    counted += card in origin.wounds or card in origin.exhausted
-    assert checked > 200 and counted > 10
-
-
 def test_a_hosting_compares_and_shows_field_by_field() -> None:
     """seats.Hosting, a plain class, equal and shown as the dataclass it was."""
-    first = seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"))
-    assert first == seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"), [], [], {})
-    assert first != seats.Hosting(1, 0, "attack", {40: 3}, ("military", "wait"), [7])
+    first = seats.Hosting(1, 0, "attack", [3], ("military", "wait"))
+    assert first == seats.Hosting(1, 0, "attack", [3], ("military", "wait"), [], [], {})
+    assert first != seats.Hosting(1, 0, "attack", [3], ("military", "wait"), [7])
     assert first.own_row == [] and first.host_troops == [] and first.bribes == {}
-    assert repr(first) == ("Hosting(host=1, origin=0, kind='attack', guests={40: 3}, "
+    assert repr(first) == ("Hosting(host=1, origin=0, kind='attack', visitors=[3], "
                            "saved=('military', 'wait'), own_row=[], host_troops=[], "
                            "bribes={})")
 
 
 def row_worth_the_long_way(me: GameState, owner: GameState) -> float:
-    troops = [me.card(t).offense for t in me.seats[0].zones["defensive"]
+    troops = [me.card(t).offense for t in me.mover().zones["defensive"]
               if me.card(t).is_troop and t not in me.exhausted]
     if not troops:
         return 0.0
     best = max(troops)
     worth = 0.0
-    for w in owner.seats[0].zones["wanderers"]:
+    for w in owner.mover().zones["wanderers"]:
         margin = best - owner.card(w).defense
         chance = 1.0 if margin > 0 else 2 / 6 if margin > -2 else 1 / 6 if margin > -3 else 0.0
         worth += chance * rulings.bounty(owner, w)
@@ -1945,7 +1824,7 @@ def test_a_row_s_bounty_from_the_best_hunter_read_once_is_the_long_way_s(
             for owner in table.seats:
                 assert mp._row_bounty(hunter, owner) == mp.row_worth(me, owner) \
                     == row_worth_the_long_way(me, owner)
-                checked += bool(owner.seats[0].zones["wanderers"])
+                checked += bool(owner.mover().zones["wanderers"])
     assert checked > 300 and unarmed > 20
 class _Recording:
     """A seat's policy whose choices (with the seat and the actions offered) are written down."""
@@ -2017,7 +1896,7 @@ def test_no_card_comes_into_play_in_a_maintenance_discard_or_military_run(
         seat = seats.to_move(table)
         state = table.seats[seat]
         if table.stage == "military" and state.combat is None \
-                and not state.seats[0].choice_due():
+                and not state.mover().choice_due():
             continue  # the Military choice: the long way
         fights += table.stage == "military"
         for action in seats.legal_actions(table):
@@ -2052,7 +1931,7 @@ def test_the_rival_ability_picked_without_listing_them_is_the_one_chosen_from_th
             expected = max(worthy, key=lambda a: (
                 rulings.influence_total(table.seats[a.target]),
                 int(rivalry.target_of(a.option) < 0),
-                sum(table.seats[a.target].seats[0].personal) if rivalry.target_of(a.option) < 0
+                sum(table.seats[a.target].mover().personal) if rivalry.target_of(a.option) < 0
                 else mp.exhaust_worth(table, seat, a), -a.target, -a.card), default=None)
             found = mp.rival_pick(table, seat)
             assert found == expected == mp.rival_choice(table, seat, rivals)
@@ -2159,13 +2038,13 @@ def test_the_faction_members_are_kept_across_other_cards_moves_and_stay_right(
         source = state.where[instance]
         twin = state.clone()
         rulings.faction_counts(twin)
-        members = twin.seats[0].members_cache
+        members = twin.mover().members_cache
         twin.move(instance, "dead")
         if twin.card(instance).type == "personality" or source in ("residents", "guards"):
-            assert twin.seats[0].members_cache is None
+            assert twin.mover().members_cache is None
             dropped += 1
         else:
-            assert twin.seats[0].members_cache is members  # not worked out again
+            assert twin.mover().members_cache is members  # not worked out again
             kept += 1
         assert rulings.faction_counts(twin) == faction_counts_the_long_way(twin)
     assert kept > 20 and dropped > 20

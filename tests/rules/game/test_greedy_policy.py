@@ -52,7 +52,7 @@ def test_greedy_plays_the_fifth_member_that_wins_instead_of_passing() -> None:
     engineer = troop("engineer", influence=2, cost=(3, 0, 1))
     state, _, _ = battle_game(veterans, [wanderer("w")], others=[engineer])
     place(state, first(state, "engineer"), "hand")
-    state.seats[0].personal = [20, 0, 1]
+    state.mover().personal = [20, 0, 1]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "engineer"))
     act(state, choice(state))
@@ -77,7 +77,7 @@ def test_greedy_counts_a_generic_cost_paid_with_counting_tokens(held: list[int],
     for i in range(5):
         place(state, first(state, f"k{i}"), "residents", keep)
     place(state, first(state, "hall"), "hand")
-    state.seats[0].personal = list(held)
+    state.mover().personal = list(held)
     at_step(state, "action", "act")
     assert choice(state) == (Action("play", first(state, "hall")) if plays else Action("pass"))
 
@@ -97,12 +97,12 @@ def test_greedy_expects_a_payment_to_leave_what_the_engine_leaves(held: list[int
     for i in range(members):
         place(state, first(state, f"k{i}"), "residents", keep)
     place(state, first(state, "tower"), "hand")
-    state.seats[0].personal = list(held)
+    state.mover().personal = list(held)
     expected = _paid(list(held), state.card(first(state, "tower")),
                      rulings.kept_kind(state))
     at_step(state, "action", "act")
     act(state, Action("play", first(state, "tower")))
-    assert state.seats[0].personal == expected
+    assert state.mover().personal == expected
 
 
 def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_one() -> None:
@@ -117,7 +117,7 @@ def test_greedy_plays_the_card_that_reaches_the_target_before_a_better_scored_on
         place(state, first(state, f"k{i}"), "residents", keep)
     place(state, first(state, "monk"), "hand")
     place(state, first(state, "lord"), "hand")
-    state.seats[0].personal = [0, 8, 0]
+    state.mover().personal = [0, 8, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "monk"), keep)
 
@@ -139,7 +139,7 @@ def test_greedy_plays_only_what_raises_the_total_in_the_last_round(wanderers: in
                               others=[cheap, dear])
     place(state, first(state, "cheap"), "hand")
     place(state, first(state, "dear"), "hand")
-    state.seats[0].personal = [14, 0, 0]
+    state.mover().personal = [14, 0, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "cheap"))
     act(state, choice(state))
@@ -166,7 +166,7 @@ def test_greedy_plays_an_income_invocation_only_where_it_beats_the_bearers_own(
     priest = place(state, first(state, "priest"), "residents", first(state, "keep"))
     canticle = place(state, first(state, "canticle"), "hand")
     state.exhausted.add(priest)  # its own income used this round
-    state.seats[0].personal = [0, 1, 0]
+    state.mover().personal = [0, 1, 0]
     at_step(state, "action", "act")
     assert choice(state) == (Action("play", canticle, priest) if played else Action("pass"))
 
@@ -178,7 +178,7 @@ def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> Non
         [troop("guard", faction="mosfin", strength=(0, 0, 2), abilities="E Campaign.")],
         others=[troop("envoy", faction="mosfin", influence=2, cost=(0, 0, 3))])
     envoy = place(state, first(state, "envoy"), "hand")
-    state.seats[0].personal = [0, 0, 1]
+    state.mover().personal = [0, 0, 1]
     at_step(state, "action", "act")
     assert choice(state) == Action("use", guard, option="0")
     act(state, choice(state))
@@ -190,7 +190,7 @@ def test_greedy_keeps_a_troops_income_for_the_discard_phase_when_it_pays_for_not
         [troop("guard", faction="mosfin", strength=(0, 0, 2), abilities="E Campaign.")],
         others=[troop("baron", faction="mosfin", influence=3, cost=(0, 0, 6))])
     place(state, first(state, "baron"), "hand")
-    state.seats[0].personal = [0, 0, 1]
+    state.mover().personal = [0, 0, 1]
     at_step(state, "action", "act")
     assert choice(state) == Action("pass")
 
@@ -205,7 +205,7 @@ def test_greedy_plays_the_citizen_whose_income_pays_for_the_next_ones() -> None:
     clear_hand(state)
     herald = place(state, first(state, "herald"), "hand")
     place(state, first(state, "poet"), "hand")
-    state.seats[0].personal = [0, 0, 2]
+    state.mover().personal = [0, 0, 2]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", herald, first(state, "keep"))
 
@@ -228,7 +228,7 @@ def test_greedy_plays_a_free_home_when_the_next_citizen_would_find_none(
     hut = place(state, first(state, "hut"), "hand")
     if citizens:
         place(state, first(state, "clerk"), "hand")
-    state.seats[0].personal = [1, 0, 0]
+    state.mover().personal = [1, 0, 0]
     at_step(state, "action", "act")
     assert choice(state) == (Action("play", hut) if plays else Action("pass"))
 
@@ -250,7 +250,7 @@ def test_greedy_weighs_a_home_for_a_citizen_in_hand_against_its_price(
     place(state, first(state, "palisade"), "hand")
     for i in range(citizens):
         place(state, first(state, f"clerk{i}"), "hand")
-    state.seats[0].personal = [3, 0, 0]
+    state.mover().personal = [3, 0, 0]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, played))
 
@@ -266,11 +266,11 @@ def test_greedy_plays_an_event_that_brings_more_tokens_than_it_costs_first() -> 
     clear_hand(state)
     envoy = place(state, first(state, "envoy"), "hand")
     place(state, first(state, "festival"), "hand")
-    state.seats[0].personal = [0, 1, 3]
+    state.mover().personal = [0, 1, 3]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", first(state, "festival"))
     act(state, choice(state))
-    assert state.seats[0].personal == [1, 1, 4]
+    assert state.mover().personal == [1, 1, 4]
     assert choice(state) == Action("play", envoy, first(state, "keep"))
 
 
@@ -282,7 +282,7 @@ def test_greedy_plays_an_event_that_brings_no_more_than_it_costs_after_a_persona
     clear_hand(state)
     envoy = place(state, first(state, "envoy"), "hand")
     place(state, first(state, "windfall"), "hand")
-    state.seats[0].personal = [0, 2, 3]
+    state.mover().personal = [0, 2, 3]
     at_step(state, "action", "act")
     assert choice(state) == Action("play", envoy, first(state, "keep"))
 
@@ -316,7 +316,7 @@ def test_greedy_counts_a_structures_income_twice_while_the_structures_are_richer
         place(state, first(state, f"spare{i + 3}"), "defensive")
     place(state, first(state, "hall"), "hand")
     place(state, first(state, "poet"), "hand")
-    state.seats[0].personal = [4, 0, 0]
+    state.mover().personal = [4, 0, 0]
     at_step(state, "action", "act")
     assert state.round == 1
     assert choice(state).card == first(state, played)
@@ -459,9 +459,9 @@ def test_greedy_discards_a_weak_troop_while_its_troops_outnumber_the_wanderers(
                                       troop("veteran", influence=2, cost=(2, 0, 0))])
     recruit = place(state, first(state, "recruit"), "hand")
     place(state, first(state, "veteran"), "hand")
-    state.seats[0].personal = [4, 0, 0]
+    state.mover().personal = [4, 0, 0]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == (Action("discard", recruit) if discarded else Action("done"))
     if discarded:
         act(state, choice(state))
@@ -482,9 +482,9 @@ def test_greedy_keeps_one_troop_in_hand_while_its_troops_outnumber_the_wanderers
                                             cost=(2, 0, 0))])
     pikeman = place(state, first(state, "pikeman"), "hand")
     place(state, first(state, "guardsman"), "hand")
-    state.seats[0].personal = [4, 0, 0]
+    state.mover().personal = [4, 0, 0]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == (Action("discard", pikeman) if discarded else Action("done"))
     if discarded:
         act(state, choice(state))
@@ -506,9 +506,9 @@ def test_greedy_discards_its_last_troop_in_hand_while_guarded_and_housed(
                                                         for i in range(homes - 1)]],
                               others=[troop("veteran", influence=2, cost=(2, 0, 0))])
     veteran = place(state, first(state, "veteran"), "hand")
-    state.seats[0].personal = [4, 0, 0]
+    state.mover().personal = [4, 0, 0]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert rulings.open_residence_count(state) == homes
     assert choice(state) == (Action("discard", veteran) if discarded else Action("done"))
 
@@ -524,9 +524,9 @@ def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], troops: int,
                               others=[item("shield", subtype="shield", offense=0, defense=3,
                                            cost=cost)])
     shield = place(state, first(state, "shield"), "hand")
-    state.seats[0].personal = [0, 0, 0]
+    state.mover().personal = [0, 0, 0]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == (Action("discard", shield) if discarded else Action("done"))
 
 
@@ -623,7 +623,7 @@ def test_greedy_uses_an_income_ability_to_pay_a_fine() -> None:
                       wanderers=[wanderer("w")])
     place(state, first(state, "herald"), "residents", first(state, "keep"))
     place(state, first(state, "w"), "wanderers")
-    state.seats[0].personal = [0, 0, 0]
+    state.mover().personal = [0, 0, 0]
     to_wanderer_phase(state)
     assert choice(state) == Action("use", first(state, "herald"), option="0")
 
@@ -644,7 +644,7 @@ def test_greedy_pays_a_fine_with_a_spare_free_structure(citizens: int, pays_with
     for i in range(citizens):
         place(state, first(state, f"c{i}"), "hand")
     place(state, first(state, "w"), "wanderers")
-    state.seats[0].personal = [2, 0, 0]
+    state.mover().personal = [2, 0, 0]
     to_wanderer_phase(state)
     assert state.step == "fine"
     expected = Action("fine", hut) if pays_with == "hut" else Action("fine", option="economic")
@@ -677,7 +677,7 @@ def test_greedy_keeps_the_homeless_citizen_only_when_he_is_worth_more(
     for i in range(len(residents)):
         place(state, first(state, f"r{i}"), "residents", keep)
     at_step(state, "wanderer", "fine")
-    state.seats[0].fines_due = 1
+    state.mover().fines_due = 1
     act(state, Action("fine", hut))
     weakest = first(state, "r0" if residents[0] < residents[1] else "r1")
     assert choice(state) == (Action("rehouse", new, weakest) if keeps == "weakest"
@@ -704,7 +704,7 @@ def test_greedy_discards_what_it_cannot_use(card: dict[str, object]) -> None:
     place(state, first(state, str(card["id"])), "hand")
     place(state, first(state, "friar"), "hand")
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == Action("discard", first(state, str(card["id"])))
     act(state, choice(state))
     assert choice(state) == Action("done")  # the citizen is kept
@@ -723,13 +723,13 @@ def test_bounties_are_taken_in_the_kind_that_counts_most(setup: str, kind: str) 
         others=[citizen("envoy", faction="mosfin", cost=(0, 0, 3))])
     if setup == "lacking":
         place(state, first(state, "envoy"), "hand")
-    state.seats[0].personal = [3, 1, 2]
+    state.mover().personal = [3, 1, 2]
     hunt(state, [wolf], troops[:1])
     act(state, Action("separate", troops[0], wolf))
     while state.combat is not None and state.combat.step == "assign":
         act(state, choice(state))
     resolve(state)
-    assert state.seats[0].bounty_due == 1
+    assert state.mover().bounty_due == 1
     assert choice(state) == Action("bounty", option=kind)
 
 
@@ -741,9 +741,9 @@ def test_greedy_discards_a_personality_it_will_not_afford_for_rounds() -> None:
     lord, clerk = first(state, "lord"), first(state, "clerk")
     place(state, lord, "hand")
     place(state, clerk, "hand")
-    state.seats[0].personal = [3, 3, 1]
+    state.mover().personal = [3, 3, 1]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == Action("discard", lord)
     act(state, choice(state))
     assert choice(state) == Action("done")  # the clerk is paid for
@@ -763,9 +763,9 @@ def test_greedy_keeps_a_personality_three_rounds_of_income_pay_for() -> None:
     place(state, first(state, "herald"), "residents", first(state, "keep"))
     clear_hand(state)
     place(state, first(state, "lord"), "hand")
-    state.seats[0].personal = [0, 0, 1]
+    state.mover().personal = [0, 0, 1]
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     assert choice(state) == Action("done")
 
 
@@ -820,7 +820,7 @@ def test_greedy_plays_a_troop_before_a_citizen_of_less_influence(guarded: bool,
         place(state, first(state, "guard"), "defensive")
     place(state, first(state, "clerk"), "hand")
     place(state, first(state, "pikeman"), "hand")
-    state.seats[0].personal = [2, 0, 0]
+    state.mover().personal = [2, 0, 0]
     at_step(state, "action", "act")
     chosen = choice(state)
     assert chosen.kind == "play" and state.cards[chosen.card] == plays

@@ -111,14 +111,14 @@ def test_keyed_dice_come_from_the_key_and_the_round_not_from_the_dice_before() -
     state.reseed = 77
     seen = set()
     for earlier in (1, 2, 3):
-        state.seats[0].rng = earlier
+        state.mover().rng = earlier
         engine._begin_round(state, 4)
-        seen.add(state.seats[0].rng)
+        seen.add(state.mover().rng)
     assert seen == {keyed_state(77, 4, 0)}
     state.reseed = 0  # a real game: the dice go on from the seat's own RNG
-    state.seats[0].rng = 5
+    state.mover().rng = 5
     engine._begin_round(state, 5)
-    assert state.seats[0].rng == 5
+    assert state.mover().rng == 5
 
 
 @pytest.mark.parametrize(("challenger", "incumbent", "beaten"), [

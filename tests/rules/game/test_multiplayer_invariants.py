@@ -23,9 +23,10 @@ IN_PLAY_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "at
 
 def tokens(t: Table) -> int:
     """Every token of the game: the shared pool, the personal pools, those lying on cards."""
-    total = sum(t.seats[0].city)
-    for state in t.seats:
-        total += sum(state.seats[0].personal) + sum(sum(v) for v in state.on_card.values())
+    state = t.seats[0]  # (the seats share the city, the cards and the tokens on them)
+    total = sum(state.city) + sum(sum(v) for v in state.on_card.values())
+    for seat in state.seats:
+        total += sum(seat.personal)
     return total
 
 
@@ -33,7 +34,7 @@ def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
     for state in t.seats:
         for zone in IN_PLAY_ZONES:
-            for i in state.seats[0].zones[zone]:
+            for i in state.mover().zones[zone]:
                 if state.card(i).unique and state.card(i).subtype != "stronghold":
                     seen[state.cards[i]] += 1
     return seen
@@ -56,7 +57,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:
             for state in t.seats:
-                for i in state.seats[0].zones["private"]:
+                for i in state.mover().zones["private"]:
                     if state.card(i).subtype == "stronghold":
                         state.wounds[i] = state.card(i).vitality - 1
         chosen = [SeatPolicy(policy, derive_seed(seed, s)) for s in range(players)]
@@ -75,14 +76,17 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                 twice = [c for c, n in unique_copies(t).items() if n > 1]
                 assert not twice, twice
             for out in t.out:
-                assert not any(t.seats[out].seats[0].zones[z] for z in IN_PLAY_ZONES)
-            # Every card is where its zone says, once (a hunter's own row is set aside while
-            # he hunts another's).
-            for state in t.seats if t.hosting is None else ():
-                listed = [i for cards in state.seats[0].zones.values() for i in cards]
+                assert not any(t.seats[out].mover().zones[z] for z in IN_PLAY_ZONES)
+            # Every card is in its owner's zones, where its zone says, once (a hunter's own
+            # row is set aside while he hunts another's).
+            if t.hosting is None:
+                state = t.seats[0]
+                listed = [i for seat in state.seats for cards in seat.zones.values()
+                          for i in cards]
                 assert sorted(listed) == list(range(len(state.cards)))
-                assert all(state.where[i] == z for z, cards in state.seats[0].zones.items()
-                           for i in cards)
+                assert all(state.where[i] == z and state.owner[i] == k
+                           for k, seat in enumerate(state.seats)
+                           for z, cards in seat.zones.items() for i in cards)
         assert t.outcome in ("victory", "overrun", "timeout")
         assert (t.winner >= 0) == (t.outcome == "victory")
         assert t.winner not in t.out

@@ -16,7 +16,7 @@ from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.game.state import GameState
-from tests.rules.game.engine_helpers import catalogue, place, sample
+from tests.rules.game.engine_helpers import catalogue, own, place, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
 CRUSADERS, SENATE = "kalim-crusaders.txt", "mosfin-senate.txt"
@@ -42,13 +42,13 @@ def play_until(t: Table, done: Callable[[Table], bool], name: str = "greedy") ->
 
 
 def troops(state: GameState) -> list[int]:
-    return [i for i in state.seats[0].zones["defensive"] if state.card(i).is_troop]
+    return [i for i in state.mover().zones["defensive"] if state.card(i).is_troop]
 
 
 def give_troops(t: Table, seat: int, count: int) -> list[int]:
     """Put ``count`` troops of the seat's personality pile into its defensive holdings."""
     state = t.seats[seat]
-    found = [i for i in state.seats[0].zones["personality_pile"] if state.card(i).is_troop][:count]
+    found = [i for i in state.mover().zones["personality_pile"] if state.card(i).is_troop][:count]
     for i in found:
         state.move(i, "defensive")
     state.pending = None
@@ -64,7 +64,7 @@ def test_lead_player_has_the_most_personal_tokens(pools: list[list[int]], lead: 
     decks = [FAITHFUL, VETERANS, BLADES][:len(pools)]
     t = table(*decks)
     for state, pool in zip(t.seats, pools, strict=True):
-        state.seats[0].personal[:] = pool
+        state.mover().personal[:] = pool
     assert seats._lead_player(t) == lead
 
 
@@ -72,7 +72,7 @@ def test_lead_player_ties_are_broken_by_a_die() -> None:
     leads = set()
     for seed in range(12):
         t = table(FAITHFUL, FAITHFUL, seed=seed)  # the same deck: the same pools
-        assert sum(t.seats[0].seats[0].personal) == sum(t.seats[1].seats[0].personal)
+        assert sum(t.seats[0].mover().personal) == sum(t.seats[1].mover().personal)
         leads.add(t.lead)
     assert leads == {0, 1}
 
@@ -85,7 +85,7 @@ def test_the_action_cycle_goes_left_from_the_lead_player_one_action_each() -> No
     actions = seats.legal_actions(t)
     move = next(a for a in actions if a.kind != "pass")
     seats.apply(t, move)
-    while t.seats[first].seats[0].bounty_due:
+    while t.seats[first].mover().bounty_due:
         seats.apply(t, seats.legal_actions(t)[0])
     assert seats.to_move(t) == (first + 1) % 3
 
@@ -98,7 +98,7 @@ def test_the_action_phase_ends_only_when_every_player_passes_in_sequence() -> No
     assert seats.to_move(t) == other
     act = next(a for a in seats.legal_actions(t) if a.kind != "pass")
     seats.apply(t, act)  # ...the other acts: the lead has the right to act again
-    while t.seats[other].seats[0].bounty_due:
+    while t.seats[other].mover().bounty_due:
         seats.apply(t, seats.legal_actions(t)[0])
     assert t.stage == "action" and seats.to_move(t) == lead
     assert t.seats[lead].step == "act"
@@ -113,13 +113,14 @@ def test_one_city_pool_is_shared_by_every_player() -> None:
     assert t.seats[0].city is t.seats[1].city is t.seats[2].city
     paid = sum(sum(s.city) - sum(t.config.city_pool) for s in t.seats[:1])
     # Every seat's Initial Holdings were paid into the one pool.
-    holdings = sum(12 - sum(s.seats[0].personal) for s in t.seats)
+    holdings = sum(12 - sum(s.mover().personal) for s in t.seats)
     assert paid == holdings
     t.seats[0].city[0] -= 1
     assert t.seats[2].city[0] == t.seats[0].city[0]
 
 
-def test_an_attack_on_another_players_holdings_is_fought_there_and_the_troops_go_home() -> None:
+def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_where_they_are(
+        ) -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "military" and t.hosting is None
                and any(a.kind == "attack" for a in seats.legal_actions(t)))
@@ -130,13 +131,16 @@ def test_an_attack_on_another_players_holdings_is_fought_there_and_the_troops_go
     seats.apply(t, Action("attack", target=defender, option="all"))
     assert t.hosting is not None and t.hosting.kind == "attack"
     host = t.seats[defender]
-    assert len(host.cards) > cards_before  # the attackers fight in the defender's state
-    assert host.combat is not None and len(host.combat.wild) == len(sent)
+    # The attackers fight in the defender's state as the cards they are: nothing copied.
+    assert host.combat is not None and host.combat.wild == sent
+    assert len(host.cards) == cards_before
+    assert all(host.owner[troop] == attacker and host.where[troop] == "defensive"
+               for troop in sent)
     play_until(t, lambda t: t.hosting is None)
-    assert len(host.cards) == cards_before  # the guests went home
     back = t.seats[attacker]
     for troop in sent:  # every attacker is home, or dead in its owner's piles
         assert back.where[troop] in ("defensive", "personality_discard", "dead")
+        assert troop in back.mover().zones[back.where[troop]]
 
 
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
@@ -155,11 +159,11 @@ def test_holding_troops_back_keeps_the_best_defender_home() -> None:
 def test_valor_takes_tokens_equal_to_the_killed_troops_faction_influence(
         influence: int, taken: int) -> None:
     t = table(VETERANS, FAITHFUL)
-    t.seats[0].seats[0].personal[:] = [0, 0, 0]
-    t.seats[1].seats[0].personal[:] = [3, 2, 1]
+    t.seats[0].mover().personal[:] = [0, 0, 0]
+    t.seats[1].mover().personal[:] = [3, 2, 1]
     seats._valor(t, 0, 1, influence)
-    assert sum(t.seats[0].seats[0].personal) == taken
-    assert sum(t.seats[1].seats[0].personal) == 6 - taken
+    assert sum(t.seats[0].mover().personal) == taken
+    assert sum(t.seats[1].mover().personal) == 6 - taken
 
 
 def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_his() -> None:
@@ -168,13 +172,13 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
                and any(a.kind == "hunt_row" for a in seats.legal_actions(t)))
     hunter = seats.to_move(t)
     owner = 1 - hunter
-    own_row = list(t.seats[hunter].seats[0].zones["wanderers"])
-    theirs = list(t.seats[owner].seats[0].zones["wanderers"])
+    own_row = list(t.seats[hunter].mover().zones["wanderers"])
+    theirs = list(t.seats[owner].mover().zones["wanderers"])
     seats.apply(t, Action("hunt_row", target=owner))
     fight = t.seats[hunter].combat
     assert fight is not None and fight.kind == "hunt"
     play_until(t, lambda t: t.hosting is None)
-    assert t.seats[hunter].seats[0].zones["wanderers"][:len(own_row)] == own_row
+    assert t.seats[hunter].mover().zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
         assert t.seats[owner].where[w] in ("wanderers", "wanderer_discard", "dead")
 
@@ -189,11 +193,11 @@ def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> 
 def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "wanderer" and t.hosting is None
-               and bool(t.seats[t.queue[0]].seats[0].zones["wanderers"]))
+               and bool(t.seats[t.queue[0]].mover().zones["wanderers"]))
     t.outcome = ""
     owner = t.queue[0]
     state = t.seats[owner]
-    raider = state.seats[0].zones["wanderers"][0]
+    raider = state.mover().zones["wanderers"][0]
     state.step = "raid"
     seats._host(t, 1 - owner, owner, "raid", [raider])
     assert t.hosting is not None and seats.to_move(t) in (1 - owner, owner)
@@ -206,13 +210,16 @@ def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_ow
         ) -> None:
     t = table(FAITHFUL, FAITHFUL)
     old, new = t.seats[1], t.seats[0]
-    unique = next(i for i in old.seats[0].zones["personality_pile"] if old.card(i).unique
+    unique = next(i for i in old.mover().zones["personality_pile"] if old.card(i).unique
                   and old.card(i).type == "personality")
+    # The same deck: the new seat's copy is its instance of the same card.
+    mine = next(i for i in new.mover().zones["personality_pile"]
+                if new.cards[i] == old.cards[unique])
     old.move(unique, "defensive")
-    new.move(unique, "defensive")  # the same deck: the same instance number
-    seats._check_uniques(t, 0, {unique})
+    new.move(mine, "defensive")
+    seats._check_uniques(t, 0, {mine})
     assert old.where[unique] == "personality_discard"
-    assert new.where[unique] == "defensive"
+    assert new.where[mine] == "defensive"
 
 
 def test_citizens_left_homeless_by_another_players_unique_structure_are_discarded() -> None:
@@ -221,7 +228,7 @@ def test_citizens_left_homeless_by_another_players_unique_structure_are_discarde
     # not this seat's decision then), leaving the other citizens housed.
     t = table(FAITHFUL, FAITHFUL)
     old, new = t.seats[1], t.seats[0]
-    me = old.seats[0]
+    me = old.mover()
     cathedral = next(i for i in me.zones["structure_pile"]
                      if old.card(i).name == "Grand Cathedral of Embers")
     old.move(cathedral, "private")
@@ -245,13 +252,13 @@ def test_the_initial_holdings_never_replace_one_another() -> None:
     t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
     play_until(t, lambda t: t.round == 2)
     for state in t.seats:
-        assert any(state.card(i).subtype == "stronghold" for i in state.seats[0].zones["private"])
+        assert any(state.card(i).subtype == "stronghold" for i in state.mover().zones["private"])
 
 
 def test_a_dead_unique_blocks_every_player() -> None:
     t = table(FAITHFUL, FAITHFUL)
     dead, alive = t.seats[1], t.seats[0]
-    unique = next(i for i in dead.seats[0].zones["personality_pile"] if dead.card(i).unique
+    unique = next(i for i in dead.mover().zones["personality_pile"] if dead.card(i).unique
                   and dead.card(i).type == "personality")
     dead.move(unique, "dead")
     assert seats._blocked(t, 0, Action("play", unique))
@@ -263,13 +270,13 @@ def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> 
     t = table(VETERANS, FAITHFUL, BLADES)
     play_until(t, lambda t: t.stage == "action")
     out = t.seats[2]
-    tokens = list(out.seats[0].personal)
+    tokens = list(out.mover().personal)
     rulings.end_game(out, "stronghold")
     seats._settle(t)
     assert 2 in t.out
-    assert not any(out.seats[0].zones[z] for z in ("private", "residents", "guards", "defensive",
+    assert not any(out.mover().zones[z] for z in ("private", "residents", "guards", "defensive",
                                           "wanderers", "attached", "hand"))
-    assert out.seats[0].personal == tokens
+    assert out.mover().personal == tokens
     play_until(t, lambda t: t.round == 3)
     assert t.outcome or 2 not in t.active()
 
@@ -295,7 +302,7 @@ def test_every_player_loses_when_the_wanderers_exceed_three_times_the_players() 
     t = table(VETERANS, FAITHFUL)
     for seat, count in ((0, 4), (1, 3)):
         state = t.seats[seat]
-        for i in state.seats[0].zones["wanderer_pile"][:count]:
+        for i in state.mover().zones["wanderer_pile"][:count]:
             state.move(i, "wanderers")
     t.row_before = []
     seats._arrivals(t, 0)
@@ -306,7 +313,7 @@ def test_three_times_the_players_wanderers_is_not_yet_an_overrun() -> None:
     t = table(VETERANS, FAITHFUL)
     for seat in (0, 1):
         state = t.seats[seat]
-        for i in state.seats[0].zones["wanderer_pile"][:3]:
+        for i in state.mover().zones["wanderer_pile"][:3]:
             state.move(i, "wanderers")
     seats._arrivals(t, 0)
     assert not t.outcome
@@ -340,25 +347,25 @@ def test_rival_abilities_take_from_another_players_pool(
     t = table(deck, BLADES)
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0)
     state, victim = t.seats[0], t.seats[1]
-    bearer = next(i for i in range(len(state.cards)) if state.card(i).name == name
+    bearer = next(i for i in own(state) if state.card(i).name == name
                   and not state.in_play(i))
     state.move(bearer, "defensive")
     state.exhausted.discard(bearer)
     state.pending = None
-    victim.seats[0].personal[:] = [1, 3, 3]
-    before, city = list(state.seats[0].personal), sum(state.city)
+    victim.mover().personal[:] = [1, 3, 3]
+    before, city = list(state.mover().personal), sum(state.city)
     use = Action("use_on", bearer, 1, ability)
     assert use in seats.legal_actions(t)
     strength = state.card(bearer).strength
     seats.apply(t, use)
     if ability == "extort":
-        assert victim.seats[0].personal == victim_after
-        assert [a - b for a, b in zip(state.seats[0].personal, before, strict=True)] == taker_gain
+        assert victim.mover().personal == victim_after
+        assert [a - b for a, b in zip(state.mover().personal, before, strict=True)] == taker_gain
         assert sum(state.city) == city
     else:
         moved = min(3, strength[1])
-        assert victim.seats[0].personal == [1, 3 - moved, 3]
-        assert state.seats[0].personal == before and sum(state.city) == city + moved
+        assert victim.mover().personal == [1, 3 - moved, 3]
+        assert state.mover().personal == before and sum(state.city) == city + moved
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
     # Once a round per bearer (choice: two lords extorting each other would never stop).
     seats.apply(t, Action("pass"))
@@ -368,8 +375,8 @@ def test_rival_abilities_take_from_another_players_pool(
 def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     t = table(VETERANS, BLADES)
     state, victim = t.seats[0], t.seats[1]
-    victim.seats[0].personal[:] = [1, 4, 2]
-    bearer = next(i for i in state.seats[0].zones["personality_pile"] if state.card(i).is_troop)
+    victim.mover().personal[:] = [1, 4, 2]
+    bearer = next(i for i in state.mover().zones["personality_pile"] if state.card(i).is_troop)
     card = state.card(bearer)  # no sample card has Sap: this troop gets it, political 3
     state.table[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
     state.profiles = None
@@ -379,7 +386,7 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     assert rivalry.apply(t.seats, 0, Action("use_on", bearer, 1, "sap")) == 3
     # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
     # 2 and 2 (religious before political).
-    assert victim.seats[0].personal == [1, 1, 2] and sum(state.city) == city + 3
+    assert victim.mover().personal == [1, 1, 2] and sum(state.city) == city + 3
 
 
 @pytest.mark.parametrize(("clause", "parsed"), [
@@ -401,7 +408,7 @@ def at_action(*decks: str) -> Table:
 
 
 def stronghold(state: GameState) -> int:
-    return next(s for s in state.seats[0].zones["private"] if state.card(s).subtype == "stronghold")
+    return next(s for s in state.mover().zones["private"] if state.card(s).subtype == "stronghold")
 
 
 # (deck, bearer, its zone, ability, the victim's target: a troop, a citizen or a structure)
@@ -433,13 +440,13 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
     aimed = [rivalry.target_of(a.option) for a in seats.legal_actions(t)
              if a.kind == "use_on" and a.card == bearer and a.option.startswith(ability)]
     assert aimed == rivalry.exhaust_targets(victim, what) and target in aimed
-    tokens = [list(state.seats[0].personal), list(victim.seats[0].personal), list(state.city)]
+    tokens = [list(state.mover().personal), list(victim.mover().personal), list(state.city)]
     assert seats.apply(t, use).ok
     assert t.window is None  # (no seat holds an answer to it here)
     assert target in victim.exhausted
     assert bearer in state.exhausted  # "E"
     # no token moves
-    assert [state.seats[0].personal, victim.seats[0].personal, state.city] == tokens
+    assert [state.mover().personal, victim.mover().personal, state.city] == tokens
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
     assert rivalry.sentence(t.seats, 0, use, 0) == (
         f"{name} uses {ability.capitalize()} on seat 2's {victim.card(target).name}: "
@@ -515,10 +522,10 @@ def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon(
     theirs = place(victim, "Ironhide Bruiser", "defensive")
     crusade = [a for a in seats.rival_options(t, 0) if a.card == bell
                and rivalry.target_of(a.option) == theirs]
-    in_play = sum(len(s.seats[0].zones["wanderers"]) for s in t.seats)
+    in_play = sum(len(s.mover().zones["wanderers"]) for s in t.seats)
     room = t.config.overrun_limit - in_play - mp.CRUSADE_ROUNDS * t.players
     assert room >= 0 and mp.rival_choice(t, 0, crusade) is crusade[0]
-    pile = [i for i in victim.seats[0].zones["wanderer_pile"]][:room + 1]
+    pile = [i for i in victim.mover().zones["wanderer_pile"]][:room + 1]
     for i in pile:
         victim.move(i, "wanderers")
     victim.forget_derived()
@@ -535,12 +542,12 @@ def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
     for troop in troops(t.seats[attacker]):
         t.seats[attacker].exhausted.discard(troop)
     home = t.seats[defender]
-    for troop in troops(home) + list(home.seats[0].zones["guards"]):
+    for troop in troops(home) + list(home.mover().zones["guards"]):
         home.move(troop, "personality_discard")
-    keep = next(i for i in home.seats[0].zones["private"] if home.card(i).subtype == "stronghold")
-    for structure in [i for i in home.seats[0].zones["private"] if i != keep]:
+    keep = next(i for i in home.mover().zones["private"] if home.card(i).subtype == "stronghold")
+    for structure in [i for i in home.mover().zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
-    for wall in [i for i in home.seats[0].zones["defensive"] if home.card(i).subtype == "wall"]:
+    for wall in [i for i in home.mover().zones["defensive"] if home.card(i).subtype == "wall"]:
         rulings.discard_from_play(home, wall, "test")
     home.wounds[keep] = home.card(keep).vitality - 1  # one more wound destroys it
     seats.apply(t, Action("attack", target=defender, option="all"))
@@ -552,35 +559,36 @@ def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
 
 def _retainer_attacks(t: Table) -> tuple[int, int]:
     """Seat 0 (mosfin-blades) attacks seat 1 with its Silverblade Retainer (Defender, Bribery,
-    faction influence 2): the retainer's instance at home and as a guest in seat 1's state."""
+    faction influence 2): the retainer's instance, and the card seat 1's combat names (the
+    same: the seats share one card space)."""
     state = t.seats[0]
-    retainer = next(i for i in range(len(state.cards))
+    retainer = next(i for i in own(state)
                     if state.cards[i] == "demo-silverblade-retainer")
     state.move(retainer, "defensive")
     state.pending = None
     seats._host(t, 1, 0, "attack", [retainer])
     assert t.hosting is not None
-    guest = next(g for g, c in t.hosting.guests.items() if c == retainer)
-    return retainer, guest
+    assert t.hosting.visitors == [retainer]
+    return retainer, retainer
 
 
 def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
     t = table(BLADES, FAITHFUL)
-    t.seats[1].seats[0].personal[:] = [3, 3, 3]
+    t.seats[1].mover().personal[:] = [3, 3, 3]
     _, guest = _retainer_attacks(t)
     host = t.seats[1]
     assert host.card(guest).influence == 2 and host.card(guest).bounty == 0
     assert Action("bribe", guest) in engine.legal_actions(host)
     assert combat.bribe_cost(host, guest) == 2  # not a bounty of 0 (or the minimum of one)
     assert engine.apply(host, Action("bribe", guest)).ok
-    assert sum(host.seats[0].personal) == 9 - 2
+    assert sum(host.mover().personal) == 9 - 2
     assert sum(host.on_card[guest]) == 2  # "Bribes remain on bearer"
 
 
 def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     t = table(BLADES, FAITHFUL)
     state = t.seats[0]
-    retainer = next(i for i in range(len(state.cards))
+    retainer = next(i for i in own(state)
                     if state.cards[i] == "demo-silverblade-retainer")
     state.on_card[retainer] = [1, 0, 1]  # bribed in an earlier combat
     state.city[0] -= 1
@@ -588,13 +596,13 @@ def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     retainer, guest = _retainer_attacks(t)
     host = t.seats[1]
     assert host.on_card[guest] == [1, 0, 1]  # the bribe travels with its bearer
-    t.seats[0].seats[0].personal[:] = [5, 5, 5]
-    host.seats[0].personal[:] = [0, 0, 0]
+    t.seats[0].mover().personal[:] = [5, 5, 5]
+    host.mover().personal[:] = [0, 0, 0]
     city_before = list(host.city)
     rulings.remove_killed(host, guest, "killed")
     seats._finish_hosting(t)
     # The bribe (1 economic, 1 political) and the valor of a troop of faction influence 2.
-    assert sum(host.seats[0].personal) == 2 + 2
-    assert host.seats[0].personal[0] >= 1 and host.seats[0].personal[2] >= 1
+    assert sum(host.mover().personal) == 2 + 2
+    assert host.mover().personal[0] >= 1 and host.mover().personal[2] >= 1
     assert host.city == city_before  # the bribe went to the city with the card, then to him
     assert t.seats[0].where[retainer] == "personality_discard"

@@ -79,7 +79,7 @@ def test_overrun_six_tame_wanderers_no_troops_lose_in_round_4(seed: int) -> None
         wanderers=[wanderer(f"w{i}", aggression=0) for i in range(6)], seed=seed)
     play_out(state)
     assert (state.outcome, state.final_round) == ("overrun", 4)
-    assert len(state.seats[0].zones["wanderers"]) == 4
+    assert len(state.mover().zones["wanderers"]) == 4
     assert not events(state, "wanderers_attack")  # aggression 0 never attacks
     assert [e["count"] for e in events(state, "fines_due")] == [1, 2, 3]
 
@@ -218,19 +218,19 @@ def test_recycling_a_draw_pile_costs_5_tokens() -> None:
         place(state, c, "personality_discard")
     at_step(state, "maintenance", "draw")
     assert engine.legal_actions(state) == [Action("recycle", option="personalities")]
-    before_personal, before_city = sum(state.seats[0].personal), sum(state.city)
+    before_personal, before_city = sum(state.mover().personal), sum(state.city)
     act(state, Action("recycle", option="personalities"))
-    assert sum(state.seats[0].personal) == before_personal - 5
+    assert sum(state.mover().personal) == before_personal - 5
     assert sum(state.city) == before_city + 5
-    me = state.seats[0]
+    me = state.mover()
     assert sorted(me.zones["hand"] + me.zones["personality_pile"]) == [1, 2, 3]
-    assert state.seats[0].zones["personality_discard"] == []
+    assert state.mover().zones["personality_discard"] == []
 
 
 def test_recycling_needs_5_tokens() -> None:
     state = make_game(personalities=[citizen("c")])
     place(state, 1, "personality_discard")
-    state.seats[0].personal = [2, 1, 1]
+    state.mover().personal = [2, 1, 1]
     at_step(state, "action", "act")
     assert "recycle" not in kinds(engine.legal_actions(state))
 
@@ -249,12 +249,12 @@ def test_wanderer_pile_recycles_for_free() -> None:
     state = make_game(wanderers=[wanderer("w1"), wanderer("w2")])
     for w in instances(state, "w1") + instances(state, "w2"):
         place(state, w, "wanderer_discard")
-    personal, city = list(state.seats[0].personal), list(state.city)
+    personal, city = list(state.mover().personal), list(state.city)
     to_wanderer_phase(state)
     recycles = events(state, "recycle")
     assert [(e["pile"], e["free"]) for e in recycles] == [("wanderers", True)]
-    assert (state.seats[0].personal, state.city) == (personal, city)
-    me = state.seats[0]
+    assert (state.mover().personal, state.city) == (personal, city)
+    me = state.mover()
     assert len(me.zones["wanderers"]) == 1 and len(me.zones["wanderer_pile"]) == 1
 
 
@@ -288,7 +288,7 @@ def test_victory_at_the_start_of_a_round(target: int, members: list[tuple[str, i
     keep = first(state, "keep")
     for i in range(len(cards)):
         place(state, first(state, f"c{i}"), "residents", keep)
-    state.seats[0].personal = list(tokens)
+    state.mover().personal = list(tokens)
     at_step(state, "discard", "discard")
     act(state, Action("done"))
     check = events(state, "victory_check")[-1]
@@ -307,7 +307,7 @@ def test_troops_and_guards_count_for_influence_and_members() -> None:
     keep = first(state, "keep")
     place(state, soldiers[0], "guards", keep)
     place(state, first(state, "c"), "residents", keep)
-    state.seats[0].personal = [0, 5, 0]
+    state.mover().personal = [0, 5, 0]
     assert rulings.influence_total(state) == 25
 
 
@@ -449,14 +449,14 @@ def test_costs_must_be_paid_to_play() -> None:
     state = make_game(personalities=[citizen("noble", cost=(0, 0, 3))])
     noble, keep = first(state, "noble"), first(state, "keep")
     place(state, noble, "hand")
-    state.seats[0].personal = [9, 9, 2]
+    state.mover().personal = [9, 9, 2]
     at_step(state, "action", "act")
     assert play_actions(state) == []
-    state.seats[0].personal = [0, 0, 3]
+    state.mover().personal = [0, 0, 3]
     state.pending = None
     city = list(state.city)
     act(state, Action("play", noble, keep))
-    assert state.seats[0].personal == [0, 0, 0] and state.city == [city[0], city[1], city[2] + 3]
+    assert state.mover().personal == [0, 0, 0] and state.city == [city[0], city[1], city[2] + 3]
 
 
 def test_generic_cost_spares_the_kept_kind() -> None:
@@ -465,12 +465,12 @@ def test_generic_cost_spares_the_kept_kind() -> None:
     state = make_game(structures=[structure("tower", cost=4)],
                       personalities=[citizen("k", faction="kalim")])
     tower = first(state, "tower")
-    assert state.seats[0].favour == 1  # religious, Kalim's primary kind
+    assert state.mover().favour == 1  # religious, Kalim's primary kind
     place(state, tower, "hand")
-    state.seats[0].personal = [3, 3, 3]
+    state.mover().personal = [3, 3, 3]
     at_step(state, "action", "act")
     act(state, Action("play", tower))
-    assert state.seats[0].personal == [1, 3, 1]
+    assert state.mover().personal == [1, 3, 1]
 
 
 def test_generic_cost_spares_the_kind_that_counts_toward_victory() -> None:
@@ -481,15 +481,15 @@ def test_generic_cost_spares_the_kind_that_counts_toward_victory() -> None:
     guild = [citizen(f"g{i}", faction="guild") for i in range(6)]
     state = make_game([stronghold(residencies=6)], structures=[structure("tower", cost=4)],
                       personalities=[*kalim, *guild])
-    assert state.seats[0].favour == 0  # economic, the Guild's primary kind
+    assert state.mover().favour == 0  # economic, the Guild's primary kind
     keep = first(state, "keep")
     for i in range(5):
         place(state, first(state, f"k{i}"), "residents", keep)
     place(state, first(state, "tower"), "hand")
-    state.seats[0].personal = [3, 3, 3]
+    state.mover().personal = [3, 3, 3]
     at_step(state, "action", "act")
     act(state, Action("play", first(state, "tower")))
-    assert state.seats[0].personal == [1, 3, 1]
+    assert state.mover().personal == [1, 3, 1]
 
 
 @pytest.mark.parametrize(("held", "left"), [
@@ -505,13 +505,13 @@ def test_generic_cost_is_paid_in_full_with_the_kept_kind_when_the_others_run_out
     state = make_game(structures=[structure("tower", cost=4)],
                       personalities=[citizen("k", faction="kalim")])
     tower = first(state, "tower")
-    assert state.seats[0].favour == 1  # religious, Kalim's primary kind
+    assert state.mover().favour == 1  # religious, Kalim's primary kind
     place(state, tower, "hand")
-    state.seats[0].personal = list(held)
+    state.mover().personal = list(held)
     city = sum(state.city)
     at_step(state, "action", "act")
     act(state, Action("play", tower))
-    assert state.seats[0].personal == left
+    assert state.mover().personal == left
     assert sum(state.city) == city + 4
 
 
@@ -535,7 +535,7 @@ def test_events_with_no_solo_effect_are_not_offered(card: dict[str, Any],
     if offered:
         act(state, Action("play", instance))
         assert state.where[instance] == "personality_discard"  # discarded after use
-        assert state.seats[0].personal[0] == 6
+        assert state.mover().personal[0] == 6
 
 
 def test_search_takes_a_residence_and_reshuffles_the_pile() -> None:
@@ -551,7 +551,7 @@ def test_search_takes_a_residence_and_reshuffles_the_pile() -> None:
     act(state, Action("play", survey, inn))
     assert state.where[inn] == "hand"
     search = events(state, "search")[0]
-    assert search["card"] == inn and search["order"] == state.seats[0].zones["structure_pile"]
+    assert search["card"] == inn and search["order"] == state.mover().zones["structure_pile"]
 
 
 # --- Unique cards ---------------------------------------------------------------------------
@@ -604,11 +604,11 @@ def test_unique_wanderer_drawn_while_a_copy_is_in_play_is_replaced() -> None:
     old, new = instances(state, "ghost")
     rat = first(state, "rat")
     place(state, old, "wanderers")
-    state.seats[0].zones["wanderer_pile"][:] = [new, rat, first(state, "bat")]
+    state.mover().zones["wanderer_pile"][:] = [new, rat, first(state, "bat")]
     state.exhausted.add(old)  # no fine to pay
     to_wanderer_phase(state)
     assert state.where[old] == "wanderer_discard"
-    assert state.seats[0].zones["wanderers"] == [new, rat]
+    assert state.mover().zones["wanderers"] == [new, rat]
 
 
 def test_unique_wanderer_in_the_dead_pile_is_discarded_and_replaced() -> None:
@@ -617,10 +617,10 @@ def test_unique_wanderer_in_the_dead_pile_is_discarded_and_replaced() -> None:
     dead, copy_ = instances(state, "ghost")
     rat = first(state, "rat")
     place(state, dead, "dead")
-    state.seats[0].zones["wanderer_pile"][:] = [copy_, rat]
+    state.mover().zones["wanderer_pile"][:] = [copy_, rat]
     to_wanderer_phase(state)
     assert state.where[copy_] == "wanderer_discard"
-    assert state.seats[0].zones["wanderers"] == [rat]
+    assert state.mover().zones["wanderers"] == [rat]
 
 
 def test_tokens_on_a_card_leaving_play_return_to_the_city() -> None:
@@ -631,7 +631,7 @@ def test_tokens_on_a_card_leaving_play_return_to_the_city() -> None:
     place(state, old, "wanderers")
     state.exhausted.add(old)
     state.on_card[old] = [2, 0, 1]
-    state.seats[0].zones["wanderer_pile"][:] = [new, first(state, "rat")]
+    state.mover().zones["wanderer_pile"][:] = [new, first(state, "rat")]
     city = list(state.city)
     to_wanderer_phase(state)
     assert state.where[old] == "wanderer_discard" and old not in state.on_card
@@ -645,7 +645,7 @@ def test_dead_unique_as_the_last_wanderer_does_not_hang() -> None:
     place(state, dead, "dead")
     with time_limit(1):
         to_wanderer_phase(state)
-    assert state.seats[0].zones["wanderers"] == [] and state.step == "discard"
+    assert state.mover().zones["wanderers"] == [] and state.step == "discard"
     assert state.where[copy_] != "wanderers"
 
 
@@ -657,7 +657,7 @@ def test_two_copies_of_a_unique_wanderer_as_the_only_wanderers_do_not_hang() -> 
     state.exhausted.add(old)
     with time_limit(1):
         to_wanderer_phase(state)
-    assert len([w for w in state.seats[0].zones["wanderers"] if state.cards[w] == "ghost"]) == 1
+    assert len([w for w in state.mover().zones["wanderers"] if state.cards[w] == "ghost"]) == 1
 
 
 # --- Income abilities: Campaign, Worship, Oppress ---------------------------------------------
@@ -691,9 +691,9 @@ def test_income_abilities_take_from_the_city_pool(text: str, strength: tuple[int
     if gained is None:
         assert use not in engine.legal_actions(state)
         return
-    before = list(state.seats[0].personal)
+    before = list(state.mover().personal)
     act(state, use)
-    assert state.seats[0].personal[kind] - before[kind] == gained
+    assert state.mover().personal[kind] - before[kind] == gained
     assert state.city[kind] == pool - gained
     assert agent in state.exhausted
 
@@ -784,7 +784,7 @@ def _fine_game() -> tuple[GameState, list[int]]:
 def test_fines_one_per_unexhausted_wanderer() -> None:
     # "for each unexhausted wanderer in your Wanderer Row pay a fine".
     state, _ = _fine_game()
-    assert (state.step, state.seats[0].fines_due) == ("fine", 2)
+    assert (state.step, state.mover().fines_due) == ("fine", 2)
     clerk, keep = first(state, "clerk"), first(state, "keep")
     options = engine.legal_actions(state)
     assert options == [Action("fine", option="economic"), Action("fine", option="religious"),
@@ -794,11 +794,11 @@ def test_fines_one_per_unexhausted_wanderer() -> None:
 
 def test_fine_paid_with_a_token_goes_to_the_city_pool() -> None:
     state, _ = _fine_game()
-    personal, city = list(state.seats[0].personal), list(state.city)
+    personal, city = list(state.mover().personal), list(state.city)
     act(state, Action("fine", option="religious"))
-    assert state.seats[0].personal == [personal[0], personal[1] - 1, personal[2]]
+    assert state.mover().personal == [personal[0], personal[1] - 1, personal[2]]
     assert state.city == [city[0], city[1] + 1, city[2]]
-    assert state.seats[0].fines_due == 1
+    assert state.mover().fines_due == 1
 
 
 def test_fine_paid_with_a_card_discards_it() -> None:
@@ -810,7 +810,7 @@ def test_fine_paid_with_a_card_discards_it() -> None:
 
 def test_fines_are_waived_when_nothing_can_pay() -> None:
     state, _, _ = battle_game(wanderers=[wanderer("a")])
-    state.seats[0].personal = [0, 0, 0]
+    state.mover().personal = [0, 0, 0]
     to_wanderer_phase(state)
     assert events(state, "fines_waived") == [dict(events(state, "fines_waived")[0], count=1)]
     assert state.step == "discard"
@@ -838,9 +838,9 @@ def test_hoarding_takes_a_city_token_at_the_start_of_the_wanderer_phase() -> Non
     at_step(state, "military", "military")
     hunt(state, [magpie], [soldier])
     act(state, Action("separate", soldier, magpie))
-    before = sum(state.seats[0].personal)
+    before = sum(state.mover().personal)
     take_bounty(resolve(state))
-    assert sum(state.seats[0].personal) == before + 2 + 1 and magpie not in state.on_card
+    assert sum(state.mover().personal) == before + 2 + 1 and magpie not in state.on_card
 
 
 def test_an_exhausted_hoarder_still_hoards() -> None:
@@ -910,17 +910,17 @@ def test_exhausted_troops_cost_3_tokens_to_send() -> None:
     act(state, Action("done"))
     assert engine.legal_actions(state) == [Action("send", tired, option="pay"),
                                            Action("send", fresh), Action("done")]
-    personal, city = sum(state.seats[0].personal), sum(state.city)
+    personal, city = sum(state.mover().personal), sum(state.city)
     act(state, Action("send", tired, option="pay"))
-    assert (sum(state.seats[0].personal), sum(state.city)) == (personal - 3, city + 3)
+    assert (sum(state.mover().personal), sum(state.city)) == (personal - 3, city + 3)
     act(state, Action("send", fresh))
-    assert sum(state.seats[0].personal) == personal - 3
+    assert sum(state.mover().personal) == personal - 3
 
 
 def test_exhausted_troops_cannot_be_sent_without_3_tokens() -> None:
     state, (tired,), _ = battle_game([troop("tired")], [wanderer("w")])
     state.exhausted.add(tired)
-    state.seats[0].personal = [1, 1, 0]
+    state.mover().personal = [1, 1, 0]
     at_step(state, "military", "military")
     assert engine.legal_actions(state) == []  # nothing to hunt with
 
@@ -1054,7 +1054,7 @@ def test_citizens_of_a_lost_structure_move_to_the_first_open_residence() -> None
     place(state, b, "residents", hut)
     rulings.discard_from_play(state, hut, "test")
     assert (state.where[a], state.host[a]) == ("residents", keep)
-    assert state.seats[0].homeless == [b] and b not in state.host
+    assert state.mover().homeless == [b] and b not in state.host
 
 
 def _lost_home(homeless_card: dict[str, Any], resident_card: dict[str, Any]
@@ -1068,7 +1068,7 @@ def _lost_home(homeless_card: dict[str, Any], resident_card: dict[str, Any]
     place(state, newcomer, "residents", hut)
     place(state, resident, "residents", keep)
     at_step(state, "wanderer", "fine")
-    state.seats[0].fines_due = 1
+    state.mover().fines_due = 1
     act(state, Action("fine", hut))
     return state, newcomer, resident, keep
 
@@ -1085,14 +1085,14 @@ def test_a_homeless_citizen_may_replace_a_resident_who_goes_to_the_discard_pile(
                                                  citizen("notary", influence=2))
     assert engine.legal_actions(state) == [Action("rehouse", newcomer, resident),
                                            Action("rehouse", newcomer)]
-    assert state.step == "fine" and state.seats[0].homeless == [newcomer]
+    assert state.step == "fine" and state.mover().homeless == [newcomer]
     act(state, Action("rehouse", newcomer, resident if displace else -1))
     assert (state.where[newcomer], state.where[resident]) == (newcomer_at, resident_at)
     if displace:
         assert state.host[newcomer] == keep
         assert [e["card"] for e in events(state, "leaves_play")
                 if e["reason"] == "displaced"] == [resident]
-    assert state.seats[0].homeless == [] and state.step == "discard"
+    assert state.mover().homeless == [] and state.step == "discard"
 
 
 def test_a_homeless_citizen_with_no_citizen_to_replace_goes_to_the_discard_pile() -> None:
@@ -1102,9 +1102,9 @@ def test_a_homeless_citizen_with_no_citizen_to_replace_goes_to_the_discard_pile(
     a, hut = first(state, "a"), first(state, "hut")
     place(state, a, "residents", hut)
     at_step(state, "wanderer", "fine")
-    state.seats[0].fines_due = 1
+    state.mover().fines_due = 1
     act(state, Action("fine", hut))
-    assert state.where[a] == "personality_discard" and state.seats[0].homeless == []
+    assert state.where[a] == "personality_discard" and state.mover().homeless == []
     assert "rehouse" not in kinds(engine.legal_actions(state))
 
 
@@ -1344,7 +1344,7 @@ def test_the_victor_chooses_the_kinds_of_a_bounty(city: list[int], choices: list
         [troop("t", faction="kalim", offense=5)],
         [wanderer("w", defense=0, vitality=1, bounty=3)])
     state.city = list(city)
-    personal = list(state.seats[0].personal)
+    personal = list(state.mover().personal)
     hunt(state, [wolf], [soldier])
     act(state, Action("separate", soldier, wolf))
     resolve(state)
@@ -1352,9 +1352,9 @@ def test_the_victor_chooses_the_kinds_of_a_bounty(city: list[int], choices: list
     for kind, kinds_offered in zip(choices, offered, strict=True):
         assert engine.legal_actions(state) == [Action("bounty", option=k) for k in kinds_offered]
         act(state, Action("bounty", option=kind))
-    gained = [state.seats[0].personal[k] - personal[k] for k in range(3)]
+    gained = [state.mover().personal[k] - personal[k] for k in range(3)]
     assert gained == [choices.count(k) for k in rulings.KINDS]
-    assert state.seats[0].bounty_due == 0 and state.combat is None
+    assert state.mover().bounty_due == 0 and state.combat is None
 
 
 def test_the_weapon_slot_uses_only_the_best_weapon() -> None:
@@ -1407,10 +1407,10 @@ def test_fervor_spends_religious_tokens_for_offense() -> None:
         [wanderer("bear", offense=0, defense=9, vitality=5)])
     hunt(state, [bear], [zealot])
     act(state, Action("separate", zealot, bear))
-    religious = state.seats[0].personal[1]
+    religious = state.mover().personal[1]
     act(state, Action("fervor", zealot))
     resolve(state)
-    assert state.seats[0].personal[1] == religious - 2
+    assert state.mover().personal[1] == religious - 2
     assert attack_by(state, zealot)["offense"] == 3
 
 
@@ -1535,7 +1535,7 @@ def test_a_wounded_wanderer_returns_exhausted_so_it_neither_rolls_nor_is_fined()
     resolve(state)
     assert bear in state.exhausted and state.wounds[bear] == 1
     assert [e["card"] for e in events(state, "aggression_roll")] == [wolf]
-    assert state.seats[0].fines_due == 1
+    assert state.mover().fines_due == 1
 
 
 # --- Bribery ------------------------------------------------------------------------------
@@ -1551,9 +1551,9 @@ def test_bribery_sends_the_wanderer_home_and_the_bribe_stays_on_it() -> None:
                   abilities="Bribery.")])
     to_wanderer_phase(state)
     assert state.combat is not None and state.combat.step == "bribe"
-    personal, city = sum(state.seats[0].personal), sum(state.city)
+    personal, city = sum(state.mover().personal), sum(state.city)
     act(state, Action("bribe", thief))
-    assert sum(state.seats[0].personal) == personal - 2 and sum(state.city) == city
+    assert sum(state.mover().personal) == personal - 2 and sum(state.city) == city
     assert sum(state.on_card[thief]) == 2
     assert state.combat is not None and state.combat.wild == []  # gone home
     muster(state, [])
@@ -1564,9 +1564,9 @@ def test_bribery_sends_the_wanderer_home_and_the_bribe_stays_on_it() -> None:
     # Killed later: bounty and bribe together.
     hunt(state, [thief], [soldier])
     act(state, Action("separate", soldier, thief))
-    before = sum(state.seats[0].personal)
+    before = sum(state.mover().personal)
     take_bounty(resolve(state))
-    assert sum(state.seats[0].personal) == before + 2 + 2
+    assert sum(state.mover().personal) == before + 2 + 2
 
 
 # --- Custom texts (rules/game/effects.py) --------------------------------------------------
@@ -1580,10 +1580,10 @@ def test_wound_a_wanderer_ability_kills_and_pays_the_bounty() -> None:
     hunter = first(state, "hunter")
     place(state, hunter, "residents", first(state, "keep"))
     at_step(state, "action", "act")
-    personal = sum(state.seats[0].personal)
+    personal = sum(state.mover().personal)
     act(state, Action("use", hunter, rat, "0"))
     take_bounty(state)
-    assert not alive(state, rat) and sum(state.seats[0].personal) == personal - 1 + 2
+    assert not alive(state, rat) and sum(state.mover().personal) == personal - 1 + 2
 
 
 def test_bounty_bonus_lasts_until_the_end_of_the_round() -> None:
@@ -1672,7 +1672,7 @@ def test_setup_starts_with_4_of_each_and_pays_holdings_to_the_city() -> None:
     # "Each player begins with 4 each of economic, religious, and political tokens"; the
     # city's pool starts with 40 of each (documented choice, GameConfig.city_pool).
     state = make_game([stronghold(cost=5), wall(cost=2)])
-    assert sum(state.seats[0].personal) == 12 - 7
+    assert sum(state.mover().personal) == 12 - 7
     assert sum(state.city) == 120 + 7
     assert GameConfig().city_pool == (40, 40, 40)
     assert state.where[first(state, "palisade")] == "defensive"
@@ -1736,10 +1736,10 @@ def test_draw_one_at_a_time_up_to_seven() -> None:
                       personalities=[citizen(f"c{i}") for i in range(5)])
     assert (state.phase, state.step) == ("maintenance", "draw")
     for count in range(7):
-        assert len(state.seats[0].zones["hand"]) == count
+        assert len(state.mover().zones["hand"]) == count
         assert kinds(engine.legal_actions(state)) == ["draw", "draw"]
         act(state, Action("draw", option="structures" if count % 2 else "personalities"))
-    assert len(state.seats[0].zones["hand"]) == 7 and state.phase == "action"
+    assert len(state.mover().zones["hand"]) == 7 and state.phase == "action"
 
 
 def test_discard_up_to_three_cards() -> None:
@@ -1747,11 +1747,11 @@ def test_discard_up_to_three_cards() -> None:
     for i in range(1, 6):
         place(state, i, "hand")
     at_step(state, "discard", "discard")
-    state.seats[0].discards_left = 3
+    state.mover().discards_left = 3
     for _ in range(3):
-        act(state, Action("discard", state.seats[0].zones["hand"][0]))
+        act(state, Action("discard", state.mover().zones["hand"][0]))
     assert state.round == 1 and engine.legal_actions(state) == [Action("done")]
-    assert len(state.seats[0].zones["personality_discard"]) == 3
+    assert len(state.mover().zones["personality_discard"]) == 3
 
 
 def test_maintenance_moves_troops_to_guard_and_items_between_personalities() -> None:
@@ -1881,7 +1881,7 @@ def test_endurance_also_spares_a_card_wounded_by_an_ability(endurance: bool) -> 
     assert (ogre in state.exhausted) is not endurance
     to_wanderer_phase(state)
     assert bool(events(state, "aggression_roll")) is endurance
-    assert state.seats[0].fines_due == (1 if endurance else 0)
+    assert state.mover().fines_due == (1 if endurance else 0)
 
 
 def test_abilities_may_be_used_while_paying_fines() -> None:
@@ -1893,14 +1893,14 @@ def test_abilities_may_be_used_while_paying_fines() -> None:
     herald, keep = first(state, "herald"), first(state, "keep")
     place(state, herald, "residents", keep)
     place(state, first(state, "w"), "wanderers")
-    state.city = [state.city[k] + state.seats[0].personal[k] for k in range(3)]
-    state.seats[0].personal = [0, 0, 0]
+    state.city = [state.city[k] + state.mover().personal[k] for k in range(3)]
+    state.mover().personal = [0, 0, 0]
     to_wanderer_phase(state)
-    assert state.step == "fine" and state.seats[0].fines_due == 1
+    assert state.step == "fine" and state.mover().fines_due == 1
     campaign = Action("use", herald, option="0")
     assert engine.legal_actions(state) == [Action("fine", herald), campaign]
     act(state, campaign)
-    assert state.seats[0].personal == [0, 0, 2]
+    assert state.mover().personal == [0, 0, 2]
     act(state, Action("fine", option="political"))
     assert state.where[herald] == "residents" and state.step == "discard"
 
@@ -1946,7 +1946,7 @@ def test_bribery_costs_the_bounty_with_its_bonus_and_hoarded_tokens() -> None:
     state.bounty_bonus[thief] = 2
     to_wanderer_phase(state)  # it hoards one token, then attacks
     assert sum(state.on_card[thief]) == 1
-    personal = sum(state.seats[0].personal)
+    personal = sum(state.mover().personal)
     act(state, Action("bribe", thief))
-    assert sum(state.seats[0].personal) == personal - 5
+    assert sum(state.mover().personal) == personal - 5
     assert sum(state.on_card[thief]) == 1 + 5
