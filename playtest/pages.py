@@ -19,7 +19,14 @@ from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
 from playtest.play import LogLine, log_lines, policy_index
 from playtest.services import table_done, table_game
-from playtest.table import Links, action_menu, seat_side, table_layout, table_status
+from playtest.table import (
+    Links,
+    action_menu,
+    combat_layout,
+    seat_side,
+    table_layout,
+    table_status,
+)
 from playtest.table_play import PLAYER, TableGame, action_text, seat_name
 from rules.game.state import GameState
 
@@ -112,6 +119,11 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         menu["held"] = (f"{seat_name(window.seat, names)} is about to: "
                         f"{action_text(played.table, window.seat, window.action, names)}.")
     table = table_layout(state, links)
+    hosting = played.table.hosting
+    if hosting is not None and hosting.origin == PLAYER and hosting.kind == "attack":
+        # The player's own attack, fought in the defender's state: seen from his troops.
+        table["combat"] = combat_layout(played.table.seats[hosting.host], links, side=1,
+                                        title=f"Your attack on {seat_name(hosting.host, names)}")
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None

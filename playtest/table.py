@@ -158,9 +158,12 @@ def _step_title(state: GameState) -> str:
     return STEPS.get(state.step, state.step)
 
 
-def combat_layout(state: GameState, links: Links) -> dict[str, Any] | None:
+def combat_layout(state: GameState, links: Links, side: int = 0,
+                  title: str = "") -> dict[str, Any] | None:
     """The battlefield: both sides and every attack group (a separate attack has one attacker,
-    a joint attack several; "strikes back" groups are the defenders' answers)."""
+    a joint attack several; "strikes back" groups are the defenders' answers). ``side``: the
+    viewer's (0, the player's cards; 1, the attacking troops: a lord's own attack on
+    another player, fought in the defender's ``state``), with its ``title``."""
     combat = state.combat
     if combat is None:
         return None
@@ -180,19 +183,27 @@ def combat_layout(state: GameState, links: Links) -> dict[str, Any] | None:
         return data
 
     groups = [{
-        "side": "you" if side == 0 else "wanderers",
+        "side": "you" if group_side == side else "wanderers",
         "target": entry(target), "attackers": [entry(m) for m in members],
         "joint": len(members) > 1,
-    } for side, target, *members in combat.groups]
+    } for group_side, target, *members in combat.groups]
+    mine, theirs = (combat.player, combat.wild) if side == 0 else (combat.wild, combat.player)
+    them = [entry(i) for i in theirs]
+    if side != 0 and combat.wall >= 0:
+        them.insert(0, entry(combat.wall))  # the defender's wall, on his side
+    if not title:
+        title = "The hunt" if combat.kind == "hunt" else "The wanderers attack"
     return {
-        "kind": combat.kind,
-        "title": "The hunt" if combat.kind == "hunt" else "The wanderers attack",
+        "kind": combat.kind, "title": title,
         "step": combat.step, "step_title": COMBAT_STEPS.get(combat.step, combat.step),
-        "turn": "you" if combat.turn == 0 else "wanderers",
-        "yours": [entry(i) for i in combat.player],
-        "wall": entry(combat.wall) if combat.wall >= 0 else None,
-        "wall_left": combat.wall_left,
-        "wanderers": [entry(i) for i in combat.wild],
+        "turn": "you" if combat.turn == side else ("wanderers" if side == 0 else "defender"),
+        "yours": [entry(i) for i in mine],
+        "wall": entry(combat.wall) if combat.wall >= 0 and side == 0 else None,
+        "wall_left": combat.wall_left if side == 0 else 0,
+        "wanderers": them,
+        "them": "Wanderers" if side == 0 else "Defenders",
+        "their": "Wanderers'" if side == 0 else "Defender's",
+        "none_yet": "No wanderer engaged yet." if side == 0 else "No defender yet.",
         "groups": groups, "berserk": combat.berserk,
     }
 

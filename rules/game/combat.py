@@ -128,7 +128,9 @@ def options(state: GameState) -> list[Action]:
         return [*sends, Action("done")] if sends else []
     if step == "assign":
         if c.turn != PLAYER:
-            return []
+            # An attacking lord's own assignments (Combat.asks_wild); the wanderers' are
+            # automatic (step_automatic).
+            return _assign_options(state, WILD, _engaged(c)) if c.asks_wild else []
         engaged = _engaged(c)  # (its keys: every card in an attack)
         found = _assign_options(state, PLAYER, engaged)
         # Defender: "Bearer *may* fight two enemies": once each card left has made one
@@ -209,8 +211,9 @@ def apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "send", card=action.card, paid=action.option == "pay")
     elif kind in ("separate", "joint"):
-        _assign(state, PLAYER, action)
-        _pass_turn(state, PLAYER)
+        side = c.turn  # the player's, or an attacking lord's (Combat.asks_wild)
+        _assign(state, side, action)
+        _pass_turn(state, side)
     elif kind == "berserk":
         c.berserked.append(action.card)
         _new_group(state, PLAYER, action.card, action.target)
@@ -290,7 +293,12 @@ def step_automatic(state: GameState) -> bool:
     False when the player has to decide."""
     c = _combat(state)
     if c.step == "assign" and c.turn == WILD:
-        choice = _wild_choice(state)
+        if c.asks_wild:
+            if _can_assign(state, WILD):
+                return False  # the attacking lord assigns (options)
+            choice = None
+        else:
+            choice = _wild_choice(state)
         if choice is None:
             if _can_assign(state, PLAYER):
                 c.turn = PLAYER
@@ -640,6 +648,12 @@ def _climb_over(state: GameState) -> None:
         if len(group) == 2:
             c.groups.remove(group)
             c.engaged_memo = None
+
+
+def wild_choice(state: GameState) -> Action | None:
+    """The assignment the fixed rule makes for the wild side now (what an AI lord attacking
+    another player chooses too: rules/game/multiplayer_policy.py)."""
+    return _wild_choice(state)
 
 
 def _wild_choice(state: GameState) -> Action | None:

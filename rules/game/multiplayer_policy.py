@@ -43,7 +43,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final
 
-from rules.game import reactions, rivalry, rulings, seats
+from rules.game import combat, reactions, rivalry, rulings, seats
 from rules.game.actions import Action
 from rules.game.policies import POLICIES, Policy, _worth_hunting
 from rules.game.seats import Table, attackers
@@ -89,6 +89,12 @@ class SeatPolicy:
         if table.window is not None:
             return answer_choice(table, seat, actions) if self.name == "greedy" \
                 else self.solo(state, actions)
+        hosting = table.hosting
+        if hosting is not None and hosting.origin == seat:
+            # The attacker's own assignments, in the defender's state.
+            host = table.seats[hosting.host]
+            return attack_choice(host, actions) if self.name == "greedy" \
+                else self.solo(host, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
                 and not state.mover().choice_due():
             choice = military_choice(table, seat, actions) if self.name == "greedy" \
@@ -121,6 +127,17 @@ class SeatPolicy:
             # Looked for without listing them as Actions (rival_pick: the same choice).
             return rival_pick(table, seat) or choice
         return rival_choice(table, seat, rivals) or choice
+
+
+def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:
+    """An attacking lord's assignment of his troops in the defender's state ``host``: the
+    fixed rule the wanderers follow (combat.wild_choice: the wall filled with the weakest,
+    then each attacker where its margin is best)."""
+    choice = combat.wild_choice(host)
+    for action in actions:  # the offered action itself (seats.play finds it by identity)
+        if action == choice:
+            return action
+    return actions[0]
 
 
 def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None = None,

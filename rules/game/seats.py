@@ -182,9 +182,16 @@ class Table:
                 if event["type"] == "wanderers_attack" and self.hosting is not None \
                         and self.hosting.kind == "attack":
                     text = text.replace("The wanderers attack", "The attackers come")
+                who = seat
+                if event["type"] == "action" and event["action"]["kind"] in _ASSIGNMENTS:
+                    # An attacker's assignment in the defender's state is his own decision.
+                    who = state.owner[event["action"]["card"]]
                 if text:
-                    self.story.append((self.round, seat, text))
+                    self.story.append((self.round, who, text))
             self.seen[seat] = len(events)
+
+
+_ASSIGNMENTS: Final = ("separate", "joint")
 
 
 def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:
@@ -324,7 +331,7 @@ def to_move(table: Table) -> int:
     if table.window is not None:
         return table.window.asked[0]
     if table.hosting is not None:
-        return table.hosting.host
+        return table.hosting.origin if _origin_asked(table) else table.hosting.host
     if table.stage == "action":
         return table.turn
     if table.stage in ("military", "wanderer"):
@@ -337,6 +344,26 @@ def to_move(table: Table) -> int:
         if here and engine.legal_actions(state):
             return seat
     return -1
+
+
+def _origin_asked(table: Table) -> bool:
+    """Whether the combat of the hosting asks its origin now: an attacking lord making his
+    troops' assignments ("the attacker makes assignments first, then the sides alternate")."""
+    hosting = table.hosting
+    if hosting is None:
+        return False
+    fight = table.seats[hosting.host].combat
+    return fight is not None and fight.asks_wild and fight.step == "assign" \
+        and fight.turn == combat.WILD
+
+
+def deciding_state(table: Table, seat: int) -> GameState:
+    """The state in which ``seat``'s decision is made: its own, or the defender's while it
+    makes the assignments of its attack there."""
+    hosting = table.hosting
+    if hosting is not None and hosting.origin == seat and _origin_asked(table):
+        return table.seats[hosting.host]
+    return table.seats[seat]
 
 
 def legal_actions(table: Table) -> list[Action]:
@@ -355,7 +382,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     if window is not None:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
-    state = table.seats[seat]
+    state = deciding_state(table, seat)
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.mover().choice_due():
@@ -612,7 +639,7 @@ def _answer(table: Table, seat: int, action: Action) -> None:
 
 def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
-    state = table.seats[seat]
+    state = deciding_state(table, seat)
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
             and state.step == "act" and state.combat is None and not state.mover().choice_due():
         table.passes += 1
@@ -1054,6 +1081,9 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     else:
         host.step = HOSTING
         combat.start_raid(host, list(cards))
+        fight = host.combat
+        if kind == "attack" and fight is not None:
+            fight.asks_wild = True  # the attacking lord assigns his own troops
     engine._advance(host)
 
 
@@ -1203,8 +1233,9 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
         return False
     hosting = table.hosting
     if hosting is not None:
-        # (_settle's test of a hosted combat: the host decides while it goes on)
-        return hosting.host == seat \
+        # (_settle's test of a hosted combat: the host decides while it goes on, but for an
+        # attacker's assignments)
+        return hosting.host == seat and not _origin_asked(table) \
             and (state.combat is not None or state.mover().choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":

@@ -51,7 +51,8 @@ class Combat:
     runs as interpreted Python (about 18,000 instructions a combat, 1.6% of a fighting deck's
     goldfish games), where this one is compiled. :data:`COMBAT_SAVED` lists what is saved."""
 
-    __slots__ = ("assign_memo", "berserk", "berserked", "bonus_def", "bonus_off", "charged",
+    __slots__ = ("asks_wild", "assign_memo", "berserk", "berserked", "bonus_def", "bonus_off",
+                 "charged",
                  "climbed", "declined", "engaged_memo", "feared", "first_private", "granted",
                  "groups", "guard_odds", "hold_line", "kind", "odds", "plan", "player", "prayed",
                  "previous", "step", "turn", "wall", "wall_left", "wild")
@@ -67,7 +68,8 @@ class Combat:
                  climbed: list[int] | None = None, berserk: bool = False,
                  previous: dict[int, int] | None = None,
                  berserked: list[int] | None = None,
-                 first_private: list[int] | None = None, declined: bool = False) -> None:
+                 first_private: list[int] | None = None, declined: bool = False,
+                 asks_wild: bool = False) -> None:
         self.kind = kind  # "hunt": the player attacks wanderers; "raid": aggressive wanderers
         # attack. The step: "engage" or "bribe", "muster", "assign", "modify", "resolve",
         # "berserk", "over".
@@ -97,6 +99,9 @@ class Combat:
         # destroyed).
         self.first_private: list[int] = [] if first_private is None else first_private
         self.declined = declined  # the player's Defenders passed up their second fight
+        # The wild side is a lord who makes his own assignments (his troops attacking another
+        # player: rules/game/seats.py asks him), not the wanderers' fixed rule.
+        self.asks_wild = asks_wild
         # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
         # pairs while the assignments are made (nothing changes them then), for policies
         # weighing every assignment; not saved, not copied. Rows indexed by instance (-1: not
@@ -129,7 +134,7 @@ class Combat:
 COMBAT_SAVED: Final = (
     "kind", "step", "player", "wild", "wall", "groups", "turn", "wall_left", "bonus_off",
     "bonus_def", "granted", "prayed", "feared", "charged", "hold_line", "climbed", "berserk",
-    "previous", "berserked", "first_private", "declined")
+    "previous", "berserked", "first_private", "declined", "asks_wild")
 
 
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
@@ -453,7 +458,8 @@ def _combat_clone(c: Combat) -> Combat:
         granted={k: list(v) for k, v in c.granted.items()}, prayed=list(c.prayed),
         feared=list(c.feared), charged=dict(c.charged), hold_line=c.hold_line,
         climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
-        berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined)
+        berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined,
+        asks_wild=c.asks_wild)
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:

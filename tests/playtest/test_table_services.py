@@ -13,7 +13,7 @@ from decks.models import Deck
 from decks.services import deck_data
 from playtest.models import PlaytestGame
 from playtest.pages import game_context, game_view
-from playtest.play import Refused
+from playtest.play import Move, Refused
 from playtest.services import (
     TABLES,
     Opponent,
@@ -22,7 +22,7 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
 )
-from playtest.table_play import PLAYER, TableSource, action_text
+from playtest.table_play import PLAYER, TableSource, action_text, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
@@ -240,3 +240,33 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
         "Use Bell of Judgement: Crusade on Seat 2 (Guild Veterans)'s Sellsword (exhaust it)")
     assert action_text(table, PLAYER, Action("use_on", bell, 1, "extort"), None) == (
         "Use Bell of Judgement: Extort on Seat 2")
+
+
+def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
+    # "The attacking player makes assignments first": the player's attack asks him, and the
+    # page shows the battle from his troops' side.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    chooser = SeatPolicy("greedy", 7)
+    for _ in range(3000):
+        table = played.table
+        hosting = table.hosting
+        if hosting is not None and hosting.origin == PLAYER and seats.to_move(table) == PLAYER:
+            break
+        legal = played.legal()
+        assert legal, "the game ended before the player attacked"
+        attack = next((a for a in legal if a.kind == "attack"), None)
+        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
+    else:
+        raise AssertionError("the player never attacked")
+    context = game_context(view)
+    kinds = {row["kind"] for row in context["menu"]["actions"]}
+    assert kinds <= {"separate", "joint"} and kinds
+    combat = context["table"]["combat"]
+    defender = played.table.hosting.host
+    assert combat["title"] == f"Your attack on {seat_name(defender, game.seat_names())}"
+    assert combat["turn"] == "you" and combat["them"] == "Defenders"
+    sent = {entry["instance"] for entry in combat["yours"]}
+    assert sent and all(row["card"] in sent for row in context["menu"]["actions"])

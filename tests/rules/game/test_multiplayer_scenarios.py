@@ -143,6 +143,46 @@ def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_w
         assert troop in back.mover().zones[back.where[troop]]
 
 
+def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
+    """(attacker, defender, troops sent): the first attack of greedy seats, played to its
+    assignments."""
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and any(a.kind == "attack" for a in seats.legal_actions(t)))
+    attacker = seats.to_move(t)
+    defender = 1 - attacker
+    sent = seats.attackers(t.seats[attacker], "all")
+    assert seats.apply(t, Action("attack", target=defender, option="all")).ok
+    fight = t.seats[defender].combat
+    play_until(t, lambda t: t.hosting is None or fight.step not in ("bribe", "muster"))
+    assert t.hosting is not None and fight.step == "assign"
+    return attacker, defender, sent
+
+
+def test_the_attacker_makes_his_troops_assignments_first() -> None:
+    # "The attacking player makes assignments first, then the sides alternate": the table asks
+    # the attacker (to_move), with his own troops' options, in the defender's state.
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, sent = _attack_at_assignments(t)
+    assert seats.to_move(t) == attacker
+    actions = seats.legal_actions(t)
+    assert actions and all(a.kind in ("separate", "joint") and a.card in sent for a in actions)
+    assert seats.deciding_state(t, attacker) is t.seats[defender]
+    chosen = actions[-1]  # any of his options, not only the fixed rule's
+    assert seats.apply(t, chosen).ok
+    fight = t.seats[defender].combat
+    assert fight is not None
+    assert any(group[0] == combat.WILD and chosen.card in group[2:] for group in fight.groups)
+
+
+def test_an_ai_attacker_assigns_by_the_wanderers_fixed_rule() -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_assignments(t)
+    actions = seats.legal_actions(t)
+    choice = SeatPolicy("greedy", 1)(t, attacker, actions)
+    assert choice == combat.wild_choice(t.seats[defender])
+    assert any(choice is a for a in actions)
+
+
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
     t = table(VETERANS, FAITHFUL)
     ready = give_troops(t, 0, 3)
