@@ -265,6 +265,7 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     kinds = {row["kind"] for row in context["menu"]["actions"]}
     assert kinds <= {"separate", "joint"} and kinds
     combat = context["table"]["combat"]
+    assert played.table.hosting is not None
     defender = played.table.hosting.host
     assert combat["title"] == f"Your attack on {seat_name(defender, game.seat_names())}"
     assert combat["turn"] == "you" and combat["them"] == "Defenders"

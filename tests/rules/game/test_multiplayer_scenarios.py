@@ -153,6 +153,7 @@ def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
     sent = seats.attackers(t.seats[attacker], "all")
     assert seats.apply(t, Action("attack", target=defender, option="all")).ok
     fight = t.seats[defender].combat
+    assert fight is not None
     play_until(t, lambda t: t.hosting is None or fight.step not in ("bribe", "muster"))
     assert t.hosting is not None and fight.step == "assign"
     return attacker, defender, sent
