@@ -978,7 +978,7 @@ def _resolve(state: GameState) -> None:
                 armored = "armor" in rulings.keywords(state, target)
                 wounds = 2 if fierce and not armored and not state.card(target).is_structure \
                     else 1
-                if side == WILD and _ignores_wound(state, target):
+                if side == WILD and _ignores_wound(state, target, members):
                     wounds -= 1
             if state.events is not None:
                 emit(state, "attack", step=name, attackers=members, target=target,
@@ -1027,8 +1027,18 @@ def _die_effect(die: int) -> str:
     return "no change"
 
 
-def _ignores_wound(state: GameState, card: int) -> bool:
+def _ignores_wound(state: GameState, card: int, attackers: list[int]) -> bool:
+    """Whether ``card`` ignores the wound of an attack by ``attackers``: "the first wound
+    from a wanderer each round" (Boiled Leather Jerkin), so not from another lord's troops
+    attacking at a table."""
     if card in state.ignored_wound:
+        return False
+    wanderer = False
+    for attacker in attackers:
+        if state.card(attacker).type == "wanderer":
+            wanderer = True
+            break
+    if not wanderer:
         return False
     if rulings.static_amounts(state, card, "ignore_wanderer_wound"):
         state.ignored_wound.append(card)

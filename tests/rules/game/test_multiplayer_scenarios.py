@@ -184,6 +184,22 @@ def test_an_ai_attacker_assigns_by_the_wanderers_fixed_rule() -> None:
     assert any(choice is a for a in actions)
 
 
+def test_the_jerkin_ignores_a_wanderers_first_wound_not_another_lords_troops() -> None:
+    # Boiled Leather Jerkin: "Bearer may ignore the first wound from a wanderer each round."
+    t = table(VETERANS, FAITHFUL)
+    home, other = t.seats[0], t.seats[1]
+    troop = give_troops(t, 0, 1)[0]
+    jerkin = place(home, "Boiled Leather Jerkin", "attached")
+    home.host[jerkin] = troop
+    home.forget_derived()
+    enemy = give_troops(t, 1, 1)[0]
+    wanderer = home.mover().wanderer_pile[0]
+    assert other.owner[enemy] == 1 and home.card(wanderer).type == "wanderer"
+    assert not combat._ignores_wound(home, troop, [enemy])  # another lord's troop
+    assert combat._ignores_wound(home, troop, [wanderer])
+    assert not combat._ignores_wound(home, troop, [wanderer])  # the first wound only
+
+
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
     t = table(VETERANS, FAITHFUL)
     ready = give_troops(t, 0, 3)
