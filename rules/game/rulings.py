@@ -12,7 +12,7 @@ from typing import Any, Final
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
-from rules.game.state import DISCARDS, GameState
+from rules.game.state import DISCARDS, GameState, Seat
 from rules.rng import GameRng
 
 KINDS: Final = ("economic", "religious", "political")
@@ -190,21 +190,32 @@ def personalities_in_play(state: GameState) -> list[int]:
 
 
 def faction_members(state: GameState, faction: str | None) -> int:
-    """The members of ``faction`` among :func:`personalities_in_play` (counted without
-    building that list: asked for every faction threshold of keywords and abilities)."""
-    me = state.mover()
+    """The members of ``faction`` in play: "(F)n ... only with n members of the faction in
+    play among all players' cards", so at a table every seat's (solo, the player's). Counted
+    without building a list: asked for every faction threshold of keywords and abilities."""
     if faction is None:
         return 0
+    seats = state.seats
+    if len(seats) == 1:
+        return _seat_members(state, seats[0], faction)
+    count = 0
+    for seat in seats:
+        count += _seat_members(state, seat, faction)
+    return count
+
+
+def _seat_members(state: GameState, seat: Seat, faction: str) -> int:
+    """The members of ``faction`` among ``seat``'s personalities in play."""
     if faction:
-        return faction_counts(state)[0].get(faction, 0)
+        return seat_faction_counts(state, seat)[0].get(faction, 0)
     count = 0  # (a faction "": faction_counts leaves such cards out)
-    for i in me.residents:
+    for i in seat.residents:
         if state.card(i).faction == faction:
             count += 1
-    for i in me.guards:
+    for i in seat.guards:
         if state.card(i).faction == faction:
             count += 1
-    for i in me.defensive:
+    for i in seat.defensive:
         card = state.card(i)
         if card.type == "personality" and card.faction == faction:
             count += 1
@@ -224,10 +235,14 @@ def influence_total(state: GameState) -> int:
 
 def faction_counts(state: GameState) -> tuple[dict[str, int], int]:
     """The personalities in play of each faction (those of none left out) and their printed
-    influence together: asked for every faction threshold and at most decisions, so
-    remembered until a card enters or leaves play (GameState.forget_derived). The dict is
-    shared: read it, never change it."""
-    me = state.mover()
+    influence together, of the seat that decides: asked for every faction threshold and at
+    most decisions, so remembered until a card enters or leaves play
+    (GameState.forget_derived). The dict is shared: read it, never change it."""
+    return seat_faction_counts(state, state.mover())
+
+
+def seat_faction_counts(state: GameState, me: Seat) -> tuple[dict[str, int], int]:
+    """:func:`faction_counts` of the seat ``me``."""
     members = me.members_cache
     if members is None:
         members = {}

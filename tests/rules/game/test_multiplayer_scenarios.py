@@ -200,6 +200,29 @@ def test_the_jerkin_ignores_a_wanderers_first_wound_not_another_lords_troops() -
     assert not combat._ignores_wound(home, troop, [wanderer])  # the first wound only
 
 
+def test_faction_threshold_abilities_count_every_players_members() -> None:
+    # "(F)n: only with n members of the faction in play among all players' cards": the High
+    # Cantor's Pray (Kalim 3) counts the other seat's Kalim members too.
+    t = table(FAITHFUL, FAITHFUL)
+    mine, theirs = t.seats[0], t.seats[1]
+    for state in (mine, theirs):
+        for i in rulings.personalities_in_play(state):
+            state.move(i, "personality_discard")
+    cantor_card = next(mine.card(i) for i in own(mine)
+                       if mine.card(i).name == "High Cantor Idrys Mael")
+    cantor = place(mine, cantor_card.name,
+                   "residents" if cantor_card.is_citizen else "defensive")
+    assert rulings.faction_members(mine, "kalim") == 1
+    assert "pray" not in rulings.keywords(mine, cantor)
+    kalim = [i for i in theirs.mover().personality_pile if theirs.card(i).is_troop
+             and theirs.card(i).faction == "kalim"][:2]
+    assert len(kalim) == 2
+    for i in kalim:
+        theirs.move(i, "defensive")
+    assert rulings.faction_members(mine, "kalim") == 3
+    assert "pray" in rulings.keywords(mine, cantor)
+
+
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
     t = table(VETERANS, FAITHFUL)
     ready = give_troops(t, 0, 3)
