@@ -946,6 +946,7 @@ def _resolve(state: GameState) -> None:
                 non_ranged.add(group[position])
     for phase, name in ((0, "ranged"), (1, "fleetfoot"), (2, "other")):
         hits: list[tuple[int, int]] = []
+        troops: list[bool] = []  # whether each hit's attack had a troop in it
         for index, group in enumerate(c.groups):
             if phases[index] != phase:
                 continue
@@ -985,12 +986,21 @@ def _resolve(state: GameState) -> None:
                      offense=offense, defense=defense, wounds=wounds)
             if wounds:
                 hits.append((target, wounds))
-        for target, wounds in hits:
+                by_troop = False
+                for member in members:
+                    if state.card(member).is_troop:
+                        by_troop = True
+                        break
+                troops.append(by_troop)
+        for index in range(len(hits)):
+            target, wounds = hits[index]
             if _alive(state, target):
                 _take_wounds(state, target, wounds)
                 if state.outcome:
                     dicer.rng = rng.state
                     return
+                if troops[index] and not _alive(state, target):
+                    c.troop_kills.append(target)
 
 
 def _ranged_flyer(state: GameState, card: int) -> bool:

@@ -50,7 +50,7 @@ from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
-from rules.game.state import DISCARDS, IN_PLAY, GameState
+from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState
 from rules.rng import GameRng, derive_seed
 
 STAGES: Final = ("maintenance", "action", "military", "wanderer", "discard", "over")
@@ -66,7 +66,7 @@ class Hosting:
     runs as interpreted Python (about 7,000 instructions a hosting), where this one is
     compiled (as state.Combat). Compared and shown field by field, as the dataclass was."""
 
-    __slots__ = ("bribes", "host", "host_troops", "kind", "origin", "own_row", "saved",
+    __slots__ = ("bribes", "fight", "host", "host_troops", "kind", "origin", "own_row", "saved",
                  "visitors")
 
     def __init__(self, host: int, origin: int, kind: str, visitors: list[int],
@@ -83,6 +83,8 @@ class Hosting:
         self.own_row: list[int] = [] if own_row is None else own_row
         self.host_troops: list[int] = [] if host_troops is None else host_troops
         self.bribes: dict[int, list[int]] = {} if bribes is None else bribes
+        # The host's combat (kept after the engine drops it: its kills decide the valor).
+        self.fight: Combat | None = None
 
     def _fields(self) -> tuple[object, ...]:
         return (self.host, self.origin, self.kind, self.visitors, self.saved, self.own_row,
@@ -1084,6 +1086,7 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         fight = host.combat
         if kind == "attack" and fight is not None:
             fight.asks_wild = True  # the attacking lord assigns his own troops
+        hosting.fight = fight
     engine._advance(host)
 
 
@@ -1097,6 +1100,8 @@ def _finish_hosting(table: Table) -> None:
     host.combat = None
     host.forget_derived()
     killed = [card for card in hosting.visitors if host.where[card] not in IN_PLAY]
+    # "If a troop of yours kills another lord's troop": not a structure or a wall.
+    troop_kills: list[int] = [] if hosting.fight is None else hosting.fight.troop_kills
     if hosting.kind == "hunt_row":
         host.mover().zones["wanderers"] = hosting.own_row
         _to_wait(host)
@@ -1107,13 +1112,15 @@ def _finish_hosting(table: Table) -> None:
         # Valor: "If a troop of yours kills another lord's troop, take influence tokens from
         # that lord equal to the defeated troop's faction influence."
         for card in killed:
-            _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
+            if card in troop_kills:
+                _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
         for card in killed:
             if card in hosting.bribes:
                 _collect_bribe(table, hosting.host, hosting.bribes[card])
         for troop in hosting.host_troops:
             if host.where[troop] not in IN_PLAY:
-                _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
+                if troop in troop_kills:
+                    _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
                 if troop in hosting.bribes:
                     _collect_bribe(table, hosting.origin, hosting.bribes[troop])
     if not host.outcome:

@@ -55,7 +55,7 @@ class Combat:
                  "charged",
                  "climbed", "declined", "engaged_memo", "feared", "first_private", "granted",
                  "groups", "guard_odds", "hold_line", "kind", "odds", "plan", "player", "prayed",
-                 "previous", "step", "turn", "wall", "wall_left", "wild")
+                 "previous", "step", "troop_kills", "turn", "wall", "wall_left", "wild")
 
     def __init__(self, kind: str, step: str, *, player: list[int] | None = None,
                  wild: list[int] | None = None, wall: int = -1,
@@ -69,7 +69,7 @@ class Combat:
                  previous: dict[int, int] | None = None,
                  berserked: list[int] | None = None,
                  first_private: list[int] | None = None, declined: bool = False,
-                 asks_wild: bool = False) -> None:
+                 asks_wild: bool = False, troop_kills: list[int] | None = None) -> None:
         self.kind = kind  # "hunt": the player attacks wanderers; "raid": aggressive wanderers
         # attack. The step: "engage" or "bribe", "muster", "assign", "modify", "resolve",
         # "berserk", "over".
@@ -102,6 +102,9 @@ class Combat:
         # The wild side is a lord who makes his own assignments (his troops attacking another
         # player: rules/game/seats.py asks him), not the wanderers' fixed rule.
         self.asks_wild = asks_wild
+        # The cards killed by an attack with a troop in it (valor is for "a troop of yours"
+        # that kills another lord's troop, not a structure or a wall).
+        self.troop_kills: list[int] = [] if troop_kills is None else troop_kills
         # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
         # pairs while the assignments are made (nothing changes them then), for policies
         # weighing every assignment; not saved, not copied. Rows indexed by instance (-1: not
@@ -134,7 +137,7 @@ class Combat:
 COMBAT_SAVED: Final = (
     "kind", "step", "player", "wild", "wall", "groups", "turn", "wall_left", "bonus_off",
     "bonus_def", "granted", "prayed", "feared", "charged", "hold_line", "climbed", "berserk",
-    "previous", "berserked", "first_private", "declined", "asks_wild")
+    "previous", "berserked", "first_private", "declined", "asks_wild", "troop_kills")
 
 
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
@@ -459,7 +462,7 @@ def _combat_clone(c: Combat) -> Combat:
         feared=list(c.feared), charged=dict(c.charged), hold_line=c.hold_line,
         climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
         berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined,
-        asks_wild=c.asks_wild)
+        asks_wild=c.asks_wild, troop_kills=list(c.troop_kills))
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:

@@ -680,9 +680,42 @@ def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     host.mover().personal[:] = [0, 0, 0]
     city_before = list(host.city)
     rulings.remove_killed(host, guest, "killed")
+    assert t.hosting is not None and t.hosting.fight is not None
+    t.hosting.fight.troop_kills.append(guest)  # killed by the defender's troops
     seats._finish_hosting(t)
     # The bribe (1 economic, 1 political) and the valor of a troop of faction influence 2.
     assert sum(host.mover().personal) == 2 + 2
     assert host.mover().personal[0] >= 1 and host.mover().personal[2] >= 1
     assert host.city == city_before  # the bribe went to the city with the card, then to him
     assert t.seats[0].where[retainer] == "personality_discard"
+
+
+@pytest.mark.parametrize(("by_troop", "valor"), [(True, 2), (False, 0)],
+                         ids=["killed-by-a-troop", "killed-by-a-structure"])
+def test_valor_is_earned_only_by_a_troop_that_kills(by_troop: bool, valor: int) -> None:
+    # "If a troop of yours kills another lord's troop, take influence tokens from that lord":
+    # a troop killed by a structure or a wall (striking back) earns nobody valor.
+    t = table(BLADES, FAITHFUL)
+    retainer, _ = _retainer_attacks(t)
+    host = t.seats[1]
+    t.seats[0].mover().personal[:] = [5, 5, 5]
+    host.mover().personal[:] = [0, 0, 0]
+    rulings.remove_killed(host, retainer, "killed")
+    assert t.hosting is not None and t.hosting.fight is not None
+    if by_troop:
+        t.hosting.fight.troop_kills.append(retainer)
+    seats._finish_hosting(t)
+    assert sum(host.mover().personal) == valor
+
+
+def test_a_kill_is_a_troops_when_its_attack_has_a_troop_in_it() -> None:
+    # combat._resolve notes the cards killed by an attack with a troop in it (Combat.troop_kills).
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.outcome != "" or any(
+        s.combat is not None and s.combat.troop_kills for s in t.seats))
+    fight = next(s.combat for s in t.seats if s.combat is not None and s.combat.troop_kills)
+    state = next(s for s in t.seats if s.combat is fight)
+    for card in fight.troop_kills:
+        assert not state.in_play(card)
+        assert any(group[1] == card and any(state.card(m).is_troop for m in group[2:])
+                   for group in fight.groups)
