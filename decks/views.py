@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +22,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder, panels
+from decks import builder, panels, public_search
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
@@ -67,6 +68,26 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     public = decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
     return render(request, "decks/deck_list.html",
                   {"mine": mine, **panels.public_context(request, public)})
+
+
+@require_GET
+def deck_search(request: HttpRequest) -> HttpResponse:
+    """Public decks by name, faction and card, a page at a time."""
+    context: dict[str, Any] = {"factions": public_search.FACTIONS, "wanted": {
+        key: request.GET.get(key, "").strip() for key in ("name", "faction", "card")}}
+    try:
+        search = public_search.deck_search_from(request.GET)
+        result = public_search.public_decks(search)
+    except public_search.DeckSearchError as error:
+        context["error"] = error
+        return render(request, "decks/deck_search.html", context, status=400)
+    page = Paginator(result.decks, public_search.PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    factions = public_search.deck_factions(page)
+    context.update(result=result, page=page, query=query.urlencode(),
+                   rows=[(deck, factions.get(deck.pk, [])) for deck in page])
+    return render(request, "decks/deck_search.html", context)
 
 
 @login_required
