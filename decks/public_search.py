@@ -129,6 +129,7 @@ def deck_factions(decks: Iterable[Deck]) -> dict[int, list[str]]:
                                     card__type="personality", card__faction__isnull=False)
             .values_list("deck_id", "card__faction").distinct())
     for deck_id, faction in rows:
-        found[deck_id].add(faction)
+        if faction is not None:
+            found[deck_id].add(faction)
     return {deck_id: [FACTIONS[f] for f in FACTIONS if f in factions]
             for deck_id, factions in found.items()}
