@@ -22,7 +22,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder, panels, public_search
+from decks import builder, panels, public_search, text_edit
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
@@ -180,7 +180,8 @@ def _search_page(request: HttpRequest) -> int:
 
 def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
                   settings: builder.DeckSettingsForm | None = None,
-                  settings_open: bool = False) -> HttpResponse:
+                  settings_open: bool = False,
+                  text: text_edit.TextEditView | None = None) -> HttpResponse:
     """The builder, whole or (for htmx) the body plus the search results out of band."""
     query, scope = _search_params(request)
     data = deck_data(deck)
@@ -199,6 +200,9 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
             "number", "open", "edits", "note", "summary").first(),
         **panels.panels_context("builder", request, deck, data),
         "settings_open": settings_open or settings is not None,
+        # The "Edit as text" box: the text sent back with its errors, or the deck's own.
+        "text_edit": text or text_edit.TextEditView(text_edit.deck_text(deck)),
+        "text_open": text is not None,
         "message": message,
         "message_kind": "ok" if status == 200 else "problem",
     }
@@ -233,7 +237,7 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
-    if action not in (*builder.EDIT_ACTIONS, "save"):
+    if action not in (*builder.EDIT_ACTIONS, "save", "text"):
         raise Http404("No such edit.")
     try:
         deck = _owned(request, deck_id)
@@ -244,6 +248,12 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
                                            note=request.POST.get("note", ""),
                                            version=request.POST.get("version"))
         return _after_edit(request, result, action)
+    if action == "text":  # the whole deck as text: one version, or the lines to fix
+        outcome = text_edit.deck_text_edit(deck=deck, user=request.user, data=request.POST)
+        if outcome.view is None:
+            return _after_edit(request, outcome.result, action)
+        return _builder_page(request, outcome.result.deck, status=outcome.result.status,
+                             message=outcome.result.message, text=outcome.view)
     try:
         change = builder.parse_change(action, request.POST)
     except builder.BadEdit as bad:
