@@ -22,12 +22,13 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder, panels, public_search, text_edit
+from decks import builder, deck_layouts, panels, public_search, text_edit
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 from decks.share_links import links_held
+from decks.validation import catalogue_facts
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -139,8 +140,12 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
     data = deck_data(deck)
     view = builder.deck_view(data)
+    layout = deck_layouts.layout_from(request.GET.get("view"))
     return render(request, "decks/deck_detail.html", {
-        "deck": deck, "view": view, **panels.panels_context("detail", request, deck, data),
+        "deck": deck, "view": view, "layout": layout, "layouts": deck_layouts.LAYOUTS,
+        "type_groups": (deck_layouts.by_type(view, catalogue_facts())
+                        if layout == "type" else ()),
+        **panels.panels_context("detail", request, deck, data),
     })
 
 
