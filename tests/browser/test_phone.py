@@ -109,6 +109,8 @@ def every_page(ada: Any) -> list[str]:
         "/cards/wof-acormis-winters/", "/cards/demo-cathedral-warden/", "/sets/", "/sets/wof/",
         "/sets/demo/", "/search/help/",
         "/abilities/", "/abilities/fleetfoot/", "/decks/", f"/decks/{sample.pk}/",
+        f"/decks/{sample.pk}/?view=type", f"/decks/{sample.pk}/?view=images",
+        "/decks/public/?faction=kalim&card=cathedral+warden", "/decks/public/?card=a",
         f"/decks/{sample.pk}/draw/?seed=7", f"/decks/{sample.pk}/draw/?seed=7&picks=spsp",
         "/decks/import/", "/decks/new/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/",
         f"/decks/{deck.pk}/edit/?q=t%3Awanderer", f"/decks/{deck.pk}/history/",
