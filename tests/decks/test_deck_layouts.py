@@ -45,7 +45,8 @@ def test_grouped_by_type_every_card_is_in_its_types_group_with_its_part() -> Non
     ("?view=type", ['id="type-structure-title">Structures <span class="part-count">20',
                     'id="type-wanderer-title">Wanderers',
                     "structure, stronghold · Holdings"], ['id="part-holdings-title"']),
-    ("?view=images", ['class="deck-images"', 'alt="Emberhold Keep"',
+    ("?view=images", ['class="deck-images"', "1 copy of</span></span>",
+                      '<span class="deck-image-name">Emberhold Keep</span>',
                       'src="/cards/demo-emberhold-keep/image/small.webp"'],
      ['id="part-holdings-title"', 'id="type-structure-title"']),
 ])
