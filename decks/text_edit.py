@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.db.models import Q
+
+from cards.models import Card
 from decks.builder import (
     EditResult,
     LineErrorView,
@@ -22,9 +25,9 @@ from decks.builder import (
     line_error_view,
 )
 from decks.deck_input import DeckInputError, deck_from_text_with_notes, deck_to_save
-from decks.formats.text import LineNote, render_text
+from decks.formats.text import CardRef, LineNote, render_text
 from decks.models import Deck, DeckVersion
-from decks.services import catalogue_cards, deck_data
+from decks.services import deck_data
 from rules.cards import CardFacts
 from rules.decklist import Deck as DeckData
 
@@ -66,8 +69,18 @@ class TextEditOutcome:
 
 
 def deck_text(deck: Deck) -> str:
-    """The deck in the canonical text format, as the text box starts."""
-    return render_text(deck_data(deck), {card.id: card for card in catalogue_cards()})
+    """The deck in the canonical text format, as the text box starts (on every builder page,
+    so the renderer gets only the cards it needs: the deck's, and every card sharing a name
+    with one of them, in any case, which is what tells it to add a faction or an id)."""
+    data = deck_data(deck)
+    ids = {entry.card_id for _, entry in data.all_entries()}
+    names = set(Card.objects.filter(id__in=ids).values_list("name", flat=True))
+    same_name = Q(id__in=ids)
+    for name in names:
+        same_name |= Q(name__iexact=name)
+    cards = Card.objects.filter(same_name).values_list("id", "name", "type", "faction")
+    return render_text(data, {i: CardRef(id=i, name=n, type=t, faction=f)
+                              for i, n, t, f in cards})
 
 
 def deck_text_edit(*, deck: Deck, user: Any, data: Mapping[str, Any]) -> TextEditOutcome:

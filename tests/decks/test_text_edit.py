@@ -12,9 +12,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
-from decks.services import deck_data, deck_save
+from decks.services import catalogue_cards, deck_data, deck_save
 from decks.text_edit import deck_text
+from rules.decklist import Deck as DeckData
+from rules.decklist import DeckEntry
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -126,3 +129,17 @@ def test_only_the_owner_edits_a_deck_as_text(bob: Client, deck: Deck) -> None:
     deck.visibility = Deck.PUBLIC
     deck.save()
     assert post_text(bob, deck, deck_text(deck)).status_code == 403
+
+
+@pytest.mark.parametrize("cards", [
+    ["demo-cathedral-warden"],
+    ["wof-bowman-kalim", "wof-bowman-mosfin", "demo-cathedral-warden"],  # a shared name
+    ["wof-catapult-guild", "demo-ashgate-spearman-kalim"],
+    [],
+])
+def test_the_text_box_writes_the_deck_as_the_export_does(cards: list[str]) -> None:
+    owner = User.objects.create_user("texts")
+    entries = tuple(DeckEntry(card_id, 1) for card_id in cards)
+    deck = deck_save(owner=owner, data=DeckData(name="Shared names", personalities=entries))
+    everything = {card.id: card for card in catalogue_cards()}
+    assert deck_text(deck) == render_text(deck_data(deck), everything)
