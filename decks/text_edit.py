@@ -25,7 +25,8 @@ from decks.builder import (
     line_error_view,
 )
 from decks.deck_input import DeckInputError, deck_from_text_with_notes, deck_to_save
-from decks.formats.text import CardRef, LineNote, render_text
+from decks.formats.model import CardRef
+from decks.formats.text import LineNote, render_text
 from decks.models import Deck, DeckVersion
 from decks.services import deck_data
 from rules.cards import CardFacts
