@@ -5,10 +5,13 @@ value it cannot use."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from decks.models import Deck
 from decks.public_search import PAGE_SIZE
@@ -107,3 +110,21 @@ def test_the_decks_pages_and_a_cards_page_link_to_the_search(client: Client) -> 
     assert 'href="/decks/public/"' in client.get("/decks/").content.decode()
     card = client.get("/cards/demo-cathedral-warden/").content.decode()
     assert 'href="/decks/public/?card=demo-cathedral-warden"' in card
+
+
+def test_a_page_of_results_costs_the_same_queries_whatever_its_decks(
+        client: Client, django_assert_max_num_queries: Any) -> None:
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    few = (queries("/decks/public/?name=kalim"), queries("/api/decks/public/?name=kalim"))
+    owner = User.objects.create_user("more-decks")
+    data = deck_data(Deck.objects.get(owner__username="samples", name="Kalim Faithful"))
+    for n in range(8):
+        deck_save(owner=owner, data=replace(data, name=f"Kalim copy {n}"), visibility=Deck.PUBLIC)
+    many = (queries("/decks/public/?name=kalim"), queries("/api/decks/public/?name=kalim"))
+    assert many == few, (few, many)
+    with django_assert_max_num_queries(12):
+        client.get("/api/decks/public/?card=cathedral+warden&faction=kalim")
