@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from decks.builder import PART_NAMES, DeckView, Row
+from cards.card_urls import card_image_urls
+from cards.models import CardImage
+from decks.builder import PART_NAMES, DeckView, Part, Row
 from rules.cards import CardFacts
 
 LAYOUTS: Final[Mapping[str, str]] = {"parts": "By part", "type": "By type", "images": "Images"}
@@ -57,3 +59,22 @@ def by_type(view: DeckView, facts: Mapping[str, CardFacts]) -> tuple[TypeGroup, 
     order = [*TYPE_TITLES, ""]
     return tuple(TypeGroup(key, TYPE_TITLES.get(key, UNKNOWN_TYPE), tuple(groups[key]))
                  for key in order if key in groups)
+
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    part: Part
+    images: tuple[tuple[Row, str], ...]  # each row with its card's small image
+
+
+def image_parts(view: DeckView) -> tuple[ImagePart, ...]:
+    """The parts with each card's small image, the version of its picture in the address (so
+    browsers keep it for a year and see a new one the moment it changes): one query."""
+    ids = {row.card_id for part in view.parts for row in part.rows}
+    hashes = dict(CardImage.objects.filter(card_id__in=ids).values_list("card_id",
+                                                                         "source_hash"))
+    return tuple(
+        ImagePart(part, tuple((row, card_image_urls(row.card_id, hashes.get(row.card_id))
+                               ["small"]) for row in part.rows))
+        for part in view.parts)

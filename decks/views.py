@@ -145,6 +145,7 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
         "deck": deck, "view": view, "layout": layout, "layouts": deck_layouts.LAYOUTS,
         "type_groups": (deck_layouts.by_type(view, catalogue_facts())
                         if layout == "type" else ()),
+        "image_parts": deck_layouts.image_parts(view) if layout == "images" else (),
         **panels.panels_context("detail", request, deck, data),
     })
 
