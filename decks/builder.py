@@ -957,7 +957,7 @@ def deck_import(*, owner: Any, form: DeckImportForm, save: bool = True) -> Impor
         data, notes = deck_from_text_with_notes(text)
     except DeckInputError as error:
         return ImportResult(
-            text=text, lines=tuple(_line_view(e) for e in error.lines), detail=error.detail,
+            text=text, lines=tuple(line_error_view(e) for e in error.lines), detail=error.detail,
             errors=tuple(e for e in error.errors() if "line" not in e),
         )
     if not save:
@@ -1021,7 +1021,7 @@ def _replacement(line: str, name: str) -> str:
     return f"{count.group(1)} {name}" if count else name
 
 
-def _line_view(error: LineError) -> LineErrorView:
+def line_error_view(error: LineError) -> LineErrorView:
     return LineErrorView(
         line=error.line, text=error.text, message=error.message, code=error.code,
         replacements=tuple((s, _replacement(error.text, s)) for s in error.suggestions),

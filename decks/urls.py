@@ -6,6 +6,7 @@ app_name = "decks"
 urlpatterns = [
     path("", views.deck_list, name="list"),
     path("new/", views.deck_new, name="new"),
+    path("public/", views.deck_search, name="search"),
     path("import/", views.deck_import, name="import"),
     path("compare/", views.deck_compare, name="compare"),
     path("export-all.zip", link_views.deck_export_all, name="export_all"),

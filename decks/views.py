@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,12 +22,13 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder, panels
+from decks import builder, deck_layouts, panels, public_search, text_edit
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
 from decks.services import catalogue_cards, deck_clone, deck_data, deck_set_sleeved
 from decks.share_links import links_held
+from decks.validation import catalogue_facts
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -67,6 +69,26 @@ def deck_list(request: HttpRequest) -> HttpResponse:
     public = decks.filter(visibility=Deck.PUBLIC).order_by("name", "id")
     return render(request, "decks/deck_list.html",
                   {"mine": mine, **panels.public_context(request, public)})
+
+
+@require_GET
+def deck_search(request: HttpRequest) -> HttpResponse:
+    """Public decks by name, faction and card, a page at a time."""
+    context: dict[str, Any] = {"factions": public_search.FACTIONS, "wanted": {
+        key: request.GET.get(key, "").strip() for key in ("name", "faction", "card")}}
+    try:
+        search = public_search.deck_search_from(request.GET)
+        result = public_search.public_decks(search)
+    except public_search.DeckSearchError as error:
+        context["error"] = error
+        return render(request, "decks/deck_search.html", context, status=400)
+    page = Paginator(result.decks, public_search.PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    factions = public_search.deck_factions(page)
+    context.update(result=result, page=page, query=query.urlencode(),
+                   rows=[(deck, factions.get(deck.pk, [])) for deck in page])
+    return render(request, "decks/deck_search.html", context)
 
 
 @login_required
@@ -118,8 +140,13 @@ def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
     data = deck_data(deck)
     view = builder.deck_view(data)
+    layout = deck_layouts.layout_from(request.GET.get("view"))
     return render(request, "decks/deck_detail.html", {
-        "deck": deck, "view": view, **panels.panels_context("detail", request, deck, data),
+        "deck": deck, "view": view, "layout": layout, "layouts": deck_layouts.LAYOUTS,
+        "type_groups": (deck_layouts.by_type(view, catalogue_facts())
+                        if layout == "type" else ()),
+        "image_parts": deck_layouts.image_parts(view) if layout == "images" else (),
+        **panels.panels_context("detail", request, deck, data),
     })
 
 
@@ -159,7 +186,8 @@ def _search_page(request: HttpRequest) -> int:
 
 def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
                   settings: builder.DeckSettingsForm | None = None,
-                  settings_open: bool = False) -> HttpResponse:
+                  settings_open: bool = False,
+                  text: text_edit.TextEditView | None = None) -> HttpResponse:
     """The builder, whole or (for htmx) the body plus the search results out of band."""
     query, scope = _search_params(request)
     data = deck_data(deck)
@@ -178,6 +206,9 @@ def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, me
             "number", "open", "edits", "note", "summary").first(),
         **panels.panels_context("builder", request, deck, data),
         "settings_open": settings_open or settings is not None,
+        # The "Edit as text" box: the text sent back with its errors, or the deck's own.
+        "text_edit": text or text_edit.TextEditView(text_edit.deck_text(deck)),
+        "text_open": text is not None,
         "message": message,
         "message_kind": "ok" if status == 200 else "problem",
     }
@@ -212,7 +243,7 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
-    if action not in (*builder.EDIT_ACTIONS, "save"):
+    if action not in (*builder.EDIT_ACTIONS, "save", "text"):
         raise Http404("No such edit.")
     try:
         deck = _owned(request, deck_id)
@@ -223,6 +254,12 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
                                            note=request.POST.get("note", ""),
                                            version=request.POST.get("version"))
         return _after_edit(request, result, action)
+    if action == "text":  # the whole deck as text: one version, or the lines to fix
+        outcome = text_edit.deck_text_edit(deck=deck, user=request.user, data=request.POST)
+        if outcome.view is None:
+            return _after_edit(request, outcome.result, action)
+        return _builder_page(request, outcome.result.deck, status=outcome.result.status,
+                             message=outcome.result.message, text=outcome.view)
     try:
         change = builder.parse_change(action, request.POST)
     except builder.BadEdit as bad:

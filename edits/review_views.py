@@ -36,6 +36,7 @@ from edits.documents import edit_documents, edits_for_documents
 from edits.errors import EditError
 from edits.models import Edit, Vote
 from edits.permissions import contribution_refusal
+from edits.queue_filters import edits_of_cards_named
 from edits.review import applied_edit_count, is_established, review_rules
 from edits.services import (
     edit_apply,
@@ -87,7 +88,7 @@ def _filtered(edits: QuerySet[Edit], wanted: dict[str, str]) -> QuerySet[Edit]:
     if wanted["set"]:
         edits = edits.filter(set_code__iexact=wanted["set"])
     if wanted["card"]:
-        edits = edits.filter(card_slug=wanted["card"])
+        edits = edits.filter(edits_of_cards_named(wanted["card"]))
     if wanted["editor"]:
         edits = edits.filter(editor__username=wanted["editor"])
     return edits

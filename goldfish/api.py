@@ -86,12 +86,16 @@ class GoldfishRequestSerializer(serializers.Serializer[Any]):
                                     "(seed, n): the same seed, the same report")
     policy = serializers.CharField(
         default="greedy", max_length=20,
-        help_text=f"who decides: {', '.join(POLICY_NAMES)}; lookahead:N plays N rollouts "
-        f"per decision (at most {LOOKAHEAD_GAMES:,} games a run)")
+        help_text=f"who decides each move ({', '.join(POLICY_NAMES)}): greedy (the default) "
+        "takes the best move now by fixed rules of thumb; lookahead plays each choice out to "
+        "the end of the game first (lookahead:N with N playouts a choice; at most "
+        f"{LOOKAHEAD_GAMES:,} games a run); random takes any legal move")
     target = serializers.ChoiceField(choices=list(TARGETS), default=25,
                                      help_text="faction influence needed to win")
     players = serializers.IntegerField(min_value=1, max_value=6, default=1,
-                                       help_text="more than 3 x players wanderers in play loses")
+                                       help_text="the table's size: the game is lost once more "
+                                       "than 3 wanderers per player are in play (3 solo, "
+                                       "12 at 4)")
 
     def validate_policy(self, value: str) -> str:
         try:

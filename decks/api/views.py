@@ -38,8 +38,10 @@ from decks.deck_input import (
 from decks.exports import BINARY, EXPORTS, export_deck, export_filename
 from decks.formats.pdf import PageSize
 from decks.models import Deck
+from decks.public_search import DeckSearchError, deck_search_from, public_decks
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
+from rules.card_facts import FACTIONS
 from rules.game.engine import DeckNotPlayable
 from sitewide.parsers import JSONParser
 from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
@@ -243,6 +245,32 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         """Copy a deck you can see into a new private deck of yours."""
         copy = deck_clone(deck=self.get_object(), owner=request.user)
         return Response(self._fresh(copy), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("name", str, description="words the deck's name holds (all)"),
+            OpenApiParameter("faction", str, enum=list(FACTIONS),
+                             description="a faction of the deck's personalities"),
+            OpenApiParameter("card", str, description="a card the deck plays: its id or "
+                             "words of its name"),
+            OpenApiParameter("page", int), OpenApiParameter("page_size", int),
+        ],
+        responses={200: DeckSerializer(many=True), 400: ProblemSerializer},
+    )
+    @action(detail=False, methods=["get"], url_path="public",
+            permission_classes=[permissions.AllowAny])
+    def public(self, request: Request) -> Response:
+        """Search everyone's public decks (the sample decks too) by name, faction and card,
+        by name then id, a page at a time. A faction that is not one, or a card no name or id
+        matches, is a 400 problem naming the parameter (`errors`)."""
+        try:
+            found = public_decks(deck_search_from(request.query_params))
+        except DeckSearchError as error:
+            return problem_response(status.HTTP_400_BAD_REQUEST, "invalid_search",
+                                    error.message, errors={error.field: [error.message]})
+        decks = found.decks.prefetch_related("entries__card")
+        page = self.paginate_queryset(decks)
+        return self.get_paginated_response(DeckSerializer(page, many=True).data)
 
     @extend_schema(responses=DeckVersionSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

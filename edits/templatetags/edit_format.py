@@ -18,8 +18,3 @@ def wait_words(seconds: int) -> str:
         return f"{minutes} minutes"
     hours = round(minutes / 60)
     return f"{hours} hour{'s' if hours != 1 else ''}"
-
-
-@register.filter
-def is_web_address(text: str) -> bool:
-    return isinstance(text, str) and text.startswith(("http://", "https://"))

@@ -46,7 +46,9 @@ def test_no_main_page_has_a_serious_accessibility_violation(page: Page, site: st
                  "/cards/demo-bog-hag/", "/sets/", "/sets/wof/", "/search/help/", "/abilities/",
                  "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/", "/decks/",
                  f"/decks/{sample.pk}/", f"/decks/{sample.pk}/draw/?seed=7",
-                 f"/decks/{sample.pk}/draw/?seed=7&picks=spsp"]
+                 f"/decks/{sample.pk}/draw/?seed=7&picks=spsp", f"/decks/{sample.pk}/?view=type",
+                 f"/decks/{sample.pk}/?view=images", "/decks/public/?faction=kalim",
+                 "/decks/public/?card=a"]
     signed_in = ["/accounts/", f"/decks/{deck.pk}/edit/", f"/decks/{deck.pk}/edit/?q=t%3Awanderer",
                  f"/decks/{deck.pk}/", "/decks/import/", "/decks/new/"]
     found = {}

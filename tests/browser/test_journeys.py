@@ -162,3 +162,43 @@ def test_a_developer_reads_the_api_docs_and_staff_log_in_to_the_admin(
     person.fill(page.get_by_label("Password"), PASSWORD)
     person.press(page.get_by_role("button", name="Log in"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("administration")
+
+
+def test_a_user_edits_a_deck_as_text_and_fixes_a_line_with_a_suggestion(
+        person: Person, page: Page, site: str, csp_violations: list[str]) -> None:
+    sign_up(person, page, site, "ada")
+    person.press(page.locator("main").get_by_role("link", name="Import a decklist"))
+    text = (FIXTURES / "decklists" / "kalim-faithful.txt").read_text(encoding="utf-8")
+    person.fill(page.get_by_label("Decklist"), text)
+    person.press(page.locator("#import-form").get_by_role("button", name="Import").last)
+    expect(page.locator("#validation-title")).to_contain_text("Legal for")
+    before = deck_version(page)
+    person.press(page.locator("summary", has_text="Edit as text"))
+    box = page.get_by_label("The deck as a decklist")
+    person.fill(box, box.input_value().replace("Wanderer Pile\n",
+                                               "Wanderer Pile\n1 Cathedral Guard\n"))
+    person.press(page.get_by_role("button", name="Save the list"))
+    errors = page.locator(".text-edit .import-errors")
+    expect(errors).to_contain_text("1 line needs fixing")
+    person.press(errors.get_by_role("button", name=re.compile("with 1 Cathedral Warden$")))
+    expect(page.locator("#builder-message")).to_contain_text("Every line reads now")
+    person.press(page.get_by_role("button", name="Save the list"))
+    expect(page.locator("#builder-message")).to_contain_text(
+        "Saved the list as one version of the history")
+    assert deck_version(page) == before + 1
+    deck = Deck.objects.get(owner__username="ada")
+    assert deck.entries.get(card_id="demo-cathedral-warden", section="wanderers").count == 1
+
+
+def test_a_visitor_finds_a_public_deck_by_card_and_sees_it_as_images(
+        person: Person, page: Page, site: str, csp_violations: list[str]) -> None:
+    page.goto(f"{site}/decks/")
+    person.press(page.locator("main").get_by_role("link", name="Search public decks"))
+    person.fill(page.get_by_label("Card", exact=True), "cathedral warden")
+    person.press(page.get_by_role("button", name="Search", exact=True).last)
+    expect(page.locator(".result-count")).to_contain_text("2 public decks with Cathedral Warden")
+    person.press(page.get_by_role("link", name="Kalim Faithful"))
+    person.press(page.get_by_role("link", name="Images"))
+    expect(page.locator(".deck-images img").first).to_be_visible()
+    person.press(page.get_by_role("link", name="By type"))
+    expect(page.locator("#type-wanderer-title")).to_contain_text("Wanderers")

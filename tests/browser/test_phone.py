@@ -109,6 +109,8 @@ def every_page(ada: Any) -> list[str]:
         "/cards/wof-acormis-winters/", "/cards/demo-cathedral-warden/", "/sets/", "/sets/wof/",
         "/sets/demo/", "/search/help/",
         "/abilities/", "/abilities/fleetfoot/", "/decks/", f"/decks/{sample.pk}/",
+        f"/decks/{sample.pk}/?view=type", f"/decks/{sample.pk}/?view=images",
+        "/decks/public/?faction=kalim&card=cathedral+warden", "/decks/public/?card=a",
         f"/decks/{sample.pk}/draw/?seed=7", f"/decks/{sample.pk}/draw/?seed=7&picks=spsp",
         "/decks/import/", "/decks/new/", f"/decks/{deck.pk}/", f"/decks/{deck.pk}/edit/",
         f"/decks/{deck.pk}/edit/?q=t%3Awanderer", f"/decks/{deck.pk}/history/",
@@ -274,3 +276,33 @@ def test_the_dealt_hand_comes_before_the_ways_to_draw_on_a_phone(page: Page, sit
     page.goto(f"{site}/decks/{sample.pk}/draw/?seed=7")
     expect(page.get_by_role("button", name="Deal", exact=True).first).to_be_visible()
     expect(page.get_by_text("Change how the hand is drawn")).to_be_hidden()
+
+
+@pytest.mark.parametrize("opponents", [0, 1], ids=["solo", "at-a-table"])
+def test_a_phone_playtest_shows_the_moves_on_the_first_screen_and_no_key_hints(
+        browser: Any, site: str, opponents: int) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    sign_in(page, site, "ada")
+    deck = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
+    page.goto(f"{site}/playtest/new/?deck={deck.pk}"
+              + (f"&opponent={blades.pk}" if opponents else ""))
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#pt-moves-title")).to_contain_text("Your move")
+    tops = page.evaluate("""() => Object.fromEntries(
+      ['#pt-moves button.pt-action', '.pt-table', '.pt-opponents'].map(s => {
+        const e = document.querySelector(s);
+        return [s, e ? e.getBoundingClientRect().top + scrollY : null]; }))""")
+    first_move, board = tops["#pt-moves button.pt-action"], tops[".pt-table"]
+    assert first_move < PHONE["height"] - 44 and first_move < board, tops
+    if opponents:
+        assert first_move < tops[".pt-opponents"], tops
+    hints = page.locator(".pt-keys, .pt-panel kbd").evaluate_all(
+        "found => found.filter(e => e.getClientRects().length).length")
+    assert hints == 0  # a touch screen has no keys to press
+    assert refused == []
+    context.close()

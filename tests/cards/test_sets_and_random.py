@@ -42,3 +42,11 @@ def test_a_random_card_of_a_search_is_one_of_its_matches(client: Client) -> None
 def test_a_random_card_of_no_cards_goes_back_to_the_search(client: Client, query: str,
                                                             goes_to: str) -> None:
     assert client.get("/cards/random/", {"q": query})["Location"] == goes_to
+
+
+@pytest.mark.parametrize("url", ["/edits/", "/edits/guide/", "/cards/wof-acormis-winters/improve/",
+                                 "/sets/wof/add/"])
+def test_every_sets_breadcrumb_leads_to_the_sets_page(url: str, ada: Client) -> None:
+    page = ada.get(url).content.decode()
+    assert '<a href="/sets/">Sets</a> \u203a' in page
+    assert '<a href="/">Sets</a>' not in page

@@ -52,6 +52,27 @@ def test_the_list_shows_open_edits_and_filters_by_set_card_editor_and_status() -
     assert "0 edits." in html_of(client, "/edits/?set=wof")
 
 
+@pytest.mark.parametrize(("card", "found"), [
+    ("tst-lamplighter", ["Lamplighter"]),  # an id, as before
+    ("Lamplighter", ["Lamplighter"]),  # a name
+    ("lamp", ["Lamplighter"]),  # part of it, any case
+    ("tower unknown", ["Unknown Tower"]),  # every word, any order
+    ("arrival", ["New card: New Arrival"]),  # a new card's proposed name
+    ("no such card", []),
+])
+def test_the_queue_filters_by_a_cards_name_or_id(card: str, found: list[str]) -> None:
+    propose(make_user("ada"))
+    propose(make_user("bob"), "tst-lamplighter", vitality=4)
+    edit_propose(editor=make_user("cy"), source="the checklist", new_card={
+        "id": "tst-new-arrival", "name": "New Arrival", "set": "TST", "number": "3",
+        "type": "event"})
+    page = html_of(Client(), f"/edits/?card={card.replace(' ', '+')}")
+    titles = re.findall(r'class="edit-title" href="/edits/\d+/">#\d+ ([^<]+)</a>', page)
+    assert titles == found
+    assert f'name="card" value="{card}"' in page and "<label for=\"filter-card\">Card</label>" \
+        in page
+
+
 def test_my_edits_lists_mine_whatever_their_status(client: Client) -> None:
     assert client.get("/edits/mine/")["Location"].startswith("/accounts/login/")
     ada = make_user("ada")

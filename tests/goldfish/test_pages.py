@@ -261,3 +261,14 @@ def test_the_run_form_explains_its_policies_and_the_wanderer_limit_in_words(
     for words in ("Greedy: the best move now", "lookahead: plays each choice out",
                   "random: any legal move", '<option value="greedy" selected>Greedy (default)'):
         assert words in page, words
+
+
+def test_the_api_docs_explain_the_policies_and_the_wanderer_limit_in_words(
+        client: Client) -> None:
+    schema = client.get("/api/schema/?format=json").json()
+    body = schema["components"]["schemas"]["GoldfishRequest"]["properties"]
+    assert "3 x players" not in body["players"]["description"]
+    assert "more than 3 wanderers per player are in play" in body["players"]["description"]
+    for words in ("greedy (the default) takes the best move now",
+                  "lookahead plays each choice out", "random takes any legal move"):
+        assert words in body["policy"]["description"]

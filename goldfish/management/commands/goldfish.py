@@ -41,7 +41,8 @@ class Command(RunCommand):
                             "lookahead:N plays N rollouts per decision (docs/goldfish.md)")
         parser.add_argument("--target", type=int, choices=TARGETS, default=25)
         parser.add_argument("--players", type=int, default=1, choices=range(1, 7), metavar="P",
-                            help="more than 3 x P wanderers in play loses (default 1)")
+                            help="the table's size: more than 3 wanderers per player in play "
+                                 "loses (default 1)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.check_run_options(options)
