@@ -270,4 +270,4 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     assert combat["title"] == f"Your attack on {seat_name(defender, game.seat_names())}"
     assert combat["turn"] == "you" and combat["them"] == "Defenders"
     sent = {entry["instance"] for entry in combat["yours"]}
-    assert sent and all(row["card"] in sent for row in context["menu"]["actions"])
+    assert sent and all(row["action"]["card"] in sent for row in context["menu"]["actions"])
