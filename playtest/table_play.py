@@ -261,6 +261,11 @@ def action_text(table: Table, seat: int, action: Action,
     """The action in words; the table's own actions name the other seat (``target`` is a
     seat there, not a card)."""
     state = table.seats[seat]
+    if action.kind == "attack" and action.option == "choose":
+        return (f"Attack {seat_name(action.target, names)}, choosing the troops to send "
+                "(an exhausted one for 3 tokens)")
+    if action.kind == "done" and table.declaring is not None and seat == table.declaring.seat:
+        return "Done sending troops" if table.declaring.sent else "Call the attack off"
     if action.kind == "attack":
         sent = seats.attackers(state, action.option)
         held = " (holding your best defender back)" if action.option == "hold" else ""

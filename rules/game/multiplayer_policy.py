@@ -89,6 +89,11 @@ class SeatPolicy:
         if table.window is not None:
             return answer_choice(table, seat, actions) if self.name == "greedy" \
                 else self.solo(state, actions)
+        if table.declaring is not None:
+            # (greedy never declares an attack troop by troop: a random seat may)
+            return self.solo(state, actions) if self.name == "random" \
+                else next((a for a in actions if a.kind == "send" and not a.option),
+                          actions[-1])
         hosting = table.hosting
         if hosting is not None and hosting.origin == seat:
             # The attacker's own assignments, in the defender's state.
@@ -367,8 +372,8 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     homes: list[list[int] | None] = [None] * len(table.seats)
     lined: dict[int, list[int]] = {}  # the attackers past a wall, by its room and option
     for action in actions:
-        if action.kind != "attack":
-            continue
+        if action.kind != "attack" or action.option == "choose":
+            continue  # (a troop-by-troop declaration is a person's: playtest)
         if leader < 0:
             # The opponents' totals (this seat's own is never read): with one opponent, he
             # is the leader, and attack_worth reads his total only when it may matter.

@@ -101,6 +101,26 @@ class Hosting:
                 f"host_troops={self.host_troops!r}, bribes={self.bribes!r})")
 
 
+class Declaring:
+    """An attack being declared: the lord ``seat`` chooses the troops he sends against
+    ``target`` one by one, an exhausted one for 3 tokens ("Declaration, Movement")."""
+
+    __slots__ = ("seat", "sent", "target")
+
+    def __init__(self, seat: int, target: int, sent: list[int] | None = None) -> None:
+        self.seat = seat
+        self.target = target
+        self.sent: list[int] = [] if sent is None else sent
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Declaring):
+            return NotImplemented
+        return (self.seat, self.target, self.sent) == (other.seat, other.target, other.sent)
+
+    def __repr__(self) -> str:
+        return f"Declaring(seat={self.seat!r}, target={self.target!r}, sent={self.sent!r})"
+
+
 @dataclass
 class Table:
     seats: list[GameState]
@@ -134,6 +154,9 @@ class Table:
     # seat's own cards that can ever answer one, and the abilities negated this round (not
     # offered again: a negated ability without "E" would be used and negated for ever).
     window: reactions.Window | None = None
+    # An attack whose troops its lord is choosing (an attack with option "choose"): the
+    # combat starts when he is done.
+    declaring: Declaring | None = None
     answerers: list[list[int]] = field(default_factory=list)
     # What each seat's answering cards can answer (reactions.answer_kinds; empty: anything).
     answer_kinds: list[int] = field(default_factory=list)
@@ -332,6 +355,8 @@ def to_move(table: Table) -> int:
         return -1
     if table.window is not None:
         return table.window.asked[0]
+    if table.declaring is not None:
+        return table.declaring.seat
     if table.hosting is not None:
         return table.hosting.origin if _origin_asked(table) else table.hosting.host
     if table.stage == "action":
@@ -384,6 +409,8 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     if window is not None:
         return [*reactions.answers(table.seats, window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
+    if table.declaring is not None:
+        return declare_options(table)
     state = deciding_state(table, seat)
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
@@ -486,6 +513,7 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
 _HUNT_ROW: Final[list[Action]] = []
 _ATTACK_ALL: Final[list[Action]] = []
 _ATTACK_HOLD: Final[list[Action]] = []
+_ATTACK_CHOOSE: Final[list[Action]] = []
 _MILITARY_PASS: Final = Action("pass")
 
 
@@ -496,6 +524,7 @@ def _military_actions(seats: int) -> None:
         _HUNT_ROW.append(Action("hunt_row", target=other))
         _ATTACK_ALL.append(Action("attack", target=other, option="all"))
         _ATTACK_HOLD.append(Action("attack", target=other, option="hold"))
+        _ATTACK_CHOOSE.append(Action("attack", target=other, option="choose"))
 
 
 def _military_options(table: Table, seat: int) -> list[Action]:
@@ -518,7 +547,51 @@ def _military_options(table: Table, seat: int) -> list[Action]:
             found.append(_ATTACK_ALL[other])
             if len(ready) > 1:
                 found.append(_ATTACK_HOLD[other])
+        if hunters:
+            found.append(_ATTACK_CHOOSE[other])
     return found
+
+
+def declare_options(table: Table) -> list[Action]:
+    """The declaring lord's choices: send a troop of his defensive holdings not sent yet (an
+    exhausted one for 3 tokens, "pay"), or be done (with none sent, the attack is called
+    off)."""
+    declaring = table.declaring
+    if declaring is None:
+        return []
+    state = table.seats[declaring.seat]
+    can_pay = rulings.held(state) >= combat.MOVE_EXHAUSTED_COST
+    found = [Action("send", t, option="pay" if t in state.exhausted else "")
+             for t in state.mover().defensive
+             if state.card(t).is_troop and t not in declaring.sent
+             and (t not in state.exhausted or can_pay)]
+    found.append(Action("done"))
+    return found
+
+
+def _declare(table: Table, action: Action) -> None:
+    declaring = table.declaring
+    assert declaring is not None
+    state = table.seats[declaring.seat]
+    if action.kind == "send":
+        if action.option == "pay":
+            rulings.spend(state, combat.MOVE_EXHAUSTED_COST)
+        declaring.sent.append(action.card)
+        if table.story is not None:
+            paid = " (3 tokens: exhausted)" if action.option == "pay" else ""
+            table.tell(declaring.seat, f"sends {state.card(action.card).name}{paid}.")
+        return
+    table.declaring = None
+    if not declaring.sent:
+        table.tell(declaring.seat, "calls the attack off.")
+    else:
+        if table.story is not None:
+            table.tell(declaring.seat, f"attacks seat {declaring.target + 1} with "
+                       + ", ".join(state.card(t).name for t in declaring.sent) + ".")
+        _host(table, declaring.target, declaring.seat, "attack", declaring.sent)
+    _settle(table)
+    if table.story is not None:
+        table.flush()
 
 
 def _ready_troops(state: GameState) -> list[int]:
@@ -566,6 +639,8 @@ def _carry_out(table: Table, seat: int, action: Action) -> None:
     table.decisions += 1
     if table.window is not None:
         _answer(table, seat, action)
+    elif table.declaring is not None:
+        _declare(table, action)
     # (_open_window's first test here: most actions open no window, and a call of it at each
     # decision is its code brought into the instruction cache again)
     elif action.kind not in ("play", "use", "use_on") or not table.answerers \
@@ -654,6 +729,10 @@ def _perform(table: Table, seat: int, action: Action) -> None:
             table.tell(seat, rivalry.sentence(table.seats, seat, action, moved))
         table.passes = 0
         _next_turn(table)
+    elif action.kind == "attack" and action.option == "choose":
+        _to_wait(state)
+        table.declaring = Declaring(seat, action.target)
+        table.tell(seat, f"declares an attack on seat {action.target + 1}.")
     elif action.kind in ("attack", "hunt_row"):
         _to_wait(state)
         _start_hosting(table, seat, action)
@@ -728,6 +807,8 @@ def _settle(table: Table) -> None:
         _knockouts(table)
         if table.outcome:
             return
+        if table.declaring is not None:
+            return  # the attacker chooses his troops
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
             if (host.combat is not None or host.mover().choice_due()) and not host.outcome \
@@ -1233,7 +1314,8 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     Its maintenance and its discards (the others' wait for it: seat by seat), its own fights
     (a hunt, its wanderers' attack on it, a combat it hosts) and its fines. Not its turn of the
     Action and Development cycle (the turn passes), nor its Military choice."""
-    if table.outcome or table.window is not None or table.stage != stage:
+    if table.outcome or table.window is not None or table.declaring is not None \
+            or table.stage != stage:
         return False
     state = table.seats[seat]
     if state.outcome:

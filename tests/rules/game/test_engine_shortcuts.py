@@ -2006,7 +2006,7 @@ def test_the_attackers_past_a_wall_are_the_same_for_every_wall_of_that_room(
     they are the long way's lineup against that seat, for every seat's ready troops (all of
     them, holding one back, each alone), before every 3rd decision."""
     checked = walled = 0
-    for table in every_table(decks, 4):
+    for table in every_table(decks, 10):
         if table.decisions % 3:
             continue
         for seat, me in enumerate(table.seats):

@@ -123,7 +123,7 @@ def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_w
         ) -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "military" and t.hosting is None
-               and any(a.kind == "attack" for a in seats.legal_actions(t)))
+               and any(a.kind == "attack" and a.option == "all" for a in seats.legal_actions(t)))
     attacker = seats.to_move(t)
     defender = 1 - attacker
     sent = seats.attackers(t.seats[attacker], "all")
@@ -147,7 +147,7 @@ def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
     """(attacker, defender, troops sent): the first attack of greedy seats, played to its
     assignments."""
     play_until(t, lambda t: t.stage == "military" and t.hosting is None
-               and any(a.kind == "attack" for a in seats.legal_actions(t)))
+               and any(a.kind == "attack" and a.option == "all" for a in seats.legal_actions(t)))
     attacker = seats.to_move(t)
     defender = 1 - attacker
     sent = seats.attackers(t.seats[attacker], "all")
@@ -221,6 +221,46 @@ def test_faction_threshold_abilities_count_every_players_members() -> None:
         theirs.move(i, "defensive")
     assert rulings.faction_members(mine, "kalim") == 3
     assert "pray" in rulings.keywords(mine, cantor)
+
+
+def _at_attack_choice(t: Table) -> tuple[int, int]:
+    """(attacker, defender): greedy seats played to a Military choice that may attack."""
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and any(a.kind == "attack" and a.option == "all" for a in seats.legal_actions(t)))
+    attacker = seats.to_move(t)
+    return attacker, 1 - attacker
+
+
+def test_the_attacker_chooses_the_troops_he_sends_an_exhausted_one_for_3_tokens() -> None:
+    # "Declaration, Movement": the attacker's troops come first, chosen by him; moving an
+    # exhausted troop costs 3 tokens, as in the defender's muster.
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender = _at_attack_choice(t)
+    state = t.seats[attacker]
+    ready, tired = give_troops(t, attacker, 2)
+    state.exhausted.discard(ready)
+    state.exhausted.add(tired)
+    state.mover().personal[:] = [3, 3, 3]
+    assert seats.apply(t, Action("attack", target=defender, option="choose")).ok
+    assert seats.to_move(t) == attacker and t.hosting is None
+    options = seats.legal_actions(t)
+    assert Action("send", ready) in options and Action("send", tired, option="pay") in options
+    assert seats.apply(t, Action("send", tired, option="pay")).ok
+    assert sum(state.mover().personal) == 9 - 3
+    assert Action("send", tired, option="pay") not in seats.legal_actions(t)
+    assert seats.apply(t, Action("done")).ok
+    assert t.hosting is not None and t.hosting.visitors == [tired]
+    fight = t.seats[defender].combat
+    assert fight is not None and fight.wild == [tired]
+
+
+def test_an_attack_declared_with_no_troop_is_called_off() -> None:
+    t = table(VETERANS, FAITHFUL)
+    _, defender = _at_attack_choice(t)
+    assert seats.apply(t, Action("attack", target=defender, option="choose")).ok
+    assert seats.apply(t, Action("done")).ok
+    assert t.declaring is None and t.hosting is None
+    assert t.seats[defender].combat is None
 
 
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
