@@ -273,6 +273,14 @@ def action_text(table: Table, seat: int, action: Action,
                 f"{', '.join(state.card(t).name for t in sent)}{held}")
     if action.kind == "hunt_row":
         return f"Hunt the wanderer row of {seat_name(action.target, names)}"
+    if action.kind in ("separate", "joint") and action.target >= 0 \
+            and state.owner[action.target] != seat:
+        # Another seat's card (two decks may hold the same card): named with its seat.
+        theirs = (f"{seat_name(state.owner[action.target], names)}'s "
+                  f"{state.card(action.target).name}")
+        name = state.card(action.card).name
+        return f"{name} attacks {theirs}" if action.kind == "separate" \
+            else f"{name} joins the attack on {theirs}"
     if action.kind == "use_on":
         ability = rivalry.ability_of(action.option).capitalize()
         aimed = rivalry.target_of(action.option)

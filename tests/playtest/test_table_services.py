@@ -271,3 +271,6 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     assert combat["turn"] == "you" and combat["them"] == "Defenders"
     sent = {entry["instance"] for entry in combat["yours"]}
     assert sent and all(row["action"]["card"] in sent for row in context["menu"]["actions"])
+    # The defender's cards named with his seat (both decks may hold the same card).
+    seat = seat_name(defender, game.seat_names())
+    assert all(f"{seat}'s " in row["text"] for row in context["menu"]["actions"])
