@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from playtest.play import outcome_sentence
-from playtest.table_play import TableGame, player_outcome, seat_name, table_outcome
+from playtest.table_play import PLAYER, TableGame, player_outcome, seat_name, table_outcome
 from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
@@ -291,8 +291,16 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
         # step of its own ("wait"), which says nothing to the player.
         status["phase_title"] = PHASES[table.stage]
         state = played.state
-        if state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
-                                                      "military"):
+        hosting = table.hosting
+        if table.declaring is not None and table.declaring.seat == PLAYER:
+            status["step_title"] = "Your attack: send your troops, then done"
+        elif hosting is not None and hosting.origin == PLAYER and hosting.kind == "attack":
+            fight = table.seats[hosting.host].combat
+            if fight is not None:  # the player's attack, fought in the defender's state
+                status["step_title"] = "Your attack: " + COMBAT_STEPS.get(fight.step,
+                                                                          fight.step)
+        elif state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
+                                                        "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
     return status
 

@@ -22,6 +22,7 @@ from playtest.services import (
     playtest_start_from,
     playtest_undo,
 )
+from playtest.table import COMBAT_STEPS
 from playtest.table_play import PLAYER, TableSource, action_text, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
@@ -265,6 +266,7 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     kinds = {row["kind"] for row in context["menu"]["actions"]}
     assert kinds <= {"separate", "joint"} and kinds
     combat = context["table"]["combat"]
+    assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["assign"]
     assert played.table.hosting is not None
     defender = played.table.hosting.host
     assert combat["title"] == f"Your attack on {seat_name(defender, game.seat_names())}"
