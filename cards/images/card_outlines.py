@@ -69,7 +69,7 @@ def find_outlines(photo: Image.Image) -> list[Outline]:
     grey = cv2.cvtColor(cv2.GaussianBlur(rgb, (3, 3), 0), cv2.COLOR_RGB2GRAY).astype(np.float32)
     hypotheses = [grown for quad in _candidates(small)
                   for grown in _hypotheses(quad / scale, (width, height))]
-    fitted = [_fit(grey, quad) for quad in hypotheses]
+    fitted = _fit_all(grey, hypotheses)
     # Of the fitted outlines of each card, the one with the most panel edges found, then
     # the best score; then one outline a card, pages and sheets left out.
     ranked = [(quad, score, panels_found(grey, quad)) for quad, score in fitted
@@ -384,12 +384,36 @@ def _hypotheses(quad: _Array, size: tuple[int, int]) -> list[_Array]:
     return found
 
 
-def _fit(grey: _Array, quad: _Array) -> tuple[_Array, float]:
-    return snap_layout(grey, quad)
+# Snapping looks this far across each line (face pixels), then nearer each time. A hypothesis
+# grown from a small panel (the text box: a quarter of the card's height) can start 60 to 80
+# face pixels off; the first schedule settles most, the wide one those it left short.
+NEAR_REACHES: Final = (28.0, 14.0, 7.0, 3.5)
+WIDE_REACHES: Final = (80.0, 40.0, 20.0, 10.0, 5.0, 2.5)
+
+
+def _fit_all(grey: _Array, hypotheses: list[_Array]) -> list[tuple[_Array, float]]:
+    """Each hypothesis snapped onto the layout: nearby first; those that leave some panel
+    edges unfound, and do not lie on a card another hypothesis found whole, again from the
+    same start with a wider reach, and the better of the two kept (the more panel edges
+    found, then the higher score)."""
+    near = [snap_layout(grey, quad, NEAR_REACHES) for quad in hypotheses]
+    counts = [panels_found(grey, quad) for quad, _ in near]
+    whole = [quad for (quad, score), count in zip(near, counts, strict=True)
+             if count == len(PANEL_EDGES) and score >= LAYOUT_STEP]
+    fitted = []
+    for start, (quad, score), count in zip(hypotheses, near, counts, strict=True):
+        if (count, score >= LAYOUT_STEP) == (len(PANEL_EDGES), True) \
+                or any(_overlap(quad, other) > 0.5 for other in whole):
+            fitted.append((quad, score))
+            continue
+        wide, wide_score = snap_layout(grey, start, WIDE_REACHES)
+        better = (panels_found(grey, wide), wide_score) > (count, score)
+        fitted.append((wide, wide_score) if better else (quad, score))
+    return fitted
 
 
 def snap_layout(grey: _Array, quad: _Array,
-                reaches: tuple[float, ...] = (28.0, 14.0, 7.0, 3.5)) -> tuple[_Array, float]:
+                reaches: tuple[float, ...] = NEAR_REACHES) -> tuple[_Array, float]:
     """``quad`` moved until the face's printed lines fall on the photo's: each point of each
     line (:data:`FACE_LINES`, the one-or-the-other lines left out) looks across itself, up
     to ``reach`` face pixels, for the strongest step the right way, and a perspective map is
