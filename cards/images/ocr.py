@@ -175,8 +175,19 @@ class _Engine:
         self._api.SetVariable("tessedit_char_whitelist", whitelist)
         self._api.SetImage(image)
         text = str(self._api.GetUTF8Text())
+        if not text.strip():
+            # Tesseract's own threshold sometimes leaves a clear line of grey-haloed letters
+            # empty (a photo's collector line); in black and white it reads.
+            self._api.SetImage(_binarised(image))
+            text = str(self._api.GetUTF8Text())
         confidence = max(0, int(self._api.MeanTextConf())) / 100
         return text, confidence
+
+
+def _binarised(image: Image.Image) -> Image.Image:
+    """``image`` in black and white, split half-way (the regions are stretched from ink at
+    0 to paper at 255 first: Otsu's split would thicken bold letters into blots)."""
+    return image.convert("L").point(lambda v: 255 if v > 127 else 0)
 
 
 _local = threading.local()
