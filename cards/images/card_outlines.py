@@ -88,7 +88,7 @@ def find_outlines(photo: Image.Image) -> list[Outline]:
                      pages=True)
     refined = []
     for quad, rank in kept:
-        found, score = divmod(rank, 1000)
+        found, score = int(rank // 1000), rank % 1000
         for _ in range(2):
             if found < len(PANEL_EDGES):
                 quad, found, score = _resized(grey, quad, found, score)
