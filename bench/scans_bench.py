@@ -12,7 +12,8 @@ edit form. Printed are:
   no card's (goal: 100 %, and none);
 * **fields read right**: of the fields a card prints with a value (cards.images.card_fields.
   printed_keys), the share read exactly as printed (text compared with its whitespace
-  collapsed), over every card in the photos (a card not found reads nothing);
+  collapsed), over every card in the photos (a card not found reads nothing), and the
+  fields read right least often ("missed most");
 * **seconds a card**: what the person still does, costed by :data:`WORKFLOW`: a click or a
   tap, a character typed (the edits a wrong value needs, or the whole value when none was
   read), and a look at each value checked.
@@ -104,6 +105,7 @@ class CardScore:
     printed: int
     seconds: float
     misses: list[str]
+    keys: tuple[str, ...] = ()  # the fields the card prints with a value
 
 
 def score_card(card: Mapping[str, Any], read: CardFound | None, workflow: Workflow,
@@ -140,7 +142,26 @@ def score_card(card: Mapping[str, Any], read: CardFound | None, workflow: Workfl
     if read is None:
         clicks += workflow.corner_clicks
     seconds = clicks * CLICK + characters * CHARACTER + looks * LOOK
-    return CardScore(read is not None, right, len(truth), seconds, misses)
+    return CardScore(read is not None, right, len(truth), seconds, misses, tuple(truth))
+
+
+def by_field(scores: Sequence[CardScore]) -> dict[str, tuple[int, int]]:
+    """For each field printed: (read right, printed), over ``scores``."""
+    tally: dict[str, list[int]] = {}
+    for score in scores:
+        for key in score.keys:
+            counts = tally.setdefault(key, [0, 0])
+            counts[0] += key not in score.misses
+            counts[1] += 1
+    return {key: (right, printed) for key, (right, printed) in tally.items()}
+
+
+def worst_fields(scores: Sequence[CardScore], count: int = 6) -> str:
+    """The ``count`` fields read right least often, e.g. "artist 30/42, number 36/42"."""
+    fields = sorted(by_field(scores).items(),
+                    key=lambda item: (item[1][0] / item[1][1], -item[1][1]))
+    return ", ".join(f"{key} {right}/{printed}" for key, (right, printed) in fields[:count]
+                     if right < printed)
 
 
 def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool = False
@@ -200,6 +221,7 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
           f"{len(scores) - light - dark}; {len(photos)} photos made in {made:.0f} s)")
     print(f"scans, phone photos          printed fields read right {right}/{printed} "
           f"({right / printed:.1%})   ({read_seconds / len(scores) * 1000:.0f} ms a card, CPU)")
+    print(f"scans, phone photos          missed most: {worst_fields(scores) or 'none'}")
     before = sum(s.seconds for s in before_scores) / len(before_scores)
     print(f"scans, phone photos          estimated {seconds:.0f} s a card for the person "
           f"({WORKFLOW.name}; {before:.0f} s with {TICK_PER_VALUE.name})")
