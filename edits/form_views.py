@@ -66,7 +66,7 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
-from edits.photo_reading import catalogue_card
+from edits.photo_reading import catalogue_card, known_artists
 from edits.scan_queue import (
     DOUBTFUL,
     queue_done,
@@ -301,7 +301,7 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
         photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    reading = read_image(photo, read_text=ocr_unavailable() is None)
+    reading = read_image(photo, read_text=ocr_unavailable() is None, artists=known_artists())
     if not reading.cards:  # kept as evidence all the same, as it is
         form.scan_token = pending_scan_store(user_id=_uid(request),
                                              renditions=renditions_from_image(photo))
@@ -366,7 +366,7 @@ def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> di
         return {"status": 429, "wait": wait}
     tl, tr, br, bl = points
     reading = read_image(straighten(photo, (tl, tr, br, bl)),
-                         read_text=ocr_unavailable() is None)
+                         read_text=ocr_unavailable() is None, artists=known_artists())
     # The straightened card is the whole image now: read as it is.
     entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
     if entry is None:

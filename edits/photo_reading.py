@@ -24,6 +24,14 @@ def catalogue_card(name: object) -> str | None:
         "id", flat=True).first()
 
 
+def known_artists() -> list[str]:
+    """The artists the catalogue's cards name: an artist read from a photo is matched to
+    them (cards.images.card_fields.known_artist)."""
+    names = Card.objects.exclude(artist__isnull=True).exclude(artist="").values_list(
+        "artist", flat=True)
+    return sorted({name for name in names if name})
+
+
 def card_document(card: CardFound) -> dict[str, Any]:
     """One card of the answer: §13's ``corners``, ``fields``, ``doubtful`` and ``card``."""
     return {

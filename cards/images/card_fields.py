@@ -7,8 +7,9 @@ the bench all turn a :class:`cards.images.ocr.CardReading` into fields here, so 
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from rules.card_facts import SUBTYPES, applicable_keys
@@ -107,10 +108,30 @@ def cross_checked(fields: Mapping[str, object]) -> set[str]:
     return doubtful
 
 
-def reading_fields(reading: CardReading) -> tuple[dict[str, object], list[str]]:
+# An artist read is taken as one the catalogue knows when this similar to it, and clearly
+# more similar than to any other (the Demo set's artists share "Demo Artist ").
+ARTIST_MATCH: Final = 0.85
+ARTIST_MARGIN: Final = 0.08
+
+
+def known_artist(read: str, artists: Sequence[str]) -> str | None:
+    """The one of ``artists`` that ``read`` is (a capital I read as l, "rn" for "m"), or
+    None when none is near enough or two are as near."""
+    scores = sorted(((difflib.SequenceMatcher(None, read, known).ratio(), known)
+                     for known in set(artists)), reverse=True)
+    if not scores or scores[0][0] < ARTIST_MATCH:
+        return None
+    if len(scores) > 1 and scores[0][0] - scores[1][0] < ARTIST_MARGIN:
+        return None
+    return scores[0][1]
+
+
+def reading_fields(reading: CardReading, artists: Sequence[str] = ()
+                   ) -> tuple[dict[str, object], list[str]]:
     """The fields of ``reading`` (every key the read type prints; None where printed but not
     read) and the keys whose reading is doubtful (low confidence, or a value that fails
-    :func:`cross_checked`)."""
+    :func:`cross_checked`). An artist read near one of ``artists`` (those the catalogue
+    knows) is taken as that one, and is doubtful unless read exactly."""
     read = {key: r for key, r in reading.fields().items()}
     card_type = read["type"].value if "type" in read else None
     subtype = read["subtype"].value if "subtype" in read else None
@@ -124,6 +145,14 @@ def reading_fields(reading: CardReading) -> tuple[dict[str, object], list[str]]:
     keys = printed_keys(type_key, subtype if isinstance(subtype, str) else None)
     fields = {key: values.get(key) for key in keys}
     checked = cross_checked(fields)
+    artist = fields.get("artist")
+    if isinstance(artist, str) and artists:
+        known = known_artist(artist, artists)
+        if known is not None and known != artist:
+            fields["artist"] = known
+            checked.add("artist")  # matched, not read: the person looks
+        elif known is None:
+            checked.add("artist")  # an artist the catalogue does not know yet
     doubtful = [key for key in keys if fields[key] is not None
                 and (confidences.get(key, 0.0) < DOUBTFUL_BELOW or key in checked)]
     return fields, doubtful

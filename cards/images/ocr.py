@@ -765,6 +765,26 @@ def _trimmed(region: Image.Image) -> Image.Image:
     return region.crop((left, 0, right, region.height))
 
 
+def _collector_number(line: str, confidence: float) -> Reading[str] | None:
+    """The collector number of the line read ("DEMO · No. 048 · Common"): after "No.", or,
+    blurred, after what it was read as ("Ne", "Me 092", "We. 122"), or a lone three-digit
+    word ("meso te O48"); the last two at half the confidence (doubtful)."""
+    found = re.search(r"\bN[o0]\.?\s*([0-9A-Za-z]+)", line)
+    if found:
+        value = found.group(1)
+        if value == "?":
+            return None
+        return Reading(value.translate(_DIGIT_LOOKALIKES) if value[:1].isdigit() else value,
+                       confidence)
+    blurred = re.search(r"\b[NMWH][eo0]\.?\s+([0-9O@][0-9A-Za-z@]{2})\b", line)
+    words = [blurred.group(1)] if blurred else re.findall(r"\b[0-9O@][0-9O@]{2}\b", line)
+    for word in words:
+        digits = word.replace("@", "0").translate(_DIGIT_LOOKALIKES)
+        if re.fullmatch(r"\d{3}", digits) and sum(c.isdigit() for c in word) >= 2:
+            return Reading(digits, confidence / 2)
+    return None
+
+
 def _read_collector_line(engine: _Engine, card: Image.Image) -> tuple[
     Reading[str] | None, Reading[str] | None, Reading[str] | None,
 ]:
@@ -774,10 +794,7 @@ def _read_collector_line(engine: _Engine, card: Image.Image) -> tuple[
         _trimmed(_crop(card, _COLLECTOR_LEFT, scale=2.5, invert=True)), "line")
     line = clean_line(text)
     number = rarity = artist = None
-    found = re.search(r"\bN[o0]\.?\s*([0-9A-Za-z]+)", line)
-    if found and found.group(1) != "?":
-        number = Reading(found.group(1).translate(_DIGIT_LOOKALIKES)
-                         if found.group(1)[:1].isdigit() else found.group(1), confidence)
+    number = _collector_number(line, confidence)
     words = re.sub(r"[^a-z ]", " ", line.lower()).split()
     if words:
         key, score, _, _ = _find_phrase(words[-2:], _RARITY_WORDS)

@@ -160,3 +160,48 @@ def test_a_dark_faction_shield_under_a_lamp_is_still_the_shield() -> None:
     assert shield is not None
     assert _has_shield(even_light(_lamp_lit(BY_NAME["Baron Kassim Orlov"])), shield)
     assert not _has_shield(even_light(_lamp_lit(BY_NAME["Siege Maul"])), shield)
+
+
+@pytest.mark.parametrize(("line", "number", "sure"), [
+    ("DEMO - No. 034 - Rare", "034", True),
+    ("DEMO · No. ? · Rare", None, True),
+    # Blurred on a binder page: "No." read as "Me", "We.", or lost; doubtful (half as sure).
+    ("DEMO Me 092 Common", "092", False),
+    ("O8MO0 We. 122 - Common", "122", False),
+    ("mete) Me @33 Rare", "033", False),
+    ("meso te O48 Commen", "048", False),
+    ("DEMO Ne. OT? Rare", None, True),
+])
+def test_the_collector_number_is_read_after_no_or_what_a_blur_makes_of_it(
+        line: str, number: str | None, sure: bool) -> None:
+    from cards.images.ocr import _collector_number
+
+    read = _collector_number(line, 0.8)
+    assert (read.value if read else None) == number
+    if read is not None:
+        assert (read.confidence >= 0.6) == sure
+
+
+ARTISTS = ["Demo Artist Ilse Varga", "Demo Artist Mira Ostrand", "Demo Artist Sela Marrow",
+           "Demo Artist Kestrel Vane"]
+
+
+@pytest.mark.parametrize(("read", "known"), [
+    ("Demo Artist lise Varga", "Demo Artist Ilse Varga"),  # I read as l, l as i
+    ("Derno Artist Mira Ostrand", "Demo Artist Mira Ostrand"),  # m read as rn
+    ("Demo Artist Kestre! Vane", "Demo Artist Kestrel Vane"),
+    ("Demo Artist Sela Marrow", "Demo Artist Sela Marrow"),
+    ("Demo Artist Tobin Quill", None),  # an artist the catalogue does not know yet
+    ("Ceres Att bee Qu", None),
+])
+def test_an_artist_read_is_matched_to_one_the_catalogue_knows(read: str, known: str | None
+                                                              ) -> None:
+    from cards.images.card_fields import known_artist
+
+    assert known_artist(read, ARTISTS) == known
+
+
+def test_two_artists_as_near_as_each_other_match_neither() -> None:
+    from cards.images.card_fields import known_artist
+
+    assert known_artist("Ann Lee", ["Ann Lea", "Ann Lec"]) is None
