@@ -30,8 +30,10 @@ from markdown_it import MarkdownIt
 
 from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, show_value
+from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from cards.models import Card, CardSet
 from cards.services import card_provenance
+from edits.card_form import scan_part
 from edits.documents import edit_documents, edits_for_documents
 from edits.errors import EditError
 from edits.models import Edit, Vote
@@ -151,6 +153,7 @@ def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
     competitors = edit_competitors(edit) if edit.is_open else []
     context: dict[str, Any] = {
         "edit": edit, "doc": document, "card": card, "diff": diff,
+        "scan_parts": _scan_parts(edit, diff, now),
         "ballots": [{**b, "created": parse_datetime(b["created"])} for b in document["ballots"]],
         "competing": _side_by_side(edit, competitors, now),
         "refusal": contribution_refusal(user),
@@ -168,6 +171,29 @@ def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
     if problem and "wait" in problem:
         response["Retry-After"] = str(problem["wait"])
     return response
+
+
+CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM
+PART_TITLES = {"name": "Name bar", "type": "Type line", "text": "Text box",
+               "stats": "Stat boxes", "collector": "Collector line"}
+
+
+def _scan_parts(edit: Edit, diff: list[dict[str, Any]], now: dict[str, Any]
+                ) -> list[dict[str, Any]] | None:
+    """The rows of ``diff`` by the part of the card they are printed in, each part with its
+    part of the scan beside it, when the edit's scan is a card (straightened, the card's
+    shape); None otherwise (a photo kept as taken, or no scan)."""
+    scan = getattr(edit, "scan", None)
+    if scan is None or not scan.width or abs(scan.height / scan.width - CARD_ASPECT) > 0.04:
+        return None
+    card_type = edit.changes.get("type", edit.before.get("type", now.get("type")))
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for row in diff:
+        part = scan_part(row["key"], card_type if isinstance(card_type, str) else None)
+        parts.setdefault(part or "", []).append(row)
+    order = [*PART_TITLES, ""]
+    return [{"part": part, "title": PART_TITLES.get(part, "Other"), "rows": parts[part]}
+            for part in order if part in parts]
 
 
 def _vote_counts(user: Any) -> bool | None:

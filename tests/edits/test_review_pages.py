@@ -246,3 +246,32 @@ def test_staff_see_on_the_edit_page_who_voted_from_where_and_others_do_not() -> 
     assert "the editor (address)" in staff_page
     other_page = html_of(client_for(make_user("dave"), "10.0.0.8"), f"/edits/{edit.pk}/")
     assert "who voted, and from where" not in other_page and "does not count" in other_page
+
+
+def _card_png() -> bytes:
+    import io
+
+    from cards.images.face import render_face
+    from tests.edits.makers import card
+
+    buffer = io.BytesIO()
+    render_face(card("tst-lamplighter").as_data()).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_a_scan_backed_edit_shows_each_part_s_values_under_that_part_of_the_scan() -> None:
+    edit = edit_propose(editor=make_user("ada"), card="tst-lamplighter",
+                        changes={"defense": 3, "name": "Lamplighter", "artist": "Ilse Varga"},
+                        source="the attached scan", scan=_card_png())
+    html = html_of(Client(), f"/edits/{edit.pk}/")
+    parts = re.findall(r'<span class="part-title">([^<]+)</span>', html)
+    assert parts == ["Name bar", "Stat boxes", "Collector line"]
+    for part in ("name", "stats", "collector"):
+        assert f'class="region-scan region-scan-{part}"' in html
+    stats = html.split('class="part-title">Stat boxes')[1].split("</tbody>")[0]
+    assert "Defense" in stats and "Artist" not in stats
+
+
+def test_an_edit_without_a_scan_lists_its_values_as_one_table() -> None:
+    html = html_of(Client(), f"/edits/{propose(make_user('ada'), defense=3).pk}/")
+    assert "part-title" not in html and "Defense" in html
