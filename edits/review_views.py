@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import escape
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from markdown_it import MarkdownIt
 
 from accounts.fingerprints import client_fingerprint
@@ -174,6 +174,83 @@ def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
 
 
 CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM
+# One editor's open edits, approved together.
+
+BATCH_SIZE = 30
+
+
+@require_http_methods(["GET", "POST"])
+def editor_batch(request: HttpRequest, username: str) -> HttpResponse:
+    """``/edits/by/<username>/``: the open edits of one editor on one page, each value under
+    its part of the scan; a reviewer approves the ones ticked with one button."""
+    editor = get_object_or_404(User, username=username)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.path)
+        wait = throttle_wait(request, "votes")
+        if wait is not None:
+            return _batch_page(request, editor, status=429, problem={"wait": wait})
+        chosen = {int(v) for v in request.POST.getlist("edit") if v.isdigit() and len(v) < 19}
+        edits = _batch_edits(editor).filter(pk__in=chosen)
+        if not chosen:
+            return _batch_page(request, editor, status=400, problem={
+                "detail": "Tick the edits you checked against their scans, then approve."})
+        approved, refused = [], []
+        for edit in edits:
+            try:
+                edit_vote(edit=edit, voter=request.user, vote=Vote.APPROVE,
+                          note=request.POST.get("note", ""), client=client_fingerprint(request))
+            except EditError as error:
+                refused.append(f"#{edit.pk}: {error.detail}")
+            else:
+                approved.append(edit.pk)
+        if approved:
+            messages.success(request, f"You approved {len(approved)} edit"
+                             f"{'' if len(approved) == 1 else 's'} by {editor.username}.")
+        if refused:
+            return _batch_page(request, editor, status=403 if not approved else 200,
+                               problem={"detail": "; ".join(refused)})
+        return redirect("edits:editor_batch", editor.username)
+    return _batch_page(request, editor)
+
+
+def _batch_edits(editor: Any) -> QuerySet[Edit]:
+    return edits_for_documents(Edit.objects.filter(editor=editor, status=Edit.OPEN)
+                               .order_by("created_at", "id"))
+
+
+def _batch_page(request: HttpRequest, editor: Any, *, status: int = 200,
+                problem: dict[str, Any] | None = None) -> HttpResponse:
+    edits = list(_batch_edits(editor)[:BATCH_SIZE])
+    documents = edit_documents(edits, for_staff=False)
+    names = _card_names(edits)
+    cards = {c.id: c.as_data() for c in Card.objects.filter(id__in=[e.card_slug for e in edits])}
+    voted = set(Vote.objects.filter(edit__in=edits, voter_id=request.user.pk)
+                .values_list("edit_id", flat=True)) if request.user.is_authenticated else set()
+    rows = []
+    for edit, doc in zip(edits, documents, strict=True):
+        now = cards.get(edit.card_slug, {})
+        diff = [{"key": key, "label": FIELD_LABELS.get(key, key),
+                 "number": FIELD_NUMBERS.get(key),
+                 "before": show_value(key, edit.before.get(key))
+                 if edit.kind == Edit.CHANGE else None,
+                 "after": show_value(key, value), "now": None}
+                for key, value in edit.changes.items() if key != "sources"]
+        rows.append({"edit": edit, "doc": doc, "diff": diff,
+                     "scan_parts": _scan_parts(edit, diff, now),
+                     "card_name": names.get(edit.card_slug, edit.card_slug),
+                     "voted": edit.pk in voted})
+    response = render(request, "edits/batch.html", {
+        "editor": editor, "rows": rows, "problem": problem or {},
+        "is_editor": request.user.is_authenticated and request.user.pk == editor.pk,
+        "refusal": contribution_refusal(request.user),
+        "more": _batch_edits(editor).count() - len(edits),
+    }, status=status)
+    if problem and "wait" in problem:
+        response["Retry-After"] = str(problem["wait"])
+    return response
+
+
 PART_TITLES = {"name": "Name bar", "type": "Type line", "text": "Text box",
                "stats": "Stat boxes", "collector": "Collector line"}
 
