@@ -68,7 +68,7 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
-from edits.photo_reading import catalogue_card, known_artists
+from edits.photo_reading import catalogue_card, known_artists, number_taken
 from edits.scan_queue import (
     DOUBTFUL,
     queue_done,
@@ -400,9 +400,13 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     form.scan_token = entry["token"]
     with_all_fields(form)
     found = readings(entry)
+    set_code = str(form.base.get("set", ""))
+    number = found.get("number")
+    if number is not None and number_taken(set_code, number[0], entry["fields"].get("name")):
+        found["number"] = (number[0], DOUBTFUL)  # another card of the set has it
     if form.mode == NEW_CARD and found.get("number") is None:
         # Not read: the set's next number without a card is offered, marked to check alone.
-        offered = _next_missing_number(str(form.base.get("set", "")))
+        offered = _next_missing_number(set_code)
         if offered is not None:
             found["number"] = (offered, DOUBTFUL)
     marked = form.apply_reading(found)

@@ -191,3 +191,19 @@ def test_a_photo_with_no_card_found_shows_no_parts_of_it(ada: Client) -> None:
     upload = SimpleUploadedFile("table.jpg", buffer.getvalue(), "image/jpeg")
     html = ada.post("/edits/scan/", {"set": "TST", "scan": upload}).content.decode()
     assert "No card found" in html and "region-scan" not in html
+
+
+@pytest.mark.parametrize(("name", "number", "doubtful"), [
+    ("Ledger Warden", "1", True),  # #1 is another card of the set: a misread digit?
+    ("Ledger Warden", "98", False),
+    ("Lamplighter", "1", False),  # the card itself
+])
+def test_a_number_read_that_another_card_of_the_set_has_is_ticked_alone(
+        ada: Client, name: str, number: str, doubtful: bool) -> None:
+    fields = {"name": name, "type": "structure", "number": number}
+    session = ada.session
+    session[KEY] = {"set": "TST", "source_kind": "", "entries": [
+        {"token": "", "fields": fields, "doubtful": [], "outline": "", "read": True}]}
+    session.save()
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    assert ('name="confirm_number"' in page) is doubtful
