@@ -40,6 +40,9 @@ CARD_EDIT_VOTER_MIN_AGE_DAYS   account age a vote needs to count, unless the vot
 CARD_EDIT_EXPIRE_DAYS          an open edit expires after this many days without a vote (30)
 CARD_EDIT_TRUSTED_AFTER        applied edits that make an editor trusted: their edits apply at
                                once (default 10)
+CARD_EDIT_TRUSTED_AFTER_CLEAN  fewer applied edits that make a careful editor trusted: none of
+                               their edits rejected, reverted or voted against (default 5; the
+                               same number as CARD_EDIT_TRUSTED_AFTER turns it off)
 CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS  open edits a new account may have at once (default 5)
 CARD_EDIT_VOTER_ADDRESS_CHECK  "address" (default): votes from the editor's client address do
                                not count, and votes from one address count once; "network":
@@ -337,6 +340,9 @@ CARD_EDIT_EXPIRE_DAYS = whole_number(
     "CARD_EDIT_EXPIRE_DAYS", os.environ.get("CARD_EDIT_EXPIRE_DAYS"), 30, minimum=1)
 CARD_EDIT_TRUSTED_AFTER = whole_number(
     "CARD_EDIT_TRUSTED_AFTER", os.environ.get("CARD_EDIT_TRUSTED_AFTER"), 10)
+CARD_EDIT_TRUSTED_AFTER_CLEAN = whole_number(
+    "CARD_EDIT_TRUSTED_AFTER_CLEAN", os.environ.get("CARD_EDIT_TRUSTED_AFTER_CLEAN"), 5,
+    minimum=1)
 CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = whole_number(
     "CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS", os.environ.get("CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS"), 5)
 # Votes from the editor's client address (or network) do not count, and votes from one address

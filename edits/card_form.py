@@ -106,6 +106,23 @@ CHECK_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "stats": ("stats",),
     "collector": ("collector",),
 }
+# The fields of each of CHECK_GROUPS, in the form's order: the part of the card (and of its
+# scan) a field is printed in. A requirement (an event's "Requires economic strength 2") is
+# printed on the type line; a personality's strengths are stat boxes.
+SCAN_PARTS: Final[dict[str, tuple[str, ...]]] = {
+    group: tuple(key for slot in slots for name, keys in REGIONS if name == slot
+                 for key in keys)
+    for group, slots in CHECK_GROUPS.items()
+}
+
+
+def scan_part(key: str, card_type: str | None) -> str | None:
+    """The part of the card ``key`` is printed in (a key of CHECK_GROUPS), or None."""
+    if key.startswith("strength_"):
+        return "stats" if card_type == "personality" else "type"
+    return next((part for part, keys in SCAN_PARTS.items() if key in keys), None)
+
+
 REDRAWN_ON_TYPE: Final = ("costs", "subtype", "details", "stats")
 REDRAWN_ON_SUBTYPE: Final = ("costs", "details", "stats")
 

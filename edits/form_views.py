@@ -31,6 +31,8 @@ from cards.images.locate import Quad, straighten
 from cards.images.ocr import ocr_available
 from cards.images.photo_cards import CardFound, PhotoReading, read_image
 from cards.images.scan import (
+    CARD_HEIGHT_MM,
+    CARD_WIDTH_MM,
     MAX_BYTES,
     RENDITIONS,
     ScanError,
@@ -66,7 +68,7 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
-from edits.photo_reading import catalogue_card
+from edits.photo_reading import catalogue_card, known_artists, number_taken
 from edits.scan_queue import (
     DOUBTFUL,
     queue_done,
@@ -79,6 +81,7 @@ from edits.services import edit_propose
 from sitewide.throttling import throttle_wait
 
 PREVIEW_WIDTH = RENDITIONS["normal"]
+CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM
 # Whether Tesseract is here does not change while the process runs; asking starts an engine.
 ocr_unavailable = functools.cache(ocr_available)
 
@@ -149,6 +152,7 @@ def _page(request: HttpRequest, form: CardForm, *, card_set: CardSet, card: Card
         "ocr_unavailable": ocr_unavailable(),
         "face": _face_data_url(form, card_set),
         "scan_url": _scan_url(request, form.scan_token),
+        "scan_crop_url": _scan_crop_url(request, form.scan_token),
         "proposed_again": again,
         "max_mb": MAX_BYTES // 2**20,
         "unchecked_message": UNCHECKED,
@@ -269,6 +273,7 @@ def scan_read(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form, "card": card, "set": card_set, "regions": form.regions(),
         "ocr_unavailable": ocr_unavailable(), "scan_url": _scan_url(request, form.scan_token),
+        "scan_crop_url": _scan_crop_url(request, form.scan_token),
         "face": _face_data_url(form, card_set) if status == 200 else None,
         "max_mb": MAX_BYTES // 2**20, **found,
     }
@@ -301,7 +306,7 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
         photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    reading = read_image(photo, read_text=ocr_unavailable() is None)
+    reading = read_image(photo, read_text=ocr_unavailable() is None, artists=known_artists())
     if not reading.cards:  # kept as evidence all the same, as it is
         form.scan_token = pending_scan_store(user_id=_uid(request),
                                              renditions=renditions_from_image(photo))
@@ -366,7 +371,7 @@ def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> di
         return {"status": 429, "wait": wait}
     tl, tr, br, bl = points
     reading = read_image(straighten(photo, (tl, tr, br, bl)),
-                         read_text=ocr_unavailable() is None)
+                         read_text=ocr_unavailable() is None, artists=known_artists())
     # The straightened card is the whole image now: read as it is.
     entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
     if entry is None:
@@ -395,9 +400,13 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     form.scan_token = entry["token"]
     with_all_fields(form)
     found = readings(entry)
+    set_code = str(form.base.get("set", ""))
+    number = found.get("number")
+    if number is not None and number_taken(set_code, number[0], entry["fields"].get("name")):
+        found["number"] = (number[0], DOUBTFUL)  # another card of the set has it
     if form.mode == NEW_CARD and found.get("number") is None:
         # Not read: the set's next number without a card is offered, marked to check alone.
-        offered = _next_missing_number(str(form.base.get("set", "")))
+        offered = _next_missing_number(set_code)
         if offered is not None:
             found["number"] = (offered, DOUBTFUL)
     marked = form.apply_reading(found)
@@ -450,6 +459,22 @@ def _uid(request: HttpRequest) -> int:
     """The signed-in user's id (pending scans are kept per user)."""
     assert request.user.pk is not None
     return int(request.user.pk)
+
+
+def _scan_crop_url(request: HttpRequest, token: str) -> str | None:
+    """The large rendition of the scan when it is a card (straightened, the card's shape),
+    for each part of the form to show its part of the card beside it; None for a photo kept
+    as it was taken."""
+    if not token or not request.user.is_authenticated:
+        return None
+    path = pending_scan_path(user_id=_uid(request), token=token, size="large")
+    if path is None:
+        return None
+    with default_storage.open(path) as file, Image.open(file) as image:
+        width, height = image.size  # the header only
+    if abs(height / width - CARD_ASPECT) > 0.03 * CARD_ASPECT:
+        return None
+    return reverse("edits:pending_scan", args=[token, "large"])
 
 
 def _scan_url(request: HttpRequest, token: str) -> str | None:

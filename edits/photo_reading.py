@@ -24,6 +24,25 @@ def catalogue_card(name: object) -> str | None:
         "id", flat=True).first()
 
 
+def known_artists() -> list[str]:
+    """The artists the catalogue's cards name: an artist read from a photo is matched to
+    them (cards.images.card_fields.known_artist)."""
+    names = Card.objects.exclude(artist__isnull=True).exclude(artist="").values_list(
+        "artist", flat=True)
+    return sorted({name for name in names if name})
+
+
+def number_taken(set_code: str, number: object, name: object) -> bool:
+    """Whether another card of the set (by name, case aside) has the collector ``number``
+    read: a misread digit, or the wrong set; the person should look."""
+    if not isinstance(number, str) or not number.strip():
+        return False
+    others = Card.objects.filter(set__code__iexact=set_code, number=number.strip())
+    if isinstance(name, str) and name.strip():
+        others = others.exclude(name__iexact=" ".join(name.split()))
+    return others.exists()
+
+
 def card_document(card: CardFound) -> dict[str, Any]:
     """One card of the answer: §13's ``corners``, ``fields``, ``doubtful`` and ``card``."""
     return {

@@ -1,5 +1,6 @@
 """The review rules of card edits (docs/design.md §13): whose vote counts, when votes apply or
-reject an edit, who is trusted, when an edit expires, how many open edits a new account may have.
+reject an edit, who is trusted (sooner with a clean record), when an edit expires, how many open
+edits a new account may have.
 
 Every rule reads its number from the settings at the moment it is asked (CARD_EDIT_*), so a
 vote's weight is always judged as of now: a voter whose account has come of age counts from
@@ -50,6 +51,9 @@ class ReviewRules:
     trusted_after: int  # applied edits that make an editor trusted
     new_account_open_edits: int  # open edits a new account may have at once
     address_check: str = "address"  # one of ADDRESS_CHECKS
+    # Fewer applied edits that make an editor trusted when reviewers corrected none of
+    # theirs (clean_record); 0: no such shortcut.
+    trusted_after_clean: int = 0
 
 
 def address_check() -> str:
@@ -71,6 +75,7 @@ def review_rules() -> ReviewRules:
         trusted_after=settings.CARD_EDIT_TRUSTED_AFTER,
         new_account_open_edits=settings.CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS,
         address_check=address_check(),
+        trusted_after_clean=getattr(settings, "CARD_EDIT_TRUSTED_AFTER_CLEAN", 0),
     )
 
 
@@ -95,8 +100,22 @@ def is_established(user: Any, applied: int, now: dt.datetime, rules: ReviewRules
 
 
 def is_trusted(user: Any, applied: int, rules: ReviewRules) -> bool:
-    """Staff, or an editor with enough applied edits: their edits apply at once."""
-    return bool(user.is_staff or applied >= rules.trusted_after)
+    """Staff, or an editor with enough applied edits (fewer, CARD_EDIT_TRUSTED_AFTER_CLEAN,
+    with a clean record): their edits apply at once."""
+    if user.is_staff or applied >= rules.trusted_after:
+        return True
+    return bool(rules.trusted_after_clean and applied >= rules.trusted_after_clean
+                and clean_record(user))
+
+
+def clean_record(user: Any) -> bool:
+    """Whether reviewers corrected none of ``user``'s edits: none rejected, none reverted, and
+    no vote against any of them (but those staff voided)."""
+    edits = Edit.objects.filter(editor=user)
+    return not (edits.filter(status=Edit.REJECTED).exists()
+                or edits.filter(reverted_by__status=Edit.APPLIED).exists()
+                or Vote.objects.filter(edit__editor=user, vote=Vote.REJECT,
+                                       voided_at__isnull=True).exists())
 
 
 @dataclass(frozen=True)

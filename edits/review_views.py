@@ -25,13 +25,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import escape
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from markdown_it import MarkdownIt
 
 from accounts.fingerprints import client_fingerprint
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, show_value
+from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from cards.models import Card, CardSet
 from cards.services import card_provenance
+from edits.card_form import scan_part
 from edits.documents import edit_documents, edits_for_documents
 from edits.errors import EditError
 from edits.models import Edit, Vote
@@ -152,6 +154,7 @@ def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
     competitors = edit_competitors(edit) if edit.is_open else []
     context: dict[str, Any] = {
         "edit": edit, "doc": document, "card": card, "diff": diff,
+        "scan_parts": _scan_parts(edit, diff, now),
         "ballots": [{**b, "created": parse_datetime(b["created"])} for b in document["ballots"]],
         "competing": _side_by_side(edit, competitors, now),
         "refusal": contribution_refusal(user),
@@ -169,6 +172,106 @@ def _detail_page(request: HttpRequest, edit: Edit, *, status: int = 200,
     if problem and "wait" in problem:
         response["Retry-After"] = str(problem["wait"])
     return response
+
+
+CARD_ASPECT = CARD_HEIGHT_MM / CARD_WIDTH_MM
+# One editor's open edits, approved together.
+
+BATCH_SIZE = 30
+
+
+@require_http_methods(["GET", "POST"])
+def editor_batch(request: HttpRequest, username: str) -> HttpResponse:
+    """``/edits/by/<username>/``: the open edits of one editor on one page, each value under
+    its part of the scan; a reviewer approves the ones ticked with one button."""
+    editor = get_object_or_404(User, username=username)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.path)
+        wait = throttle_wait(request, "votes")
+        if wait is not None:
+            return _batch_page(request, editor, status=429, problem={"wait": wait})
+        chosen = {int(v) for v in request.POST.getlist("edit") if v.isdigit() and len(v) < 19}
+        edits = _batch_edits(editor).filter(pk__in=chosen)
+        if not chosen:
+            return _batch_page(request, editor, status=400, problem={
+                "detail": "Tick the edits you checked against their scans, then approve."})
+        approved, refused = [], []
+        for edit in edits:
+            try:
+                edit_vote(edit=edit, voter=request.user, vote=Vote.APPROVE,
+                          note=request.POST.get("note", ""), client=client_fingerprint(request))
+            except EditError as error:
+                refused.append(f"#{edit.pk}: {error.detail}")
+            else:
+                approved.append(edit.pk)
+        if approved:
+            messages.success(request, f"You approved {len(approved)} edit"
+                             f"{'' if len(approved) == 1 else 's'} by {editor.username}.")
+        if refused:
+            return _batch_page(request, editor, status=403 if not approved else 200,
+                               problem={"detail": "; ".join(refused)})
+        return redirect("edits:editor_batch", editor.username)
+    return _batch_page(request, editor)
+
+
+def _batch_edits(editor: Any) -> QuerySet[Edit]:
+    return edits_for_documents(Edit.objects.filter(editor=editor, status=Edit.OPEN)
+                               .order_by("created_at", "id"))
+
+
+def _batch_page(request: HttpRequest, editor: Any, *, status: int = 200,
+                problem: dict[str, Any] | None = None) -> HttpResponse:
+    edits = list(_batch_edits(editor)[:BATCH_SIZE])
+    documents = edit_documents(edits, for_staff=False)
+    names = _card_names(edits)
+    cards = {c.id: c.as_data() for c in Card.objects.filter(id__in=[e.card_slug for e in edits])}
+    voted = set(Vote.objects.filter(edit__in=edits, voter_id=request.user.pk)
+                .values_list("edit_id", flat=True)) if request.user.is_authenticated else set()
+    rows = []
+    for edit, doc in zip(edits, documents, strict=True):
+        now = cards.get(edit.card_slug, {})
+        diff = [{"key": key, "label": FIELD_LABELS.get(key, key),
+                 "number": FIELD_NUMBERS.get(key),
+                 "before": show_value(key, edit.before.get(key))
+                 if edit.kind == Edit.CHANGE else None,
+                 "after": show_value(key, value), "now": None}
+                for key, value in edit.changes.items() if key != "sources"]
+        rows.append({"edit": edit, "doc": doc, "diff": diff,
+                     "scan_parts": _scan_parts(edit, diff, now),
+                     "card_name": names.get(edit.card_slug, edit.card_slug),
+                     "voted": edit.pk in voted})
+    response = render(request, "edits/batch.html", {
+        "editor": editor, "rows": rows, "problem": problem or {},
+        "is_editor": request.user.is_authenticated and request.user.pk == editor.pk,
+        "refusal": contribution_refusal(request.user),
+        "more": _batch_edits(editor).count() - len(edits),
+    }, status=status)
+    if problem and "wait" in problem:
+        response["Retry-After"] = str(problem["wait"])
+    return response
+
+
+PART_TITLES = {"name": "Name bar", "type": "Type line", "text": "Text box",
+               "stats": "Stat boxes", "collector": "Collector line"}
+
+
+def _scan_parts(edit: Edit, diff: list[dict[str, Any]], now: dict[str, Any]
+                ) -> list[dict[str, Any]] | None:
+    """The rows of ``diff`` by the part of the card they are printed in, each part with its
+    part of the scan beside it, when the edit's scan is a card (straightened, the card's
+    shape); None otherwise (a photo kept as taken, or no scan)."""
+    scan = getattr(edit, "scan", None)
+    if scan is None or not scan.width or abs(scan.height / scan.width - CARD_ASPECT) > 0.04:
+        return None
+    card_type = edit.changes.get("type", edit.before.get("type", now.get("type")))
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for row in diff:
+        part = scan_part(row["key"], card_type if isinstance(card_type, str) else None)
+        parts.setdefault(part or "", []).append(row)
+    order = [*PART_TITLES, ""]
+    return [{"part": part, "title": PART_TITLES.get(part, "Other"), "rows": parts[part]}
+            for part in order if part in parts]
 
 
 def _vote_counts(user: Any) -> bool | None:

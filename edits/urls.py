@@ -12,6 +12,7 @@ urlpatterns = [
     path("sets/<str:code>/add/", form_views.add_card, name="add"),
     path("edits/", review_views.edit_list, name="list"),
     path("edits/mine/", review_views.my_edits, name="mine"),
+    path("edits/by/<str:username>/", review_views.editor_batch, name="editor_batch"),
     path("edits/revert-editor/", review_views.revert_editor, name="revert_editor"),
     path("edits/guide/", review_views.guide, name="guide"),
     path("edits/face/", form_views.face_preview, name="face"),

@@ -7,7 +7,8 @@ Pure Python (OpenCV, numpy; no Django). :func:`find_outlines`:
    in brightness), closed by a small dilation.
 2. Candidates: every closed curve whose convex hull is a quadrilateral with corners near right
    angles: the card's outline where it shows, else its body, its art panel or its text box
-   (on a binder page, a card's outline runs into the pocket seams; its panels do not).
+   (on a binder page, a card's outline runs into the pocket seams; its panels do not). Its
+   sides are moved onto their edges in the full-size photo.
 3. Hypotheses: each candidate is taken in turn as each part of the face it has the
    proportions of (:data:`KNOWN_BOXES`), which gives the card around it.
 4. Snapping: the Demo faces (cards.images.face) print the same panels at the same places.
@@ -15,13 +16,16 @@ Pure Python (OpenCV, numpy; no Django). :func:`find_outlines`:
    brightness the face has there (parchment on the dark body: brighter into a panel, darker
    out of it), and a perspective map is fitted to where they found it (RANSAC), nearer each
    time (:func:`snap_layout`). Steps are averaged with their sign along each line, so a
-   table's grain or a border's texture cancels out.
+   table's grain or a border's texture cancels out. A fit that leaves panel edges unfound is
+   tried again from its start with a wider first reach (:data:`WIDER_REACHES`).
 5. Judging: an outline is a card's when all nine panel edges (:data:`PANEL_EDGES`) step where
-   it puts them; with one or two missing it is kept as *doubtful* (the person places its
-   corners); with more it is dropped. Of the outlines of one card the best is kept; an outline
-   holding two or more cards is a page. Where the card's own edge shows against the table,
-   the sides are moved onto it (a fraction of a pixel), and the cards are put in reading
-   order: rows from the top, left to right in a row.
+   it puts them; with one or two missing it is first fitted again from itself a few per cent
+   larger and smaller (:data:`RESIZES`), and if still short kept as *doubtful* (the person
+   places its corners); with more it is dropped. Of the outlines of one card the best is
+   kept; an outline holding two or more cards is a page. Where the card's own edge shows
+   against the table, each side is moved onto it (a fraction of a pixel; a side that would
+   move further than a few pixels has found another edge, a pocket's seam, and stays), and
+   the cards are put in reading order: rows from the top, left to right in a row.
 
 A card not laid out as the Demo faces are is not found here: :mod:`cards.images.locate`
 then falls back to finding one card by its contrast with a plain background.
@@ -67,9 +71,13 @@ def find_outlines(photo: Image.Image) -> list[Outline]:
     # The layout is scored on the full-size photo: on a binder page a card is ~200 pixels
     # wide in the small copy, too few for its printed lines.
     grey = cv2.cvtColor(cv2.GaussianBlur(rgb, (3, 3), 0), cv2.COLOR_RGB2GRAY).astype(np.float32)
+    # A candidate's sides, placed on the small copy, moved onto its edges at full size: a
+    # card grown from its text box multiplies the box's error by four.
+    reach = max(4, round(2 / scale))
     hypotheses = [grown for quad in _candidates(small)
-                  for grown in _hypotheses(quad / scale, (width, height))]
-    fitted = [_fit(grey, quad) for quad in hypotheses]
+                  for grown in _hypotheses(np.array(_refine(grey, _as_quad(quad / scale), reach)),
+                                           (width, height))]
+    fitted = _fit_all(grey, hypotheses)
     # Of the fitted outlines of each card, the one with the most panel edges found, then
     # the best score; then one outline a card, pages and sheets left out.
     ranked = [(quad, score, panels_found(grey, quad)) for quad, score in fitted
@@ -80,7 +88,10 @@ def find_outlines(photo: Image.Image) -> list[Outline]:
                      pages=True)
     refined = []
     for quad, rank in kept:
-        found, score = divmod(rank, 1000)
+        found, score = int(rank // 1000), rank % 1000
+        for _ in range(2):
+            if found < len(PANEL_EDGES):
+                quad, found, score = _resized(grey, quad, found, score)
         if found < len(PANEL_EDGES):
             why = "some of its printed panels were not found: check its corners"
         elif score < LAYOUT_STEP:
@@ -384,12 +395,75 @@ def _hypotheses(quad: _Array, size: tuple[int, int]) -> list[_Array]:
     return found
 
 
-def _fit(grey: _Array, quad: _Array) -> tuple[_Array, float]:
-    return snap_layout(grey, quad)
+# Snapping looks this far across each line (face pixels), then nearer each time. A hypothesis
+# grown from a small panel (the text box: a quarter of the card's height) can start 60 to 80
+# face pixels off: the near schedule settles most; those it leaves short are tried again
+# from the same start with a wider first reach (too wide a reach can catch the next panel's
+# edge instead, so each is tried in turn).
+NEAR_REACHES: Final = (28.0, 14.0, 7.0, 3.5)
+WIDER_REACHES: Final = ((40.0, 20.0, 10.0, 5.0, 2.5), (80.0, 40.0, 20.0, 10.0, 5.0, 2.5))
+
+
+def _fit_all(grey: _Array, hypotheses: list[_Array]) -> list[tuple[_Array, float]]:
+    """Each hypothesis snapped onto the layout: nearby first; those that leave some panel
+    edges unfound, and do not lie on a card another hypothesis found whole, again from the
+    same start with each of :data:`WIDER_REACHES` until one finds them all, and the best
+    kept (the more panel edges found, then the higher score)."""
+    near = [snap_layout(grey, quad, NEAR_REACHES) for quad in hypotheses]
+    counts = [panels_found(grey, quad) for quad, _ in near]
+    whole = [quad for (quad, score), count in zip(near, counts, strict=True)
+             if _whole(count, score)]
+    fitted = []
+    for start, (quad, score), count in zip(hypotheses, near, counts, strict=True):
+        if not _whole(count, score) and not any(_overlap(quad, other) > 0.5
+                                                for other in whole):
+            for reaches in WIDER_REACHES:
+                wider, wider_score = snap_layout(grey, start, reaches)
+                wider_count = panels_found(grey, wider)
+                if (wider_count, wider_score) > (count, score):
+                    quad, score, count = wider, wider_score, wider_count
+                if _whole(count, score):
+                    break
+        fitted.append((quad, score))
+    return fitted
+
+
+def _whole(found: int, score: float) -> bool:
+    """Whether a fit found every panel edge, its lines stepping as a card's do."""
+    return found == len(PANEL_EDGES) and score >= LAYOUT_STEP
+
+
+# A fit that leaves some panel edges unfound is often the card a few per cent too wide or
+# too tall (its sides locked on the next edge out: a pocket's seam, the page's): it is
+# snapped again from itself resized by these factors, across and along the card.
+RESIZES: Final = tuple((across, along) for across in (0.97, 1.0, 1.03)
+                       for along in (0.97, 1.0, 1.03) if (across, along) != (1.0, 1.0))
+
+
+def _resized(grey: _Array, quad: _Array, found: int, score: float
+             ) -> tuple[_Array, int, float]:
+    """The best of ``quad`` and its fits from :data:`RESIZES` (the more panel edges found,
+    then the higher score): the outline, its panel edges found and its score."""
+    best = (found, score, quad)
+    centre = quad.mean(axis=0)
+    across = quad[1] - quad[0] + quad[2] - quad[3]
+    across /= np.linalg.norm(across)
+    along = np.array([-across[1], across[0]])
+    offsets = quad - centre
+    for factor_across, factor_along in RESIZES:
+        start = centre + np.outer(offsets @ across * factor_across, across) \
+            + np.outer(offsets @ along * factor_along, along)
+        fitted, fitted_score = snap_layout(grey, start)
+        if not _card_shaped(fitted):
+            continue
+        candidate = (panels_found(grey, fitted), fitted_score, fitted)
+        if candidate[:2] > best[:2]:
+            best = candidate
+    return best[2], best[0], best[1]
 
 
 def snap_layout(grey: _Array, quad: _Array,
-                reaches: tuple[float, ...] = (28.0, 14.0, 7.0, 3.5)) -> tuple[_Array, float]:
+                reaches: tuple[float, ...] = NEAR_REACHES) -> tuple[_Array, float]:
     """``quad`` moved until the face's printed lines fall on the photo's: each point of each
     line (:data:`FACE_LINES`, the one-or-the-other lines left out) looks across itself, up
     to ``reach`` face pixels, for the strongest step the right way, and a perspective map is
@@ -498,16 +572,26 @@ def _refine(grey: _Array, quad: Quad, reach: int) -> Quad:
                     shift = 0.5 * (left - right) / denominator
             offset = offsets[1:-1][j] + 0.5 + shift
             points.append(base[row] + offset * normal)
-        if len(points) < 12:
-            return quad
-        lines.append(line_through(np.array(points)))
+        side = (a, direction)
+        if len(points) >= 12:
+            fitted = line_through(np.array(points))
+            if _moved_along(side, fitted, float(np.linalg.norm(b - a))) <= reach:
+                side = fitted
+        # Else the side jumped to another edge (a pocket's seam, a panel): the layout's
+        # side is kept.
+        lines.append(side)
     refined = [intersect(lines[i - 1], lines[i]) for i in range(4)]
     tl, tr, br, bl = ((float(p[0]), float(p[1])) for p in refined)
-    moved = max(float(np.hypot(p[0] - q[0], p[1] - q[1])) for p, q in zip(
-        (tl, tr, br, bl), quad, strict=True))
-    if moved > 2.5 * reach:
-        return quad  # the sides jumped to another edge: keep the outline found
     return (tl, tr, br, bl)
+
+
+def _moved_along(side: tuple[_Array, _Array], fitted: tuple[_Array, _Array],
+                 length: float) -> float:
+    """How far ``fitted`` lies from ``side`` (a point, a unit direction) at the side's two
+    ends, ``length`` apart, at most."""
+    (a, direction), (p, d) = side, fitted
+    normal = np.array([-d[1], d[0]])
+    return max(abs(float(np.dot(end - p, normal))) for end in (a, a + length * direction))
 
 
 def line_through(points: _Array) -> tuple[_Array, _Array]:

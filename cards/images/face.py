@@ -107,6 +107,8 @@ QUOTE_INK: Final[RGB] = (72, 62, 50)
 QUOTE_RULE: Final[RGB] = (176, 156, 120)
 PARCHMENT_TOP: Final[RGB] = (249, 243, 226)
 PARCHMENT_BOTTOM: Final[RGB] = (229, 214, 178)
+TEXT_PARCHMENT_TOP: Final[RGB] = (250, 246, 236)  # the text box's, lighter
+TEXT_PARCHMENT_BOTTOM: Final[RGB] = (238, 228, 204)
 GEM_COLOURS: Final[Mapping[str, RGB]] = {
     "economic": (226, 178, 46),
     "religious": (40, 92, 184),
@@ -1283,7 +1285,7 @@ def _text_height(lines: list[list[Word]], size: int) -> float:
 def _draw_text_box(
     canvas: Image.Image, draw: ImageDraw.ImageDraw, data: _CardView, box: Box
 ) -> None:
-    _panel(canvas, box, top=(250, 246, 236), bottom=(238, 228, 204), radius=6)
+    _panel(canvas, box, top=TEXT_PARCHMENT_TOP, bottom=TEXT_PARCHMENT_BOTTOM, radius=6)
     left, top, right, bottom = box
     pad_x, pad_y = TEXT_PAD
     inner: Box = (left + pad_x, top + pad_y, right - pad_x, bottom - pad_y)

@@ -36,6 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+import cv2
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
@@ -175,8 +176,19 @@ class _Engine:
         self._api.SetVariable("tessedit_char_whitelist", whitelist)
         self._api.SetImage(image)
         text = str(self._api.GetUTF8Text())
+        if not text.strip():
+            # Tesseract's own threshold sometimes leaves a clear line of grey-haloed letters
+            # empty (a photo's collector line); in black and white it reads.
+            self._api.SetImage(_binarised(image))
+            text = str(self._api.GetUTF8Text())
         confidence = max(0, int(self._api.MeanTextConf())) / 100
         return text, confidence
+
+
+def _binarised(image: Image.Image) -> Image.Image:
+    """``image`` in black and white, split half-way (the regions are stretched from ink at
+    0 to paper at 255 first: Otsu's split would thicken bold letters into blots)."""
+    return image.convert("L").point(lambda v: 255 if v > 127 else 0)
 
 
 _local = threading.local()
@@ -228,7 +240,8 @@ def read_card(image: Image.Image) -> CardReading:
     card = image.convert("RGB")
     if card.size != SIZE:
         card = card.resize(SIZE, Image.Resampling.LANCZOS)
-    pixels = np.asarray(card, dtype=np.float64)
+    pixels = even_light(np.asarray(card, dtype=np.float64))
+    card = Image.fromarray(pixels.astype(np.uint8))
 
     name, unique, gem_numbers = _read_name_bar(engine, card, pixels)
     type_line, detail, card_type, subtype, faction = _read_type_bar(engine, card, pixels)
@@ -243,6 +256,78 @@ def read_card(image: Image.Image) -> CardReading:
         subtype=subtype, faction=faction, unique=unique, abilities=abilities,
         quotation=quotation, numbers=numbers, number=number, rarity=rarity, artist=artist,
     )
+
+
+# The parchment panels (name bar, type bar, text box) and the colours face.py paints each of
+# them, from its top to its bottom: the light on the card is measured on them.
+_PAPER: Final = (
+    (face.NAME_BAR, face.PARCHMENT_TOP, face.PARCHMENT_BOTTOM),
+    (face.TYPE_BAR, face.PARCHMENT_TOP, face.PARCHMENT_BOTTOM),
+    (face.TEXT_BOX, face.TEXT_PARCHMENT_TOP, face.TEXT_PARCHMENT_BOTTOM),
+)
+_PAPER_TILE: Final = 16  # face pixels: a tile's brightest tenth is paper, not ink
+# A card whose panels are not parchment where the Demo faces print them (another layout, a
+# blank) is left as it is: the light fitted would be its printing.
+_LIGHT_RANGE: Final = (0.35, 1.6)
+_LIGHT_RESIDUAL: Final = 0.08
+
+
+def _paper_tiles() -> tuple[_Array, _Array]:
+    """The centres (x, y) of the tiles over the parchment panels, inside their outlines and
+    clear of the gems and the faction shield, and each tile's painted colour."""
+    centres, colours = [], []
+    tile = _PAPER_TILE
+    for (left, top, right, bottom), upper, lower in _PAPER:
+        if bottom - top < 100:  # a bar: its right end holds the gems or the shield
+            right = min(right, face.WIDTH * 0.62)
+        for y in np.arange(top + 8 + tile / 2, bottom - 8 - tile / 2 + 1, tile):
+            share = (y - top) / (bottom - top)
+            colour = [a + (b - a) * share for a, b in zip(upper, lower, strict=True)]
+            for x in np.arange(left + 10 + tile / 2, right - 10 - tile / 2 + 1, tile):
+                centres.append((x, y))
+                colours.append(colour)
+    return np.array(centres), np.array(colours)
+
+
+def even_light(pixels: _Array) -> _Array:
+    """``pixels`` (an upright card, face.py's size) with the light evened out: a phone's
+    lamp to one side, its warm tint and a soft shadow. The paper of the parchment panels is
+    compared with the colours face.py paints them, a smooth surface (a quadratic in x and y,
+    each channel) is fitted to the ratio, strays dropped, and the card divided by it. A
+    card without parchment where the Demo faces have it is returned as it is."""
+    centres, painted = _paper_tiles()
+    half = _PAPER_TILE // 2
+    offsets = np.arange(-half, half)
+    rows = (np.round(centres[:, 1]).astype(int)[:, None, None] + offsets[None, :, None])
+    columns = (np.round(centres[:, 0]).astype(int)[:, None, None] + offsets[None, None, :])
+    tiles = pixels[rows, columns].reshape(len(centres), -1, 3)  # N x tile pixels x RGB
+    measured = np.percentile(tiles, 90, axis=1)
+    ratio = measured / painted
+    u = centres[:, 0] / face.WIDTH - 0.5
+    v = centres[:, 1] / face.HEIGHT - 0.5
+    design = np.column_stack([np.ones_like(u), u, v, u * u, u * v, v * v])
+    keep = np.ones(len(u), dtype=bool)
+    coefficients = np.zeros((6, 3))
+    for _ in range(3):
+        coefficients = np.linalg.lstsq(design[keep], ratio[keep], rcond=None)[0]
+        residual = np.abs(design @ coefficients - ratio).max(axis=1)
+        keep = residual <= max(0.03, 2.5 * float(np.median(residual[keep])))
+    if float(np.median(residual[keep])) > _LIGHT_RESIDUAL or keep.mean() < 0.5:
+        return pixels
+    # The surface is smooth: computed on a grid an eighth the size, then scaled up.
+    height, width = pixels.shape[:2]
+    ys, xs = np.mgrid[0:height // 8, 0:width // 8]
+    # Beyond the panels (the border, the footer) the light is held at the panels' edge: a
+    # quadratic carried further can swing far off.
+    gu = np.clip((xs + 0.5) / (width // 8) - 0.5, u.min(), u.max())
+    gv = np.clip((ys + 0.5) / (height // 8) - 0.5, v.min(), v.max())
+    grid = np.stack([np.ones_like(gu), gu, gv, gu * gu, gu * gv, gv * gv], axis=-1)
+    light = cv2.resize((grid @ coefficients).astype(np.float32), (width, height),
+                       interpolation=cv2.INTER_LINEAR).astype(np.float64)
+    if light.min() < _LIGHT_RANGE[0] or light.max() > _LIGHT_RANGE[1]:
+        return pixels
+    evened: _Array = np.clip(pixels / light, 0, 255)
+    return evened
 
 
 def _crop(card: Image.Image, box: Box, scale: float = 2.0, invert: bool = False) -> Image.Image:
@@ -290,6 +375,10 @@ def _ring(centre: tuple[float, float], radius: float, count: int = 36) -> list[t
 
 # --- name bar: unique mark, gems, name ---------------------------------------------------------
 
+# The parchment's colour half-way down a bar (face.py paints it as a gradient).
+_BAR_PAPER: Final = np.add(face.PARCHMENT_TOP, face.PARCHMENT_BOTTOM) / 2
+
+
 # The gem rows a name bar can have (face._gems): none (wanderers), one generic gem
 # (structures), three costs (personalities, items), three costs and a requirement diamond.
 _GEM_ROWS: Final[tuple[tuple[str, ...], ...]] = (
@@ -313,6 +402,11 @@ def _is_gem(pixels: _Array, centre: tuple[float, float], size: float, shape: str
         ]
     else:
         points = _ring(centre, size / 2 - 1.5)
+        # Or its fill: a ring inside the rim all far from the parchment's colour (a gold
+        # gem's rim, lit by a lamp, is not dark all round).
+        fill = _samples(pixels, _ring(centre, size / 2 - 6))
+        if float(np.mean(np.sqrt(((fill - _BAR_PAPER) ** 2).sum(axis=1)) > 70)) >= 0.9:
+            return True
     return float(np.mean(_luma(_samples(pixels, points)) < 150)) >= 0.75
 
 
@@ -390,7 +484,10 @@ def _number_image(
     left, top, right, bottom = (round(v) for v in box)
     luma = _luma(pixels[top:bottom, left:right])
     if light:
-        digit = luma > max(200.0, float(np.percentile(luma, 99)) - 25)
+        # Half-way between the gem (the box's median) and the digit's white: a fixed level
+        # broke a white digit on a gem a lamp left dim into thin pieces.
+        ground = float(np.median(luma))
+        digit = luma > max(ground + 40, (ground + float(np.percentile(luma, 99))) / 2)
     else:
         digit = luma < min(110.0, float(np.percentile(luma, 1)) + 60)
     if round_:
@@ -400,6 +497,9 @@ def _number_image(
     mask = Image.fromarray(np.where(digit, 0, 255).astype(np.uint8)).filter(
         ImageFilter.MedianFilter(3))  # specks of noise would widen the number's box
     ink = np.asarray(mask) < 128
+    if round_:
+        ink = _central(ink)
+        mask = Image.fromarray(np.where(ink, 0, 255).astype(np.uint8))
     if ink.sum() < 12:
         return None
     ys, xs = np.nonzero(ink)
@@ -407,6 +507,17 @@ def _number_image(
     scale = NUMBER_HEIGHT / image.height
     return image.resize((max(1, round(image.width * scale)), NUMBER_HEIGHT),
                         Image.Resampling.LANCZOS)
+
+
+def _central(ink: np.ndarray[Any, np.dtype[np.bool_]]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Of the ink in a gem's box, the strokes that reach its middle third: a digit is
+    centred, the gem's shine (a bright arc near its rim) is not."""
+    count, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    h, w = ink.shape
+    middle = labels[h // 3:h - h // 3, w // 3:w - w // 3]
+    kept = [label for label in range(1, count) if (middle == label).any()]
+    central: np.ndarray[Any, np.dtype[np.bool_]] = np.isin(labels, kept)
+    return central
 
 
 def _read_numbers(
@@ -434,12 +545,13 @@ _TYPE_WORDS: Final = {title.lower(): key for key, title in face.TYPE_TITLES.item
 
 
 def _has_shield(pixels: _Array, shield: Box) -> bool:
-    """The faction shield is dark or strongly coloured over most of its box; text is not."""
+    """The faction shield covers half its box or more with colours far from the parchment
+    (on the Demo faces 46 % to 57 %); the end of a long type line, at most a few per cent.
+    (Luminance and saturation thresholds missed a dark purple shield under a lamp.)"""
     region = pixels[round(shield[1]) + 6:round(shield[3]) - 6,
                     round(shield[0]) + 6:round(shield[2]) - 6]
-    luma = _luma(region)
-    saturation = region.max(axis=2) - region.min(axis=2)
-    return float(np.mean((luma < 150) | (saturation > 90))) > 0.4
+    far = np.sqrt(((region - _BAR_PAPER) ** 2).sum(axis=2)) > 60
+    return float(np.mean(far)) > 0.25
 
 
 def _similar(a: str, b: str) -> float:
@@ -510,7 +622,7 @@ def _rule_row(pixels: _Array, box: Box) -> int | None:
     darker = sides.mean(axis=1) - centre.mean(axis=1)
     even = centre.std(axis=1) < 18
     blank_sides = sides.std(axis=1) < 14
-    candidates = np.flatnonzero((darker > 18) & even & blank_sides)
+    candidates = np.flatnonzero((darker > 10) & even & blank_sides)  # blurred: faint
     if candidates.size == 0:
         return None
     best = candidates[np.argmax(darker[candidates])]
@@ -553,9 +665,19 @@ def _read_text_box(
     for part, kind in zip(parts, kinds, strict=True):
         text, confidence = engine.read(_crop(card, part, scale=TEXT_SCALE), "block")
         cleaned = clean_block(text)
+        if kind == "quotation":
+            cleaned = pronoun_i(cleaned)
         if cleaned:
             found[kind] = Reading(cleaned, confidence)
     return found.get("abilities"), found.get("quotation")
+
+
+def pronoun_i(prose: str) -> str:
+    """A quotation's "I" put back where Tesseract read the italic capital as "|" or "l" (a
+    word of its own before a lower-case word), or as "1" opening a sentence ("1 walked
+    here", "a contract. | always collect"; "paid 1 coin" stays)."""
+    prose = re.sub(r"(?:^|(?<= ))[|l](?= [a-z'])", "I", prose)
+    return re.sub(r"(?:^|(?<=[.!?] ))1(?= [a-z'])", "I", prose)
 
 
 # --- stat boxes ---------------------------------------------------------------------------------
@@ -643,6 +765,26 @@ def _trimmed(region: Image.Image) -> Image.Image:
     return region.crop((left, 0, right, region.height))
 
 
+def _collector_number(line: str, confidence: float) -> Reading[str] | None:
+    """The collector number of the line read ("DEMO · No. 048 · Common"): after "No.", or,
+    blurred, after what it was read as ("Ne", "Me 092", "We. 122"), or a lone three-digit
+    word ("meso te O48"); the last two at half the confidence (doubtful)."""
+    found = re.search(r"\bN[o0]\.?\s*([0-9A-Za-z]+)", line)
+    if found:
+        value = found.group(1)
+        if value == "?":
+            return None
+        return Reading(value.translate(_DIGIT_LOOKALIKES) if value[:1].isdigit() else value,
+                       confidence)
+    blurred = re.search(r"\b[NMWH][eo0]\.?\s+([0-9O@][0-9A-Za-z@]{2})\b", line)
+    words = [blurred.group(1)] if blurred else re.findall(r"\b[0-9O@][0-9O@]{2}\b", line)
+    for word in words:
+        digits = word.replace("@", "0").translate(_DIGIT_LOOKALIKES)
+        if re.fullmatch(r"\d{3}", digits) and sum(c.isdigit() for c in word) >= 2:
+            return Reading(digits, confidence / 2)
+    return None
+
+
 def _read_collector_line(engine: _Engine, card: Image.Image) -> tuple[
     Reading[str] | None, Reading[str] | None, Reading[str] | None,
 ]:
@@ -652,10 +794,7 @@ def _read_collector_line(engine: _Engine, card: Image.Image) -> tuple[
         _trimmed(_crop(card, _COLLECTOR_LEFT, scale=2.5, invert=True)), "line")
     line = clean_line(text)
     number = rarity = artist = None
-    found = re.search(r"\bN[o0]\.?\s*([0-9A-Za-z]+)", line)
-    if found and found.group(1) != "?":
-        number = Reading(found.group(1).translate(_DIGIT_LOOKALIKES)
-                         if found.group(1)[:1].isdigit() else found.group(1), confidence)
+    number = _collector_number(line, confidence)
     words = re.sub(r"[^a-z ]", " ", line.lower()).split()
     if words:
         key, score, _, _ = _find_phrase(words[-2:], _RARITY_WORDS)

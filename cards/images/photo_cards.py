@@ -10,6 +10,7 @@ read (:mod:`cards.images.card_fields`) and the doubtful keys. Nothing is stored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -41,13 +42,17 @@ class PhotoReading:
     warnings: list[str]
 
 
-def read_photo(data: bytes, *, read_text: bool = True) -> PhotoReading:
-    """Check ``data`` and read every card in it (see the module's docstring)."""
+def read_photo(data: bytes, *, read_text: bool = True, artists: Sequence[str] = ()
+               ) -> PhotoReading:
+    """Check ``data`` and read every card in it (see the module's docstring); an artist
+    read is matched to ``artists``, those the catalogue knows
+    (:func:`cards.images.card_fields.reading_fields`)."""
     photo = check_scan(data).image
-    return read_image(photo, read_text=read_text)
+    return read_image(photo, read_text=read_text, artists=artists)
 
 
-def read_image(photo: Image.Image, *, read_text: bool = True) -> PhotoReading:
+def read_image(photo: Image.Image, *, read_text: bool = True, artists: Sequence[str] = ()
+               ) -> PhotoReading:
     """:func:`read_photo` on an image already checked and decoded."""
     located = locate_cards(photo)
     warnings = list(located.warnings)
@@ -63,7 +68,7 @@ def read_image(photo: Image.Image, *, read_text: bool = True) -> PhotoReading:
             unavailable = str(exc)
             cards.append(CardFound(card.corners, card.image, doubtful_outline=card.doubtful))
             continue
-        fields, doubtful = reading_fields(reading)
+        fields, doubtful = reading_fields(reading, artists)
         cards.append(CardFound(card.corners, card.image, fields, doubtful, reading,
                                card.doubtful))
     if unavailable:

@@ -122,7 +122,8 @@ def test_no_card_edit_page_has_a_serious_violation(page: Page, site: str, settin
     urls = ["/cards/wof-amena-huur/improve/", "/sets/wof/add/?number=3", "/edits/",
             "/edits/?status=all&set=WOF", "/edits/mine/", f"/edits/{open_edit.pk}/",
             f"/edits/{applied.pk}/", "/cards/wof-acormis-winters/history/", "/edits/guide/",
-            "/cards/wof-acormis-winters/", "/sets/wof/", f"/decks/{deck.pk}/", "/"]
+            "/cards/wof-acormis-winters/", "/sets/wof/", f"/decks/{deck.pk}/", "/",
+            "/edits/by/bob/"]  # one editor's open edits, as another reviewer sees them
     found = {}
     for url in urls:
         page.goto(f"{site}{url}")

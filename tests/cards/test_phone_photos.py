@@ -85,3 +85,14 @@ def test_a_card_read_right_costs_a_tick_per_region_not_per_value() -> None:
     assert now.seconds < before.seconds - len(truth)  # a click saved on most values
     doubtful = CardFound(corners, Image.new("RGB", (1, 1)), dict(truth), ["name"])
     assert score_card(card, doubtful, WORKFLOW, 1 / 9).seconds > now.seconds  # ticked alone
+
+
+def test_the_bench_counts_each_field_read_right_and_names_the_worst() -> None:
+    from bench.scans_bench import CardScore, by_field, worst_fields
+
+    scores = [CardScore(True, 2, 3, 0.0, ["artist"], ("name", "number", "artist")),
+              CardScore(True, 1, 3, 0.0, ["artist", "number"], ("name", "number", "artist")),
+              CardScore(False, 0, 1, 0.0, ["name"], ("name",))]
+    assert by_field(scores) == {"name": (2, 3), "number": (1, 2), "artist": (0, 2)}
+    assert worst_fields(scores) == "artist 0/2, number 1/2, name 2/3"
+    assert worst_fields(scores[:0]) == ""

@@ -267,7 +267,10 @@ def test_the_detail_line_is_split_into_race_gender_and_profession() -> None:
         "race": ("Troll", 0.9), "gender": ("Male", 0.9)}
     assert detail_readings("Race ? · Male · Profession ?", 1.0, "personality") == {
         "gender": ("Male", 0.9)}
-    assert detail_readings("Human Male Priest", 1.0, "personality") == {}
+    # The dots lost: the gender word parts the race from the profession.
+    assert detail_readings("Human Male Priest", 1.0, "personality") == {
+        "race": ("Human", 0.9), "gender": ("Male", 0.9), "profession": ("Priest", 0.9)}
+    assert detail_readings("Human Priest", 1.0, "personality") == {}
     assert detail_readings("Requires religious strength 3", 1.0, "invocation") == {}
 
 

@@ -156,6 +156,39 @@ def test_a_trusted_editors_edit_applies_at_once_and_is_still_listed(settings: An
     assert Edit.objects.filter(editor=ada, status=Edit.APPLIED).count() == 2
 
 
+def _applied(editor: Any, changes: dict[str, Any], voters: tuple[str, str]) -> Edit:
+    edit = propose(editor, changes=changes)
+    for voter in voters:
+        edit = edit_vote(edit=edit, voter=make_user(voter), vote="approve")
+    return edit
+
+
+@pytest.mark.parametrize(("against", "trusted"), [
+    (False, True),  # reviewers corrected nothing: trusted after 2 applied edits, not 10
+    (True, False),  # a reviewer voted against another of the editor's edits: the usual 10
+])
+def test_a_careful_editor_is_trusted_after_fewer_applied_edits(
+        settings: Any, against: bool, trusted: bool) -> None:
+    settings.CARD_EDIT_TRUSTED_AFTER_CLEAN = 2
+    ada = make_user("ada")
+    if against:
+        doubted = propose(ada, card="tst-lamplighter", changes={"offense": 9})
+        edit_vote(edit=doubted, voter=make_user("nit"), vote="reject", note="it prints 2")
+    assert _applied(ada, {"defense": 4}, ("bob", "cy")).status == Edit.APPLIED
+    assert _applied(ada, {"offense": 2}, ("dee", "eve")).status == Edit.APPLIED
+    third = propose(ada, card="tst-lamplighter", changes={"defense": 3})
+    assert (third.status == Edit.APPLIED) is trusted
+
+
+def test_a_rejected_edit_keeps_an_editor_from_the_shortcut(settings: Any) -> None:
+    settings.CARD_EDIT_TRUSTED_AFTER_CLEAN = 1
+    ada = make_user("ada")
+    rejected = propose(ada, card="tst-lamplighter", changes={"defense": 9})
+    edit_reject(edit=rejected, user=make_user("mod", staff=True), note="it prints 3")
+    assert _applied(ada, {"defense": 4}, ("bob", "cy")).status == Edit.APPLIED
+    assert propose(ada, changes={"offense": 2}).status == Edit.OPEN
+
+
 def test_staff_edits_apply_at_once() -> None:
     edit = propose(make_user("mod", staff=True))
     assert edit.status == Edit.APPLIED

@@ -267,3 +267,63 @@ def test_staff_see_on_the_edit_page_who_voted_from_where_and_others_do_not() -> 
     assert "the editor (address)" in staff_page
     other_page = html_of(client_for(make_user("dave"), "10.0.0.8"), f"/edits/{edit.pk}/")
     assert "who voted, and from where" not in other_page and "does not count" in other_page
+
+
+def _card_png() -> bytes:
+    import io
+
+    from cards.images.face import render_face
+    from tests.edits.makers import card
+
+    buffer = io.BytesIO()
+    render_face(card("tst-lamplighter").as_data()).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_a_scan_backed_edit_shows_each_part_s_values_under_that_part_of_the_scan() -> None:
+    edit = edit_propose(editor=make_user("ada"), card="tst-lamplighter",
+                        changes={"defense": 3, "name": "Lamplighter", "artist": "Ilse Varga"},
+                        source="the attached scan", scan=_card_png())
+    html = html_of(Client(), f"/edits/{edit.pk}/")
+    parts = re.findall(r'<span class="part-title">([^<]+)</span>', html)
+    assert parts == ["Name bar", "Stat boxes", "Collector line"]
+    for part in ("name", "stats", "collector"):
+        assert f'class="region-scan region-scan-{part}"' in html
+    stats = html.split('class="part-title">Stat boxes')[1].split("</tbody>")[0]
+    assert "Defense" in stats and "Artist" not in stats
+
+
+def test_an_edit_without_a_scan_lists_its_values_as_one_table() -> None:
+    html = html_of(Client(), f"/edits/{propose(make_user('ada'), defense=3).pk}/")
+    assert "part-title" not in html and "Defense" in html
+
+
+def test_a_reviewer_approves_a_batch_of_one_editor_s_cards_from_one_page() -> None:
+    ada = make_user("ada")
+    first = edit_propose(editor=ada, card="tst-lamplighter", changes={"defense": 3},
+                         source="the attached scan", scan=_card_png())
+    second = propose(ada, defense=4)
+    other = propose(make_user("cy"), "tst-lamplighter", vitality=2)
+    bob = client_for(make_user("bob"))
+    page = html_of(bob, "/edits/by/ada/")
+    assert f'name="edit" value="{first.pk}"' in page and f'value="{second.pk}"' in page
+    assert f'value="{other.pk}"' not in page  # another editor's
+    assert 'class="region-scan region-scan-stats"' in page  # the scan-backed one, by part
+    answer = bob.post("/edits/by/ada/", {"edit": [str(first.pk), str(second.pk)],
+                                         "note": "matches the scans"})
+    assert answer.status_code == 302
+    assert set(Vote.objects.filter(voter__username="bob").values_list("edit_id", flat=True)) \
+        == {first.pk, second.pk}
+    assert "You have voted on this edit" in html_of(bob, "/edits/by/ada/")
+
+
+def test_the_batch_page_refuses_an_empty_batch_and_the_editor_s_own_votes() -> None:
+    ada = make_user("ada")
+    edit = propose(ada, defense=4)
+    bob = client_for(make_user("bob"))
+    assert bob.post("/edits/by/ada/", {}).status_code == 400
+    own = client_for(ada)
+    assert 'name="edit"' not in html_of(own, "/edits/by/ada/")
+    answer = own.post("/edits/by/ada/", {"edit": [str(edit.pk)]})
+    assert answer.status_code == 403 and not Vote.objects.exists()
+    assert Client().post("/edits/by/ada/", {"edit": [str(edit.pk)]}).status_code == 302

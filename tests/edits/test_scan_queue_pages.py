@@ -149,3 +149,61 @@ def test_the_next_missing_number_of_the_set_is_offered_when_none_is_read(ada: Cl
     html = ada.post("/edits/scan/", {"set": "TST", "scan": upload}).content.decode()
     assert 'id="f-number" name="number" value="3"' in html
     assert 'name="confirm_number"' in html  # offered, not read: ticked alone
+
+
+def test_the_bench_counts_the_ticks_the_form_asks_for_a_card_read(ada: Client) -> None:
+    from bench.scans_bench import form_ticks
+    from cards.images.photo_cards import CardFound
+
+    # An event: its requirement (economic strength) is checked with the type line, not as
+    # a stat box.
+    printed = {"name": "Market Day", "type": "event", "subtype": "general", "unique": False,
+               "cost_economic": 1, "cost_religious": 0, "cost_political": 0,
+               "strength_economic": 2, "abilities": "Collect 3 economic influence.",
+               "quotation": "Fresh bread.", "number": "3", "rarity": "common",
+               "artist": "Ilse Varga"}
+    fields = {**printed, "cost_religious": 8}  # one value read wrong: corrected, not ticked
+    doubtful = ["cost_political", "artist"]  # each ticked alone
+    session = ada.session
+    session[KEY] = {"set": "TST", "source_kind": "", "entries": [
+        {"token": "", "fields": fields, "doubtful": doubtful, "outline": "", "read": True}]}
+    session.save()
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    groups = len(re.findall(r'name="checked_', page))
+    alone = len(re.findall(r'name="confirm_', page))
+    read = CardFound(((0.0, 0.0),) * 4, Image.new("RGB", (1, 1)), fields, doubtful)  # type: ignore[arg-type]
+    assert (groups, alone) == (4, 2)  # name bar, type line, text box, collector line
+    assert form_ticks({**printed, "set": "TST"}, read) == groups + alone
+
+
+def test_each_part_of_the_form_shows_its_part_of_the_scan(ada: Client) -> None:
+    html = read_photo_into_form(ada)
+    token = ada.session[KEY]["entries"][0]["token"]
+    for part in ("name", "type", "text", "stats", "collector"):
+        assert f'class="region-scan region-scan-{part}"' in html
+    assert f"/edits/scan/{token}/large.webp" in html
+    assert html.count('class="printed printed-') == html.count(" with-scan")
+
+
+def test_a_photo_with_no_card_found_shows_no_parts_of_it(ada: Client) -> None:
+    buffer = io.BytesIO()
+    Image.new("RGB", (900, 1200), (222, 190, 140)).save(buffer, "JPEG")
+    upload = SimpleUploadedFile("table.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/edits/scan/", {"set": "TST", "scan": upload}).content.decode()
+    assert "No card found" in html and "region-scan" not in html
+
+
+@pytest.mark.parametrize(("name", "number", "doubtful"), [
+    ("Ledger Warden", "1", True),  # #1 is another card of the set: a misread digit?
+    ("Ledger Warden", "98", False),
+    ("Lamplighter", "1", False),  # the card itself
+])
+def test_a_number_read_that_another_card_of_the_set_has_is_ticked_alone(
+        ada: Client, name: str, number: str, doubtful: bool) -> None:
+    fields = {"name": name, "type": "structure", "number": number}
+    session = ada.session
+    session[KEY] = {"set": "TST", "source_kind": "", "entries": [
+        {"token": "", "fields": fields, "doubtful": [], "outline": "", "read": True}]}
+    session.save()
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    assert ('name="confirm_number"' in page) is doubtful

@@ -86,3 +86,24 @@ def test_scans_stores_nothing(settings: Any, tmp_path: Any) -> None:
     client_for(make_user("ada")).post("/api/scans/", {"image": jpeg(photo)})
     assert not any(tmp_path.rglob("*.*"))
     assert not Edit.objects.exists() and not EditScan.objects.exists()
+
+
+def test_scans_matches_artists_read_to_those_the_catalogue_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cards.images.photo_cards import PhotoReading
+    from edits.api import views
+
+    named = card("tst-lamplighter")
+    named.artist = "Ilse Varga"
+    named.save(update_fields=["artist"])
+    seen: dict[str, Any] = {}
+
+    def read_photo(data: bytes, **options: Any) -> PhotoReading:
+        seen.update(options)
+        return PhotoReading((10, 10), [], ["no card found in the photo"])
+
+    monkeypatch.setattr(views, "read_photo", read_photo)
+    answer = client_for(make_user("ada")).post(
+        "/api/scans/", {"image": jpeg(Image.new("RGB", (90, 120), (222, 190, 140)))})
+    assert answer.status_code == 200
+    assert "Ilse Varga" in seen["artists"] and "" not in seen["artists"]

@@ -13,7 +13,7 @@ from tests.security.test_deploy_settings import manage
 
 SHOW = ("from django.conf import settings as s; import json; "
         "print(json.dumps([s.CARD_EDIT_APPROVALS, s.CARD_EDIT_VOTER_MIN_AGE_DAYS, "
-        "s.CARD_EDIT_EXPIRE_DAYS, s.CARD_EDIT_TRUSTED_AFTER, "
+        "s.CARD_EDIT_EXPIRE_DAYS, s.CARD_EDIT_TRUSTED_AFTER, s.CARD_EDIT_TRUSTED_AFTER_CLEAN, "
         "s.CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS, "
         "s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['votes']]))")
 
@@ -32,11 +32,11 @@ def test_a_number_that_cannot_be_read_stops_the_start(value: str) -> None:
 def test_the_defaults_and_the_environment_reach_the_settings() -> None:
     done = manage("shell", "-v", "0", "-c", SHOW)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == [2, 7, 30, 10, 5, "240/hour"]
+    assert json.loads(done.stdout.splitlines()[-1]) == [2, 7, 30, 10, 5, 5, "240/hour"]
     done = manage("shell", "-v", "0", "-c", SHOW, CARD_EDIT_APPROVALS="3",
                   CARD_EDIT_VOTER_MIN_AGE_DAYS="0", DJANGO_THROTTLE_RATES="votes=10/minute")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1]) == [3, 0, 30, 10, 5, "10/minute"]
+    assert json.loads(done.stdout.splitlines()[-1]) == [3, 0, 30, 10, 5, 5, "10/minute"]
 
 
 @pytest.mark.parametrize("value, expected", [
