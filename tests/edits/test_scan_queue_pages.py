@@ -171,7 +171,7 @@ def test_the_bench_counts_the_ticks_the_form_asks_for_a_card_read(ada: Client) -
     page = ada.get("/sets/tst/add/?queue=1").content.decode()
     groups = len(re.findall(r'name="checked_', page))
     alone = len(re.findall(r'name="confirm_', page))
-    read = CardFound(((0.0, 0.0),) * 4, Image.new("RGB", (1, 1)), fields, doubtful)  # type: ignore[arg-type]
+    read = CardFound(((0.0, 0.0),) * 4, Image.new("RGB", (1, 1)), fields, doubtful)
     assert (groups, alone) == (4, 2)  # name bar, type line, text box, collector line
     assert form_ticks({**printed, "set": "TST"}, read) == groups + alone
 
