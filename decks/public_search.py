@@ -9,6 +9,7 @@ or by words of its name; a deck matches when it holds any card so named.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -59,6 +60,13 @@ def deck_search_from(params: Mapping[str, str]) -> DeckSearch:
     for key in ("name", "card"):
         if len(values[key]) > LIMIT:
             raise DeckSearchError(key, f"“{key}” may be at most {LIMIT} characters long.")
+        for ch in values[key]:
+            # No database column holds these (PostgreSQL refuses a NUL outright).
+            category = unicodedata.category(ch)
+            if category == "Cs" or category == "Cc":
+                raise DeckSearchError(
+                    key, f"“{key}” may not hold the character U+{ord(ch):04X}: use "
+                    "printable text.")
     faction = values["faction"].lower()
     if faction and faction not in FACTIONS:
         raise DeckSearchError(

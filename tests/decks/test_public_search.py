@@ -52,6 +52,8 @@ def test_public_decks_are_found_by_name_faction_and_card(client: Client, query: 
     ("card=cathedral+wardn", "card", "Did you mean “Cathedral Warden”?"),
     ("card=a", "card", "More than 12 cards are named like “a”"),
     ("name=" + "x" * 201, "name", "“name” may be at most 200 characters long."),
+    ("name=ab%00c", "name", "“name” may not hold the character U+0000"),  # PostgreSQL: 500
+    ("card=x%07y", "card", "“card” may not hold the character U+0007"),
 ])
 def test_a_search_that_cannot_run_is_a_problem_naming_the_parameter(
         client: Client, query: str, field: str, says: str) -> None:
