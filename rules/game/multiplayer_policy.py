@@ -96,7 +96,7 @@ class SeatPolicy:
                           actions[-1])
         hosting = table.hosting
         if hosting is not None and hosting.origin == seat:
-            # The attacker's own assignments, in the defender's state.
+            # The attacker's own assignments and modifications, in the defender's state.
             host = table.seats[hosting.host]
             return attack_choice(host, actions) if self.name == "greedy" \
                 else self.solo(host, actions)
@@ -137,7 +137,13 @@ class SeatPolicy:
 def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:
     """An attacking lord's assignment of his troops in the defender's state ``host``: the
     fixed rule the wanderers follow (combat.wild_choice: the wall filled with the weakest,
-    then each attacker where its margin is best)."""
+    then each attacker where its margin is best); in the modification step, Fear on the
+    player's strongest engaged troop as the wanderers' rule, nothing else."""
+    fight = host.combat
+    if fight is not None and fight.step == "modify":
+        target = combat.fear_target(host)
+        return next((a for a in actions if a.kind == "fear" and a.target == target),
+                    actions[-1])
     choice = combat.wild_choice(host)
     for action in actions:  # the offered action itself (seats.play finds it by identity)
         if action == choice:

@@ -207,16 +207,11 @@ class Table:
                 if event["type"] == "wanderers_attack" and self.hosting is not None \
                         and self.hosting.kind == "attack":
                     text = text.replace("The wanderers attack", "The attackers come")
-                who = seat
-                if event["type"] == "action" and event["action"]["kind"] in _ASSIGNMENTS:
-                    # An attacker's assignment in the defender's state is his own decision.
-                    who = state.owner[event["action"]["card"]]
+                # (an attacker's decision in the defender's state is told as his own)
+                who = event.get("seat", seat)
                 if text:
                     self.story.append((self.round, who, text))
             self.seen[seat] = len(events)
-
-
-_ASSIGNMENTS: Final = ("separate", "joint")
 
 
 def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:
@@ -375,13 +370,17 @@ def to_move(table: Table) -> int:
 
 def _origin_asked(table: Table) -> bool:
     """Whether the combat of the hosting asks its origin now: an attacking lord making his
-    troops' assignments ("the attacker makes assignments first, then the sides alternate")."""
+    troops' assignments ("the attacker makes assignments first, then the sides alternate"),
+    or at his turn of the modification step's rotation."""
     hosting = table.hosting
     if hosting is None:
         return False
     fight = table.seats[hosting.host].combat
-    return fight is not None and fight.asks_wild and fight.step == "assign" \
-        and fight.turn == combat.WILD
+    if fight is None or not fight.asks_wild:
+        return False
+    if fight.step == "modify":
+        return fight.modifiers[fight.modifier] == hosting.origin
+    return fight.step == "assign" and fight.turn == combat.WILD
 
 
 def deciding_state(table: Table, seat: int) -> GameState:
@@ -1167,6 +1166,11 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         fight = host.combat
         if kind == "attack" and fight is not None:
             fight.asks_wild = True  # the attacking lord assigns his own troops
+            # "Starting with the attacking player and rotating left each player can use one
+            # ability or event" (the attacker first: combat._modifies_wild reads it there).
+            n = len(table.seats)
+            fight.modifiers = [seat for seat in ((origin_seat + k) % n for k in range(n))
+                               if seat not in table.out]
         hosting.fight = fight
     engine._advance(host)
 

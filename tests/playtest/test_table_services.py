@@ -276,3 +276,31 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     # The defender's cards named with his seat (both decks may hold the same card).
     seat = seat_name(defender, game.seat_names())
     assert all(f"{seat}'s " in row["text"] for row in context["menu"]["actions"])
+
+
+def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> None:
+    # "Starting with the attacking player and rotating left each player can use one ability
+    # or event": the player's attack asks him first in the modification step.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    chooser = SeatPolicy("greedy", 7)
+    for _ in range(4000):
+        table = played.table
+        hosting = table.hosting
+        fight = None if hosting is None else table.seats[hosting.host].combat
+        if hosting is not None and hosting.origin == PLAYER and fight is not None \
+                and fight.step == "modify" and seats.to_move(table) == PLAYER:
+            break
+        legal = played.legal()
+        assert legal, "the game ended before the player's attack came to its modification"
+        attack = next((a for a in legal if a.kind == "attack"), None)
+        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
+    else:
+        raise AssertionError("the player's attack never came to its modification step")
+    context = game_context(view)
+    assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["modify"]
+    actions = context["menu"]["actions"]
+    assert actions[-1]["kind"] == "done"
+    assert fight.modifiers[0] == PLAYER

@@ -175,6 +175,72 @@ def test_the_attacker_makes_his_troops_assignments_first() -> None:
     assert any(group[0] == combat.WILD and chosen.card in group[2:] for group in fight.groups)
 
 
+def _attack_at_modification(t: Table) -> tuple[int, int, combat.Combat]:
+    """(attacker, defender, the combat) of the first attack between greedy seats, played to
+    its modification step."""
+    def there(t: Table) -> bool:
+        hosting = t.hosting
+        fight = None if hosting is None else t.seats[hosting.host].combat
+        return hosting is not None and hosting.kind == "attack" and fight is not None \
+            and fight.step == "modify"
+    play_until(t, there)
+    assert t.hosting is not None
+    fight = t.seats[t.hosting.host].combat
+    assert fight is not None
+    return t.hosting.origin, t.hosting.host, fight
+
+
+def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> None:
+    # "Starting with the attacking player and rotating left each player can use one ability
+    # or event which immediately modifies the combat until no player wishes to further
+    # modify the combat": the attacker plays a battle event on his own troop, paid from his
+    # own pool and hand; the third seat has nothing that modifies another's combat and is
+    # passed over; the defender, then the attacker again, until all pass in a row.
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    assert fight.modifiers == [attacker, (attacker + 1) % 3, (attacker + 2) % 3]
+    assert seats.to_move(t) == attacker
+    mine = t.seats[attacker]
+    event = place(mine, "Flanking Charge", "hand")
+    mine.mover().personal[:] = [5, 5, 5]
+    t.seats[defender].pending = None
+    plays = [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event]
+    assert plays and all(a.target in fight.wild for a in plays)
+    troop = plays[0].target
+    assert seats.apply(t, plays[0]).ok
+    while t.window is not None:  # nobody answers it here
+        assert seats.apply(t, Action("decline")).ok
+    assert fight.bonus_off[troop] == 2
+    assert mine.where[event] == "personality_discard"
+    assert sum(mine.mover().personal) < 15
+    assert seats.to_move(t) == defender and fight.step == "modify"
+    assert seats.apply(t, Action("done")).ok
+    assert seats.to_move(t) == attacker and fight.step == "modify"  # he may answer it
+    assert seats.apply(t, Action("done")).ok
+    assert fight.step != "modify"  # every seat passed in a row
+
+
+def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> None:
+    t = table(VETERANS, VETERANS, seed=2)
+    attacker, defender, fight = _attack_at_modification(t)
+    mine = t.seats[attacker]
+    event = place(mine, "Hold the Line", "hand")
+    mine.mover().personal[:] = [5, 5, 5]
+    t.seats[defender].pending = None
+    play = next(a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event)
+    assert seats.apply(t, play).ok
+    assert fight.hold_wild and not fight.hold_line
+
+
+def test_an_ai_attacker_frightens_by_the_wanderers_fixed_rule() -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_modification(t)
+    actions = seats.legal_actions(t)
+    choice = SeatPolicy("greedy", 1)(t, attacker, actions)
+    target = combat.fear_target(t.seats[defender])
+    assert choice.kind == "done" or (choice.kind == "fear" and choice.target == target)
+
+
 def test_an_ai_attacker_assigns_by_the_wanderers_fixed_rule() -> None:
     t = table(VETERANS, FAITHFUL)
     attacker, defender, _ = _attack_at_assignments(t)
