@@ -136,6 +136,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         "log": view.log, "log_missing": view.log_missing, "hints": None,
         "card_names": CardNames(facts), "focused": focused, "decision": played.decisions,
         "actions_taken": len(view.game.actions), "at_table": True,
+        "can_surrender": played.playing,
     }
     if view.cached:  # read, not changed: back to the cache (no other request held it)
         table_done(view.game, played)

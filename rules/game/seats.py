@@ -631,6 +631,38 @@ def apply(table: Table, action: Action) -> Result:
     return Result(True)
 
 
+def surrender(table: Table, seat: int) -> Result:
+    """"A player may surrender at any time": ``seat`` is out as a player whose stronghold is
+    destroyed (his cards go to the discard piles; his tokens and counters stay), whatever is
+    going on; an action of his held for answers is dropped, an attack he declares or that is
+    declared on him is called off, a combat of his ends where it stands; the last player
+    left wins. Not a legal action: no policy weighs it, a person asks for it."""
+    if table.outcome:
+        return Result(False, "The game is over.")
+    if not 0 <= seat < len(table.seats) or seat in table.out:
+        return Result(False, f"Seat {seat + 1} is not in the game.")
+    held: reactions.Window | None = None
+    window = table.window
+    if window is not None:
+        if window.seat == seat:
+            table.window = None
+        elif seat in window.asked:
+            window.asked.remove(seat)
+            if not window.asked:  # nobody else may answer: carried out once he is gone
+                table.window, held = None, window
+    declaring = table.declaring
+    if declaring is not None and seat in (declaring.seat, declaring.target):
+        table.declaring = None
+        table.tell(declaring.seat, "calls the attack off.")
+    table.seats[seat].outcome = SURRENDERED
+    _knockouts(table)
+    if held is not None and not table.outcome and held.seat not in table.out:
+        _perform(table, held.seat, held.action)
+    _settle(table)
+    table.flush()
+    return Result(True)
+
+
 def _carry_out(table: Table, seat: int, action: Action) -> None:
     """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now
     (no Result made: compiled, a dataclass's __init__ runs as interpreted Python, and play()
@@ -819,7 +851,9 @@ def _settle(table: Table) -> None:
         if stage == "maintenance":
             if to_move(table) >= 0:
                 return
-            table.stage, table.turn, table.passes = "action", table.lead, 0
+            # (from the lead player, or the first to his left still in: he may have
+            # surrendered this round)
+            table.stage, table.turn, table.passes = "action", table.active()[0], 0
             table.tell(-1, "Action and Development Phase.")
             continue
         if stage == "action":
@@ -1079,19 +1113,23 @@ def _knockouts(table: Table) -> None:
     # last player left wins only after a knock-out, which is then seen below.)
     fallen = False
     for state in table.seats:
-        if state.outcome == "stronghold":
+        if state.outcome == "stronghold" or state.outcome == SURRENDERED:
             fallen = True
             break
     if not fallen:
         return
     for seat, state in enumerate(table.seats):
-        if state.outcome != "stronghold" or seat in table.out:
+        if state.outcome not in ("stronghold", SURRENDERED) or seat in table.out:
             continue
         if table.hosting is not None and seat in (table.hosting.host, table.hosting.origin):
             _finish_hosting(table)
-        how = "attack" if table.stage == "military" else "wanderers"
+        if state.outcome == SURRENDERED:
+            how = SURRENDERED
+            table.tell(seat, "surrenders and is out of the game.")
+        else:
+            how = "attack" if table.stage == "military" else "wanderers"
+            table.tell(seat, f"is knocked out: the stronghold is destroyed ({how}).")
         table.out[seat] = (table.round, how)
-        table.tell(seat, f"is knocked out: the stronghold is destroyed ({how}).")
         # "All cards of a player whose stronghold has been destroyed go to the discard piles
         # and are removed from play while their influence tokens and counters remain."
         state.combat = None
@@ -1118,6 +1156,10 @@ def _knockouts(table: Table) -> None:
     if len(active) == 1 and not table.outcome:
         # "All other players' strongholds are destroyed."
         _end(table, "victory", active[0])
+
+
+# A seat's outcome (and how it went out) when its player surrenders (surrender).
+SURRENDERED: Final = "surrendered"
 
 
 # --- combats between seats -----------------------------------------------------------------

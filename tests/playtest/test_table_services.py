@@ -20,10 +20,11 @@ from playtest.services import (
     playtest_apply,
     playtest_auto,
     playtest_start_from,
+    playtest_surrender,
     playtest_undo,
 )
 from playtest.table import COMBAT_STEPS
-from playtest.table_play import PLAYER, TableSource, action_text, seat_name
+from playtest.table_play import PLAYER, TableSource, action_text, seat_line, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
@@ -304,3 +305,40 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
     actions = context["menu"]["actions"]
     assert actions[-1]["kind"] == "done"
     assert fight.modifiers[0] == PLAYER
+
+
+def test_a_player_surrenders_at_any_time_and_the_ai_seats_play_on() -> None:
+    # At a table of three the two AI seats play the game out once the player is out.
+    game = new_game(seed=5, n=2)
+    game, move = playtest_surrender(game=game, decision=game.decisions)
+    played = game_view(game).played
+    assert played is not None
+    table = played.table
+    assert table.out[PLAYER][1] == seats.SURRENDERED
+    assert table.outcome, (table.round, table.stage, seats.to_move(table), table.decisions)
+    assert table.winner in (1, 2)
+    assert move.texts == ["Surrender"]
+    assert stored(game).actions == [{"kind": "surrender", "card": -1, "target": -1,
+                                     "option": ""}]
+
+
+def test_surrender_is_refused_once_the_player_is_out() -> None:
+    game = new_game(seed=5, n=2)
+    game, _ = playtest_surrender(game=game, decision=game.decisions)
+    with pytest.raises(Refused) as refused:
+        playtest_surrender(game=stored(game), decision=game.decisions)
+    assert refused.value.code == "game_over"
+
+
+@pytest.mark.parametrize(("seat", "text", "line"), [
+    (0, "Discard Hall of Whispers from your hand.",
+     "You: Discard Hall of Whispers from your hand."),
+    (2, "Discard Hall of Whispers from your hand.",
+     "Seat 3 (Mosfin Senate): Discard Hall of Whispers from his hand."),
+    (1, "Declare a hunt against your wanderer row.",
+     "Seat 2 (Mosfin Blades): Declare a hunt against his wanderer row."),
+    (1, "attacks seat 1 with Sellsword.", "Seat 2 (Mosfin Blades): attacks you with Sellsword."),
+], ids=["yours", "an-opponents-hand", "an-opponents-row", "names-the-player"])
+def test_a_story_line_is_worded_from_the_players_seat(seat: int, text: str, line: str) -> None:
+    names = ["Kalim Faithful", "Mosfin Blades", "Mosfin Senate"]
+    assert seat_line(seat, text, names) == line

@@ -15,7 +15,7 @@ from rules.game.config import GameConfig
 from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
-from rules.game.state import GameState
+from rules.game.state import Combat, GameState
 from tests.rules.game.engine_helpers import catalogue, own, place, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
@@ -175,7 +175,7 @@ def test_the_attacker_makes_his_troops_assignments_first() -> None:
     assert any(group[0] == combat.WILD and chosen.card in group[2:] for group in fight.groups)
 
 
-def _attack_at_modification(t: Table) -> tuple[int, int, combat.Combat]:
+def _attack_at_modification(t: Table) -> tuple[int, int, Combat]:
     """(attacker, defender, the combat) of the first attack between greedy seats, played to
     its modification step."""
     def there(t: Table) -> bool:
@@ -465,6 +465,55 @@ def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> 
     assert out.mover().personal == tokens
     play_until(t, lambda t: t.round == 3)
     assert t.outcome or 2 not in t.active()
+
+
+def test_a_player_may_surrender_at_any_time_and_is_out_as_if_his_stronghold_fell() -> None:
+    # "A player may surrender at any time. All cards of a player whose stronghold has been
+    # destroyed go to the discard piles ... while their influence tokens and counters remain."
+    t = table(VETERANS, FAITHFUL, BLADES)
+    play_until(t, lambda t: t.stage == "action" and t.round == 2)
+    quitter = seats.to_move(t)
+    state = t.seats[quitter]
+    tokens = list(state.mover().personal)
+    assert seats.surrender(t, quitter).ok
+    assert t.out[quitter] == (2, seats.SURRENDERED) and not t.outcome
+    assert not any(state.mover().zones[z] for z in ("private", "defensive", "hand"))
+    assert state.mover().personal == tokens
+    assert seats.to_move(t) not in (quitter, -1)  # the cycle goes on without him
+    assert not seats.surrender(t, quitter).ok  # once out, out
+    play_until(t, lambda t: t.round == 3)
+
+
+def test_when_the_lead_player_surrenders_the_action_cycle_starts_at_his_left() -> None:
+    t = table(FAITHFUL, BLADES, SENATE, seed=5, target=15)
+    assert t.stage == "maintenance"
+    lead = t.lead
+    assert seats.surrender(t, lead).ok
+    play_until(t, lambda t: t.stage == "action")
+    assert seats.to_move(t) == t.active()[0] != lead
+
+
+def test_a_player_who_surrenders_in_the_middle_of_an_attack_ends_it_and_the_last_wins(
+        ) -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_assignments(t)
+    assert seats.surrender(t, defender).ok
+    assert t.hosting is None
+    assert t.outcome == "victory" and t.winner == attacker
+    assert not seats.surrender(t, attacker).ok  # the game is over
+
+
+def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playing() -> None:
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    sent = list(fight.wild)
+    assert seats.surrender(t, attacker).ok
+    assert t.hosting is None and t.seats[defender].combat is None and not t.outcome
+    assert all(t.seats[attacker].where[troop] not in ("defensive", "private")
+               for troop in sent)
+    start = t.round
+    play_until(t, lambda t: t.round == start + 1)
+    assert attacker not in t.active()
 
 
 def test_the_last_player_standing_wins() -> None:
