@@ -128,8 +128,8 @@ def options(state: GameState) -> list[Action]:
         return [*sends, Action("done")] if sends else []
     if step == "assign":
         if c.turn != PLAYER:
-            # An attacking lord's own assignments (Combat.asks_wild); the wanderers' are
-            # automatic (step_automatic).
+            # An attacking lord's own assignments, or the wanderers' controller's
+            # (Combat.asks_wild); else the wanderers' fixed rule (step_automatic).
             return _assign_options(state, WILD, _engaged(c)) if c.asks_wild else []
         engaged = _engaged(c)  # (its keys: every card in an attack)
         found = _assign_options(state, PLAYER, engaged)
@@ -269,7 +269,7 @@ def apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "send", card=action.card, paid=action.option == "pay")
     elif kind in ("separate", "joint"):
-        side = c.turn  # the player's, or an attacking lord's (Combat.asks_wild)
+        side = c.turn  # the player's, or the wild side's controller's (Combat.asks_wild)
         _assign(state, side, action)
         _pass_turn(state, side)
     elif kind == "berserk":
@@ -818,6 +818,11 @@ def _modify_options(state: GameState, side: int) -> list[Action]:
             found.append(Action("use", instance, option=ability.option))
         elif effect.kind == "troop_offense":
             found += [Action("use", instance, t, ability.option) for t in mine]
+    # Battle events reach a lord's own troops ("target troop of yours"), never the wanderers
+    # a player controls.
+    lords = [t for t in mine if state.card(t).type != "wanderer"]
+    if not lords:
+        return found
     strongest = max((state.card(t).strength[0] for t in mine), default=-1)
     seen: set[str] = set()
     for card in me.hand:
@@ -885,8 +890,8 @@ def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int
 
 
 def _wild_modifies(state: GameState) -> None:
-    """A wanderer with Fear frightens the player's strongest attacker (an attacking lord
-    chooses his own modifications: Combat.asks_wild)."""
+    """A wanderer with Fear frightens the player's strongest attacker (a lord attacking, or
+    the wanderers' controller at a table, chooses his own modifications: Combat.asks_wild)."""
     c = _combat(state)
     if c.feared[WILD] >= 0 or c.asks_wild:
         return

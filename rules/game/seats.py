@@ -352,8 +352,11 @@ def to_move(table: Table) -> int:
         return table.window.asked[0]
     if table.declaring is not None:
         return table.declaring.seat
+    elsewhere = _asked_elsewhere(table)
+    if elsewhere is not None:
+        return combat.decider(elsewhere)
     if table.hosting is not None:
-        return table.hosting.origin if _origin_asked(table) else table.hosting.host
+        return table.hosting.host
     if table.stage == "action":
         return table.turn
     if table.stage in ("military", "wanderer"):
@@ -368,27 +371,32 @@ def to_move(table: Table) -> int:
     return -1
 
 
-def _origin_asked(table: Table) -> bool:
-    """Whether the combat of the hosting asks its origin now: an attacking lord making his
-    troops' assignments ("the attacker makes assignments first, then the sides alternate"),
-    or at his turn of the modification step's rotation."""
+def _asked_elsewhere(table: Table) -> GameState | None:
+    """The state whose combat asks another seat than its own now, None when none does: an
+    attacking lord making his troops' assignments ("the attacker makes assignments first,
+    then the sides alternate") or at his turn of the modification step's rotation, and the
+    controller of raiding wanderers ("if your wanderers attack another player then you
+    control all wanderers during the combat. If they attack you then the player to your
+    left controls all wanderers"); combat.decider names him."""
     hosting = table.hosting
-    if hosting is None:
-        return False
-    fight = table.seats[hosting.host].combat
+    if hosting is not None:
+        state = table.seats[hosting.host]
+    elif table.stage == "wanderer" and table.queue:
+        state = table.seats[table.queue[0]]
+    else:
+        return None
+    fight = state.combat
     if fight is None or not fight.asks_wild:
-        return False
-    if fight.step == "modify":
-        return fight.modifiers[fight.modifier] == hosting.origin
-    return fight.step == "assign" and fight.turn == combat.WILD
+        return None
+    return state if combat.decider(state) != state.to_move else None
 
 
 def deciding_state(table: Table, seat: int) -> GameState:
-    """The state in which ``seat``'s decision is made: its own, or the defender's while it
-    makes the assignments of its attack there."""
-    hosting = table.hosting
-    if hosting is not None and hosting.origin == seat and _origin_asked(table):
-        return table.seats[hosting.host]
+    """The state in which ``seat``'s decision is made: its own, or another's whose combat
+    asks it (:func:`_asked_elsewhere`: its attack, the wanderers it controls)."""
+    elsewhere = _asked_elsewhere(table)
+    if elsewhere is not None and combat.decider(elsewhere) == seat:
+        return elsewhere
     return table.seats[seat]
 
 
@@ -1018,6 +1026,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     if target == seat:
         state.step = "raid"  # the fines follow the raid (engine._after_combat)
         combat.start_raid(state, raiders)
+        fight = state.combat
+        if fight is not None:
+            # "If they attack you then the player to your left controls all wanderers."
+            _ask_wild(table, fight, next(s for s in ((seat + k) % len(table.seats)
+                                                     for k in range(1, len(table.seats)))
+                                         if s not in table.out))
         engine._advance(state)
         return
     state.step = "raid"  # its fines follow the raid (_finish_hosting)
@@ -1206,15 +1220,23 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         host.step = HOSTING
         combat.start_raid(host, list(cards))
         fight = host.combat
-        if kind == "attack" and fight is not None:
-            fight.asks_wild = True  # the attacking lord assigns his own troops
-            # "Starting with the attacking player and rotating left each player can use one
-            # ability or event" (the attacker first: combat._modifies_wild reads it there).
-            n = len(table.seats)
-            fight.modifiers = [seat for seat in ((origin_seat + k) % n for k in range(n))
-                               if seat not in table.out]
+        if fight is not None:
+            # The attacking lord assigns and modifies for his own troops; raiding wanderers
+            # are controlled by their owner ("if your wanderers attack another player then
+            # you control all wanderers during the combat").
+            _ask_wild(table, fight, origin_seat)
         hosting.fight = fight
     engine._advance(host)
+
+
+def _ask_wild(table: Table, fight: Combat, controller: int) -> None:
+    """The wild side of ``fight`` decided by ``controller`` (Combat.asks_wild), and the
+    modification step's rotation from him ("starting with the attacking player and rotating
+    left each player can use one ability or event": combat._modifies_wild reads him first)."""
+    fight.asks_wild = True
+    n = len(table.seats)
+    fight.modifiers = [seat for seat in ((controller + k) % n for k in range(n))
+                       if seat not in table.out]
 
 
 def _finish_hosting(table: Table) -> None:
@@ -1370,7 +1392,7 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     if hosting is not None:
         # (_settle's test of a hosted combat: the host decides while it goes on, but for an
         # attacker's assignments)
-        return hosting.host == seat and not _origin_asked(table) \
+        return hosting.host == seat and _asked_elsewhere(table) is None \
             and (state.combat is not None or state.mover().choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
@@ -1385,7 +1407,8 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
             and not (state.step == WAIT and state.combat is None
-                     and not state.mover().choice_due())
+                     and not state.mover().choice_due()) \
+            and _asked_elsewhere(table) is None
     else:
         return False
     return here and len(engine.legal_actions(state)) > 0

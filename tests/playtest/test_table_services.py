@@ -23,7 +23,7 @@ from playtest.services import (
     playtest_surrender,
     playtest_undo,
 )
-from playtest.table import COMBAT_STEPS
+from playtest.table import COMBAT_STEPS, controlled_fight
 from playtest.table_play import PLAYER, TableSource, action_text, seat_line, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
@@ -342,3 +342,31 @@ def test_surrender_is_refused_once_the_player_is_out() -> None:
 def test_a_story_line_is_worded_from_the_players_seat(seat: int, text: str, line: str) -> None:
     names = ["Kalim Faithful", "Mosfin Blades", "Mosfin Senate"]
     assert seat_line(seat, text, names) == line
+
+
+def test_a_player_controls_the_wanderers_of_a_raid_on_another_seat() -> None:
+    # "If your wanderers attack another player then you control all wanderers during the
+    # combat. If they attack you then the player to your left controls all wanderers": at a
+    # table of two, the player decides every raid on the AI seat, from the wanderers' side.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    chooser = SeatPolicy("greedy", 7)
+    names = game.seat_names()
+    for _ in range(4000):
+        controlled = controlled_fight(played, names)
+        if controlled is not None and "wanderers" in controlled[2] \
+                and seats.to_move(played.table) == PLAYER:
+            break
+        legal = played.legal()
+        assert legal, "the game ended before the player controlled a raid"
+        played.apply_player(chooser(played.table, PLAYER, legal), Move())
+    else:
+        raise AssertionError("the player never controlled raiding wanderers")
+    context = game_context(view)
+    title = context["table"]["step_title"]
+    assert title.startswith(("Your wanderers: ", "You control the wanderers: "))
+    combat = context["table"]["combat"]
+    assert combat["title"] == controlled[1]
+    assert combat["yours"] and all(entry["type"] == "wanderer" for entry in combat["yours"])

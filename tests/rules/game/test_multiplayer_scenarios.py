@@ -392,6 +392,62 @@ def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> 
     assert len(t.seats[1 - owner].cards) == len(t.seats[1 - owner].flags)
 
 
+def _wild_turn(t: Table) -> GameState | None:
+    """The state whose combat waits on its wild side's controller's assignment, if any."""
+    for state in t.seats:
+        fight = state.combat
+        if fight is not None and fight.kind == "raid" and fight.step == "assign" \
+                and fight.turn == combat.WILD and fight.asks_wild:
+            return state
+    return None
+
+
+def _raid_at_assignments(t: Table, on_owner: bool) -> tuple[GameState, int]:
+    """(the raided state, the owner of the raiding wanderers): the first raid of greedy seats
+    by wanderers on another player (``on_owner`` False) or on their owner, at the wanderers'
+    first assignment."""
+    def there(t: Table) -> bool:
+        state = _wild_turn(t)
+        if state is None or t.stage != "wanderer":
+            return False
+        return (t.hosting is None) == on_owner
+    play_until(t, there)
+    state = _wild_turn(t)
+    assert state is not None
+    owner = t.queue[0]
+    return state, owner
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_wanderers_attacking_another_player_are_controlled_by_their_owner(seed: int) -> None:
+    # "If your wanderers attack another player then you control all wanderers during the
+    # combat": he makes their assignments (and is first in the modification rotation).
+    t = table(VETERANS, FAITHFUL, BLADES, seed=seed)
+    raided, owner = _raid_at_assignments(t, on_owner=False)
+    assert raided is not t.seats[owner]
+    assert seats.to_move(t) == owner
+    assert seats.deciding_state(t, owner) is raided
+    fight = raided.combat
+    assert fight is not None and fight.modifiers[0] == owner
+    actions = seats.legal_actions(t)
+    assert actions and all(a.kind in ("separate", "joint") and a.card in fight.wild
+                           for a in actions)
+    assert seats.apply(t, actions[-1]).ok  # any of them, not only the fixed rule's
+
+
+def test_wanderers_attacking_their_owner_are_controlled_by_the_player_on_his_left() -> None:
+    # "If they attack you then the player to your left controls all wanderers."
+    t = table(VETERANS, FAITHFUL, BLADES, seed=3)
+    raided, owner = _raid_at_assignments(t, on_owner=True)
+    assert raided is t.seats[owner]
+    left = next(s for s in ((owner + k) % 3 for k in (1, 2)) if s not in t.out)
+    assert seats.to_move(t) == left
+    assert seats.deciding_state(t, left) is raided
+    choice = SeatPolicy("greedy", 1)(t, left, seats.legal_actions(t))
+    assert choice == combat.wild_choice(raided)  # an AI controller: the fixed rule
+    assert seats.apply(t, choice).ok
+
+
 def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_owners_discard(
         ) -> None:
     t = table(FAITHFUL, FAITHFUL)
