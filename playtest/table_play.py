@@ -257,6 +257,11 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return f"Seat {seat + 1}"
 
 
+def whose(seat: int, names: Sequence[str] | None = None) -> str:
+    """The possessive of :func:`seat_name`: "your", "Seat 2 (Deck name)'s"."""
+    return "your" if seat == PLAYER else f"{seat_name(seat, names)}'s"
+
+
 SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
 YOUR_WORD: Final = re.compile(r"\byour\b")
 
@@ -294,17 +299,20 @@ def action_text(table: Table, seat: int, action: Action,
     if action.kind in ("separate", "joint") and action.target >= 0 \
             and state.owner[action.target] != seat:
         # Another seat's card (two decks may hold the same card): named with its seat.
-        theirs = (f"{seat_name(state.owner[action.target], names)}'s "
+        theirs = (f"{whose(state.owner[action.target], names)} "
                   f"{state.card(action.target).name}")
         name = state.card(action.card).name
         return f"{name} attacks {theirs}" if action.kind == "separate" \
             else f"{name} joins the attack on {theirs}"
+    if action.kind == "bribe" and state.owner[action.card] != seat:
+        return (f"Bribe {whose(state.owner[action.card], names)} "
+                f"{state.card(action.card).name} to go home")
     if action.kind == "use_on":
         ability = rivalry.ability_of(action.option).capitalize()
         aimed = rivalry.target_of(action.option)
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
-                    f"{seat_name(action.target, names)}'s "
+                    f"{whose(action.target, names)} "
                     f"{table.seats[action.target].card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names)}")

@@ -32,6 +32,9 @@ from rules.rng import GameRng, keyed_state
 
 PLAYER: Final = 0
 WILD: Final = 1
+# The step after the defender's muster in which an attacking lord may bribe a defending troop
+# with Bribery ("bribes should be paid before assignments are made").
+BRIBE_BACK: Final = "bribe_back"
 MOVE_EXHAUSTED_COST: Final = 3
 DIE_OFFENSE: Final = {1: 1, 2: 2}
 DIE_DEFENSE: Final = {5: 1, 6: 2}
@@ -120,6 +123,17 @@ def options(state: GameState) -> list[Action]:
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
                   and rulings.held(state) >= _bribe_cost(state, w)]
         return [*bribes, Action("done")] if bribes else []
+    if step == BRIBE_BACK:
+        # The attacking lord bribes a defending troop with Bribery, from his own pool.
+        mover = state.to_move
+        state.to_move = c.modifiers[0]
+        try:
+            bribes = [Action("bribe", t) for t in c.player
+                      if "bribery" in rulings.keywords(state, t)
+                      and rulings.held(state) >= _bribe_cost(state, t)]
+        finally:
+            state.to_move = mover
+        return [*bribes, Action("done")] if bribes else []
     if step == "muster":
         can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
@@ -195,6 +209,13 @@ def modifier(state: GameState) -> int:
     return c.modifiers[c.modifier] if c.modifiers else state.to_move
 
 
+def _lord_attacks(state: GameState) -> bool:
+    """Whether the wild side is a lord's troops attacking (not wanderers), asked by him."""
+    c = _combat(state)
+    return c.asks_wild and bool(c.modifiers) and bool(c.wild) \
+        and state.card(c.wild[0]).type != "wanderer"
+
+
 def decider(state: GameState) -> int:
     """The seat that decides the combat now: the state's own player, or an attacking lord at
     his turn (his assignments, his turn of the modification step)."""
@@ -203,7 +224,7 @@ def decider(state: GameState) -> int:
         return state.to_move
     if c.step == "modify":
         return c.modifiers[c.modifier]
-    if c.step == "assign" and c.turn == WILD:
+    if (c.step == "assign" and c.turn == WILD) or c.step == BRIBE_BACK:
         return c.modifiers[0]
     return state.to_move
 
@@ -225,6 +246,17 @@ def _next_modifier(c: Combat, passed: bool) -> None:
 
 def apply(state: GameState, action: Action) -> None:
     c = _combat(state)
+    if c.step == BRIBE_BACK:
+        if action.kind == "done":
+            skip_step(state)
+            return
+        mover = state.to_move
+        state.to_move = c.modifiers[0]  # the attacker pays
+        try:
+            _bribe(state, action.card, PLAYER)
+        finally:
+            state.to_move = mover
+        return
     if c.step == "modify":
         seat = modifier(state)
         if seat == state.to_move:
@@ -238,7 +270,6 @@ def apply(state: GameState, action: Action) -> None:
                 state.to_move = mover
         _next_modifier(c, action.kind == "done")
         return
-    me = state.mover()
     kind = action.kind
     if kind == "done":
         if c.step == "assign":
@@ -249,19 +280,7 @@ def apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "engage", card=action.card)
     elif kind == "bribe":
-        cost = _bribe_cost(state, action.card)
-        before = list(me.personal)
-        rulings.spend(state, cost)
-        # The bribe stays on the wanderer (collected with its bounty), not in the city.
-        paid = [before[k] - me.personal[k] for k in range(3)]
-        for k in range(3):
-            state.city[k] -= paid[k]
-        tokens = state.on_card.setdefault(action.card, [0, 0, 0])
-        for k in range(3):
-            tokens[k] += paid[k]
-        c.wild.remove(action.card)
-        if state.events is not None:
-            emit(state, "bribe", card=action.card, tokens=paid)
+        _bribe(state, action.card, WILD)
     elif kind == "send":
         if action.option == "pay":
             rulings.spend(state, MOVE_EXHAUSTED_COST)
@@ -302,6 +321,26 @@ def _modify(state: GameState, action: Action, side: int) -> None:
             emit(state, "fear", card=action.card, target=action.target)
 
 
+def _bribe(state: GameState, card: int, side: int) -> None:
+    """The mover bribes ``card`` of ``side`` home: "Bearer returns home immediately from the
+    combat ... Bribes remain on bearer" (collected with its bounty or by its killer's lord),
+    not in the city."""
+    me = state.mover()
+    c = _combat(state)
+    cost = _bribe_cost(state, card)
+    before = list(me.personal)
+    rulings.spend(state, cost)
+    paid = [before[k] - me.personal[k] for k in range(3)]
+    for k in range(3):
+        state.city[k] -= paid[k]
+    tokens = state.on_card.setdefault(card, [0, 0, 0])
+    for k in range(3):
+        tokens[k] += paid[k]
+    (c.player if side == PLAYER else c.wild).remove(card)
+    if state.events is not None:
+        emit(state, "bribe", card=card, tokens=paid)
+
+
 def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
     me = state.mover()
     c = _combat(state)
@@ -338,6 +377,12 @@ def skip_step(state: GameState) -> None:
                 emit(state, "hunt_abandoned")
             _end(state)
             return
+        if _lord_attacks(state) and any("bribery" in rulings.keywords(state, t)
+                                        for t in c.player):
+            c.step = BRIBE_BACK  # "Bribes should be paid before assignments are made."
+            return
+        _begin_assignments(state)
+    elif step == BRIBE_BACK:
         _begin_assignments(state)
     elif step == "assign":
         if c.turn == PLAYER and _can_assign(state, WILD):

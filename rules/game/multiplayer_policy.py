@@ -139,8 +139,10 @@ def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:
     raiding wanderers' controller's): the fixed rule the wanderers follow (combat.wild_choice:
     the wall filled with the weakest, then each attacker where its margin is best); in the
     modification step, Fear on the player's strongest engaged troop as the wanderers' rule,
-    nothing else."""
+    nothing else; no bribe of a defender."""
     fight = host.combat
+    if fight is not None and fight.step == combat.BRIBE_BACK:
+        return actions[-1]  # (no bribe of a defender: done, as before the rule was modelled)
     if fight is not None and fight.step == "modify":
         target = combat.fear_target(host)
         return next((a for a in actions if a.kind == "fear" and a.target == target),

@@ -244,6 +244,23 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
         "Use Bell of Judgement: Extort on Seat 2")
 
 
+@pytest.mark.parametrize(("seat", "owner", "text"), [
+    (PLAYER, 1, "Bribe Seat 2 (Mosfin Blades)'s Silverblade Retainer to go home"),
+    (1, PLAYER, "Bribe your Silverblade Retainer to go home"),
+    (PLAYER, PLAYER, "Bribe Silverblade Retainer to go home"),
+], ids=["another-seats-troop", "the-players-troop-by-another", "a-troop-of-ones-own"])
+def test_a_bribe_of_another_seats_troop_names_his_seat(seat: int, owner: int, text: str
+                                                       ) -> None:
+    decks = ["mosfin-blades.txt", "mosfin-blades.txt"]
+    table = new_table([engine.prepare(sample(d), catalogue()) for d in decks], 1,
+                      GameConfig(target=25))
+    state = table.seats[owner]
+    retainer = next(i for i in range(len(state.cards)) if state.owner[i] == owner
+                    and state.cards[i] == "demo-silverblade-retainer")
+    names = ["Mosfin Blades", "Mosfin Blades"]
+    assert action_text(table, seat, Action("bribe", retainer), names) == text
+
+
 def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     # "The attacking player makes assignments first": the player's attack asks him, and the
     # page shows the battle from his troops' side.

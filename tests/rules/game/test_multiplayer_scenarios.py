@@ -876,6 +876,50 @@ def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
     assert sum(host.on_card[guest]) == 2  # "Bribes remain on bearer"
 
 
+def _retainer_defends(t: Table) -> tuple[int, Combat]:
+    """Seat 1 attacks seat 0 (mosfin-blades), who sends his Silverblade Retainer (Bribery,
+    faction influence 2) to the battlefield: the retainer, and the combat at the attacker's
+    bribes."""
+    defender, attacker = t.seats
+    retainer = next(i for i in own(defender) if defender.cards[i] == "demo-silverblade-retainer")
+    defender.move(retainer, "defensive")
+    defender.exhausted.discard(retainer)
+    sent = give_troops(t, 1, 1)
+    attacker.mover().personal[:] = [3, 3, 3]
+    seats._host(t, 0, 1, "attack", sent)
+    fight = defender.combat
+    assert fight is not None
+    while fight.step != "muster":
+        assert seats.apply(t, Action("done")).ok
+    assert seats.to_move(t) == 0
+    assert seats.apply(t, Action("send", retainer)).ok
+    if fight.step == "muster":  # (done, unless nothing else could be sent)
+        assert seats.apply(t, Action("done")).ok
+    return retainer, fight
+
+
+def test_the_attacker_may_bribe_a_defending_troop_before_the_assignments() -> None:
+    # Bribery: "Bearer returns home immediately from the combat. Bribes should be paid before
+    # assignments are made ... a troop's cost is his faction influence": the attacking lord
+    # bribes a defender once the defender has moved his troops, from his own pool.
+    t = table(BLADES, FAITHFUL)
+    retainer, fight = _retainer_defends(t)
+    assert fight.step == combat.BRIBE_BACK and seats.to_move(t) == 1
+    assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done")]
+    assert seats.apply(t, Action("bribe", retainer)).ok
+    assert retainer not in fight.player  # home at once
+    defender, attacker = t.seats
+    assert sum(attacker.mover().personal) == 9 - 2 and sum(defender.on_card[retainer]) == 2
+    assert fight.step != combat.BRIBE_BACK
+
+
+def test_an_ai_attacker_bribes_no_defender() -> None:
+    t = table(BLADES, FAITHFUL)
+    _retainer_defends(t)
+    choice = SeatPolicy("greedy", 1)(t, 1, seats.legal_actions(t))
+    assert choice == Action("done")
+
+
 def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     t = table(BLADES, FAITHFUL)
     state = t.seats[0]
