@@ -157,7 +157,9 @@ def options(state: GameState) -> list[Action]:
         if seat == state.to_move:
             return [*_modify_options(state, PLAYER), Action("done")]
         if not _modifies_wild(c, seat):
-            return []  # a third player: nothing of his modelled modifies another's combat
+            # Another player: only a rival ability of his may modify this combat (the table
+            # offers it, rules/game/seats.py); without one he passes at once.
+            return [Action("done")] if seat in c.rivals else []
         mover = state.to_move
         state.to_move = seat  # his hand, pool and abilities
         try:
@@ -220,10 +222,12 @@ def decider(state: GameState) -> int:
     """The seat that decides the combat now: the state's own player, or an attacking lord at
     his turn (his assignments, his turn of the modification step)."""
     c = _combat(state)
-    if not c.asks_wild or not c.modifiers:
+    if not c.modifiers:
         return state.to_move
     if c.step == "modify":
         return c.modifiers[c.modifier]
+    if not c.asks_wild:
+        return state.to_move
     if (c.step == "assign" and c.turn == WILD) or c.step == BRIBE_BACK:
         return c.modifiers[0]
     return state.to_move
@@ -232,6 +236,12 @@ def decider(state: GameState) -> int:
 def _modifies_wild(c: Combat, seat: int) -> bool:
     """Whether ``seat`` is the lord of the wild side (the attacker: first in the rotation)."""
     return c.asks_wild and bool(c.modifiers) and c.modifiers[0] == seat
+
+
+def modified(state: GameState) -> None:
+    """A modification made outside the combat (a rival ability at the table): the turn goes
+    on to the next seat of the rotation."""
+    _next_modifier(_combat(state), False)
 
 
 def _next_modifier(c: Combat, passed: bool) -> None:
@@ -261,7 +271,7 @@ def apply(state: GameState, action: Action) -> None:
         seat = modifier(state)
         if seat == state.to_move:
             _modify(state, action, PLAYER)
-        else:
+        elif action.kind != "done":
             mover = state.to_move
             state.to_move = seat  # the attacker pays from his own pool and hand
             try:

@@ -577,7 +577,8 @@ def apply(state: GameState, action: Action) -> Result:
         if by == state.to_move:
             emit(state, "action", action=action.to_dict())
         else:  # another seat's decision in this state's combat (the attacker's)
-            emit(state, "action", action=action.to_dict(), seat=by)
+            step = state.combat.step if state.combat is not None else ""
+            emit(state, "action", action=action.to_dict(), seat=by, step=step)
     if action.kind == "rehouse":
         rulings.take_residence(state, action.card, action.target)
     elif action.kind == "bounty":

@@ -164,6 +164,8 @@ class Table:
     # Each seat's own cards with a rival ability (rivalry.bearers): a seat without one has no
     # rival options to look for.
     rival_bearers: list[list[int]] = field(default_factory=list)
+    # Whether each seat has a bearer of a rival ability usable in a battle (Crusade).
+    battle_rivals: list[bool] = field(default_factory=list)
     # active() as last worked out, for the lead player active_lead and active_outs
     # knock-outs (two numbers, not a key tuple: compiled, a tuple is made at every call).
     active_seats: list[int] = field(default_factory=list)
@@ -209,9 +211,15 @@ class Table:
                     text = text.replace("The wanderers attack", "The attackers come")
                 # (an attacker's decision in the defender's state is told as his own)
                 who = event.get("seat", seat)
+                if who != seat and event["action"]["kind"] == "done":
+                    text = _PASSES.get(event.get("step", ""), text)
                 if text:
                     self.story.append((self.round, who, text))
             self.seen[seat] = len(events)
+
+
+# Another seat's "done" in a combat, as the story tells it.
+_PASSES: Final = {"modify": "Makes no modification.", combat.BRIBE_BACK: "Bribes no defender."}
 
 
 def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:
@@ -250,6 +258,9 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         table.answerers.append(answerers)
         table.answer_kinds.append(reactions.answer_kinds(state, answerers))
         table.rival_bearers.append(bearers)
+        table.battle_rivals.append(any(
+            ability == "crusade" for b in bearers
+            for ability, _, _ in rivalry.rival_abilities(state.card(b))))
         offset += len(flags)
     if record:
         table.story = []
@@ -377,16 +388,17 @@ def _asked_elsewhere(table: Table) -> GameState | None:
     then the sides alternate") or at his turn of the modification step's rotation, and the
     controller of raiding wanderers ("if your wanderers attack another player then you
     control all wanderers during the combat. If they attack you then the player to your
-    left controls all wanderers"); combat.decider names him."""
+    left controls all wanderers"), any player at his turn of a modification step;
+    combat.decider names him."""
     hosting = table.hosting
     if hosting is not None:
         state = table.seats[hosting.host]
-    elif table.stage == "wanderer" and table.queue:
+    elif (table.stage == "wanderer" or table.stage == "military") and table.queue:
         state = table.seats[table.queue[0]]
     else:
         return None
     fight = state.combat
-    if fight is None or not fight.asks_wild:
+    if fight is None or not fight.modifiers:
         return None
     return state if combat.decider(state) != state.to_move else None
 
@@ -431,13 +443,34 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     return found
 
 
+def battle_rival_options(table: Table, seat: int, state: GameState) -> list[Action]:
+    """Crusade at ``seat``'s turn of the modification step of the combat in ``state`` ("players
+    may use abilities during any phase"; "if an exhausted troop ... is involved in a battle
+    its offense is 0"): on another player's troop in the battle, not exhausted, once a round
+    per bearer as in the Action and Development cycle. (Discredit and Influence, political,
+    which Debate may answer, stay in the cycle.)"""
+    fight = state.combat
+    if fight is None or combat.modifier(state) != seat or not table.battle_rivals[seat]:
+        return []
+    targets = [t for t in (*fight.player, *fight.wild)
+               if state.owner[t] != seat and state.where[t] in IN_PLAY
+               and t not in state.exhausted and state.card(t).is_troop]
+    return [Action("use_on", bearer, state.owner[t], rivalry.exhaust_option("crusade", t))
+            for bearer in _crusaders(table, seat) for t in targets]
+
+
 def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     """The rival abilities (Extort, Tithe, Sap; Crusade, Discredit, Influence) ``seat``, the
-    seat that decides now, may use on another player or his cards now: only at its turn of
-    the Action and Development cycle (in the table's legal actions they come before the
-    pass). (``bearer``: only that card's, when not -1.)"""
+    seat that decides now, may use on another player or his cards now: at its turn of the
+    Action and Development cycle, and Crusade at its turn of a modification step
+    (:func:`battle_rival_options`); in the table's legal actions they come before the pass.
+    (``bearer``: only that card's, when not -1.)"""
     setting = rival_setting(table, seat)
     if setting is None:
+        state = deciding_state(table, seat)
+        if table.window is None and state.combat is not None and state.combat.step == "modify":
+            found = battle_rival_options(table, seat, state)
+            return [a for a in found if a.card == bearer] if bearer >= 0 else found
         return []
     others, used, bearers = setting
     if bearer >= 0:
@@ -766,8 +799,15 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
             table.tell(seat, rivalry.sentence(table.seats, seat, action, moved))
-        table.passes = 0
-        _next_turn(table)
+        fight = state.combat
+        if fight is not None and fight.step == "modify":
+            # His modification of the battle: the rotation goes on.
+            state.forget_derived()
+            combat.modified(state)
+            engine._advance(state)
+        else:
+            table.passes = 0
+            _next_turn(table)
     elif action.kind == "attack" and action.option == "choose":
         _to_wait(state)
         table.declaring = Declaring(seat, action.target)
@@ -789,7 +829,16 @@ def _perform(table: Table, seat: int, action: Action) -> None:
 
 
 def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
-    """``engine.apply`` of ``seat``'s action in its state, then the uniques check."""
+    """``engine.apply`` of ``seat``'s action in its state, then the uniques check (and a hunt
+    it declares given its modification rotation)."""
+    _apply_engine(table, seat, state, action)
+    fight = state.combat
+    if fight is not None and not fight.modifiers and state.to_move == seat:
+        _rotate(table, fight, seat)  # a hunt of his own row, just declared
+        state.pending = None
+
+
+def _apply_engine(table: Table, seat: int, state: GameState, action: Action) -> None:
     # Only the seat's own unique cards can come into play here, so the uniques in play are
     # worked out again only when one of those moved; what was in play before, from where
     # they were, and only then.
@@ -1216,6 +1265,8 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     if kind == "hunt_row":
         host.step = "military"
         combat.start_hunt(host)
+        if host.combat is not None:
+            _rotate(table, host.combat, host_seat)
     else:
         host.step = HOSTING
         combat.start_raid(host, list(cards))
@@ -1231,12 +1282,33 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
 
 def _ask_wild(table: Table, fight: Combat, controller: int) -> None:
     """The wild side of ``fight`` decided by ``controller`` (Combat.asks_wild), and the
-    modification step's rotation from him ("starting with the attacking player and rotating
-    left each player can use one ability or event": combat._modifies_wild reads him first)."""
+    modification step's rotation from him (combat._modifies_wild reads him first)."""
     fight.asks_wild = True
+    _rotate(table, fight, controller)
+
+
+def _rotate(table: Table, fight: Combat, first: int) -> None:
+    """The modification step's rotation of ``fight`` ("starting with the attacking player and
+    rotating left each player can use one ability or event"): every seat still in from
+    ``first``; the others than its two sides are asked only when they hold a rival ability
+    usable in a battle (Combat.rivals)."""
     n = len(table.seats)
-    fight.modifiers = [seat for seat in ((controller + k) % n for k in range(n))
+    fight.modifiers = [seat for seat in ((first + k) % n for k in range(n))
                        if seat not in table.out]
+    fight.rivals = [seat for seat in fight.modifiers
+                    if table.battle_rivals[seat] and _crusaders(table, seat)]
+
+
+def _crusaders(table: Table, seat: int) -> list[int]:
+    """``seat``'s bearers of Crusade that may use it now (in play, ready, not used this
+    round)."""
+    me = table.seats[seat]
+    used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
+        if table.rivals_used else ()
+    members_of: dict[str | None, int] = {}
+    return [bearer for bearer in rivalry.usable_bearers(me, used, table.rival_bearers[seat])
+            if "crusade" in rivalry.ready_abilities(table.seats, me, bearer, me.card(bearer),
+                                                    members_of)]
 
 
 def _finish_hosting(table: Table) -> None:
@@ -1402,7 +1474,8 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.mover().choice_due())
+            and (state.combat is not None or state.mover().choice_due()) \
+            and _asked_elsewhere(table) is None
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \

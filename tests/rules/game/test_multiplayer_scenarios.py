@@ -194,8 +194,9 @@ def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> No
     # "Starting with the attacking player and rotating left each player can use one ability
     # or event which immediately modifies the combat until no player wishes to further
     # modify the combat": the attacker plays a battle event on his own troop, paid from his
-    # own pool and hand; the third seat has nothing that modifies another's combat and is
-    # passed over; the defender, then the attacker again, until all pass in a row.
+    # own pool and hand; then each other player in turn from his left (the defender, and a
+    # third player only when he holds a ready Crusade: Bell of Judgement), then the attacker
+    # again, until all pass in a row.
     t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
     attacker, defender, fight = _attack_at_modification(t)
     assert fight.modifiers == [attacker, (attacker + 1) % 3, (attacker + 2) % 3]
@@ -213,11 +214,40 @@ def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> No
     assert fight.bonus_off[troop] == 2
     assert mine.where[event] == "personality_discard"
     assert sum(mine.mover().personal) < 15
-    assert seats.to_move(t) == defender and fight.step == "modify"
-    assert seats.apply(t, Action("done")).ok
-    assert seats.to_move(t) == attacker and fight.step == "modify"  # he may answer it
+    for seat in fight.modifiers[1:]:
+        if seat != defender and seat not in fight.rivals:
+            continue  # nothing of his could modify the battle: passed over
+        assert seats.to_move(t) == seat and fight.step == "modify"
+        assert seats.apply(t, Action("done")).ok
+    assert seats.to_move(t) == attacker and fight.step == "modify"  # he may answer them
     assert seats.apply(t, Action("done")).ok
     assert fight.step != "modify"  # every seat passed in a row
+
+
+def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step() -> None:
+    # "Players may use abilities during any phase"; "if an exhausted troop ... is involved in
+    # a battle its offense is 0": a player outside the combat exhausts an attacker with his
+    # Bell of Judgement (Crusade) at his turn of the rotation.
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    third = next(s for s in fight.modifiers if s not in (attacker, defender))
+    bell = place(t.seats[third], "Bell of Judgement", "private")
+    t.rivals_used.clear()
+    seats._rotate(t, fight, attacker)  # (the rotation's rivals, as had the bell been ready)
+    assert third in fight.rivals
+    while seats.to_move(t) != third:
+        assert seats.apply(t, Action("done")).ok
+    actions = seats.legal_actions(t)
+    crusades = [a for a in actions if a.kind == "use_on" and a.card == bell]
+    aimed = {rivalry.target_of(a.option) for a in crusades}
+    alive = {c for c in (*fight.wild, *fight.player) if c not in t.seats[0].exhausted}
+    assert aimed == {c for c in alive if t.seats[0].card(c).is_troop}
+    troop = fight.wild[0]
+    choice = next(a for a in crusades if rivalry.target_of(a.option) == troop)
+    assert seats.apply(t, choice).ok
+    assert troop in t.seats[defender].exhausted
+    assert fight.step == "modify" and seats.to_move(t) != third  # the rotation goes on
+    assert (third, bell) in t.rivals_used
 
 
 def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> None:
