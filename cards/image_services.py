@@ -64,6 +64,22 @@ def cards_ensure_images(
     return made + len(faces)
 
 
+def cards_restore_lost_image(card: Card) -> bool:
+    """Draw the card's face again when a file of its renditions is gone from storage (a media
+    directory wiped, a database restored on another machine): every image request would fail
+    otherwise. A lost scan cannot be restored; the drawn face takes its place. Returns whether
+    anything was drawn."""
+    picture = CardImage.objects.filter(card=card).first()
+    if picture is None:
+        return False
+    files = (picture.small, picture.normal, picture.large)
+    if all(f and f.name and f.storage.exists(f.name) for f in files):
+        return False
+    renditions = render_faces([card.as_data()])[0]
+    _store(card, picture, CardImage.RENDERED, face_hash(card), renditions)
+    return True
+
+
 def render_faces(
     cards: Sequence[dict[str, Any]], *, progress: Progress | None = None
 ) -> list[dict[str, bytes]]:

@@ -21,7 +21,7 @@ from cards import extensions
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, anatomy_rows, show_value
 from cards.card_search import SearchError, card_search
 from cards.card_urls import SIZES
-from cards.image_services import cards_ensure_images
+from cards.image_services import cards_ensure_images, cards_restore_lost_image
 from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets
@@ -250,6 +250,7 @@ def card_image(request: HttpRequest, card_id: str, size: str) -> FileResponse:
     # If another request drew the same face at the same moment, use theirs.
     with suppress(IntegrityError), transaction.atomic():
         cards_ensure_images([card])
+        cards_restore_lost_image(card)
     picture = CardImage.objects.get(card=card)
     response = FileResponse(getattr(picture, size).open("rb"), content_type="image/webp")
     response["Cache-Control"] = (

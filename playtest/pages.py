@@ -23,6 +23,7 @@ from playtest.table import (
     Links,
     action_menu,
     combat_layout,
+    controlled_fight,
     seat_side,
     table_layout,
     table_status,
@@ -119,11 +120,11 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         menu["held"] = (f"{seat_name(window.seat, names)} is about to: "
                         f"{action_text(played.table, window.seat, window.action, names)}.")
     table = table_layout(state, links)
-    hosting = played.table.hosting
-    if hosting is not None and hosting.origin == PLAYER and hosting.kind == "attack":
-        # The player's own attack, fought in the defender's state: seen from his troops.
-        table["combat"] = combat_layout(played.table.seats[hosting.host], links, side=1,
-                                        title=f"Your attack on {seat_name(hosting.host, names)}")
+    controlled = controlled_fight(played, names)
+    if controlled is not None:
+        # The player's own attack, or wanderers he controls, fought in another seat's state:
+        # seen from the attacking side.
+        table["combat"] = combat_layout(controlled[0], links, side=1, title=controlled[1])
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None
@@ -136,6 +137,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         "log": view.log, "log_missing": view.log_missing, "hints": None,
         "card_names": CardNames(facts), "focused": focused, "decision": played.decisions,
         "actions_taken": len(view.game.actions), "at_table": True,
+        "can_surrender": played.playing,
     }
     if view.cached:  # read, not changed: back to the cache (no other request held it)
         table_done(view.game, played)

@@ -200,6 +200,9 @@ def outcome_sentence(outcome: str, round_number: int, winner: str = "", *,
         if winner:
             return f"Defeat: your stronghold was destroyed; {winner} wins{by}."
         return f"Defeat{by}: your stronghold was destroyed."
+    if outcome == "surrendered":
+        return f"Defeat: you surrendered; {winner} wins{by}." if winner \
+            else f"Defeat{by}: you surrendered."
     if outcome == "overrun":
         return f"Defeat{by}: the wanderers overran the city" + (
             " (every player loses)." if at_table else ".")

@@ -35,6 +35,7 @@ from playtest.play import (
     play_policy,
 )
 from playtest.table_play import (
+    SURRENDER,
     TableCache,
     TableGame,
     player_outcome,
@@ -259,6 +260,16 @@ def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | Non
     move = Move()
     apply_recorded(state, chosen_action(state, index=index, action=action), move)
     return _save_move(game, state, move), move
+
+
+def playtest_surrender(*, game: PlaytestGame,
+                       decision: int | None) -> tuple[PlaytestGame, Move]:
+    """The player surrenders a game at a table ("at any time"): he is out, and the AI seats
+    play on to the end. Kept among his actions, so undo takes it back."""
+    if not game.at_table:
+        raise Refused("not_at_table", "Surrender is for a game at a table; a solo game simply "
+                      "stops where you leave it (or undo, or start a new one).")
+    return playtest_apply(game=game, decision=decision, action={"kind": SURRENDER})
 
 
 @transaction.atomic

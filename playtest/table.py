@@ -35,6 +35,7 @@ STEPS: Final = {
 COMBAT_STEPS: Final = {
     "engage": "Choose the wanderers to hunt",
     "bribe": "Bribe wanderers to go home",
+    "bribe_back": "Bribes: the attacker may bribe a defender to go home",
     "muster": "Send troops to the battlefield",
     "assign": "Assignments: each side assigns one card in turn",
     "modify": "Modification: abilities and battle events",
@@ -273,6 +274,29 @@ def action_menu(state: GameState, *, policy: int | None = None, focus: int | Non
 # --- at a table of AI opponents ------------------------------------------------------------
 
 
+def controlled_fight(played: TableGame, names: Sequence[str]
+                     ) -> tuple[GameState, str, str] | None:
+    """A combat in another seat's state whose attacking side the player decides: his attack
+    on that seat, his wanderers attacking it, or its own wanderers attacking it with the
+    player on its left in control. (The state, the battle's title, the step title's
+    prefix.)"""
+    table = played.table
+    hosting = table.hosting
+    for other, state in enumerate(table.seats):
+        fight = state.combat
+        if other == PLAYER or fight is None or not fight.asks_wild or not fight.modifiers \
+                or fight.modifiers[0] != PLAYER:
+            continue
+        them = seat_name(other, names)
+        if hosting is not None and hosting.host == other and hosting.kind == "attack":
+            return state, f"Your attack on {them}", "Your attack"
+        if hosting is not None and hosting.host == other:
+            return state, f"Your wanderers attack {them}", "Your wanderers"
+        return state, f"The wanderers of {them} attack them: you control them", \
+            "You control the wanderers"
+    return None
+
+
 def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
     """What :func:`table_layout` of the player's seat says differently at a table: the
     table's round, phase and end, whose turn it is, the lead player."""
@@ -291,14 +315,13 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
         # step of its own ("wait"), which says nothing to the player.
         status["phase_title"] = PHASES[table.stage]
         state = played.state
-        hosting = table.hosting
         if table.declaring is not None and table.declaring.seat == PLAYER:
             status["step_title"] = "Your attack: send your troops, then done"
-        elif hosting is not None and hosting.origin == PLAYER and hosting.kind == "attack":
-            fight = table.seats[hosting.host].combat
-            if fight is not None:  # the player's attack, fought in the defender's state
-                status["step_title"] = "Your attack: " + COMBAT_STEPS.get(fight.step,
-                                                                          fight.step)
+        elif (controlled := controlled_fight(played, names)) is not None:
+            fight = controlled[0].combat  # fought in the other seat's state
+            assert fight is not None
+            status["step_title"] = f"{controlled[2]}: " + COMBAT_STEPS.get(fight.step,
+                                                                           fight.step)
         elif state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
                                                         "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))

@@ -37,6 +37,9 @@ from rules.rng import derive_seed
 
 PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
 MAX_OPPONENTS: Final = 5  # a table seats 2 to 6
+# The player's surrender, stored among his actions ("a player may surrender at any time":
+# seats.surrender, not one of the legal actions).
+SURRENDER: Final = "surrender"
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,11 @@ class TableGame:
     def over(self) -> bool:
         return bool(self.table.outcome)
 
+    @property
+    def playing(self) -> bool:
+        """Whether the player is still in the game (it goes on, and he is not out)."""
+        return not self.table.outcome and PLAYER not in self.table.out
+
     def policies(self) -> list[SeatPolicy]:
         return [SeatPolicy("greedy", derive_seed(self.seed, "policy", seat))
                 for seat in range(self.table.players)]
@@ -141,14 +149,16 @@ class TableGame:
 
     def apply_player(self, action: Action, move: Move,
                      names: Sequence[str] | None = None) -> None:
-        """Apply the player's legal action, then let the opponents move."""
+        """Apply the player's legal action (or his surrender, at any time), then let the
+        opponents move."""
         table = self.table
-        if seats.to_move(table) != PLAYER:
+        surrendering = action.kind == SURRENDER
+        if seats.to_move(table) != PLAYER and not (surrendering and self.playing):
             raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,
                           current_decision=self.decisions)
-        text = action_text(table, PLAYER, action, names)
+        text = "Surrender" if surrendering else action_text(table, PLAYER, action, names)
         start = self._story_len()
-        result = seats.apply(table, action)
+        result = seats.surrender(table, PLAYER) if surrendering else seats.apply(table, action)
         if not result.ok:
             raise Refused("illegal_action", result.reason, current_decision=self.decisions)
         self.decisions += 1
@@ -175,6 +185,11 @@ class TableGame:
         if self.over:
             raise Refused("game_over", f"The game is over ({self.table.outcome}).", status=409,
                           current_decision=self.decisions)
+        if action is not None and action.get("kind") == SURRENDER:
+            if not self.playing:
+                raise Refused("game_over", "You are out of this game already.", status=409,
+                              current_decision=self.decisions)
+            return Action(SURRENDER)
         return named_action(self.legal(), self.decisions, index=index, action=action)
 
     def policy_index(self) -> int | None:
@@ -242,7 +257,13 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
     return f"Seat {seat + 1}"
 
 
+def whose(seat: int, names: Sequence[str] | None = None) -> str:
+    """The possessive of :func:`seat_name`: "your", "Seat 2 (Deck name)'s"."""
+    return "your" if seat == PLAYER else f"{seat_name(seat, names)}'s"
+
+
 SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
+YOUR_WORD: Final = re.compile(r"\byour\b")
 
 
 def seat_line(seat: int, text: str, names: Sequence[str] | None = None) -> str:
@@ -253,6 +274,8 @@ def seat_line(seat: int, text: str, names: Sequence[str] | None = None) -> str:
         return "you" if named == PLAYER else seat_name(named, names)
 
     text = SEAT_WORD.sub(said, text)
+    if seat > PLAYER:  # the engine words a seat's own moves to its player ("your hand")
+        text = YOUR_WORD.sub("his", text)
     return text if seat < 0 else f"{seat_name(seat, names)}: {text}"
 
 
@@ -276,17 +299,20 @@ def action_text(table: Table, seat: int, action: Action,
     if action.kind in ("separate", "joint") and action.target >= 0 \
             and state.owner[action.target] != seat:
         # Another seat's card (two decks may hold the same card): named with its seat.
-        theirs = (f"{seat_name(state.owner[action.target], names)}'s "
+        theirs = (f"{whose(state.owner[action.target], names)} "
                   f"{state.card(action.target).name}")
         name = state.card(action.card).name
         return f"{name} attacks {theirs}" if action.kind == "separate" \
             else f"{name} joins the attack on {theirs}"
+    if action.kind == "bribe" and state.owner[action.card] != seat:
+        return (f"Bribe {whose(state.owner[action.card], names)} "
+                f"{state.card(action.card).name} to go home")
     if action.kind == "use_on":
         ability = rivalry.ability_of(action.option).capitalize()
         aimed = rivalry.target_of(action.option)
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
-                    f"{seat_name(action.target, names)}'s "
+                    f"{whose(action.target, names)} "
                     f"{table.seats[action.target].card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names)}")
@@ -295,12 +321,14 @@ def action_text(table: Table, seat: int, action: Action,
 
 def player_outcome(table: Table) -> str:
     """The game's end for the player: victory, defeat (another seat won), stronghold (knocked
-    out, then another seat won), overrun or timeout; "" while it goes on."""
+    out, then another seat won), surrendered, overrun or timeout; "" while it goes on."""
     if table.outcome != "victory":
         return table.outcome
     if table.winner == PLAYER:
         return "victory"
-    return "stronghold" if PLAYER in table.out else "defeat"
+    if PLAYER in table.out:
+        return "surrendered" if table.out[PLAYER][1] == seats.SURRENDERED else "stronghold"
+    return "defeat"
 
 
 def table_outcome(table: Table, names: Sequence[str] | None = None) -> str:

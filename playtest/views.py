@@ -34,6 +34,7 @@ from playtest.services import (
     playtest_session_token,
     playtest_share,
     playtest_start_from,
+    playtest_surrender,
     playtest_undo,
     playtests_visible,
     read_opponents,
@@ -204,6 +205,19 @@ def playtest_act(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         game, move = playtest_apply(game=game, decision=form.cleaned_data["decision"],
                                     index=form.cleaned_data["index"])
+    except Refused as refused:
+        return _refused(request, game, refused)
+    return _answer(request, game, _move_announcement(move, policy=False))
+
+
+@require_POST
+def playtest_surrender_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(request, game_id)
+    form = UndoForm(request.POST)  # (the decision it was asked at, as undo's)
+    if not form.is_valid():
+        return _refused(request, game, _form_problem("Say at which decision you surrender."))
+    try:
+        game, move = playtest_surrender(game=game, decision=form.cleaned_data["decision"])
     except Refused as refused:
         return _refused(request, game, refused)
     return _answer(request, game, _move_announcement(move, policy=False))

@@ -32,6 +32,9 @@ from rules.rng import GameRng, keyed_state
 
 PLAYER: Final = 0
 WILD: Final = 1
+# The step after the defender's muster in which an attacking lord may bribe a defending troop
+# with Bribery ("bribes should be paid before assignments are made").
+BRIBE_BACK: Final = "bribe_back"
 MOVE_EXHAUSTED_COST: Final = 3
 DIE_OFFENSE: Final = {1: 1, 2: 2}
 DIE_DEFENSE: Final = {5: 1, 6: 2}
@@ -120,6 +123,17 @@ def options(state: GameState) -> list[Action]:
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)
                   and rulings.held(state) >= _bribe_cost(state, w)]
         return [*bribes, Action("done")] if bribes else []
+    if step == BRIBE_BACK:
+        # The attacking lord bribes a defending troop with Bribery, from his own pool.
+        mover = state.to_move
+        state.to_move = c.modifiers[0]
+        try:
+            bribes = [Action("bribe", t) for t in c.player
+                      if "bribery" in rulings.keywords(state, t)
+                      and rulings.held(state) >= _bribe_cost(state, t)]
+        finally:
+            state.to_move = mover
+        return [*bribes, Action("done")] if bribes else []
     if step == "muster":
         can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
         sends = [Action("send", t, option="pay" if t in state.exhausted else "")
@@ -128,8 +142,8 @@ def options(state: GameState) -> list[Action]:
         return [*sends, Action("done")] if sends else []
     if step == "assign":
         if c.turn != PLAYER:
-            # An attacking lord's own assignments (Combat.asks_wild); the wanderers' are
-            # automatic (step_automatic).
+            # An attacking lord's own assignments, or the wanderers' controller's
+            # (Combat.asks_wild); else the wanderers' fixed rule (step_automatic).
             return _assign_options(state, WILD, _engaged(c)) if c.asks_wild else []
         engaged = _engaged(c)  # (its keys: every card in an attack)
         found = _assign_options(state, PLAYER, engaged)
@@ -139,7 +153,20 @@ def options(state: GameState) -> list[Action]:
             found.append(Action("done"))
         return found
     if step == "modify":
-        return [*_modify_options(state), Action("done")]
+        seat = modifier(state)
+        if seat == state.to_move:
+            return [*_modify_options(state, PLAYER), Action("done")]
+        if not _modifies_wild(c, seat):
+            # Another player: only a rival ability of his may modify this combat (the table
+            # offers it, rules/game/seats.py); without one he passes at once.
+            return [Action("done")] if seat in c.rivals else []
+        mover = state.to_move
+        state.to_move = seat  # his hand, pool and abilities
+        try:
+            found = _modify_options(state, WILD)
+        finally:
+            state.to_move = mover
+        return [*found, Action("done")]
     if step == "berserk":
         found = _berserk_options(state, PLAYER)
         return [*found, Action("done")] if found else []
@@ -178,9 +205,81 @@ def bribe_cost(state: GameState, card: int) -> int:
 # --- applying the player's choices ---------------------------------------------------------
 
 
-def apply(state: GameState, action: Action) -> None:
-    me = state.mover()
+def modifier(state: GameState) -> int:
+    """The seat whose turn of the modification step it is (the state's own player, solo)."""
     c = _combat(state)
+    return c.modifiers[c.modifier] if c.modifiers else state.to_move
+
+
+def _lord_attacks(state: GameState) -> bool:
+    """Whether the wild side is a lord's troops attacking (not wanderers), asked by him."""
+    c = _combat(state)
+    return c.asks_wild and bool(c.modifiers) and bool(c.wild) \
+        and state.card(c.wild[0]).type != "wanderer"
+
+
+def decider(state: GameState) -> int:
+    """The seat that decides the combat now: the state's own player, or an attacking lord at
+    his turn (his assignments, his turn of the modification step)."""
+    c = _combat(state)
+    if not c.modifiers:
+        return state.to_move
+    if c.step == "modify":
+        return c.modifiers[c.modifier]
+    if not c.asks_wild:
+        return state.to_move
+    if (c.step == "assign" and c.turn == WILD) or c.step == BRIBE_BACK:
+        return c.modifiers[0]
+    return state.to_move
+
+
+def _modifies_wild(c: Combat, seat: int) -> bool:
+    """Whether ``seat`` is the lord of the wild side (the attacker: first in the rotation)."""
+    return c.asks_wild and bool(c.modifiers) and c.modifiers[0] == seat
+
+
+def modified(state: GameState) -> None:
+    """A modification made outside the combat (a rival ability at the table): the turn goes
+    on to the next seat of the rotation."""
+    _next_modifier(_combat(state), False)
+
+
+def _next_modifier(c: Combat, passed: bool) -> None:
+    """The modification step's turn goes left; it ends once every seat passed in a row."""
+    rotation = len(c.modifiers) or 1
+    c.passes = c.passes + 1 if passed else 0
+    if c.passes >= rotation:
+        c.step = "resolve"
+        return
+    c.modifier = (c.modifier + 1) % rotation
+
+
+def apply(state: GameState, action: Action) -> None:
+    c = _combat(state)
+    if c.step == BRIBE_BACK:
+        if action.kind == "done":
+            skip_step(state)
+            return
+        mover = state.to_move
+        state.to_move = c.modifiers[0]  # the attacker pays
+        try:
+            _bribe(state, action.card, PLAYER)
+        finally:
+            state.to_move = mover
+        return
+    if c.step == "modify":
+        seat = modifier(state)
+        if seat == state.to_move:
+            _modify(state, action, PLAYER)
+        elif action.kind != "done":
+            mover = state.to_move
+            state.to_move = seat  # the attacker pays from his own pool and hand
+            try:
+                _modify(state, action, WILD)
+            finally:
+                state.to_move = mover
+        _next_modifier(c, action.kind == "done")
+        return
     kind = action.kind
     if kind == "done":
         if c.step == "assign":
@@ -191,19 +290,7 @@ def apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "engage", card=action.card)
     elif kind == "bribe":
-        cost = _bribe_cost(state, action.card)
-        before = list(me.personal)
-        rulings.spend(state, cost)
-        # The bribe stays on the wanderer (collected with its bounty), not in the city.
-        paid = [before[k] - me.personal[k] for k in range(3)]
-        for k in range(3):
-            state.city[k] -= paid[k]
-        tokens = state.on_card.setdefault(action.card, [0, 0, 0])
-        for k in range(3):
-            tokens[k] += paid[k]
-        c.wild.remove(action.card)
-        if state.events is not None:
-            emit(state, "bribe", card=action.card, tokens=paid)
+        _bribe(state, action.card, WILD)
     elif kind == "send":
         if action.option == "pay":
             rulings.spend(state, MOVE_EXHAUSTED_COST)
@@ -211,17 +298,23 @@ def apply(state: GameState, action: Action) -> None:
         if state.events is not None:
             emit(state, "send", card=action.card, paid=action.option == "pay")
     elif kind in ("separate", "joint"):
-        side = c.turn  # the player's, or an attacking lord's (Combat.asks_wild)
+        side = c.turn  # the player's, or the wild side's controller's (Combat.asks_wild)
         _assign(state, side, action)
         _pass_turn(state, side)
     elif kind == "berserk":
         c.berserked.append(action.card)
         _new_group(state, PLAYER, action.card, action.target)
-    elif kind == "use":
+
+
+def _modify(state: GameState, action: Action, side: int) -> None:
+    """One modification by ``side``'s lord (the state's mover while he makes it)."""
+    c = _combat(state)
+    kind = action.kind
+    if kind == "use":
         effect, actor = rulings.use_ability(state, action)
         _use_combat_effect(state, actor, effect, action.target)
     elif kind == "play":
-        _battle_event(state, action)
+        _battle_event(state, action, side)
     elif kind == "charge":
         c.charged[action.card] = c.charged.get(action.card, 0) + 1
         if state.events is not None:
@@ -232,10 +325,30 @@ def apply(state: GameState, action: Action) -> None:
         _spend_religious(state, action.card, action.target, action.option, "pray")
         c.prayed.append(action.target)
     elif kind == "fear":
-        c.feared[PLAYER] = action.target
+        c.feared[side] = action.target
         _exhaust_if_printed(state, action.card, "fear")
         if state.events is not None:
             emit(state, "fear", card=action.card, target=action.target)
+
+
+def _bribe(state: GameState, card: int, side: int) -> None:
+    """The mover bribes ``card`` of ``side`` home: "Bearer returns home immediately from the
+    combat ... Bribes remain on bearer" (collected with its bounty or by its killer's lord),
+    not in the city."""
+    me = state.mover()
+    c = _combat(state)
+    cost = _bribe_cost(state, card)
+    before = list(me.personal)
+    rulings.spend(state, cost)
+    paid = [before[k] - me.personal[k] for k in range(3)]
+    for k in range(3):
+        state.city[k] -= paid[k]
+    tokens = state.on_card.setdefault(card, [0, 0, 0])
+    for k in range(3):
+        tokens[k] += paid[k]
+    (c.player if side == PLAYER else c.wild).remove(card)
+    if state.events is not None:
+        emit(state, "bribe", card=card, tokens=paid)
 
 
 def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
@@ -274,6 +387,12 @@ def skip_step(state: GameState) -> None:
                 emit(state, "hunt_abandoned")
             _end(state)
             return
+        if _lord_attacks(state) and any("bribery" in rulings.keywords(state, t)
+                                        for t in c.player):
+            c.step = BRIBE_BACK  # "Bribes should be paid before assignments are made."
+            return
+        _begin_assignments(state)
+    elif step == BRIBE_BACK:
         _begin_assignments(state)
     elif step == "assign":
         if c.turn == PLAYER and _can_assign(state, WILD):
@@ -282,7 +401,7 @@ def skip_step(state: GameState) -> None:
             c.step = "modify"
             _wild_modifies(state)
     elif step == "modify":
-        c.step = "resolve"
+        _next_modifier(c, True)  # a seat with nothing to modify with passes
     elif step == "berserk":
         c.step = "resolve"
         c.berserk = True
@@ -722,12 +841,13 @@ def _group(state: GameState, side: int, target: int, lead: int) -> list[int]:
 # --- modification --------------------------------------------------------------------------
 
 
-def _modify_options(state: GameState) -> list[Action]:
+def _modify_options(state: GameState, side: int) -> list[Action]:
+    """The modifications of ``side``'s lord, the state's mover while they are listed."""
     me = state.mover()
     c = _combat(state)
     found: list[Action] = []
-    mine = [t for t in c.player if _alive(state, t)]
-    enemies = [w for w in c.wild if _alive(state, w)]
+    mine = [t for t in _side_cards(state, side) if _alive(state, t)]
+    enemies = [w for w in _side_cards(state, 1 - side) if _alive(state, w)]
     for troop in mine:
         keys = rulings.keywords(state, troop)
         if "charge" in keys and c.charged.get(troop, 0) < state.card(troop).strength[0]:
@@ -735,7 +855,7 @@ def _modify_options(state: GameState) -> list[Action]:
         if "fervor" in keys and "used-fervor" not in c.granted.get(troop, []) \
                 and me.personal[1] and troop not in state.exhausted:
             found.append(Action("fervor", troop))
-        if "fear" in keys and c.feared[PLAYER] < 0 and _usable(state, troop, "fear"):
+        if "fear" in keys and c.feared[side] < 0 and _usable(state, troop, "fear"):
             found += [Action("fear", troop, w) for w in enemies]
     if me.personal[1]:
         for bearer in rulings.personalities_in_play(state):
@@ -753,6 +873,11 @@ def _modify_options(state: GameState) -> list[Action]:
             found.append(Action("use", instance, option=ability.option))
         elif effect.kind == "troop_offense":
             found += [Action("use", instance, t, ability.option) for t in mine]
+    # Battle events reach a lord's own troops ("target troop of yours"), never the wanderers
+    # a player controls.
+    lords = [t for t in mine if state.card(t).type != "wanderer"]
+    if not lords:
+        return found
     strongest = max((state.card(t).strength[0] for t in mine), default=-1)
     seen: set[str] = set()
     for card in me.hand:
@@ -778,7 +903,7 @@ def _usable(state: GameState, card: int, keyword: str) -> bool:
     return keyword not in state.card(card).exhausting or card not in state.exhausted
 
 
-def _battle_event(state: GameState, action: Action) -> None:
+def _battle_event(state: GameState, action: Action, side: int) -> None:
     c = _combat(state)
     card = state.card(action.card)
     rulings.pay(state, card.cost, card.generic)
@@ -787,14 +912,17 @@ def _battle_event(state: GameState, action: Action) -> None:
     effect = card.abilities[0].effect
     if state.events is not None:
         emit(state, "battle_event", card=action.card, target=action.target)
-    mine = [t for t in c.player if _alive(state, t)]
+    mine = [t for t in _side_cards(state, side) if _alive(state, t)]
     if effect.kind == "troop_offense":
         c.bonus_off[action.target] = c.bonus_off.get(action.target, 0) + effect.amount
     elif effect.kind == "all_defense":
         for troop in mine:
             c.bonus_def[troop] = c.bonus_def.get(troop, 0) + effect.amount
     elif effect.kind == "no_wound_exhaustion":
-        c.hold_line = True
+        if side == PLAYER:
+            c.hold_line = True
+        else:
+            c.hold_wild = True
     elif effect.kind == "heal_troops":
         for troop in mine:
             if state.wounds.get(troop):
@@ -817,17 +945,27 @@ def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int
 
 
 def _wild_modifies(state: GameState) -> None:
-    """A wanderer with Fear frightens the player's strongest attacker."""
+    """A wanderer with Fear frightens the player's strongest attacker (a lord attacking, or
+    the wanderers' controller at a table, chooses his own modifications: Combat.asks_wild)."""
     c = _combat(state)
-    if c.feared[WILD] >= 0:
+    if c.feared[WILD] >= 0 or c.asks_wild:
         return
     if any("fear" in rulings.keywords(state, w) for w in c.wild if _alive(state, w)):
-        engaged = [t for t in c.player if _alive(state, t) and _used(state, t)]
-        if engaged:
-            target = max(engaged, key=lambda t: (state.card(t).offense, -t))
+        target = fear_target(state)
+        if target >= 0:
             c.feared[WILD] = target
             if state.events is not None:
                 emit(state, "fear", card=-1, target=target)
+
+
+def fear_target(state: GameState) -> int:
+    """Whom the wanderers' fixed rule frightens: the player's strongest engaged troop (-1:
+    none)."""
+    c = _combat(state)
+    engaged = [t for t in c.player if _alive(state, t) and _used(state, t)]
+    if not engaged:
+        return -1
+    return max(engaged, key=lambda t: (state.card(t).offense, -t))
 
 
 # --- resolution ----------------------------------------------------------------------------
@@ -1061,7 +1199,8 @@ def _ignores_wound(state: GameState, card: int, attackers: list[int]) -> bool:
 def _take_wounds(state: GameState, card: int, count: int) -> None:
     me = state.mover()
     c = _combat(state)
-    exhaust = not (c.hold_line and card in c.player)  # Endurance: rulings.wound
+    # Endurance: rulings.wound; Hold the Line, each side's own troops
+    exhaust = not ((c.hold_line and card in c.player) or (c.hold_wild and card in c.wild))
     profile = state.card(card)
     if not rulings.wound(state, card, count, exhaust=exhaust):
         return

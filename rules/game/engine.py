@@ -573,7 +573,12 @@ def apply(state: GameState, action: Action) -> Result:
     start = len(state.events) if state.events is not None else 0
     state.decisions += 1
     if state.events is not None:
-        emit(state, "action", action=action.to_dict())
+        by = state.to_move if state.combat is None else combat.decider(state)
+        if by == state.to_move:
+            emit(state, "action", action=action.to_dict())
+        else:  # another seat's decision in this state's combat (the attacker's)
+            step = state.combat.step if state.combat is not None else ""
+            emit(state, "action", action=action.to_dict(), seat=by, step=step)
     if action.kind == "rehouse":
         rulings.take_residence(state, action.card, action.target)
     elif action.kind == "bounty":

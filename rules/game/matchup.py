@@ -140,10 +140,15 @@ class MatchupTally:
                 deck.won_round_sum += table.final_round
                 deck.histogram[table.final_round] = deck.histogram.get(table.final_round, 0) + 1
             if seat in table.out:
-                deck.out[table.out[seat][1]] += 1
+                how = table.out[seat][1]
+                deck.out[how] = deck.out.get(how, 0) + 1
             drawn: set[str] = set()
             played: set[str] = set()
+            owner = state.owner
             for instance, flags in enumerate(state.flags):
+                # (one card space for the table: only this seat's own cards are its deck's)
+                if owner[instance] != seat:
+                    continue
                 if flags & DRAWN:
                     drawn.add(state.cards[instance])
                 if flags & PLAYED:

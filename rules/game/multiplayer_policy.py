@@ -94,12 +94,12 @@ class SeatPolicy:
             return self.solo(state, actions) if self.name == "random" \
                 else next((a for a in actions if a.kind == "send" and not a.option),
                           actions[-1])
-        hosting = table.hosting
-        if hosting is not None and hosting.origin == seat:
-            # The attacker's own assignments, in the defender's state.
-            host = table.seats[hosting.host]
-            return attack_choice(host, actions) if self.name == "greedy" \
-                else self.solo(host, actions)
+        there = seats.deciding_state(table, seat)
+        if there is not state:
+            # The attacker's own assignments and modifications in the defender's state, or
+            # the raiding wanderers' controller's.
+            return attack_choice(there, actions) if self.name == "greedy" \
+                else self.solo(there, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
                 and not state.mover().choice_due():
             choice = military_choice(table, seat, actions) if self.name == "greedy" \
@@ -135,9 +135,18 @@ class SeatPolicy:
 
 
 def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:
-    """An attacking lord's assignment of his troops in the defender's state ``host``: the
-    fixed rule the wanderers follow (combat.wild_choice: the wall filled with the weakest,
-    then each attacker where its margin is best)."""
+    """An attacking lord's assignment of his troops in the defender's state ``host`` (or the
+    raiding wanderers' controller's): the fixed rule the wanderers follow (combat.wild_choice:
+    the wall filled with the weakest, then each attacker where its margin is best); in the
+    modification step, Fear on the player's strongest engaged troop as the wanderers' rule,
+    nothing else; no bribe of a defender."""
+    fight = host.combat
+    if fight is not None and fight.step == combat.BRIBE_BACK:
+        return actions[-1]  # (no bribe of a defender: done, as before the rule was modelled)
+    if fight is not None and fight.step == "modify":
+        target = combat.fear_target(host)
+        return next((a for a in actions if a.kind == "fear" and a.target == target),
+                    actions[-1])
     choice = combat.wild_choice(host)
     for action in actions:  # the offered action itself (seats.play finds it by identity)
         if action == choice:

@@ -164,6 +164,8 @@ class Table:
     # Each seat's own cards with a rival ability (rivalry.bearers): a seat without one has no
     # rival options to look for.
     rival_bearers: list[list[int]] = field(default_factory=list)
+    # Whether each seat has a bearer of a rival ability usable in a battle (Crusade).
+    battle_rivals: list[bool] = field(default_factory=list)
     # active() as last worked out, for the lead player active_lead and active_outs
     # knock-outs (two numbers, not a key tuple: compiled, a tuple is made at every call).
     active_seats: list[int] = field(default_factory=list)
@@ -207,16 +209,17 @@ class Table:
                 if event["type"] == "wanderers_attack" and self.hosting is not None \
                         and self.hosting.kind == "attack":
                     text = text.replace("The wanderers attack", "The attackers come")
-                who = seat
-                if event["type"] == "action" and event["action"]["kind"] in _ASSIGNMENTS:
-                    # An attacker's assignment in the defender's state is his own decision.
-                    who = state.owner[event["action"]["card"]]
+                # (an attacker's decision in the defender's state is told as his own)
+                who = event.get("seat", seat)
+                if who != seat and event["action"]["kind"] == "done":
+                    text = _PASSES.get(event.get("step", ""), text)
                 if text:
                     self.story.append((self.round, who, text))
             self.seen[seat] = len(events)
 
 
-_ASSIGNMENTS: Final = ("separate", "joint")
+# Another seat's "done" in a combat, as the story tells it.
+_PASSES: Final = {"modify": "Makes no modification.", combat.BRIBE_BACK: "Bribes no defender."}
 
 
 def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:
@@ -255,6 +258,9 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         table.answerers.append(answerers)
         table.answer_kinds.append(reactions.answer_kinds(state, answerers))
         table.rival_bearers.append(bearers)
+        table.battle_rivals.append(any(
+            ability == "crusade" for b in bearers
+            for ability, _, _ in rivalry.rival_abilities(state.card(b))))
         offset += len(flags)
     if record:
         table.story = []
@@ -357,8 +363,11 @@ def to_move(table: Table) -> int:
         return table.window.asked[0]
     if table.declaring is not None:
         return table.declaring.seat
+    elsewhere = _asked_elsewhere(table)
+    if elsewhere is not None:
+        return combat.decider(elsewhere)
     if table.hosting is not None:
-        return table.hosting.origin if _origin_asked(table) else table.hosting.host
+        return table.hosting.host
     if table.stage == "action":
         return table.turn
     if table.stage in ("military", "wanderer"):
@@ -373,23 +382,33 @@ def to_move(table: Table) -> int:
     return -1
 
 
-def _origin_asked(table: Table) -> bool:
-    """Whether the combat of the hosting asks its origin now: an attacking lord making his
-    troops' assignments ("the attacker makes assignments first, then the sides alternate")."""
+def _asked_elsewhere(table: Table) -> GameState | None:
+    """The state whose combat asks another seat than its own now, None when none does: an
+    attacking lord making his troops' assignments ("the attacker makes assignments first,
+    then the sides alternate") or at his turn of the modification step's rotation, and the
+    controller of raiding wanderers ("if your wanderers attack another player then you
+    control all wanderers during the combat. If they attack you then the player to your
+    left controls all wanderers"), any player at his turn of a modification step;
+    combat.decider names him."""
     hosting = table.hosting
-    if hosting is None:
-        return False
-    fight = table.seats[hosting.host].combat
-    return fight is not None and fight.asks_wild and fight.step == "assign" \
-        and fight.turn == combat.WILD
+    if hosting is not None:
+        state = table.seats[hosting.host]
+    elif (table.stage == "wanderer" or table.stage == "military") and table.queue:
+        state = table.seats[table.queue[0]]
+    else:
+        return None
+    fight = state.combat
+    if fight is None or not fight.modifiers:
+        return None
+    return state if combat.decider(state) != state.to_move else None
 
 
 def deciding_state(table: Table, seat: int) -> GameState:
-    """The state in which ``seat``'s decision is made: its own, or the defender's while it
-    makes the assignments of its attack there."""
-    hosting = table.hosting
-    if hosting is not None and hosting.origin == seat and _origin_asked(table):
-        return table.seats[hosting.host]
+    """The state in which ``seat``'s decision is made: its own, or another's whose combat
+    asks it (:func:`_asked_elsewhere`: its attack, the wanderers it controls)."""
+    elsewhere = _asked_elsewhere(table)
+    if elsewhere is not None and combat.decider(elsewhere) == seat:
+        return elsewhere
     return table.seats[seat]
 
 
@@ -424,13 +443,34 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     return found
 
 
+def battle_rival_options(table: Table, seat: int, state: GameState) -> list[Action]:
+    """Crusade at ``seat``'s turn of the modification step of the combat in ``state`` ("players
+    may use abilities during any phase"; "if an exhausted troop ... is involved in a battle
+    its offense is 0"): on another player's troop in the battle, not exhausted, once a round
+    per bearer as in the Action and Development cycle. (Discredit and Influence, political,
+    which Debate may answer, stay in the cycle.)"""
+    fight = state.combat
+    if fight is None or combat.modifier(state) != seat or not table.battle_rivals[seat]:
+        return []
+    targets = [t for t in (*fight.player, *fight.wild)
+               if state.owner[t] != seat and state.where[t] in IN_PLAY
+               and t not in state.exhausted and state.card(t).is_troop]
+    return [Action("use_on", bearer, state.owner[t], rivalry.exhaust_option("crusade", t))
+            for bearer in _crusaders(table, seat) for t in targets]
+
+
 def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     """The rival abilities (Extort, Tithe, Sap; Crusade, Discredit, Influence) ``seat``, the
-    seat that decides now, may use on another player or his cards now: only at its turn of
-    the Action and Development cycle (in the table's legal actions they come before the
-    pass). (``bearer``: only that card's, when not -1.)"""
+    seat that decides now, may use on another player or his cards now: at its turn of the
+    Action and Development cycle, and Crusade at its turn of a modification step
+    (:func:`battle_rival_options`); in the table's legal actions they come before the pass.
+    (``bearer``: only that card's, when not -1.)"""
     setting = rival_setting(table, seat)
     if setting is None:
+        state = deciding_state(table, seat)
+        if table.window is None and state.combat is not None and state.combat.step == "modify":
+            found = battle_rival_options(table, seat, state)
+            return [a for a in found if a.card == bearer] if bearer >= 0 else found
         return []
     others, used, bearers = setting
     if bearer >= 0:
@@ -632,6 +672,38 @@ def apply(table: Table, action: Action) -> Result:
     return Result(True)
 
 
+def surrender(table: Table, seat: int) -> Result:
+    """"A player may surrender at any time": ``seat`` is out as a player whose stronghold is
+    destroyed (his cards go to the discard piles; his tokens and counters stay), whatever is
+    going on; an action of his held for answers is dropped, an attack he declares or that is
+    declared on him is called off, a combat of his ends where it stands; the last player
+    left wins. Not a legal action: no policy weighs it, a person asks for it."""
+    if table.outcome:
+        return Result(False, "The game is over.")
+    if not 0 <= seat < len(table.seats) or seat in table.out:
+        return Result(False, f"Seat {seat + 1} is not in the game.")
+    held: reactions.Window | None = None
+    window = table.window
+    if window is not None:
+        if window.seat == seat:
+            table.window = None
+        elif seat in window.asked:
+            window.asked.remove(seat)
+            if not window.asked:  # nobody else may answer: carried out once he is gone
+                table.window, held = None, window
+    declaring = table.declaring
+    if declaring is not None and seat in (declaring.seat, declaring.target):
+        table.declaring = None
+        table.tell(declaring.seat, "calls the attack off.")
+    table.seats[seat].outcome = SURRENDERED
+    _knockouts(table)
+    if held is not None and not table.outcome and held.seat not in table.out:
+        _perform(table, held.seat, held.action)
+    _settle(table)
+    table.flush()
+    return Result(True)
+
+
 def _carry_out(table: Table, seat: int, action: Action) -> None:
     """:func:`apply` of an action known to be legal for ``seat``, the seat that decides now
     (no Result made: compiled, a dataclass's __init__ runs as interpreted Python, and play()
@@ -727,8 +799,15 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
             table.tell(seat, rivalry.sentence(table.seats, seat, action, moved))
-        table.passes = 0
-        _next_turn(table)
+        fight = state.combat
+        if fight is not None and fight.step == "modify":
+            # His modification of the battle: the rotation goes on.
+            state.forget_derived()
+            combat.modified(state)
+            engine._advance(state)
+        else:
+            table.passes = 0
+            _next_turn(table)
     elif action.kind == "attack" and action.option == "choose":
         _to_wait(state)
         table.declaring = Declaring(seat, action.target)
@@ -750,7 +829,16 @@ def _perform(table: Table, seat: int, action: Action) -> None:
 
 
 def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
-    """``engine.apply`` of ``seat``'s action in its state, then the uniques check."""
+    """``engine.apply`` of ``seat``'s action in its state, then the uniques check (and a hunt
+    it declares given its modification rotation)."""
+    _apply_engine(table, seat, state, action)
+    fight = state.combat
+    if fight is not None and not fight.modifiers and state.to_move == seat:
+        _rotate(table, fight, seat)  # a hunt of his own row, just declared
+        state.pending = None
+
+
+def _apply_engine(table: Table, seat: int, state: GameState, action: Action) -> None:
     # Only the seat's own unique cards can come into play here, so the uniques in play are
     # worked out again only when one of those moved; what was in play before, from where
     # they were, and only then.
@@ -820,7 +908,9 @@ def _settle(table: Table) -> None:
         if stage == "maintenance":
             if to_move(table) >= 0:
                 return
-            table.stage, table.turn, table.passes = "action", table.lead, 0
+            # (from the lead player, or the first to his left still in: he may have
+            # surrendered this round)
+            table.stage, table.turn, table.passes = "action", table.active()[0], 0
             table.tell(-1, "Action and Development Phase.")
             continue
         if stage == "action":
@@ -985,6 +1075,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     if target == seat:
         state.step = "raid"  # the fines follow the raid (engine._after_combat)
         combat.start_raid(state, raiders)
+        fight = state.combat
+        if fight is not None:
+            # "If they attack you then the player to your left controls all wanderers."
+            _ask_wild(table, fight, next(s for s in ((seat + k) % len(table.seats)
+                                                     for k in range(1, len(table.seats)))
+                                         if s not in table.out))
         engine._advance(state)
         return
     state.step = "raid"  # its fines follow the raid (_finish_hosting)
@@ -1080,19 +1176,23 @@ def _knockouts(table: Table) -> None:
     # last player left wins only after a knock-out, which is then seen below.)
     fallen = False
     for state in table.seats:
-        if state.outcome == "stronghold":
+        if state.outcome == "stronghold" or state.outcome == SURRENDERED:
             fallen = True
             break
     if not fallen:
         return
     for seat, state in enumerate(table.seats):
-        if state.outcome != "stronghold" or seat in table.out:
+        if state.outcome not in ("stronghold", SURRENDERED) or seat in table.out:
             continue
         if table.hosting is not None and seat in (table.hosting.host, table.hosting.origin):
             _finish_hosting(table)
-        how = "attack" if table.stage == "military" else "wanderers"
+        if state.outcome == SURRENDERED:
+            how = SURRENDERED
+            table.tell(seat, "surrenders and is out of the game.")
+        else:
+            how = "attack" if table.stage == "military" else "wanderers"
+            table.tell(seat, f"is knocked out: the stronghold is destroyed ({how}).")
         table.out[seat] = (table.round, how)
-        table.tell(seat, f"is knocked out: the stronghold is destroyed ({how}).")
         # "All cards of a player whose stronghold has been destroyed go to the discard piles
         # and are removed from play while their influence tokens and counters remain."
         state.combat = None
@@ -1119,6 +1219,10 @@ def _knockouts(table: Table) -> None:
     if len(active) == 1 and not table.outcome:
         # "All other players' strongholds are destroyed."
         _end(table, "victory", active[0])
+
+
+# A seat's outcome (and how it went out) when its player surrenders (surrender).
+SURRENDERED: Final = "surrendered"
 
 
 # --- combats between seats -----------------------------------------------------------------
@@ -1161,14 +1265,50 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     if kind == "hunt_row":
         host.step = "military"
         combat.start_hunt(host)
+        if host.combat is not None:
+            _rotate(table, host.combat, host_seat)
     else:
         host.step = HOSTING
         combat.start_raid(host, list(cards))
         fight = host.combat
-        if kind == "attack" and fight is not None:
-            fight.asks_wild = True  # the attacking lord assigns his own troops
+        if fight is not None:
+            # The attacking lord assigns and modifies for his own troops; raiding wanderers
+            # are controlled by their owner ("if your wanderers attack another player then
+            # you control all wanderers during the combat").
+            _ask_wild(table, fight, origin_seat)
         hosting.fight = fight
     engine._advance(host)
+
+
+def _ask_wild(table: Table, fight: Combat, controller: int) -> None:
+    """The wild side of ``fight`` decided by ``controller`` (Combat.asks_wild), and the
+    modification step's rotation from him (combat._modifies_wild reads him first)."""
+    fight.asks_wild = True
+    _rotate(table, fight, controller)
+
+
+def _rotate(table: Table, fight: Combat, first: int) -> None:
+    """The modification step's rotation of ``fight`` ("starting with the attacking player and
+    rotating left each player can use one ability or event"): every seat still in from
+    ``first``; the others than its two sides are asked only when they hold a rival ability
+    usable in a battle (Combat.rivals)."""
+    n = len(table.seats)
+    fight.modifiers = [seat for seat in ((first + k) % n for k in range(n))
+                       if seat not in table.out]
+    fight.rivals = [seat for seat in fight.modifiers
+                    if table.battle_rivals[seat] and _crusaders(table, seat)]
+
+
+def _crusaders(table: Table, seat: int) -> list[int]:
+    """``seat``'s bearers of Crusade that may use it now (in play, ready, not used this
+    round)."""
+    me = table.seats[seat]
+    used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
+        if table.rivals_used else ()
+    members_of: dict[str | None, int] = {}
+    return [bearer for bearer in rivalry.usable_bearers(me, used, table.rival_bearers[seat])
+            if "crusade" in rivalry.ready_abilities(table.seats, me, bearer, me.card(bearer),
+                                                    members_of)]
 
 
 def _finish_hosting(table: Table) -> None:
@@ -1324,7 +1464,7 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     if hosting is not None:
         # (_settle's test of a hosted combat: the host decides while it goes on, but for an
         # attacker's assignments)
-        return hosting.host == seat and not _origin_asked(table) \
+        return hosting.host == seat and _asked_elsewhere(table) is None \
             and (state.combat is not None or state.mover().choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
@@ -1334,12 +1474,14 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.mover().choice_due())
+            and (state.combat is not None or state.mover().choice_due()) \
+            and _asked_elsewhere(table) is None
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
             and not (state.step == WAIT and state.combat is None
-                     and not state.mover().choice_due())
+                     and not state.mover().choice_due()) \
+            and _asked_elsewhere(table) is None
     else:
         return False
     return here and len(engine.legal_actions(state)) > 0

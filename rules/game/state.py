@@ -54,8 +54,9 @@ class Combat:
     __slots__ = ("asks_wild", "assign_memo", "berserk", "berserked", "bonus_def", "bonus_off",
                  "charged",
                  "climbed", "declined", "engaged_memo", "feared", "first_private", "granted",
-                 "groups", "guard_odds", "hold_line", "kind", "odds", "plan", "player", "prayed",
-                 "previous", "step", "troop_kills", "turn", "wall", "wall_left", "wild")
+                 "groups", "guard_odds", "hold_line", "hold_wild", "kind", "modifier", "modifiers",
+                 "odds", "passes", "plan", "player", "prayed", "previous", "rivals", "step",
+                 "troop_kills", "turn", "wall", "wall_left", "wild")
 
     def __init__(self, kind: str, step: str, *, player: list[int] | None = None,
                  wild: list[int] | None = None, wall: int = -1,
@@ -69,7 +70,9 @@ class Combat:
                  previous: dict[int, int] | None = None,
                  berserked: list[int] | None = None,
                  first_private: list[int] | None = None, declined: bool = False,
-                 asks_wild: bool = False, troop_kills: list[int] | None = None) -> None:
+                 asks_wild: bool = False, troop_kills: list[int] | None = None,
+                 modifiers: list[int] | None = None, modifier: int = 0, passes: int = 0,
+                 hold_wild: bool = False, rivals: list[int] | None = None) -> None:
         self.kind = kind  # "hunt": the player attacks wanderers; "raid": aggressive wanderers
         # attack. The step: "engage" or "bribe", "muster", "assign", "modify", "resolve",
         # "berserk", "over".
@@ -105,6 +108,19 @@ class Combat:
         # The cards killed by an attack with a troop in it (valor is for "a troop of yours"
         # that kills another lord's troop, not a structure or a wall).
         self.troop_kills: list[int] = [] if troop_kills is None else troop_kills
+        # The modification step's rotation: "starting with the attacking player and rotating
+        # left each player can use one ability or event ... until no player wishes to further
+        # modify the combat". ``modifiers`` are the seats in turn (empty: the state's own
+        # player alone, as solo), ``modifier`` the index of the one asked, ``passes`` the
+        # passes in a row (the step ends when every seat of the rotation passed).
+        self.modifiers: list[int] = [] if modifiers is None else modifiers
+        self.modifier = modifier
+        self.passes = passes
+        # Hold the Line played by the wild side's lord (hold_line: by the player's side).
+        self.hold_wild = hold_wild
+        # The other seats of the rotation that hold a rival ability usable in a battle
+        # (Crusade: rules/game/seats.py offers it at their turn); the others pass at once.
+        self.rivals: list[int] = [] if rivals is None else rivals
         # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
         # pairs while the assignments are made (nothing changes them then), for policies
         # weighing every assignment; not saved, not copied. Rows indexed by instance (-1: not
@@ -137,7 +153,8 @@ class Combat:
 COMBAT_SAVED: Final = (
     "kind", "step", "player", "wild", "wall", "groups", "turn", "wall_left", "bonus_off",
     "bonus_def", "granted", "prayed", "feared", "charged", "hold_line", "climbed", "berserk",
-    "previous", "berserked", "first_private", "declined", "asks_wild", "troop_kills")
+    "previous", "berserked", "first_private", "declined", "asks_wild", "troop_kills",
+    "modifiers", "modifier", "passes", "hold_wild", "rivals")
 
 
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
@@ -462,7 +479,8 @@ def _combat_clone(c: Combat) -> Combat:
         feared=list(c.feared), charged=dict(c.charged), hold_line=c.hold_line,
         climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
         berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined,
-        asks_wild=c.asks_wild, troop_kills=list(c.troop_kills))
+        asks_wild=c.asks_wild, troop_kills=list(c.troop_kills), modifiers=list(c.modifiers),
+        modifier=c.modifier, passes=c.passes, hold_wild=c.hold_wild, rivals=list(c.rivals))
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:

@@ -67,6 +67,19 @@ def test_the_image_view_draws_a_face_on_first_request(client: Client) -> None:
     assert client.get("/cards/wof-cave-troll/image/huge.webp").status_code == 404
 
 
+def test_an_image_whose_files_were_lost_is_drawn_again(client: Client) -> None:
+    # A media directory wiped (or a database restored elsewhere) left rows naming files that
+    # are gone: the image is drawn again, not a 500 on every card tile.
+    assert client.get("/cards/wof-cave-troll/image/small.webp").status_code == 200
+    picture = CardImage.objects.get(card_id="wof-cave-troll")
+    for field in (picture.small, picture.normal, picture.large):
+        field.storage.delete(field.name)
+    response = client.get("/cards/wof-cave-troll/image/normal.webp")
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    assert body[:4] == b"RIFF"
+
+
 def test_the_ability_index_and_an_ability_page(client: Client) -> None:
     index = html(client, "/abilities/")
     assert len(set(re.findall(r'href="/abilities/([a-z-]+)/"', index))) == 32

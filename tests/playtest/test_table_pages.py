@@ -164,3 +164,28 @@ def test_a_reaction_window_says_what_the_other_seat_is_about_to_do(client: Clien
     held = page.split('id="pt-held">', 1)[1].split("</p>", 1)[0]
     assert held.startswith(f"Seat {window.seat + 1} (") and " is about to: " in held
     assert "Let it be (no answer)" in page and "Answer with " in page
+
+
+def test_a_player_surrenders_from_the_page_and_undo_takes_it_back(client: Client) -> None:
+    # "A player may surrender at any time": a button under the tools, behind a fold.
+    game = started(client, opponent=[deck("Mosfin Blades").pk])
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    assert "Surrender this game" in page
+    response = client.post(f"/playtest/{game.pk}/surrender/", {"decision": game.decisions},
+                           headers=HTMX)
+    page = html(response)
+    assert response.status_code == 200
+    assert "Defeat: you surrendered; Seat 2 (Mosfin Blades) wins in round 1." in page
+    assert "Surrender this game" not in page
+    game = PlaytestGame.objects.get(pk=game.pk)
+    assert game.actions[-1]["kind"] == "surrender"
+    response = client.post(f"/playtest/{game.pk}/undo/", {"decision": game.decisions - 1},
+                           headers=HTMX)
+    assert "Surrender this game" in html(response)
+
+
+def test_a_solo_game_has_no_surrender(client: Client) -> None:
+    game = started(client)
+    assert "Surrender this game" not in html(client.get(f"/playtest/{game.pk}/"))
+    response = client.post(f"/playtest/{game.pk}/surrender/", {"decision": 0}, headers=HTMX)
+    assert "Surrender is for a game at a table" in html(response)

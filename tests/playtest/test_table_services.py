@@ -20,10 +20,11 @@ from playtest.services import (
     playtest_apply,
     playtest_auto,
     playtest_start_from,
+    playtest_surrender,
     playtest_undo,
 )
-from playtest.table import COMBAT_STEPS
-from playtest.table_play import PLAYER, TableSource, action_text, seat_name
+from playtest.table import COMBAT_STEPS, controlled_fight
+from playtest.table_play import PLAYER, TableSource, action_text, seat_line, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
@@ -243,6 +244,23 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
         "Use Bell of Judgement: Extort on Seat 2")
 
 
+@pytest.mark.parametrize(("seat", "owner", "text"), [
+    (PLAYER, 1, "Bribe Seat 2 (Mosfin Blades)'s Silverblade Retainer to go home"),
+    (1, PLAYER, "Bribe your Silverblade Retainer to go home"),
+    (PLAYER, PLAYER, "Bribe Silverblade Retainer to go home"),
+], ids=["another-seats-troop", "the-players-troop-by-another", "a-troop-of-ones-own"])
+def test_a_bribe_of_another_seats_troop_names_his_seat(seat: int, owner: int, text: str
+                                                       ) -> None:
+    decks = ["mosfin-blades.txt", "mosfin-blades.txt"]
+    table = new_table([engine.prepare(sample(d), catalogue()) for d in decks], 1,
+                      GameConfig(target=25))
+    state = table.seats[owner]
+    retainer = next(i for i in range(len(state.cards)) if state.owner[i] == owner
+                    and state.cards[i] == "demo-silverblade-retainer")
+    names = ["Mosfin Blades", "Mosfin Blades"]
+    assert action_text(table, seat, Action("bribe", retainer), names) == text
+
+
 def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     # "The attacking player makes assignments first": the player's attack asks him, and the
     # page shows the battle from his troops' side.
@@ -276,3 +294,96 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     # The defender's cards named with his seat (both decks may hold the same card).
     seat = seat_name(defender, game.seat_names())
     assert all(f"{seat}'s " in row["text"] for row in context["menu"]["actions"])
+
+
+def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> None:
+    # "Starting with the attacking player and rotating left each player can use one ability
+    # or event": the player's attack asks him first in the modification step.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    chooser = SeatPolicy("greedy", 7)
+    for _ in range(4000):
+        table = played.table
+        hosting = table.hosting
+        fight = None if hosting is None else table.seats[hosting.host].combat
+        if hosting is not None and hosting.origin == PLAYER and fight is not None \
+                and fight.step == "modify" and seats.to_move(table) == PLAYER:
+            break
+        legal = played.legal()
+        assert legal, "the game ended before the player's attack came to its modification"
+        attack = next((a for a in legal if a.kind == "attack"), None)
+        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
+    else:
+        raise AssertionError("the player's attack never came to its modification step")
+    context = game_context(view)
+    assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["modify"]
+    actions = context["menu"]["actions"]
+    assert actions[-1]["kind"] == "done"
+    assert fight.modifiers[0] == PLAYER
+
+
+def test_a_player_surrenders_at_any_time_and_the_ai_seats_play_on() -> None:
+    # At a table of three the two AI seats play the game out once the player is out.
+    game = new_game(seed=5, n=2)
+    game, move = playtest_surrender(game=game, decision=game.decisions)
+    played = game_view(game).played
+    assert played is not None
+    table = played.table
+    assert table.out[PLAYER][1] == seats.SURRENDERED
+    assert table.outcome, (table.round, table.stage, seats.to_move(table), table.decisions)
+    assert table.winner in (1, 2)
+    assert move.texts == ["Surrender"]
+    assert stored(game).actions == [{"kind": "surrender", "card": -1, "target": -1,
+                                     "option": ""}]
+
+
+def test_surrender_is_refused_once_the_player_is_out() -> None:
+    game = new_game(seed=5, n=2)
+    game, _ = playtest_surrender(game=game, decision=game.decisions)
+    with pytest.raises(Refused) as refused:
+        playtest_surrender(game=stored(game), decision=game.decisions)
+    assert refused.value.code == "game_over"
+
+
+@pytest.mark.parametrize(("seat", "text", "line"), [
+    (0, "Discard Hall of Whispers from your hand.",
+     "You: Discard Hall of Whispers from your hand."),
+    (2, "Discard Hall of Whispers from your hand.",
+     "Seat 3 (Mosfin Senate): Discard Hall of Whispers from his hand."),
+    (1, "Declare a hunt against your wanderer row.",
+     "Seat 2 (Mosfin Blades): Declare a hunt against his wanderer row."),
+    (1, "attacks seat 1 with Sellsword.", "Seat 2 (Mosfin Blades): attacks you with Sellsword."),
+], ids=["yours", "an-opponents-hand", "an-opponents-row", "names-the-player"])
+def test_a_story_line_is_worded_from_the_players_seat(seat: int, text: str, line: str) -> None:
+    names = ["Kalim Faithful", "Mosfin Blades", "Mosfin Senate"]
+    assert seat_line(seat, text, names) == line
+
+
+def test_a_player_controls_the_wanderers_of_a_raid_on_another_seat() -> None:
+    # "If your wanderers attack another player then you control all wanderers during the
+    # combat. If they attack you then the player to your left controls all wanderers": at a
+    # table of two, the player decides every raid on the AI seat, from the wanderers' side.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    chooser = SeatPolicy("greedy", 7)
+    names = game.seat_names()
+    for _ in range(4000):
+        controlled = controlled_fight(played, names)
+        if controlled is not None and "wanderers" in controlled[2] \
+                and seats.to_move(played.table) == PLAYER:
+            break
+        legal = played.legal()
+        assert legal, "the game ended before the player controlled a raid"
+        played.apply_player(chooser(played.table, PLAYER, legal), Move())
+    else:
+        raise AssertionError("the player never controlled raiding wanderers")
+    context = game_context(view)
+    title = context["table"]["step_title"]
+    assert title.startswith(("Your wanderers: ", "You control the wanderers: "))
+    combat = context["table"]["combat"]
+    assert combat["title"] == controlled[1]
+    assert combat["yours"] and all(entry["type"] == "wanderer" for entry in combat["yours"])

@@ -147,8 +147,11 @@ def test_the_table_s_legal_actions_are_the_long_way_s(decks: tuple[str, ...]) ->
         seat = seats.to_move(table)
         found = seats.legal_actions(table)
         assert not any(seats._blocked(table, seat, a) for a in found)
-        # (the seat policy looks for rival abilities in this stage only)
-        assert table.stage == "action" or not any(a.kind == "use_on" for a in found)
+        # (rival abilities in the Action and Development cycle; Crusade also at a seat's turn
+        # of a modification step)
+        fight = seats.deciding_state(table, seat).combat
+        assert table.stage == "action" or not any(a.kind == "use_on" for a in found) \
+            or (fight is not None and fight.step == "modify")
         legal = engine.legal_actions(table.seats[seat])
         saved = table.negated
         for negated in (saved, saved | {(seat, a.card) for a in legal if a.kind == "use"}):
@@ -603,8 +606,9 @@ def test_the_greedy_military_choice_is_the_long_way_s(decks: tuple[str, ...]) ->
             continue
         seat = seats.to_move(table)
         state = table.seats[seat]
-        if state.combat is not None or state.mover().choice_due():
-            continue
+        if state.combat is not None or state.mover().choice_due() \
+                or seats.deciding_state(table, seat) is not state:
+            continue  # (a fight, or his turn in another's: not his Military choice)
         actions = seats.legal_actions(table)
         others = [s for s in table.active() if s != seat]
         totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}

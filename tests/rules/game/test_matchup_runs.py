@@ -115,6 +115,19 @@ def test_every_game_is_counted_once() -> None:
         assert sum(deck["victory_round"]["histogram"].values()) == deck["wins"]
 
 
+def test_each_decks_card_figures_count_only_its_own_cards() -> None:
+    # The seats share one card space: a deck's drawn and played figures are its own cards',
+    # never the opponent's (both decks showed the union of the table's cards).
+    decks = ("kalim-faithful.txt", "mosfin-senate.txt")
+    data = report(decks, 4, 1, 50)
+    entries = data["decks"]
+    assert isinstance(entries, list)
+    for deck, entry in zip(prepared(decks), entries, strict=True):
+        own = set(deck.table)
+        assert entry["cards"] and set(entry["cards"]) <= own
+    assert set(entries[0]["cards"]) != set(entries[1]["cards"])
+
+
 @pytest.mark.parametrize(("wins", "games", "low", "high"), [
     (0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962), (0, 0, 0.0, 0.0),
 ], ids=["none", "all", "half", "no-games"])

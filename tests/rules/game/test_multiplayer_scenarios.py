@@ -15,7 +15,7 @@ from rules.game.config import GameConfig
 from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
-from rules.game.state import GameState
+from rules.game.state import Combat, GameState
 from tests.rules.game.engine_helpers import catalogue, own, place, sample
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
@@ -175,6 +175,102 @@ def test_the_attacker_makes_his_troops_assignments_first() -> None:
     assert any(group[0] == combat.WILD and chosen.card in group[2:] for group in fight.groups)
 
 
+def _attack_at_modification(t: Table) -> tuple[int, int, Combat]:
+    """(attacker, defender, the combat) of the first attack between greedy seats, played to
+    its modification step."""
+    def there(t: Table) -> bool:
+        hosting = t.hosting
+        fight = None if hosting is None else t.seats[hosting.host].combat
+        return hosting is not None and hosting.kind == "attack" and fight is not None \
+            and fight.step == "modify"
+    play_until(t, there)
+    assert t.hosting is not None
+    fight = t.seats[t.hosting.host].combat
+    assert fight is not None
+    return t.hosting.origin, t.hosting.host, fight
+
+
+def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> None:
+    # "Starting with the attacking player and rotating left each player can use one ability
+    # or event which immediately modifies the combat until no player wishes to further
+    # modify the combat": the attacker plays a battle event on his own troop, paid from his
+    # own pool and hand; then each other player in turn from his left (the defender, and a
+    # third player only when he holds a ready Crusade: Bell of Judgement), then the attacker
+    # again, until all pass in a row.
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    assert fight.modifiers == [attacker, (attacker + 1) % 3, (attacker + 2) % 3]
+    assert seats.to_move(t) == attacker
+    mine = t.seats[attacker]
+    event = place(mine, "Flanking Charge", "hand")
+    mine.mover().personal[:] = [5, 5, 5]
+    t.seats[defender].pending = None
+    plays = [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event]
+    assert plays and all(a.target in fight.wild for a in plays)
+    troop = plays[0].target
+    assert seats.apply(t, plays[0]).ok
+    while t.window is not None:  # nobody answers it here
+        assert seats.apply(t, Action("decline")).ok
+    assert fight.bonus_off[troop] == 2
+    assert mine.where[event] == "personality_discard"
+    assert sum(mine.mover().personal) < 15
+    for seat in fight.modifiers[1:]:
+        if seat != defender and seat not in fight.rivals:
+            continue  # nothing of his could modify the battle: passed over
+        assert seats.to_move(t) == seat and fight.step == "modify"
+        assert seats.apply(t, Action("done")).ok
+    assert seats.to_move(t) == attacker and fight.step == "modify"  # he may answer them
+    assert seats.apply(t, Action("done")).ok
+    assert fight.step != "modify"  # every seat passed in a row
+
+
+def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step() -> None:
+    # "Players may use abilities during any phase"; "if an exhausted troop ... is involved in
+    # a battle its offense is 0": a player outside the combat exhausts an attacker with his
+    # Bell of Judgement (Crusade) at his turn of the rotation.
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    third = next(s for s in fight.modifiers if s not in (attacker, defender))
+    bell = place(t.seats[third], "Bell of Judgement", "private")
+    t.rivals_used.clear()
+    seats._rotate(t, fight, attacker)  # (the rotation's rivals, as had the bell been ready)
+    assert third in fight.rivals
+    while seats.to_move(t) != third:
+        assert seats.apply(t, Action("done")).ok
+    actions = seats.legal_actions(t)
+    crusades = [a for a in actions if a.kind == "use_on" and a.card == bell]
+    aimed = {rivalry.target_of(a.option) for a in crusades}
+    alive = {c for c in (*fight.wild, *fight.player) if c not in t.seats[0].exhausted}
+    assert aimed == {c for c in alive if t.seats[0].card(c).is_troop}
+    troop = fight.wild[0]
+    choice = next(a for a in crusades if rivalry.target_of(a.option) == troop)
+    assert seats.apply(t, choice).ok
+    assert troop in t.seats[defender].exhausted
+    assert fight.step == "modify" and seats.to_move(t) != third  # the rotation goes on
+    assert (third, bell) in t.rivals_used
+
+
+def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> None:
+    t = table(VETERANS, VETERANS, seed=2)
+    attacker, defender, fight = _attack_at_modification(t)
+    mine = t.seats[attacker]
+    event = place(mine, "Hold the Line", "hand")
+    mine.mover().personal[:] = [5, 5, 5]
+    t.seats[defender].pending = None
+    play = next(a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event)
+    assert seats.apply(t, play).ok
+    assert fight.hold_wild and not fight.hold_line
+
+
+def test_an_ai_attacker_frightens_by_the_wanderers_fixed_rule() -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_modification(t)
+    actions = seats.legal_actions(t)
+    choice = SeatPolicy("greedy", 1)(t, attacker, actions)
+    target = combat.fear_target(t.seats[defender])
+    assert choice.kind == "done" or (choice.kind == "fear" and choice.target == target)
+
+
 def test_an_ai_attacker_assigns_by_the_wanderers_fixed_rule() -> None:
     t = table(VETERANS, FAITHFUL)
     attacker, defender, _ = _attack_at_assignments(t)
@@ -326,6 +422,62 @@ def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> 
     assert len(t.seats[1 - owner].cards) == len(t.seats[1 - owner].flags)
 
 
+def _wild_turn(t: Table) -> GameState | None:
+    """The state whose combat waits on its wild side's controller's assignment, if any."""
+    for state in t.seats:
+        fight = state.combat
+        if fight is not None and fight.kind == "raid" and fight.step == "assign" \
+                and fight.turn == combat.WILD and fight.asks_wild:
+            return state
+    return None
+
+
+def _raid_at_assignments(t: Table, on_owner: bool) -> tuple[GameState, int]:
+    """(the raided state, the owner of the raiding wanderers): the first raid of greedy seats
+    by wanderers on another player (``on_owner`` False) or on their owner, at the wanderers'
+    first assignment."""
+    def there(t: Table) -> bool:
+        state = _wild_turn(t)
+        if state is None or t.stage != "wanderer":
+            return False
+        return (t.hosting is None) == on_owner
+    play_until(t, there)
+    state = _wild_turn(t)
+    assert state is not None
+    owner = t.queue[0]
+    return state, owner
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_wanderers_attacking_another_player_are_controlled_by_their_owner(seed: int) -> None:
+    # "If your wanderers attack another player then you control all wanderers during the
+    # combat": he makes their assignments (and is first in the modification rotation).
+    t = table(VETERANS, FAITHFUL, BLADES, seed=seed)
+    raided, owner = _raid_at_assignments(t, on_owner=False)
+    assert raided is not t.seats[owner]
+    assert seats.to_move(t) == owner
+    assert seats.deciding_state(t, owner) is raided
+    fight = raided.combat
+    assert fight is not None and fight.modifiers[0] == owner
+    actions = seats.legal_actions(t)
+    assert actions and all(a.kind in ("separate", "joint") and a.card in fight.wild
+                           for a in actions)
+    assert seats.apply(t, actions[-1]).ok  # any of them, not only the fixed rule's
+
+
+def test_wanderers_attacking_their_owner_are_controlled_by_the_player_on_his_left() -> None:
+    # "If they attack you then the player to your left controls all wanderers."
+    t = table(VETERANS, FAITHFUL, BLADES, seed=3)
+    raided, owner = _raid_at_assignments(t, on_owner=True)
+    assert raided is t.seats[owner]
+    left = next(s for s in ((owner + k) % 3 for k in (1, 2)) if s not in t.out)
+    assert seats.to_move(t) == left
+    assert seats.deciding_state(t, left) is raided
+    choice = SeatPolicy("greedy", 1)(t, left, seats.legal_actions(t))
+    assert choice == combat.wild_choice(raided)  # an AI controller: the fixed rule
+    assert seats.apply(t, choice).ok
+
+
 def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_owners_discard(
         ) -> None:
     t = table(FAITHFUL, FAITHFUL)
@@ -399,6 +551,55 @@ def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> 
     assert out.mover().personal == tokens
     play_until(t, lambda t: t.round == 3)
     assert t.outcome or 2 not in t.active()
+
+
+def test_a_player_may_surrender_at_any_time_and_is_out_as_if_his_stronghold_fell() -> None:
+    # "A player may surrender at any time. All cards of a player whose stronghold has been
+    # destroyed go to the discard piles ... while their influence tokens and counters remain."
+    t = table(VETERANS, FAITHFUL, BLADES)
+    play_until(t, lambda t: t.stage == "action" and t.round == 2)
+    quitter = seats.to_move(t)
+    state = t.seats[quitter]
+    tokens = list(state.mover().personal)
+    assert seats.surrender(t, quitter).ok
+    assert t.out[quitter] == (2, seats.SURRENDERED) and not t.outcome
+    assert not any(state.mover().zones[z] for z in ("private", "defensive", "hand"))
+    assert state.mover().personal == tokens
+    assert seats.to_move(t) not in (quitter, -1)  # the cycle goes on without him
+    assert not seats.surrender(t, quitter).ok  # once out, out
+    play_until(t, lambda t: t.round == 3)
+
+
+def test_when_the_lead_player_surrenders_the_action_cycle_starts_at_his_left() -> None:
+    t = table(FAITHFUL, BLADES, SENATE, seed=5, target=15)
+    assert t.stage == "maintenance"
+    lead = t.lead
+    assert seats.surrender(t, lead).ok
+    play_until(t, lambda t: t.stage == "action")
+    assert seats.to_move(t) == t.active()[0] != lead
+
+
+def test_a_player_who_surrenders_in_the_middle_of_an_attack_ends_it_and_the_last_wins(
+        ) -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_assignments(t)
+    assert seats.surrender(t, defender).ok
+    assert t.hosting is None
+    assert t.outcome == "victory" and t.winner == attacker
+    assert not seats.surrender(t, attacker).ok  # the game is over
+
+
+def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playing() -> None:
+    t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
+    attacker, defender, fight = _attack_at_modification(t)
+    sent = list(fight.wild)
+    assert seats.surrender(t, attacker).ok
+    assert t.hosting is None and t.seats[defender].combat is None and not t.outcome
+    assert all(t.seats[attacker].where[troop] not in ("defensive", "private")
+               for troop in sent)
+    start = t.round
+    play_until(t, lambda t: t.round == start + 1)
+    assert attacker not in t.active()
 
 
 def test_the_last_player_standing_wins() -> None:
@@ -703,6 +904,50 @@ def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
     assert engine.apply(host, Action("bribe", guest)).ok
     assert sum(host.mover().personal) == 9 - 2
     assert sum(host.on_card[guest]) == 2  # "Bribes remain on bearer"
+
+
+def _retainer_defends(t: Table) -> tuple[int, Combat]:
+    """Seat 1 attacks seat 0 (mosfin-blades), who sends his Silverblade Retainer (Bribery,
+    faction influence 2) to the battlefield: the retainer, and the combat at the attacker's
+    bribes."""
+    defender, attacker = t.seats
+    retainer = next(i for i in own(defender) if defender.cards[i] == "demo-silverblade-retainer")
+    defender.move(retainer, "defensive")
+    defender.exhausted.discard(retainer)
+    sent = give_troops(t, 1, 1)
+    attacker.mover().personal[:] = [3, 3, 3]
+    seats._host(t, 0, 1, "attack", sent)
+    fight = defender.combat
+    assert fight is not None
+    while fight.step != "muster":
+        assert seats.apply(t, Action("done")).ok
+    assert seats.to_move(t) == 0
+    assert seats.apply(t, Action("send", retainer)).ok
+    if fight.step == "muster":  # (done, unless nothing else could be sent)
+        assert seats.apply(t, Action("done")).ok
+    return retainer, fight
+
+
+def test_the_attacker_may_bribe_a_defending_troop_before_the_assignments() -> None:
+    # Bribery: "Bearer returns home immediately from the combat. Bribes should be paid before
+    # assignments are made ... a troop's cost is his faction influence": the attacking lord
+    # bribes a defender once the defender has moved his troops, from his own pool.
+    t = table(BLADES, FAITHFUL)
+    retainer, fight = _retainer_defends(t)
+    assert fight.step == combat.BRIBE_BACK and seats.to_move(t) == 1
+    assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done")]
+    assert seats.apply(t, Action("bribe", retainer)).ok
+    assert retainer not in fight.player  # home at once
+    defender, attacker = t.seats
+    assert sum(attacker.mover().personal) == 9 - 2 and sum(defender.on_card[retainer]) == 2
+    assert fight.step != combat.BRIBE_BACK
+
+
+def test_an_ai_attacker_bribes_no_defender() -> None:
+    t = table(BLADES, FAITHFUL)
+    _retainer_defends(t)
+    choice = SeatPolicy("greedy", 1)(t, 1, seats.legal_actions(t))
+    assert choice == Action("done")
 
 
 def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
