@@ -68,7 +68,7 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
-from edits.photo_reading import catalogue_card, known_artists, number_taken
+from edits.photo_reading import catalogue_card, catalogue_hints
 from edits.scan_queue import (
     DOUBTFUL,
     queue_done,
@@ -306,7 +306,8 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
         photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    reading = read_image(photo, read_text=ocr_unavailable() is None, artists=known_artists())
+    reading = read_image(photo, read_text=ocr_unavailable() is None,
+                         hints=catalogue_hints(str(form.base.get("set", ""))))
     if not reading.cards:  # kept as evidence all the same, as it is
         form.scan_token = pending_scan_store(user_id=_uid(request),
                                              renditions=renditions_from_image(photo))
@@ -371,7 +372,8 @@ def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> di
         return {"status": 429, "wait": wait}
     tl, tr, br, bl = points
     reading = read_image(straighten(photo, (tl, tr, br, bl)),
-                         read_text=ocr_unavailable() is None, artists=known_artists())
+                         read_text=ocr_unavailable() is None,
+                         hints=catalogue_hints(str(form.base.get("set", ""))))
     # The straightened card is the whole image now: read as it is.
     entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
     if entry is None:
@@ -401,9 +403,6 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     with_all_fields(form)
     found = readings(entry)
     set_code = str(form.base.get("set", ""))
-    number = found.get("number")
-    if number is not None and number_taken(set_code, number[0], entry["fields"].get("name")):
-        found["number"] = (number[0], DOUBTFUL)  # another card of the set has it
     if form.mode == NEW_CARD and found.get("number") is None:
         # Not read: the set's next number without a card is offered, marked to check alone.
         offered = _next_missing_number(set_code)
