@@ -153,8 +153,11 @@ def odd_words(text: str) -> bool:
     return any(not _NAME_WORD.fullmatch(word) for word in text.split())
 
 
-# How prose is printed to end: a full stop, "!" or "?", perhaps inside a quote or a bracket.
+# How prose is printed to end: a full stop, "!" or "?", perhaps inside a quote or a bracket;
+# and a sentence is printed to begin with a capital ("A small flame. carefully kept": the
+# comma read as a full stop).
 _SENTENCE_END: Final = re.compile(r"[.!?][\"')]?$")
+_LOWER_START: Final = re.compile(r"[.!?][\"')]? [a-z]")
 
 
 def cross_checked(fields: Mapping[str, object],
@@ -162,9 +165,10 @@ def cross_checked(fields: Mapping[str, object],
     """The keys whose value read fails a check of its form or against the catalogue's
     ``hints``: a name or an artist with a word no name has, a detail part that is no gender
     where the gender is printed; abilities or a quotation that end as no sentence does (the
-    last full stop lost to a blur); a name a letter or two from a catalogue card's; a race
-    or a profession no card has (with ``hints`` of them); a collector number another card of
-    the set has, or past the set's size."""
+    last full stop lost to a blur) or with a sentence begun in lower case; a name a letter
+    or two from a catalogue card's; a race or a profession no card has (with ``hints`` of
+    them); a collector number with a letter in it, another card's of the set, or past the
+    set's size."""
     doubtful = set()
     for key in ("name", "artist"):
         value = fields.get(key)
@@ -176,7 +180,8 @@ def cross_checked(fields: Mapping[str, object],
                         if fields.get(key) is not None)
     for key in ("abilities", "quotation"):
         value = fields.get(key)
-        if isinstance(value, str) and not _SENTENCE_END.search(value):
+        if isinstance(value, str) and (not _SENTENCE_END.search(value)
+                                       or _LOWER_START.search(value)):
             doubtful.add(key)
     name = fields.get("name")
     if isinstance(name, str) and hints.names and near_a_name(name, hints.names):
@@ -205,10 +210,12 @@ NAME_NEAR: Final = 0.85
 
 
 def _number_doubtful(number: object, name: object, hints: CatalogueHints) -> bool:
-    """Whether the collector number read is another card's of the set (under another name)
-    or past the set's size."""
+    """Whether the collector number read is not all digits, another card's of the set (under
+    another name) or past the set's size."""
     if not isinstance(number, str) or not number.strip():
         return False
+    if not number.strip().isdigit():
+        return True  # "e", "O37": a letter read where the cards print digits
     holders = hints.numbers.get(number.strip(), ())
     own = " ".join(name.lower().split()) if isinstance(name, str) else ""
     if holders and own not in holders:

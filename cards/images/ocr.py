@@ -799,7 +799,9 @@ def _collector_number(line: str, confidence: float) -> Reading[str] | None:
         value = found.group(1)
         if value == "?":
             return None
-        return Reading(value.translate(_DIGIT_LOOKALIKES) if value[:1].isdigit() else value,
+        # "O37": a number with a letter read for one of its digits.
+        mostly_digits = value[:1].isdigit() or sum(c.isdigit() for c in value) >= 2
+        return Reading(value.translate(_DIGIT_LOOKALIKES) if mostly_digits else value,
                        confidence)
     blurred = re.search(r"\b[NMWH][eo0]\.?\s+([0-9O@][0-9A-Za-z@]{2})\b", line)
     words = [blurred.group(1)] if blurred else re.findall(r"\b[0-9O@][0-9O@]{2}\b", line)

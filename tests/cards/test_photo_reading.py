@@ -171,6 +171,8 @@ def test_a_dark_faction_shield_under_a_lamp_is_still_the_shield() -> None:
     ("mete) Me @33 Rare", "033", False),
     ("meso te O48 Commen", "048", False),
     ("DEMO Ne. OT? Rare", None, True),
+    ("DEMO - No. O37 - Common", "037", True),  # a digit read as a letter
+    ("DEMO - No. P3 - Promo", "P3", True),
 ])
 def test_the_collector_number_is_read_after_no_or_what_a_blur_makes_of_it(
         line: str, number: str | None, sure: bool) -> None:
@@ -235,6 +237,9 @@ HINTS_CARDS = [
     ({"quotation": "praying with every arrow.", "abilities": "Fear!"}, set()),
     ({"quotation": '"Go," he said. "Now."'}, set()),
     ({"abilities": "Ranged. Worship"}, {"abilities"}),
+    # A sentence begun in lower case: a comma read as a full stop.
+    ({"quotation": "A small flame. carefully kept."}, {"quotation"}),
+    ({"quotation": "Heer ye. hear ye: House Mosfin remembers."}, {"quotation"}),
     # A race or profession no card of the catalogue has: "Beron", "Captair".
     ({"race": "Human", "gender": "Male", "profession": "Beron"}, {"profession"}),
     ({"race": "Human", "gender": "Male", "profession": "Captain"}, set()),
@@ -249,6 +254,8 @@ HINTS_CARDS = [
     ({"name": "Captain Marro Vantis", "number": "005"}, set()),  # another set's
     ({"name": "Captain Marro Vantis", "number": "167"}, {"number"}),  # the set has 133
     ({"name": "Captain Marro Vantis", "number": "000"}, {"number"}),
+    ({"name": "Captain Marro Vantis", "number": "e"}, {"number"}),  # a letter, no digit
+    ({"name": "Captain Marro Vantis", "number": "O77"}, {"number"}),
 ])
 def test_a_value_the_catalogue_contradicts_is_doubtful(fields: dict[str, object],
                                                        doubtful: set[str]) -> None:

@@ -132,6 +132,26 @@ def test_a_photo_without_a_card_offers_the_four_corner_tool_and_cuts_at_them(ada
     assert 'name="scan_token"' in page
 
 
+def test_a_card_found_only_by_contrast_on_a_light_table_offers_the_corner_tool(
+        ada: Client) -> None:
+    import numpy as np
+
+    face = render_face(NEW_CARDS[0]).copy()
+    # A thumb over the name bar (no layout to match), on a light table of the border's
+    # colour: the contrast finds the card's body, which the page must not take silently.
+    ImageDraw.Draw(face).rectangle((0, 20, 745, 120), fill=(196, 150, 120))
+    border = np.asarray(face)[5:20, 100:600].reshape(-1, 3).mean(axis=0)
+    table = Image.new("RGB", (1100, 1400), tuple(int(v) for v in border))
+    table.paste(face, (180, 170))
+    buffer = io.BytesIO()
+    table.save(buffer, "JPEG", quality=92)
+    upload = SimpleUploadedFile("light.jpg", buffer.getvalue(), "image/jpeg")
+    html = ada.post("/sets/tst/add/", {"set": "TST", "scan": upload, "action": "read"}
+                    ).content.decode()
+    assert "its outline is uncertain" in html and "not by a card" in html
+    assert "data-corner-tool" in html and 'name="corner_0_x"' in html
+
+
 def test_corners_outside_the_photo_are_refused_with_a_reason(ada: Client) -> None:
     answer = ada.post("/sets/tst/add/", {"set": "TST", "action": "corners",
                                          "photo_token": "0" * 32, "corner_0_x": "a"})
