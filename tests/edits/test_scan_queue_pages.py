@@ -67,6 +67,17 @@ def test_a_photo_of_three_cards_becomes_a_queue_of_prefilled_cards(ada: Client) 
     assert len({e["token"] for e in entries}) == 3  # each with its own crop
 
 
+@pytest.mark.parametrize(("chosen", "checked"), [("", "scan"), ("own", "own")])
+def test_a_scan_read_in_place_chooses_the_scan_as_source_unless_one_was_chosen(
+        ada: Client, chosen: str, checked: str) -> None:
+    # Read in place (htmx), the fields were swapped in but the source was not: the form
+    # said "the scan attached" is the default, and showed no source chosen.
+    html = ada.post("/edits/scan/", {"set": "TST", "source_kind": chosen,
+                                     "scan": photo_of(NEW_CARDS[:1])}).content.decode()
+    assert 'id="source" data-hx-swap-oob="true"' in html
+    assert f'id="source-kind-{checked}" name="source_kind" value="{checked}" checked' in html
+
+
 def test_propose_and_next_walks_the_queue_and_a_reload_keeps_the_card(ada: Client) -> None:
     read_photo_into_form(ada)
     first = ada.session[KEY]["entries"][0]["token"]
@@ -91,6 +102,23 @@ def test_the_add_page_says_cards_wait_in_the_queue(ada: Client) -> None:
     read_photo_into_form(ada)
     page = ada.get("/sets/tst/add/").content.decode()
     assert "3 cards from your photo still to propose" in page and 'href="?queue=1"' in page
+
+
+def test_a_card_the_catalogue_has_already_is_named_and_can_be_skipped(ada: Client) -> None:
+    # A binder page holds cards the catalogue knows: proposed as new, each was refused
+    # ("already in the catalogue") at the folded card id, and the queue could go no further.
+    lamplighter = card("tst-lamplighter").as_data()
+    html = ada.post("/edits/scan/", {"set": "TST", "scan": photo_of([lamplighter, NEW_CARDS[0]])}
+                    ).content.decode()
+    assert "The catalogue has Lamplighter already" in html
+    assert 'href="/cards/tst-lamplighter/improve/"' in html and 'value="skip"' in html
+    first = ada.session[KEY]["entries"][0]["token"]
+    answer = ada.post("/sets/tst/add/", {**proposal(first, "Lamplighter"), "action": "skip"})
+    assert answer.status_code == 302 and answer["Location"].endswith("/sets/tst/add/?queue=1")
+    assert not Edit.objects.exists()
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    assert 'value="Old Mill"' in page and "already" not in page
+    assert [e["fields"]["name"] for e in ada.session[KEY]["entries"]] == ["Old Mill"]
 
 
 def test_improve_with_a_photo_of_another_card_says_so_and_offers_it(ada: Client) -> None:
@@ -227,3 +255,29 @@ def test_a_number_read_that_another_card_of_the_set_has_is_doubtful(
     CardSet.objects.filter(code="TST").update(size=100)
     hints = catalogue_hints("tst")
     assert ("number" in cross_checked({"name": name, "number": number}, hints)) is doubtful
+
+
+def test_a_new_account_is_told_how_many_cards_of_a_photo_it_may_propose_now(
+        settings: Any) -> None:
+    # A binder page of nine cards, a new account holding at most five open edits: the sixth
+    # "Propose and next" was refused as if something on the form were to correct.
+    settings.CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = 2
+    newcomer = client_for(make_user("newcomer", days_old=0))
+    html = newcomer.post("/edits/scan/", {"set": "TST", "scan": photo_of(NEW_CARDS)}
+                         ).content.decode()
+    assert "you may propose <strong>2 more</strong> until others review" in html
+
+
+def test_the_open_edit_limit_keeps_the_queue_and_says_so(settings: Any) -> None:
+    settings.CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS = 1
+    newcomer = client_for(make_user("newcomer", days_old=0))
+    newcomer.post("/edits/scan/", {"set": "TST", "scan": photo_of(NEW_CARDS)})
+    first, second = (e["token"] for e in newcomer.session[KEY]["entries"][:2])
+    assert newcomer.post("/sets/tst/add/", proposal(first, "Old Mill")).status_code == 302
+    refused = newcomer.post("/sets/tst/add/", proposal(second, "Salt Tower"))
+    page = refused.content.decode()
+    assert refused.status_code == 403
+    assert "Nothing was stored yet: A new account may have 1 open edits" in page
+    assert "please correct what is marked" not in page
+    assert "your queue of 2 cards from the photo" in page
+    assert len(newcomer.session[KEY]["entries"]) == 2
