@@ -98,6 +98,18 @@ def test_propose_and_next_walks_the_queue_and_a_reload_keeps_the_card(ada: Clien
         "Old Mill", "Reed Gate", "Salt Tower"]
 
 
+def test_each_card_proposed_from_the_queue_is_said_on_the_next_not_piled_up(ada: Client
+                                                                            ) -> None:
+    # The form showed no messages: after a binder page, the edit page showed every
+    # "Your edit is proposed" at once, a phone's whole first screen of them.
+    read_photo_into_form(ada)
+    first = ada.session[KEY]["entries"][0]["token"]
+    ada.post("/sets/tst/add/", proposal(first, "Old Mill"))
+    page = ada.get("/sets/tst/add/?queue=1").content.decode()
+    assert page.count("Your edit is proposed") == 1 and 'class="flash"' in page
+    assert "Your edit is proposed" not in ada.get("/sets/tst/add/?queue=1").content.decode()
+
+
 def test_the_add_page_says_cards_wait_in_the_queue(ada: Client) -> None:
     read_photo_into_form(ada)
     page = ada.get("/sets/tst/add/").content.decode()
