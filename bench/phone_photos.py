@@ -166,15 +166,20 @@ def card_photo(card: Mapping[str, Any], surface: str, seed: int) -> Photo:
     return Photo(f"{surface} {seed}", jpeg, (card,), (_corners(quad),), surface)
 
 
-def binder_photo(cards: Sequence[Mapping[str, Any]], page: str, seed: int) -> Photo:
+def binder_photo(cards: Sequence[Mapping[str, Any]], page: str, seed: int,
+                 surface: str | None = None) -> Photo:
     """Nine cards in the 3 x 3 pockets of a binder page on a ``page`` ("black" or "white")
-    sheet, the whole page turned and in keystone; the pockets' clear plastic shows as faint
-    seams between the cards."""
+    sheet, the whole page turned and in keystone, lying on ``surface`` (by default a dark
+    desk under a white page, light oak under a black one); the pockets' clear plastic shows
+    as faint seams between the cards."""
     if len(cards) != 9:
         raise ValueError(f"a binder page holds 9 cards, not {len(cards)}")
+    if surface is not None and surface not in SURFACES:
+        raise ValueError(f"no surface {surface!r}: choose among {', '.join(SURFACES)}")
     rng = np.random.default_rng(seed)
     w, h = BINDER_SIZE
-    surface = "dark desk" if page == "white" else "light oak"
+    if surface is None:
+        surface = "dark desk" if page == "white" else "light oak"
     canvas = _surface(rng, BINDER_SIZE, surface)
     # The page, then each card in its pocket, all in the page's frame before turning.
     page_w, page_h = w * 0.9, h * 0.9

@@ -13,8 +13,10 @@ edit form. Printed are:
 * **fields read right**: of the fields a card prints with a value (cards.images.card_fields.
   printed_keys), the share read exactly as printed (text compared with its whitespace
   collapsed), over every card in the photos (a card not found reads nothing), and the
-  fields read right least often ("missed most"); the artists read are matched to the Demo
-  catalogue's, as the site matches them to its catalogue's;
+  fields read right least often ("missed most"); what is read is checked against the Demo
+  catalogue (cards.images.card_fields.CatalogueHints), as the site checks it against its
+  own; and the values **read wrong with no doubt mark** (not in the card's ``doubtful``),
+  which the person would pass over (goal: none), and those read right but marked;
 * **seconds a card**: what the person still does, costed by :data:`WORKFLOW`: a click or a
   tap, a character typed (the edits a wrong value needs, or the whole value when none was
   read), and a look at each value checked.
@@ -33,7 +35,7 @@ import numpy as np
 
 from bench.ocr_bench import edit_distance
 from bench.phone_photos import SURFACES, photo_set
-from cards.images.card_fields import printed_keys
+from cards.images.card_fields import CatalogueHints, printed_keys
 from cards.images.ocr import ocr_available
 from cards.images.photo_cards import CardFound, read_photo
 
@@ -97,6 +99,9 @@ class CardScore:
     seconds: float
     misses: list[str]
     keys: tuple[str, ...] = ()  # the fields the card prints with a value
+    # Values read wrong with no doubt mark: what the person would pass over unchecked.
+    unmarked: tuple[str, ...] = ()
+    marked_right: int = 0  # values read right and marked doubtful all the same
 
 
 def score_card(card: Mapping[str, Any], read: CardFound | None, workflow: Workflow,
@@ -111,15 +116,21 @@ def score_card(card: Mapping[str, Any], read: CardFound | None, workflow: Workfl
     clicks = workflow.clicks_per_card + workflow.clicks_per_photo * share_of_photo
     looks = 0
     misses: list[str] = []
+    unmarked: list[str] = []
+    marked_right = 0
+    doubtful = set(read.doubtful) if read is not None else set()
     for key, value in truth.items():
         got = fields.get(key)
         looks += 1
         if got is not None and _normal(got) == _normal(value):
             right += 1
+            marked_right += key in doubtful
             if workflow.check == "value":
                 clicks += 1
             continue
         misses.append(key)
+        if got is not None and key not in doubtful:
+            unmarked.append(key)
         clicks += 1  # to the field
         if isinstance(value, bool) or key in ("type", "subtype", "faction", "rarity"):
             clicks += 1  # a choice
@@ -132,7 +143,8 @@ def score_card(card: Mapping[str, Any], read: CardFound | None, workflow: Workfl
     if read is None:
         clicks += workflow.corner_clicks
     seconds = clicks * CLICK + characters * CHARACTER + looks * LOOK
-    return CardScore(read is not None, right, len(truth), seconds, misses, tuple(truth))
+    return CardScore(read is not None, right, len(truth), seconds, misses, tuple(truth),
+                     tuple(unmarked), marked_right)
 
 
 def form_ticks(card: Mapping[str, Any], read: CardFound) -> int:
@@ -183,11 +195,13 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
     if absent is not None:
         print(f"scans: skipped, {absent}")
         return {}
-    cards = json.loads((ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))[
-        "cards"]
+    demo = json.loads((ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))
+    cards = demo["cards"]
     spread = _spread(cards, singles)
-    # As the site does: an artist read is matched to those the catalogue's cards name.
-    artists = sorted({c["artist"] for c in cards if c.get("artist")})
+    # As the site does when the Demo cards are added to their set: what is read is checked
+    # against what the catalogue knows (its artists, names, words, the set's numbers).
+    hints = CatalogueHints.from_cards(cards, set_code=demo["set"]["code"],
+                                      set_size=demo["set"]["size"])
     start = time.perf_counter()
     photos = photo_set(spread, singles=len(spread), binders=binders, pool=cards)
     made = time.perf_counter() - start
@@ -198,7 +212,7 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
     handed_over = 0  # doubtful outlines: the person places the corners
     light = dark = light_found = dark_found = 0
     for photo in photos:
-        reading = read_photo(photo.jpeg, artists=artists)
+        reading = read_photo(photo.jpeg, hints=hints)
         used: set[int] = set()
         for card, corners in zip(photo.cards, photo.corners, strict=True):
             hit = next((i for i, c in enumerate(reading.cards)
@@ -219,6 +233,10 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
                 print(f"  {photo.name}: {card['name']}: "
                       f"{'missed ' + ', '.join(score.misses) if score.found else 'not found'}"
                       f"{'; ' + '; '.join(reading.warnings) if reading.warnings else ''}")
+                for key in score.unmarked:
+                    assert read is not None
+                    print(f"    unmarked: {key} read {read.fields.get(key)!r}, "
+                          f"printed {card.get(key)!r}")
         unmatched = [c for i, c in enumerate(reading.cards) if i not in used]
         wrong_outlines += sum(1 for c in unmatched if not c.doubtful_outline)
         handed_over += sum(1 for c in unmatched if c.doubtful_outline)
@@ -226,6 +244,8 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
     found = sum(s.found for s in scores)
     right = sum(s.right for s in scores)
     printed = sum(s.printed for s in scores)
+    unmarked = sum(len(s.unmarked) for s in scores)
+    marked_right = sum(s.marked_right for s in scores)
     seconds = sum(s.seconds for s in scores) / len(scores)
     print(f"scans, phone photos          cards found {found}/{len(scores)} "
           f"({found / len(scores):.1%})"
@@ -234,13 +254,15 @@ def print_figures(*, singles: int | None = 24, binders: int = 2, verbose: bool =
           f"dark {dark_found}/{dark}, binder pages {found - light_found - dark_found}/"
           f"{len(scores) - light - dark}; {len(photos)} photos made in {made:.0f} s)")
     print(f"scans, phone photos          printed fields read right {right}/{printed} "
-          f"({right / printed:.1%})   ({read_seconds / len(scores) * 1000:.0f} ms a card, CPU)")
+          f"({right / printed:.1%}), read wrong with no doubt mark {unmarked}, read right "
+          f"and marked {marked_right}   "
+          f"({read_seconds / len(scores) * 1000:.0f} ms a card, CPU)")
     print(f"scans, phone photos          missed most: {worst_fields(scores) or 'none'}")
     before = sum(s.seconds for s in before_scores) / len(before_scores)
-    print(f"scans, phone photos          estimated {seconds:.0f} s a card for the person "
-          f"({WORKFLOW.name}; {before:.0f} s with {TICK_PER_VALUE.name})")
+    print(f"scans, phone photos          estimated {seconds:.1f} s a card for the person "
+          f"({WORKFLOW.name}; {before:.1f} s with {TICK_PER_VALUE.name})")
     return {"found": found / len(scores), "wrong": float(wrong_outlines),
-            "right": right / printed, "seconds": seconds}
+            "right": right / printed, "unmarked": float(unmarked), "seconds": seconds}
 
 
 def _spread(cards: Sequence[Mapping[str, Any]], count: int | None) -> list[Mapping[str, Any]]:

@@ -68,7 +68,7 @@ from edits.pending_scans import (
     pending_scan_store,
 )
 from edits.permissions import contribution_refusal
-from edits.photo_reading import catalogue_card, known_artists, number_taken
+from edits.photo_reading import catalogue_card, catalogue_hints
 from edits.scan_queue import (
     DOUBTFUL,
     queue_done,
@@ -77,7 +77,7 @@ from edits.scan_queue import (
     queue_start,
     readings,
 )
-from edits.services import edit_propose
+from edits.services import edit_propose, open_edits_left
 from sitewide.throttling import throttle_wait
 
 PREVIEW_WIDTH = RENDITIONS["normal"]
@@ -187,6 +187,8 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     if request.POST.get("action") == "corners":  # the four corners placed on the photo
         found = _read_corners(request, form, card)
         return _page(request, form, status=found.pop("status", 200), **page, **found)
+    if request.POST.get("action") == "skip" and form.scan_token and mode == NEW_CARD:
+        return _skip(request, form, card_set)
     refusal = contribution_refusal(request.user)
     if refusal:
         return _page(request, form, status=403, **page)
@@ -222,7 +224,9 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
         return _page(request, form, status=400, **page)
     except EditForbidden as error:
         form.errors.setdefault("form", []).append(error.detail)
-        return _page(request, form, status=403, forbidden=error.code, **page)
+        queued = queue_head(request.session, card_set.code)[1] if mode == NEW_CARD else 0
+        return _page(request, form, status=403, forbidden=error.code, queue_kept=queued,
+                     **page)
     except EditError as error:
         form.errors.setdefault("form", []).append(error.detail)
         return _page(request, form, status=error.status, **page)
@@ -238,6 +242,16 @@ def _submit(request: HttpRequest, base: dict[str, Any], *, mode: str, card_set: 
     if request.POST.get("action") == "propose_next" and left and mode == NEW_CARD:
         return redirect(reverse("edits:add", args=[card_set.code.lower()]) + "?queue=1")
     return redirect("edits:detail", edit.pk)
+
+
+def _skip(request: HttpRequest, form: CardForm, card_set: CardSet) -> HttpResponse:
+    """The queue's card is left out (the catalogue has it already, or the person does not
+    want to propose it): its crop is dropped and the next card opens."""
+    pending_scan_delete(user_id=_uid(request), token=form.scan_token)
+    left = queue_done(request.session, form.scan_token, source_kind=form.source_kind)
+    add = reverse("edits:add", args=[card_set.code.lower()])
+    messages.info(request, f"Card skipped{f': {left} left to propose' if left else ''}.")
+    return redirect(add + "?queue=1" if left else add)
 
 
 def _scan_bytes(request: HttpRequest, form: CardForm) -> bytes | None:
@@ -275,7 +289,7 @@ def scan_read(request: HttpRequest) -> HttpResponse:
         "ocr_unavailable": ocr_unavailable(), "scan_url": _scan_url(request, form.scan_token),
         "scan_crop_url": _scan_crop_url(request, form.scan_token),
         "face": _face_data_url(form, card_set) if status == 200 else None,
-        "max_mb": MAX_BYTES // 2**20, **found,
+        "sources": SOURCES, "max_mb": MAX_BYTES // 2**20, **found,
     }
     response = render(request, "edits/_scan_answer.html", context, status=status)
     if "wait" in found:
@@ -306,7 +320,8 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
         photo = check_scan(upload.read()).image
     except ScanError as error:
         return {"status": 400, "scan_error": f"This file was refused: {error}."}
-    reading = read_image(photo, read_text=ocr_unavailable() is None, artists=known_artists())
+    reading = read_image(photo, read_text=ocr_unavailable() is None,
+                         hints=catalogue_hints(str(form.base.get("set", ""))))
     if not reading.cards:  # kept as evidence all the same, as it is
         form.scan_token = pending_scan_store(user_id=_uid(request),
                                              renditions=renditions_from_image(photo))
@@ -322,6 +337,10 @@ def _read_upload(request: HttpRequest, form: CardForm, card: Card | None = None
     found = {**_prefill(form, entries[0]), "scan_queued": len(entries)
              if len(entries) > 1 and form.mode == NEW_CARD else 0}
     found["scan_message"] = _reading_message(reading, entries[0], card)
+    left = open_edits_left(request.user)
+    if found["scan_queued"] and left is not None and left < len(entries):
+        # A new account holds a few open edits at once: said now, not at the sixth card.
+        found["scan_queue_limit"] = left
     if entries[0]["outline"]:
         found["corner_tool"] = _corner_tool(request, photo, reading.cards[0].corners)
     other = catalogue_card(entries[0]["fields"].get("name"))
@@ -371,7 +390,8 @@ def _read_corners(request: HttpRequest, form: CardForm, card: Card | None) -> di
         return {"status": 429, "wait": wait}
     tl, tr, br, bl = points
     reading = read_image(straighten(photo, (tl, tr, br, bl)),
-                         read_text=ocr_unavailable() is None, artists=known_artists())
+                         read_text=ocr_unavailable() is None,
+                         hints=catalogue_hints(str(form.base.get("set", ""))))
     # The straightened card is the whole image now: read as it is.
     entry = _queue_entry(request, reading.cards[0]) if reading.cards else None
     if entry is None:
@@ -401,9 +421,6 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     with_all_fields(form)
     found = readings(entry)
     set_code = str(form.base.get("set", ""))
-    number = found.get("number")
-    if number is not None and number_taken(set_code, number[0], entry["fields"].get("name")):
-        found["number"] = (number[0], DOUBTFUL)  # another card of the set has it
     if form.mode == NEW_CARD and found.get("number") is None:
         # Not read: the set's next number without a card is offered, marked to check alone.
         offered = _next_missing_number(set_code)
@@ -412,8 +429,15 @@ def _prefill(form: CardForm, entry: dict[str, Any]) -> dict[str, Any]:
     marked = form.apply_reading(found)
     if not form.source_kind:
         form.source_kind = "scan"  # the scan attached is the evidence
-    return {"scan_read": marked, "scan_reading": bool(entry.get("read")),
-            "scan_outline": entry.get("outline", "")}
+    shown: dict[str, Any] = {"scan_read": marked, "scan_reading": bool(entry.get("read")),
+                             "scan_outline": entry.get("outline", "")}
+    if form.mode == NEW_CARD:
+        # A card the catalogue has already (a binder page holds known cards too): proposed
+        # as new, it would be refused; the page offers its improve page, or to skip it.
+        known = catalogue_card(entry["fields"].get("name"))
+        if known is not None:
+            shown["known_card"] = Card.objects.filter(id=known).first()
+    return shown
 
 
 def _next_missing_number(set_code: str) -> str | None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
+
+from cards.images.card_fields import CatalogueHints
 from cards.images.photo_cards import CardFound, PhotoReading
-from cards.models import Card
+from cards.models import Card, CardSet
 
 
 def catalogue_card(name: object) -> str | None:
@@ -24,23 +27,17 @@ def catalogue_card(name: object) -> str | None:
         "id", flat=True).first()
 
 
-def known_artists() -> list[str]:
-    """The artists the catalogue's cards name: an artist read from a photo is matched to
-    them (cards.images.card_fields.known_artist)."""
-    names = Card.objects.exclude(artist__isnull=True).exclude(artist="").values_list(
-        "artist", flat=True)
-    return sorted({name for name in names if name})
-
-
-def number_taken(set_code: str, number: object, name: object) -> bool:
-    """Whether another card of the set (by name, case aside) has the collector ``number``
-    read: a misread digit, or the wrong set; the person should look."""
-    if not isinstance(number, str) or not number.strip():
-        return False
-    others = Card.objects.filter(set__code__iexact=set_code, number=number.strip())
-    if isinstance(name, str) and name.strip():
-        others = others.exclude(name__iexact=" ".join(name.split()))
-    return others.exists()
+def catalogue_hints(set_code: str = "") -> CatalogueHints:
+    """What the catalogue knows that a card read is checked against
+    (cards.images.card_fields.CatalogueHints): its artists (an artist read is matched to
+    them), names, races, professions and the words of its text, and for the set
+    ``set_code`` (when the person is adding to one) its collector numbers and size."""
+    cards = Card.objects.annotate(set_code=F("set__code")).values(
+        "name", "artist", "race", "profession", "abilities", "quotation", "number", "set_code")
+    rows = [{**row, "set": row["set_code"]} for row in cards]
+    card_set = CardSet.objects.filter(code__iexact=set_code).first() if set_code else None
+    return CatalogueHints.from_cards(rows, set_code=set_code,
+                                     set_size=card_set.size if card_set else None)
 
 
 def card_document(card: CardFound) -> dict[str, Any]:

@@ -173,6 +173,16 @@ def _refuse_unless_contributor(user: Any) -> None:
         raise EditForbidden(refusal, code="not_allowed")
 
 
+def open_edits_left(editor: Any, now: dt.datetime | None = None) -> int | None:
+    """How many more edits ``editor`` may have open now (a new account holds at most
+    CARD_EDIT_NEW_ACCOUNT_OPEN_EDITS until some are reviewed), or None for no limit."""
+    rules = review_rules()
+    if is_established(editor, applied_edit_count(editor), now or timezone.now(), rules):
+        return None
+    open_edits = Edit.objects.filter(editor=editor, status=Edit.OPEN).count()
+    return max(0, rules.new_account_open_edits - open_edits)
+
+
 def _refuse_over_the_limit(editor: Any, rules: ReviewRules, now: dt.datetime) -> None:
     if is_established(editor, applied_edit_count(editor), now, rules):
         return

@@ -50,6 +50,11 @@ MIN_CONTRAST: Final = 30.0  # colour distance between card and background, out o
 # A plain background's colours stay this close to their median along the photo's edges; a
 # scan cut to the card has its border there instead, far more varied (100 and more).
 MAX_BACKGROUND_SPREAD: Final = 60.0
+# Why a card found by its contrast with the table (not by a card's printed layout) is
+# doubtful.
+CONTRAST_ONLY: Final = ("found by its contrast with the table, not by a card's printed "
+                        "layout: check that the outline is the card's edge, not a panel "
+                        "inside it")
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]  # top left, top right, bottom right, bottom left
@@ -396,8 +401,8 @@ def locate_cards(photo: Image.Image) -> Located:
 
     Cards are found by their edges and printed layout (:mod:`cards.images.card_outlines`),
     whatever the table; where that finds none (a card not laid out as the Demo faces are),
-    by its contrast with a plain background (:func:`locate_card`), or as the whole image
-    when it is a scan cut to the card.
+    by its contrast with a plain background (:func:`locate_card`: doubtful, see
+    :data:`CONTRAST_ONLY`), or as the whole image when it is a scan cut to the card.
     """
     rgb = photo.convert("RGB")
     outlines = find_outlines(rgb)
@@ -410,7 +415,11 @@ def locate_cards(photo: Image.Image) -> Located:
         return Located(cards, warnings)
     location = locate_card(photo)
     if location.outcome == "found" and location.corners is not None:
-        return Located([CardOutline(location.corners, location.image)], [])
+        # Found by its contrast alone, its edge is checked against no layout: on a table of
+        # its border's colour the contrast outlines an inner panel, so the person checks.
+        where = _where(location.corners, rgb.size)
+        return Located([CardOutline(location.corners, location.image, CONTRAST_ONLY)],
+                       [f"card 1 ({where}): {CONTRAST_ONLY}"])
     if location.outcome == "whole":
         w, h = photo.size
         whole: Quad = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))

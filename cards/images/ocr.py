@@ -71,6 +71,14 @@ class Reading[T]:
 
     value: T
     confidence: float
+    # The words Tesseract was unsure of (under WEAK_WORD), as read: a confident block can
+    # hold one wrong word ("fet" for "let"), which its mean confidence hides.
+    weak: tuple[str, ...] = ()
+
+
+# A word read with a confidence under this is weak (cards.images.card_fields checks it
+# against the catalogue's words).
+WEAK_WORD: Final = 0.8
 
 
 @dataclass(frozen=True)
@@ -104,7 +112,7 @@ class CardReading:
             ("artist", self.artist),
         ):
             if reading is not None:
-                out[key] = Reading(reading.value, reading.confidence)
+                out[key] = Reading(reading.value, reading.confidence, reading.weak)
         for key, number in self.numbers.items():
             out[key] = Reading(number.value, number.confidence)
         return out
@@ -183,6 +191,14 @@ class _Engine:
             text = str(self._api.GetUTF8Text())
         confidence = max(0, int(self._api.MeanTextConf())) / 100
         return text, confidence
+
+    def weak_words(self) -> tuple[str, ...]:
+        """The words of the last :meth:`read` whose confidence is under :data:`WEAK_WORD`."""
+        try:
+            words = self._api.MapWordConfidences()
+        except RuntimeError:  # nothing was read
+            return ()
+        return tuple(str(word) for word, conf in words if conf / 100 < WEAK_WORD)
 
 
 def _binarised(image: Image.Image) -> Image.Image:
@@ -530,13 +546,22 @@ def _read_numbers(
     numbers: dict[str, Reading[int]] = {}
     for key, image in images:
         text, confidence = engine.read(ImageOps.expand(image, 12, fill=255), "line")
-        digits = text.strip().translate(_DIGIT_LOOKALIKES)
-        if re.fullmatch(r"\d{1,2}", digits) and key not in numbers:
-            numbers[key] = Reading(int(digits), confidence)
+        value = number_read(text)
+        if value is not None and key not in numbers:
+            numbers[key] = Reading(value, confidence)
     return numbers
 
 
-_DIGIT_LOOKALIKES: Final = str.maketrans("OoDQIl|!iSsZzBGgT", "00000111155228997")
+# Letters Tesseract reads for a lone digit: a blurred 0 as O, D, Q or U, a 1 as I, l, | or
+# i, and so on.
+_DIGIT_LOOKALIKES: Final = str.maketrans("OoDQUIl|!iSsZzBGgT", "000001111155228997")
+
+
+def number_read(text: str) -> int | None:
+    """The number of one to two digits that ``text``, read from a gem or a stat box, is
+    (letters read for digits mapped back), or None ("?" or anything else is no number)."""
+    digits = text.strip().translate(_DIGIT_LOOKALIKES)
+    return int(digits) if re.fullmatch(r"\d{1,2}", digits) else None
 
 
 # --- type bar -----------------------------------------------------------------------------------
@@ -668,7 +693,7 @@ def _read_text_box(
         if kind == "quotation":
             cleaned = pronoun_i(cleaned)
         if cleaned:
-            found[kind] = Reading(cleaned, confidence)
+            found[kind] = Reading(cleaned, confidence, engine.weak_words())
     return found.get("abilities"), found.get("quotation")
 
 
@@ -774,7 +799,9 @@ def _collector_number(line: str, confidence: float) -> Reading[str] | None:
         value = found.group(1)
         if value == "?":
             return None
-        return Reading(value.translate(_DIGIT_LOOKALIKES) if value[:1].isdigit() else value,
+        # "O37": a number with a letter read for one of its digits.
+        mostly_digits = value[:1].isdigit() or sum(c.isdigit() for c in value) >= 2
+        return Reading(value.translate(_DIGIT_LOOKALIKES) if mostly_digits else value,
                        confidence)
     blurred = re.search(r"\b[NMWH][eo0]\.?\s+([0-9O@][0-9A-Za-z@]{2})\b", line)
     words = [blurred.group(1)] if blurred else re.findall(r"\b[0-9O@][0-9O@]{2}\b", line)

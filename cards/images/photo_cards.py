@@ -10,12 +10,11 @@ read (:mod:`cards.images.card_fields`) and the doubtful keys. Nothing is stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image
 
-from cards.images.card_fields import reading_fields
+from cards.images.card_fields import NO_HINTS, CatalogueHints, reading_fields
 from cards.images.locate import Quad, locate_cards
 from cards.images.ocr import CardReading, OcrUnavailable, read_card
 from cards.images.scan import check_scan
@@ -42,17 +41,17 @@ class PhotoReading:
     warnings: list[str]
 
 
-def read_photo(data: bytes, *, read_text: bool = True, artists: Sequence[str] = ()
-               ) -> PhotoReading:
-    """Check ``data`` and read every card in it (see the module's docstring); an artist
-    read is matched to ``artists``, those the catalogue knows
+def read_photo(data: bytes, *, read_text: bool = True,
+               hints: CatalogueHints = NO_HINTS) -> PhotoReading:
+    """Check ``data`` and read every card in it (see the module's docstring); what is read
+    is checked against what the catalogue knows, ``hints``
     (:func:`cards.images.card_fields.reading_fields`)."""
     photo = check_scan(data).image
-    return read_image(photo, read_text=read_text, artists=artists)
+    return read_image(photo, read_text=read_text, hints=hints)
 
 
-def read_image(photo: Image.Image, *, read_text: bool = True, artists: Sequence[str] = ()
-               ) -> PhotoReading:
+def read_image(photo: Image.Image, *, read_text: bool = True,
+               hints: CatalogueHints = NO_HINTS) -> PhotoReading:
     """:func:`read_photo` on an image already checked and decoded."""
     located = locate_cards(photo)
     warnings = list(located.warnings)
@@ -68,7 +67,7 @@ def read_image(photo: Image.Image, *, read_text: bool = True, artists: Sequence[
             unavailable = str(exc)
             cards.append(CardFound(card.corners, card.image, doubtful_outline=card.doubtful))
             continue
-        fields, doubtful = reading_fields(reading, artists)
+        fields, doubtful = reading_fields(reading, hints)
         cards.append(CardFound(card.corners, card.image, fields, doubtful, reading,
                                card.doubtful))
     if unavailable:

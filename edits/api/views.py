@@ -47,7 +47,7 @@ from edits.api.serializers import (
 from edits.documents import SCAN_SIZES, edit_documents, edits_for_documents
 from edits.errors import EditError, EditForbidden, EditInvalid
 from edits.models import Edit, EditScan
-from edits.photo_reading import known_artists, photo_document
+from edits.photo_reading import catalogue_hints, photo_document
 from edits.services import (
     Skipped,
     edit_apply,
@@ -371,7 +371,7 @@ class ScanReadView(APIView):
             return problem_response(400, "too_large", f"The photo is {upload.size / 2**20:.1f} "
                                     f"MB; the limit is {MAX_BYTES // 2**20} MB.")
         try:
-            reading = read_photo(upload.read(), artists=known_artists())
+            reading = read_photo(upload.read(), hints=catalogue_hints())
         except ScanError as error:
             return problem_response(400, "bad_image", f"The photo was refused: {error}.")
         return Response(photo_document(reading))

@@ -7,3 +7,10 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.isError = false;
   }
 });
+
+// With JavaScript, choosing a file reads it in place (htmx); the button that reads it without
+// JavaScript would start a second, whole-page read of the same photo while the first runs.
+document.addEventListener("DOMContentLoaded", () => {
+  if (!window.htmx) { return; }
+  document.querySelectorAll("[data-without-js]").forEach((element) => { element.hidden = true; });
+});

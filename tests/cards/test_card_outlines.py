@@ -124,3 +124,64 @@ def test_an_empty_table_has_no_card_and_says_why() -> None:
     located = locate_cards(Image.new("RGB", (900, 1200), (222, 190, 140)))
     assert located.cards == []
     assert "no card found" in located.warnings[0]
+
+
+# A light table: a card, or a binder page, on a white, light grey, pine or light oak table is
+# found by its layout, or handed to the person's four-corner tool: never cropped wrong
+# without a word (issue 36).
+
+@pytest.mark.parametrize(("surface", "index", "seed"), [
+    ("white table", 7, 500), ("white table", 94, 505), ("light grey table", 36, 501),
+    ("light grey table", 123, 504), ("pine", 65, 502), ("light oak", 14, 503),
+])
+def test_a_card_on_a_light_table_is_found_by_its_layout(surface: str, index: int,
+                                                        seed: int) -> None:
+    photo = card_photo(DEMO[index], surface, seed=seed)
+    located = locate_cards(_image(photo.jpeg))
+    assert len(located.cards) == 1 and located.warnings == []
+    assert matches(located.cards[0].corners, photo.corners[0])
+    assert located.cards[0].doubtful == ""
+
+
+@pytest.mark.parametrize(("page", "surface"), [
+    ("white", "white table"),  # a white page on a white table: only the cards stand out
+    ("black", "white table"),
+    ("white", "light grey table"),
+])
+def test_a_binder_page_on_a_light_table_gives_every_card(page: str, surface: str) -> None:
+    nine = [DEMO[(2 + i * 15) % len(DEMO)] for i in range(9)]
+    photo = binder_photo(nine, page, seed=4000, surface=surface)
+    located = locate_cards(_image(photo.jpeg))
+    assert len(located.cards) == 9 and located.warnings == []
+    for card, truth in zip(located.cards, photo.corners, strict=True):
+        assert matches(card.corners, truth) and card.doubtful == ""
+
+
+def _thumbed_card_on(table_colour: tuple[int, int, int]) -> tuple[Image.Image, Any]:
+    """A personality with a thumb over its whole name bar (its layout cannot be matched),
+    on a table of ``table_colour``; and the card's corners."""
+    rendered = face.render_face(PERSONALITY).copy()
+    ImageDraw.Draw(rendered).rectangle((0, 20, 745, 120), fill=(196, 150, 120))
+    table = Image.new("RGB", (1100, 1400), table_colour)
+    table.paste(rendered, (180, 170))
+    return table, ((180, 170), (925, 170), (925, 1210), (180, 1210))
+
+
+def test_a_card_found_by_contrast_on_a_table_of_its_border_s_colour_is_doubtful() -> None:
+    # The silver border blends into the table: the contrast outlines the card's body, a
+    # wrong crop that was accepted silently; it is now handed to the four-corner tool.
+    border = np.asarray(face.render_face(PERSONALITY))[5:20, 100:600].reshape(-1, 3)
+    table, truth = _thumbed_card_on(tuple(int(v) for v in border.mean(axis=0)))
+    located = locate_cards(table)
+    assert len(located.cards) == 1
+    assert not matches(located.cards[0].corners, truth)
+    assert "not by a card's printed layout" in located.cards[0].doubtful
+    assert located.warnings and "card 1 (middle)" in located.warnings[0]
+
+
+def test_a_card_found_by_contrast_on_a_white_table_is_doubtful_all_the_same() -> None:
+    table, truth = _thumbed_card_on((238, 237, 233))
+    located = locate_cards(table)
+    assert len(located.cards) == 1
+    assert matches(located.cards[0].corners, truth)  # right, but checked by no layout
+    assert located.cards[0].doubtful

@@ -96,3 +96,16 @@ def test_the_bench_counts_each_field_read_right_and_names_the_worst() -> None:
     assert by_field(scores) == {"name": (2, 3), "number": (1, 2), "artist": (0, 2)}
     assert worst_fields(scores) == "artist 0/2, number 1/2, name 2/3"
     assert worst_fields(scores[:0]) == ""
+
+
+def test_a_value_read_wrong_without_a_doubt_mark_is_counted_unmarked() -> None:
+    from cards.images.photo_cards import CardFound
+
+    card = next(c for c in DEMO if c["type"] == "personality")
+    read = dict(truth_fields(card), name=card["name"] + "x", number="999", rarity=None)
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    found = CardFound(corners, Image.new("RGB", (1, 1)), read, ["number"])
+    score = score_card(card, found, WORKFLOW, 1.0)
+    # The name is wrong and unmarked; the number is wrong but marked; the rarity not read.
+    assert score.unmarked == ("name",)
+    assert {"name", "number", "rarity"} <= set(score.misses)

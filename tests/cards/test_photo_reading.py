@@ -171,6 +171,8 @@ def test_a_dark_faction_shield_under_a_lamp_is_still_the_shield() -> None:
     ("mete) Me @33 Rare", "033", False),
     ("meso te O48 Commen", "048", False),
     ("DEMO Ne. OT? Rare", None, True),
+    ("DEMO - No. O37 - Common", "037", True),  # a digit read as a letter
+    ("DEMO - No. P3 - Promo", "P3", True),
 ])
 def test_the_collector_number_is_read_after_no_or_what_a_blur_makes_of_it(
         line: str, number: str | None, sure: bool) -> None:
@@ -205,3 +207,101 @@ def test_two_artists_as_near_as_each_other_match_neither() -> None:
     from cards.images.card_fields import known_artist
 
     assert known_artist("Ann Lee", ["Ann Lea", "Ann Lec"]) is None
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("0", 0), ("12", 12), ("O", 0), ("U", 0), ("D", 0),  # a blurred 0
+    ("I", 1), ("l", 1), ("|", 1), ("i", 1),  # a 1: "I" was taken for 0
+    ("S", 5), ("B", 8), ("?", None), ("as", None), ("3 =", None), ("", None),
+])
+def test_a_lone_number_read_maps_letters_taken_for_digits_back(text: str,
+                                                              number: int | None) -> None:
+    from cards.images.ocr import number_read
+
+    assert number_read(text) == number
+
+
+HINTS_CARDS = [
+    {"name": "Baron Kassim Orlov", "set": "DEMO", "number": "063", "race": "Human",
+     "profession": "Baron", "artist": "Demo Artist Ilse Varga",
+     "abilities": "Campaign. Fear.", "quotation": "Run, and let the saints carry your boots."},
+    {"name": "Captain Marro Vantis", "set": "DEMO", "number": "077", "race": "Human",
+     "profession": "Captain", "abilities": None, "quotation": "Lock shields."},
+    {"name": "Old Toll", "set": "OTHER", "number": "005"},
+]
+
+
+@pytest.mark.parametrize(("fields", "doubtful"), [
+    # The text box's last full stop lost to a blur, or read as a comma and cleaned away.
+    ({"quotation": "praying with every arrow"}, {"quotation"}),
+    ({"quotation": "praying with every arrow.", "abilities": "Fear!"}, set()),
+    ({"quotation": '"Go," he said. "Now."'}, set()),
+    ({"abilities": "Ranged. Worship"}, {"abilities"}),
+    # A sentence begun in lower case: a comma read as a full stop.
+    ({"quotation": "A small flame. carefully kept."}, {"quotation"}),
+    ({"quotation": "Heer ye. hear ye: House Mosfin remembers."}, {"quotation"}),
+    # A race or profession no card of the catalogue has: "Beron", "Captair".
+    ({"race": "Human", "gender": "Male", "profession": "Beron"}, {"profession"}),
+    ({"race": "Human", "gender": "Male", "profession": "Captain"}, set()),
+    ({"race": "Humen", "gender": "Male"}, {"race"}),
+    # A name a letter from a catalogue card's, not one of its own.
+    ({"name": "Baron Kassirn Orlov"}, {"name"}),
+    ({"name": "Baron  Kassim Orlov"}, set()),  # spacing aside
+    ({"name": "Harbour Warehouses"}, set()),  # a card the catalogue lacks
+    # A collector number another card of the set has, or past the set's size.
+    ({"name": "Captain Marro Vantis", "number": "063"}, {"number"}),
+    ({"name": "Captain Marro Vantis", "number": "077"}, set()),
+    ({"name": "Captain Marro Vantis", "number": "005"}, set()),  # another set's
+    ({"name": "Captain Marro Vantis", "number": "167"}, {"number"}),  # the set has 133
+    ({"name": "Captain Marro Vantis", "number": "000"}, {"number"}),
+    ({"name": "Captain Marro Vantis", "number": "e"}, {"number"}),  # a letter, no digit
+    ({"name": "Captain Marro Vantis", "number": "O77"}, {"number"}),
+])
+def test_a_value_the_catalogue_contradicts_is_doubtful(fields: dict[str, object],
+                                                       doubtful: set[str]) -> None:
+    from cards.images.card_fields import CatalogueHints
+
+    hints = CatalogueHints.from_cards(HINTS_CARDS, set_code="demo", set_size=133)
+    assert cross_checked(fields, hints) == doubtful
+
+
+def test_without_hints_only_the_checks_of_form_are_made() -> None:
+    fields = {"name": "Baron Kassirn Orlov", "profession": "Beron", "number": "999",
+              "quotation": "No stop"}
+    assert cross_checked(fields) == {"quotation"}
+
+
+@pytest.mark.parametrize(("weak", "doubtful"), [
+    (("fet",), {"quotation"}),  # "let" read as "fet": a real word, but no card's
+    (("shields.", "The"), set()),  # unsure, but words the catalogue's text uses
+    (("|",), set()),  # no letter: the pronoun I, put back
+    ((), set()),
+])
+def test_a_word_read_unsure_that_no_card_uses_makes_its_text_doubtful(
+        weak: tuple[str, ...], doubtful: set[str]) -> None:
+    from cards.images.card_fields import CatalogueHints, weak_word_keys
+    from cards.images.ocr import Reading
+
+    hints = CatalogueHints.from_cards(HINTS_CARDS)
+    readings = {"quotation": Reading[object]("Run, and fet the saints.", 0.91, weak),
+                "abilities": Reading[object]("Fear.", 0.95)}
+    assert weak_word_keys(readings, hints.words) == doubtful
+
+
+@pytest.mark.parametrize(("detail", "gem", "disagrees"), [
+    ("Requires religious strength 1", 0, "strength_religious"),  # a gem's 1 read as 0
+    ("Requires religious strength |", 1, None),  # the line's 1 read as a bar
+    ("Requires economic/military strength 2", 2, None),
+    ("Requires economic/military strength 2", None, None),  # the gem not read
+    ("Requires economic/military strength ?", 3, None),
+    ("Human · Male", 0, None),
+])
+def test_a_requirement_gem_the_detail_line_contradicts_is_found(
+        detail: str, gem: int | None, disagrees: str | None) -> None:
+    from cards.images.card_fields import requirement_disagrees
+    from cards.images.ocr import CardReading, Reading
+
+    key = "strength_religious" if "religious" in detail else "strength_economic"
+    numbers = {key: Reading(gem, 0.9)} if gem is not None else {}
+    reading = CardReading(detail_line=Reading(detail, 0.8), numbers=numbers)
+    assert requirement_disagrees(reading) == disagrees

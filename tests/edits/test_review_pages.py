@@ -327,3 +327,15 @@ def test_the_batch_page_refuses_an_empty_batch_and_the_editor_s_own_votes() -> N
     answer = own.post("/edits/by/ada/", {"edit": [str(edit.pk)]})
     assert answer.status_code == 403 and not Vote.objects.exists()
     assert Client().post("/edits/by/ada/", {"edit": [str(edit.pk)]}).status_code == 302
+
+
+def test_the_list_leads_to_the_batch_page_of_each_open_edit_s_editor() -> None:
+    # The batch page was reached only from an edit's own page: a reviewer of a binder page's
+    # nine cards opened them one by one from the list.
+    ada = make_user("ada")
+    propose(ada, defense=4)
+    applied = propose(make_user("cy"), "tst-lamplighter", vitality=2)
+    Edit.objects.filter(pk=applied.pk).update(status=Edit.APPLIED)
+    html = html_of(Client(), "/edits/?status=")
+    assert 'href="/edits/by/ada/">review ada\'s open edits together</a>' in html
+    assert "/edits/by/cy/" not in html  # nothing of cy's is open

@@ -106,4 +106,4 @@ def test_scans_matches_artists_read_to_those_the_catalogue_names(
     answer = client_for(make_user("ada")).post(
         "/api/scans/", {"image": jpeg(Image.new("RGB", (90, 120), (222, 190, 140)))})
     assert answer.status_code == 200
-    assert "Ilse Varga" in seen["artists"] and "" not in seen["artists"]
+    assert "Ilse Varga" in seen["hints"].artists and "" not in seen["hints"].artists
