@@ -169,3 +169,19 @@ def test_the_page_a_new_account_returns_to_says_a_link_is_on_its_way(
     page = client.get(back_to).content.decode()
     assert page.count("We are sending a link to ada@example.org") == 1
     assert "We are sending a link" not in client.get("/decks/").content.decode()
+
+
+@pytest.mark.parametrize(("data", "focused"), [
+    ({"username": "bob", "email": "bob@example.org", "password1": "abc", "password2": "abc"},
+     "password1"),
+    ({"username": "bob", "email": "not an address", "password1": SECRET, "password2": SECRET},
+     "email"),
+    ({"username": "bob", "email": "bob@example.org", "password1": SECRET, "password2": "x"},
+     "password2"),
+    ({"username": "", "email": "", "password1": "", "password2": ""}, "username"),
+])
+def test_a_refused_sign_up_puts_the_cursor_in_the_first_field_at_fault(
+        client: Client, data: dict[str, str], focused: str) -> None:
+    page = client.post("/accounts/signup/", data).content.decode()
+    fields = re.findall(r"<input [^>]*>", page)
+    assert [re.search(r'name="(\w+)"', f)[1] for f in fields if " autofocus" in f] == [focused]
