@@ -105,10 +105,13 @@ def _store(
     image.status = status
     for name in renditions_store(image, source_hash, renditions):
         image.large.storage.delete(name)
+    for size in DERIVED:
+        derived_rendition(image, size, renditions["large"])
 
 
-# Renditions no page stores a field for, drawn from the large one on their first request and
-# kept beside it: "medium" is the card list tile's 2x (146 CSS pixels on a phone's screen).
+# Renditions with no field of their own, drawn from the large one when it is stored (or, for
+# an image stored before, on their first request) and kept beside it: "medium" is the card
+# list tile's 2x (146 CSS pixels on a phone's screen).
 DERIVED: dict[str, int] = {"medium": 2 * scan.RENDITIONS["small"]}
 
 
@@ -118,14 +121,16 @@ def derived_name(large_name: str, size: str) -> str:
     return f"{folder}/{size}-{file.removeprefix('large-')}"
 
 
-def derived_rendition(picture: CardImage, size: str) -> str:
+def derived_rendition(picture: CardImage, size: str, large: bytes | None = None) -> str:
     """The storage name of ``picture``'s ``size`` rendition (of :data:`DERIVED`), drawn from
-    its large rendition the first time it is asked for."""
+    its large rendition (``large``: its bytes, when at hand) if it was never drawn."""
     storage = picture.large.storage
     name = derived_name(str(picture.large.name), size)
     if not storage.exists(name):
-        with picture.large.open("rb") as large:
-            payload = scan.rendition_resized(large.read(), DERIVED[size])
+        if large is None:
+            with picture.large.open("rb") as file:
+                large = file.read()
+        payload = scan.rendition_resized(large, DERIVED[size])
         if not storage.exists(name):  # another request drew it meanwhile
             storage.save(name, ContentFile(payload))
     return name

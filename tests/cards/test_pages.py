@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from PIL import Image
 
-from cards.image_services import derived_name, renditions_store
+from cards.image_services import cards_ensure_images, derived_name, renditions_store
 from cards.images import scan
 from cards.models import Card, CardImage
 from decks.models import Deck
@@ -70,6 +70,14 @@ def test_the_medium_rendition_is_drawn_once_from_the_large_one(
     again = client.get("/cards/demo-bog-hag/image/medium.webp?v=1")
     assert b"".join(again.streaming_content) == body  # type: ignore[attr-defined]
     assert client.get("/cards/demo-bog-hag/image/huge.webp").status_code == 404
+
+
+def test_an_image_stored_gets_its_medium_rendition_at_once(client: Client) -> None:
+    # Drawn with the others (make run's import), not by the first visitor of the card list.
+    card = Card.objects.get(id="demo-bog-hag")
+    assert cards_ensure_images([card]) == 1
+    picture = CardImage.objects.get(card=card)
+    assert picture.large.storage.exists(derived_name(str(picture.large.name), "medium"))
 
 
 def test_a_new_image_drops_the_medium_rendition_of_the_old_one(client: Client) -> None:
