@@ -23,6 +23,16 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def full_clean(self) -> None:
+        super().full_clean()
+        # After a refusal the cursor waits in the first field at fault, not in the username
+        # Django focuses on every showing of the form.
+        at_fault = next((name for name in self.fields if name in self.errors), None)
+        if at_fault is not None:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[at_fault].widget.attrs["autofocus"] = True
+
     def validate_password_for_user(self, user: Any, password_field_name: str = "password1",
                                    **kwargs: Any) -> None:
         # Django reports a weak password under the confirmation: it belongs under the

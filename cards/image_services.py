@@ -121,6 +121,35 @@ def _store(
     image.status = status
     for name in renditions_store(image, source_hash, renditions):
         image.large.storage.delete(name)
+    for size in DERIVED:
+        derived_rendition(image, size, renditions["large"])
+
+
+# Renditions with no field of their own, drawn from the large one when it is stored (or, for
+# an image stored before, on their first request) and kept beside it: "medium" is the card
+# list tile's 2x (146 CSS pixels on a phone's screen).
+DERIVED: dict[str, int] = {"medium": 2 * scan.RENDITIONS["small"]}
+
+
+def derived_name(large_name: str, size: str) -> str:
+    """Where the ``size`` rendition drawn from the large file ``large_name`` is kept."""
+    folder, _, file = large_name.rpartition("/")
+    return f"{folder}/{size}-{file.removeprefix('large-')}"
+
+
+def derived_rendition(picture: CardImage, size: str, large: bytes | None = None) -> str:
+    """The storage name of ``picture``'s ``size`` rendition (of :data:`DERIVED`), drawn from
+    its large rendition (``large``: its bytes, when at hand) if it was never drawn."""
+    storage = picture.large.storage
+    name = derived_name(str(picture.large.name), size)
+    if not storage.exists(name):
+        if large is None:
+            with picture.large.open("rb") as file:
+                large = file.read()
+        payload = scan.rendition_resized(large, DERIVED[size])
+        if not storage.exists(name):  # another request drew it meanwhile
+            storage.save(name, ContentFile(payload))
+    return name
 
 
 def renditions_store(picture: Any, source_hash: str, renditions: dict[str, bytes]) -> list[str]:
@@ -128,7 +157,8 @@ def renditions_store(picture: Any, source_hash: str, renditions: dict[str, bytes
     ``large`` image fields, ``source_hash``, ``width`` and ``height``: a card's image, an
     edit's scan) and save it; returns the names of the files the new ones replaced, for the
     caller to delete once nothing can roll the change back."""
-    old_files = [f.name for f in (picture.small, picture.normal, picture.large) if f and f.name]
+    old_files = [str(f.name) for f in (picture.small, picture.normal, picture.large)
+                 if f and f.name]
     picture.source_hash = source_hash
     tag = source_hash[:10]
     for size, payload in renditions.items():
@@ -137,4 +167,6 @@ def renditions_store(picture: Any, source_hash: str, renditions: dict[str, bytes
         picture.width, picture.height = large.size
     picture.save()
     kept = {picture.small.name, picture.normal.name, picture.large.name}
+    old_files += [derived_name(name, size) for name in old_files if "/large-" in name
+                  for size in DERIVED]
     return [name for name in old_files if name not in kept]

@@ -21,7 +21,12 @@ from cards import extensions
 from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, anatomy_rows, show_value
 from cards.card_search import SearchError, card_search
 from cards.card_urls import SIZES
-from cards.image_services import cards_ensure_images, cards_restore_lost_image
+from cards.image_services import (
+    DERIVED,
+    cards_ensure_images,
+    cards_restore_lost_image,
+    derived_rendition,
+)
 from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
 from cards.search_page import VIEWS, facets
@@ -244,7 +249,7 @@ def ability_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def card_image(request: HttpRequest, card_id: str, size: str) -> FileResponse:
     """Serve a WebP rendition, drawing the card's face first if it was never made."""
-    if size not in SIZES:
+    if size not in SIZES and size not in DERIVED:
         raise Http404("unknown image size")
     card = get_object_or_404(Card.objects.select_related("set"), id=card_id)
     # If another request drew the same face at the same moment, use theirs.
@@ -252,7 +257,11 @@ def card_image(request: HttpRequest, card_id: str, size: str) -> FileResponse:
         cards_ensure_images([card])
         cards_restore_lost_image(card)
     picture = CardImage.objects.get(card=card)
-    response = FileResponse(getattr(picture, size).open("rb"), content_type="image/webp")
+    if size in DERIVED:
+        rendition = picture.large.storage.open(derived_rendition(picture, size), "rb")
+    else:
+        rendition = getattr(picture, size).open("rb")
+    response = FileResponse(rendition, content_type="image/webp")
     response["Cache-Control"] = (
         "public, max-age=31536000, immutable" if "v" in request.GET else "public, max-age=300"
     )

@@ -189,6 +189,18 @@ def renditions_from_image(image: Image.Image) -> dict[str, bytes]:
     return {name: out[name] for name in RENDITIONS}
 
 
+def rendition_resized(webp: bytes, width: int) -> bytes:
+    """A rendition ``width`` pixels wide drawn from a larger one's WebP bytes (the aspect
+    ratio kept), encoded as the stored renditions are."""
+    with Image.open(io.BytesIO(webp)) as source:
+        image = source.convert("RGB")
+    height = max(1, round(image.height * width / image.width))
+    resized = image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    buf = io.BytesIO()
+    resized.save(buf, "WEBP", quality=WEBP_QUALITY, method=4, exif=b"", xmp=b"")
+    return buf.getvalue()
+
+
 def _too_big_message(size: int) -> str:
     mib = 1024 * 1024
     shown, limit = f"{size / mib:.1f} MB", f"{MAX_BYTES / mib:g} MB"

@@ -156,3 +156,32 @@ def test_a_weak_password_s_errors_stand_under_the_password_and_the_rest_is_kept(
     assert password < error < page.index('name="password2"')  # under the field at fault
     assert 'value="bob"' in page and 'value="bob@example.org"' in page
     assert 'name="next" value="/cards/"' in page
+
+
+@pytest.mark.parametrize("back_to", ["/cards/demo-bog-hag/", "/cards/?q=t%3Atroop", "/sets/",
+                                     "/decks/public/", "/playtest/new/"])
+def test_the_page_a_new_account_returns_to_says_a_link_is_on_its_way(
+        client: Client, back_to: str) -> None:
+    # Said where the person lands, whatever the page: once shown, never again elsewhere (it
+    # used to wait for a deck page, and then read as news after the address was confirmed).
+    response = sign_up(client, "ada", next=back_to)
+    assert response["Location"] == back_to
+    page = client.get(back_to).content.decode()
+    assert page.count("We are sending a link to ada@example.org") == 1
+    assert "We are sending a link" not in client.get("/decks/").content.decode()
+
+
+@pytest.mark.parametrize(("data", "focused"), [
+    ({"username": "bob", "email": "bob@example.org", "password1": "abc", "password2": "abc"},
+     "password1"),
+    ({"username": "bob", "email": "not an address", "password1": SECRET, "password2": SECRET},
+     "email"),
+    ({"username": "bob", "email": "bob@example.org", "password1": SECRET, "password2": "x"},
+     "password2"),
+    ({"username": "", "email": "", "password1": "", "password2": ""}, "username"),
+])
+def test_a_refused_sign_up_puts_the_cursor_in_the_first_field_at_fault(
+        client: Client, data: dict[str, str], focused: str) -> None:
+    page = client.post("/accounts/signup/", data).content.decode()
+    focus = [f for f in re.findall(r"<input [^>]*>", page) if " autofocus" in f]
+    assert len(focus) == 1 and f'name="{focused}"' in focus[0], focus

@@ -255,6 +255,21 @@ def test_htmx_updates_apply_no_inline_style(page: Page, site: str,
     expect(page.locator(".explained")).to_contain_text("Kalim")
 
 
+def test_htmx_keeps_no_style_of_a_resized_field_across_a_swap(page: Page, site: str,
+                                                             csp_violations: list[str]) -> None:
+    # Resizing a textarea by its corner gives it a style attribute; htmx settled "style" by
+    # default, writing it onto the swapped-in field, which style-src refuses in the console.
+    ada = sign_in(page, site, "ada")
+    sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
+    deck = deck_save(owner=ada, data=deck_data(sample), visibility=Deck.PRIVATE)
+    page.goto(f"{site}/decks/{deck.pk}/edit/?q=t%3Atroop")
+    page.locator("#deck-text").evaluate("t => { t.style.height = '300px'; }")
+    page.locator("#settings-name").evaluate("f => { f.style.color = 'red'; f.style.color = ''; }")
+    page.locator(".result-rows .add-button").first.click()
+    expect(page.locator("#builder-message")).to_contain_text("Added 1")
+    assert page.locator("#deck-text").get_attribute("style") is None
+
+
 def test_the_card_anatomy_gives_a_value_the_phone_s_width(page: Page, site: str) -> None:
     page.set_viewport_size(PHONE)
     page.goto(f"{site}/cards/demo-cathedral-warden/")

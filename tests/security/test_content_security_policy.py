@@ -3,6 +3,7 @@ nonce, and no page or template that needs more (inline handlers, style attribute
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -89,3 +90,13 @@ def test_htmx_neither_evaluates_code_nor_injects_styles(client: Client) -> None:
     assert config is not None
     assert '"allowEval": false' in config.group(1)
     assert '"includeIndicatorStyles": false' in config.group(1)
+
+
+def test_htmx_settles_no_style_attribute(client: Client) -> None:
+    # htmx copies the attributes it settles from the old element to the new one; a style
+    # attribute (a textarea the person resized, a field a script touched) would be written
+    # with setAttribute, which style-src refuses in the console on every swap.
+    page = client.get("/").content.decode()
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']+)\'', page)
+    assert config is not None
+    assert json.loads(config.group(1))["attributesToSettle"] == ["class", "width", "height"]
