@@ -128,16 +128,24 @@ class GoldfishRequestSerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class GoldfishRunSerializer(serializers.Serializer[Any]):
-    """A goldfish run (for the schema; the views build the document)."""
+def run_serializer(name: str, what: str, page: str, progress: str,
+                   report: str) -> type[serializers.Serializer[Any]]:
+    """A run's document as the schema describes it, for one path (the views build it)."""
+    fields: dict[str, Any] = {
+        "id": serializers.UUIDField(),
+        "url": serializers.URLField(help_text=f"this document; the report page is {page}"),
+        "status": serializers.ChoiceField(choices=[c for c, _ in SimulationRun.STATUS_CHOICES]),
+        "progress": serializers.DictField(child=serializers.IntegerField(), help_text=progress),
+        "report": serializers.JSONField(allow_null=True, help_text=report),
+    }
+    return type(name, (serializers.Serializer,), {
+        **fields, "__module__": __name__,
+        "__doc__": f"A {what} run (for the schema; the views build the document)."})
 
-    id = serializers.UUIDField()
-    url = serializers.URLField(help_text="this document; the report page is /goldfish/{id}/")
-    status = serializers.ChoiceField(choices=[c for c, _ in SimulationRun.STATUS_CHOICES])
-    progress = serializers.DictField(child=serializers.IntegerField(),
-                                     help_text="{chunks_done, chunks_total}")
-    report = serializers.JSONField(allow_null=True, help_text="when done: the report of the "
-                                   "goldfish command's --format json; null until then")
+
+GoldfishRunSerializer = run_serializer(
+    "GoldfishRunSerializer", "goldfish", "/goldfish/{id}/", "{chunks_done, chunks_total}",
+    "when done: the report of the goldfish command's --format json; null until then")
 
 
 @extend_schema_field({
@@ -212,17 +220,11 @@ class MatchupRequestSerializer(serializers.Serializer[Any]):
         return value
 
 
-class MatchupRunSerializer(serializers.Serializer[Any]):
-    """A matchup run (for the schema; the views build the document)."""
-
-    id = serializers.UUIDField()
-    url = serializers.URLField(help_text="this document; the report page is /matchups/{id}/")
-    status = serializers.ChoiceField(choices=[c for c, _ in SimulationRun.STATUS_CHOICES])
-    progress = serializers.DictField(child=serializers.IntegerField(),
-                                     help_text="{games_done, games}: games over all pairings")
-    report = serializers.JSONField(allow_null=True, help_text="when done: the report of the "
-                                   "matchup command's --format json (with --gauntlet or "
-                                   "--matrix for those modes); null until then")
+MatchupRunSerializer = run_serializer(
+    "MatchupRunSerializer", "matchup", "/matchups/{id}/",
+    "{games_done, games}: games over all pairings",
+    "when done: the report of the matchup command's --format json (with --gauntlet or "
+    "--matrix for those modes); null until then")
 
 
 class _Missing(Exception):

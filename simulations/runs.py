@@ -64,13 +64,19 @@ def table_limits_for(user: Any) -> Limits:
 
 
 @dataclass(frozen=True)
-class RunOptions:
-    """A goldfish run's options."""
+class _Options:
+    """What every run is asked with."""
 
     games: int = DEFAULT_GAMES
     seed: int = DEFAULT_SEED
     policy: str = "greedy"
     target: int = 25
+
+
+@dataclass(frozen=True)
+class RunOptions(_Options):
+    """A goldfish run's options."""
+
     players: int = 1
 
     def spec(self) -> RunSpec:
@@ -81,13 +87,9 @@ class RunOptions:
 
 
 @dataclass(frozen=True)
-class MatchupOptions:
+class MatchupOptions(_Options):
     """A matchup's, gauntlet's or matrix's options."""
 
-    games: int = DEFAULT_GAMES
-    seed: int = DEFAULT_SEED
-    policy: str = "greedy"
-    target: int = 25
     mode: str = "matchup"  # or "gauntlet", "matrix" (rules.game.gauntlet)
 
     def spec(self) -> MatchupSpec:

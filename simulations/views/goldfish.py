@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.card_links import CardNames
 from decks import builder
@@ -43,7 +43,6 @@ from simulations.runs import (
     goldfish_run_start,
     limits_for,
     run_progress,
-    simulation_run_cancel,
     simulation_run_nudge,
 )
 from simulations.stats import CARD_COLUMNS, card_differences, card_rows, compare_reports
@@ -189,17 +188,6 @@ def goldfish_report(request: HttpRequest, run_id: uuid.UUID) -> HttpResponse:
     context["deck_visible"] = deck_visible(request, run)
     return live_page(request, "simulations/goldfish/report.html",
                      "simulations/goldfish/_run_body.html", context)
-
-
-@require_POST
-def goldfish_cancel(request: HttpRequest, run_id: uuid.UUID) -> HttpResponse:
-    run = _run(run_id)
-    if run.requester != requester_of(request):
-        return render(request, "simulations/goldfish/report.html",
-                      {**report_context(request, run),
-                       "error": "Only whoever started a run can cancel it."}, status=403)
-    simulation_run_cancel(run=run)
-    return redirect(run)
 
 
 # --- one game, round by round -----------------------------------------------------------------

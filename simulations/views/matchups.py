@@ -14,7 +14,7 @@ from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
@@ -32,7 +32,6 @@ from simulations.runs import (
     TABLE_SIGNED_IN,
     MatchupOptions,
     matchup_run_start,
-    simulation_run_cancel,
     simulation_run_nudge,
     table_limits_for,
 )
@@ -148,15 +147,6 @@ def matchup_report(request: HttpRequest, run_id: uuid.UUID) -> HttpResponse:
     }
     return live_page(request, "simulations/matchups/report.html",
                      "simulations/matchups/_run_body.html", context)
-
-
-@require_POST
-def matchup_cancel(request: HttpRequest, run_id: uuid.UUID) -> HttpResponse:
-    run = _run(run_id)
-    if run.requester != requester_of(request):
-        raise Http404("Only whoever started a run can cancel it.")
-    simulation_run_cancel(run=run)
-    return redirect(run)
 
 
 @require_GET

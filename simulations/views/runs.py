@@ -1,5 +1,5 @@
 """What the run pages of every kind share: who is asking, the run asked for, whether its deck
-may be linked, and a live page that answers htmx's polls with its body alone."""
+may be linked, a live page that answers htmx's polls with its body alone, and cancelling."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import uuid
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_POST
 
 from decks.views import visible_decks
 from simulations.models import SimulationRun
+from simulations.runs import simulation_run_cancel
 from sitewide.background_runs import requester_key
 
 
@@ -42,3 +44,15 @@ def live_page(request: HttpRequest, page: str, body: str, context: dict[str, Any
     response = render(request, body if getattr(request, "htmx", False) else page, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+@require_POST
+def run_cancel(request: HttpRequest, run_id: uuid.UUID, kinds: tuple[str, ...],
+               what: str) -> HttpResponse:
+    """Cancel a run of one of ``kinds`` (the URL pattern says which) and go back to it; a 403
+    page for anyone but whoever started it."""
+    run = run_of(run_id, kinds, what)
+    if run.requester != requester_of(request):
+        return render(request, "simulations/cancel_refused.html", {"run": run}, status=403)
+    simulation_run_cancel(run=run)
+    return redirect(run)
