@@ -164,3 +164,16 @@ def test_a_round_s_story_starts_with_its_lead_player_and_holds_its_own_discards(
         2: [(-1, "Round 2: the lead player is seat 2."), (1, "Pass."),
             (-1, "Game over in round 3: VICTORY (seat 2 wins).")],
     }
+
+
+@pytest.mark.parametrize(("mode", "name"), [("gauntlet", "Gauntlet"), ("matrix", "Matrix")])
+def test_a_field_run_is_named_by_its_kind_on_its_pages_and_the_panel(
+        client: Client, django_user_model: type, mode: str, name: str) -> None:
+    user = django_user_model.objects.create_user("kinds", password="x")
+    run = played_field(user, samples(*THREE), mode, games=1)
+    report = client.get(f"/matchups/{run.pk}/").content.decode()
+    assert f"<title>{name}: " in report and f"› {name}</nav>" in report
+    game = client.get(f"/matchups/{run.pk}/games/1/1/").content.decode()
+    assert f">{name}</a> › Game 1</nav>" in game
+    panel = client.get(f"/decks/{run.deck_id}/matchups/").content.decode()
+    assert f">{name}: Kalim Faithful v " in panel
