@@ -172,8 +172,8 @@ def test_a_field_run_is_named_by_its_kind_on_its_pages_and_the_panel(
     user = django_user_model.objects.create_user("kinds", password="x")
     run = played_field(user, samples(*THREE), mode, games=1)
     report = client.get(f"/matchups/{run.pk}/").content.decode()
-    assert f"<title>{name}: " in report and f"› {name}</nav>" in report
+    assert f"<title>{name}: " in report and f"\u203a {name}</nav>" in report
     game = client.get(f"/matchups/{run.pk}/games/1/1/").content.decode()
-    assert f">{name}</a> › Game 1</nav>" in game
+    assert f">{name}</a> \u203a Game 1</nav>" in game
     panel = client.get(f"/decks/{run.deck_id}/matchups/").content.decode()
     assert f">{name}: Kalim Faithful v " in panel
