@@ -43,7 +43,7 @@ from simulations.models import SimulationChunk, SimulationRun
 from sitewide.db_retry import retry_outage
 from sitewide.heartbeat import Heartbeat
 
-#: Set by the reliability tests only (tests/simulations/goldfish/test_workers.py): the worker
+#: Set by the reliability tests only (tests/simulations/test_workers.py): the worker
 #: says on stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
 #: mid-chunk) or until a line arrives on stdin ("stdin": to hold two workers on one run at once).
 HOLD_AFTER_LEASE = "SIMULATIONS_HOLD_AFTER_LEASE"

@@ -1,7 +1,8 @@
-"""Goldfish workers as separate processes (``manage.py db_worker``) on a database of their own:
-a worker killed mid-chunk costs nothing but its lease, and two workers on one run give the
-report of one. No sleeping: the test waits on the worker's own output, and moves time by
-setting the lease and the watchdog's due time in the past."""
+"""Simulation workers as separate processes (``manage.py db_worker``) on a database of their
+own: a worker killed mid-chunk costs nothing but its lease, whatever the kind of run (goldfish,
+a matchup), and two workers on one run give the report of one. No sleeping: the test waits on
+the worker's own output, and moves time by setting the lease and the watchdog's due time in
+the past."""
 
 from __future__ import annotations
 
@@ -22,12 +23,22 @@ from django.db import connection
 
 from simulations.chunks import LEASE
 from simulations.runs import RunOptions
-from tests.conftest import CATALOGUES, ROOT
+from tests.commands import run_command
+from tests.conftest import CATALOGUES, FIXTURES, ROOT
 from tests.simulations.goldfish.helpers import SAMPLE, command_report_json
 
 pytestmark = pytest.mark.django_db
 TIMEOUT = 300  # seconds before a stuck subprocess fails the test (never reached when it works)
 WORKER = ["db_worker", "--batch", "--no-startup-delay", "--no-reload", "--interval", "0"]
+TABLE = [FIXTURES / "decklists" / name for name in ("kalim-faithful.txt", "mosfin-blades.txt")]
+
+
+def matchup_report_json(games: int, seed: int) -> str:
+    """The report of the matchup command for the same decks and options, as JSON text."""
+    code, out, _ = run_command("matchup", *map(str, TABLE), "--games", str(games), "--seed",
+                               str(seed), "--format", "json")
+    assert code == 0
+    return json.dumps(json.loads(out), ensure_ascii=False)
 
 
 class Sandbox:
@@ -62,6 +73,15 @@ class Sandbox:
             "from simulations.runs import RunOptions, goldfish_run_start; "
             f"deck = deck_from_text(open({str(SAMPLE)!r}).read()); "
             f"run, _ = goldfish_run_start(deck=deck, options=RunOptions(games={games}, "
+            f"seed={seed}), user=None, requester='anon:test'); print(json.dumps(str(run.pk)))")
+        return run_id
+
+    def start_matchup(self, games: int, seed: int) -> str:
+        run_id: str = self.python(
+            "import json; from decks.deck_input import deck_from_text; "
+            "from simulations.runs import MatchupOptions, matchup_run_start; "
+            f"decks = [deck_from_text(open(p).read()) for p in {list(map(str, TABLE))!r}]; "
+            f"run, _ = matchup_run_start(decks=decks, options=MatchupOptions(games={games}, "
             f"seed={seed}), user=None, requester='anon:test'); print(json.dumps(str(run.pk)))")
         return run_id
 
@@ -100,10 +120,13 @@ def wait_for_lease(worker: subprocess.Popen[str]) -> int:
 @pytest.mark.slow
 @pytest.mark.skipif(connection.vendor != "sqlite",
                     reason="runs on the SQLite leg (it uses a SQLite file of its own)")
-def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["goldfish", "matchup"])
+def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path, kind: str) -> None:
     sandbox = Sandbox(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path)
     sandbox.set_up()
-    run_id = sandbox.start_run(games=30, seed=5)  # three chunks, two tasks and a watchdog
+    # Three chunks (of 10 solo games; of 50 table games), two tasks and a watchdog.
+    run_id = (sandbox.start_run(games=30, seed=5) if kind == "goldfish"
+              else sandbox.start_matchup(games=120, seed=5))
 
     doomed = sandbox.worker(hold="forever")
     assert wait_for_lease(doomed) == 0
@@ -142,7 +165,8 @@ def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path) -> None:
     state = sandbox.state(run_id)
     assert (state["status"], state["done"]) == ("done", 3)
     assert state["chunks"][0][2] != dead_owner
-    assert state["report"] == command_report_json(RunOptions(games=30, seed=5))
+    assert state["report"] == (command_report_json(RunOptions(games=30, seed=5))
+                               if kind == "goldfish" else matchup_report_json(120, 5))
 
 
 @pytest.fixture
