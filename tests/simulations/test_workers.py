@@ -67,22 +67,21 @@ class Sandbox:
         self.run("migrate", "--noinput", "-v", "0")
         self.run("import_cards", *map(str, CATALOGUES), "--no-images", "-v", "0")
 
-    def start_run(self, games: int, seed: int) -> str:
+    def start_run(self, games: int, seed: int, kind: str = "goldfish") -> str:
+        """A goldfish run of the sample deck, or a matchup of the TABLE decks."""
+        if kind == "goldfish":
+            start = (f"goldfish_run_start(deck=deck_from_text(open({str(SAMPLE)!r}).read()), "
+                     f"options=RunOptions(games={games}, seed={seed})")
+        else:
+            start = (f"matchup_run_start(decks=[deck_from_text(open(p).read()) for p in "
+                     f"{list(map(str, TABLE))!r}], options=MatchupOptions(games={games}, "
+                     f"seed={seed})")
         run_id: str = self.python(
             "import json; from decks.deck_input import deck_from_text; "
-            "from simulations.runs import RunOptions, goldfish_run_start; "
-            f"deck = deck_from_text(open({str(SAMPLE)!r}).read()); "
-            f"run, _ = goldfish_run_start(deck=deck, options=RunOptions(games={games}, "
-            f"seed={seed}), user=None, requester='anon:test'); print(json.dumps(str(run.pk)))")
-        return run_id
-
-    def start_matchup(self, games: int, seed: int) -> str:
-        run_id: str = self.python(
-            "import json; from decks.deck_input import deck_from_text; "
-            "from simulations.runs import MatchupOptions, matchup_run_start; "
-            f"decks = [deck_from_text(open(p).read()) for p in {list(map(str, TABLE))!r}]; "
-            f"run, _ = matchup_run_start(decks=decks, options=MatchupOptions(games={games}, "
-            f"seed={seed}), user=None, requester='anon:test'); print(json.dumps(str(run.pk)))")
+            "from simulations.runs import MatchupOptions, RunOptions, goldfish_run_start, "
+            "matchup_run_start; "
+            f"run, _ = {start}, user=None, requester='anon:test'); "
+            "print(json.dumps(str(run.pk)))")
         return run_id
 
     def state(self, run_id: str) -> dict[str, Any]:
@@ -126,7 +125,7 @@ def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path, kind: st
     sandbox.set_up()
     # Three chunks (of 10 solo games; of 50 table games), two tasks and a watchdog.
     run_id = (sandbox.start_run(games=30, seed=5) if kind == "goldfish"
-              else sandbox.start_matchup(games=120, seed=5))
+              else sandbox.start_run(games=120, seed=5, kind="matchup"))
 
     doomed = sandbox.worker(hold="forever")
     assert wait_for_lease(doomed) == 0
