@@ -5,6 +5,7 @@ replayed round by round with every seat's table."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -168,7 +169,7 @@ def test_a_round_s_story_starts_with_its_lead_player_and_holds_its_own_discards(
 
 @pytest.mark.parametrize(("mode", "name"), [("gauntlet", "Gauntlet"), ("matrix", "Matrix")])
 def test_a_field_run_is_named_by_its_kind_on_its_pages_and_the_panel(
-        client: Client, django_user_model: type, mode: str, name: str) -> None:
+        client: Client, django_user_model: Any, mode: str, name: str) -> None:
     user = django_user_model.objects.create_user("kinds", password="x")
     run = played_field(user, samples(*THREE), mode, games=1)
     report = client.get(f"/matchups/{run.pk}/").content.decode()
