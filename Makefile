@@ -78,10 +78,10 @@ data: migrate
 
 run: ocr-tools data serve
 
-# The web server and one background worker (it plays goldfish runs and sends the accounts'
+# The web server and one background worker (it plays simulation runs and sends the accounts'
 # mails: manage.py db_worker), under a supervisor that starts another when it dies (a crash,
 # an out-of-memory kill), after 2 s, saying so on stderr. Both stop with the server; a worker
-# stopped in the middle of a run loses nothing but a lease (docs/goldfish.md), so it gets
+# stopped in the middle of a run loses nothing but a lease (docs/architecture.md), so it gets
 # SIGTERM, then SIGKILL after 3 s.
 WITH_WORKER = ( worker=; halt() { [ -n "$$worker" ] && kill $$worker 2>/dev/null; \
 	  for i in $$(seq 30); do kill -0 $$worker 2>/dev/null || exit 0; sleep 0.1; done; \

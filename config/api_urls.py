@@ -19,9 +19,15 @@ from collection.api.views import (
 )
 from decks.api.draws import DrawView, OddsView
 from decks.api.views import DeckViewSet
-from goldfish.api import GoldfishCancelView, GoldfishRunsView, GoldfishRunView
-from matchups.api import MatchupCancelView, MatchupRunsView, MatchupRunView
 from playtest.api import PlaytestViewSet
+from simulations.api import (
+    GoldfishCancelView,
+    GoldfishRunsView,
+    GoldfishRunView,
+    MatchupCancelView,
+    MatchupRunsView,
+    MatchupRunView,
+)
 from sitewide.health import HealthView
 from sitewide.problems import UnknownEndpointView
 

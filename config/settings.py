@@ -105,8 +105,7 @@ INSTALLED_APPS = [
     "accounts",
     "decks",
     "collection",
-    "goldfish",
-    "matchups",
+    "simulations",
     "playtest",
     "edits",
     # After the project's apps, so that sitewide's db_worker (which waits out a database
@@ -325,10 +324,12 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Background jobs (goldfish runs) through Django's tasks API, stored in the database, so one
-# backend serves SQLite and PostgreSQL; `manage.py db_worker` runs them (`make run` starts one).
+# Background jobs (simulation runs, mails) through Django's tasks API, stored in the database,
+# so one backend serves SQLite and PostgreSQL; `manage.py db_worker` runs them (`make run` starts
+# one).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
-# A goldfish run is split into chunks of this many games, each leased to one worker at a time.
+# A goldfish run is split into chunks of this many games, each leased to one worker at a time
+# (a matchup's chunks are rules.game.matchup.CHUNK games of one pairing).
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 
 # Card edits by card owners (docs/design.md §13): the review rules, read by edits.review.

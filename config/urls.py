@@ -5,6 +5,7 @@ from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 
 from decks.link_views import deck_link, deck_short
+from simulations import urls as simulation_urls
 
 # Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),
 # so they are included at the root; the catalogue's last, as it ends in catch-all card paths.
@@ -24,8 +25,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("config.api_urls")),
     path("decks/", include("decks.urls")),
     path("", include("collection.urls")),
-    path("", include("goldfish.urls")),
-    path("", include("matchups.urls")),
+    path("", include(simulation_urls.goldfish_patterns)),
+    path("", include(simulation_urls.matchup_patterns)),
     path("", include("playtest.urls")),
     path("", include("edits.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code

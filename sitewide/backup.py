@@ -29,7 +29,13 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from sitewide import exact_json
-from sitewide.moved_models import MOVED_MODELS, MOVED_TASKS
+from sitewide.moved_models import (
+    MERGED_MODELS,
+    MOVED_MODELS,
+    MOVED_TASKS,
+    RETIRED_APPS,
+    ROW_UPGRADES,
+)
 
 FORMAT = 1
 DATA = f"data.{exact_json.FORMAT}.gz"  # loaddata reads the format from the name
@@ -129,7 +135,8 @@ def _read_manifest(folder: Path) -> dict[str, Any]:
         raise BackupError(f"unknown backup format {manifest.get('format')!r}; this site "
                           f"reads format {FORMAT}")
     ours, theirs = _latest_migrations(), manifest.get("migrations", {})
-    newer = sorted(app for app, name in theirs.items() if name > ours.get(app, ""))
+    newer = sorted(app for app, name in theirs.items()
+                   if name > ours.get(app, "") and app not in RETIRED_APPS)
     if newer:
         raise BackupError(f"the backup was made by a newer version of the site (migrations of "
                           f"{', '.join(newer)}); update the code, migrate, then restore")
@@ -149,6 +156,10 @@ def _upgrade_rows(data: Path) -> int:
     with gzip.open(data, "rt", encoding="utf-8") as handle:
         rows: list[dict[str, Any]] = json.load(handle)
     changed = False
+    for upgrade in ROW_UPGRADES:
+        upgraded = upgrade(rows)
+        if upgraded != rows:
+            rows, changed = upgraded, True
     for row in rows:
         label = MOVED_MODELS.get(row.get("model", ""))
         if label:
@@ -187,6 +198,11 @@ def _renamed_key(value: Any) -> Any:
         moved = MOVED_MODELS.get(f"{app}.{model}")
         if moved:
             return [*value[:-2], *moved.split(".")]
+        merged = MERGED_MODELS.get(f"{app}.{model}")
+        if merged:  # a permission's codename names its model too: view_goldfishrun
+            new_app, new_model = merged.split(".")
+            codename = [f"{value[0].removesuffix(model)}{new_model}"] if len(value) == 3 else []
+            return [*codename, new_app, new_model]
     return value
 
 

@@ -215,7 +215,7 @@ def wait_for_runs(work: Path, decks: list[dict[str, Any]], patience: float) -> N
     from django.db import connections
 
     from bench.load.site_data import runs_active
-    from goldfish.runs import goldfish_run_nudge
+    from simulations.runs import simulation_run_nudge
 
     ids = list(run_keys(read_rows(work / "records" / "runs.jsonl", RunStart)))
     deadline = time.monotonic() + patience
@@ -225,7 +225,7 @@ def wait_for_runs(work: Path, decks: list[dict[str, Any]], patience: float) -> N
         print(f"Waiting for {len(active)} goldfish runs to finish", flush=True)
     while active and time.monotonic() < deadline:
         for run in active:
-            goldfish_run_nudge(run=run)
+            simulation_run_nudge(run=run)
         time.sleep(1)
         active = runs_active(ids)
 

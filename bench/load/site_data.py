@@ -27,7 +27,7 @@ from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
 from decks.services import SAMPLE_OWNER, deck_data
 from edits.models import Edit, Vote
-from goldfish.models import GoldfishRun
+from simulations.models import SimulationRun
 
 ACCOUNT_PREFIX = "load-"
 # Searches people make: a type and faction, ranges, a regular expression, keywords, a name.
@@ -137,12 +137,12 @@ def stored_cards(card_ids: Iterable[str], keys: Iterable[str]) -> dict[str, Stor
 
 def stored_runs(run_ids: Iterable[str]) -> dict[str, StoredRun]:
     return {str(run.pk): StoredRun(run.status, run.games, run.seed, run.report)
-            for run in GoldfishRun.objects.filter(pk__in=list(run_ids))}
+            for run in SimulationRun.objects.filter(pk__in=list(run_ids))}
 
 
-def runs_active(run_ids: Iterable[str]) -> list[GoldfishRun]:
-    return list(GoldfishRun.objects.filter(pk__in=list(run_ids),
-                                           status__in=GoldfishRun.ACTIVE))
+def runs_active(run_ids: Iterable[str]) -> list[SimulationRun]:
+    return list(SimulationRun.objects.filter(pk__in=list(run_ids),
+                                             status__in=SimulationRun.ACTIVE))
 
 
 def expected_reports(keys: Iterable[Key], decks: list[dict[str, Any]]) -> dict[Key, Any]:

@@ -119,7 +119,7 @@ class GoldfishWorker:
         self.env = {**os.environ, "DATABASE_URL": database_url, "ALLEGIANCE_VAR_DIR": str(var),
                     "GOLDFISH_CHUNK_GAMES": str(WORKER_CHUNK_GAMES),
                     "DJANGO_DEBUG": "1"}  # as the test process: no production-only settings
-        self.env.pop("GOLDFISH_HOLD_AFTER_LEASE", None)
+        self.env.pop("SIMULATIONS_HOLD_AFTER_LEASE", None)
         self.log = var / "worker.log"
         self.process: subprocess.Popen[bytes] | None = None
 

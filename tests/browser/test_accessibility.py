@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from goldfish.runs import RunOptions, goldfish_run_start
-from goldfish.tasks import goldfish_run_work
+from simulations.runs import RunOptions, goldfish_run_start
+from simulations.tasks import simulation_run_work
 from tests.browser.conftest import AXE, LIVE_DATABASE, sign_in
 from tests.conftest import PASSWORD
 from tests.playtest.makers import playtest_pages
@@ -80,7 +80,7 @@ def test_no_page_of_a_deck_s_history_goldfish_or_playtest_has_a_serious_violatio
         run, _ = goldfish_run_start(deck=data, options=RunOptions(games=20, seed=1), user=ada,
                                     requester=f"user:{ada.pk}", source=deck,
                                     source_version=version)
-        goldfish_run_work(run_id=run.pk, worker="test")  # played here: the pages are the point
+        simulation_run_work(run_id=run.pk, worker="test")  # played here: the pages are the point
         runs.append(run)
     page.goto(f"{site}/goldfish/{runs[0].pk}/")
     replay = page.locator("ul.samples a").first.get_attribute("href")

@@ -17,12 +17,12 @@ from decks.builder import deck_create_empty
 from decks.link_views import short_slug
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from goldfish.runs import RunOptions, goldfish_run_start
-from goldfish.tasks import goldfish_run_work
+from simulations.runs import RunOptions, goldfish_run_start
+from simulations.tasks import simulation_run_work
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.edits.makers import edit_pages
-from tests.matchups.helpers import matchup_pages, played_matchup
 from tests.playtest.makers import playtest_pages
+from tests.simulations.matchups.helpers import matchup_pages, played_matchup
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -96,7 +96,7 @@ def every_page(ada: Any) -> list[str]:
         run, _ = goldfish_run_start(deck=data, options=RunOptions(games=10, seed=1), user=ada,
                                     requester=f"user:{ada.pk}", source=deck,
                                     source_version=version)
-        goldfish_run_work(run_id=run.pk, worker="test")
+        simulation_run_work(run_id=run.pk, worker="test")
         runs.append(run)
     blades = Deck.objects.get(owner__username="samples", name="Mosfin Blades")
     matchup = played_matchup(ada, deck, blades)

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from goldfish.models import GoldfishRun
 from playtest.models import PlaytestGame
+from simulations.models import SimulationRun
 from tests.browser.conftest import LIVE_DATABASE, GoldfishWorker, sign_in
 from tests.browser.person import FOCUS_SHOWN, Person
 
@@ -56,7 +56,7 @@ def test_a_visitor_goldfishes_a_deck_and_watches_the_report_finish(
     expect(body).not_to_have_attribute("data-hx-trigger", re.compile("every"))  # polling stopped
     expect(page.locator("#chart-victory-rounds svg")).to_be_visible()
     expect(page.locator("table.goldfish-cards tbody tr").first).to_be_visible()
-    run = GoldfishRun.objects.get()
+    run = SimulationRun.objects.get()
     assert (run.status, run.games, run.seed, run.chunks_done) == ("done", 40, 3, 4)
 
     # A sample game, replayed round by round.

@@ -19,18 +19,20 @@ from django_tasks_db.models import DBTaskResult
 
 from collection.models import Collection, CollectionEntry
 from decks.models import Deck, DeckCard, DeckVersion
-from goldfish.models import GoldfishChunk, GoldfishRun
 from playtest.models import PlaytestGame
+from simulations.models import SimulationChunk, SimulationRun
 from sitewide.moved_models import MOVED_MODELS
 from tests.commands import run_command
 from tests.sitewide.test_backups import empty_the_database
 
 FIXTURE = Path(__file__).parent / "fixtures" / "backup-before-the-house-move.tar.gz"
 # The schema as the last commit before the move left it: every app at its migration then.
-# matchups had no table then (its runs came later, and depend on the decks of now).
-LATER_TABLES = {"matchups_matchuprun"}
-BEFORE = [("decks", "0005_playtest_game"), ("collection", None), ("goldfish", None),
-          ("playtest", None), ("matchups", None)]
+# The simulations app came later (issue 33): its tables replace the goldfish ones, whose runs
+# it carries over.
+LATER_TABLES = {"simulations_simulationrun", "simulations_simulationchunk"}
+MERGED_TABLES = {"decks_goldfishrun", "decks_goldfishchunk"}
+BEFORE = [("decks", "0005_playtest_game"), ("collection", None), ("simulations", None),
+          ("playtest", None)]
 NOW = datetime.datetime(2026, 11, 24, 12, 0, tzinfo=datetime.UTC)
 
 
@@ -75,7 +77,7 @@ def fill_the_old_schema(old: Any) -> dict[str, Any]:
         target=25, players=1, round_cap=40, rules_version="old", status="done", chunks_total=1,
         chunks_done=1, report_json='{"games": 10}')
     old.get_model("decks", "GoldfishChunk").objects.create(run=run, index=0, first=0, last=9,
-                                                           status="done", tally={"games": 10})
+                                                         status="done", tally={"games": 10})
     old.get_model("decks", "PlaytestGame").objects.create(
         owner=user, source_deck=deck, deck_name="Old deck", deck_text="1 Old Card", deck={},
         seed=7, config={}, state={}, decisions=0)
@@ -100,7 +102,7 @@ def test_a_database_from_before_the_move_migrates_with_every_row(
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
     # No table made or dropped, but for those of models that came after the move.
-    assert set(connection.introspection.table_names()) - LATER_TABLES == tables
+    assert set(connection.introspection.table_names()) - LATER_TABLES == tables - MERGED_TABLES
     deck = Deck.objects.get(pk=ids["deck"])
     assert deck.sleeved and DeckCard.objects.get(deck=deck).count == 2
     assert len(deck.share_token) == 16  # decks/migrations/0008 gave the old deck its link
@@ -109,16 +111,18 @@ def test_a_database_from_before_the_move_migrates_with_every_row(
     assert collection.version == 3
     entry = CollectionEntry.objects.get(collection=collection)
     assert (entry.card_id, entry.owned, entry.want, entry.trade) == (ids["card"], 2, 1, 1)
-    run = GoldfishRun.objects.get(pk=ids["run"])
+    run = SimulationRun.objects.get(pk=ids["run"])
     assert (run.deck, run.status, run.report) == (deck, "done", {"games": 10})
-    assert GoldfishChunk.objects.get(run=run).tally == {"games": 10}
+    assert SimulationChunk.objects.get(run=run).tally == {"games": 10}
     game = PlaytestGame.objects.get(source_deck=deck)
     assert (game.owner_id, game.seed) == (ids["user"], 7)
     # What named the models by their old app follows them.
     assert not ContentType.objects.filter(app_label="decks", model="goldfishrun").exists()
-    assert User.objects.get(pk=ids["user"]).has_perm("goldfish.view_goldfishrun")
+    # (The goldfish app's runs are the simulations app's now, issue 33.)
+    assert not ContentType.objects.filter(app_label="goldfish").exists()
+    assert User.objects.get(pk=ids["user"]).has_perm("simulations.view_simulationrun")
     assert list(DBTaskResult.objects.values_list("task_path", flat=True)) == [
-        "goldfish.tasks.goldfish_work"]
+        "simulations.tasks.simulation_work"]
 
 
 def test_the_move_can_be_unapplied_and_applied_again(schema_before_the_move: Any) -> None:
@@ -146,13 +150,13 @@ def test_a_backup_made_before_the_move_restores_after_it(settings: Any, tmp_path
     tokens = list(Deck.objects.values_list("share_token", flat=True))
     assert len(set(tokens)) == len(tokens) >= 2 and all(len(t) == 16 for t in tokens)
     assert CollectionEntry.objects.filter(collection__owner=ada).count() == 1
-    run = GoldfishRun.objects.get()
+    run = SimulationRun.objects.get()
     assert run.status == "done" and run.report is not None and run.report["games"] == 200
-    assert GoldfishChunk.objects.filter(run=run).count() == run.chunks_total
+    assert SimulationChunk.objects.filter(run=run).count() == run.chunks_total
     assert PlaytestGame.objects.get().owner == ada
-    assert ada.has_perm("goldfish.view_goldfishrun")
+    assert ada.has_perm("simulations.view_simulationrun")
     assert set(DBTaskResult.objects.values_list("task_path", flat=True)) == {
-        "goldfish.tasks.goldfish_work"}
+        "simulations.tasks.simulation_work"}
 
 
 def test_every_moved_model_keeps_its_table_under_its_new_app() -> None:

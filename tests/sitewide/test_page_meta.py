@@ -13,7 +13,7 @@ from django.test import Client
 
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from goldfish.runs import RunOptions, goldfish_run_start
+from simulations.runs import RunOptions, goldfish_run_start
 
 PAGES = ["/", "/cards/", "/cards/?q=t%3Atroop", "/cards/demo-bog-hag/", "/sets/demo/",
          "/search/help/", "/abilities/", "/abilities/fleetfoot/", "/decks/", "/decks/compare/",

@@ -7,7 +7,7 @@ replaces it (``django_tasks_db`` is listed after the project's apps in INSTALLED
 command is the one ``db_worker`` names), takes the same options and does the same work, and on
 a lost connection closes it, waits (0.5 s, twice as long each time, at most 5 s) and goes on.
 
-A task that was running meanwhile waits out the outage itself (goldfish.tasks retries each of
+A task that was running meanwhile waits out the outage itself (simulations.tasks retries each of
 its database steps); if the database was gone just when the task's result was to be recorded,
 the result row stays "running" (nothing reads it: the run's own row says whether it is done).
 """
