@@ -171,7 +171,8 @@ def test_a_card_found_by_contrast_on_a_table_of_its_border_s_colour_is_doubtful(
     # The silver border blends into the table: the contrast outlines the card's body, a
     # wrong crop that was accepted silently; it is now handed to the four-corner tool.
     border = np.asarray(face.render_face(PERSONALITY))[5:20, 100:600].reshape(-1, 3)
-    table, truth = _thumbed_card_on(tuple(int(v) for v in border.mean(axis=0)))
+    red, green, blue = (int(v) for v in border.mean(axis=0))
+    table, truth = _thumbed_card_on((red, green, blue))
     located = locate_cards(table)
     assert len(located.cards) == 1
     assert not matches(located.cards[0].corners, truth)

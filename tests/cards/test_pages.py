@@ -129,7 +129,7 @@ def test_an_image_whose_files_were_lost_is_drawn_again(client: Client) -> None:
     assert client.get("/cards/wof-cave-troll/image/small.webp").status_code == 200
     picture = CardImage.objects.get(card_id="wof-cave-troll")
     for field in (picture.small, picture.normal, picture.large):
-        field.storage.delete(field.name)
+        field.storage.delete(str(field.name))
     response = client.get("/cards/wof-cave-troll/image/normal.webp")
     assert response.status_code == 200
     body = b"".join(response.streaming_content)  # type: ignore[attr-defined]

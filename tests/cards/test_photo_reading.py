@@ -221,7 +221,7 @@ def test_a_lone_number_read_maps_letters_taken_for_digits_back(text: str,
     assert number_read(text) == number
 
 
-HINTS_CARDS = [
+HINTS_CARDS: list[dict[str, Any]] = [
     {"name": "Baron Kassim Orlov", "set": "DEMO", "number": "063", "race": "Human",
      "profession": "Baron", "artist": "Demo Artist Ilse Varga",
      "abilities": "Campaign. Fear.", "quotation": "Run, and let the saints carry your boots."},
