@@ -261,6 +261,22 @@ def test_a_bribe_of_another_seats_troop_names_his_seat(seat: int, owner: int, te
     assert action_text(table, seat, Action("bribe", retainer), names) == text
 
 
+def play_player_until(played: Any, there: Any, *, attacks: bool = True,
+                      limit: int = 4000) -> None:
+    """The player's moves by the greedy seat policy (attacking whenever he may, when
+    ``attacks``) until ``there(table)`` holds at one of his decisions."""
+    chooser = SeatPolicy("greedy", 7)
+    for _ in range(limit):
+        table = played.table
+        if seats.to_move(table) == PLAYER and there(table):
+            return
+        legal = played.legal()
+        assert legal, "the game ended first"
+        attack = next((a for a in legal if a.kind == "attack"), None) if attacks else None
+        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
+    raise AssertionError("the player's game never got there")
+
+
 def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     # "The attacking player makes assignments first": the player's attack asks him, and the
     # page shows the battle from his troops' side.
@@ -268,18 +284,8 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     view = game_view(game)
     played = view.played
     assert played is not None
-    chooser = SeatPolicy("greedy", 7)
-    for _ in range(3000):
-        table = played.table
-        hosting = table.hosting
-        if hosting is not None and hosting.origin == PLAYER and seats.to_move(table) == PLAYER:
-            break
-        legal = played.legal()
-        assert legal, "the game ended before the player attacked"
-        attack = next((a for a in legal if a.kind == "attack"), None)
-        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
-    else:
-        raise AssertionError("the player never attacked")
+    play_player_until(played, lambda table: table.hosting is not None
+                      and table.hosting.origin == PLAYER)
     context = game_context(view)
     kinds = {row["kind"] for row in context["menu"]["actions"]}
     assert kinds <= {"separate", "joint"} and kinds
@@ -303,20 +309,17 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
     view = game_view(game)
     played = view.played
     assert played is not None
-    chooser = SeatPolicy("greedy", 7)
-    for _ in range(4000):
-        table = played.table
+
+    def at_modification(table: Any) -> bool:
         hosting = table.hosting
         fight = None if hosting is None else table.seats[hosting.host].combat
-        if hosting is not None and hosting.origin == PLAYER and fight is not None \
-                and fight.step == "modify" and seats.to_move(table) == PLAYER:
-            break
-        legal = played.legal()
-        assert legal, "the game ended before the player's attack came to its modification"
-        attack = next((a for a in legal if a.kind == "attack"), None)
-        played.apply_player(attack or chooser(table, PLAYER, legal), Move())
-    else:
-        raise AssertionError("the player's attack never came to its modification step")
+        return hosting is not None and hosting.origin == PLAYER and fight is not None \
+            and fight.step == "modify"
+    play_player_until(played, at_modification)
+    hosting = played.table.hosting
+    assert hosting is not None
+    fight = played.table.seats[hosting.host].combat
+    assert fight is not None
     context = game_context(view)
     assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["modify"]
     actions = context["menu"]["actions"]
@@ -369,18 +372,14 @@ def test_a_player_controls_the_wanderers_of_a_raid_on_another_seat() -> None:
     view = game_view(game)
     played = view.played
     assert played is not None
-    chooser = SeatPolicy("greedy", 7)
     names = game.seat_names()
-    for _ in range(4000):
-        controlled = controlled_fight(played, names)
-        if controlled is not None and "wanderers" in controlled[2] \
-                and seats.to_move(played.table) == PLAYER:
-            break
-        legal = played.legal()
-        assert legal, "the game ended before the player controlled a raid"
-        played.apply_player(chooser(played.table, PLAYER, legal), Move())
-    else:
-        raise AssertionError("the player never controlled raiding wanderers")
+
+    def controls(table: Any) -> bool:
+        found = controlled_fight(played, names)
+        return found is not None and "wanderers" in found[2]
+    play_player_until(played, controls, attacks=False)
+    controlled = controlled_fight(played, names)
+    assert controlled is not None
     context = game_context(view)
     title = context["table"]["step_title"]
     assert title.startswith(("Your wanderers: ", "You control the wanderers: "))
