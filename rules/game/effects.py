@@ -157,12 +157,12 @@ def _bounty_bonus(m: re.Match[str]) -> Effect:
 
 @_rule(r"target structure other than a stronghold takes one wound")
 def _wound_structure(m: re.Match[str]) -> Effect:
-    return Effect("wound_own_structure")
+    return Effect("wound_structure")
 
 
 @_rule(r"each player exhausts one of his citizens")
 def _exhaust_citizen(m: re.Match[str]) -> Effect:
-    return Effect("exhaust_own_citizen")
+    return Effect("exhaust_citizens")
 
 
 @_rule(rf"each of your troops in this combat gains \+(?P<n>{_NUM}) defense")

@@ -887,7 +887,6 @@ def _use_options(state: GameState) -> list[Action]:
 
 
 def _add_use_options(options: list[Action], state: GameState) -> None:
-    me = state.mover()
     holders: list[int] = []
     abilities: list[Ability] = []
     rulings.plain_usable(state, holders, abilities)
@@ -900,7 +899,7 @@ def _add_use_options(options: list[Action], state: GameState) -> None:
                 options.append(state.book().use(instance, ability.option))
         elif effect.kind == "wound_wanderer":
             options += [Action("use", instance, w, ability.option)
-                        for w in me.zones["wanderers"]]
+                        for w in rulings.row_wanderers(state)]
 
 
 def _fine_options(state: GameState) -> list[Action]:

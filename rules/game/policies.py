@@ -1663,7 +1663,7 @@ def _dead_card(state: GameState, instance: int) -> bool:
     card = state.card(instance)
     if card.type == "event":
         return card.subtype == "interrupt" or not card.abilities or card.abilities[0].effect.kind \
-            in ("no_solo_effect", "wound_own_structure", "exhaust_own_citizen")
+            in ("no_solo_effect", "wound_structure", "exhaust_citizens")
     if card.subtype == "wall":
         return any(state.card(i).subtype == "wall" for i in me.zones["defensive"])
     if card.unique:

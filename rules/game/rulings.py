@@ -271,20 +271,20 @@ def seat_faction_counts(state: GameState, me: Seat) -> tuple[dict[str, int], int
 
 def open_residence_count(state: GameState) -> int:
     """How many :func:`open_residences` there are (counted, no list made)."""
-    return _open_homes(state, None)
+    return _open_homes(state, None, state.mover())
 
 
-def open_residences(state: GameState) -> list[int]:
-    """Structures of the player with a free residency (walls have none)."""
+def open_residences(state: GameState, seat: int = -1) -> list[int]:
+    """Structures of the player (``seat``'s, when given) with a free residency (walls have
+    none)."""
     found: list[int] = []
-    _open_homes(state, found)
+    _open_homes(state, found, state.mover() if seat < 0 else state.seats[seat])
     return found
 
 
-def _open_homes(state: GameState, found: list[int] | None) -> int:
-    """How many of the player's structures have a free residency, each appended to ``found``
+def _open_homes(state: GameState, found: list[int] | None, me: Seat) -> int:
+    """How many of ``me``'s structures have a free residency, each appended to ``found``
     when a list is given (one loop for the count and the list)."""
-    me = state.mover()
     # (The citizens' hosts read once into a list, then counted per structure with a
     # residence: numbers compared, where a dictionary of counts boxed and hashed each.)
     homes: list[int] = []
@@ -446,15 +446,19 @@ def rehouse(state: GameState, citizen: int) -> None:
     another citizen who will go to the discard pile instead." The first empty residence (a
     choice: any serves alike); with none, his fate is the player's choice at the next
     decision when another citizen has a residence (``me.homeless``: :func:`settle_homeless`,
-    then :func:`take_residence`), else the discard pile."""
+    then :func:`take_residence`), else the discard pile. A citizen of another player than
+    the one deciding (his structure destroyed by another's event) is not asked about: the
+    discard pile when no residence of his owner's is open (a choice, as for a unique
+    card replaced: :func:`discard_homeless`)."""
     me = state.mover()
+    owner = state.owner[citizen]
     state.host.pop(citizen, None)
-    homes = open_residences(state)
+    homes = open_residences(state, owner)
     if homes:
         state.host[citizen] = homes[0]
         if state.events is not None:
             emit(state, "rehoused", card=citizen, structure=homes[0])
-    elif _housed(state, citizen):
+    elif owner == state.to_move and _housed(state, citizen):
         me.homeless.append(citizen)
         if state.events is not None:
             emit(state, "homeless", card=citizen)
@@ -700,6 +704,27 @@ def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
     return effect, actor
 
 
+def seat_order(state: GameState) -> list[int]:
+    """Every seat, from the one deciding to his left (solo: his own)."""
+    n = len(state.seats)
+    if n == 1:
+        return [0]
+    me = state.to_move
+    return [(me + k) % n for k in range(n)]
+
+
+def row_wanderers(state: GameState) -> list[int]:
+    """The wanderers of every player's row ("target wanderer": a text that names no owner
+    reaches any), the deciding player's row first, then the others' from his left. Each row
+    read as its owner's cards (during a hunt on another's row the hunter's row list is the
+    hunted one's: rules/game/seats.py)."""
+    if len(state.seats) == 1:
+        return state.mover().zones["wanderers"]
+    owner = state.owner
+    return [w for seat in seat_order(state) for w in state.seats[seat].zones["wanderers"]
+            if owner[w] == seat]
+
+
 def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
     """How a general event can be played now (no action when it would do nothing)."""
     me = state.mover()
@@ -723,11 +748,13 @@ def event_targets(state: GameState, instance: int, card: Profile) -> list[Action
                 found.setdefault(card_i.id, i)
         return [Action("play", instance, i) for i in found.values()]
     if kind == "bounty_bonus":
-        return [Action("play", instance, w) for w in me.zones["wanderers"]]
-    if kind == "wound_own_structure":
-        return [Action("play", instance, s) for s in me.private
-                if state.card(s).subtype != "stronghold"]
-    if kind == "exhaust_own_citizen":
+        return [Action("play", instance, w) for w in row_wanderers(state)]
+    if kind == "wound_structure":
+        # Any player's structure ("target structure"): his own first, then the others' from
+        # his left.
+        return [Action("play", instance, s) for seat in seat_order(state)
+                for s in state.seats[seat].private if state.card(s).subtype != "stronghold"]
+    if kind == "exhaust_citizens":
         targets = [c for c in me.residents if c not in state.exhausted]
         return [Action("play", instance, c) for c in targets] or [Action("play", instance)]
     return []
@@ -761,13 +788,37 @@ def resolve_event(state: GameState, instance: int, target: int) -> None:
         state.bounty_bonus[target] = state.bounty_bonus.get(target, 0) + effect.amount
         if state.events is not None:
             emit(state, "bounty_bonus", card=target, amount=effect.amount)
-    elif kind == "wound_own_structure":
+    elif kind == "wound_structure":
         if wound(state, target, 1):
             remove_killed(state, target, "destroyed")
-    elif kind == "exhaust_own_citizen" and target >= 0:
-        state.exhausted.add(target)
-        if state.events is not None:
-            emit(state, "exhaust", card=target)
+    elif kind == "exhaust_citizens":
+        # "Each player exhausts one of his citizens": the player his choice (``target``),
+        # each other player the one that costs him least (a choice made for him:
+        # :func:`cheapest_citizen`), from the player's left.
+        chosen = [target] if target >= 0 else []
+        for seat in seat_order(state)[1:]:
+            citizen = cheapest_citizen(state, seat)
+            if citizen >= 0:
+                chosen.append(citizen)
+        for citizen in chosen:
+            state.exhausted.add(citizen)
+            if state.events is not None:
+                emit(state, "exhaust", card=citizen)
+
+
+def cheapest_citizen(state: GameState, seat: int) -> int:
+    """The citizen of ``seat`` not yet exhausted whose exhaustion costs him least (-1: none):
+    one with no ability that exhausts him first (he loses no use of it), then the least
+    income, then the least influence, then the first played."""
+    best, best_key = -1, (0, 0, 0)
+    for citizen in state.seats[seat].residents:
+        if citizen in state.exhausted:
+            continue
+        card = state.card(citizen)
+        key = (int(any(a.exhausts for a in card.abilities)), card.income, card.influence)
+        if best < 0 or key < best_key:
+            best, best_key = citizen, key
+    return best
 
 
 def _search_residence(state: GameState, found: int) -> None:

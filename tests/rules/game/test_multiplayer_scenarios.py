@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from rules.decklist import DeckEntry
 from rules.game import combat, engine, reactions, rivalry, rulings, seats
 from rules.game import multiplayer_policy as mp
 from rules.game.actions import Action
@@ -1004,3 +1005,132 @@ def test_a_kill_is_a_troops_when_its_attack_has_a_troop_in_it() -> None:
         assert not state.in_play(card)
         assert any(group[1] == card and any(state.card(m).is_troop for m in group[2:])
                    for group in fight.groups)
+
+
+def table_with(extra: dict[str, str], *decks: str, seed: int = 1) -> Table:
+    """A table of ``decks``, seat 0's deck with one copy more of each card of ``extra``
+    (card id -> the name it is looked up by, in the personality pile)."""
+    prepared = []
+    for number, name in enumerate(decks):
+        deck = sample(name)
+        if number == 0:
+            deck = replace(deck, personalities=(
+                *deck.personalities, *(DeckEntry(card_id, 1) for card_id in extra)))
+        prepared.append(engine.prepare(deck, catalogue()))
+    return seats.new_table(prepared, seed, GameConfig(target=25))
+
+
+def at_own_action(t: Table, seat: int = 0) -> None:
+    play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == seat
+               and seats.deciding_state(t, seat).step == "act")
+
+
+def in_hand(t: Table, seat: int, name: str) -> int:
+    state = t.seats[seat]
+    found = next(i for i in own(state) if state.card(i).name == name and not state.in_play(i))
+    state.move(found, "hand")
+    state.pending = None
+    return found
+
+
+def test_target_structure_texts_reach_another_players_structures() -> None:
+    # "Target structure other than a stronghold takes one wound." names no owner: Rooftop
+    # Fire may burn another player's structure, and his citizens it housed find another of
+    # his residences or go to his discard pile (not the burning player's decision).
+    t = table_with({"demo-rooftop-fire": "Rooftop Fire"}, VETERANS, FAITHFUL)
+    at_own_action(t)
+    fire = in_hand(t, 0, "Rooftop Fire")
+    victim = t.seats[1]
+    theirs = [s for s in victim.mover().private if victim.card(s).subtype != "stronghold"]
+    assert theirs
+    offered = {a.target for a in seats.legal_actions(t) if a.card == fire}
+    assert set(theirs) <= offered
+    mine = {s for s in t.seats[0].mover().private if t.seats[0].card(s).subtype != "stronghold"}
+    assert offered == mine | set(theirs)
+    target = min(theirs, key=lambda s: victim.card(s).vitality)
+    housed = [c for c in victim.mover().residents if victim.host.get(c) == target]
+    assert seats.apply(t, Action("play", fire, target)).ok
+    if victim.card(target).vitality <= 1:
+        assert victim.where[target] == "structure_discard"
+        assert all(victim.where[c] in ("residents", "personality_discard") for c in housed)
+        assert victim.mover().homeless == []
+    else:
+        assert victim.wounds[target] == 1
+    assert t.seats[0].where[fire] == "personality_discard"
+
+
+@pytest.mark.parametrize(("card_id", "name", "kind"), [
+    ("demo-bounty-proclamation", "Bounty Proclamation", "play"),
+    ("demo-holy-immolation", "Holy Immolation", "use"),
+], ids=["bounty-proclamation", "holy-immolation"])
+def test_target_wanderer_texts_reach_every_players_row(card_id: str, name: str,
+                                                       kind: str) -> None:
+    # "Target wanderer" names no row: the wanderers of every player's row are targets.
+    t = table_with({card_id: name}, CRUSADERS, BLADES)
+    at_own_action(t)
+    state, other = t.seats[0], t.seats[1]
+    card = in_hand(t, 0, name)
+    if kind == "use":  # an invocation: cast on a Kalim personality, its bearer uses it
+        bearer = next(i for i in own(state) if state.card(i).faction == "kalim"
+                      and state.card(i).is_troop and not state.in_play(i))
+        state.move(bearer, "defensive")
+        state.move(card, "attached")
+        state.host[card] = bearer
+        state.mover().personal[:] = [5, 5, 5]
+        state.forget_derived()
+        state.pending = None
+    for seat_state in (state, other):  # a wanderer in each row
+        seat_state.move(seat_state.mover().wanderer_pile[0], "wanderers")
+    state.pending = None
+    theirs = list(other.mover().zones["wanderers"])
+    offered = {a.target for a in seats.legal_actions(t) if a.kind == kind and a.card == card}
+    assert set(theirs) <= offered
+    assert set(state.mover().zones["wanderers"]) <= offered
+
+
+def test_each_player_texts_reach_every_player() -> None:
+    # "Each player exhausts one of his citizens": Bread Riot's player exhausts the citizen he
+    # chooses, and every other player one of his (the one that costs him least, made for him:
+    # one without an exhausting ability first, then the least income).
+    t = table_with({"demo-bread-riot": "Bread Riot"}, VETERANS, FAITHFUL, SENATE)
+    at_own_action(t)
+    riot = in_hand(t, 0, "Bread Riot")
+    t.seats[0].mover().personal[:] = [5, 5, 5]
+    for seat in range(3):
+        state = t.seats[seat]
+        stronghold = next(s for s in state.mover().private
+                          if state.card(s).subtype == "stronghold")
+        for citizen in [i for i in own(state) if state.card(i).is_citizen
+                        and not state.in_play(i)][:2]:
+            state.move(citizen, "residents")
+            state.host[citizen] = stronghold
+        for citizen in state.mover().residents:
+            state.exhausted.discard(citizen)
+        state.forget_derived()
+        state.pending = None
+    mine = t.seats[0].mover().residents[0]
+    expected = {s: rulings.cheapest_citizen(t.seats[s], s) for s in (1, 2)}
+    assert all(c >= 0 for c in expected.values())
+    assert seats.apply(t, Action("play", riot, mine)).ok
+    for seat in range(3):
+        state = t.seats[seat]
+        exhausted = [c for c in state.mover().residents if c in state.exhausted]
+        assert exhausted == [mine if seat == 0 else expected[seat]]
+
+
+def test_the_citizen_another_player_exhausts_for_bread_riot_costs_him_least() -> None:
+    t = table(VETERANS, FAITHFUL)
+    state = t.seats[1]
+    stronghold = next(s for s in state.mover().private if state.card(s).subtype == "stronghold")
+    citizens = [i for i in own(state) if state.card(i).is_citizen and not state.in_play(i)]
+    for citizen in citizens:
+        state.move(citizen, "residents")
+        state.host[citizen] = stronghold
+        state.exhausted.discard(citizen)
+    chosen = rulings.cheapest_citizen(state, 1)
+    key = [(any(a.exhausts for a in state.card(c).abilities), state.card(c).income,
+            state.card(c).influence) for c in citizens]
+    assert key[citizens.index(chosen)] == min(key)
+    state.exhausted.update(citizens)
+    assert rulings.cheapest_citizen(state, 1) == -1
+
