@@ -178,18 +178,26 @@ def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, abili
     ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
     troop)."""
     target = table.seats[victim].card(aimed)
+    state = table.seats[seat]
+    bearer = state.card(bearer_card)
+    if bearer.type == "invocation":  # its bearer uses it (and is exhausted), at a price
+        user = state.card(rulings.actor(state, bearer_card))
+        cost = rivalry.price(bearer, ability)
+        spent = cost[0] + cost[1] + cost[2] + (user.offense + user.defense if user.is_troop
+                                              and not crowded else 0)
+    else:
+        spent = 0
     if target.is_troop:
         if crowded:
             return 0  # every troop may be needed against the wanderers before long
-        worth = target.offense + target.defense
-        bearer = table.seats[seat].card(bearer_card)
+        worth = target.offense + target.defense - spent
         if bearer.is_troop:
             for parsed in rivalry.rival_abilities(bearer):
                 if parsed[0] == ability and parsed[1]:
                     worth -= bearer.offense + bearer.defense
                     break
         return worth
-    return target.income + len(target.plain_abilities)
+    return target.income + len(target.plain_abilities) - spent
 
 
 def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | None:

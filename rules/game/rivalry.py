@@ -13,12 +13,14 @@ Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table o
   personal pool to the city's influence pool. Lord using sap chooses the tokens lost" (choice:
   the target's most plentiful kinds first);
 * Crusade (R): "Exhaust target troop"; Discredit (P): "Exhaust target citizen"; Influence (P):
-  "Exhaust target structure". ``option`` names the ability and the target card in the other
-  seat's state, ``"crusade:17"`` (:func:`exhaust_option`). Choices: only another player's
-  cards that are not exhausted already are targets (exhausting one's own card or an exhausted
-  one changes nothing); the bearer needs no strength (the text sets no amount, and structures
-  bear them: Hall of Whispers, Bell of Judgement); the bearer may be a personality in play or
-  a structure in play.
+  "Exhaust target structure"; the custom text "E Pay N <kind> influence: exhaust target
+  personality" (Censure of the Faithless, an invocation: its bearer uses it, ``"exhaust"``),
+  its price paid from the player's pool. ``option`` names the ability and the target card in
+  the other seat's state, ``"crusade:17"`` (:func:`exhaust_option`). Choices: only another
+  player's cards that are not exhausted already are targets (exhausting one's own card or an
+  exhausted one changes nothing); the bearer needs no strength (the text sets no amount, and
+  structures bear them: Hall of Whispers, Bell of Judgement); the bearer may be a personality
+  in play or a structure in play.
 
 An "E" exhausts the bearer; "(F)n" needs n members of the bearer's faction in play among all
 players' cards. Choice: each bearer uses them once a round, "E" or not (the rulebook sets no
@@ -32,6 +34,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
+from rules.game import rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.rulings import PERSONALITY_ZONES
@@ -42,11 +45,15 @@ RIVAL_ABILITIES: Final = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap":
 # ability -> (the index of its category among the strengths: economic/military, religious,
 # political; what its target is), for the abilities that exhaust another player's card.
 EXHAUSTING: Final = {"crusade": (1, "troop"), "discredit": (2, "citizen"),
-                     "influence": (2, "structure")}
+                     "influence": (2, "structure"), "exhaust": (-1, "personality")}
 # The political (P) ones, which Debate may answer.
 POLITICAL_RIVALS: Final = frozenset({"sap", "discredit", "influence"})
 _CLAUSE: Final = re.compile(
     r"^(e )?(?:\(f\)\s*(\d) )?(extort|tithe|sap|crusade|discredit|influence)\.?$")
+# A custom text with a price: "E Pay 2 religious influence: exhaust target personality."
+_PRICED: Final = re.compile(
+    r"^(e )?pay (\d+) (economic|religious|political) influence: exhaust target personality\.?$")
+_KINDS: Final = ("economic", "religious", "political")
 
 
 # Each clause read once: options() asks at every Action Phase decision of every seat.
@@ -57,11 +64,32 @@ def parse(clause: str) -> tuple[str, bool, int] | None:
     """(ability, exhausts, faction members needed) of a clause like "E (F)3 Extort.", or None."""
     if clause in _PARSED:
         return _PARSED[clause]
-    found = _CLAUSE.match(clause.strip().lower())
+    text = clause.strip().lower()
+    found = _CLAUSE.match(text)
     parsed = None if found is None else (found.group(3), bool(found.group(1)),
                                          int(found.group(2) or 0))
+    priced = _PRICED.match(text)
+    if priced is not None:
+        parsed = ("exhaust", bool(priced.group(1)), 0)
+        pay = [0, 0, 0]
+        pay[_KINDS.index(priced.group(3))] = int(priced.group(2))
+        _PRICES[clause] = (pay[0], pay[1], pay[2])
     _PARSED[clause] = parsed
     return parsed
+
+
+# The price of each priced clause (tokens of each kind), read by parse().
+_PRICES: Final[dict[str, tuple[int, int, int]]] = {}
+
+
+def price(card: Profile, ability: str) -> tuple[int, int, int]:
+    """What using ``card``'s rival ``ability`` costs from the player's pool (most cost
+    nothing)."""
+    for clause in card.no_solo_effect:
+        parsed = parse(clause)
+        if parsed is not None and parsed[0] == ability:
+            return _PRICES.get(clause, (0, 0, 0))
+    return (0, 0, 0)
 
 
 def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
@@ -144,6 +172,12 @@ def exhaust_targets(victim: GameState, what: str) -> list[int]:
     if what == "citizen":
         return [i for i in victim.mover().residents if i not in exhausted]
     found: list[int] = []
+    if what == "personality":
+        for zone in (victim.mover().residents, victim.mover().guards, victim.mover().defensive):
+            for i in zone:
+                if i not in exhausted:
+                    found.append(i)
+        return found
     if what == "troop":
         for zone in (victim.mover().guards, victim.mover().defensive):
             for i in zone:
@@ -164,8 +198,14 @@ def ready_abilities(seats: list[GameState], state: GameState, bearer: int, card:
     for faction members only while that many of its faction are in play over all ``seats``
     (``members_of``: the counts worked out so far, filled in as asked)."""
     ready: list[str] = []
+    # (An invocation's abilities are its bearer's to use: rulings.actor.)
+    actor = bearer if card.type != "invocation" else rulings.actor(state, bearer)
+    if actor < 0:
+        return ready
     for ability, exhausts, members in rival_abilities(card):
-        if exhausts and bearer in state.exhausted:
+        if exhausts and actor in state.exhausted:
+            continue
+        if ability == "exhaust" and not rulings.affordable(state, price(card, ability), 0):
             continue
         if members:
             if card.faction not in members_of:
@@ -215,7 +255,8 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
     known, those of them in play and not in ``used``)."""
     me = state.mover()
     if bearers is None:
-        candidates = [b for zone in (*PERSONALITY_ZONES, "private") for b in me.zones[zone]]
+        candidates = [b for zone in (*PERSONALITY_ZONES, "private", "attached")
+                      for b in me.zones[zone]]
     else:
         where = state.where
         # (``used`` is asked only when not empty: a generic "in" is a call more a bearer.)
@@ -224,8 +265,8 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
             # (the zones spelt out: compiled, "in" a tuple of another module is the generic
             # protocol, four string comparisons are native)
             at = where[b]
-            if (at == "residents" or at == "guards" or at == "defensive" or at == "private") \
-                    and (not used or b not in used):
+            if (at == "residents" or at == "guards" or at == "defensive" or at == "private"
+                    or at == "attached") and (not used or b not in used):
                 unused.append(b)
         candidates = unused
         if len(unused) > 1:
@@ -234,7 +275,7 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
             # (Each card matched against the few bearers by native comparisons: compiled,
             # "in" a list is the generic protocol, a call a card in play.)
             candidates = []
-            for zone in (me.residents, me.guards, me.defensive, me.private):
+            for zone in (me.residents, me.guards, me.defensive, me.private, me.attached):
                 for b in zone:
                     for u in unused:
                         if u == b:
@@ -253,7 +294,11 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
                   if (p := parse(c)) is not None and p[0] == ability)
     parsed = parse(clause)
     if parsed is not None and parsed[1]:
-        state.exhausted.add(action.card)
+        state.exhausted.add(action.card if card.type != "invocation"
+                            else rulings.actor(state, action.card))
+    cost = price(card, ability)
+    if cost[0] or cost[1] or cost[2]:
+        rulings.pay(state, cost)
     if ability in EXHAUSTING:
         victim.exhausted.add(target_of(action.option))
         state.pending = None
@@ -279,6 +324,9 @@ def sentence(seats: Sequence[GameState], seat: int, action: Action, moved: int) 
     name = seats[seat].card(action.card).name
     ability = ability_of(action.option)
     target = target_of(action.option)
+    if ability == "exhaust":
+        return (f"{name} exhausts seat {action.target + 1}'s "
+                f"{seats[action.target].card(target).name}.")
     if target >= 0:
         return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}'s "
                 f"{seats[action.target].card(target).name}: exhausted.")

@@ -676,6 +676,11 @@ def _actor(state: GameState, instance: int, card: Profile) -> int:
     return actor
 
 
+def actor(state: GameState, instance: int) -> int:
+    """Who uses the abilities of the card in play ``instance`` (:func:`_actor`)."""
+    return _actor(state, instance, state.card(instance))
+
+
 def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
     """The ability a legal "use" action names, and the card it exhausts."""
     card = state.card(action.card)

@@ -716,8 +716,11 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     ("E (F)3 Extort.", ("extort", True, 3)), ("Retain.", None),
     ("E Crusade.", ("crusade", True, 0)), ("E (F)3 Crusade.", ("crusade", True, 3)),
     ("E Discredit.", ("discredit", True, 0)), ("E Influence.", ("influence", True, 0)),
+    ("E Pay 2 religious influence: exhaust target personality.", ("exhaust", True, 0)),
+    ("Pay 1 political influence: exhaust target personality", ("exhaust", False, 0)),
 ], ids=["extort", "e-tithe", "faction-extort", "not-a-rival-ability", "e-crusade",
-        "faction-crusade", "e-discredit", "e-influence"])
+        "faction-crusade", "e-discredit", "e-influence", "e-pay-exhaust-personality",
+        "pay-exhaust-personality"])
 def test_rival_ability_clauses(clause: str, parsed: tuple[str, bool, int] | None) -> None:
     assert rivalry.parse(clause) == parsed
 
@@ -1134,3 +1137,38 @@ def test_the_citizen_another_player_exhausts_for_bread_riot_costs_him_least() ->
     state.exhausted.update(citizens)
     assert rulings.cheapest_citizen(state, 1) == -1
 
+
+def test_exhaust_target_personality_reaches_another_players_personality() -> None:
+    # Censure of the Faithless, "E Pay 2 religious influence: exhaust target personality",
+    # cast on a Kalim personality: at a table its bearer exhausts another player's
+    # personality, paying 2 religious tokens, and is exhausted himself.
+    t = table(CRUSADERS, BLADES)
+    at_own_action(t)
+    state, victim = t.seats[0], t.seats[1]
+    censure = in_hand(t, 0, "Censure of the Faithless")
+    bearer = next(i for i in own(state) if state.card(i).faction == "kalim"
+                  and state.card(i).is_troop and not state.in_play(i))
+    state.move(bearer, "defensive")
+    state.move(censure, "attached")
+    state.host[censure] = bearer
+    state.mover().personal[:] = [0, 2, 0]
+    give_troops(t, 1, 1)
+    state.forget_derived()
+    state.pending = None
+    targets = [i for zone in ("residents", "guards", "defensive")
+               for i in victim.mover().zones[zone] if i not in victim.exhausted]
+    offered = [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
+    assert {rivalry.target_of(a.option) for a in offered} == set(targets)
+    assert all(a.target == 1 for a in offered)
+    use = offered[0]
+    assert seats.apply(t, use).ok
+    assert rivalry.target_of(use.option) in victim.exhausted
+    assert bearer in state.exhausted and state.mover().personal == [0, 0, 0]
+    # Without the price, or with the bearer exhausted, it is not offered.
+    state.exhausted.discard(bearer)
+    t.rivals_used.clear()
+    play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0
+               and seats.deciding_state(t, 0).step == "act")
+    state.mover().personal[:] = [5, 1, 5]
+    state.pending = None
+    assert not [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
