@@ -307,9 +307,19 @@ def action_text(table: Table, seat: int, action: Action,
     if action.kind == "bribe" and state.owner[action.card] != seat:
         return (f"Bribe {whose(state.owner[action.card], names)} "
                 f"{state.card(action.card).name} to go home")
+    if action.kind == seats.TRUCE_KIND:
+        other = seat_name(seats.truce_partner(table, seat), names)
+        if action.option == "accept":
+            return f"Agree with {other} to end the combat here"
+        if action.option == "refuse":
+            return f"Refuse {other}'s offer: the combat goes on"
+        return f"Offer {other} to end the combat here (both must agree)"
     if action.kind == "use_on":
         ability = rivalry.ability_of(action.option).capitalize()
         aimed = rivalry.target_of(action.option)
+        if rivalry.ability_of(action.option) == "exhaust" and aimed >= 0:
+            return (f"Use {state.card(action.card).name} on {whose(action.target, names)} "
+                    f"{table.seats[action.target].card(aimed).name} (exhaust it)")
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
                     f"{whose(action.target, names)} "

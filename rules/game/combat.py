@@ -1278,6 +1278,13 @@ def _start_berserk(state: GameState) -> bool:
     return True
 
 
+def cease(state: GameState) -> None:
+    """The combat ends where it stands, by its players' agreement ("a combat not involving
+    wanderers may be ended at any time if both players agree to cease combat"): what was
+    killed stays dead, nothing more is fought."""
+    _end(state)
+
+
 def _end(state: GameState) -> None:
     """"All remaining troops (except guards) return to the defensive holdings; wanderers
     return to the wanderer row." (They never left those zones here.) The engine goes on with

@@ -86,6 +86,10 @@ class SeatPolicy:
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
+        if table.truce >= 0:
+            return truce_answer(table, seat, actions)
+        if table.hosting is not None and actions and actions[-1] is seats.TRUCE:
+            actions = actions[:-1]  # (an AI seat offers no truce: see truce_answer)
         if table.window is not None:
             return answer_choice(table, seat, actions) if self.name == "greedy" \
                 else self.solo(state, actions)
@@ -132,6 +136,18 @@ class SeatPolicy:
             # Looked for without listing them as Actions (rival_pick: the same choice).
             return rival_pick(table, seat) or choice
         return rival_choice(table, seat, rivals) or choice
+
+
+def truce_answer(table: Table, seat: int, actions: Sequence[Action]) -> Action:
+    """An AI seat's answer to an offer to end an attack: the defender agrees (an attack
+    ended costs him nothing more), the attacker fights on (he chose the attack). AI seats
+    never offer one themselves."""
+    hosting = table.hosting
+    agree = hosting is not None and seat == hosting.host
+    for action in actions:
+        if action.option == ("accept" if agree else "refuse"):
+            return action
+    return actions[-1]
 
 
 def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:

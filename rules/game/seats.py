@@ -157,6 +157,11 @@ class Table:
     # An attack whose troops its lord is choosing (an attack with option "choose"): the
     # combat starts when he is done.
     declaring: Declaring | None = None
+    # Ending an attack by agreement ("a combat not involving wanderers may be ended at any
+    # time if both players agree to cease combat"): the seat whose offer waits for the
+    # other's answer (-1: none), and the seats that offered in this attack (one offer each).
+    truce: int = -1
+    truce_offered: list[int] = field(default_factory=list)
     answerers: list[list[int]] = field(default_factory=list)
     # What each seat's answering cards can answer (reactions.answer_kinds; empty: anything).
     answer_kinds: list[int] = field(default_factory=list)
@@ -363,6 +368,8 @@ def to_move(table: Table) -> int:
         return table.window.asked[0]
     if table.declaring is not None:
         return table.declaring.seat
+    if table.truce >= 0:
+        return _truce_other(table)
     elsewhere = _asked_elsewhere(table)
     if elsewhere is not None:
         return combat.decider(elsewhere)
@@ -430,9 +437,12 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
                                    table.answerers[seat]), Action("decline")]
     if table.declaring is not None:
         return declare_options(table)
+    if table.truce >= 0:
+        return list(TRUCE_ANSWERS)
     state = deciding_state(table, seat)
     found = _unblocked(table, seat, engine.legal_actions(state))
-    if table.stage == "military" and table.hosting is None and state.combat is None \
+    hosting = table.hosting
+    if table.stage == "military" and hosting is None and state.combat is None \
             and not state.mover().choice_due():
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
@@ -440,6 +450,11 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
         found_rivals = rival_options(table, seat)
         if found_rivals:
             found = found[:-1] + found_rivals + found[-1:]
+    if hosting is not None and hosting.kind == "attack" and found \
+            and seat not in table.truce_offered and (seat == hosting.host
+                                                     or seat == hosting.origin):
+        # Last, after the engine's own "done" (a policy reads that one as the last of its).
+        found = [*found, TRUCE]
     return found
 
 
@@ -711,6 +726,8 @@ def _carry_out(table: Table, seat: int, action: Action) -> None:
     table.decisions += 1
     if table.window is not None:
         _answer(table, seat, action)
+    elif action.kind == TRUCE_KIND:
+        _truce(table, seat, action)
     elif table.declaring is not None:
         _declare(table, action)
     # (_open_window's first test here: most actions open no window, and a call of it at each
@@ -1280,6 +1297,51 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     engine._advance(host)
 
 
+# Ending an attack between players by agreement: the offer (by the attacker or the defender,
+# at any of his decisions in the attack, once each), and the other's answers.
+TRUCE_KIND: Final = "truce"
+TRUCE: Final = Action(TRUCE_KIND)
+TRUCE_ANSWERS: Final = (Action(TRUCE_KIND, option="accept"), Action(TRUCE_KIND, option="refuse"))
+
+
+def _truce_other(table: Table) -> int:
+    """The seat asked to answer the offer to end the attack: the other side's lord."""
+    return truce_partner(table, table.truce)
+
+
+def truce_partner(table: Table, seat: int) -> int:
+    """The other lord of the attack ``seat`` fights in (-1: none)."""
+    hosting = table.hosting
+    if hosting is None:
+        return -1
+    return hosting.origin if seat == hosting.host else hosting.host
+
+
+def _truce(table: Table, seat: int, action: Action) -> None:
+    """An offer to end the attack, or the answer to one: agreed, the combat ends where it
+    stands (what was killed stays dead, its valor and bribes paid; the attackers go home),
+    refused, it goes on at the decision it was at."""
+    if not action.option:
+        table.truce = seat
+        table.truce_offered.append(seat)
+        table.tell(seat, "offers to end the combat.")
+    elif action.option == "accept":
+        table.tell(seat, "agrees: the combat ends.")
+        hosting = table.hosting
+        assert hosting is not None
+        host = table.seats[hosting.host]
+        table.truce = -1
+        if host.combat is not None:
+            combat.cease(host)
+            engine._advance(host)  # (the combat over: _settle finishes the hosting)
+    else:
+        table.truce = -1
+        table.tell(seat, "refuses: the combat goes on.")
+    _settle(table)
+    if table.story is not None:
+        table.flush()
+
+
 def _ask_wild(table: Table, fight: Combat, controller: int) -> None:
     """The wild side of ``fight`` decided by ``controller`` (Combat.asks_wild), and the
     modification step's rotation from him (combat._modifies_wild reads him first)."""
@@ -1317,6 +1379,7 @@ def _finish_hosting(table: Table) -> None:
         return
     table.flush()
     table.hosting = None
+    table.truce, table.truce_offered = -1, []
     host, origin = table.seats[hosting.host], table.seats[hosting.origin]
     host.combat = None
     host.forget_derived()
@@ -1487,6 +1550,17 @@ def _own_next(table: Table, seat: int, stage: str) -> bool:
     return here and len(engine.legal_actions(state)) > 0
 
 
+def own_actions(table: Table, seat: int, state: GameState) -> list[Action]:
+    """The legal actions of one of ``seat``'s own decisions (:func:`_own_next`), as
+    :func:`legal_actions` lists them: his engine's, and in an attack the offer to end it."""
+    actions = _unblocked(table, seat, engine.legal_actions(state))
+    hosting = table.hosting
+    if hosting is not None and hosting.kind == "attack" and actions \
+            and seat not in table.truce_offered:
+        actions = [*actions, TRUCE]
+    return actions
+
+
 def _own_run(table: Table, seat: int, policy: SeatPolicy,
              observe: Callable[[Table], None] | None) -> None:
     """``seat``'s own decisions (:func:`_own_next`), one after another as a solo game's
@@ -1501,7 +1575,7 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
     while True:
         if observe is not None:
             observe(table)
-        actions = _unblocked(table, seat, engine.legal_actions(state))
+        actions = own_actions(table, seat, state)
         choice = policy(table, seat, actions)
         kind = choice.kind
         offered = False
@@ -1509,7 +1583,8 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
             if action is choice:
                 offered = True
                 break
-        if not offered or kind == "play" or kind == "use" or kind == "use_on":
+        if not offered or kind == "play" or kind == "use" or kind == "use_on" \
+                or kind == TRUCE_KIND:
             # Not one of the actions offered, or one another seat may answer: the long way
             # (which settles the table).
             _decide(table, seat, choice, actions, False)

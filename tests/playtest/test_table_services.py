@@ -287,7 +287,10 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     play_player_until(played, lambda table: table.hosting is not None
                       and table.hosting.origin == PLAYER)
     context = game_context(view)
-    kinds = {row["kind"] for row in context["menu"]["actions"]}
+    rows = context["menu"]["actions"]
+    assert rows[-1]["kind"] == "truce"  # he may also offer to end his attack
+    rows = rows[:-1]
+    kinds = {row["kind"] for row in rows}
     assert kinds <= {"separate", "joint"} and kinds
     combat = context["table"]["combat"]
     assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["assign"]
@@ -296,10 +299,31 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
     assert combat["title"] == f"Your attack on {seat_name(defender, game.seat_names())}"
     assert combat["turn"] == "you" and combat["them"] == "Defenders"
     sent = {entry["instance"] for entry in combat["yours"]}
-    assert sent and all(row["action"]["card"] in sent for row in context["menu"]["actions"])
+    assert sent and all(row["action"]["card"] in sent for row in rows)
     # The defender's cards named with his seat (both decks may hold the same card).
     seat = seat_name(defender, game.seat_names())
-    assert all(f"{seat}'s " in row["text"] for row in context["menu"]["actions"])
+    assert all(f"{seat}'s " in row["text"] for row in rows)
+
+
+def test_a_player_who_attacks_may_end_the_combat_when_the_defender_agrees() -> None:
+    # "A combat not involving wanderers may be ended at any time if both players agree":
+    # the player offers, the AI defender agrees, the attack ends and the story says so.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    play_player_until(played, lambda table: table.hosting is not None
+                      and table.hosting.origin == PLAYER)
+    hosting = played.table.hosting
+    assert hosting is not None
+    defender = hosting.host
+    row = game_context(view)["menu"]["actions"][-1]
+    assert row["text"] == (f"Offer {seat_name(defender, game.seat_names())} to end the "
+                           "combat here (both must agree)")
+    played.apply_player(seats.TRUCE, Move())
+    story = [(seat, text) for _, seat, text in played.table.story or []]
+    offer = story.index((PLAYER, "offers to end the combat."))
+    assert story[offer + 1] == (defender, "agrees: the combat ends.")
 
 
 def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> None:
@@ -323,7 +347,7 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
     context = game_context(view)
     assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["modify"]
     actions = context["menu"]["actions"]
-    assert actions[-1]["kind"] == "done"
+    assert [row["kind"] for row in actions[-2:]] == ["done", "truce"]
     assert fight.modifiers[0] == PLAYER
 
 

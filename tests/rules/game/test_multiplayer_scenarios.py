@@ -167,6 +167,8 @@ def test_the_attacker_makes_his_troops_assignments_first() -> None:
     attacker, defender, sent = _attack_at_assignments(t)
     assert seats.to_move(t) == attacker
     actions = seats.legal_actions(t)
+    assert actions[-1] == seats.TRUCE  # (he may also offer to end the attack)
+    actions = actions[:-1]
     assert actions and all(a.kind in ("separate", "joint") and a.card in sent for a in actions)
     assert seats.deciding_state(t, attacker) is t.seats[defender]
     chosen = actions[-1]  # any of his options, not only the fixed rule's
@@ -939,7 +941,7 @@ def test_the_attacker_may_bribe_a_defending_troop_before_the_assignments() -> No
     t = table(BLADES, FAITHFUL)
     retainer, fight = _retainer_defends(t)
     assert fight.step == combat.BRIBE_BACK and seats.to_move(t) == 1
-    assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done")]
+    assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done"), seats.TRUCE]
     assert seats.apply(t, Action("bribe", retainer)).ok
     assert retainer not in fight.player  # home at once
     defender, attacker = t.seats
@@ -1172,3 +1174,58 @@ def test_exhaust_target_personality_reaches_another_players_personality() -> Non
     state.mover().personal[:] = [5, 1, 5]
     state.pending = None
     assert not [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
+
+
+def test_an_attack_between_players_ends_when_both_agree() -> None:
+    # "A combat not involving wanderers may be ended at any time if both players agree to
+    # cease combat": the attacker offers at one of his decisions, the defender agrees, and the
+    # attack ends where it stands: nobody fought, every attacker is home, the Military Phase
+    # goes on.
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, sent = _attack_at_assignments(t)
+    assert seats.TRUCE in seats.legal_actions(t)
+    assert seats.apply(t, seats.TRUCE).ok
+    assert seats.to_move(t) == defender
+    assert seats.legal_actions(t) == list(seats.TRUCE_ANSWERS)
+    before = {i: t.seats[attacker].where[i] for i in sent}
+    assert seats.apply(t, Action("truce", option="accept")).ok
+    assert t.hosting is None and t.seats[defender].combat is None and t.truce == -1
+    assert {i: t.seats[attacker].where[i] for i in sent} == before
+    assert not t.seats[defender].wounds and not any(t.seats[attacker].wounds.get(i)
+                                                    for i in sent)
+
+
+def test_an_offer_to_end_an_attack_refused_leaves_it_going_on_and_is_made_once() -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, _, _ = _attack_at_assignments(t)
+    before = seats.legal_actions(t)
+    assert seats.apply(t, seats.TRUCE).ok
+    assert seats.apply(t, Action("truce", option="refuse")).ok
+    # The attacker is asked again at the decision he was at, with no second offer.
+    assert seats.to_move(t) == attacker
+    assert seats.legal_actions(t) == before[:-1]
+
+
+def test_the_ai_defender_agrees_to_end_an_attack_and_the_ai_attacker_fights_on() -> None:
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender, _ = _attack_at_assignments(t)
+    chosen = policies(t)
+    assert chosen[attacker](t, attacker, seats.legal_actions(t)) != seats.TRUCE  # never offers
+    seats.apply(t, seats.TRUCE)
+    answer = chosen[defender](t, defender, seats.legal_actions(t))
+    assert answer.option == "accept"
+    t.truce = defender  # (as if the defender had offered)
+    assert chosen[attacker](t, attacker, list(seats.TRUCE_ANSWERS)).option == "refuse"
+
+
+def test_no_truce_is_offered_in_a_combat_with_wanderers() -> None:
+    t = table(VETERANS, FAITHFUL)
+    def raid(t: Table) -> bool:
+        return t.hosting is not None and t.hosting.kind in ("raid", "hunt_row")
+    play_until(t, lambda t: raid(t) or t.round > 6)
+    for _ in range(200):
+        if not raid(t) or t.outcome:
+            break
+        actions = seats.legal_actions(t)
+        assert seats.TRUCE not in actions
+        seats.apply(t, actions[-1])
