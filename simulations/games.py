@@ -74,6 +74,8 @@ def prepare_decks(decks: Sequence[Deck], config: GameConfig) -> list[engine.Prep
         except DeckNotPlayable as error:
             raise DeckNotPlayable(f"Deck {number} ({deck.name or 'unnamed'}): {error}",
                                   error.problems) from None
+    if config.players >= 2:  # a table of config.players (a gauntlet's and matrix's: 2)
+        engine.check_seating(prepared, config.players)
     return prepared
 
 

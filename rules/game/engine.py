@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rules.cards import CardFacts
-from rules.deck_rules import Problem, holdings_problems
+from rules.deck_rules import WANDERERS_PER_PLAYER, Problem, holdings_problems, validate_deck
 from rules.decklist import Deck
 from rules.game import combat, rulings
 from rules.game.actions import (
@@ -163,6 +163,27 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
         holdings = apply_advice(deck, advice)
     facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
     return Prepared(holdings, table, facts_data, config or GameConfig())
+
+
+def check_seating(decks: Sequence[Prepared], players: int) -> None:
+    """Refuse a table of ``players`` where a deck's Wanderer Pile is short: "each wanderer
+    draw pile must consist of no less than three wanderers multiplied by the number of
+    players" (a solo game asks three). Raises :class:`DeckNotPlayable` naming the seat's
+    deck, with the validator's ``wanderer_pile_too_small`` problem."""
+    need = WANDERERS_PER_PLAYER * players
+    for number, prepared in enumerate(decks, 1):
+        table = prepared.table
+        held = sum(e.count for e in prepared.deck.wanderers
+                   if e.card_id in table and table[e.card_id].type == "wanderer")
+        if held >= need:
+            continue
+        cards = {cid: CardFacts.from_data(f) for cid, f in prepared.facts.items()}
+        problems = tuple(p for p in validate_deck(prepared.deck, cards, players).problems
+                         if p.code == "wanderer_pile_too_small")
+        name = prepared.deck.name or "unnamed"
+        raise DeckNotPlayable(
+            f"Deck {number} ({name}): its Wanderer Pile holds {held} wanderers; a table of "
+            f"{players} needs at least {need} (three per player).", problems)
 
 
 def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],

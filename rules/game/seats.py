@@ -249,6 +249,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     """A new game of one seat per deck (2 to 6), advanced to the first decision."""
     if not 2 <= len(decks) <= 6:
         raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
+    _check_seating(decks)
     config = _seated_config(config, len(decks))
     seated = [_seat_prepared(prepared, config) for prepared in decks]
     seats = engine.new_table_states(
@@ -283,6 +284,22 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
 _SEATED: Final[dict[tuple[int, int], tuple[GameConfig, GameConfig]]] = {}
 _SEAT_PREPARED: Final[dict[tuple[int, int], tuple[Prepared, GameConfig, Prepared]]] = {}
 _SEATED_KEPT: Final = 32
+
+
+# The decks already checked for a table of their number (engine.check_seating), kept with
+# the objects: a matchup seats the same decks at every game.
+_SEATING_CHECKED: Final[dict[tuple[int, ...], list[Prepared]]] = {}
+
+
+def _check_seating(decks: Sequence[Prepared]) -> None:
+    key = tuple(id(prepared) for prepared in decks)
+    known = _SEATING_CHECKED.get(key)
+    if known is not None and all(a is b for a, b in zip(known, decks, strict=True)):
+        return
+    engine.check_seating(decks, len(decks))
+    if len(_SEATING_CHECKED) >= _SEATED_KEPT:
+        _SEATING_CHECKED.clear()
+    _SEATING_CHECKED[key] = list(decks)
 
 
 def _seated_config(config: GameConfig, players: int) -> GameConfig:

@@ -59,7 +59,7 @@ def first_or_pass(game: PlaytestGame) -> dict[str, Any]:
     return next((row for row in actions if row["kind"] == "pass"), actions[0])
 
 
-@pytest.mark.parametrize("n", [1, 2, 5])
+@pytest.mark.parametrize("n", [1, 2, 3])
 def test_a_table_game_waits_at_the_players_first_decision(n: int) -> None:
     game = stored(new_game(n=n))
     assert game.at_table and len(game.opponents) == n and game.decisions == 0
@@ -68,6 +68,15 @@ def test_a_table_game_waits_at_the_players_first_decision(n: int) -> None:
         Deck.objects.get(name="Mosfin Blades").pk]
     played = game.table_source().replay(game.actions)
     assert seats.to_move(played.table) == PLAYER and played.legal()
+
+
+def test_a_table_of_six_refuses_decks_with_too_few_wanderers_for_six() -> None:
+    # "No less than three wanderers multiplied by the number of players": the sample decks
+    # hold 12 or 13, enough for 4 players, not 6; nothing is stored.
+    with pytest.raises(DeckNotPlayable, match="a table of 6 needs at least 18") as refused:
+        new_game(n=5)
+    assert [p.code for p in refused.value.problems] == ["wanderer_pile_too_small"]
+    assert not PlaytestGame.objects.exists()
 
 
 def test_a_deck_the_engine_cannot_play_names_the_opponent() -> None:

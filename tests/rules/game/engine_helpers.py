@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from decks.formats.model import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
-from rules.decklist import Deck
+from rules.decklist import Deck, DeckEntry
 from rules.game.state import GameState
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -62,3 +63,23 @@ def place(state: GameState, name: str, zone: str) -> int:
     state.pending = None
     state.forget_derived()
     return i
+
+
+def seated(name: str, players: int) -> Deck:
+    """Sample deck ``name`` made legal for a table of ``players``: the sample decks hold 12
+    or 13 wanderers, enough for 4 players; for 5 or 6 ("no less than three wanderers
+    multiplied by the number of players") more copies of its own wanderers (two at most
+    each), then of the catalogue's other plain wanderers, in card order."""
+    deck = sample(name)
+    need = 3 * players
+    counts = {e.card_id: e.count for e in deck.wanderers}
+    total = sum(counts.values())
+    if total >= need:
+        return deck
+    others = sorted(cid for cid, card in catalogue().items()
+                    if card.type == "wanderer" and not card.unique and cid not in counts)
+    for cid in [*counts, *others]:
+        while counts.get(cid, 0) < 2 and total < need:
+            counts[cid] = counts.get(cid, 0) + 1
+            total += 1
+    return replace(deck, wanderers=tuple(DeckEntry(c, n) for c, n in counts.items()))

@@ -15,7 +15,7 @@ from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.rng import derive_seed
-from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
+from tests.rules.game.engine_helpers import SAMPLES, catalogue, seated
 
 GAMES = int(os.environ.get("MULTIPLAYER_FUZZ_GAMES", "4"))
 IN_PLAY_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "attached")
@@ -52,7 +52,8 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
     knocked_out = 0
     for game in range(games):
         seed = derive_seed(players, game, policy)
-        decks = [engine.prepare(sample(SAMPLES[(game + s) % len(SAMPLES)]), catalogue())
+        decks = [engine.prepare(seated(SAMPLES[(game + s) % len(SAMPLES)], players),
+                                 catalogue())
                  for s in range(players)]
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:

@@ -17,7 +17,7 @@ from rules.game.matchup import seating
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.game.state import Combat, GameState
-from tests.rules.game.engine_helpers import catalogue, own, place, sample
+from tests.rules.game.engine_helpers import catalogue, own, place, sample, seated
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
 CRUSADERS, SENATE = "kalim-crusaders.txt", "mosfin-senate.txt"
@@ -1229,3 +1229,22 @@ def test_no_truce_is_offered_in_a_combat_with_wanderers() -> None:
         actions = seats.legal_actions(t)
         assert seats.TRUCE not in actions
         seats.apply(t, actions[-1])
+
+
+@pytest.mark.parametrize(("players", "short"), [(4, False), (5, True), (6, True)])
+def test_a_table_is_seated_only_with_three_wanderers_per_player_in_each_pile(
+        players: int, short: bool) -> None:
+    # "Each wanderer draw pile must consist of no less than three wanderers multiplied by the
+    # number of players": the sample decks hold 12 or 13, enough for 4 players, not 5 or 6;
+    # the table refuses them with the deck validator's problem.
+    names = [VETERANS, FAITHFUL, BLADES, CRUSADERS, SENATE, VETERANS][:players]
+    prepared = [engine.prepare(sample(d), catalogue()) for d in names]
+    if not short:
+        assert seats.new_table(prepared, 1, GameConfig()).players == players
+        return
+    with pytest.raises(engine.DeckNotPlayable, match=f"a table of {players} needs at least "
+                       f"{3 * players}") as refused:
+        seats.new_table(prepared, 1, GameConfig())
+    assert [p.code for p in refused.value.problems] == ["wanderer_pile_too_small"]
+    full = [engine.prepare(seated(d, players), catalogue()) for d in names]
+    assert seats.new_table(full, 1, GameConfig()).players == players
