@@ -265,7 +265,7 @@ def action_menu(state: GameState, *, policy: int | None = None, focus: int | Non
         group["focused"] = any(row["focused"] for row in group["actions"])
     # The cards that can act now (and every copy in hand of a card that can be played).
     movable = sorted({i for a in legal if a.card >= 0
-                      for i in _related(state, Action("", a.card))})
+                      for i in _related(state, Action("play", a.card))})
     return {"decision": state.decisions, "count": len(legal), "actions": rows,
             "groups": list(groups.values()), "policy": policy, "focus": focus,
             "focus_matches": sum(1 for row in rows if row["focused"]), "movable": movable}

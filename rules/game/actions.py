@@ -12,6 +12,7 @@ from typing import Any, Final, Protocol
 
 from rules.game.effects import strip_markers
 from rules.game.profile import Profile
+from rules.game.vocabulary import ACTION_KINDS, ActionKind
 
 
 class Described(Protocol):
@@ -33,8 +34,9 @@ class Action:
     # named tuple's constructor runs as interpreted Python.
     __slots__ = ("card", "kind", "option", "target")
 
-    def __init__(self, kind: str, card: int = -1, target: int = -1, option: str = "") -> None:
-        self.kind = kind
+    def __init__(self, kind: ActionKind, card: int = -1, target: int = -1,
+                 option: str = "") -> None:
+        self.kind: ActionKind = kind
         self.card = card
         self.target = target
         self.option = option
@@ -58,8 +60,13 @@ class Action:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Action:
-        return cls(str(data["kind"]), int(data.get("card", -1)), int(data.get("target", -1)),
-                   str(data.get("option", "")))
+        """The action saved by :meth:`to_dict`; a ValueError for a kind the engine does not
+        know (a typo in a request is refused, not taken for an action no one may take)."""
+        kind = str(data["kind"])
+        if kind not in ACTION_KINDS:
+            raise ValueError(f"unknown action kind {kind!r}")
+        return cls(kind, int(data.get("card", -1)),  # type: ignore[arg-type]
+                   int(data.get("target", -1)), str(data.get("option", "")))
 
 
 class ActionBook:
@@ -129,7 +136,7 @@ class ActionBook:
             found = row[option] = Action("use", card, option=option)
         return found
 
-    def _targeted(self, rows: list[list[Action | None] | None], kind: str, card: int,
+    def _targeted(self, rows: list[list[Action | None] | None], kind: ActionKind, card: int,
                   target: int) -> Action:
         size = self.size
         if not 0 <= card < size or not -1 <= target < size:
@@ -142,7 +149,7 @@ class ActionBook:
             found = row[target + 1] = Action(kind, card, target)
         return found
 
-    def _single(self, rows: list[Action | None], kind: str, card: int) -> Action:
+    def _single(self, rows: list[Action | None], kind: ActionKind, card: int) -> Action:
         if not 0 <= card < self.size:
             return Action(kind, card)
         found = rows[card]

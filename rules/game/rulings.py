@@ -13,6 +13,7 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState, Seat
+from rules.game.vocabulary import Outcome
 from rules.rng import GameRng
 
 KINDS: Final = ("economic", "religious", "political")
@@ -33,7 +34,7 @@ def emit(state: GameState, event: str, **data: Any) -> None:
         state.events.append(data)
 
 
-def end_game(state: GameState, outcome: str) -> None:
+def end_game(state: GameState, outcome: Outcome) -> None:
     """The game is over: won ("victory"), or lost ("overrun", "stronghold", "timeout")."""
     me = state.mover()
     state.outcome = outcome

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from rules.game import combat, engine, reactions, rivalry, rulings
 from rules.game.actions import PASS, Action, ActionBook, Result
@@ -51,9 +51,12 @@ from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
 from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState
+from rules.game.vocabulary import Outcome, Phase, Step
 from rules.rng import GameRng, derive_seed
 
-STAGES: Final = ("maintenance", "action", "military", "wanderer", "discard", "over")
+# The table's stage: the phase every seat is in (the seats play each one in turn).
+Stage = Literal["maintenance", "action", "military", "wanderer", "discard", "over"]
+STAGES: Final = get_args(Stage)
 # How a player was knocked out: his stronghold destroyed by another lord's attack, or by
 # wanderers (his own or another's).
 KNOCKOUTS: Final = ("attack", "wanderers")
@@ -70,7 +73,7 @@ class Hosting:
                  "visitors")
 
     def __init__(self, host: int, origin: int, kind: str, visitors: list[int],
-                 saved: tuple[str, str], own_row: list[int] | None = None,
+                 saved: tuple[Phase, Step], own_row: list[int] | None = None,
                  host_troops: list[int] | None = None,
                  bribes: dict[int, list[int]] | None = None) -> None:
         self.host = host
@@ -129,13 +132,13 @@ class Table:
     rng: int
     round: int = 1
     lead: int = 0
-    stage: str = "maintenance"
+    stage: Stage = "maintenance"
     turn: int = -1  # the seat whose action-cycle turn it is
     passes: int = 0  # consecutive passes in the action cycle
     queue: list[int] = field(default_factory=list)  # seats still to take the phase's turn
     started: bool = False  # the Wanderer Phase of queue[0] has begun
     hosting: Hosting | None = None
-    outcome: str = ""  # "", "victory", "overrun", "timeout"
+    outcome: Outcome = ""  # "", "victory", "overrun", "timeout"
     winner: int = -1
     final_round: int = 0
     out: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat -> (round, how)
@@ -1069,7 +1072,7 @@ def _begin_discards(table: Table) -> None:
         engine._advance(state)
 
 
-def _end(table: Table, outcome: str, winner: int = -1) -> None:
+def _end(table: Table, outcome: Outcome, winner: int = -1) -> None:
     table.flush()
     table.outcome, table.winner = outcome, winner
     table.final_round = table.round
@@ -1525,7 +1528,7 @@ def _decide(table: Table, seat: int, choice: Action, actions: list[Action],
     _carry_out(table, seat, choice)
 
 
-def _own_next(table: Table, seat: int, stage: str) -> bool:
+def _own_next(table: Table, seat: int, stage: Stage) -> bool:
     """Whether the next decision is ``seat``'s again (``seat`` decided last, in ``stage``, not
     an answer in a reaction window: to_move named it then as the seat whose turn it is, and the
     stage has not moved on since) and its own: one

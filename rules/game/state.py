@@ -20,6 +20,7 @@ from typing import Any, Final
 from rules.game.actions import ActionBook
 from rules.game.config import GameConfig
 from rules.game.profile import Profile, profiles_from_facts
+from rules.game.vocabulary import CombatKind, CombatStep, Outcome, Phase, Step
 
 # Zones, by the rulebook's names: the hand, three draw piles and their discard piles, the
 # private holdings (structures; citizens on residences and guards on structures are listed
@@ -58,7 +59,7 @@ class Combat:
                  "odds", "passes", "plan", "player", "prayed", "previous", "rivals", "step",
                  "troop_kills", "turn", "wall", "wall_left", "wild")
 
-    def __init__(self, kind: str, step: str, *, player: list[int] | None = None,
+    def __init__(self, kind: CombatKind, step: CombatStep, *, player: list[int] | None = None,
                  wild: list[int] | None = None, wall: int = -1,
                  groups: list[list[int]] | None = None, turn: int = 0, wall_left: int = 0,
                  bonus_off: dict[int, int] | None = None,
@@ -73,10 +74,11 @@ class Combat:
                  asks_wild: bool = False, troop_kills: list[int] | None = None,
                  modifiers: list[int] | None = None, modifier: int = 0, passes: int = 0,
                  hold_wild: bool = False, rivals: list[int] | None = None) -> None:
-        self.kind = kind  # "hunt": the player attacks wanderers; "raid": aggressive wanderers
-        # attack. The step: "engage" or "bribe", "muster", "assign", "modify", "resolve",
+        # "hunt": the player attacks wanderers; "raid": aggressive wanderers attack.
+        self.kind: CombatKind = kind
+        # "engage" or "bribe", "muster", ("bribe_back",) "assign", "modify", "resolve",
         # "berserk", "over".
-        self.step = step
+        self.step: CombatStep = step
         self.player: list[int] = [] if player is None else player  # the player's troops there
         self.wild: list[int] = [] if wild is None else wild  # the wanderers on the battlefield
         self.wall = wall
@@ -291,9 +293,9 @@ class GameState:
     config: GameConfig
     rng: int
     round: int = 0
-    phase: str = "setup"
-    step: str = ""
-    outcome: str = ""  # "", "victory", "overrun", "stronghold" or "timeout"
+    phase: Phase = "setup"
+    step: Step = ""
+    outcome: Outcome = ""  # "", "victory", "overrun", "stronghold" or "timeout"
     final_round: int = 0
     seats: list[Seat] = field(default_factory=lambda: [Seat()])
     owner: list[int] = field(default_factory=list)

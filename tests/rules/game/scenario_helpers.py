@@ -21,6 +21,7 @@ from rules.game.actions import Action, Result
 from rules.game.config import GameConfig
 from rules.game.policies import GreedyPolicy
 from rules.game.state import GameState
+from rules.game.vocabulary import Phase, Step
 from rules.rng import GameRng
 
 type Card = dict[str, Any]
@@ -159,7 +160,7 @@ def clear_hand(state: GameState) -> None:
     state.pending = None
 
 
-def at_step(state: GameState, phase: str, step: str) -> GameState:
+def at_step(state: GameState, phase: Phase, step: Step) -> GameState:
     """Jump to a step of the round (the cached legal actions are dropped)."""
     state.phase, state.step = phase, step
     state.combat = None

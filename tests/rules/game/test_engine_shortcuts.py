@@ -1867,7 +1867,8 @@ def test_a_table_played_in_own_runs_is_the_table_played_decision_by_decision(
             if shortcut:
                 seats.play(table, chooser)
             else:
-                stage, answering = "", False
+                stage: seats.Stage = "over"  # (none yet: no seat has decided)
+                answering = False
                 while not table.outcome:
                     seat = seats.to_move(table)
                     actions = seats.legal_actions(table)

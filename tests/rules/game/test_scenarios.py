@@ -19,6 +19,7 @@ from rules.game import engine, rulings
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.state import GameState
+from rules.game.vocabulary import Step
 from tests.rules.game.scenario_helpers import (
     act,
     at_step,
@@ -1795,7 +1796,7 @@ ILLEGAL = [
 
 
 @pytest.mark.parametrize(("step", "action"), ILLEGAL)
-def test_an_illegal_action_is_refused_and_changes_nothing(step: str, action: Action) -> None:
+def test_an_illegal_action_is_refused_and_changes_nothing(step: Step, action: Action) -> None:
     state = make_game(personalities=[troop("t"), citizen("c")], wanderers=[wanderer("w")])
     place(state, first(state, "c"), "hand")
     at_step(state, "action" if step == "act" else "maintenance", step)
