@@ -21,7 +21,7 @@ tip over, else attacks the weakest target.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 from rules.game import rulings
 from rules.game.actions import Action
@@ -351,7 +351,8 @@ def _bribe(state: GameState, card: int, side: int) -> None:
         emit(state, "bribe", card=card, tokens=paid)
 
 
-def _spend_religious(state: GameState, bearer: int, target: int, stat: str, how: str) -> None:
+def _spend_religious(state: GameState, bearer: int, target: int, stat: str,
+                     how: Literal["pray", "fervor"]) -> None:
     me = state.mover()
     c = _combat(state)
     amount = min(state.card(bearer).strength[1], me.personal[1])

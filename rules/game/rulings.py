@@ -13,7 +13,7 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState, Seat
-from rules.game.vocabulary import Outcome
+from rules.game.vocabulary import EventType, Outcome
 from rules.rng import GameRng
 
 KINDS: Final = ("economic", "religious", "political")
@@ -23,7 +23,7 @@ PERSONALITY_ZONES: Final = ("residents", "guards", "defensive")
 __all__ = ["PRIMARY"]
 
 
-def emit(state: GameState, event: str, **data: Any) -> None:
+def emit(state: GameState, event: EventType, **data: Any) -> None:
     """Log one event when the game is recorded. Callers test ``state.events is not None``
     first: in bulk runs, building the keyword arguments was the cost (so no argument may
     change the state)."""

@@ -50,3 +50,19 @@ COMBAT_STEPS: Final[frozenset[str]] = frozenset(get_args(CombatStep))
 # How a game (or a seat of a table) ended; "" while it goes on.
 Outcome = Literal["", "victory", "overrun", "stronghold", "timeout", "surrendered"]
 OUTCOMES: Final[frozenset[str]] = frozenset(get_args(Outcome))
+
+# The types of the events a recorded game logs (rulings.emit; narrate.py tells each one).
+EventType = Literal[
+    "action", "aggression_roll", "attack", "battle_event", "battlefield", "berserk_round",
+    "bounty", "bounty_bonus", "bounty_short", "bounty_token", "bribe", "charge",
+    "climbs", "collect", "combat_over", "counters_expire", "die", "discard",
+    "draw", "engage", "exhaust", "fear", "fervor", "fine_token",
+    "fines_due", "fines_waived", "followers_join", "game_over", "guard", "guard_returns",
+    "heal", "hoard", "holding", "homeless", "hunt_abandoned", "hunt_declared",
+    "joint_attack", "leaves_play", "military_pass", "move_item", "new_wanderer", "no_wanderer",
+    "overrun", "play", "pray", "recycle", "rehoused", "round",
+    "search", "send", "separate_attack", "setup", "shuffle", "strikes_back",
+    "stronghold_destroyed", "unexhaust", "unguard", "unique_dead", "use", "victory_check",
+    "wall_moves", "wanderers_attack", "wound", "wound_ignored",
+]
+EVENT_TYPES: Final[frozenset[str]] = frozenset(get_args(EventType))

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from rules.game import engine, seats
+from rules.game import engine, narrate, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.policies import POLICIES
-from rules.game.vocabulary import ACTION_KINDS, COMBAT_STEPS, OUTCOMES, PHASES, STEPS
+from rules.game.vocabulary import (
+    ACTION_KINDS,
+    COMBAT_STEPS,
+    EVENT_TYPES,
+    OUTCOMES,
+    PHASES,
+    STEPS,
+)
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 
 
@@ -68,3 +75,21 @@ def test_every_known_kind_reads_back() -> None:
     for kind in ACTION_KINDS:
         action = Action.from_dict({"kind": kind, "card": 2, "target": -1, "option": "x"})
         assert Action.from_dict(action.to_dict()) == action
+
+
+def test_every_event_a_recorded_game_logs_is_a_known_type_and_is_told() -> None:
+    # The events are typed by rulings.emit's EventType; each one a game logs is also told by
+    # narrate (a sentence, or nothing for the bookkeeping a reader does not need).
+    seen: set[str] = set()
+    for deck in SAMPLES:
+        prepared = engine.prepare(sample(deck), catalogue())
+        for seed in (1, 2, 3):
+            state = engine.new_game(prepared, None, seed, record=True)
+            policy = POLICIES["random" if seed == 3 else "greedy"](seed)
+            while not state.over:
+                assert engine.apply(state, policy(state, engine.legal_actions(state))).ok
+            assert state.events is not None
+            seen.update(event["type"] for event in state.events)
+            assert narrate.narrate(state)  # (every event told, or left out, without error)
+    assert seen <= EVENT_TYPES
+    assert len(seen) > 30
