@@ -147,16 +147,8 @@ class Card(models.Model):
         return card_facts.personality_kind(self.subtype, self.offense, self.defense)
 
     @property
-    def is_complete(self) -> bool:
-        return not self.unknown_fields
-
-    @property
     def ability_clauses(self) -> tuple[AbilityClause, ...]:
         return parse_abilities(self.abilities)
-
-    @property
-    def faction_name(self) -> str | None:
-        return card_facts.FACTIONS.get(self.faction) if self.faction else None
 
 
 class CardKeyword(models.Model):

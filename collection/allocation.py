@@ -76,10 +76,6 @@ class DeckShare:
     taken: Mapping[str, int]
     short: Mapping[str, int]
 
-    @property
-    def shortfall(self) -> int:
-        return sum(self.short.values())
-
 
 @dataclass(frozen=True)
 class Allocation:

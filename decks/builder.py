@@ -771,13 +771,6 @@ def _row(section: SectionName, card_id: str, count: int, facts: Mapping[str, Car
     )
 
 
-def _first_row(data: DeckData, card_id: str) -> str:
-    for section in SECTIONS:
-        if copies_in(data, card_id, section):
-            return f"row-{section}-{card_id}"
-    return ""
-
-
 def _minimum(section: SectionName, players: int) -> int | None:
     if section == "wanderers":
         return WANDERERS_PER_PLAYER * players

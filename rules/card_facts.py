@@ -25,12 +25,6 @@ FACTIONS: Final[Mapping[str, str]] = {
     "mosfin": "House Mosfin",
     "guild": "The Veteran's Guild",
 }
-# Rulebook, "Factions": each faction has a primary influence type.
-FACTION_PRIMARY_INFLUENCE: Final[Mapping[str, str]] = {
-    "kalim": "religious",
-    "mosfin": "political",
-    "guild": "economic",
-}
 RARITIES: Final[Mapping[str, str]] = {
     "common": "Common",
     "common_starter": "Common Starter",

@@ -1613,16 +1613,6 @@ def _addable(card: CardFacts) -> bool:
     return card.pile is not None
 
 
-def _unknowns(card: CardFacts) -> int:
-    if card.type == "structure":
-        values: tuple[object, ...] = (card.cost_generic, card.unique, card.residencies)
-    elif card.type == "wanderer":
-        values = (card.offense, card.defense, card.aggression, card.bounty)
-    else:
-        values = (card.cost_economic, card.cost_religious, card.cost_political, card.unique)
-    return sum(v is None for v in values)
-
-
 def _copies(deck: Deck) -> dict[str, int]:
     copies: dict[str, int] = {}
     for section in SECTIONS:

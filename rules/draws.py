@@ -61,7 +61,6 @@ type HoldingsSource = Literal["deck", "advisor"]
 type Cost = tuple[int, int, int, int]  # economic, religious, political, generic
 
 TOKENS_PER_KIND: Final = 4
-COLOURS: Final = ("economic", "religious", "political")
 
 
 class DealError(ValueError):

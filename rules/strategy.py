@@ -107,8 +107,6 @@ type Action = Literal["structures", "personalities", "alternate"]
 type Op = Literal[">=", ">", "<=", "<", "==", "!="]
 type Resolver = Callable[[str], Iterable[str]]
 
-STRUCTURES: Final = "structures"
-PERSONALITIES: Final = "personalities"
 PILES: Final[tuple[Pile, Pile]] = ("structures", "personalities")
 PILE_TITLES: Final = {"structures": "Structure Pile", "personalities": "Personality Pile"}
 HAND_SIZE: Final = 7

@@ -63,15 +63,3 @@ def rename_content_types(app: str, models: list[str], old_app: str = "decks"
 
     return migrations.RunPython(lambda apps, _: move(apps, old_app, app),
                                 lambda apps, _: move(apps, app, old_app))
-
-
-def rename_task(old: str, new: str) -> migrations.RunPython:
-    """A migration operation: tasks queued under the task's old module path run under its new
-    one (and back, unapplied)."""
-
-    def move(apps: Any, source: str, target: str) -> None:
-        results = apps.get_model("django_tasks_database", "DBTaskResult").objects
-        results.filter(task_path=source).update(task_path=target)
-
-    return migrations.RunPython(lambda apps, _: move(apps, old, new),
-                                lambda apps, _: move(apps, new, old))

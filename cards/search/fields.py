@@ -44,16 +44,6 @@ OPERATORS: Final = (":", "=", "!=", "<", "<=", ">", ">=")
 EQUALITY: Final = (":", "=", "!=")
 COLON: Final = (":", "=")
 
-OPERATOR_WORDS: Final[Mapping[str, str]] = MappingProxyType({
-    ":": "contains (text) or equals",
-    "=": "equals",
-    "!=": "is known and differs from",
-    "<": "less than",
-    "<=": "at most",
-    ">": "greater than",
-    ">=": "at least",
-})
-
 # Limits of the language, shared by the parser and the help page.
 MAX_QUERY_BYTES: Final = 1024
 MAX_DEPTH: Final = 32
