@@ -26,7 +26,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.models import Card
-from decks import builder
+from decks import deck_display
 from decks.deck_archive import decks_archive
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
@@ -133,7 +133,7 @@ def deck_share(request: HttpRequest, data: DeckData, deck: Deck | None = None) -
 def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
     data = deck_data(deck)
-    view = builder.deck_view(data)
+    view = deck_display.deck_view(data)
     return render(request, "decks/deck_print.html", {
         "deck": deck, "view": view, "share": deck_share(request, data, deck),
         "total": sum(part.total for part in view.parts),
@@ -160,7 +160,7 @@ def deck_link(request: HttpRequest, code: str) -> HttpResponse:
         messages.success(request, f"Saved “{copy.name}” as your own private deck.")
         return redirect("decks:builder", copy.pk)
     return render(request, "decks/deck_link.html", {
-        "data": data, "view": builder.deck_view(data), "share": deck_share(request, data),
+        "data": data, "view": deck_display.deck_view(data), "share": deck_share(request, data),
     })
 
 

@@ -16,17 +16,11 @@ from typing import Any
 from django.db.models import Q
 
 from cards.models import Card
-from decks.builder import (
-    EditResult,
-    LineErrorView,
-    apply_suggestion,
-    deck_edit,
-    drop_line,
-    line_error_view,
-)
+from decks.builder_services import EditResult, deck_edit
 from decks.deck_input import DeckInputError, deck_from_text_with_notes, deck_to_save
 from decks.formats.model import CardRef
 from decks.formats.text import LineNote, render_text
+from decks.import_lines import LineErrorView, apply_suggestion, drop_line, line_error_view
 from decks.models import Deck, DeckVersion
 from decks.services import deck_data
 from rules.cards import CardFacts

@@ -2,7 +2,9 @@
 
 Private decks are invisible (404) to anyone but their owner; a visible deck can be read by
 anyone but changed only by its owner (403). Every edit is a POST naming the version it is
-based on; the logic lives in decks.builder, these views only route requests to it.
+based on; the logic lives in decks.deck_edits (the edits), decks.forms, decks.builder_services
+(saving them with the version check) and decks.deck_display (what the pages show); these views
+only route requests to it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,19 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from decks import builder, deck_layouts, panels, public_search, text_edit
+from decks import (
+    builder_search,
+    builder_services,
+    deck_display,
+    deck_edits,
+    deck_layouts,
+    forms,
+    history,
+    import_lines,
+    panels,
+    public_search,
+    text_edit,
+)
 from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.pickers import deck_choices
@@ -95,7 +109,7 @@ def deck_search(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def deck_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        deck = builder.deck_create_empty(request.user)
+        deck = builder_services.deck_create_empty(request.user)
         return redirect("decks:builder", deck.pk)
     return render(request, "decks/deck_new.html")
 
@@ -107,21 +121,21 @@ def deck_import(request: HttpRequest) -> HttpResponse:
     error offers its suggested names as buttons that rewrite that line."""
     if request.method != "POST":
         return render(request, "decks/deck_import.html",
-                      {"form": builder.DeckImportForm(), "result": builder.ImportResult()})
+                      {"form": forms.DeckImportForm(), "result": builder_services.ImportResult()})
     data = request.POST.copy()
     replacing = "replace" in data or "replace_all" in data or "drop" in data
     if "replace_all" in data:  # every line's first suggestion at once
-        data["text"] = builder.apply_all_suggestions(data.get("text", ""),
-                                                     data.getlist("first"))
+        data["text"] = import_lines.apply_all_suggestions(data.get("text", ""),
+                                                          data.getlist("first"))
     elif "drop" in data:
-        data["text"] = builder.drop_line(data.get("text", ""), data.get("drop", ""))
+        data["text"] = import_lines.drop_line(data.get("text", ""), data.get("drop", ""))
     elif replacing:
-        data["text"] = builder.apply_suggestion(data.get("text", ""), data.get("replace", ""))
-    form = builder.DeckImportForm(data, None if replacing else request.FILES)
+        data["text"] = import_lines.apply_suggestion(data.get("text", ""), data.get("replace", ""))
+    form = forms.DeckImportForm(data, None if replacing else request.FILES)
     if not form.is_valid():
         return render(request, "decks/deck_import.html",
-                      {"form": form, "result": builder.ImportResult()}, status=400)
-    result = builder.deck_import(owner=request.user, form=form, save=not replacing)
+                      {"form": form, "result": builder_services.ImportResult()}, status=400)
+    result = builder_services.deck_import(owner=request.user, form=form, save=not replacing)
     if result.deck is not None:
         read_as = " ".join(f"Line {n.line}: {n.message}" for n in result.notes)
         messages.success(request, f"Imported “{result.deck.name}”." + (
@@ -129,7 +143,7 @@ def deck_import(request: HttpRequest) -> HttpResponse:
         return redirect("decks:builder", result.deck.pk)
     # Show the list as read (an uploaded file's too), so that its lines can be fixed here.
     data["text"] = result.text
-    shown = builder.DeckImportForm(data)
+    shown = forms.DeckImportForm(data)
     shown.is_valid()
     return render(request, "decks/deck_import.html", {"form": shown, "result": result},
                   status=400 if result.failed else 200)
@@ -139,7 +153,7 @@ def deck_import(request: HttpRequest) -> HttpResponse:
 def deck_detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
     data = deck_data(deck)
-    view = builder.deck_view(data)
+    view = deck_display.deck_view(data)
     layout = deck_layouts.layout_from(request.GET.get("view"))
     return render(request, "decks/deck_detail.html", {
         "deck": deck, "view": view, "layout": layout, "layouts": deck_layouts.LAYOUTS,
@@ -185,22 +199,22 @@ def _search_page(request: HttpRequest) -> int:
 
 
 def _builder_page(request: HtmxHttpRequest, deck: Deck, *, status: int = 200, message: str = "",
-                  settings: builder.DeckSettingsForm | None = None,
+                  settings: forms.DeckSettingsForm | None = None,
                   settings_open: bool = False,
                   text: text_edit.TextEditView | None = None) -> HttpResponse:
     """The builder, whole or (for htmx) the body plus the search results out of band."""
     query, scope = _search_params(request)
     data = deck_data(deck)
-    view, advice = builder.deck_view(data), builder.advice_view(data)
+    view, advice = deck_display.deck_view(data), deck_display.advice_view(data)
     context: dict[str, Any] = {
         "deck": deck,
         "view": view,
         "advice": advice,
-        "focus": builder.focus_fallback(request.htmx.trigger if request.htmx else None,
-                                        view, advice),
-        "search": builder.search_view(query, scope, data, user=request.user,
-                                      page=_search_page(request)),
-        "settings": settings or builder.settings_form(deck),
+        "focus": deck_display.focus_fallback(request.htmx.trigger if request.htmx else None,
+                                             view, advice),
+        "search": builder_search.search_view(query, scope, data, user=request.user,
+                                             page=_search_page(request)),
+        "settings": settings or forms.settings_form(deck),
         # The version this sitting's edits go to (open) or the one just saved.
         "sitting": deck.versions.filter(number=deck.version).only(
             "number", "open", "edits", "note", "summary").first(),
@@ -232,8 +246,8 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
         query, scope = _search_params(request)
         response = render(request, "decks/_builder_results.html", {
             "deck": deck,
-            "search": builder.search_view(query, scope, deck_data(deck), user=request.user,
-                                          page=_search_page(request)),
+            "search": builder_search.search_view(query, scope, deck_data(deck), user=request.user,
+                                                 page=_search_page(request)),
         })
         patch_vary_headers(response, ("HX-Request",))
         return response
@@ -243,16 +257,16 @@ def deck_builder(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpResponse:
-    if action not in (*builder.EDIT_ACTIONS, "save", "text"):
+    if action not in (*forms.EDIT_ACTIONS, "save", "text"):
         raise Http404("No such edit.")
     try:
         deck = _owned(request, deck_id)
     except NotOwner as refused:
         return _forbidden(request, refused.deck)
     if action == "save":  # the sitting's edits become a version of the history, with a note
-        result = builder.deck_session_save(deck=deck, user=request.user,
-                                           note=request.POST.get("note", ""),
-                                           version=request.POST.get("version"))
+        result = builder_services.deck_session_save(deck=deck, user=request.user,
+                                                    note=request.POST.get("note", ""),
+                                                    version=request.POST.get("version"))
         return _after_edit(request, result, action)
     if action == "text":  # the whole deck as text: one version, or the lines to fix
         outcome = text_edit.deck_text_edit(deck=deck, user=request.user, data=request.POST)
@@ -261,17 +275,17 @@ def deck_edit(request: HtmxHttpRequest, deck_id: int, action: str) -> HttpRespon
         return _builder_page(request, outcome.result.deck, status=outcome.result.status,
                              message=outcome.result.message, text=outcome.view)
     try:
-        change = builder.parse_change(action, request.POST)
-    except builder.BadEdit as bad:
+        change = forms.parse_change(action, request.POST)
+    except forms.BadEdit as bad:
         return _builder_page(request, deck, status=400, message=bad.message,
                              settings=bad.settings_form)
-    result = builder.deck_edit(deck=deck, user=request.user, change=change,
-                               version=request.POST.get("version"),
-                               if_match=request.headers.get("If-Match"), session=True)
+    result = builder_services.deck_edit(deck=deck, user=request.user, change=change,
+                                        version=request.POST.get("version"),
+                                        if_match=request.headers.get("If-Match"), session=True)
     return _after_edit(request, result, action)
 
 
-def _after_edit(request: HtmxHttpRequest, result: builder.EditResult,
+def _after_edit(request: HtmxHttpRequest, result: builder_services.EditResult,
                 action: str) -> HttpResponse:
     deck = result.deck
     if result.saved and not request.htmx:
@@ -292,7 +306,7 @@ def _after_edit(request: HtmxHttpRequest, result: builder.EditResult,
 @require_GET
 def deck_history(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
-    versions = builder.history_views(deck.versions.select_related("author"))
+    versions = history.history_views(deck.versions.select_related("author"))
     return render(request, "decks/history.html", {"deck": deck, "versions": versions})
 
 
@@ -300,7 +314,7 @@ def deck_history(request: HttpRequest, deck_id: int) -> HttpResponse:
 def deck_version(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
     deck = visible_deck(request, deck_id)
     version = get_object_or_404(deck.versions.select_related("author"), number=number)
-    view = builder.deck_view(builder.version_data(version))
+    view = deck_display.deck_view(history.version_data(version))
     return render(request, "decks/version.html",
                   {"deck": deck, "version": version, "view": view})
 
@@ -313,12 +327,12 @@ def deck_restore(request: HttpRequest, deck_id: int, number: int) -> HttpRespons
     except NotOwner as refused:
         return _forbidden(request, refused.deck)
     version = get_object_or_404(DeckVersion, deck=deck, number=number)
-    change = builder.RestoreVersion(number, version.snapshot)
-    result = builder.deck_edit(deck=deck, user=request.user, change=change,
-                               version=request.POST.get("version"),
-                               if_match=request.headers.get("If-Match"))
+    change = deck_edits.RestoreVersion(number, version.snapshot)
+    result = builder_services.deck_edit(deck=deck, user=request.user, change=change,
+                                        version=request.POST.get("version"),
+                                        if_match=request.headers.get("If-Match"))
     if not result.saved:
-        view = builder.deck_view(builder.version_data(version))
+        view = deck_display.deck_view(history.version_data(version))
         return render(request, "decks/version.html", {
             "deck": result.deck, "version": version, "view": view, "message": result.message,
         }, status=result.status)
@@ -341,18 +355,18 @@ def deck_compare(request: HttpRequest) -> HttpResponse:
     sides = []
     for side in ("a", "b"):
         try:
-            deck_id, number = builder.parse_side(tokens[side])
+            deck_id, number = history.parse_side(tokens[side])
         except ValueError:
             context["error"] = (f"“{tokens[side]}” is not a deck: write a deck number, "
                                 "optionally with a version, as 12 or 12:3.")
             return render(request, "decks/compare.html", context, status=400)
         deck = visible_deck(request, deck_id)
         try:
-            sides.append(builder.compare_side(deck, number))
+            sides.append(history.compare_side(deck, number))
         except DeckVersion.DoesNotExist:
             raise Http404(f"Deck {deck_id} has no version {number}.") from None
     a, b = sides
-    context.update(a=a, b=b, parts=builder.compare_parts(a.data, b.data, only_differences))
+    context.update(a=a, b=b, parts=history.compare_parts(a.data, b.data, only_differences))
     return render(request, "decks/compare.html", context)
 
 

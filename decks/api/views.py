@@ -41,6 +41,7 @@ from decks.models import Deck
 from decks.public_search import DeckSearchError, deck_search_from, public_decks
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
+from decks.version_check import deck_etag
 from rules.card_facts import FACTIONS
 from rules.game.engine import DeckNotPlayable
 from sitewide.parsers import JSONParser
@@ -58,10 +59,6 @@ EXPORT_RESPONSES = {
     )
     for fmt, (media, _) in EXPORTS.items()
 }
-
-
-def deck_etag(deck: Deck) -> str:
-    return f'"{deck.pk}.{deck.version}"'
 
 
 def deck_versioned(deck: Deck) -> Versioned:

@@ -21,7 +21,7 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.card_links import CardNames
-from decks import builder
+from decks import history
 from decks.models import Deck, DeckVersion
 from decks.pickers import Choice, ChoiceGroup, deck_choices
 from decks.services import deck_data
@@ -220,10 +220,10 @@ def goldfish_game(request: HttpRequest, run_id: uuid.UUID, number: int) -> HttpR
 
 def _deck_at(request: HttpRequest, token: str) -> tuple[Deck, int | None, DeckData]:
     """A deck at a version from "12" or "12:3"; raises ValueError or Http404."""
-    deck_id, number = builder.parse_side(token)
+    deck_id, number = history.parse_side(token)
     deck = _deck(request, deck_id)
     try:
-        side = builder.compare_side(deck, number)
+        side = history.compare_side(deck, number)
     except DeckVersion.DoesNotExist:
         raise Http404(f"Deck {deck_id} has no version {number}.") from None
     return deck, side.number, side.data

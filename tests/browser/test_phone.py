@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from collection.services import collection_add_set
-from decks.builder import deck_create_empty
+from decks.builder_services import deck_create_empty
 from decks.link_views import short_slug
 from decks.models import Deck
 from decks.services import deck_data, deck_save

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from decks.builder import SEARCH_LIMIT, search_view
+from decks.builder_search import SEARCH_LIMIT, search_view
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import deck_save

@@ -53,7 +53,7 @@ def test_an_empty_deck_offers_searches_for_each_faction_not_arbitrary_cards(ada:
 ])
 def test_the_searches_are_of_the_deck_s_own_factions(cards: list[tuple[str, str]], label: str,
                                                      query: str) -> None:
-    from decks.builder import ready_searches
+    from decks.deck_display import ready_searches
     from decks.validation import catalogue_facts
 
     def part(section: str) -> tuple[DeckEntry, ...]:
