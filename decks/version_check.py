@@ -1,5 +1,5 @@
 """The version check of every builder edit: the JSON API's optimistic concurrency rules
-(sitewide/preconditions.py) for a deck edited from a page."""
+(api/preconditions.py) for a deck edited from a page."""
 
 from __future__ import annotations
 

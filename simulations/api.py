@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import MAX_DECKLIST_BYTES, DeckInputError, deck_from_request
@@ -42,6 +43,7 @@ from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 from rules.game.runner import POLICY_NAMES, check_policy
 from simulations.games import DeckNotPlayable
 from simulations.models import SimulationRun
+from simulations.run_limits import refused_response, started_response
 from simulations.runs import (
     ANONYMOUS,
     DEFAULT_GAMES,
@@ -59,8 +61,6 @@ from simulations.runs import (
     simulation_run_cancel,
     simulation_run_nudge,
 )
-from sitewide.background_runs import refused_response, started_response
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1

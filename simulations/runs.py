@@ -25,6 +25,7 @@ from rules.game.gauntlet import MAX_FIELD, MODES, pairings
 from rules.game.matchup import MatchupSpec
 from rules.game.runner import RunSpec
 from simulations.chunks import LEASE, PARALLEL, WATCHDOG_LATE, Clock, claim_watch, skip_rest
+from simulations.db_retry import retry_locked
 from simulations.games import (
     DeckNotPlayable,
     contents_hash,
@@ -35,9 +36,8 @@ from simulations.games import (
 )
 from simulations.models import SimulationChunk, SimulationRun
 from simulations.plays import chunk_plan
+from simulations.run_limits import Limits, RunRefused, requester_key
 from simulations.tasks import enqueue_run
-from sitewide.background_runs import Limits, RunRefused, requester_key
-from sitewide.db_retry import retry_locked
 
 __all__ = ["Limits", "RunRefused", "requester_key"]
 

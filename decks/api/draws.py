@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.problems import ProblemSerializer, problem_response
 from cards.card_search import SearchError
 from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem
@@ -26,7 +27,6 @@ from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_s
 from rules.decklist import Deck
 from rules.odds import GoalError, TooComplexError
 from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1

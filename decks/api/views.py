@@ -19,6 +19,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from api.parsers import JSONParser
+from api.preconditions import Versioned, if_match_parameter, precondition, stale
+from api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import (
     DeckImportSerializer,
     DeckImportTextSerializer,
@@ -44,9 +47,6 @@ from decks.validation import deck_validate
 from decks.version_check import deck_etag
 from rules.card_facts import FACTIONS
 from rules.game.engine import DeckNotPlayable
-from sitewide.parsers import JSONParser
-from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')

@@ -1,7 +1,7 @@
 """Django's JSON serialization format, with times to the microsecond.
 
 Django's own encoder cuts datetimes to the millisecond, so a backup would bring back
-``12:00:00.000123`` as ``12:00:00``; backups (sitewide.backup) use this format instead. It is
+``12:00:00.000123`` as ``12:00:00``; backups (backup.archive) use this format instead. It is
 plain Django fixture JSON, registered in settings (SERIALIZATION_MODULES), so ``dumpdata
 --format exactjson`` writes it and ``loaddata`` reads ``*.exactjson`` files.
 """

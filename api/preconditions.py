@@ -17,7 +17,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from sitewide.problems import problem_response
+from api.problems import problem_response
 
 
 @dataclass(frozen=True)

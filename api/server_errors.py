@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from sitewide.problems import PROBLEM_CONTENT_TYPE
+from api.problems import PROBLEM_CONTENT_TYPE
 
 logger = logging.getLogger("django.request")
 

@@ -73,7 +73,7 @@ class Heartbeat:
                  trace: TracebackType | None) -> None:
         self._stop.set()
         if self._thread is not None:
-            # A renewal under way finishes within the database's retry (sitewide.db_retry);
+            # A renewal under way finishes within the database's retry (simulations.db_retry);
             # a daemon thread stuck longer than this dies with the process.
             self._thread.join(timeout=10)
 

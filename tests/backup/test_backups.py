@@ -21,17 +21,17 @@ from django.core.management import call_command
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
+from backup import exact_json
+from backup.archive import LEFT_OUT
 from cards.image_services import cards_ensure_images
 from cards.models import Card, CatalogueRevision
 from decks.models import Deck
 from decks.services import deck_data, deck_save
-from sitewide import exact_json
-from sitewide.backup import LEFT_OUT
 from tests.commands import run_command
 from tests.conftest import CATALOGUES, FIXTURES, ROOT
 
 pytestmark = pytest.mark.django_db
-# Moves on by one at every restore, on purpose (sitewide.backup), so compared apart.
+# Moves on by one at every restore, on purpose (backup.archive), so compared apart.
 REVISION = "cards.cataloguerevision"
 
 
@@ -170,7 +170,7 @@ def test_a_sqlite_site_moves_to_postgresql_by_backup_and_restore(tmp_path: Path,
 
 LIVED_IN = """
 from django.contrib.auth.models import User
-from sitewide import exact_json
+from backup import exact_json
 from cards.image_services import cards_ensure_images
 from cards.models import Card
 from decks.models import Deck

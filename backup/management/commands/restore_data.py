@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from sitewide.backup import BackupError, backup_restore
+from backup.archive import BackupError, backup_restore
 
 
 class Command(BaseCommand):

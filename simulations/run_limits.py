@@ -10,7 +10,7 @@ from typing import Any
 from rest_framework import status
 from rest_framework.response import Response
 
-from sitewide.problems import problem_response
+from api.problems import problem_response
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The worker's heartbeat (sitewide.heartbeat): renewals when due by the clock, a lost lease
+"""The worker's heartbeat (simulations.heartbeat): renewals when due by the clock, a lost lease
 stops the worker, a failed renewal is neither; and the thread that renews in a worker process,
 ticked by the test instead of by time."""
 
@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import OperationalError
 
-from sitewide.heartbeat import LEASE, RENEW_EVERY, Heartbeat
+from simulations.heartbeat import LEASE, RENEW_EVERY, Heartbeat
 
 START = datetime(2030, 1, 1, tzinfo=UTC)
 

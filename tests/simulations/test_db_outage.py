@@ -1,6 +1,6 @@
 """A background worker waits out a database that went away (a restarted PostgreSQL): the
-retry of one step (sitewide.db_retry.retry_outage) and the worker's loop (manage.py db_worker,
-sitewide's). No database: the outages are made up, time is a list of waits."""
+retry of one step (simulations.db_retry.retry_outage) and the worker's loop (manage.py db_worker,
+the simulations app's). No database: the outages are made up, time is a list of waits."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.core.management import get_commands
 from django.db import InterfaceError, OperationalError, connections
 from django_tasks_db.management.commands.db_worker import Worker
 
-from sitewide import db_retry
-from sitewide.management.commands import db_worker
+from simulations import db_retry
+from simulations.management.commands import db_worker
 
 GONE = OperationalError("server closed the connection unexpectedly")
 CLOSED = InterfaceError("connection already closed")
@@ -74,7 +74,7 @@ def test_inside_a_transaction_an_outage_is_raised_at_once(monkeypatch: pytest.Mo
 
 
 def test_db_worker_is_the_one_that_waits_out_an_outage() -> None:
-    assert get_commands()["db_worker"] == "sitewide"
+    assert get_commands()["db_worker"] == "simulations"
 
 
 def test_the_worker_loop_goes_on_after_an_outage(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 
-from sitewide.problems import PROBLEM_CONTENT_TYPE, ProblemSerializer
+from api.problems import PROBLEM_CONTENT_TYPE, ProblemSerializer
 
 # What each problem answer means, as the schema says it.
 PROBLEM_ANSWERS = {
@@ -80,7 +80,7 @@ class ApiSchema(AutoSchema):
         if any(place == "path" for place, _ in where) or "page" in query:
             codes.append("404")
         if ("header", "If-Match") in where:
-            # sitewide.preconditions: a stale If-Match is 412; a write with a body may instead
+            # api.preconditions: a stale If-Match is 412; a write with a body may instead
             # name a stale `version` (409) or neither (428).
             codes += ["409", "412", "428"] if has_body else ["412"]
         if self._throttled():

@@ -17,13 +17,13 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django_tasks_db.models import DBTaskResult
 
+from backup.moved_models import MOVED_MODELS
 from collection.models import Collection, CollectionEntry
 from decks.models import Deck, DeckCard, DeckVersion
 from playtest.models import PlaytestGame
 from simulations.models import SimulationChunk, SimulationRun
-from sitewide.moved_models import MOVED_MODELS
+from tests.backup.test_backups import empty_the_database
 from tests.commands import run_command
-from tests.sitewide.test_backups import empty_the_database
 
 FIXTURE = Path(__file__).parent / "fixtures" / "backup-before-the-house-move.tar.gz"
 # The schema as the last commit before the move left it: every app at its migration then.

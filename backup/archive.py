@@ -2,7 +2,7 @@
 and every media file, in one ``.tar.gz`` that restores into an empty database of either kind.
 
 The rows travel as Django's own JSON serialization (``dumpdata --natural-foreign
---natural-primary``, with times to the microsecond: sitewide.exact_json), which names users and
+--natural-primary``, with times to the microsecond: backup.exact_json), which names users and
 content types by their natural keys rather than by numbers, so the same archive loads into
 SQLite or PostgreSQL: moving from one to the other is a backup and a restore. What ``migrate``
 makes by itself (content types, permissions) and what is only transient (sessions) stays out.
@@ -28,8 +28,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.dispatch import Signal
 from django.utils import timezone
 
-from sitewide import exact_json
-from sitewide.moved_models import (
+from backup import exact_json
+from backup.moved_models import (
     MERGED_MODELS,
     MOVED_MODELS,
     MOVED_TASKS,

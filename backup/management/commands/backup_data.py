@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from sitewide.backup import backup_write
+from backup.archive import backup_write
 
 
 class Command(BaseCommand):

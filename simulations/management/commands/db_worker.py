@@ -22,7 +22,7 @@ from django.core.management.base import CommandError
 from django_tasks_db.management.commands.db_worker import Command as TasksDbWorkerCommand
 from django_tasks_db.management.commands.db_worker import Worker
 
-from sitewide.db_retry import (
+from simulations.db_retry import (
     OUTAGE_ERRORS,
     OUTAGE_FIRST_WAIT,
     OUTAGE_MOST_WAIT,

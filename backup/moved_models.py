@@ -4,7 +4,7 @@ The house move (issue 16) gave the collection, goldfish and playtest apps of the
 tables kept their names (``db_table``), so nothing was copied; what named the models or their
 task by the old app is renamed: content types (by the new apps' first migrations, so that
 permissions and admin history follow), the worker's queued tasks (they name the task by its
-module), and the rows of a backup archive made before the move (sitewide.backup).
+module), and the rows of a backup archive made before the move (backup.archive).
 
 The goldfish and matchups apps then became one, simulations (issue 33), whose runs have a model
 of another shape: their rows are converted, not renamed, by the upgrade the simulations app
