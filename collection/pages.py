@@ -25,7 +25,7 @@ from collection.csv_format import (
 )
 from collection.models import Collection, CollectionEntry
 from decks.deck_input import DeckInputError, read_upload
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.services import catalogue_cards
 
 # Cards of the collection in catalogue order: real sets first, then by collector number.

@@ -13,8 +13,7 @@ from cards.models import Card
 from decks.deck_display import PART_NAMES
 from decks.deck_edits import copies_in, own_pile
 from decks.validation import catalogue_facts
-from rules.decklist import SECTIONS, SectionName
-from rules.decklist import Deck as DeckData
+from rules.decklist import SECTIONS, Decklist, SectionName
 
 SEARCH_LIMIT: Final = 30
 
@@ -56,7 +55,7 @@ class SearchView:
         return self.first + len(self.rows) - 1
 
 
-def search_view(query: str, scope: str, data: DeckData, *, user: Any = None,
+def search_view(query: str, scope: str, data: Decklist, *, user: Any = None,
                 page: int = 1) -> SearchView:
     """Cards matching ``query`` (the card search language) in the catalogue, or among the
     deck's own cards when ``scope`` is "deck", SEARCH_LIMIT a page (a page past the last is

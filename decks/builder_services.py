@@ -25,7 +25,7 @@ from decks.models import Deck, DeckVersion
 from decks.services import deck_data, deck_save, deck_version_save, version_summary
 from decks.validation import catalogue_facts
 from decks.version_check import version_problem
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def summary_of_cards(diff: dict[str, Any]) -> str:
 
 def deck_create_empty(owner: Any) -> Deck:
     """A new deck, its first version open: building it in one sitting makes one version."""
-    return deck_save(owner=owner, data=DeckData(name=NEW_DECK_NAME), author=owner, session=True)
+    return deck_save(owner=owner, data=Decklist(name=NEW_DECK_NAME), author=owner, session=True)
 
 
 def deck_session_save(*, deck: Deck, user: Any, note: str, version: object) -> EditResult:

@@ -17,8 +17,7 @@ from rules.card_facts import FACTIONS
 from rules.cards import CardFacts
 from rules.deck_rules import PILE_MINIMUM, WANDERERS_PER_PLAYER, Problem, Validation
 from rules.deck_rules import describe_fix as rules_describe_fix
-from rules.decklist import SECTION_TITLES, SECTIONS, SectionName
-from rules.decklist import Deck as DeckData
+from rules.decklist import SECTION_TITLES, SECTIONS, Decklist, SectionName
 
 SHORT_PART_NAMES: Final[Mapping[str, str]] = {
     "holdings": "Holdings", "structures": "Structures", "personalities": "Personalities",
@@ -152,14 +151,14 @@ class AdviceView:
 class DeckView:
     """A deck as the pages show it: parts with their rows, validation, charts."""
 
-    data: DeckData
+    data: Decklist
     parts: tuple[Part, ...]
     validation: ValidationView
     charts: tuple[Chart, ...]
     demo: bool  # holds cards of the fictional Demo set
 
 
-def deck_view(data: DeckData, *, players: int | None = None) -> DeckView:
+def deck_view(data: Decklist, *, players: int | None = None) -> DeckView:
     facts = catalogue_facts()
     validation = deck_validate(data, players=players)
     problems = problem_views(data, validation, facts)
@@ -211,7 +210,7 @@ def focus_fallback(trigger: str | None, view: DeckView, advice: AdviceView
     return None
 
 
-def advice_view(data: DeckData) -> AdviceView:
+def advice_view(data: Decklist) -> AdviceView:
     facts = catalogue_facts()
     advice = deck_advise_holdings(data)
     current = {e.card_id: e.count for e in data.holdings}
@@ -227,7 +226,7 @@ def advice_view(data: DeckData) -> AdviceView:
     )
 
 
-def problem_views(data: DeckData, validation: Validation, facts: Mapping[str, CardFacts]
+def problem_views(data: Decklist, validation: Validation, facts: Mapping[str, CardFacts]
                    ) -> tuple[ProblemView, ...]:
     views = []
     for number, problem in enumerate(validation.problems, start=1):
@@ -257,7 +256,7 @@ _PILE_SEARCHES: Final = {
 }
 
 
-def ready_searches(code: str, data: DeckData, facts: Mapping[str, CardFacts]
+def ready_searches(code: str, data: Decklist, facts: Mapping[str, CardFacts]
                    ) -> tuple[tuple[str, str], ...]:
     """For a short pile (or holdings without a stronghold), searches of the cards that may go
     there: of the deck's own factions
@@ -291,7 +290,7 @@ _HOLDINGS_CODES: Final = frozenset({
 })
 
 
-def _fault_sections(data: DeckData, problem: Problem, card_id: str,
+def _fault_sections(data: Decklist, problem: Problem, card_id: str,
                     facts: Mapping[str, CardFacts]) -> list[SectionName]:
     """The parts whose row of ``card_id`` is at fault for ``problem``."""
     card = facts.get(card_id)
@@ -311,7 +310,7 @@ def _fault_sections(data: DeckData, problem: Problem, card_id: str,
     return found
 
 
-def _faults(data: DeckData, problems: Iterable[ProblemView], facts: Mapping[str, CardFacts]
+def _faults(data: Decklist, problems: Iterable[ProblemView], facts: Mapping[str, CardFacts]
             ) -> dict[tuple[str, str], list[ProblemView]]:
     """(section, card) -> the problems that name that row's card, so it can be highlighted."""
     found: dict[tuple[str, str], list[ProblemView]] = {}

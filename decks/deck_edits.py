@@ -1,5 +1,5 @@
 """Edits of a deck as a page asks for them: pure operations on the decklist dataclass
-(:class:`rules.decklist.Deck`), and the :class:`Change` objects a builder form becomes.
+(:class:`rules.decklist.Decklist`), and the :class:`Change` objects a builder form becomes.
 Each change returns the edited deck and what was done in a sentence, or raises
 :class:`EditRefused`; saving it is :func:`decks.builder_services.deck_edit`'s."""
 
@@ -15,8 +15,7 @@ from rules.cards import CardFacts
 from rules.deck_rules import Fix, Problem
 from rules.deck_rules import apply_fixes as rules_apply_fixes
 from rules.deck_rules import describe_fix as rules_describe_fix
-from rules.decklist import SECTION_TITLES, SectionName
-from rules.decklist import Deck as DeckData
+from rules.decklist import SECTION_TITLES, Decklist, SectionName
 from rules.holdings import apply_advice as rules_apply_advice
 
 MAX_ENTRY_COUNT: Final = 99  # the text format's largest count on one line
@@ -46,18 +45,18 @@ def move_target(card: CardFacts | None, section: SectionName) -> SectionName | N
     return None if card.pile == section else card.pile
 
 
-def copies_in(deck: DeckData, card_id: str, section: SectionName) -> int:
+def copies_in(deck: Decklist, card_id: str, section: SectionName) -> int:
     return sum(e.count for e in deck.section(section) if e.card_id == card_id)
 
 
-def deck_add(deck: DeckData, card_id: str, section: SectionName, count: int = 1) -> DeckData:
+def deck_add(deck: Decklist, card_id: str, section: SectionName, count: int = 1) -> Decklist:
     if copies_in(deck, card_id, section) + count > MAX_ENTRY_COUNT:
         raise EditRefused(f"A part of a deck holds at most {MAX_ENTRY_COUNT} copies of a card.")
     return rules_apply_fixes(deck, [Fix("add", card_id, count, section)])
 
 
-def deck_change_count(deck: DeckData, card_id: str, section: SectionName, delta: int
-                      ) -> DeckData:
+def deck_change_count(deck: Decklist, card_id: str, section: SectionName, delta: int
+                      ) -> Decklist:
     """One more (delta > 0) or fewer (delta < 0) copies; the last copy removes the card."""
     have = copies_in(deck, card_id, section)
     if have == 0:
@@ -67,8 +66,8 @@ def deck_change_count(deck: DeckData, card_id: str, section: SectionName, delta:
     return rules_apply_fixes(deck, [Fix("remove", card_id, min(-delta, have), section)])
 
 
-def deck_move(deck: DeckData, card_id: str, section: SectionName, to: SectionName,
-              count: int = 1) -> DeckData:
+def deck_move(deck: Decklist, card_id: str, section: SectionName, to: SectionName,
+              count: int = 1) -> Decklist:
     have = copies_in(deck, card_id, section)
     if have == 0:
         raise EditRefused(f"The {SECTION_TITLES[section]} has no such card.")
@@ -77,7 +76,7 @@ def deck_move(deck: DeckData, card_id: str, section: SectionName, to: SectionNam
     return rules_apply_fixes(deck, [Fix("move", card_id, min(count, have), section, to)])
 
 
-def deck_remove(deck: DeckData, card_id: str, section: SectionName) -> DeckData:
+def deck_remove(deck: Decklist, card_id: str, section: SectionName) -> Decklist:
     have = copies_in(deck, card_id, section)
     if have == 0:
         raise EditRefused(f"The {SECTION_TITLES[section]} has no such card.")
@@ -94,7 +93,7 @@ def fix_label(problem: Problem, facts: Mapping[str, CardFacts]) -> str:
 
 
 class Change(Protocol):
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         """The edited deck and what was done, in a sentence; raises EditRefused."""
         ...
 
@@ -104,7 +103,7 @@ class AddCard:
     card: str
     section: SectionName
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         edited = deck_add(deck, self.card, self.section)
         return edited, (f"Added 1 {card_name(self.card, facts)} to the "
                         f"{SECTION_TITLES[self.section]}.")
@@ -116,7 +115,7 @@ class ChangeCount:
     section: SectionName
     delta: int
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         edited = deck_change_count(deck, self.card, self.section, self.delta)
         left = copies_in(edited, self.card, self.section)
         verb = "Added" if self.delta > 0 else "Removed"
@@ -131,7 +130,7 @@ class MoveCard:
     to: SectionName
     count: int = 1
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         moved = min(self.count, copies_in(deck, self.card, self.section))
         edited = deck_move(deck, self.card, self.section, self.to, self.count)
         return edited, (f"Moved {moved} {card_name(self.card, facts)} from the "
@@ -143,7 +142,7 @@ class RemoveCard:
     card: str
     section: SectionName
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         edited = deck_remove(deck, self.card, self.section)
         return edited, (f"Removed {card_name(self.card, facts)} from the "
                         f"{SECTION_TITLES[self.section]}.")
@@ -158,7 +157,7 @@ class FixProblem:
     key: str
     item: int | None = None
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         found = [p for p in deck_validate(deck).problems if problem_key(p) == self.key]
         if not found:
             raise EditRefused("That problem is already gone.")
@@ -183,7 +182,7 @@ def one_by_one(problem: Problem) -> bool:
 
 @dataclass(frozen=True)
 class UseAdvisedHoldings:
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         advice = deck_advise_holdings(deck)
         if not advice.found:
             raise EditRefused("The advisor found no legal Initial Holdings in this deck.")
@@ -201,7 +200,7 @@ class EditSettings:
     description: str
     visibility: str
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         edited = replace(deck, name=self.name, players=self.players,
                          description=self.description)
         return edited, "Saved the deck's settings."
@@ -212,7 +211,7 @@ class RestoreVersion:
     number: int
     snapshot: Mapping[str, Any]
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         return deck_from_dict(dict(self.snapshot)), f"Restored version {self.number}."
 
 

@@ -26,10 +26,9 @@ from decks.deck_input import (
     check_decklist_size,
     read_upload,
 )
-from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS
 from decks.models import Deck
 from decks.validation import catalogue_facts
-from rules.decklist import SECTIONS, SectionName
+from rules.decklist import MAX_PLAYERS, MIN_PLAYERS, SECTIONS, SectionName
 
 
 class BadEdit(Exception):

@@ -14,8 +14,7 @@ from decks.formats.json_format import deck_from_dict
 from decks.models import Deck, DeckVersion
 from decks.services import deck_data
 from decks.validation import catalogue_facts, deck_validate
-from rules.decklist import SECTION_TITLES, SECTIONS
-from rules.decklist import Deck as DeckData
+from rules.decklist import SECTION_TITLES, SECTIONS, Decklist
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def history_views(versions: Iterable[DeckVersion]) -> list[VersionView]:
 class CompareSide:
     deck: Deck
     number: int | None  # None: the current version
-    data: DeckData
+    data: Decklist
     validation: ValidationView
 
     @property
@@ -126,7 +125,7 @@ class ComparePart:
     differences: int  # rows whose counts differ, shown or not
 
 
-def compare_parts(a: DeckData, b: DeckData, only_differences: bool = False
+def compare_parts(a: Decklist, b: Decklist, only_differences: bool = False
                   ) -> list[ComparePart]:
     """Per part, every card of either deck (A's order, then B's new cards) with both counts."""
     facts = catalogue_facts()
@@ -147,5 +146,5 @@ def compare_parts(a: DeckData, b: DeckData, only_differences: bool = False
     return parts
 
 
-def version_data(version: DeckVersion) -> DeckData:
+def version_data(version: DeckVersion) -> Decklist:
     return deck_from_dict(version.snapshot)

@@ -31,11 +31,11 @@ from decks.deck_archive import decks_archive
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save
 from decks.share_links import link_remember
 from decks.views import visible_deck
+from rules.decklist import Decklist
 from sitewide.throttling import throttled
 
 
@@ -115,7 +115,7 @@ def qr_svg(url: str, label: str) -> SafeString:
     return mark_safe(svg.replace("<svg ", labelled, 1))  # segno escapes the title
 
 
-def deck_share(request: HttpRequest, data: DeckData, deck: Deck | None = None) -> DeckShare:
+def deck_share(request: HttpRequest, data: Decklist, deck: Deck | None = None) -> DeckShare:
     """``deck``: the saved deck, whose short link (public and unlisted decks only: a private
     deck's page is its owner's) the QR code then holds, a few characters instead of the whole
     deck in its code."""

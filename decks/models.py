@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards.models import Card
-from decks.formats.model import SECTION_TITLES
+from rules.decklist import SECTION_TITLES
 
 SECTION_CHOICES = list(SECTION_TITLES.items())
 

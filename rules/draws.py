@@ -45,7 +45,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from rules.cards import CardFacts
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 from rules.holdings import advise_holdings, apply_advice, deck_structures
 from rules.rng import Rng
 from rules.strategy import (
@@ -164,7 +164,7 @@ class Setup:
         }
 
 
-def prepare(deck: Deck, cards: Mapping[str, CardFacts]) -> Setup:
+def prepare(deck: Decklist, cards: Mapping[str, CardFacts]) -> Setup:
     """Holdings, tokens and unshuffled piles for ``deck`` (see the module docstring)."""
     own = any((c := cards.get(e.card_id)) is not None and c.is_stronghold for e in deck.holdings)
     notes: list[str] = []
@@ -324,7 +324,7 @@ class Deal:
         }
 
 
-def deal(deck: Deck, cards: Mapping[str, CardFacts], seed: int | str,
+def deal(deck: Decklist, cards: Mapping[str, CardFacts], seed: int | str,
          strategy: Strategy) -> Deal:
     """The opening hand of ``deck`` for ``seed``, drawn as ``strategy`` decides."""
     return deal_setup(prepare(deck, cards), seed, strategy)

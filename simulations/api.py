@@ -35,7 +35,7 @@ from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import MAX_DECKLIST_BYTES, DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 from rules.game.config import TARGETS
 from rules.game.gauntlet import MAX_FIELD, MODES
 from rules.game.matchup import MatchupSpec
@@ -233,9 +233,9 @@ class _Missing(Exception):
         self.deck_id = deck_id
 
 
-def _read_decks(request: Request, given: list[Any]) -> tuple[list[DeckData], Deck | None]:
+def _read_decks(request: Request, given: list[Any]) -> tuple[list[Decklist], Deck | None]:
     """The decks in seat order, and the first saved one (the run is listed on its page)."""
-    decks: list[DeckData] = []
+    decks: list[Decklist] = []
     first_saved: Deck | None = None
     for number, item in enumerate(given, 1):
         if isinstance(item, int):

@@ -24,7 +24,7 @@ from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_strategy
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.odds import GoalError, TooComplexError
 from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from sitewide.throttling import CostThrottle
@@ -97,7 +97,7 @@ def _too_complex(error: TooComplexError) -> Response:
     return problem_response(status.HTTP_400_BAD_REQUEST, error.code, error.message)
 
 
-def _deck_and_strategy(attrs: dict[str, Any]) -> tuple[Deck, Strategy] | Response:
+def _deck_and_strategy(attrs: dict[str, Any]) -> tuple[Decklist, Strategy] | Response:
     """The request's deck and strategy, or the problem document saying why not."""
     try:
         deck = deck_from_request(attrs)

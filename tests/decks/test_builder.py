@@ -36,8 +36,7 @@ from decks.models import Deck, DeckVersion
 from decks.services import deck_data, deck_save
 from decks.validation import catalogue_facts, deck_advise_holdings, deck_validate
 from decks.version_check import STALE_MESSAGE
-from rules.decklist import Deck as DeckData
-from rules.decklist import DeckEntry
+from rules.decklist import DeckEntry, Decklist
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +46,11 @@ def ada() -> User:
     return User.objects.create_user("ada", password="x-Secret-123456")
 
 
-def sample(name: str = "Kalim Faithful") -> DeckData:
+def sample(name: str = "Kalim Faithful") -> Decklist:
     return deck_data(Deck.objects.get(owner__username="samples", name=name))
 
 
-def saved(owner: Any, data: DeckData | None = None) -> Deck:
+def saved(owner: Any, data: Decklist | None = None) -> Deck:
     return deck_save(owner=owner, data=data or sample())
 
 
@@ -78,7 +77,7 @@ def test_the_move_button_goes_between_holdings_and_pile_or_to_the_right_pile() -
 
 
 def test_counts_go_up_and_down_and_the_last_copy_removes_the_card() -> None:
-    deck = DeckData("T", structures=(DeckEntry("demo-toll-shack", 1),))
+    deck = Decklist("T", structures=(DeckEntry("demo-toll-shack", 1),))
     more = deck_change_count(deck, "demo-toll-shack", "structures", 1)
     assert more.structures == (DeckEntry("demo-toll-shack", 2),)
     gone = deck_change_count(deck, "demo-toll-shack", "structures", -1)
@@ -88,7 +87,7 @@ def test_counts_go_up_and_down_and_the_last_copy_removes_the_card() -> None:
 
 
 def test_moving_and_removing() -> None:
-    deck = DeckData("T", structures=(DeckEntry("demo-toll-shack", 2),))
+    deck = Decklist("T", structures=(DeckEntry("demo-toll-shack", 2),))
     moved = deck_move(deck, "demo-toll-shack", "structures", "holdings")
     assert moved.holdings == (DeckEntry("demo-toll-shack", 1),)
     assert moved.structures == (DeckEntry("demo-toll-shack", 1),)
@@ -98,7 +97,7 @@ def test_moving_and_removing() -> None:
 
 
 def test_a_part_holds_at_most_99_copies_of_a_card() -> None:
-    deck = DeckData("T", structures=(DeckEntry("demo-toll-shack", 99),))
+    deck = Decklist("T", structures=(DeckEntry("demo-toll-shack", 99),))
     with pytest.raises(EditRefused):
         deck_add(deck, "demo-toll-shack", "structures")
 
@@ -208,7 +207,7 @@ def test_a_visibility_change_is_a_version_that_history_names(ada: User) -> None:
     assert version.summary == "visibility changed"
 
 
-def short_structures() -> DeckData:
+def short_structures() -> Decklist:
     """The sample with five of its pairs of structures down to one: the pile lacks three."""
     data = sample()
     doubles = [e.card_id for e in data.structures if e.count == 2][:5]
@@ -328,7 +327,7 @@ def test_a_malformed_suggestion_changes_nothing() -> None:
 
 
 def test_an_empty_deck_s_piles_get_no_arbitrary_cards_but_ready_searches(ada: User) -> None:
-    deck = saved(ada, DeckData("Empty"))
+    deck = saved(ada, Decklist("Empty"))
     problems = {p.code: p for p in deck_validate(deck_data(deck)).problems}
     for code in ("structure_pile_too_small", "personality_pile_too_small",
                  "wanderer_pile_too_small"):
