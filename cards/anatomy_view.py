@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cards.models import Card
-from rules import card_facts
+from rules import card_anatomy
 
 NOT_TRANSCRIBED = "not yet transcribed"
 
@@ -16,9 +16,9 @@ _OWN_LABELS = {
     "race": "Race", "gender": "Gender", "number": "Collector number", "rarity": "Rarity",
     "type": "Type", "subtype": "Subtype", "artist": "Artist", "sources": "Sources",
 }
-FIELD_NUMBERS: dict[str, int] = {k: f.number for f in card_facts.ANATOMY for k in f.keys}
+FIELD_NUMBERS: dict[str, int] = {k: f.number for f in card_anatomy.ANATOMY for k in f.keys}
 FIELD_LABELS: dict[str, str] = {
-    **{k: f.label for f in card_facts.ANATOMY for k in f.keys}, **_OWN_LABELS,
+    **{k: f.label for f in card_anatomy.ANATOMY for k in f.keys}, **_OWN_LABELS,
 }
 
 
@@ -36,10 +36,10 @@ class AnatomyRow:
 def anatomy_rows(card: Card, provenance: dict[str, dict[str, Any]] | None = None
                  ) -> list[AnatomyRow]:
     data = card.as_data()
-    return [_row(f, data, provenance or {}) for f in card_facts.ANATOMY]
+    return [_row(f, data, provenance or {}) for f in card_anatomy.ANATOMY]
 
 
-def _row(field: card_facts.AnatomyField, data: dict[str, Any],
+def _row(field: card_anatomy.AnatomyField, data: dict[str, Any],
          provenance: dict[str, dict[str, Any]]) -> AnatomyRow:
     applies = field.applies_to(data["type"], data["subtype"])
     values = [data[k] for k in field.keys]
@@ -64,7 +64,7 @@ def show_value(key: str, value: Any) -> str:
     if key == "subtype":
         return str(value).title()
     if key == "rarity":
-        return card_facts.RARITIES.get(value, value)
+        return card_anatomy.RARITIES.get(value, value)
     if key == "sources" and isinstance(value, list):
         return "; ".join(value)
     return _show(key, value)
@@ -74,7 +74,7 @@ def _show(key: str, value: Any) -> str:
     if value is None:
         return "?"
     if key == "faction":
-        return card_facts.FACTIONS.get(value, value)
+        return card_anatomy.FACTIONS.get(value, value)
     if key == "unique":
         return "Unique" if value else "Not unique"
     if key == "abilities" and value == "":

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from rules import card_facts
+from rules import card_anatomy
 
 VIEWS = {"grid": "Images", "list": "Compact list", "text": "Text only"}
 
@@ -51,9 +51,9 @@ def facets(query: str, view: str, set_codes: list[tuple[str, str]],
     mine = [Facet(f"My {section.lower()}", links(pairs)) for section, pairs in personal]
     return [*mine,
         Facet("Set", links([(name, f"set:{code.lower()}") for code, name in set_codes])),
-        Facet("Type", links([(t.title(), f"t:{t}") for t in card_facts.CARD_TYPES])),
+        Facet("Type", links([(t.title(), f"t:{t}") for t in card_anatomy.CARD_TYPES])),
         Facet("Personality", links([("Troops", "t:troop"), ("Citizens", "t:citizen")])),
-        Facet("Faction", links([(n, f"f:{code}") for code, n in card_facts.FACTIONS.items()])),
+        Facet("Faction", links([(n, f"f:{code}") for code, n in card_anatomy.FACTIONS.items()])),
         Facet("Cost", links([(f"{n} or less", f"cost<={n}") for n in (2, 4, 6)])),
         Facet("Facts", links([
             ("Unique", "is:unique"),

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 from xml.sax.saxutils import escape
 
-from rules.card_facts import total_cost as _total_cost
+from rules.card_anatomy import total_cost as _total_cost
 from rules.cards import CardFacts
 from rules.decklist import Decklist, SectionName
 

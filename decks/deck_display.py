@@ -13,7 +13,7 @@ from cards.models import Card
 from decks.charts import Chart, card_total_cost, deck_charts
 from decks.deck_edits import card_name, copies_in, fix_label, move_target, one_by_one, problem_key
 from decks.validation import catalogue_facts, deck_advise_holdings, deck_validate
-from rules.card_facts import FACTIONS
+from rules.card_anatomy import FACTIONS
 from rules.cards import CardFacts
 from rules.deck_rules import PILE_MINIMUM, WANDERERS_PER_PLAYER, Problem, Validation
 from rules.deck_rules import describe_fix as rules_describe_fix

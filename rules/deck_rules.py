@@ -118,7 +118,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final, Literal
 
-from rules.card_facts import ANATOMY, FACTIONS
+from rules.card_anatomy import ANATOMY, FACTIONS
 from rules.cards import CardFacts
 from rules.decklist import SECTION_TITLES, SECTIONS, DeckEntry, Decklist, SectionName
 

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from rules.abilities import COMMON_ABILITIES
-from rules.card_facts import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
+from rules.card_anatomy import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
 
 type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order", "personal"]
 
@@ -230,7 +230,7 @@ _PLURALS: Final[Mapping[str, str]] = MappingProxyType({
 
 SUBTYPE_NAMES: Final = tuple(dict.fromkeys(s for subs in SUBTYPES.values() for s in subs))
 # Citizen or troop follows from offense and defense when the subtype is not printed
-# (rules.card_facts.personality_kind).
+# (rules.card_anatomy.personality_kind).
 PERSONALITY_KINDS: Final = ("citizen", "troop")
 
 

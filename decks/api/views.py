@@ -45,7 +45,7 @@ from decks.public_search import DeckSearchError, deck_search_from, public_decks
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
 from decks.version_check import deck_etag
-from rules.card_facts import FACTIONS
+from rules.card_anatomy import FACTIONS
 from rules.game.engine import DeckNotPlayable
 from sitewide.throttling import CostThrottle
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rules import card_facts
+from rules import card_anatomy
 
 
 @pytest.mark.parametrize(
@@ -24,8 +24,8 @@ from rules import card_facts
 def test_border_and_pile_follow_the_card_type(
     card_type: str | None, border: str | None, pile: str | None
 ) -> None:
-    assert card_facts.border(card_type) == border
-    assert card_facts.pile(card_type) == pile
+    assert card_anatomy.border(card_type) == border
+    assert card_anatomy.pile(card_type) == pile
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_border_and_pile_follow_the_card_type(
 def test_citizen_or_troop_comes_from_the_subtype_else_offense_and_defense(
     subtype: str | None, offense: int | None, defense: int | None, kind: str | None
 ) -> None:
-    assert card_facts.personality_kind(subtype, offense, defense) == kind
+    assert card_anatomy.personality_kind(subtype, offense, defense) == kind
 
 
 @pytest.mark.parametrize(
@@ -62,28 +62,28 @@ def test_citizen_or_troop_comes_from_the_subtype_else_offense_and_defense(
 def test_total_cost_adds_the_printed_costs_and_is_unknown_if_one_is(
     card: dict[str, Any], total: int | None
 ) -> None:
-    assert card_facts.total_cost(card) == total
+    assert card_anatomy.total_cost(card) == total
 
 
 def test_an_untranscribed_real_personality_lists_every_field_it_prints() -> None:
     card = {"type": "personality", "name": "Footman", "rarity": None, "unique": None}
-    missing = card_facts.unknown_fields(card)
+    missing = card_anatomy.unknown_fields(card)
     assert "rarity" in missing and "offense" in missing and "faction_influence" in missing
     assert "aggression" not in missing and "cost_generic" not in missing
     assert "name" not in missing
 
 
 def test_a_card_of_unknown_type_may_lack_any_field() -> None:
-    missing = card_facts.unknown_fields({"name": "Cave Troll", "type": None})
+    missing = card_anatomy.unknown_fields({"name": "Cave Troll", "type": None})
     assert {"type", "aggression", "bounty", "cost_generic", "offense"} <= set(missing)
 
 
 def test_only_strongholds_among_structures_print_a_vitality() -> None:
-    vitality = next(f for f in card_facts.ANATOMY if f.keys == ("vitality",))
+    vitality = next(f for f in card_anatomy.ANATOMY if f.keys == ("vitality",))
     assert vitality.applies_to("structure", "stronghold")
     assert not vitality.applies_to("structure", "general")
     assert vitality.applies_to("structure", None)  # subtype unknown: it might
 
 
 def test_the_anatomy_chart_has_the_rulebooks_21_fields_in_order() -> None:
-    assert [f.number for f in card_facts.ANATOMY] == list(range(1, 22))
+    assert [f.number for f in card_anatomy.ANATOMY] == list(range(1, 22))
