@@ -47,6 +47,16 @@ from decks.draws import (
 from decks.models import Deck
 from decks.services import deck_data
 from decks.views import visible_decks
+from rules.draw_strategy import (
+    CITIZENS,
+    HAND_SIZE,
+    PILE_TITLES,
+    CardTest,
+    SpecError,
+    Strategy,
+    StrategyError,
+    describe,
+)
 from rules.draws import Deal, DealError, Setup, deal_setup, next_round
 from rules.odds import (
     GoalError,
@@ -57,16 +67,6 @@ from rules.odds import (
     fraction_text,
     goal_odds,
     group_odds,
-)
-from rules.strategy import (
-    CITIZENS,
-    HAND_SIZE,
-    PILE_TITLES,
-    CardTest,
-    SpecError,
-    Strategy,
-    StrategyError,
-    describe,
 )
 from sitewide.throttling import throttled
 

@@ -1,5 +1,5 @@
 """Test draws and exact odds against the catalogue: the adapter between the database and the
-pure dealer (rules.draws), strategies (rules.strategy) and odds (rules.odds).
+pure dealer (rules.draws), strategies (rules.draw_strategy) and odds (rules.odds).
 
 The ``draw`` and ``odds`` commands and ``POST /api/draws/`` / ``POST /api/odds/`` all build
 their JSON here, so the same deck, seed and strategy give the same document everywhere. Search
@@ -21,18 +21,7 @@ from decks.formats.text import CatalogueResolver
 from decks.services import catalogue_resolver
 from decks.validation import catalogue_facts, deck_validate
 from rules.decklist import Decklist
-from rules.draws import Setup, deal_setup, prepare
-from rules.odds import (
-    Goal,
-    GoalError,
-    advise_split,
-    card_table,
-    goal_odds,
-    group_goal,
-    group_odds,
-    parse_goal,
-)
-from rules.strategy import (
+from rules.draw_strategy import (
     AllOf,
     AnyOf,
     Condition,
@@ -43,6 +32,17 @@ from rules.strategy import (
     parse_picks,
     parse_strategy,
     split_strategy,
+)
+from rules.draws import Setup, deal_setup, prepare
+from rules.odds import (
+    Goal,
+    GoalError,
+    advise_split,
+    card_table,
+    goal_odds,
+    group_goal,
+    group_odds,
+    parse_goal,
 )
 
 #: The strategy when none is given: three structures, then four personalities.

@@ -21,6 +21,7 @@ from decks.formats.json_format import deck_from_dict, deck_to_dict
 from decks.validation import catalogue_facts
 from rules.cards import CardFacts
 from rules.decklist import Decklist
+from rules.draw_strategy import HAND_SIZE
 from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
@@ -37,7 +38,6 @@ from rules.game.narrate import narrate
 from rules.game.report import build_report
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
-from rules.strategy import HAND_SIZE
 
 __all__ = [
     "DeckNotPlayable", "ReplayedGame", "card_names", "contents_hash", "deck_names",

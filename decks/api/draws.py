@@ -25,8 +25,8 @@ from decks.api.views import input_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_strategy
 from rules.decklist import Decklist
+from rules.draw_strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from rules.odds import GoalError, TooComplexError
-from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1

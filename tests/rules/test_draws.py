@@ -14,6 +14,14 @@ from hypothesis import strategies as st
 
 from rules.cards import CardFacts
 from rules.decklist import DeckEntry, Decklist
+from rules.draw_strategy import (
+    CardTest,
+    Pile,
+    Tally,
+    parse_picks,
+    parse_strategy,
+    split_strategy,
+)
 from rules.draws import (
     STARTING_TOKENS,
     Deal,
@@ -27,14 +35,6 @@ from rules.draws import (
     prepare,
 )
 from rules.rng import Rng
-from rules.strategy import (
-    CardTest,
-    Pile,
-    Tally,
-    parse_picks,
-    parse_strategy,
-    split_strategy,
-)
 from tests.rules.game.engine_helpers import catalogue, sample
 
 # --- a small synthetic world, shared with test_odds ------------------------------------------

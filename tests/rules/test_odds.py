@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.decklist import Decklist
+from rules.draw_strategy import Pile, Strategy, holds, parse_picks, parse_strategy, split_strategy
 from rules.draws import HandTally, Setup, draw_to_seven, prepare
 from rules.odds import (
     GoalError,
@@ -33,7 +34,6 @@ from rules.odds import (
     split_counts,
     split_group_odds,
 )
-from rules.strategy import Pile, Strategy, holds, parse_picks, parse_strategy, split_strategy
 from tests.rules.test_draws import (
     BIG,
     PERSONALITY_IDS,

@@ -1,4 +1,4 @@
-"""The strategy and condition language (rules/strategy.py): parsing, errors, evaluation."""
+"""The strategy and condition language (rules/draw_strategy.py): parsing, errors, evaluation."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import CardFacts
-from rules.strategy import (
+from rules.draw_strategy import (
     CITIZENS,
     AllOf,
     AnyOf,
