@@ -39,7 +39,7 @@ from collection.services import (
 )
 from decks.services import deck_data
 from decks.validation import catalogue_facts
-from decks.views import visible_deck
+from decks.views.decks import visible_deck
 
 STALE_COLLECTION = (
     "Your collection was changed in another tab or by another device; your changes were not "

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from decks.deck_input import DeckInputError
 from decks.models import Deck
 from decks.share_links import links_held
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from playtest.forms import AutoForm, MoveForm, StartForm, UndoForm
 from playtest.models import PlaytestGame
 from playtest.pages import game_context, game_view

@@ -25,7 +25,7 @@ from decks import history
 from decks.models import Deck, DeckVersion
 from decks.pickers import Choice, ChoiceGroup, deck_choices
 from decks.services import deck_data
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from rules.decklist import Decklist
 from rules.game.config import TARGETS
 from rules.game.runner import POLICY_NAMES

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from rules.game.config import TARGETS
 from rules.game.gauntlet import MAX_FIELD
 from simulations.games import DeckNotPlayable

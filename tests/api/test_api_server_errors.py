@@ -47,7 +47,7 @@ def test_an_unexpected_error_under_api_is_a_500_problem_document(
 
 def test_an_unexpected_error_on_a_page_is_left_to_django(
         client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    from decks import views
+    from decks.views import decks as views
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("a bug")

@@ -34,7 +34,7 @@ from decks.formats.detect import detect_format
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save
 from decks.share_links import link_remember
-from decks.views import visible_deck
+from decks.views.decks import visible_deck
 from rules.decklist import Decklist
 from sitewide.throttling import throttled
 

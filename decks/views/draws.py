@@ -46,7 +46,7 @@ from decks.draws import (
 )
 from decks.models import Deck
 from decks.services import deck_data
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from rules.draw_strategy import (
     CITIZENS,
     HAND_SIZE,
