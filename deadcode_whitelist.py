@@ -39,7 +39,7 @@ _.mtime  # a tarfile.TarInfo's
 trace  # __exit__(kind, error, trace)
 signum  # a signal handler's (signum, frame)
 script_prefix  # the lru_cache key of card_urls._templates
-mtime  # the lru_cache key of review_views._guide_html
+mtime  # the lru_cache key of edits.views.review._guide_html
 
 # DRF SerializerMethodField's get_<field>.
 _.get_url

@@ -9,7 +9,7 @@ and invocations), the text box (abilities, quotation), the stat boxes, and the c
 
 An empty field is unknown (null), never 0. A value read from a scan by OCR is marked until the
 person confirms it (a checkbox) or types another value; a proposal with unconfirmed values is
-refused, naming each. Nothing here writes: edits.form_views calls the services.
+refused, naming each. Nothing here writes: edits.views.form calls the services.
 """
 
 from __future__ import annotations
