@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.utils.text import slugify
 
-from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS
+from cards.anatomy_display import FIELD_LABELS, FIELD_NUMBERS
 from cards.card_data import CARD_KEYS, EDITABLE_KEYS, INT_RANGE, MAX_TEXT
 from cards.images.card_fields import detail_values
 from rules import card_anatomy

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count
 from django.http import HttpRequest
 
-from cards.anatomy_view import FIELD_LABELS
+from cards.anatomy_display import FIELD_LABELS
 from cards.extensions import HomeSection
 from cards.models import Card
 from decks.models import Deck, DeckCard

@@ -25,9 +25,9 @@ from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data
+from playtest.game_display import game_document, game_view
 from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
-from playtest.pages import game_document, game_view
 from playtest.play import UNTIL, Move, Refused, policy_index
 from playtest.services import (
     MAX_SEED,

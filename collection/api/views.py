@@ -34,10 +34,10 @@ from collection.api.serializers import (
     DeckOwnershipSerializer,
     ShareSerializer,
 )
+from collection.collection_display import collection_csv, collection_view, read_collection_csv
 from collection.csv_format import MAX_FILE_BYTES, MAX_FILE_LINES, Counts
 from collection.models import Collection
 from collection.ownership import deck_ownership, missing_csv, missing_text, ownership_data
-from collection.pages import collection_csv, collection_view, read_collection_csv
 from collection.services import (
     collection_counts,
     collection_lock,

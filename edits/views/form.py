@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from PIL import Image
 
 from accounts.fingerprints import client_fingerprint
-from cards.anatomy_view import FIELD_LABELS
+from cards.anatomy_display import FIELD_LABELS
 from cards.images.face import render_face
 from cards.images.locate import Quad, straighten
 from cards.images.ocr import ocr_available

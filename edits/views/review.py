@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from markdown_it import MarkdownIt
 
 from accounts.fingerprints import client_fingerprint
-from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, show_value
+from cards.anatomy_display import FIELD_LABELS, FIELD_NUMBERS, show_value
 from cards.images.scan import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from cards.models import Card, CardSet
 from cards.services import card_provenance
