@@ -122,11 +122,14 @@ restore: migrate
 	@if [ -z "$(FILE)" ]; then echo "usage: make restore FILE=var/backups/allegiance-....tar.gz"; exit 2; fi
 	$(MANAGE) restore_data "$(FILE)"
 
-# ruff, and the architecture's import contracts (pyproject.toml [tool.importlinter]:
-# layers, pure packages, one RNG, no import circles).
+# ruff, the architecture's import contracts (pyproject.toml [tool.importlinter]: layers, pure
+# packages, one RNG, no import circles), and dead code. Vulture for the dead code: ruff's rules
+# reach unused imports, variables and arguments, not an unused function, class, method or
+# property (pyproject.toml [tool.vulture]; what only looks unused is in deadcode_whitelist.py).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/vulture
 
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy .

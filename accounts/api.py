@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from accounts import lockout
 from accounts.api_tokens import api_token_revoke
-from sitewide.problems import ProblemSerializer
+from api.problems import ProblemSerializer
 
 
 class LoginLocked(exceptions.Throttled):

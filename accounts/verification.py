@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-
 from accounts.models import EmailVerification
 
 
@@ -23,11 +21,3 @@ def email_verified(user: Any) -> bool:
     if not user.email:
         return False
     return EmailVerification.objects.filter(user=user, email__iexact=user.email).exists()
-
-
-def email_requirement_met(user: Any) -> bool:
-    """``email_verified``, unless the site does not ask for it
-    (``ACCOUNTS_REQUIRE_VERIFIED_EMAIL=0``): then any signed-in, active account passes."""
-    if not settings.ACCOUNTS_REQUIRE_VERIFIED_EMAIL:
-        return bool(getattr(user, "is_authenticated", False) and user.is_active)
-    return email_verified(user)

@@ -36,11 +36,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules import compiled
 from rules.cards import CardFacts, facts_by_id
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.game import engine, matchup
 from rules.game.config import GameConfig
 from rules.game.lookahead import DEFAULT_BUDGET
@@ -133,7 +133,7 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
     _matchups(best_of, report, root, facts, resolver)
 
 
-def _sample_decks(root: Path, resolver: CatalogueResolver) -> dict[str, Deck]:
+def _sample_decks(root: Path, resolver: CatalogueResolver) -> dict[str, Decklist]:
     decks = {}
     for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
         deck = parse_text(path.read_text("utf-8"), resolver).deck
@@ -142,7 +142,7 @@ def _sample_decks(root: Path, resolver: CatalogueResolver) -> dict[str, Deck]:
     return decks
 
 
-def _table(decks: list[Deck], facts: dict[str, CardFacts]
+def _table(decks: list[Decklist], facts: dict[str, CardFacts]
            ) -> tuple[list[engine.Prepared], GameConfig]:
     """The decks prepared as the matchup command and the worker prepare them."""
     config = GameConfig(players=len(decks))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bench.validator_bench import load
+from rules.draw_strategy import parse_strategy, split_strategy
 from rules.draws import deal_setup, prepare
 from rules.odds import (
     Estimate,
@@ -28,7 +29,6 @@ from rules.odds import (
     parse_goal,
     sample_goal,
 )
-from rules.strategy import parse_strategy, split_strategy
 
 ADAPTIVE = "structures until 2 structures with residencies, then personalities"
 GOAL = ">= 1 structure with residencies and >= 2 personalities and >= 1 citizen"

@@ -12,18 +12,18 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
 from rules.deck_rules import validate_deck
-from rules.decklist import SECTIONS, Deck
+from rules.decklist import SECTIONS, Decklist
 from rules.holdings import advise_holdings
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = "guild-veterans.txt"  # 60 cards, legal
 
 
-def load(root: Path = ROOT) -> tuple[Deck, dict[str, CardFacts]]:
+def load(root: Path = ROOT) -> tuple[Decklist, dict[str, CardFacts]]:
     data: list[dict[str, object]] = []
     for name in ("wof.json", "demo.json"):
         data += json.loads((root / "fixtures" / "cards" / name).read_text("utf-8"))["cards"]

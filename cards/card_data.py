@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from rules.card_facts import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
+from rules.card_anatomy import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
 
 ID_PATTERN: Final = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SET_CODE_PATTERN: Final = re.compile(r"^[A-Z0-9]{2,16}$")

@@ -9,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from cards.card_data import CARD_KEYS
-from rules import card_facts
+from rules import card_anatomy
 from rules.abilities import AbilityClause, parse_abilities
 
 
@@ -33,11 +33,11 @@ class CardSet(models.Model):
         return f"{self.name} ({self.code})"
 
 
-RARITY_CHOICES = list(card_facts.RARITIES.items())
-TYPE_CHOICES = [(t, t.title()) for t in card_facts.CARD_TYPES]
-FACTION_CHOICES = list(card_facts.FACTIONS.items())
+RARITY_CHOICES = list(card_anatomy.RARITIES.items())
+TYPE_CHOICES = [(t, t.title()) for t in card_anatomy.CARD_TYPES]
+FACTION_CHOICES = list(card_anatomy.FACTIONS.items())
 SUBTYPE_CHOICES = sorted(
-    {(s, s.title()) for subs in card_facts.SUBTYPES.values() for s in subs}
+    {(s, s.title()) for subs in card_anatomy.SUBTYPES.values() for s in subs}
 )
 
 
@@ -122,8 +122,8 @@ class Card(models.Model):
 
     def refresh_derived(self) -> None:
         data = self.as_data()
-        self.unknown_fields = card_facts.unknown_fields(data)
-        self.total_cost = card_facts.total_cost(data)
+        self.unknown_fields = card_anatomy.unknown_fields(data)
+        self.total_cost = card_anatomy.total_cost(data)
 
     def as_data(self) -> dict[str, Any]:
         """The card as a data-file object (docs/design.md §4 keys, in export order)."""
@@ -131,32 +131,24 @@ class Card(models.Model):
         data["set"] = self.set.code if self.set_id else None
         return {key: data[key] for key in CARD_KEYS}
 
-    # Derived facts (rulebook "Card Types"), computed by rules.card_facts.
+    # Derived facts (rulebook "Card Types"), computed by rules.card_anatomy.
     @property
     def border(self) -> str | None:
-        return card_facts.border(self.type)
+        return card_anatomy.border(self.type)
 
     @property
     def pile(self) -> str | None:
-        return card_facts.pile(self.type)
+        return card_anatomy.pile(self.type)
 
     @property
     def personality_kind(self) -> str | None:
         if self.type != "personality":
             return None
-        return card_facts.personality_kind(self.subtype, self.offense, self.defense)
-
-    @property
-    def is_complete(self) -> bool:
-        return not self.unknown_fields
+        return card_anatomy.personality_kind(self.subtype, self.offense, self.defense)
 
     @property
     def ability_clauses(self) -> tuple[AbilityClause, ...]:
         return parse_abilities(self.abilities)
-
-    @property
-    def faction_name(self) -> str | None:
-        return card_facts.FACTIONS.get(self.faction) if self.faction else None
 
 
 class CardKeyword(models.Model):

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules import card_facts
+from rules import card_anatomy
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class FieldCompleteness:
 def completeness(cards: Iterable[Mapping[str, Any]]) -> list[FieldCompleteness]:
     rows = list(cards)
     result = []
-    for field in card_facts.ANATOMY:
+    for field in card_anatomy.ANATOMY:
         applicable = [c for c in rows if field.applies_to(c.get("type"), c.get("subtype"))]
         known = [c for c in applicable if all(c.get(k) is not None for k in field.keys)]
         result.append(FieldCompleteness(field.number, field.label, len(known), len(applicable)))
@@ -92,9 +92,9 @@ class Checklist:
 def card_state(card: Mapping[str, Any]) -> str:
     """Complete (nothing printed is unknown), known only by name (nothing printed but its name
     and faction is known), or partly transcribed."""
-    if not card_facts.unknown_fields(card):
+    if not card_anatomy.unknown_fields(card):
         return COMPLETE
-    printed = card_facts.applicable_keys(card.get("type"), card.get("subtype"))
+    printed = card_anatomy.applicable_keys(card.get("type"), card.get("subtype"))
     if all(card.get(k) is None for k in printed if k not in _CHECKLIST_KEYS):
         return NAME_ONLY
     return PARTIAL
@@ -113,7 +113,7 @@ def checklist(cards: Iterable[Mapping[str, Any]], size: int) -> Checklist:
     by_slot: dict[int, list[ChecklistCard]] = {}
     unnumbered: list[ChecklistCard] = []
     for card in cards:
-        faction = card_facts.FACTIONS.get(card.get("faction") or "")
+        faction = card_anatomy.FACTIONS.get(card.get("faction") or "")
         entry = ChecklistCard(str(card["id"]), str(card["name"]), card_state(card), faction)
         slot = slot_number(card.get("number"), size)
         if slot is None:

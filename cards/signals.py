@@ -8,9 +8,9 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
+from backup.archive import restored
 from cards.models import Card, CardImage, CardKeyword, CardSet, CatalogueRevision
 from cards.revision_cache import forget_shared_revision
-from sitewide.backup import restored
 
 
 def catalogue_changed(*, raw: bool = False, **_: Any) -> None:

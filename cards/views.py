@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
 from cards import extensions
-from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS, anatomy_rows, show_value
+from cards.anatomy_display import FIELD_LABELS, FIELD_NUMBERS, anatomy_rows, show_value
 from cards.card_search import SearchError, card_search
 from cards.card_urls import SIZES
 from cards.image_services import (
@@ -29,7 +29,7 @@ from cards.image_services import (
 )
 from cards.models import Card, CardImage, CardSet
 from cards.search.fields import help_sections
-from cards.search_page import VIEWS, facets
+from cards.search_facets import VIEWS, facets
 from cards.services import card_provenance
 from cards.set_completeness import checklist, completeness
 from rules.abilities import BY_SLUG, CATEGORY_NAMES, COMMON_ABILITIES

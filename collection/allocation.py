@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.decklist import Deck
+from rules.decklist import Decklist
 
 
-def deck_needs(deck: Deck) -> dict[str, int]:
+def deck_needs(deck: Decklist) -> dict[str, int]:
     """Copies of each card the deck holds, all parts together, in the deck's order."""
     needs: dict[str, int] = {}
     for _, entry in deck.all_entries():
@@ -75,10 +75,6 @@ class DeckShare:
     deck: int
     taken: Mapping[str, int]
     short: Mapping[str, int]
-
-    @property
-    def shortfall(self) -> int:
-        return sum(self.short.values())
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from decks.formats.card_refs import CardRef, Unresolved
 from decks.formats.csv_cells import cell_in, cell_out
-from decks.formats.model import CardRef, Unresolved
 from decks.formats.text import MAX_SUGGESTED_NAMES, CatalogueResolver, NameIndex
 
 HEADER: Final = ("id", "name", "owned", "want", "trade")

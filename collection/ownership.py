@@ -21,12 +21,12 @@ from cards.models import Card
 from collection.allocation import Allocation, Ownership, allocate, deck_needs
 from collection.csv_format import render_missing_csv
 from collection.models import CollectionEntry
-from decks.formats.model import SECTIONS, CardRef, DeckEntry
-from decks.formats.model import Deck as DeckData
+from decks.formats.card_refs import CardRef
 from decks.formats.text import render_text
 from decks.models import Deck, DeckCard
 from decks.services import catalogue_cards
 from decks.validation import catalogue_facts
+from rules.decklist import SECTIONS, DeckEntry, Decklist
 
 
 def owned_counts(owner: Any, card_ids: Iterable[str] | None = None) -> dict[str, int]:
@@ -99,7 +99,7 @@ class OwnershipView:
         return self.ownership.missing
 
 
-def deck_ownership(viewer: Any, deck: Deck, data: DeckData) -> OwnershipView:
+def deck_ownership(viewer: Any, deck: Deck, data: Decklist) -> OwnershipView:
     allocation = sleeved_allocation(viewer)
     mine = deck.owner_id == viewer.pk and deck.sleeved
     ownership = allocation.ownership(deck_needs(data), deck.pk if mine else None)
@@ -112,7 +112,7 @@ def deck_ownership(viewer: Any, deck: Deck, data: DeckData) -> OwnershipView:
     return OwnershipView(ownership, rows, mine)
 
 
-def missing_deck(data: DeckData, ownership: Ownership) -> DeckData:
+def missing_deck(data: Decklist, ownership: Ownership) -> Decklist:
     """The copies the deck lacks, as a decklist named after it: each card in the first part of
     the deck that holds it."""
     missing = ownership.missing_cards()
@@ -123,10 +123,10 @@ def missing_deck(data: DeckData, ownership: Ownership) -> DeckData:
             parts[section].append(DeckEntry(entry.card_id, count))
     name = f"{data.name} (missing cards)" if data.name else "Missing cards"
     sections: dict[str, Any] = {section: tuple(entries) for section, entries in parts.items()}
-    return DeckData(name=name, players=data.players, **sections)
+    return Decklist(name=name, players=data.players, **sections)
 
 
-def missing_text(data: DeckData, ownership: Ownership) -> str:
+def missing_text(data: Decklist, ownership: Ownership) -> str:
     cards = {card.id: card for card in catalogue_cards()}
     return render_text(missing_deck(data, ownership), cards)
 

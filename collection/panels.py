@@ -11,9 +11,9 @@ from django.http import HttpRequest
 
 from cards.extensions import CardControl
 from collection.ownership import PublicDeckFilters, deck_ownership, public_decks_for, with_owned
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.panels import Panel
+from rules.decklist import Decklist
 
 CARD_CONTROL = CardControl(
     heading="Owned",
@@ -23,7 +23,7 @@ CARD_CONTROL = CardControl(
 )
 
 
-def ownership_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel | None:
+def ownership_panel(request: HttpRequest, deck: Deck, data: Decklist) -> Panel | None:
     """The deck against the visitor's collection, for signed-in visitors."""
     if not request.user.is_authenticated:
         return None
@@ -31,7 +31,7 @@ def ownership_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel |
                  {"ownership": deck_ownership(request.user, deck, data)})
 
 
-def builder_ownership_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel | None:
+def builder_ownership_panel(request: HttpRequest, deck: Deck, data: Decklist) -> Panel | None:
     panel = ownership_panel(request, deck, data)
     return Panel(panel.template, {**panel.context, "back": "builder"}) if panel else None
 

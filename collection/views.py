@@ -19,9 +19,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.models import Card, CardSet
-from collection.models import Collection
-from collection.ownership import allocation_view, deck_ownership, missing_csv, missing_text
-from collection.pages import (
+from collection.collection_display import (
     SET_HELPERS,
     CollectionImportForm,
     collection_csv,
@@ -29,6 +27,8 @@ from collection.pages import (
     parse_bulk,
     read_collection_csv,
 )
+from collection.models import Collection
+from collection.ownership import allocation_view, deck_ownership, missing_csv, missing_text
 from collection.services import (
     collection_add_set,
     collection_change_owned,
@@ -39,7 +39,7 @@ from collection.services import (
 )
 from decks.services import deck_data
 from decks.validation import catalogue_facts
-from decks.views import visible_deck
+from decks.views.decks import visible_deck
 
 STALE_COLLECTION = (
     "Your collection was changed in another tab or by another device; your changes were not "

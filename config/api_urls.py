@@ -6,6 +6,8 @@ from rest_framework.routers import DefaultRouter
 from rest_framework.urlpatterns import format_suffix_patterns
 
 from accounts.api import TokenView
+from api.health import HealthView
+from api.problems import UnknownEndpointView
 from cards.api.bulk import BulkCardsView, BulkIndexView
 from cards.api.views import AbilityViewSet, CardSetViewSet, CardViewSet
 from collection.api.views import (
@@ -28,8 +30,6 @@ from simulations.api import (
     MatchupRunsView,
     MatchupRunView,
 )
-from sitewide.health import HealthView
-from sitewide.problems import UnknownEndpointView
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")

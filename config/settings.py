@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "django_htmx",
     # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
     "sitewide",
+    "backup",
     "cards",
     "accounts",
     "decks",
@@ -108,7 +109,7 @@ INSTALLED_APPS = [
     "simulations",
     "playtest",
     "edits",
-    # After the project's apps, so that sitewide's db_worker (which waits out a database
+    # After the project's apps, so that the simulations app's db_worker (which waits out a database
     # restart) is the one `manage.py db_worker` runs, not the library's own.
     "django_tasks_db",
 ]
@@ -125,7 +126,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: an unexpected error under /api/ is a 500 problem document, not an HTML page.
-    "sitewide.server_errors.ApiServerErrorMiddleware",
+    "api.server_errors.ApiServerErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -180,7 +181,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
-SERIALIZATION_MODULES = {"exactjson": "sitewide.exact_json"}
+SERIALIZATION_MODULES = {"exactjson": "backup.exact_json"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/decks/"
 LOGOUT_REDIRECT_URL = "/"
@@ -248,7 +249,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "sitewide.openapi.ApiSchema",  # lists every problem answer
+    "DEFAULT_SCHEMA_CLASS": "api.openapi.ApiSchema",  # lists every problem answer
     "DEFAULT_PAGINATION_CLASS": "cards.api.pagination.CardPagination",
     "PAGE_SIZE": 60,
     "DEFAULT_RENDERER_CLASSES": [
@@ -261,10 +262,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "EXCEPTION_HANDLER": "sitewide.problems.problem_exception_handler",
-    # DRF's, with a body nested too deeply a 400 (sitewide.parsers).
+    "EXCEPTION_HANDLER": "api.problems.problem_exception_handler",
+    # DRF's, with a body nested too deeply a 400 (api.parsers).
     "DEFAULT_PARSER_CLASSES": [
-        "sitewide.parsers.JSONParser",
+        "api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -319,8 +320,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "sitewide.problems.problem_media_type_hook",
-        "sitewide.openapi.nullable_reference_hook",
+        "api.problems.problem_media_type_hook",
+        "api.openapi.nullable_reference_hook",
     ],
 }
 

@@ -4,7 +4,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
 
-from decks.link_views import deck_link, deck_short
+from decks.views.links import deck_link, deck_short
 from simulations import urls as simulation_urls
 
 # Each feature app's urls name their whole paths (a feature may add pages under /decks/<id>/),

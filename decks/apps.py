@@ -9,7 +9,7 @@ class DecksConfig(AppConfig):
         from cards import extensions
         from decks.card_decks import SECTION
         from decks.home import home_decks
-        from decks.link_views import deck_code_target
+        from decks.views.links import deck_code_target
 
         extensions.register_search_redirect(deck_code_target)
         extensions.register_home_context(home_decks)

@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Final
 from xml.sax.saxutils import escape
 
-from rules.card_facts import total_cost as _total_cost
+from rules.card_anatomy import total_cost as _total_cost
 from rules.cards import CardFacts
-from rules.decklist import Deck, SectionName
+from rules.decklist import Decklist, SectionName
 
 UNKNOWN: Final = "unknown"
 COST_BUCKETS: Final = 8  # costs 0..7 get a bar each; higher ones share "8+"
@@ -105,7 +105,7 @@ class Chart:
         return " ".join(parts)
 
 
-def deck_charts(deck: Deck, cards: Mapping[str, CardFacts]) -> list[Chart]:
+def deck_charts(deck: Decklist, cards: Mapping[str, CardFacts]) -> list[Chart]:
     """Every chart of the deck statistics, in the order the pages show them."""
     return [
         cost_curve(deck, cards),
@@ -134,7 +134,7 @@ def card_total_cost(card: CardFacts | None) -> int | None:
     })
 
 
-def cost_curve(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def cost_curve(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Copies per total cost in the Structure Pile and the Personality Pile."""
     piles: tuple[SectionName, ...] = ("structures", "personalities")
     costs = {
@@ -166,7 +166,7 @@ def cost_curve(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     )
 
 
-def card_types(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def card_types(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Copies per card type, over the whole deck (holdings included)."""
     counts = _tally(deck, cards, lambda c: TYPE_LABELS.get(c.type or "", UNKNOWN))
     categories = [label for label in TYPE_LABELS.values() if counts.get(label)]
@@ -178,7 +178,7 @@ def card_types(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     )
 
 
-def factions(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def factions(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Personality copies per faction (only personalities carry a faction)."""
     counts = _tally(deck, cards, _faction_label, _is_personality_or_unknown)
     categories = [label for label in FACTION_SHORT.values() if counts.get(label)]
@@ -192,7 +192,7 @@ def factions(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     )
 
 
-def faction_influence(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def faction_influence(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """The total faction influence of the personalities, per faction; unknown values are
     named in the notes, never added as 0."""
     totals: dict[str, int] = {}
@@ -224,7 +224,7 @@ def faction_influence(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     return replace(chart, nothing="No personality with a known faction influence.")
 
 
-def residencies(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def residencies(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Residencies of the structures (holdings included; walls block, they house no one)
     against the citizens that need them."""
     homes = citizens = unknown_homes = unknown_kind = 0
@@ -267,7 +267,7 @@ def residencies(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     )
 
 
-def invocation_strength(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def invocation_strength(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Invocations per religious strength requirement, against the personalities that meet
     it (and, for Kalim invocations, the Glory of Kalim members that do)."""
     persons = [
@@ -296,7 +296,7 @@ def invocation_strength(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
     )
 
 
-def battle_event_strength(deck: Deck, cards: Mapping[str, CardFacts]) -> Chart:
+def battle_event_strength(deck: Decklist, cards: Mapping[str, CardFacts]) -> Chart:
     """Battle events per economic/military strength requirement, against the troops that
     meet it."""
     troops = [
@@ -345,7 +345,7 @@ def _requirement_chart(
     return Chart(key, title, summary, tuple(categories), tuple(series), notes, nothing=nothing)
 
 
-def _copies(deck: Deck, cards: Mapping[str, CardFacts]) -> list[tuple[CardFacts, int]]:
+def _copies(deck: Decklist, cards: Mapping[str, CardFacts]) -> list[tuple[CardFacts, int]]:
     """(card, copies) over the whole deck, cards merged across parts; unknown ids left out."""
     merged: dict[str, int] = {}
     for _, entry in deck.all_entries():
@@ -355,7 +355,7 @@ def _copies(deck: Deck, cards: Mapping[str, CardFacts]) -> list[tuple[CardFacts,
 
 
 def _tally(
-    deck: Deck, cards: Mapping[str, CardFacts], label: Callable[[CardFacts], str],
+    deck: Decklist, cards: Mapping[str, CardFacts], label: Callable[[CardFacts], str],
     keep: Callable[[CardFacts | None], bool] = lambda card: True,
 ) -> dict[str, int]:
     counts: dict[str, int] = {}

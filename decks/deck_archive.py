@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 
 from django.utils.text import slugify
 
+from decks.formats.card_refs import CardRef
 from decks.formats.json_format import deck_to_dict
-from decks.formats.model import CardRef, Deck
 from decks.formats.text import render_text
+from rules.decklist import Decklist
 
 JSON_NAME = "decks.json"
 
@@ -36,7 +37,7 @@ def archive_names(names: Iterable[str]) -> list[str]:
     return out
 
 
-def decks_archive(decks: Sequence[Deck], cards: Iterable[CardRef]) -> bytes:
+def decks_archive(decks: Sequence[Decklist], cards: Iterable[CardRef]) -> bytes:
     """The zip: ``<name>.txt`` per deck (the canonical text format) and ``decks.json``,
     a list of the JSON decklists in the same order."""
     by_id = {card.id: card for card in cards}

@@ -11,13 +11,13 @@ from decks.formats.csv_format import DeckCsvError, parse_csv
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
 from decks.formats.json_format import DeckJsonError, parse_json
-from decks.formats.model import SECTIONS, Deck, DeckEntry
 from decks.formats.text import LineError, LineNote, parse_text
-from decks.models import Deck as DeckModel
+from decks.models import Deck
 from decks.services import catalogue_resolver
+from rules.decklist import SECTIONS, DeckEntry, Decklist
 
 NEW_DECK_NAME = "Untitled deck"
-MAX_NAME = DeckModel._meta.get_field("name").max_length or 200
+MAX_NAME = Deck._meta.get_field("name").max_length or 200
 
 # What one decklist may be, on every route that reads one (docs/decks.md "Limits"): a real
 # deck is under 200 lines and a few kB, so these are ten times that and more; they bound what
@@ -52,12 +52,12 @@ class DeckInputError(Exception):
         return found
 
 
-def deck_from_input(attrs: Mapping[str, Any], base: Deck | None = None) -> Deck:
+def deck_from_input(attrs: Mapping[str, Any], base: Decklist | None = None) -> Decklist:
     """A deck from validated API input; fields not given keep the base deck's values."""
     return _deck_and_notes(attrs, base)[0]
 
 
-def deck_from_text_with_notes(text: str) -> tuple[Deck, tuple[LineNote, ...]]:
+def deck_from_text_with_notes(text: str) -> tuple[Decklist, tuple[LineNote, ...]]:
     """As deck_from_text, reading a name within a slip of the pen of one card's as that card
     (the text format only), and saying which lines were read so."""
     if detect_format(text) != "text":
@@ -65,8 +65,8 @@ def deck_from_text_with_notes(text: str) -> tuple[Deck, tuple[LineNote, ...]]:
     return _deck_and_notes({"text": text}, None, near=True)
 
 
-def _deck_and_notes(attrs: Mapping[str, Any], base: Deck | None, *, near: bool = False
-                    ) -> tuple[Deck, tuple[LineNote, ...]]:
+def _deck_and_notes(attrs: Mapping[str, Any], base: Decklist | None, *, near: bool = False
+                    ) -> tuple[Decklist, tuple[LineNote, ...]]:
     if "text" in attrs:
         check_decklist_size(attrs["text"])
         result = parse_text(attrs["text"], catalogue_resolver(near=near))
@@ -85,7 +85,7 @@ def _deck_and_notes(attrs: Mapping[str, Any], base: Deck | None, *, near: bool =
         for section in SECTIONS
     }
     _check_ids([e.card_id for entries in parts.values() for e in entries])
-    return _within_limits(Deck(
+    return _within_limits(Decklist(
         name=attrs.get("name", base.name if base else ""),
         players=attrs.get("players", base.players if base else 4),
         description=attrs.get("description", base.description if base else ""),
@@ -108,7 +108,7 @@ def check_decklist_size(text: str) -> None:
             f"{MAX_DECKLIST_LINES:,}", code="decklist_too_large")
 
 
-def _within_limits(deck: Deck) -> Deck:
+def _within_limits(deck: Decklist) -> Decklist:
     """The deck, once its entries (repeated cards added up) are within the limits."""
     entries = deck.all_entries()
     if len(entries) > MAX_DECK_ENTRIES:
@@ -125,7 +125,7 @@ def _within_limits(deck: Deck) -> Deck:
     return deck
 
 
-def deck_from_text(text: str) -> Deck:
+def deck_from_text(text: str) -> Decklist:
     """A decklist in any supported format, detected from its content (JSON, CSV, a deck code
     or the text format). Raises DeckInputError with every problem."""
     check_decklist_size(text)
@@ -148,7 +148,7 @@ def deck_from_text(text: str) -> Deck:
     return deck
 
 
-def deck_to_save(deck: Deck) -> Deck:
+def deck_to_save(deck: Decklist) -> Decklist:
     """The deck as it can be saved: a list that names no deck is "Untitled deck"; a name
     longer than a deck may have is refused (say, a text header pasted with a whole page)."""
     if not deck.name.strip():
@@ -159,7 +159,7 @@ def deck_to_save(deck: Deck) -> Deck:
     return deck
 
 
-def deck_from_request(attrs: Mapping[str, Any]) -> Deck:
+def deck_from_request(attrs: Mapping[str, Any]) -> Decklist:
     """The deck of an API request that carries a decklist `text` or a JSON `deck` object."""
     if "text" in attrs:
         return deck_from_text(attrs["text"])

@@ -9,7 +9,7 @@ from typing import Final
 
 from cards.card_urls import card_image_urls
 from cards.models import CardImage
-from decks.builder import PART_NAMES, DeckView, Part, Row
+from decks.deck_display import PART_NAMES, DeckView, Part, Row
 from rules.cards import CardFacts
 
 LAYOUTS: Final[Mapping[str, str]] = {"parts": "By part", "type": "By type", "images": "Images"}

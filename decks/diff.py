@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from decks.formats.model import SECTIONS, Deck
+from rules.decklist import SECTIONS, Decklist
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class DeckDiff:
         return ", ".join(parts) or "no changes"
 
 
-def deck_diff(before: Deck | None, after: Deck) -> DeckDiff:
+def deck_diff(before: Decklist | None, after: Decklist) -> DeckDiff:
     fields = {
         key: (getattr(before, key) if before else None, getattr(after, key))
         for key in ("name", "players", "description")

@@ -1,5 +1,5 @@
 """Test draws and exact odds against the catalogue: the adapter between the database and the
-pure dealer (rules.draws), strategies (rules.strategy) and odds (rules.odds).
+pure dealer (rules.draws), strategies (rules.draw_strategy) and odds (rules.odds).
 
 The ``draw`` and ``odds`` commands and ``POST /api/draws/`` / ``POST /api/odds/`` all build
 their JSON here, so the same deck, seed and strategy give the same document everywhere. Search
@@ -16,23 +16,12 @@ from typing import Any, Final
 
 from cards.card_search import CardSearch, card_search
 from cards.models import Card
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver
 from decks.services import catalogue_resolver
 from decks.validation import catalogue_facts, deck_validate
-from rules.decklist import Deck
-from rules.draws import Setup, deal_setup, prepare
-from rules.odds import (
-    Goal,
-    GoalError,
-    advise_split,
-    card_table,
-    goal_odds,
-    group_goal,
-    group_odds,
-    parse_goal,
-)
-from rules.strategy import (
+from rules.decklist import Decklist
+from rules.draw_strategy import (
     AllOf,
     AnyOf,
     Condition,
@@ -43,6 +32,17 @@ from rules.strategy import (
     parse_picks,
     parse_strategy,
     split_strategy,
+)
+from rules.draws import Setup, deal_setup, prepare
+from rules.odds import (
+    Goal,
+    GoalError,
+    advise_split,
+    card_table,
+    goal_odds,
+    group_goal,
+    group_odds,
+    parse_goal,
 )
 
 #: The strategy when none is given: three structures, then four personalities.
@@ -118,7 +118,7 @@ _HOLDINGS_ERRORS: Final = frozenset({
 })
 
 
-def holdings_warnings(deck: Deck, setup: Setup) -> list[str]:
+def holdings_warnings(deck: Decklist, setup: Setup) -> list[str]:
     """When the odds are dealt from the deck's own Initial Holdings and those break a rule."""
     if setup.holdings_source != "deck":
         return []
@@ -130,7 +130,7 @@ def holdings_warnings(deck: Deck, setup: Setup) -> list[str]:
             "for the piles those holdings leave, which a legal deck would not."]
 
 
-def deck_setup(deck: Deck) -> Setup:
+def deck_setup(deck: Decklist) -> Setup:
     """Holdings, tokens and piles of the deck, with the catalogue's card facts."""
     return prepare(deck, catalogue_facts())
 
@@ -155,7 +155,7 @@ def read_strategy(structures: int | None = None, strategy: str | None = None,
     return rule or split_strategy(DEFAULT_STRUCTURES)
 
 
-def deal_document(deck: Deck, seed: int, strategy: Strategy, table: bool = False
+def deal_document(deck: Decklist, seed: int, strategy: Strategy, table: bool = False
                   ) -> dict[str, Any]:
     """The ``draw`` command's JSON: the deal, and the per-card odds table if asked."""
     setup = deck_setup(deck)
@@ -165,7 +165,7 @@ def deal_document(deck: Deck, seed: int, strategy: Strategy, table: bool = False
     return document
 
 
-def odds_document(deck: Deck, strategy: Strategy, query: str | None = None, at_least: int = 1,
+def odds_document(deck: Decklist, strategy: Strategy, query: str | None = None, at_least: int = 1,
                   goal: str | None = None, advise: bool = False) -> dict[str, Any]:
     """The ``odds`` command's JSON (``{"probability", "exact", ...}``) for a query and a count,
     or for a goal; with ``advise``, the split advisor's table too. Raises ``SearchError``,

@@ -7,14 +7,15 @@ from typing import Final
 
 from cards.image_services import cards_ensure_images
 from cards.models import Card, CardImage
+from decks.formats.card_refs import CardRef
 from decks.formats.csv_format import render_csv
 from decks.formats.deck_code import encode_deck_code
 from decks.formats.json_format import render_json
-from decks.formats.model import CardRef, Deck
 from decks.formats.pdf import PageSize, SheetFacts, decklist_pdf, proxies_pdf
 from decks.formats.text import render_text
 from decks.services import catalogue_cards
 from decks.validation import deck_validate
+from rules.decklist import Decklist
 
 # format -> (media type, file extension)
 EXPORTS: Final = {
@@ -36,14 +37,14 @@ def export_filename(name: str, fmt: str, *, low_ink: bool = False) -> str:
     return f"{name}.{kinds[fmt]}.{EXPORTS[fmt][1]}" if fmt in kinds else f"{name}.{EXPORTS[fmt][1]}"
 
 
-def _cards_for(deck: Deck) -> dict[str, CardRef]:
+def _cards_for(deck: Decklist) -> dict[str, CardRef]:
     # The text and CSV renderers need every card sharing a name with a deck card, to write
     # "Name (faction)" where the name alone is ambiguous: the whole catalogue is simplest.
     return {card.id: card for card in catalogue_cards()}
 
 
 def export_deck(
-    deck: Deck,
+    deck: Decklist,
     fmt: str,
     page: PageSize = "a4",
     *,
@@ -61,7 +62,7 @@ def export_deck(
     return render_deck(deck, fmt).encode("utf-8")
 
 
-def deck_sheet_pdf(deck: Deck, page: PageSize = "a4", *, owner: str | None = None) -> bytes:
+def deck_sheet_pdf(deck: Decklist, page: PageSize = "a4", *, owner: str | None = None) -> bytes:
     validation = deck_validate(deck)
     if validation.legal and validation.legal_players:
         low, high = validation.legal_players
@@ -76,7 +77,7 @@ def deck_sheet_pdf(deck: Deck, page: PageSize = "a4", *, owner: str | None = Non
 
 
 def deck_proxies_pdf(
-    deck: Deck, page: PageSize = "a4", *, only: Collection[str] | None = None,
+    deck: Decklist, page: PageSize = "a4", *, only: Collection[str] | None = None,
     low_ink: bool = False,
 ) -> bytes:
     """One face a copy, holdings included: the scan or the rendered face, at card size;
@@ -95,8 +96,8 @@ def deck_proxies_pdf(
     return proxies_pdf(faces, page, low_ink=low_ink)
 
 
-def render_deck(deck: Deck, fmt: str) -> str:
-    renderers: dict[str, Callable[[Deck], str]] = {
+def render_deck(deck: Decklist, fmt: str) -> str:
+    renderers: dict[str, Callable[[Decklist], str]] = {
         "txt": lambda d: render_text(d, _cards_for(d)),
         "json": render_json,
         "csv": lambda d: render_csv(d, _cards_for(d)),

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards.models import Card
-from decks.formats.model import SECTION_TITLES
+from rules.decklist import SECTION_TITLES
 
 SECTION_CHOICES = list(SECTION_TITLES.items())
 
@@ -127,7 +127,7 @@ class DeckVersion(models.Model):
     edits = models.PositiveIntegerField(default=1, help_text="the writes it gathers")
     created_at = models.DateTimeField(auto_now_add=True)
     # Set by each edit the version gathers (decks.services); a default, not auto_now, so that a
-    # backup from before it existed restores (sitewide.backup).
+    # backup from before it existed restores (backup.archive).
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

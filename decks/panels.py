@@ -11,8 +11,8 @@ from typing import Any, Literal
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
+from rules.decklist import Decklist
 
 type Page = Literal["detail", "builder"]
 
@@ -26,7 +26,7 @@ class Panel:
     context: dict[str, Any] = field(default_factory=dict)
 
 
-type PanelProvider = Callable[[HttpRequest, Deck, DeckData], Panel | None]
+type PanelProvider = Callable[[HttpRequest, Deck, Decklist], Panel | None]
 # The public decks as shown to a signed-in visitor: the rows (deck, anything a panel shows
 # beside it) and more context, e.g. a filter form.
 type ListProvider = Callable[[HttpRequest, QuerySet[Deck]], dict[str, Any]]
@@ -46,7 +46,7 @@ def add_list_provider(provider: ListProvider) -> None:
 
 
 def panels_context(page: Page, request: HttpRequest, deck: Deck,
-                   data: DeckData) -> dict[str, Any]:
+                   data: Decklist) -> dict[str, Any]:
     """The context the page's panels add: their templates as ``panels`` and what they read."""
     context: dict[str, Any] = {}
     templates: list[str] = []

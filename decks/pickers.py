@@ -38,9 +38,10 @@ def deck_choices(user: Any, selected: Iterable[str] = (),
                  visible: QuerySet[Deck] | None = None) -> list[ChoiceGroup]:
     """My decks, each now and at its latest versions, then the public decks of others; a
     ``selected`` token that is in neither (an unlisted deck, an old version) is kept, first,
-    named only if it is one of the ``visible`` decks (the visitor's: decks.views.visible_decks;
-    by default Deck.visible_to(user)). Any other is "Deck N", whether it is private or does
-    not exist, so the picker tells nothing that the deck's page would not."""
+    named only if it is one of the ``visible`` decks (the visitor's:
+    decks.views.decks.visible_decks; by default Deck.visible_to(user)). Any other is "Deck N",
+    whether it is private or does not exist, so the picker tells nothing that the deck's page
+    would not."""
     groups: list[ChoiceGroup] = []
     mine: list[Deck] = []
     if user.is_authenticated:

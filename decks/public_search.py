@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet, Sum
 
 from cards.models import Card
 from decks.models import Deck, DeckCard
-from rules.card_facts import FACTIONS
+from rules.card_anatomy import FACTIONS
 
 PAGE_SIZE: Final = 20
 # A name matching more cards than this names none in particular: the search says so.
@@ -39,7 +39,7 @@ class DeckSearchError(ValueError):
 @dataclass(frozen=True)
 class DeckSearch:
     name: str = ""  # words the deck's name holds, all of them, in any case
-    faction: str = ""  # a key of rules.card_facts.FACTIONS, or "" for any
+    faction: str = ""  # a key of rules.card_anatomy.FACTIONS, or "" for any
     card: str = ""  # a card's id or words of its name
 
     @property

@@ -14,11 +14,11 @@ from django.utils import timezone
 
 from cards.models import Card
 from decks.diff import deck_diff
+from decks.formats.card_refs import CardRef
 from decks.formats.json_format import deck_from_dict, deck_to_dict
-from decks.formats.model import SECTIONS, CardRef, DeckEntry
-from decks.formats.model import Deck as DeckData
 from decks.formats.text import NEAR_MATCH, CatalogueResolver
 from decks.models import Deck, DeckCard, DeckVersion
+from rules.decklist import SECTIONS, DeckEntry, Decklist
 
 SAMPLE_OWNER = "samples"
 
@@ -36,14 +36,14 @@ def catalogue_resolver(*, near: bool = False) -> CatalogueResolver:
     return CatalogueResolver(catalogue_cards(), near=NEAR_MATCH if near else None)
 
 
-def deck_data(deck: Deck) -> DeckData:
+def deck_data(deck: Deck) -> Decklist:
     """The model as the pure dataclass every format and rule works on."""
     entries = list(deck.entries.order_by("position"))
     parts: dict[str, Any] = {
         section: tuple(DeckEntry(e.card_id, e.count) for e in entries if e.section == section)
         for section in SECTIONS
     }
-    return DeckData(
+    return Decklist(
         name=deck.name, players=deck.players, description=deck.description, **parts
     )
 
@@ -53,7 +53,7 @@ SESSION_IDLE = timedelta(minutes=30)
 
 
 @transaction.atomic
-def deck_save(*, owner: Any, data: DeckData, deck: Deck | None = None,
+def deck_save(*, owner: Any, data: Decklist, deck: Deck | None = None,
               visibility: str = Deck.PRIVATE, author: Any = None, session: bool = False) -> Deck:
     """Create a deck, or replace an existing deck's content. The deck's ``version`` goes up on
     every save (the optimistic check of every edit reads it); a new version of its history,
@@ -61,7 +61,7 @@ def deck_save(*, owner: Any, data: DeckData, deck: Deck | None = None,
     the builder's (``session``): those amend the open version of the sitting, if there is one
     (models.DeckVersion)."""
     author = author or owner
-    before: DeckData | None = None
+    before: Decklist | None = None
     sitting: DeckVersion | None = None
     if deck is None:
         deck = Deck(owner=owner, visibility=visibility, version=1)
@@ -106,7 +106,7 @@ def _open_session(deck: Deck, author: Any) -> DeckVersion | None:
     return latest
 
 
-def _amend(sitting: DeckVersion, deck: Deck, data: DeckData) -> None:
+def _amend(sitting: DeckVersion, deck: Deck, data: Decklist) -> None:
     """One more edit in the sitting: its version becomes the deck as it now is, renumbered to
     the deck's version, with the changes of the whole sitting (from the version before it)."""
     base = (DeckVersion.objects.filter(deck=deck, number__lt=sitting.number)
@@ -157,7 +157,7 @@ def sample_owner() -> Any:
     return user
 
 
-def sample_deck_load(data: DeckData) -> tuple[Deck, bool]:
+def sample_deck_load(data: Decklist) -> tuple[Deck, bool]:
     """Create or refresh a public sample deck by name; True when something changed."""
     owner = sample_owner()
     existing = Deck.objects.filter(owner=owner, name=data.name).first()

@@ -16,30 +16,24 @@ from typing import Any
 from django.db.models import Q
 
 from cards.models import Card
-from decks.builder import (
-    EditResult,
-    LineErrorView,
-    apply_suggestion,
-    deck_edit,
-    drop_line,
-    line_error_view,
-)
+from decks.builder_services import EditResult, deck_edit
 from decks.deck_input import DeckInputError, deck_from_text_with_notes, deck_to_save
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import LineNote, render_text
+from decks.import_lines import LineErrorView, apply_suggestion, drop_line, line_error_view
 from decks.models import Deck, DeckVersion
 from decks.services import deck_data
 from rules.cards import CardFacts
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 
 
 @dataclass(frozen=True)
 class ReplaceWithList:
     """The builder change that replaces the whole deck with the list read from the text."""
 
-    data: DeckData
+    data: Decklist
 
-    def apply(self, deck: DeckData, facts: Mapping[str, CardFacts]) -> tuple[DeckData, str]:
+    def apply(self, deck: Decklist, facts: Mapping[str, CardFacts]) -> tuple[Decklist, str]:
         return self.data, "Saved the list as one version of the history"
 
 

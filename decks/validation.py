@@ -9,7 +9,7 @@ from cards.models import Card
 from cards.revision_cache import PerRevision
 from rules.cards import CardFacts, facts_by_id
 from rules.deck_rules import Validation, validate_deck
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.holdings import HoldingsAdvice, advise_holdings, deck_structures
 
 _FIELDS = (
@@ -31,11 +31,11 @@ def catalogue_facts() -> dict[str, CardFacts]:
     return _facts.get()
 
 
-def deck_validate(deck: Deck, players: int | None = None) -> Validation:
+def deck_validate(deck: Decklist, players: int | None = None) -> Validation:
     """Every problem of the deck at once; fixes may add cards from the whole catalogue."""
     facts = catalogue_facts()
     return validate_deck(deck, facts, players=players, catalogue=facts)
 
 
-def deck_advise_holdings(deck: Deck) -> HoldingsAdvice:
+def deck_advise_holdings(deck: Decklist) -> HoldingsAdvice:
     return advise_holdings(deck_structures(deck), catalogue_facts())

@@ -1,7 +1,7 @@
 """The card edit form ("Improve this card", "Add a missing card"): laid out as a card is printed,
 read from a POST into card data values, and turned into a proposal for edits.services.
 
-Only the fields printed on the card's type are shown (rules.card_facts.applicable_keys), plus
+Only the fields printed on the card's type are shown (rules.card_anatomy.applicable_keys), plus
 any field that holds a value, grouped as printed: the name bar (name, unique mark, cost gems),
 the type line (type, subtype, faction, race and gender, profession, the requirement of events
 and invocations), the text box (abilities, quotation), the stat boxes, and the collector line
@@ -9,7 +9,7 @@ and invocations), the text box (abilities, quotation), the stat boxes, and the c
 
 An empty field is unknown (null), never 0. A value read from a scan by OCR is marked until the
 person confirms it (a checkbox) or types another value; a proposal with unconfirmed values is
-refused, naming each. Nothing here writes: edits.form_views calls the services.
+refused, naming each. Nothing here writes: edits.views.form calls the services.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.utils.text import slugify
 
-from cards.anatomy_view import FIELD_LABELS, FIELD_NUMBERS
+from cards.anatomy_display import FIELD_LABELS, FIELD_NUMBERS
 from cards.card_data import CARD_KEYS, EDITABLE_KEYS, INT_RANGE, MAX_TEXT
 from cards.images.card_fields import detail_values
-from rules import card_facts
+from rules import card_anatomy
 
 TEXT, LONG, NUMBER, CHOICE, YES_NO = "text", "long", "number", "choice", "yes_no"
 CHANGE, NEW_CARD = "change", "new_card"
@@ -54,14 +54,14 @@ def _choices(values: Mapping[str, str] | tuple[str, ...]) -> tuple[tuple[str, st
     return tuple((v, v.title()) for v in values)
 
 
-ALL_SUBTYPES: Final = tuple(sorted({s for subs in card_facts.SUBTYPES.values() for s in subs}))
+ALL_SUBTYPES: Final = tuple(sorted({s for subs in card_anatomy.SUBTYPES.values() for s in subs}))
 SPECS: Final[dict[str, Spec]] = {s.key: s for s in (
     Spec("name", TEXT), Spec("unique", YES_NO),
     Spec("cost_economic", NUMBER), Spec("cost_religious", NUMBER),
     Spec("cost_political", NUMBER), Spec("cost_generic", NUMBER),
-    Spec("type", CHOICE, _choices(card_facts.CARD_TYPES)),
+    Spec("type", CHOICE, _choices(card_anatomy.CARD_TYPES)),
     Spec("subtype", CHOICE, _choices(ALL_SUBTYPES)),
-    Spec("faction", CHOICE, _choices(card_facts.FACTIONS)),
+    Spec("faction", CHOICE, _choices(card_anatomy.FACTIONS)),
     Spec("race", TEXT), Spec("gender", TEXT), Spec("profession", TEXT),
     Spec("abilities", LONG), Spec("quotation", LONG),
     Spec("offense", NUMBER), Spec("defense", NUMBER), Spec("faction_influence", NUMBER),
@@ -69,7 +69,7 @@ SPECS: Final[dict[str, Spec]] = {s.key: s for s in (
     Spec("strength_religious", NUMBER), Spec("strength_political", NUMBER),
     Spec("aggression", NUMBER), Spec("residencies", NUMBER), Spec("cost_generic", NUMBER),
     Spec("bounty", NUMBER),
-    Spec("number", TEXT), Spec("rarity", CHOICE, _choices(card_facts.RARITIES)),
+    Spec("number", TEXT), Spec("rarity", CHOICE, _choices(card_anatomy.RARITIES)),
     Spec("artist", TEXT),
 )}
 # The form's keys: every editable key but the card's list of sources (an edit adds its own).
@@ -252,7 +252,7 @@ class CardForm:
     def regions(self) -> dict[str, Region]:
         """The fields shown in each region, for the card's type as typed."""
         card_type, subtype = self.card_type()
-        printed = set(card_facts.applicable_keys(card_type, subtype))
+        printed = set(card_anatomy.applicable_keys(card_type, subtype))
         requirement = REQUIREMENT.get(card_type or "")
         regions: dict[str, Region] = {}
         placed: set[str] = set()
@@ -447,7 +447,7 @@ def _raw(spec: Spec, value: Any) -> tuple[str, bool]:
 def _shows(key: str, card_type: str | None, printed: set[str], state: FieldState) -> bool:
     has_value = bool(state.raw.strip()) or state.none_printed or bool(state.errors)
     if key == "subtype":
-        return card_type is None or bool(card_facts.SUBTYPES.get(card_type)) or has_value
+        return card_type is None or bool(card_anatomy.SUBTYPES.get(card_type)) or has_value
     return key in ALWAYS or key in printed or has_value
 
 

@@ -113,12 +113,6 @@ def edit_documents(edits: Sequence[Edit], *, url_of: UrlOf = str,
     return documents
 
 
-def edit_document(edit: Edit, *, url_of: UrlOf = str, for_staff: bool = False
-                  ) -> dict[str, Any]:
-    fresh = edits_for_documents(Edit.objects.filter(pk=edit.pk)).get()
-    return edit_documents([fresh], url_of=url_of, for_staff=for_staff)[0]
-
-
 def trust_of(edit: Edit, votes: Sequence[Vote], ballots: Sequence[Ballot],
              applied: dict[int, int], now: dt.datetime, rules: ReviewRules) -> dict[str, Any]:
     """What staff weigh when an edit looks stuffed: ``{"address_check", "editor": {user,

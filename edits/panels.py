@@ -9,19 +9,19 @@ from typing import Any
 from django.db.models import Count
 from django.http import HttpRequest
 
-from cards.anatomy_view import FIELD_LABELS
+from cards.anatomy_display import FIELD_LABELS
 from cards.extensions import HomeSection
 from cards.models import Card
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck, DeckCard
 from decks.panels import Panel
 from decks.validation import catalogue_facts
+from rules.decklist import Decklist
 from rules.game.profile import unknown_numbers
 
 MOST_NEEDED = 8
 
 
-def missing_facts_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel | None:
+def missing_facts_panel(request: HttpRequest, deck: Deck, data: Decklist) -> Panel | None:
     """The deck's cards that the rules engine cannot play yet, each with the facts it lacks."""
     facts = catalogue_facts()
     cards: list[dict[str, Any]] = []

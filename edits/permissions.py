@@ -28,7 +28,3 @@ def contribution_refusal(user: Any) -> str | None:
         return ("Verify your e-mail address first (follow the link we sent you): only "
                 "verified accounts propose card edits and vote.")
     return None
-
-
-def may_contribute(user: Any) -> bool:
-    return contribution_refusal(user) is None

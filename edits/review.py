@@ -37,7 +37,6 @@ from django.db.models import Count
 from accounts.fingerprints import UNKNOWN, ClientFingerprint
 from edits.models import Edit, Vote
 
-ADDRESS_CHECKS = ("address", "network", "off")
 # Why a vote does not count (Ballot.reasons), in the order they are checked.
 VOIDED, NEW_ACCOUNT, EDITOR_ADDRESS, SHARED_ADDRESS = (
     "voided", "new_account", "editor_address", "shared_address")
@@ -50,7 +49,7 @@ class ReviewRules:
     expire_after: dt.timedelta  # an open edit with no vote for this long expires
     trusted_after: int  # applied edits that make an editor trusted
     new_account_open_edits: int  # open edits a new account may have at once
-    address_check: str = "address"  # one of ADDRESS_CHECKS
+    address_check: str = "address"  # "address", "network" or "off"
     # Fewer applied edits that make an editor trusted when reviewers corrected none of
     # theirs (clean_record); 0: no such shortcut.
     trusted_after_clean: int = 0

@@ -19,14 +19,15 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data
+from playtest.game_display import game_document, game_view
 from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
-from playtest.pages import game_document, game_view
 from playtest.play import UNTIL, Move, Refused, policy_index
 from playtest.services import (
     MAX_SEED,
@@ -43,7 +44,6 @@ from playtest.services import (
 from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 MAX_HINT_SAMPLES = 50

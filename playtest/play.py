@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from rules.cards import CardFacts
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.game import engine
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
@@ -45,7 +45,7 @@ class Refused(Exception):
 class GameSource:
     """Everything a game is replayed from."""
 
-    deck: Deck  # the deck as played: Initial Holdings chosen when the list had none
+    deck: Decklist  # the deck as played: Initial Holdings chosen when the list had none
     facts: Mapping[str, Mapping[str, Any]]  # card id -> the facts the engine read
     config: GameConfig
     seed: int
@@ -65,7 +65,7 @@ class GameSource:
         return state
 
 
-def game_start(deck: Deck, catalogue: Mapping[str, CardFacts], config: GameConfig,
+def game_start(deck: Decklist, catalogue: Mapping[str, CardFacts], config: GameConfig,
                seed: int) -> tuple[GameSource, GameState]:
     """A new game; raises :class:`rules.game.engine.DeckNotPlayable` with every problem."""
     prepared = engine.prepare(deck, catalogue, config)

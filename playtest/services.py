@@ -19,7 +19,6 @@ from django.db.models import Q, QuerySet
 from decks.deck_input import DeckInputError, deck_from_text
 from decks.exports import render_deck
 from decks.formats.json_format import deck_to_dict
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import SAMPLE_OWNER, deck_data, readable_decks
 from decks.validation import catalogue_facts
@@ -41,6 +40,7 @@ from playtest.table_play import (
     player_outcome,
     table_start,
 )
+from rules.decklist import Decklist
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.state import GameState
 
@@ -66,10 +66,10 @@ def playtests_visible(*, user: Any, session_token: str) -> QuerySet[PlaytestGame
     return PlaytestGame.objects.filter(mine)
 
 
-type Opponent = tuple[DeckData, Deck | None]  # a deck, and the saved deck it was read from
+type Opponent = tuple[Decklist, Deck | None]  # a deck, and the saved deck it was read from
 
 
-def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int | None = None,
+def playtest_start(*, deck: Decklist, owner: Any, session_token: str, seed: int | None = None,
                    target: int = 25, source_deck: Deck | None = None,
                    opponents: Sequence[Opponent] = ()) -> PlaytestGame:
     """A new game of ``deck``, solo or against ``opponents`` (1 to 5, each played by the
@@ -94,7 +94,7 @@ def playtest_start(*, deck: DeckData, owner: Any, session_token: str, seed: int 
     return game
 
 
-def _start_at_table(deck: DeckData, owner: Any, session_token: str, seed: int,
+def _start_at_table(deck: Decklist, owner: Any, session_token: str, seed: int,
                     config: GameConfig, source_deck: Deck | None,
                     opponents: Sequence[Opponent]) -> PlaytestGame:
     decks = [deck, *(d for d, _ in opponents)]

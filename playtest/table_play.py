@@ -25,7 +25,7 @@ from playtest.play import (
     outcome_sentence,
 )
 from rules.cards import CardFacts
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
@@ -46,7 +46,7 @@ SURRENDER: Final = "surrender"
 class TableSource:
     """Everything a table game is replayed from: seat 0 is the player's deck."""
 
-    decks: tuple[Deck, ...]  # each seat's deck as played (Initial Holdings chosen)
+    decks: tuple[Decklist, ...]  # each seat's deck as played (Initial Holdings chosen)
     facts: tuple[Mapping[str, Mapping[str, Any]], ...]  # each seat's card facts
     config: GameConfig  # the options asked for (new_table sets players and seating)
     seed: int
@@ -74,7 +74,7 @@ class TableSource:
         return game
 
 
-def table_start(decks: Sequence[Deck], catalogue: Mapping[str, CardFacts], config: GameConfig,
+def table_start(decks: Sequence[Decklist], catalogue: Mapping[str, CardFacts], config: GameConfig,
                 seed: int) -> tuple[TableSource, TableGame]:
     """A new game of the player's deck (first) against the others; raises
     :class:`rules.game.engine.DeckNotPlayable` naming the deck at fault."""

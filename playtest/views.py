@@ -1,7 +1,7 @@
 """The playtest pages: start a game, play it move by move, undo, let the policy play, hints,
 share it; and the read-only replay viewer of a shared game.
 
-Thin views over :mod:`playtest.services` (the writes) and :mod:`playtest.pages`
+Thin views over :mod:`playtest.services` (the writes) and :mod:`playtest.game_display`
 (what is shown). Every move is a form posting the action's index and the decision it was
 chosen at, so the pages work without JavaScript (post, then redirect back to the game); with
 htmx the game's body is swapped in place and the result of the move is announced in a live
@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from decks.deck_input import DeckInputError
 from decks.models import Deck
 from decks.share_links import links_held
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from playtest.forms import AutoForm, MoveForm, StartForm, UndoForm
+from playtest.game_display import game_context, game_view
 from playtest.models import PlaytestGame
-from playtest.pages import game_context, game_view
 from playtest.play import Move, Refused
 from playtest.services import (
     opponent_groups,

@@ -13,8 +13,8 @@ them for every card of every deck:
   stronghold (rulebook, "Strongholds": "Strongholds are the only structure with a vitality");
   otherwise the kind is unknown.
 * :attr:`CardFacts.personality_kind`: ``citizen`` or ``troop`` (see
-  :func:`rules.card_facts.personality_kind`).
-* :attr:`CardFacts.pile`: the draw pile of the card's type (:func:`rules.card_facts.pile`).
+  :func:`rules.card_anatomy.personality_kind`).
+* :attr:`CardFacts.pile`: the draw pile of the card's type (:func:`rules.card_anatomy.pile`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules import card_facts
+from rules import card_anatomy
 
 type StructureKind = Literal["general", "wall", "stronghold"]
 type PersonalityKind = Literal["citizen", "troop"]
@@ -61,7 +61,7 @@ class CardFacts:
     # Derived once in __post_init__ (see the module docstring).
     structure_kind: StructureKind | None = field(init=False, compare=False, repr=False)
     personality_kind: PersonalityKind | None = field(init=False, compare=False, repr=False)
-    pile: card_facts.Pile | None = field(init=False, compare=False, repr=False)
+    pile: card_anatomy.Pile | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         kind: StructureKind | None = None
@@ -71,10 +71,10 @@ class CardFacts:
                 kind = "stronghold"
         person: PersonalityKind | None = None
         if self.type == "personality":
-            person = card_facts.personality_kind(self.subtype, self.offense, self.defense)
+            person = card_anatomy.personality_kind(self.subtype, self.offense, self.defense)
         object.__setattr__(self, "structure_kind", kind)
         object.__setattr__(self, "personality_kind", person)
-        object.__setattr__(self, "pile", card_facts.pile(self.type))
+        object.__setattr__(self, "pile", card_anatomy.pile(self.type))
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> CardFacts:

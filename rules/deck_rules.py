@@ -1,6 +1,6 @@
 """Deck construction rules: the deck validator (docs/design.md §6, a contract).
 
-Pure Python, no Django. :func:`validate_deck` checks a :class:`~rules.decklist.Deck` against
+Pure Python, no Django. :func:`validate_deck` checks a :class:`~rules.decklist.Decklist` against
 the rulebook's deck building and Initial Holdings rules in one pass and returns *every*
 problem at once, each with the rulebook sentence it enforces and a concrete fix.
 
@@ -118,9 +118,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final, Literal
 
-from rules.card_facts import ANATOMY, FACTIONS
+from rules.card_anatomy import ANATOMY, FACTIONS
 from rules.cards import CardFacts
-from rules.decklist import SECTION_TITLES, SECTIONS, Deck, DeckEntry, SectionName
+from rules.decklist import SECTION_TITLES, SECTIONS, DeckEntry, Decklist, SectionName
 
 type Severity = Literal["error", "warning"]
 type Action = Literal["remove", "add", "move"]
@@ -404,7 +404,7 @@ class Validation:
 # --- applying fixes ------------------------------------------------------------------------
 
 
-def apply_fix(deck: Deck, fix: Fix) -> Deck:
+def apply_fix(deck: Decklist, fix: Fix) -> Decklist:
     """The deck with one fix applied (a new deck; ``deck`` is unchanged).
 
     Added cards go after the section's cards (or onto the card's entry there). Removing or
@@ -419,7 +419,7 @@ def apply_fix(deck: Deck, fix: Fix) -> Deck:
     return edited
 
 
-def apply_fixes(deck: Deck, fixes: Iterable[Fix]) -> Deck:
+def apply_fixes(deck: Decklist, fixes: Iterable[Fix]) -> Decklist:
     """The deck with every fix applied, in order: a problem's whole plan."""
     for fix in fixes:
         deck = apply_fix(deck, fix)
@@ -439,7 +439,7 @@ def describe_fix(fix: Fix, cards: Mapping[str, CardFacts]) -> str:
     return f"Move {fix.count} {name} from the {where} to the {SECTION_TITLES[fix.to]}"
 
 
-def _with(deck: Deck, section: SectionName, card: str, delta: int) -> Deck:
+def _with(deck: Decklist, section: SectionName, card: str, delta: int) -> Decklist:
     entries = list(deck.section(section))
     have = 0
     for i, entry in enumerate(entries):
@@ -459,7 +459,7 @@ def _with(deck: Deck, section: SectionName, card: str, delta: int) -> Deck:
         )
     parts = {name: deck.section(name) for name in SECTIONS}
     parts[section] = tuple(entries)
-    return Deck(
+    return Decklist(
         deck.name, deck.players, deck.description,
         parts["holdings"], parts["structures"], parts["personalities"], parts["wanderers"],
     )
@@ -469,7 +469,7 @@ def _with(deck: Deck, section: SectionName, card: str, delta: int) -> Deck:
 
 
 def validate_deck(
-    deck: Deck,
+    deck: Decklist,
     cards: Mapping[str, CardFacts],
     players: int | None = None,
     catalogue: Mapping[str, CardFacts] | None = None,
@@ -493,7 +493,7 @@ def validate_deck(
     return Validation(tuple(problems), counts, scan.legal_players(problems))
 
 
-def holdings_problems(deck: Deck, cards: Mapping[str, CardFacts]) -> tuple[Problem, ...]:
+def holdings_problems(deck: Decklist, cards: Mapping[str, CardFacts]) -> tuple[Problem, ...]:
     """The errors of the deck's Initial Holdings, exactly as :func:`validate_deck` gives them
     for a solo game (the same codes, messages and fixes): the :data:`HOLDINGS_CODES` and a
     ``wrong_pile`` for each card of another type placed there. The piles are not judged: a
@@ -536,7 +536,7 @@ class _Scan:
         "wrong",
     )
 
-    def __init__(self, deck: Deck, cards: Mapping[str, CardFacts], players: int) -> None:
+    def __init__(self, deck: Decklist, cards: Mapping[str, CardFacts], players: int) -> None:
         self.deck = deck
         self.cards = cards
         self.players = players
@@ -1243,7 +1243,7 @@ class _Fixer:
 
     # -- building blocks -----------------------------------------------------------------
 
-    def _candidates(self, deck: Deck, pile: PileName) -> Iterator[str]:
+    def _candidates(self, deck: Decklist, pile: PileName) -> Iterator[str]:
         """Cards that may be added to a pile: more copies of the deck's own. Never cards of the
         catalogue the deck does not hold: which of those to add is a choice of the deck's
         builder (the builder offers a ready search of the deck's factions instead)."""
@@ -1259,7 +1259,7 @@ class _Fixer:
                     seen.add(entry.card_id)
                     yield entry.card_id
 
-    def _fill(self, deck: Deck, pile: PileName, missing: int, exclude: Iterable[str] = ()
+    def _fill(self, deck: Decklist, pile: PileName, missing: int, exclude: Iterable[str] = ()
               ) -> list[Fix] | None:
         """Adds that bring ``missing`` more cards to a pile, or None if there are too few."""
         if missing <= 0:
@@ -1290,7 +1290,7 @@ class _Fixer:
                     return fixes
         return None
 
-    def _missing(self, deck: Deck, pile: PileName) -> int:
+    def _missing(self, deck: Decklist, pile: PileName) -> int:
         """How many cards the pile lacks in ``deck`` that it did not lack to begin with."""
         need = self.scan.need(pile)
         before = self.scan.possible[pile]
@@ -1311,7 +1311,7 @@ class _Fixer:
                 deck = apply_fixes(deck, more)
         return out
 
-    def _budget_moves(self, deck: Deck) -> list[Fix] | None:
+    def _budget_moves(self, deck: Decklist) -> list[Fix] | None:
         """The fewest moves of non-stronghold holdings back to the Structure Pile that make
         the holdings' known costs fit the budget (the most expensive among equally few).
 
@@ -1353,7 +1353,7 @@ class _Fixer:
         moved = tuple(sorted(movable[i][0] for i in set(range(len(movable))) - set(kept)))
         return _moves(moved, "holdings", "structures")
 
-    def _stronghold_plans(self, deck: Deck) -> Iterator[list[Fix] | None]:
+    def _stronghold_plans(self, deck: Decklist) -> Iterator[list[Fix] | None]:
         """Plans that put one stronghold into holdings that have none."""
         seen: set[str] = set()
         for section in ("structures", "personalities", "wanderers"):
@@ -1377,7 +1377,7 @@ class _Fixer:
         for card in ranked[:3]:  # the cheapest ones: the likeliest to fit the budget
             yield self._with_budget(deck, [Fix("add", card.id, 1, "holdings")])
 
-    def _with_budget(self, deck: Deck, plan: list[Fix]) -> list[Fix] | None:
+    def _with_budget(self, deck: Decklist, plan: list[Fix]) -> list[Fix] | None:
         """``plan`` (edits after which holdings may be over budget) made to fit and refilled."""
         edited = apply_fixes(deck, plan)
         moves = self._budget_moves(edited)
@@ -1613,17 +1613,7 @@ def _addable(card: CardFacts) -> bool:
     return card.pile is not None
 
 
-def _unknowns(card: CardFacts) -> int:
-    if card.type == "structure":
-        values: tuple[object, ...] = (card.cost_generic, card.unique, card.residencies)
-    elif card.type == "wanderer":
-        values = (card.offense, card.defense, card.aggression, card.bounty)
-    else:
-        values = (card.cost_economic, card.cost_religious, card.cost_political, card.unique)
-    return sum(v is None for v in values)
-
-
-def _copies(deck: Deck) -> dict[str, int]:
+def _copies(deck: Decklist) -> dict[str, int]:
     copies: dict[str, int] = {}
     for section in SECTIONS:
         for entry in deck.section(section):
@@ -1638,7 +1628,7 @@ def _moves(ids: tuple[str, ...], section: SectionName, to: SectionName) -> list[
     return [Fix("move", cid, n, section, to) for cid, n in counts.items()]
 
 
-def _diff_plan(start: Deck, end: Deck) -> list[Fix]:
+def _diff_plan(start: Decklist, end: Decklist) -> list[Fix]:
     """Removes from holdings that turn ``start`` into ``end`` (the stronghold swap)."""
     plan: list[Fix] = []
     for entry in start.holdings:

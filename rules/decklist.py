@@ -4,7 +4,7 @@ Pure Python, no Django. Every deck format (``decks/formats``), the deck validato
 (:mod:`rules.deck_rules`), the Initial Holdings advisor (:mod:`rules.holdings`) and the Django
 app share these dataclasses; the app converts its models to them at one adapter.
 
-A :class:`Deck` keeps itself in a canonical form, so that two decks with the same content
+A :class:`Decklist` keeps itself in a canonical form, so that two decks with the same content
 compare equal whatever way they were built (and ``parse(render(deck)) == deck`` can hold):
 
 * the entries of a section keep the order they were given in, and repeated entries of one
@@ -48,7 +48,7 @@ class DeckEntry:
 
 
 @dataclass(frozen=True)
-class Deck:
+class Decklist:
     name: str
     players: int = DEFAULT_PLAYERS
     description: str = ""
@@ -99,3 +99,7 @@ def normalize_deck_name(name: str) -> str:
 def normalize_description(description: str) -> str:
     lines = description.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n".join(line.rstrip() for line in lines).strip("\n")
+
+
+# The engine's name for the decklist until its rewrite (rules/game/ is not renamed meanwhile).
+Deck = Decklist

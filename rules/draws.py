@@ -25,12 +25,12 @@ Dealing (:func:`deal`):
    holdings); ``Rng(seed)`` shuffles the Structure, the Personality and the Wanderer Pile, in
    that order. A pile is drawn from its end. Nothing is revealed from the Wanderer Pile.
 5. The hand is drawn to seven one card at a time; before each draw the strategy
-   (:mod:`rules.strategy`) sees the hand so far and names a pile. An empty pile is never drawn
+   (:mod:`rules.draw_strategy`) sees the hand so far and names a pile. An empty pile is never drawn
    from: the other pile is; when both are empty the hand stays short. Recycling a pile costs 5
    tokens and needs a discard pile: before play the discard piles are empty, so the opening
    deal never recycles, and :func:`next_round` does not either (played cards go into play, not
    to a discard pile), so there is never anything to recycle here.
-6. A :class:`~rules.strategy.PickStrategy` may run out of picks: the deal then stops with
+6. A :class:`~rules.draw_strategy.PickStrategy` may run out of picks: the deal then stops with
    ``waiting`` set and the hand short, and replaying the same seed with more picks continues it.
 
 :func:`next_round` removes the played cards from the hand and draws back to seven the same way.
@@ -45,10 +45,8 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from rules.cards import CardFacts
-from rules.decklist import Deck, DeckEntry
-from rules.holdings import advise_holdings, apply_advice, deck_structures
-from rules.rng import Rng
-from rules.strategy import (
+from rules.decklist import DeckEntry, Decklist
+from rules.draw_strategy import (
     HAND_SIZE,
     CardTest,
     Pile,
@@ -56,12 +54,13 @@ from rules.strategy import (
     other_pile,
     residencies_of,
 )
+from rules.holdings import advise_holdings, apply_advice, deck_structures
+from rules.rng import Rng
 
 type HoldingsSource = Literal["deck", "advisor"]
 type Cost = tuple[int, int, int, int]  # economic, religious, political, generic
 
 TOKENS_PER_KIND: Final = 4
-COLOURS: Final = ("economic", "religious", "political")
 
 
 class DealError(ValueError):
@@ -165,7 +164,7 @@ class Setup:
         }
 
 
-def prepare(deck: Deck, cards: Mapping[str, CardFacts]) -> Setup:
+def prepare(deck: Decklist, cards: Mapping[str, CardFacts]) -> Setup:
     """Holdings, tokens and unshuffled piles for ``deck`` (see the module docstring)."""
     own = any((c := cards.get(e.card_id)) is not None and c.is_stronghold for e in deck.holdings)
     notes: list[str] = []
@@ -221,7 +220,7 @@ class Draw:
 
 
 class HandTally:
-    """The :class:`rules.strategy.Tally` of a hand being dealt."""
+    """The :class:`rules.draw_strategy.Tally` of a hand being dealt."""
 
     __slots__ = ("_draws", "hand", "setup")
 
@@ -325,7 +324,7 @@ class Deal:
         }
 
 
-def deal(deck: Deck, cards: Mapping[str, CardFacts], seed: int | str,
+def deal(deck: Decklist, cards: Mapping[str, CardFacts], seed: int | str,
          strategy: Strategy) -> Deal:
     """The opening hand of ``deck`` for ``seed``, drawn as ``strategy`` decides."""
     return deal_setup(prepare(deck, cards), seed, strategy)

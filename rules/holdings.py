@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Final
 
 from rules.cards import CardFacts
-from rules.decklist import Deck, DeckEntry, merge_entries
+from rules.decklist import DeckEntry, Decklist, merge_entries
 
 PILE_MINIMUM: Final = 15
 STARTING_TOKENS: Final = 12
@@ -101,7 +101,7 @@ class _Class:
     wall: bool
 
 
-def deck_structures(deck: Deck) -> dict[str, int]:
+def deck_structures(deck: Decklist) -> dict[str, int]:
     """The structures pool of a deck for :func:`advise_holdings`: holdings and Structure Pile
     together (card id -> copies)."""
     pool: dict[str, int] = {}
@@ -150,7 +150,7 @@ def advise_holdings(
     return _advice(best, pool, strongholds, skipped, relaxed, pile_cards, pile_minimum, cards)
 
 
-def apply_advice(deck: Deck, advice: HoldingsAdvice) -> Deck:
+def apply_advice(deck: Decklist, advice: HoldingsAdvice) -> Decklist:
     """The deck with the advised holdings: every card of the current holdings goes back to the
     Structure Pile, then the chosen cards move from the Structure Pile into the holdings.
 
@@ -164,7 +164,7 @@ def apply_advice(deck: Deck, advice: HoldingsAdvice) -> Deck:
         if left < 0:
             raise ValueError(f"the deck has {pile.get(cid, 0)} {cid!r}, the advice takes {count}")
         pile[cid] = left
-    return Deck(
+    return Decklist(
         deck.name,
         deck.players,
         deck.description,

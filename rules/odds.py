@@ -27,7 +27,7 @@ draw sequence (:func:`hand_distribution`):
 * A state is the number of cards of each class drawn so far. The number drawn from each pile
   is the sum over that pile's classes, so the remaining composition and the hand size follow
   from the state. From a state the strategy names a pile (its conditions are evaluated on the
-  class counts, through the same :class:`rules.strategy.Tally` interface the dealer uses); each
+  class counts, through the same :class:`rules.draw_strategy.Tally` interface the dealer uses); each
   class ``c`` of that pile with ``r_c`` cards left is drawn with probability ``r_c / R``, ``R``
   the cards left in the pile.
 * States are merged layer by layer (one layer per card drawn) and carry an integer weight, the
@@ -46,7 +46,7 @@ goals, which may combine several counts, refine the classes by the goal's tests 
 Goals
 -----
 
-A goal is a condition in the language of :mod:`rules.strategy` (``>= 1 citizen and >= 1 open
+A goal is a condition in the language of :mod:`rules.draw_strategy` (``>= 1 citizen and >= 1 open
 residence``, ``>= 1 structure with residencies and >= 2 personalities``, ``>= 1 card "Ember
 Templar"``, ``(2 troops or 1 wall) and not 1 event``, ``>= 2 matching "t:troop off>=3"``), read
 on the opening hand (and the holdings, for residences). ``open residences`` are the residencies
@@ -69,9 +69,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from rules.draws import HandTally, Setup, draw_to_seven, shuffled
-from rules.rng import Rng
-from rules.strategy import (
+from rules.draw_strategy import (
     HAND_SIZE,
     PILES,
     CardTest,
@@ -89,6 +87,8 @@ from rules.strategy import (
     split_strategy,
     uses_residencies,
 )
+from rules.draws import HandTally, Setup, draw_to_seven, shuffled
+from rules.rng import Rng
 
 type Vector = tuple[int, ...]
 TABLE_COUNTS = (1, 2, 3)
@@ -206,7 +206,7 @@ class CardClass:
 
 
 class _StateTally:
-    """The :class:`rules.strategy.Tally` of a state of the programme."""
+    """The :class:`rules.draw_strategy.Tally` of a state of the programme."""
 
     __slots__ = ("_draws", "dist", "vector")
 

@@ -29,12 +29,13 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import MAX_DECKLIST_BYTES, DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 from rules.game.config import TARGETS
 from rules.game.gauntlet import MAX_FIELD, MODES
 from rules.game.matchup import MatchupSpec
@@ -42,6 +43,7 @@ from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 from rules.game.runner import POLICY_NAMES, check_policy
 from simulations.games import DeckNotPlayable
 from simulations.models import SimulationRun
+from simulations.run_limits import refused_response, started_response
 from simulations.runs import (
     ANONYMOUS,
     DEFAULT_GAMES,
@@ -59,8 +61,6 @@ from simulations.runs import (
     simulation_run_cancel,
     simulation_run_nudge,
 )
-from sitewide.background_runs import refused_response, started_response
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1
@@ -233,9 +233,9 @@ class _Missing(Exception):
         self.deck_id = deck_id
 
 
-def _read_decks(request: Request, given: list[Any]) -> tuple[list[DeckData], Deck | None]:
+def _read_decks(request: Request, given: list[Any]) -> tuple[list[Decklist], Deck | None]:
     """The decks in seat order, and the first saved one (the run is listed on its page)."""
-    decks: list[DeckData] = []
+    decks: list[Decklist] = []
     first_saved: Deck | None = None
     for number, item in enumerate(given, 1):
         if isinstance(item, int):

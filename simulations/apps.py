@@ -6,9 +6,9 @@ class SimulationsConfig(AppConfig):
     verbose_name = "Simulations"
 
     def ready(self) -> None:
+        from backup.moved_models import register_row_upgrade
         from decks import panels as deck_panels
         from simulations import legacy, panels
-        from sitewide.moved_models import register_row_upgrade
 
         deck_panels.add_panel("detail", panels.headline_panel)
         deck_panels.add_panel("detail", panels.matchups_panel)

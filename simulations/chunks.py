@@ -8,8 +8,8 @@ How it holds up when things go wrong:
   other; on SQLite (one writer at a time, no row locks) an ``UPDATE ... WHERE`` the chunk is
   still free, which only one worker can win.
 * **Heartbeats.** A lease is short (:data:`LEASE`, 15 s); the worker playing a chunk renews
-  it every 5 s (:func:`simulation_chunk_renew`, :mod:`sitewide.heartbeat`), and plays the chunk in
-  slices of games (:func:`slice_games`) so that it notices soon when the lease is lost.
+  it every 5 s (:func:`simulation_chunk_renew`, :mod:`simulations.heartbeat`), and plays the
+  chunk in slices of games (:func:`slice_games`) so that it notices soon when the lease is lost.
 * **A worker dies** mid-chunk: its lease expires 15 s after its last heartbeat and the chunk is
   leased again. Someone must come back to do it: every run has a *watchdog*, a deferred task due
   when the leases it saw expire (``watch_at``); it works like any other task and, if the run is
@@ -23,7 +23,7 @@ How it holds up when things go wrong:
 * **The report** is built once every chunk is done, from the tallies in chunk order, with
   by the run's kind (:mod:`simulations.plays`): the same bytes as the ``goldfish`` or
   ``matchup`` command.
-* **SQLite's "database is locked"** on a write is retried (:mod:`sitewide.db_retry`).
+* **SQLite's "database is locked"** on a write is retried (:mod:`simulations.db_retry`).
 
 Every function takes the time from ``now`` (a clock), so tests move time instead of sleeping.
 """
@@ -43,15 +43,15 @@ from django.utils import timezone
 
 from rules.game.matchup import MatchupTally
 from rules.game.report import Tally
+from simulations import heartbeat
+from simulations.db_retry import retry_locked
 from simulations.models import SimulationChunk, SimulationRun
 from simulations.plays import build_run_report, merge_all, tally_text
-from sitewide import heartbeat
-from sitewide.db_retry import retry_locked
 
 type Clock = Callable[[], datetime]
 
 
-#: How long a lease lasts after its last renewal (sitewide.heartbeat): a live worker renews it
+#: How long a lease lasts after its last renewal (simulations.heartbeat): a live worker renews it
 #: every 5 s while it plays; a dead worker's chunk waits this long to be played again.
 LEASE = heartbeat.LEASE
 #: How late a watchdog may be before whoever looks at the run starts another: late because

@@ -20,7 +20,8 @@ from typing import Any
 from decks.formats.json_format import deck_from_dict, deck_to_dict
 from decks.validation import catalogue_facts
 from rules.cards import CardFacts
-from rules.decklist import Deck
+from rules.decklist import Decklist
+from rules.draw_strategy import HAND_SIZE
 from rules.game import engine
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
@@ -37,7 +38,6 @@ from rules.game.narrate import narrate
 from rules.game.report import build_report
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
-from rules.strategy import HAND_SIZE
 
 __all__ = [
     "DeckNotPlayable", "ReplayedGame", "card_names", "contents_hash", "deck_names",
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def prepare_deck(deck: Deck, config: GameConfig) -> engine.Prepared:
+def prepare_deck(deck: Decklist, config: GameConfig) -> engine.Prepared:
     """The deck read for the engine; raises DeckNotPlayable with every problem."""
     return engine.prepare(deck, catalogue_facts(), config)
 
@@ -63,7 +63,7 @@ def stored_facts(prepared: engine.Prepared) -> dict[str, dict[str, Any]]:
     return {card_id: dict(facts) for card_id, facts in prepared.facts.items()}
 
 
-def prepare_decks(decks: Sequence[Deck], config: GameConfig) -> list[engine.Prepared]:
+def prepare_decks(decks: Sequence[Decklist], config: GameConfig) -> list[engine.Prepared]:
     """Each deck of a table read for the engine; raises DeckNotPlayable naming the deck at
     fault."""
     facts = catalogue_facts()
@@ -79,7 +79,7 @@ def prepare_decks(decks: Sequence[Deck], config: GameConfig) -> list[engine.Prep
     return prepared
 
 
-def contents_hash(decks: Sequence[Deck], prepared: Sequence[engine.Prepared]) -> str:
+def contents_hash(decks: Sequence[Decklist], prepared: Sequence[engine.Prepared]) -> str:
     """What a run's result depends on besides its options: each deck's name (it is in the
     report), its cards in order (the order numbers the card instances the shuffles move) and
     the facts of those cards, in seat order (the order decides who sits where). Same hash,
@@ -101,7 +101,7 @@ def report_names(prepared: engine.Prepared) -> dict[str, str]:
     return {card_id: card.name for card_id, card in prepared.table.items()}
 
 
-def goldfish_report(deck: Deck, spec: RunSpec, config: GameConfig, *, workers: int = 1,
+def goldfish_report(deck: Decklist, spec: RunSpec, config: GameConfig, *, workers: int = 1,
                     progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     prepared = prepare_deck(deck, config)
     tally = run(prepared, spec, workers=workers, progress=progress)
@@ -109,7 +109,7 @@ def goldfish_report(deck: Deck, spec: RunSpec, config: GameConfig, *, workers: i
                         names=report_names(prepared), deck_name=deck.name)
 
 
-def goldfish_game(deck: Deck, spec: RunSpec, config: GameConfig, number: int
+def goldfish_game(deck: Decklist, spec: RunSpec, config: GameConfig, number: int
                   ) -> tuple[list[str], dict[str, Any]]:
     """Game ``number`` of the run, replayed with recording: its story and its log."""
     prepared = prepare_deck(deck, config)
@@ -175,7 +175,7 @@ def _lines_by_round(lines: list[str]) -> dict[int, list[str]]:
 # --- decks against decks ----------------------------------------------------------------------
 
 
-def deck_names(decks: Sequence[Deck]) -> list[str]:
+def deck_names(decks: Sequence[Decklist]) -> list[str]:
     """The decks' names, numbered where two are the same (the same file may be given twice)."""
     names = [deck.name or f"Deck {n}" for n, deck in enumerate(decks, 1)]
     return [f"{name} #{n}" if names.count(name) > 1 else name
@@ -186,7 +186,7 @@ def card_names(prepared: Sequence[engine.Prepared]) -> list[dict[str, str]]:
     return [report_names(p) for p in prepared]
 
 
-def matchup_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig, *,
+def matchup_report(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig, *,
                    workers: int = 1,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     prepared = prepare_decks(decks, config)
@@ -195,7 +195,7 @@ def matchup_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig,
                                 seed=spec.seed, policy=spec.policy, config=config)
 
 
-def field_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig, mode: str, *,
+def field_report(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig, mode: str, *,
                  workers: int = 1,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """A gauntlet's or a matrix's document (rules.game.gauntlet)."""
@@ -206,7 +206,7 @@ def field_report(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig, m
                               policy=spec.policy, config=config)
 
 
-def matchup_game(decks: Sequence[Deck], spec: MatchupSpec, config: GameConfig,
+def matchup_game(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig,
                  number: int) -> tuple[list[str], dict[str, Any]]:
     """Game ``number`` of the matchup told round by round, every player's side, and its
     summary as JSON."""

@@ -1,7 +1,7 @@
 """Runs stored by the two apps the simulations app replaced, ``goldfish`` (``GoldfishRun``,
 ``GoldfishChunk``) and ``matchups`` (``MatchupRun``), as rows of ``SimulationRun`` and
 ``SimulationChunk``. Pure: no Django. Used by migration 0002 (rows read from the old tables)
-and by backups made before the merge (rows read from an archive: sitewide.backup).
+and by backups made before the merge (rows read from an archive: backup.archive).
 
 A row is a mapping of field names to values; what is not converted (the id, the owner, the
 deck, the times, the options, the report) passes through as it is, whether it names a
@@ -125,7 +125,7 @@ def goldfish_chunk_back(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def upgrade_archive_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows of a backup archive made before the merge (sitewide.backup), with the old
+    """The rows of a backup archive made before the merge (backup.archive), with the old
     apps' runs and chunks as the simulations app's; other rows as they are."""
     done: dict[Any, int] = {}
     for row in rows:

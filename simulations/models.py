@@ -51,7 +51,7 @@ class SimulationRun(models.Model):
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.CASCADE, related_name="simulation_runs")
-    # Whom the run counts against for the limits (sitewide.background_runs.requester_key).
+    # Whom the run counts against for the limits (simulations.run_limits.requester_key).
     requester = models.CharField(max_length=80)
     # The deck whose page started the run (its pages list it), if any, and its version.
     deck = models.ForeignKey(Deck, null=True, blank=True, on_delete=models.SET_NULL,

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.panels import Panel
+from rules.decklist import Decklist
 from simulations.runs import deck_goldfish_headline
 from simulations.views.matchups import panel_context
 
 
-def headline_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel:
+def headline_panel(request: HttpRequest, deck: Deck, data: Decklist) -> Panel:
     return Panel("simulations/goldfish/_headline.html",
                  {"goldfish": deck_goldfish_headline(data)})
 
 
-def matchups_panel(request: HttpRequest, deck: Deck, data: DeckData) -> Panel:
+def matchups_panel(request: HttpRequest, deck: Deck, data: Decklist) -> Panel:
     return Panel("simulations/matchups/_panel.html", panel_context(request, deck))

@@ -19,12 +19,13 @@ from django.utils import timezone
 
 from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.gauntlet import MAX_FIELD, MODES, pairings
 from rules.game.matchup import MatchupSpec
 from rules.game.runner import RunSpec
 from simulations.chunks import LEASE, PARALLEL, WATCHDOG_LATE, Clock, claim_watch, skip_rest
+from simulations.db_retry import retry_locked
 from simulations.games import (
     DeckNotPlayable,
     contents_hash,
@@ -35,9 +36,8 @@ from simulations.games import (
 )
 from simulations.models import SimulationChunk, SimulationRun
 from simulations.plays import chunk_plan
+from simulations.run_limits import Limits, RunRefused, requester_key
 from simulations.tasks import enqueue_run
-from sitewide.background_runs import Limits, RunRefused, requester_key
-from sitewide.db_retry import retry_locked
 
 __all__ = ["Limits", "RunRefused", "requester_key"]
 
@@ -110,7 +110,7 @@ class _Asked:
     """What a run is asked for, whatever its kind: what finds it again and what it stores."""
 
     kind: str
-    decks: Sequence[DeckData]
+    decks: Sequence[Decklist]
     facts: list[dict[str, Any]]
     key: str
     games: int
@@ -127,7 +127,7 @@ class _Asked:
                 "round_cap": ROUND_CAP, "games": self.games, "seed": self.seed}
 
 
-def goldfish_run_start(*, deck: DeckData, options: RunOptions, user: Any, requester: str,
+def goldfish_run_start(*, deck: Decklist, options: RunOptions, user: Any, requester: str,
                        source: Deck | None = None, source_version: int | None = None,
                        now: Clock = timezone.now) -> tuple[SimulationRun, bool]:
     """The goldfish run of ``deck`` with ``options``: the stored one when the same deck
@@ -154,7 +154,7 @@ def goldfish_run_start(*, deck: DeckData, options: RunOptions, user: Any, reques
                   source_version=source_version, now=now)
 
 
-def matchup_run_start(*, decks: Sequence[DeckData], options: MatchupOptions, user: Any,
+def matchup_run_start(*, decks: Sequence[Decklist], options: MatchupOptions, user: Any,
                       requester: str, source: Deck | None = None,
                       now: Clock = timezone.now) -> tuple[SimulationRun, bool]:
     """The matchup (gauntlet, matrix) run of ``decks`` with ``options``: the stored one when
@@ -244,7 +244,7 @@ def _reusable(asked: _Asked) -> SimulationRun | None:
                                         status__in=SimulationRun.REUSABLE).first()
 
 
-def deck_goldfish_headline(data: DeckData) -> dict[str, Any]:
+def deck_goldfish_headline(data: Decklist) -> dict[str, Any]:
     """For the deck page: the newest goldfish report of the deck as it is now (any options), a
     run of it going, or why the engine cannot play it."""
     try:

@@ -1,9 +1,9 @@
 """The simulation worker's task, for every kind of run (Django's tasks API; ``manage.py
 db_worker`` runs it): play a run's free chunks, each with a heartbeat that keeps its lease
-(sitewide.heartbeat), then make sure a watchdog comes back for chunks that other workers hold.
+(simulations.heartbeat), then make sure a watchdog comes back for chunks that other workers hold.
 
 A database that goes away meanwhile (PostgreSQL restarted) does not fail the task: each of its
-database steps is tried again until the database is back (sitewide.db_retry.retry_outage); each
+database steps is tried again until the database is back (simulations.db_retry.retry_outage); each
 is safe to repeat (a lease, a conditional store). A chunk whose lease was taken but whose answer
 was lost in the outage is handed back before the task ends, so nobody waits for its lease to
 expire.
@@ -39,9 +39,9 @@ from simulations.chunks import (
     simulation_run_fail,
     simulation_run_finish,
 )
+from simulations.db_retry import retry_outage
+from simulations.heartbeat import Heartbeat
 from simulations.models import SimulationChunk, SimulationRun
-from sitewide.db_retry import retry_outage
-from sitewide.heartbeat import Heartbeat
 
 #: Set by the reliability tests only (tests/simulations/test_workers.py): the worker
 #: says on stderr which chunk it leased, then, after its first lease, waits: "forever" (to be killed
@@ -93,7 +93,7 @@ def simulation_run_work(*, run_id: Any, worker: str, now: Clock = timezone.now,
     """What a worker does for a run: play free chunks until none is left, finish the run if
     every chunk is done, otherwise make sure a watchdog will come back. Returns the status.
     Every database step waits out an outage (retry_outage). ``background``: the heartbeat
-    renews the lease from a thread of its own (a worker process; see sitewide.heartbeat)."""
+    renews the lease from a thread of its own (a worker process; see simulations.heartbeat)."""
     run = retry_outage(lambda: SimulationRun.objects.filter(pk=run_id).first())
     if run is None:
         return "missing"  # deleted (its deck's owner left) before a worker got to it

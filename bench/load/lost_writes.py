@@ -14,7 +14,7 @@ from typing import Any
 
 from bench.load.records import VERSION_REFUSALS, Write
 
-# The refusal each way of naming the version must get (sitewide.preconditions).
+# The refusal each way of naming the version must get (api.preconditions).
 REFUSAL_FOR_MODE = {"version": 409, "if-match": 412}
 
 

@@ -16,7 +16,7 @@ from rest_framework import serializers
 from cards.card_data import CARD_KEYS
 from cards.card_urls import card_image_urls, card_url
 from cards.models import Card, CardSet
-from rules import card_facts
+from rules import card_anatomy
 
 
 def _text(help_text: str = "") -> serializers.CharField:
@@ -132,10 +132,10 @@ def card_row_data(row: dict[str, Any], keywords: list[dict[str, Any]]) -> dict[s
     data = {key: data[key] for key in CARD_KEYS}
     card_id, card_type = row["id"], row["type"]
     data.update(
-        border=card_facts.border(card_type),
-        pile=card_facts.pile(card_type),
+        border=card_anatomy.border(card_type),
+        pile=card_anatomy.pile(card_type),
         personality_kind=(
-            card_facts.personality_kind(row["subtype"], row["offense"], row["defense"])
+            card_anatomy.personality_kind(row["subtype"], row["offense"], row["defense"])
             if card_type == "personality" else None
         ),
         total_cost=row["total_cost"],

@@ -19,6 +19,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.problems import ProblemSerializer, search_problem
 from cards import extensions
 from cards.api import list_cache, row_cache, search_cache
 from cards.api.caching import not_modified_response, validators_for
@@ -38,7 +39,6 @@ from cards.models import Card, CardKeyword, CardSet
 from cards.revision_cache import shared_version
 from cards.search.compile import Order, where_sql
 from rules.abilities import CATEGORY_NAMES, COMMON_ABILITIES, CommonAbility
-from sitewide.problems import ProblemSerializer, search_problem
 
 
 class CardFilter(django_filters.FilterSet):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cards.images.ocr import CardReading, Reading, number_read
-from rules.card_facts import SUBTYPES, applicable_keys
+from rules.card_anatomy import SUBTYPES, applicable_keys
 
 # Printed on every card whatever its type: the name bar, the type line, the text box and the
 # collector line.

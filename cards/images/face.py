@@ -10,7 +10,7 @@ What is drawn, and the decisions behind it:
   steel for personalities, items, invocations and events, wood grain for wanderers, plain
   slate when the type is unknown.
 * ``None`` means *unknown*: an unknown number is drawn as "?", never as 0. The fields drawn
-  for a type are those of :func:`rules.card_facts.applicable_keys`; a field that does not
+  for a type are those of :func:`rules.card_anatomy.applicable_keys`; a field that does not
   apply to the type is drawn only if it has a value (so no data is hidden). When the type
   itself is unknown, only the known values are drawn: a row of "?" for every field of every
   type would claim fields the card may not have.
@@ -58,7 +58,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageOps
 
 from cards.images.scan import RENDITIONS, rendition_size, renditions_from_image
 from rules.abilities import parse_abilities
-from rules.card_facts import (
+from rules.card_anatomy import (
     FACTIONS,
     RARITIES,
     SUBTYPES,

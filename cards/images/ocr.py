@@ -41,7 +41,7 @@ import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
 from cards.images import face
-from rules.card_facts import FACTIONS, RARITIES, SUBTYPES, applicable_keys
+from rules.card_anatomy import FACTIONS, RARITIES, SUBTYPES, applicable_keys
 
 INSTALL_HINT: Final = (
     "install Debian's tesseract-ocr and tesseract-ocr-eng "

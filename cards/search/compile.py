@@ -51,7 +51,7 @@ from cards.search.fields import (
 )
 from cards.search.parser import And, NameTerm, Node, Not, ParsedQuery, SearchError, Term
 from cards.search.regex_words import required_words
-from rules.card_facts import CARD_TYPES
+from rules.card_anatomy import CARD_TYPES
 from rules.names import fold_name
 
 type Ordering = list[str | OrderBy]
@@ -218,7 +218,7 @@ def _personal(term: Term, column: str, owner_id: int | None) -> Q:
 
 
 def _personality_kind(kind: str) -> Q:
-    """rules.card_facts.personality_kind: the printed subtype, else offense and defense."""
+    """rules.card_anatomy.personality_kind: the printed subtype, else offense and defense."""
     derived = Q(offense=0, defense=0) if kind == "citizen" else Q(offense__gt=0, defense__gt=0)
     unprinted = Q(subtype__isnull=True) | ~Q(subtype__in=PERSONALITY_KINDS)
     return Q(subtype=kind) | (Q(type="personality") & unprinted & derived)

@@ -17,7 +17,7 @@ from typing import Final
 from cards.search import fields as registry
 from cards.search.fields import PERSONALITY_KINDS, SORTS
 from cards.search.parser import And, NameTerm, Node, Not, Or, ParsedQuery, Term
-from rules.card_facts import CARD_TYPES
+from rules.card_anatomy import CARD_TYPES
 
 _COMPARISONS: Final = {
     ":": "is", "=": "is", "!=": "is not", "<": "is less than", "<=": "is at most",

@@ -36,23 +36,13 @@ from types import MappingProxyType
 from typing import Final, Literal
 
 from rules.abilities import COMMON_ABILITIES
-from rules.card_facts import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
+from rules.card_anatomy import CARD_TYPES, FACTIONS, RARITIES, SUBTYPES
 
 type Kind = Literal["text", "number", "enum", "flag", "keyword", "set", "order", "personal"]
 
 OPERATORS: Final = (":", "=", "!=", "<", "<=", ">", ">=")
 EQUALITY: Final = (":", "=", "!=")
 COLON: Final = (":", "=")
-
-OPERATOR_WORDS: Final[Mapping[str, str]] = MappingProxyType({
-    ":": "contains (text) or equals",
-    "=": "equals",
-    "!=": "is known and differs from",
-    "<": "less than",
-    "<=": "at most",
-    ">": "greater than",
-    ">=": "at least",
-})
 
 # Limits of the language, shared by the parser and the help page.
 MAX_QUERY_BYTES: Final = 1024
@@ -240,7 +230,7 @@ _PLURALS: Final[Mapping[str, str]] = MappingProxyType({
 
 SUBTYPE_NAMES: Final = tuple(dict.fromkeys(s for subs in SUBTYPES.values() for s in subs))
 # Citizen or troop follows from offense and defense when the subtype is not printed
-# (rules.card_facts.personality_kind).
+# (rules.card_anatomy.personality_kind).
 PERSONALITY_KINDS: Final = ("citizen", "troop")
 
 

@@ -3,7 +3,7 @@ share link, and a shared collection read by its link.
 
 A collection is private: there is no address for another user's collection, only the share
 link's (``/api/collection/shared/{token}/``), and a wrong or revoked token is a 404. Writes use
-the same optimistic version check as decks (sitewide.preconditions).
+the same optimistic version check as decks (api.preconditions).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.parsers import JSONParser
+from api.preconditions import Versioned, if_match_parameter, precondition
+from api.problems import ProblemSerializer, problem_response
 from collection.api.serializers import (
     CollectionImportSerializer,
     CollectionImportTextSerializer,
@@ -31,10 +34,10 @@ from collection.api.serializers import (
     DeckOwnershipSerializer,
     ShareSerializer,
 )
+from collection.collection_display import collection_csv, collection_view, read_collection_csv
 from collection.csv_format import MAX_FILE_BYTES, MAX_FILE_LINES, Counts
 from collection.models import Collection
 from collection.ownership import deck_ownership, missing_csv, missing_text, ownership_data
-from collection.pages import collection_csv, collection_view, read_collection_csv
 from collection.services import (
     collection_counts,
     collection_lock,
@@ -46,9 +49,6 @@ from decks.deck_input import DeckInputError, read_upload
 from decks.models import Deck
 from decks.services import deck_data
 from decks.validation import catalogue_facts
-from sitewide.parsers import JSONParser
-from sitewide.preconditions import Versioned, if_match_parameter, precondition
-from sitewide.problems import ProblemSerializer, problem_response
 
 IF_MATCH = if_match_parameter("collection", '"collection-<id>.<version>"')
 WRITE_RESPONSES = {200: CollectionSerializer, 400: ProblemSerializer, 409: ProblemSerializer,

@@ -18,15 +18,15 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.problems import ProblemSerializer, problem_response
 from cards.card_search import SearchError
 from decks.api.serializers import DeckJsonSerializer, decklist_text
 from decks.api.views import input_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_strategy
-from rules.decklist import Deck
+from rules.decklist import Decklist
+from rules.draw_strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from rules.odds import GoalError, TooComplexError
-from rules.strategy import HAND_SIZE, SpecError, Strategy, StrategyError
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 MAX_SEED = 2**63 - 1
@@ -97,7 +97,7 @@ def _too_complex(error: TooComplexError) -> Response:
     return problem_response(status.HTTP_400_BAD_REQUEST, error.code, error.message)
 
 
-def _deck_and_strategy(attrs: dict[str, Any]) -> tuple[Deck, Strategy] | Response:
+def _deck_and_strategy(attrs: dict[str, Any]) -> tuple[Decklist, Strategy] | Response:
     """The request's deck and strategy, or the problem document saying why not."""
     try:
         deck = deck_from_request(attrs)

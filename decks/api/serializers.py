@@ -8,8 +8,8 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from decks.deck_input import MAX_COPIES, MAX_DECKLIST_BYTES, MAX_PART_ENTRIES
-from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS, SECTIONS
 from decks.models import Deck
+from rules.decklist import MAX_PLAYERS, MIN_PLAYERS, SECTIONS
 
 
 def decklist_text(**kwargs: Any) -> serializers.CharField:

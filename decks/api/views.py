@@ -19,6 +19,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from api.parsers import JSONParser
+from api.preconditions import Versioned, if_match_parameter, precondition, stale
+from api.problems import ProblemSerializer, problem_response
 from decks.api.serializers import (
     DeckImportSerializer,
     DeckImportTextSerializer,
@@ -41,11 +44,9 @@ from decks.models import Deck
 from decks.public_search import DeckSearchError, deck_search_from, public_decks
 from decks.services import deck_clone, deck_data, deck_save, deck_set_sleeved
 from decks.validation import deck_validate
-from rules.card_facts import FACTIONS
+from decks.version_check import deck_etag
+from rules.card_anatomy import FACTIONS
 from rules.game.engine import DeckNotPlayable
-from sitewide.parsers import JSONParser
-from sitewide.preconditions import Versioned, if_match_parameter, precondition, stale
-from sitewide.problems import ProblemSerializer, problem_response
 from sitewide.throttling import CostThrottle
 
 IF_MATCH = if_match_parameter("deck", '"<id>.<version>"')
@@ -58,10 +59,6 @@ EXPORT_RESPONSES = {
     )
     for fmt, (media, _) in EXPORTS.items()
 }
-
-
-def deck_etag(deck: Deck) -> str:
-    return f'"{deck.pk}.{deck.version}"'
 
 
 def deck_versioned(deck: Deck) -> Versioned:

@@ -12,19 +12,11 @@ import csv
 import io
 from collections.abc import Mapping
 
+from decks.formats.card_refs import CardRef, Unresolved
 from decks.formats.csv_cells import cell_in, cell_out
 from decks.formats.json_format import MAX_COUNT
-from decks.formats.model import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    SECTION_TITLES,
-    SECTIONS,
-    CardRef,
-    Deck,
-    DeckEntry,
-    Unresolved,
-)
 from decks.formats.text import Resolver
+from rules.decklist import MAX_PLAYERS, MIN_PLAYERS, SECTION_TITLES, SECTIONS, DeckEntry, Decklist
 
 HEADER = ["section", "count", "id", "name"]
 _SECTION_BY_NAME: dict[str, str] = {
@@ -39,7 +31,7 @@ class DeckCsvError(ValueError):
         super().__init__("; ".join(problems))
 
 
-def render_csv(deck: Deck, cards: Mapping[str, CardRef]) -> str:
+def render_csv(deck: Decklist, cards: Mapping[str, CardRef]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
@@ -54,7 +46,7 @@ def render_csv(deck: Deck, cards: Mapping[str, CardRef]) -> str:
     return buffer.getvalue()
 
 
-def parse_csv(text: str, resolve: Resolver) -> Deck:
+def parse_csv(text: str, resolve: Resolver) -> Decklist:
     rows = [[cell_in(cell) for cell in row]
             for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
     if not rows or [c.strip().casefold() for c in rows[0]] != HEADER:
@@ -91,7 +83,7 @@ def parse_csv(text: str, resolve: Resolver) -> Deck:
         problems.append(f"#players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     if problems:
         raise DeckCsvError(problems)
-    return Deck(
+    return Decklist(
         name=facts["name"], players=int(players), description=facts["description"],
         **{s: tuple(e) for s, e in parts.items()},
     )

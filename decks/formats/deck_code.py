@@ -25,7 +25,7 @@ import hashlib
 from collections.abc import Iterable
 from typing import Final
 
-from decks.formats.model import SECTIONS, Deck, DeckEntry
+from rules.decklist import SECTIONS, Deck, DeckEntry
 
 VERSION: Final = 1
 CHECKSUM_BYTES: Final = 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from decks.formats.model import MAX_PLAYERS, MIN_PLAYERS, SECTIONS, Deck, DeckEntry
+from rules.decklist import MAX_PLAYERS, MIN_PLAYERS, SECTIONS, DeckEntry, Decklist
 
 # Copies of one card in one part; far above any deck (2 copies a card is the legal limit) but
 # bounded, so that a typo such as 22222 is caught.
@@ -21,7 +21,7 @@ class DeckJsonError(ValueError):
         super().__init__("; ".join(problems))
 
 
-def deck_to_dict(deck: Deck) -> dict[str, Any]:
+def deck_to_dict(deck: Decklist) -> dict[str, Any]:
     return {
         "name": deck.name,
         "players": deck.players,
@@ -33,11 +33,11 @@ def deck_to_dict(deck: Deck) -> dict[str, Any]:
     }
 
 
-def render_json(deck: Deck) -> str:
+def render_json(deck: Decklist) -> str:
     return json.dumps(deck_to_dict(deck), indent=2, ensure_ascii=False) + "\n"
 
 
-def deck_from_dict(data: object) -> Deck:
+def deck_from_dict(data: object) -> Decklist:
     """A deck from decoded JSON, checking every key; raises DeckJsonError listing problems."""
     if not isinstance(data, dict):
         raise DeckJsonError(["the JSON must be an object with name, players and the parts"])
@@ -58,10 +58,10 @@ def deck_from_dict(data: object) -> Deck:
     parts = {section: _entries(data.get(section, []), section, problems) for section in SECTIONS}
     if problems:
         raise DeckJsonError(problems)
-    return Deck(name=str(name), players=int(players), description=str(description), **parts)
+    return Decklist(name=str(name), players=int(players), description=str(description), **parts)
 
 
-def parse_json(text: str) -> Deck:
+def parse_json(text: str) -> Decklist:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

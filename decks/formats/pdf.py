@@ -16,7 +16,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from decks.formats.model import SECTION_TITLES, SECTIONS, CardRef, Deck
+from decks.formats.card_refs import CardRef
+from rules.decklist import SECTION_TITLES, SECTIONS, Decklist
 
 PageSize = Literal["a4", "letter"]
 PAGE_SIZES: Final = {"a4": A4, "letter": LETTER}
@@ -35,7 +36,7 @@ class SheetFacts:
     owner: str | None = None
 
 
-def decklist_pdf(deck: Deck, cards: Mapping[str, CardRef], facts: SheetFacts,
+def decklist_pdf(deck: Decklist, cards: Mapping[str, CardRef], facts: SheetFacts,
                  page: PageSize = "a4") -> bytes:
     """One or more pages: name, player count, the four parts with counts and names, totals,
     the validation verdict and the deck code."""

@@ -126,18 +126,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, Literal
 
-from decks.formats.model import (
+from decks.formats.card_refs import CardRef, Resolution, Unresolved
+from rules.decklist import (
     DEFAULT_PLAYERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SECTION_TITLES,
     SECTIONS,
-    CardRef,
-    Deck,
     DeckEntry,
-    Resolution,
+    Decklist,
     SectionName,
-    Unresolved,
 )
 from rules.names import fold_name
 
@@ -201,7 +199,7 @@ class LineNote:
 
 @dataclass(frozen=True)
 class ParseResult:
-    deck: Deck | None
+    deck: Decklist | None
     errors: tuple[LineError, ...] = ()
     notes: tuple[LineNote, ...] = ()
 
@@ -338,7 +336,7 @@ def _same_faction(card: CardRef, faction: str) -> bool:
 # --- rendering --------------------------------------------------------------------------
 
 
-def render_text(deck: Deck, cards: Mapping[str, CardRef]) -> str:
+def render_text(deck: Decklist, cards: Mapping[str, CardRef]) -> str:
     """The canonical text of ``deck`` (see the module docstring).
 
     ``cards`` maps ids to cards and must hold every card of the deck and every catalogue card
@@ -355,7 +353,7 @@ def render_text(deck: Deck, cards: Mapping[str, CardRef]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header_lines(deck: Deck) -> list[str]:
+def _header_lines(deck: Decklist) -> list[str]:
     name_line = f"# {deck.name}".rstrip()
     players_line = f"# players: {deck.players}"
     # A name that reads as a players line must come after the real one, which then wins.
@@ -465,7 +463,7 @@ def parse_text(text: str, resolve: Resolver) -> ParseResult:
             errors.append(LineError(number, line, *_fields(problem)))
     if errors:
         return ParseResult(None, tuple(errors), tuple(notes))
-    deck = Deck(
+    deck = Decklist(
         name=header.name or "",
         players=header.players,
         description="\n".join(header.description),

@@ -10,10 +10,10 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from decks.deck_input import DeckInputError, deck_from_text
-from decks.formats.model import Deck
+from rules.decklist import Decklist
 
 
-def read_deck(command: BaseCommand, file: str) -> Deck:
+def read_deck(command: BaseCommand, file: str) -> Decklist:
     """The decklist FILE ('-' = stdin) in any supported format, or exit 1 with the problems."""
     try:
         raw = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")

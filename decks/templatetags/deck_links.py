@@ -6,10 +6,10 @@ from typing import Any
 
 from django import template
 
-from decks.link_views import DeckShare
-from decks.link_views import deck_share as share_of
 from decks.models import Deck
 from decks.services import deck_data
+from decks.views.links import DeckShare
+from decks.views.links import deck_share as share_of
 
 register = template.Library()
 

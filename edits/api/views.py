@@ -25,6 +25,8 @@ from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.fingerprints import client_fingerprint
+from api.parsers import JSONParser
+from api.problems import ProblemSerializer, problem_response
 from cards.images.photo_cards import read_photo
 from cards.images.scan import MAX_BYTES, ScanError
 from cards.models import Card
@@ -62,8 +64,6 @@ from edits.services import (
     edit_voter_vote,
     edits_revert_by_editor,
 )
-from sitewide.parsers import JSONParser
-from sitewide.problems import ProblemSerializer, problem_response
 
 P = ProblemSerializer
 # The write operations throttled per user, and their scopes in DEFAULT_THROTTLE_RATES.

@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from sitewide.moved_models import rename_content_types
+from backup.moved_models import rename_content_types
 
 
 class Migration(migrations.Migration):

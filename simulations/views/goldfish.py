@@ -21,12 +21,12 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cards.card_links import CardNames
-from decks import builder
+from decks import history
 from decks.models import Deck, DeckVersion
 from decks.pickers import Choice, ChoiceGroup, deck_choices
 from decks.services import deck_data
-from decks.views import visible_decks
-from rules.decklist import Deck as DeckData
+from decks.views.decks import visible_decks
+from rules.decklist import Decklist
 from rules.game.config import TARGETS
 from rules.game.runner import POLICY_NAMES
 from simulations.charts import compare_histogram, report_charts
@@ -96,7 +96,7 @@ def _run(run_id: uuid.UUID) -> SimulationRun:
     return run_of(run_id, (SimulationRun.GOLDFISH,), "goldfish")
 
 
-def _start(request: HttpRequest, deck: DeckData, options: RunOptions, source: Deck,
+def _start(request: HttpRequest, deck: Decklist, options: RunOptions, source: Deck,
            version: int | None) -> SimulationRun:
     """Raises DeckNotPlayable or RunRefused."""
     run, _ = goldfish_run_start(deck=deck, options=options, user=user_of(request),
@@ -218,12 +218,12 @@ def goldfish_game(request: HttpRequest, run_id: uuid.UUID, number: int) -> HttpR
 # --- two runs compared ------------------------------------------------------------------------
 
 
-def _deck_at(request: HttpRequest, token: str) -> tuple[Deck, int | None, DeckData]:
+def _deck_at(request: HttpRequest, token: str) -> tuple[Deck, int | None, Decklist]:
     """A deck at a version from "12" or "12:3"; raises ValueError or Http404."""
-    deck_id, number = builder.parse_side(token)
+    deck_id, number = history.parse_side(token)
     deck = _deck(request, deck_id)
     try:
-        side = builder.compare_side(deck, number)
+        side = history.compare_side(deck, number)
     except DeckVersion.DoesNotExist:
         raise Http404(f"Deck {deck_id} has no version {number}.") from None
     return deck, side.number, side.data

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from rules.game.config import TARGETS
 from rules.game.gauntlet import MAX_FIELD
 from simulations.games import DeckNotPlayable
@@ -27,6 +27,7 @@ from simulations.models import SimulationRun
 from simulations.opponents import MAX_OPPONENTS, opponent_groups
 from simulations.replay import END, replay_step, sample_numbers
 from simulations.report import card_tables, field_rows, pairing_rows, report_rows
+from simulations.run_limits import RunRefused
 from simulations.runs import (
     DEFAULT_SEED,
     TABLE_SIGNED_IN,
@@ -36,7 +37,6 @@ from simulations.runs import (
     table_limits_for,
 )
 from simulations.views.runs import deck_visible, live_page, requester_of, run_of, user_of
-from sitewide.background_runs import RunRefused
 
 MAX_SEED = 2**63 - 1
 PAGE_GAMES = 200  # the panel's default: a few seconds of work, intervals of about ±7 points

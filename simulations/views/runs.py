@@ -11,10 +11,10 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
-from decks.views import visible_decks
+from decks.views.decks import visible_decks
 from simulations.models import SimulationRun
+from simulations.run_limits import requester_key
 from simulations.runs import simulation_run_cancel
-from sitewide.background_runs import requester_key
 
 
 def user_of(request: HttpRequest) -> Any:

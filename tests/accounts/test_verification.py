@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
-from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import EmailVerification
-from accounts.verification import email_requirement_met, email_verified
+from accounts.verification import email_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -57,13 +56,3 @@ def test_one_address_proves_one_account() -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         verified(twin)
 
-
-@override_settings(ACCOUNTS_REQUIRE_VERIFIED_EMAIL=False)
-def test_a_private_site_may_waive_the_requirement() -> None:
-    assert email_requirement_met(User.objects.create_user("ada"))
-    assert not email_requirement_met(AnonymousUser())
-
-
-def test_by_default_the_requirement_is_a_verified_address() -> None:
-    assert not email_requirement_met(User.objects.create_user("ada", "ada@example.org"))
-    assert email_requirement_met(verified(User.objects.create_user("bob", "bob@example.org")))

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sitewide.management.commands.db_worker import SteadyWorker
+from simulations.management.commands.db_worker import SteadyWorker
 from tests.conftest import FIXTURES, PASSWORD
 
 # A real server sees only committed rows: the test commits, and the catalogue and sample decks

@@ -13,10 +13,10 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from collection.services import collection_add_set
-from decks.builder import deck_create_empty
-from decks.link_views import short_slug
+from decks.builder_services import deck_create_empty
 from decks.models import Deck
 from decks.services import deck_data, deck_save
+from decks.views.links import short_slug
 from simulations.runs import RunOptions, goldfish_run_start
 from simulations.tasks import simulation_run_work
 from tests.browser.conftest import LIVE_DATABASE, sign_in

@@ -13,7 +13,7 @@ from cards.image_services import cards_ensure_images, derived_name, renditions_s
 from cards.images import scan
 from cards.models import Card, CardImage
 from decks.models import Deck
-from rules.card_facts import ANATOMY
+from rules.card_anatomy import ANATOMY
 
 pytestmark = pytest.mark.django_db
 

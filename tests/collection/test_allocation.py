@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from collection.allocation import allocate, deck_needs
-from decks.formats.model import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 
 type Needs = dict[str, int]
 
@@ -65,7 +65,7 @@ def test_an_unsleeved_deck_is_buildable_from_free_copies() -> None:
 
 
 def test_needs_add_up_every_part_in_deck_order() -> None:
-    deck = Deck("d", holdings=(DeckEntry("keep", 1),),
+    deck = Decklist("d", holdings=(DeckEntry("keep", 1),),
                 structures=(DeckEntry("tower", 2), DeckEntry("keep", 1)),
                 personalities=(DeckEntry("bowman", 2),))
     assert list(deck_needs(deck).items()) == [("keep", 2), ("tower", 2), ("bowman", 2)]

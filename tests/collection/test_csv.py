@@ -14,7 +14,7 @@ from collection.csv_format import (
     render_collection_csv,
     render_missing_csv,
 )
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 
 CATALOGUE = (
     CardRef("wof-bell-tower", "Bell Tower", "structure", None),

@@ -14,10 +14,10 @@ from django.test import Client
 from collection.allocation import deck_needs
 from collection.csv_format import Counts
 from collection.services import collection_lock, collection_update
-from decks.formats.model import Deck as DeckData
 from decks.formats.text import parse_text
 from decks.models import Deck
 from decks.services import catalogue_resolver, deck_data, deck_save
+from rules.decklist import Decklist
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -27,7 +27,7 @@ def sample(name: str = "Kalim Faithful") -> Deck:
     return Deck.objects.get(owner__username="samples", name=name)
 
 
-def own(username: str, data: DeckData, *, less: int = 0) -> None:
+def own(username: str, data: Decklist, *, less: int = 0) -> None:
     """Give the user every card of ``data``, ``less`` copies short of its first card."""
     needs = deck_needs(data)
     first = next(iter(needs))

@@ -15,9 +15,8 @@ from cards.models import Card
 from collection.csv_format import Counts
 from collection.models import Collection
 from collection.services import collection_counts, collection_lock, collection_of, collection_update
-from decks.formats.model import Deck as DeckData
-from decks.formats.model import DeckEntry
 from decks.services import deck_save, deck_set_sleeved
+from rules.decklist import DeckEntry, Decklist
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -227,7 +226,7 @@ def test_the_allocation_page_shows_where_each_copy_is_and_what_is_short(ada: Cli
     owner = user("ada")
     give("ada", demo_riverside_tenement=Counts(3))
     for name in ("Old deck", "New deck"):
-        deck = deck_save(owner=owner, data=DeckData(name, structures=(DeckEntry(TOWER, 2),)))
+        deck = deck_save(owner=owner, data=Decklist(name, structures=(DeckEntry(TOWER, 2),)))
         deck_set_sleeved(deck=deck, sleeved=True)
     html = page(ada, "/collection/allocation/")
     assert "Old deck" in html and "New deck" in html

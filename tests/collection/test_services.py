@@ -22,10 +22,9 @@ from collection.services import (
     collection_share,
     collection_update,
 )
-from decks.formats.model import Deck as DeckData
-from decks.formats.model import DeckEntry
 from decks.models import Deck
 from decks.services import deck_data, deck_save, deck_set_sleeved
+from rules.decklist import DeckEntry, Decklist
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +45,7 @@ def set_counts(user: Any, **owned: int) -> Collection:
 
 def make_deck(user: Any, name: str, **needs: int) -> Deck:
     entries = tuple(DeckEntry(card.replace("_", "-"), n) for card, n in needs.items())
-    return deck_save(owner=user, data=DeckData(name, structures=entries))
+    return deck_save(owner=user, data=Decklist(name, structures=entries))
 
 
 def test_one_more_and_one_fewer_owned_copy(user: User) -> None:

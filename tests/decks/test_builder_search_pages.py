@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from decks.builder import SEARCH_LIMIT, search_view
-from decks.formats.model import Deck as DeckData
+from decks.builder_search import SEARCH_LIMIT, search_view
 from decks.models import Deck
 from decks.services import deck_save
+from rules.decklist import Decklist
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -24,7 +24,7 @@ DEMO = 133  # cards in the Demo set
 ])
 def test_the_search_pages_through_every_result(page: int, shown: int, first: int,
                                                last: int) -> None:
-    view = search_view("set:demo", "catalogue", DeckData(name="x"), page=page)
+    view = search_view("set:demo", "catalogue", Decklist(name="x"), page=page)
     assert (view.total, view.pages, view.page) == (DEMO, 5, shown)
     assert (view.first, view.last) == (first, last)
     assert len(view.rows) == last - first + 1 <= SEARCH_LIMIT
@@ -32,12 +32,12 @@ def test_the_search_pages_through_every_result(page: int, shown: int, first: int
 
 def test_every_card_is_on_exactly_one_page() -> None:
     seen = [row.card.id for page in range(1, 6)
-            for row in search_view("set:demo", "catalogue", DeckData(name="x"), page=page).rows]
+            for row in search_view("set:demo", "catalogue", Decklist(name="x"), page=page).rows]
     assert len(seen) == len(set(seen)) == DEMO
 
 
 def builder_deck() -> Deck:
-    return deck_save(owner=User.objects.get(username="ada"), data=DeckData(name="Mine"))
+    return deck_save(owner=User.objects.get(username="ada"), data=Decklist(name="Mine"))
 
 
 def test_the_builder_offers_the_next_page_and_keeps_it_after_an_edit(ada: Client) -> None:
@@ -62,7 +62,7 @@ def test_the_builder_offers_the_next_page_and_keeps_it_after_an_edit(ada: Client
 
 def test_the_lists_of_card_names_show_their_images(ada: Client) -> None:
     deck = deck_save(owner=User.objects.get(username="ada"),
-                     data=DeckData(name="Mine", wanderers=()))
+                     data=Decklist(name="Mine", wanderers=()))
     sample = Deck.objects.get(owner__username="samples", name="Kalim Faithful")
     for url, container in [
         (f"/decks/{deck.pk}/edit/?q=bog", '<ul class="result-rows" data-card-previews>'),

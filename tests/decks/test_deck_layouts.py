@@ -10,7 +10,7 @@ from django.test import Client
 
 from cards.image_services import cards_ensure_images
 from cards.models import Card
-from decks.builder import deck_view
+from decks.deck_display import deck_view
 from decks.deck_layouts import by_type, layout_from
 from decks.models import Deck
 from decks.services import deck_data

@@ -17,7 +17,6 @@ from django.test import Client
 from django.utils.safestring import SafeString
 
 from cards.models import Card
-from decks import link_views
 from decks.deck_archive import archive_names, decks_archive
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
@@ -25,6 +24,7 @@ from decks.formats.json_format import parse_json
 from decks.formats.text import parse_text
 from decks.models import Deck
 from decks.services import catalogue_cards, catalogue_resolver, deck_data, deck_save
+from decks.views import links
 
 pytestmark = pytest.mark.django_db
 SAMPLE_NAMES = ["Guild Merchants", "Guild Veterans", "Kalim Crusaders", "Kalim Faithful",
@@ -99,13 +99,13 @@ def test_the_builder_draws_no_qr_code_it_does_not_show(ada: Client,
     # The builder's export menu has no QR code, and every edit renders it again: drawing one
     # there (about 80 ms for a long deck code) would be thrown away. The deck page draws it.
     drawn: list[str] = []
-    real = link_views.qr_svg
+    real = links.qr_svg
 
     def counted(url: str, label: str) -> SafeString:
         drawn.append(url)
         return real(url, label)
 
-    monkeypatch.setattr(link_views, "qr_svg", counted)
+    monkeypatch.setattr(links, "qr_svg", counted)
     deck = deck_save(owner=User.objects.get(username="ada"), data=deck_data(sample()))
     page = html(ada.get(f"/decks/{deck.pk}/edit/"))
     assert_export_menu(page, deck)

@@ -18,7 +18,7 @@ from decks.models import Deck
 from decks.services import catalogue_resolver, deck_data, deck_save
 from decks.validation import deck_validate
 from rules.deck_rules import Fix, apply_fixes
-from rules.decklist import Deck as DeckData
+from rules.decklist import Decklist
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -30,11 +30,11 @@ KALIM = (FIXTURES / "decklists" / "kalim-faithful.txt").read_text(encoding="utf-
 
 
 
-def sample(name: str = "Kalim Faithful") -> DeckData:
+def sample(name: str = "Kalim Faithful") -> Decklist:
     return deck_data(Deck.objects.get(owner__username="samples", name=name))
 
 
-def ada_deck(data: DeckData | None = None, visibility: str = Deck.PRIVATE) -> Deck:
+def ada_deck(data: Decklist | None = None, visibility: str = Deck.PRIVATE) -> Deck:
     owner = User.objects.get(username="ada")
     return deck_save(owner=owner, data=data or sample(), visibility=visibility)
 
@@ -49,7 +49,7 @@ def edit(client: Client, deck: Deck, action: str, *, version: int | None = None,
     return client.post(f"/decks/{deck.pk}/edit/{action}/", data, headers=HTMX if htmx else {})
 
 
-def current(deck: Deck) -> DeckData:
+def current(deck: Deck) -> Decklist:
     return deck_data(Deck.objects.get(pk=deck.pk))
 
 
@@ -348,7 +348,7 @@ def test_without_htmx_an_edit_redirects_back_to_the_builder(ada: Client) -> None
 
 # --- each docs/design.md §6 problem the Demo cards can provoke, and its fix button ----------------
 
-Edit = Callable[[DeckData], DeckData]
+Edit = Callable[[Decklist], Decklist]
 
 
 def fixes(*plan: Fix) -> Edit:
@@ -363,7 +363,7 @@ def remove(card: str, section: Any, count: int) -> Fix:
     return Fix("remove", card, count, section)
 
 
-def only_items(deck: DeckData) -> DeckData:
+def only_items(deck: Decklist) -> Decklist:
     items = ("demo-siege-maul", "demo-wicker-buckler", "demo-ember-kite-shield",
              "demo-boiled-leather-jerkin", "demo-tallow-iron-hauberk",
              "demo-knotted-climbing-rope", "demo-ashwood-longbow", "demo-emberforged-mace")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decks.diff import deck_diff
 from decks.formats.json_format import deck_from_dict, deck_to_dict
-from decks.formats.model import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 
-BASE = Deck(
+BASE = Decklist(
     name="Kalim Faithful",
     holdings=(DeckEntry("temple", 1),),
     structures=(DeckEntry("tower", 2), DeckEntry("shop", 1)),
@@ -23,7 +23,7 @@ def test_a_new_deck_differs_from_nothing_by_all_its_cards() -> None:
 
 
 def test_count_changes_additions_and_removals_are_listed_per_section() -> None:
-    after = Deck(
+    after = Decklist(
         name="Kalim Faithful",
         holdings=(DeckEntry("temple", 1),),
         structures=(DeckEntry("tower", 1), DeckEntry("well", 2)),

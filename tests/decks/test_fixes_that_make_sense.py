@@ -11,20 +11,19 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from decks.formats.model import Deck as DeckData
-from decks.formats.model import DeckEntry
 from decks.models import Deck
 from decks.services import deck_data, deck_save
+from rules.decklist import DeckEntry, Decklist
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def mine(data: DeckData) -> Deck:
+def mine(data: Decklist) -> Deck:
     return deck_save(owner=User.objects.get(username="ada"), data=data)
 
 
-def short_structures() -> DeckData:
+def short_structures() -> Decklist:
     data = deck_data(Deck.objects.get(owner__username="samples", name="Kalim Faithful"))
     doubles = [e.card_id for e in data.structures if e.count == 2][:5]
     return replace(data, structures=tuple(
@@ -32,7 +31,7 @@ def short_structures() -> DeckData:
 
 
 def test_an_empty_deck_offers_searches_for_each_faction_not_arbitrary_cards(ada: Client) -> None:
-    deck = mine(DeckData(name="Empty"))
+    deck = mine(Decklist(name="Empty"))
     page = ada.get(f"/decks/{deck.pk}/edit/").content.decode()
     assert "Fix: " not in page
     for query in ["t:structure (f:kalim or f:none)", "t:structure (f:mosfin or f:none)",
@@ -53,13 +52,13 @@ def test_an_empty_deck_offers_searches_for_each_faction_not_arbitrary_cards(ada:
 ])
 def test_the_searches_are_of_the_deck_s_own_factions(cards: list[tuple[str, str]], label: str,
                                                      query: str) -> None:
-    from decks.builder import ready_searches
+    from decks.deck_display import ready_searches
     from decks.validation import catalogue_facts
 
     def part(section: str) -> tuple[DeckEntry, ...]:
         return tuple(DeckEntry(c, 1) for c, s in cards if s == section)
 
-    data = DeckData(name="x", holdings=part("holdings"), personalities=part("personalities"))
+    data = Decklist(name="x", holdings=part("holdings"), personalities=part("personalities"))
     code = ("structure_pile_too_small" if query.startswith("t:structure")
             else "personality_pile_too_small")
     assert ready_searches(code, data, catalogue_facts()) == ((label, query),)
@@ -88,7 +87,7 @@ def test_a_short_pile_is_filled_card_by_card_or_all_at_once(ada: Client) -> None
 
 
 def test_an_empty_deck_has_nothing_to_build(ada: Client) -> None:
-    deck = mine(DeckData(name="Empty"))
+    deck = mine(Decklist(name="Empty"))
     page = ada.get(f"/decks/{deck.pk}/").content.decode()
     assert "<strong>Nothing to build yet</strong>: the deck is empty." in page
     assert "verdict-yes" not in page and "Missing cards (text)" not in page

@@ -86,6 +86,6 @@ def test_an_unknown_line_is_dropped_in_one_click_and_the_others_keep_their_numbe
 
 @pytest.mark.parametrize("number", ["0", "999", "x", ""])
 def test_dropping_a_line_that_is_not_there_changes_nothing(number: str) -> None:
-    from decks.builder import drop_line
+    from decks.import_lines import drop_line
 
     assert drop_line("1 Bell Tower\n2 Bog Hag", number) == "1 Bell Tower\n2 Bog Hag"

@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from decks.formats.card_refs import CardRef
 from decks.formats.csv_format import DeckCsvError, parse_csv, render_csv
 from decks.formats.deck_code import DeckCodeError, decode_deck_code, encode_deck_code, reference
 from decks.formats.detect import detect_format
 from decks.formats.json_format import DeckJsonError, parse_json, render_json
-from decks.formats.model import SECTIONS, CardRef, Deck, DeckEntry
 from decks.formats.text import CatalogueResolver, parse_text, render_text
+from rules.decklist import SECTIONS, DeckEntry, Decklist
 from tests.conftest import CATALOGUES, FIXTURES
 
 CARDS = [
@@ -29,7 +30,7 @@ RESOLVER = CatalogueResolver(CARDS)
 SAMPLES = sorted((FIXTURES / "decklists").glob("*.txt"))
 
 
-def sample(path: Path) -> Deck:
+def sample(path: Path) -> Decklist:
     deck = parse_text(path.read_text(encoding="utf-8"), RESOLVER).deck
     assert deck is not None
     return deck
@@ -39,7 +40,7 @@ entries = st.lists(
     st.builds(DeckEntry, st.sampled_from(IDS), st.integers(1, 99)), max_size=8
 )
 decks = st.builds(
-    Deck,
+    Decklist,
     name=st.text(max_size=40),
     players=st.integers(2, 6),
     description=st.text(max_size=80),
@@ -60,7 +61,7 @@ ROUND_TRIPS = {
 @pytest.mark.parametrize("fmt", ROUND_TRIPS)
 @given(deck=decks)
 @settings(max_examples=60, deadline=None)
-def test_every_format_reads_back_the_deck_it_wrote(fmt: str, deck: Deck) -> None:
+def test_every_format_reads_back_the_deck_it_wrote(fmt: str, deck: Decklist) -> None:
     assert ROUND_TRIPS[fmt](deck) == deck
 
 
@@ -100,7 +101,7 @@ def test_a_damaged_code_gets_a_plain_error(code: str, message: str) -> None:
 
 
 def test_a_code_naming_cards_this_catalogue_lacks_says_so() -> None:
-    code = encode_deck_code(Deck(name="x", structures=(DeckEntry("elsewhere-card", 1),)), IDS)
+    code = encode_deck_code(Decklist(name="x", structures=(DeckEntry("elsewhere-card", 1),)), IDS)
     with pytest.raises(DeckCodeError, match="1 card"):
         decode_deck_code(code, IDS)
 
@@ -117,7 +118,7 @@ def test_cards_whose_references_collide_are_written_by_id() -> None:
             break
         seen[ref] = candidate
     assert pair is not None
-    deck = Deck(name="clash", structures=(DeckEntry(pair[0], 1), DeckEntry(pair[1], 2)))
+    deck = Decklist(name="clash", structures=(DeckEntry(pair[0], 1), DeckEntry(pair[1], 2)))
     assert decode_deck_code(encode_deck_code(deck, pair), pair) == deck
 
 

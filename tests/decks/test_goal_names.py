@@ -12,9 +12,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from decks.draws import odds_document, parse_deck_goal, read_strategy
-from decks.formats.model import DeckEntry
 from decks.models import Deck
 from decks.services import deck_data
+from rules.decklist import DeckEntry
 from rules.odds import GoalError
 from tests.conftest import FIXTURES
 

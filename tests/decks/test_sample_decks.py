@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from decks.formats.model import SECTIONS
 from decks.formats.text import parse_text, render_text
 from decks.models import Deck
 from decks.services import catalogue_cards, catalogue_resolver, deck_data
+from rules.decklist import SECTIONS
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db

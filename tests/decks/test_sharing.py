@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from decks.exports import export_filename
-from decks.link_views import short_slug
 from decks.models import Deck
 from decks.services import deck_data, deck_save
+from decks.views.links import short_slug
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,7 @@ from decks.formats.text import render_text
 from decks.models import Deck, DeckVersion
 from decks.services import catalogue_cards, deck_data, deck_save
 from decks.text_edit import deck_text
-from rules.decklist import Deck as DeckData
-from rules.decklist import DeckEntry
+from rules.decklist import DeckEntry, Decklist
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -140,6 +139,6 @@ def test_only_the_owner_edits_a_deck_as_text(bob: Client, deck: Deck) -> None:
 def test_the_text_box_writes_the_deck_as_the_export_does(cards: list[str]) -> None:
     owner = User.objects.create_user("texts")
     entries = tuple(DeckEntry(card_id, 1) for card_id in cards)
-    deck = deck_save(owner=owner, data=DeckData(name="Shared names", personalities=entries))
+    deck = deck_save(owner=owner, data=Decklist(name="Shared names", personalities=entries))
     everything = {card.id: card for card in catalogue_cards()}
     assert deck_text(deck) == render_text(deck_data(deck), everything)

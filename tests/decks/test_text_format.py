@@ -9,15 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks.formats.model import (
-    SECTION_TITLES,
-    SECTIONS,
-    CardRef,
-    Deck,
-    DeckEntry,
-    SectionName,
-    Unresolved,
-)
+from decks.formats.card_refs import CardRef, Unresolved
 from decks.formats.text import (
     CatalogueResolver,
     LineError,
@@ -25,6 +17,7 @@ from decks.formats.text import (
     parse_text,
     render_text,
 )
+from rules.decklist import SECTION_TITLES, SECTIONS, DeckEntry, Decklist, SectionName
 
 CATALOGUE: tuple[CardRef, ...] = (
     CardRef("wof-ariams-temple", "Ariam's Temple", "structure", None),
@@ -55,7 +48,7 @@ CATALOGUE: tuple[CardRef, ...] = (
 CARDS = {card.id: card for card in CATALOGUE}
 RESOLVE = CatalogueResolver(CATALOGUE)
 
-KALIM_FAITHFUL = Deck(
+KALIM_FAITHFUL = Decklist(
     name="Kalim Faithful",
     players=4,
     holdings=(DeckEntry("wof-ariams-temple", 1), DeckEntry("wof-blacksmiths-shop", 1)),
@@ -81,7 +74,7 @@ Wanderer Pile
 type Piles = dict[SectionName, list[tuple[str, int]]]
 
 
-def piles_of(deck: Deck | None) -> Piles:
+def piles_of(deck: Decklist | None) -> Piles:
     assert deck is not None
     piles: Piles = {}
     for section in SECTIONS:
@@ -98,7 +91,7 @@ def parse(text: str) -> ParseResult:
 
 
 def test_repeated_entries_of_a_card_in_a_section_are_merged_in_first_seen_order() -> None:
-    deck = Deck(
+    deck = Decklist(
         "d",
         structures=(DeckEntry("a", 1), DeckEntry("b", 2), DeckEntry("a", 3)),
         wanderers=(DeckEntry("a", 1),),
@@ -118,22 +111,22 @@ def test_section_total_and_all_entries_read_the_deck() -> None:
 
 
 def test_deck_name_and_description_are_kept_in_canonical_form() -> None:
-    deck = Deck("  Kalim \t Faithful\n", description="\n\r\nFirst  \r\n\r\n  indented\n\n")
+    deck = Decklist("  Kalim \t Faithful\n", description="\n\r\nFirst  \r\n\r\n  indented\n\n")
     assert deck.name == "Kalim Faithful"
     assert deck.description == "First\n\n  indented"
-    assert deck == Deck("Kalim Faithful", description="First\n\n  indented")
+    assert deck == Decklist("Kalim Faithful", description="First\n\n  indented")
 
 
 @pytest.mark.parametrize(
     "make",
     [
-        pytest.param(lambda: Deck("d", players=1), id="one-player"),
-        pytest.param(lambda: Deck("d", players=7), id="seven-players"),
-        pytest.param(lambda: Deck("d", holdings=(DeckEntry("a", 0),)), id="zero-copies"),
-        pytest.param(lambda: Deck("d", wanderers=(DeckEntry("a", -1),)), id="negative-copies"),
+        pytest.param(lambda: Decklist("d", players=1), id="one-player"),
+        pytest.param(lambda: Decklist("d", players=7), id="seven-players"),
+        pytest.param(lambda: Decklist("d", holdings=(DeckEntry("a", 0),)), id="zero-copies"),
+        pytest.param(lambda: Decklist("d", wanderers=(DeckEntry("a", -1),)), id="negative-copies"),
     ],
 )
-def test_an_impossible_deck_is_a_programming_error(make: Callable[[], Deck]) -> None:
+def test_an_impossible_deck_is_a_programming_error(make: Callable[[], Decklist]) -> None:
     with pytest.raises(ValueError):
         make()
 
@@ -191,26 +184,26 @@ def test_the_canonical_example_of_the_design_is_rendered_exactly() -> None:
 
 
 def test_empty_sections_are_still_written_as_headers() -> None:
-    assert render_text(Deck("Empty"), CARDS) == (
+    assert render_text(Decklist("Empty"), CARDS) == (
         "# Empty\n# players: 4\nInitial Holdings\nStructure Pile\nPersonality Pile\nWanderer Pile\n"
     )
 
 
 def test_an_unnamed_deck_has_a_lone_hash_for_its_name() -> None:
-    assert render_text(Deck("", players=2), CARDS).startswith("#\n# players: 2\n")
+    assert render_text(Decklist("", players=2), CARDS).startswith("#\n# players: 2\n")
 
 
 def test_the_description_follows_the_player_count_one_hash_line_per_line() -> None:
-    deck = Deck("D", players=3, description="Fast and holy.\n\n  Mulligan for walls.")
+    deck = Decklist("D", players=3, description="Fast and holy.\n\n  Mulligan for walls.")
     assert render_text(deck, CARDS).startswith(
         "# D\n# players: 3\n# Fast and holy.\n#\n#   Mulligan for walls.\nInitial Holdings\n"
     )
 
 
 def test_a_name_that_reads_as_a_player_count_is_written_after_the_real_one() -> None:
-    text = render_text(Deck("Players: 5 of them", players=3), CARDS)
+    text = render_text(Decklist("Players: 5 of them", players=3), CARDS)
     assert text.startswith("# players: 3\n# Players: 5 of them\n")
-    assert parse(text).deck == Deck("Players: 5 of them", players=3)
+    assert parse(text).deck == Decklist("Players: 5 of them", players=3)
 
 
 @pytest.mark.parametrize(
@@ -230,7 +223,7 @@ def test_a_name_that_reads_as_a_player_count_is_written_after_the_real_one() -> 
 def test_each_card_is_written_in_the_shortest_form_that_reads_back(
     card_id: str, line: str
 ) -> None:
-    text = render_text(Deck("D", personalities=(DeckEntry(card_id, 1),)), CARDS)
+    text = render_text(Decklist("D", personalities=(DeckEntry(card_id, 1),)), CARDS)
     assert text.split("\n")[5] == line
 
 
@@ -238,14 +231,14 @@ def test_a_card_named_like_a_name_with_a_hint_is_written_with_its_id() -> None:
     # Hints are taken off first, so "Bowman (kalim)" is the kalim Bowman, not this card.
     literal = CardRef("odd", "Bowman (kalim)", "personality", None)
     cards = {**CARDS, "odd": literal}
-    deck = Deck("D", personalities=(DeckEntry("wof-bowman-kalim", 1), DeckEntry("odd", 1)))
+    deck = Decklist("D", personalities=(DeckEntry("wof-bowman-kalim", 1), DeckEntry("odd", 1)))
     lines = render_text(deck, cards).split("\n")
     assert lines[5:7] == ["1 Bowman (kalim)", "1 Bowman (kalim) [odd]"]
     assert parse_text("\n".join(lines), CatalogueResolver(cards.values())).deck == deck
 
 
 def test_a_count_above_99_is_written_over_several_lines() -> None:
-    deck = Deck("D", wanderers=(DeckEntry("wof-cave-troll", 250),))
+    deck = Decklist("D", wanderers=(DeckEntry("wof-cave-troll", 250),))
     assert "\n99 Cave Troll\n99 Cave Troll\n52 Cave Troll\n" in render_text(deck, CARDS)
     assert parse(render_text(deck, CARDS)).deck == deck
 
@@ -490,11 +483,11 @@ def test_the_parser_never_fails_on_any_text(text: str) -> None:
     assert [error.line for error in result.errors] == sorted(error.line for error in result.errors)
 
 
-def decks(card_ids: list[str]) -> st.SearchStrategy[Deck]:
+def decks(card_ids: list[str]) -> st.SearchStrategy[Decklist]:
     entry = st.builds(DeckEntry, st.sampled_from(card_ids), st.integers(1, 120))
     pile = st.lists(entry, max_size=6).map(tuple)
     return st.builds(
-        Deck,
+        Decklist,
         name=st.text(max_size=30),
         players=st.integers(2, 6),
         description=st.text(max_size=60),
@@ -507,7 +500,7 @@ def decks(card_ids: list[str]) -> st.SearchStrategy[Deck]:
 
 @settings(max_examples=300)
 @given(decks([card.id for card in CATALOGUE]))
-def test_any_deck_reads_back_from_its_text(deck: Deck) -> None:
+def test_any_deck_reads_back_from_its_text(deck: Decklist) -> None:
     assert parse(render_text(deck, CARDS)).deck == deck
 
 
@@ -520,7 +513,7 @@ card_names = st.one_of(
 
 
 @st.composite
-def catalogues_and_decks(draw: st.DrawFn) -> tuple[dict[str, CardRef], Deck]:
+def catalogues_and_decks(draw: st.DrawFn) -> tuple[dict[str, CardRef], Decklist]:
     ids = draw(st.lists(st.from_regex(r"[a-z0-9][a-z0-9-]{0,8}", fullmatch=True),
                         min_size=1, max_size=8, unique=True))
     cards = {
@@ -538,7 +531,7 @@ def catalogues_and_decks(draw: st.DrawFn) -> tuple[dict[str, CardRef], Deck]:
 @settings(max_examples=300)
 @given(catalogues_and_decks())
 def test_any_deck_reads_back_from_its_text_whatever_the_card_names(
-    catalogue_and_deck: tuple[dict[str, CardRef], Deck],
+    catalogue_and_deck: tuple[dict[str, CardRef], Decklist],
 ) -> None:
     cards, deck = catalogue_and_deck
     text = render_text(deck, cards)

@@ -315,7 +315,7 @@ def test_without_tesseract_the_scan_is_kept_and_the_page_says_so(
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from cards.images import intake, ocr
-    from edits import form_views
+    from edits.views import form as form_views
 
     def unavailable(image: Any) -> Any:
         raise ocr.OcrUnavailable("Tesseract is not installed: install it")
@@ -417,7 +417,7 @@ def test_scans_never_submitted_are_swept_after_a_day() -> None:
 def test_the_preview_refuses_what_a_proposal_would_before_drawing(
         ada: Any, monkeypatch: pytest.MonkeyPatch, field: str, value: str, message: str) -> None:
     # Issue 34, finding 2: a 500,000-character quotation drew for seconds (2 MB: a 500).
-    from edits import form_views
+    from edits.views import form as form_views
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the face was drawn")

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 from rest_framework.throttling import ScopedRateThrottle
 
-from decks.link_views import short_slug
 from decks.models import Deck
 from decks.services import deck_data, deck_save
+from decks.views.links import short_slug
 
 pytestmark = pytest.mark.django_db
 

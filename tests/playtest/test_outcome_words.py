@@ -55,8 +55,8 @@ def test_a_table_won_by_another_seat_is_a_defeat_for_the_player(
 @pytest.mark.django_db
 @pytest.mark.parametrize("n", [0, 1], ids=["solo", "one-opponent"])
 def test_a_finished_game_s_log_and_status_say_the_same_words(n: int) -> None:
+    from playtest.game_display import game_context, game_view
     from playtest.models import PlaytestGame
-    from playtest.pages import game_context, game_view
     from playtest.services import playtest_auto
     from tests.playtest.test_table_services import new_game
 

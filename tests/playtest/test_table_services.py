@@ -11,8 +11,8 @@ import pytest
 from decks.deck_input import deck_from_text
 from decks.models import Deck
 from decks.services import deck_data
+from playtest.game_display import game_context, game_view
 from playtest.models import PlaytestGame
-from playtest.pages import game_context, game_view
 from playtest.play import Move, Refused
 from playtest.services import (
     TABLES,

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
 from rules.deck_rules import (
@@ -36,7 +36,7 @@ from rules.deck_rules import (
     describe_fix,
     validate_deck,
 )
-from rules.decklist import SECTIONS, Deck, DeckEntry, SectionName
+from rules.decklist import SECTIONS, DeckEntry, Decklist, SectionName
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -107,7 +107,7 @@ def entries(*pairs: tuple[str, int]) -> tuple[DeckEntry, ...]:
     return tuple(DeckEntry(cid, n) for cid, n in pairs)
 
 
-BASE = Deck(
+BASE = Decklist(
     "Base",
     4,
     holdings=entries(("t-keep", 1)),
@@ -117,7 +117,7 @@ BASE = Deck(
 )
 
 
-def edit(deck: Deck = BASE, /, **sections: Iterable[tuple[str, int]]) -> Deck:
+def edit(deck: Decklist = BASE, /, **sections: Iterable[tuple[str, int]]) -> Decklist:
     """The deck with whole sections replaced (``holdings=[...]``) or, with a ``plus_`` prefix,
     cards added to a section (``plus_structures=[...]``)."""
     parts: dict[str, tuple[DeckEntry, ...]] = {s: deck.section(s) for s in SECTIONS}
@@ -126,10 +126,10 @@ def edit(deck: Deck = BASE, /, **sections: Iterable[tuple[str, int]]) -> Deck:
             parts[key[5:]] += entries(*pairs)
         else:
             parts[key] = entries(*pairs)
-    return Deck(deck.name, deck.players, deck.description, **parts)
+    return Decklist(deck.name, deck.players, deck.description, **parts)
 
 
-def check(deck: Deck, cards: Mapping[str, CardFacts] = SYNTHETIC, players: int | None = None,
+def check(deck: Decklist, cards: Mapping[str, CardFacts] = SYNTHETIC, players: int | None = None,
           catalogue: Mapping[str, CardFacts] | None = None) -> Validation:
     return validate_deck(deck, cards, players, catalogue)
 
@@ -168,7 +168,7 @@ def test_the_base_deck_is_legal_with_no_warning() -> None:
     ids=["14-structures", "15-structures", "14-personality-cards", "holdings-do-not-count"],
 )
 def test_the_structure_and_personality_piles_need_fifteen_cards(
-    deck: Deck, expected: str | None
+    deck: Decklist, expected: str | None
 ) -> None:
     errors = codes(check(deck))
     assert errors in ([], ["structure_pile_too_small"], ["personality_pile_too_small"])
@@ -222,7 +222,7 @@ def _take(pairs: list[tuple[str, int]], total: int) -> list[tuple[str, int]]:
          "3-wanderers", "2-personalities"],
 )
 def test_no_more_than_two_copies_of_a_card_across_the_whole_deck(
-    deck: Deck, too_many: bool
+    deck: Decklist, too_many: bool
 ) -> None:
     assert codes(check(deck)) == (["too_many_copies"] if too_many else [])
 
@@ -423,7 +423,7 @@ WARNING_CARDS = {
     ids=[f"{code}-{'on' if on else 'off'}-{i}" for i, (code, _, on) in enumerate(WARNING_ROWS)],
 )
 def test_each_warning_appears_exactly_when_its_condition_holds(
-    code: str, deck: Deck, on: bool
+    code: str, deck: Decklist, on: bool
 ) -> None:
     validation = check(deck, WARNING_CARDS, catalogue=WARNING_CARDS)
     assert codes(validation) == []
@@ -575,12 +575,12 @@ CATALOGUE = facts_by_id(catalogue_data())
 DEMO = {cid: card for cid, card in CATALOGUE.items() if cid.startswith("demo-")}
 
 
-def sample_decks() -> dict[str, Deck]:
+def sample_decks() -> dict[str, Decklist]:
     resolver = CatalogueResolver(
         CardRef(str(c["id"]), str(c["name"]), c["type"], c["faction"])  # type: ignore[arg-type]
         for c in catalogue_data()
     )
-    decks: dict[str, Deck] = {}
+    decks: dict[str, Decklist] = {}
     for path in sorted((FIXTURES / "decklists").glob("*.txt")):
         deck = parse_text(path.read_text("utf-8"), resolver).deck
         assert deck is not None, path
@@ -602,7 +602,7 @@ def test_each_sample_deck_is_legal_for_four_players(name: str) -> None:
 
 
 def test_a_deck_of_real_cards_gets_unverifiable_warnings_not_false_errors() -> None:
-    deck = Deck(
+    deck = Decklist(
         "Real", 2,
         holdings=entries(("wof-ariams-temple", 1), ("wof-blacksmiths-shop", 1)),
         structures=entries(("wof-bell-tower", 2), ("wof-brothel", 2), ("wof-builders-guild", 2),
@@ -707,7 +707,7 @@ def test_a_fix_describes_itself_in_english() -> None:
     )
 
 
-FIX_ROWS: list[tuple[str, Deck, str, tuple[Fix, ...]]] = [
+FIX_ROWS: list[tuple[str, Decklist, str, tuple[Fix, ...]]] = [
     ("short-pile-adds-a-second-copy-of-a-deck-card",
      edit(structures=[*((f"t-house-{i:02}", 2) for i in range(1, 7)), ("t-house-07", 1),
                       ("t-house-08", 1)]),
@@ -756,7 +756,7 @@ FIX_ROWS: list[tuple[str, Deck, str, tuple[Fix, ...]]] = [
 @pytest.mark.parametrize(("deck", "code", "fixes"), [r[1:] for r in FIX_ROWS],
                          ids=[r[0] for r in FIX_ROWS])
 def test_each_error_gets_the_smallest_sensible_fix(
-    deck: Deck, code: str, fixes: tuple[Fix, ...]
+    deck: Decklist, code: str, fixes: tuple[Fix, ...]
 ) -> None:
     problem = only(check(deck), code)
     assert problem.fixes == fixes
@@ -816,7 +816,7 @@ ACTIONS: tuple[Action, ...] = ("add", "remove", "move")
 
 
 @st.composite
-def near_legal_decks(draw: st.DrawFn, pool: list[str] = POOL) -> Deck:
+def near_legal_decks(draw: st.DrawFn, pool: list[str] = POOL) -> Decklist:
     """A legal deck (a sample or BASE) after a few random edits."""
     deck = draw(st.sampled_from(BASES))
     for _ in range(draw(st.integers(0, 6))):
@@ -838,10 +838,10 @@ def near_legal_decks(draw: st.DrawFn, pool: list[str] = POOL) -> Deck:
     return dataclasses.replace(deck, players=players)
 
 
-def random_decks(pool: list[str]) -> st.SearchStrategy[Deck]:
+def random_decks(pool: list[str]) -> st.SearchStrategy[Decklist]:
     """Any deck at all: a few entries per part, any cards."""
     part = st.lists(st.builds(DeckEntry, st.sampled_from(pool), st.integers(1, 3)), max_size=12)
-    return st.builds(Deck, st.just("Random"), st.integers(2, 6), st.just(""), part, part, part,
+    return st.builds(Decklist, st.just("Random"), st.integers(2, 6), st.just(""), part, part, part,
                      part)
 
 
@@ -861,7 +861,7 @@ PILE_CODES = {"structure_pile_too_small", "personality_pile_too_small",
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(deck=ANY_DECKS, with_catalogue=st.booleans())
 def test_applying_a_problems_fixes_clears_it_and_breaks_no_other_rule(
-    deck: Deck, with_catalogue: bool
+    deck: Decklist, with_catalogue: bool
 ) -> None:
     catalogue = MIXED_CARDS if with_catalogue else None
     validation = validate_deck(deck, MIXED_CARDS, catalogue=catalogue)
@@ -886,7 +886,7 @@ def test_applying_a_problems_fixes_clears_it_and_breaks_no_other_rule(
 
 @settings(max_examples=150, deadline=None)
 @given(deck=ANY_DECKS)
-def test_the_validation_is_consistent(deck: Deck) -> None:
+def test_the_validation_is_consistent(deck: Decklist) -> None:
     validation = validate_deck(deck, MIXED_CARDS, catalogue=MIXED_CARDS)
     assert validation.legal == (validation.errors == ())
     order = [ERROR_CODES.index(p.code) if p.severity == "error" else
@@ -912,7 +912,7 @@ NULLABLE = ("type", "subtype", "faction", "unique", "cost_generic", "cost_econom
 @settings(max_examples=150, deadline=None)
 @given(deck=near_legal_decks(), data=st.data())
 def test_unknown_fields_never_cause_an_error_that_the_known_facts_would_not(
-    deck: Deck, data: st.DataObject
+    deck: Decklist, data: st.DataObject
 ) -> None:
     used = sorted({e.card_id for _, e in deck.all_entries() if e.card_id in ALL_CARDS})
     blanked = dict(ALL_CARDS)
@@ -925,7 +925,7 @@ def test_unknown_fields_never_cause_an_error_that_the_known_facts_would_not(
     assert with_nulls <= error_keys(validate_deck(deck, ALL_CARDS))
 
 
-def reference_errors(deck: Deck, cards: Mapping[str, CardFacts]) -> set[str]:
+def reference_errors(deck: Decklist, cards: Mapping[str, CardFacts]) -> set[str]:
     """The error rules written as plainly as possible, for fully known cards."""
     found: set[str] = set()
     known = [(s, e, cards[e.card_id]) for s, e in deck.all_entries() if e.card_id in cards]
@@ -975,6 +975,6 @@ def reference_errors(deck: Deck, cards: Mapping[str, CardFacts]) -> set[str]:
 
 @settings(max_examples=200, deadline=None)
 @given(deck=near_legal_decks())
-def test_the_errors_match_a_plain_reference_implementation(deck: Deck) -> None:
+def test_the_errors_match_a_plain_reference_implementation(deck: Decklist) -> None:
     validation = validate_deck(deck, ALL_CARDS)
     assert {p.code for p in validation.errors} == reference_errors(deck, ALL_CARDS)

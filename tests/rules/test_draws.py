@@ -13,7 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.cards import CardFacts
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
+from rules.draw_strategy import (
+    CardTest,
+    Pile,
+    Tally,
+    parse_picks,
+    parse_strategy,
+    split_strategy,
+)
 from rules.draws import (
     STARTING_TOKENS,
     Deal,
@@ -27,14 +35,6 @@ from rules.draws import (
     prepare,
 )
 from rules.rng import Rng
-from rules.strategy import (
-    CardTest,
-    Pile,
-    Tally,
-    parse_picks,
-    parse_strategy,
-    split_strategy,
-)
 from tests.rules.game.engine_helpers import catalogue, sample
 
 # --- a small synthetic world, shared with test_odds ------------------------------------------
@@ -83,8 +83,8 @@ def entries(counts: Mapping[str, int]) -> tuple[DeckEntry, ...]:
 
 
 def make_deck(structures: Mapping[str, int], personalities: Mapping[str, int],
-              holdings: Mapping[str, int] | None = None, wanderers: int = 3) -> Deck:
-    return Deck("Test", holdings=entries({"keep": 1} if holdings is None else holdings),
+              holdings: Mapping[str, int] | None = None, wanderers: int = 3) -> Decklist:
+    return Decklist("Test", holdings=entries({"keep": 1} if holdings is None else holdings),
                 structures=entries(structures), personalities=entries(personalities),
                 wanderers=entries({"wolf": wanderers}))
 
@@ -94,7 +94,7 @@ BIG = make_deck({cid: 2 for cid in STRUCTURE_IDS} | {"tower": 4},
 
 
 @st.composite
-def small_decks(draw: st.DrawFn, max_structures: int = 6, max_personalities: int = 8) -> Deck:
+def small_decks(draw: st.DrawFn, max_structures: int = 6, max_personalities: int = 8) -> Decklist:
     """Decks small enough to enumerate: up to 6 structures and 8 personality cards."""
     def pile(ids: tuple[str, ...], most: int) -> dict[str, int]:
         counts = draw(st.lists(st.sampled_from(ids), max_size=most).map(Counter))
@@ -119,7 +119,7 @@ strategies = st.one_of(
 )
 
 
-def load_sample(name: str = "guild-veterans.txt") -> tuple[Deck, dict[str, CardFacts]]:
+def load_sample(name: str = "guild-veterans.txt") -> tuple[Decklist, dict[str, CardFacts]]:
     return sample(name), catalogue()
 
 
@@ -412,7 +412,7 @@ def test_a_deal_as_a_dict_has_everything_the_command_prints() -> None:
 @settings(max_examples=80, deadline=None)
 @given(small_decks(), strategies, st.integers(0, 2**32))
 def test_any_deck_deals_what_its_piles_allow_the_same_way_every_time(
-    deck: Deck, strategy: object, seed: int
+    deck: Decklist, strategy: object, seed: int
 ) -> None:
     result = deal(deck, WORLD, seed, strategy)  # type: ignore[arg-type]
     setup = result.setup

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
 from rules.deck_rules import validate_deck
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 from rules.holdings import HoldingsAdvice, advise_holdings, apply_advice, deck_structures
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -153,7 +153,7 @@ def test_with_too_few_structures_for_the_pile_the_advice_says_so() -> None:
 
 
 def test_apply_advice_moves_the_chosen_cards_and_returns_the_old_holdings() -> None:
-    deck = Deck(
+    deck = Decklist(
         "D",
         holdings=(DeckEntry("k-small", 1), DeckEntry("plain", 1)),
         structures=(DeckEntry("k-big", 1), DeckEntry("a-house", 2)),
@@ -164,7 +164,7 @@ def test_apply_advice_moves_the_chosen_cards_and_returns_the_old_holdings() -> N
     assert applied.holdings == (DeckEntry("k-big", 1), DeckEntry("a-house", 2))
     assert applied.structures == (DeckEntry("k-small", 1), DeckEntry("plain", 1))
     with pytest.raises(ValueError, match="the advice takes"):
-        apply_advice(Deck("Empty"), advice)
+        apply_advice(Decklist("Empty"), advice)
 
 
 # --- the sample decks ----------------------------------------------------------------------

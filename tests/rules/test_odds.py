@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.decklist import Deck
+from rules.decklist import Decklist
+from rules.draw_strategy import Pile, Strategy, holds, parse_picks, parse_strategy, split_strategy
 from rules.draws import HandTally, Setup, draw_to_seven, prepare
 from rules.odds import (
     GoalError,
@@ -33,7 +34,6 @@ from rules.odds import (
     split_counts,
     split_group_odds,
 )
-from rules.strategy import Pile, Strategy, holds, parse_picks, parse_strategy, split_strategy
 from tests.rules.test_draws import (
     BIG,
     PERSONALITY_IDS,
@@ -137,7 +137,7 @@ tiny_decks = small_decks(max_structures=5, max_personalities=6)
 @settings(max_examples=25, deadline=None)
 @given(tiny_decks, strategies, st.sampled_from(GOALS))
 def test_goal_odds_equal_dealing_every_shuffle_of_a_small_deck(
-    deck: Deck, strategy: Strategy, goal: str
+    deck: Decklist, strategy: Strategy, goal: str
 ) -> None:
     setup = prepare(deck, WORLD)
     parsed = parse_goal(goal)
@@ -150,7 +150,7 @@ def test_goal_odds_equal_dealing_every_shuffle_of_a_small_deck(
        st.sets(st.sampled_from(STRUCTURE_IDS + PERSONALITY_IDS), min_size=1),
        st.integers(0, 3))
 def test_group_odds_equal_dealing_every_shuffle_of_a_small_deck(
-    deck: Deck, strategy: Strategy, group: set[str], k: int
+    deck: Decklist, strategy: Strategy, group: set[str], k: int
 ) -> None:
     setup = prepare(deck, WORLD)
     odds = group_odds(setup, strategy, group, k)
@@ -161,7 +161,7 @@ def test_group_odds_equal_dealing_every_shuffle_of_a_small_deck(
 
 @settings(max_examples=40, deadline=None)
 @given(small_decks(), strategies)
-def test_the_programme_is_a_probability_distribution(deck: Deck, strategy: Strategy) -> None:
+def test_the_programme_is_a_probability_distribution(deck: Decklist, strategy: Strategy) -> None:
     setup = prepare(deck, WORLD)
     dist = hand_distribution(setup, strategy)
     assert dist.total() == 1
@@ -174,7 +174,7 @@ def test_the_programme_is_a_probability_distribution(deck: Deck, strategy: Strat
        st.sets(st.sampled_from(STRUCTURE_IDS + PERSONALITY_IDS), min_size=1),
        st.integers(1, 3))
 def test_the_programme_agrees_with_the_closed_form_for_a_split(
-    deck: Deck, k: int, group: set[str], n: int
+    deck: Decklist, k: int, group: set[str], n: int
 ) -> None:
     setup = prepare(deck, WORLD)
     closed = split_group_odds(setup, k, group, n)
@@ -190,7 +190,7 @@ def test_the_programme_agrees_with_the_closed_form_for_a_split(
        st.sets(st.sampled_from(STRUCTURE_IDS + PERSONALITY_IDS), min_size=1),
        st.integers(1, 3))
 def test_group_odds_by_hypergeometrics_agree_with_a_refined_programme(
-    deck: Deck, strategy: Strategy, group: set[str], n: int
+    deck: Decklist, strategy: Strategy, group: set[str], n: int
 ) -> None:
     setup = prepare(deck, WORLD)
     assert group_odds(setup, strategy, group, n).exact == goal_odds(
@@ -301,7 +301,7 @@ def test_the_split_advisor_prefers_the_most_likely_split_then_fewer_structures()
 @settings(max_examples=20, deadline=None, derandomize=True)
 @given(small_decks(), strategies, st.sampled_from(GOALS), st.integers(0, 2**32))
 def test_the_sampler_lands_within_four_standard_errors_of_the_exact_goal_odds(
-    deck: Deck, strategy: Strategy, goal: str, seed: int
+    deck: Decklist, strategy: Strategy, goal: str, seed: int
 ) -> None:
     setup = prepare(deck, WORLD)
     parsed = parse_goal(goal)
@@ -315,7 +315,7 @@ def test_the_sampler_lands_within_four_standard_errors_of_the_exact_goal_odds(
        st.sets(st.sampled_from(STRUCTURE_IDS + PERSONALITY_IDS), min_size=1),
        st.integers(1, 3), st.integers(0, 2**32))
 def test_the_sampler_lands_within_four_standard_errors_of_the_exact_group_odds(
-    deck: Deck, strategy: Strategy, group: set[str], n: int, seed: int
+    deck: Decklist, strategy: Strategy, group: set[str], n: int, seed: int
 ) -> None:
     setup = prepare(deck, WORLD)
     exact = group_odds(setup, strategy, group, n).exact

@@ -26,7 +26,7 @@ from cards.search.compile import compile_query, filter_cards, where_sql
 from cards.search.fields import FIELDS
 from cards.search.parser import check_regex, parse
 from cards.services import card_sync_keywords
-from rules import card_facts
+from rules import card_anatomy
 from rules.abilities import parse_abilities
 
 pytestmark = pytest.mark.django_db
@@ -52,8 +52,8 @@ def catalogue() -> tuple[Data, ...]:
                 "exhausting": any(c.exhausts for c in clauses),
                 "reaction": any(c.ability and c.ability.reaction for c in clauses)
                 or "(reaction)" in (card["abilities"] or "").lower(),
-                "unknown": bool(card_facts.unknown_fields(card)),
-                "cost": card_facts.total_cost(card),
+                "unknown": bool(card_anatomy.unknown_fields(card)),
+                "cost": card_anatomy.total_cost(card),
             })
     return tuple(cards)
 
@@ -264,9 +264,9 @@ def oracle_order(key: Callable[[Data], Any], descending: bool = False) -> list[s
     return [c["id"] for c in sorted(cards, key=lambda c: sort_key_nulls_last(key(c), descending))]
 
 
-RARITY_RANK = {r: i for i, r in enumerate(card_facts.RARITIES)}
-TYPE_RANK = {t: i for i, t in enumerate(card_facts.CARD_TYPES)}
-FACTION_RANK = {f: i for i, f in enumerate(card_facts.FACTIONS)}
+RARITY_RANK = {r: i for i, r in enumerate(card_anatomy.RARITIES)}
+TYPE_RANK = {t: i for i, t in enumerate(card_anatomy.CARD_TYPES)}
+FACTION_RANK = {f: i for i, f in enumerate(card_anatomy.FACTIONS)}
 
 
 @pytest.mark.parametrize(

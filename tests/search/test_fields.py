@@ -28,7 +28,7 @@ from cards.search.fields import (
 from cards.search.parser import parse
 from cards.search.suggest import closest_keys, closest_names, closest_values
 from rules.abilities import COMMON_ABILITIES, parse_abilities
-from rules.card_facts import ANATOMY, CARD_TYPES, FACTIONS, RARITIES, SUBTYPES, AnatomyField
+from rules.card_anatomy import ANATOMY, CARD_TYPES, FACTIONS, RARITIES, SUBTYPES, AnatomyField
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH = ROOT / "cards" / "search"

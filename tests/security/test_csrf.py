@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import deck_save
+from rules.decklist import Decklist
 from tests.conftest import ROOT
 
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
@@ -59,7 +59,7 @@ def test_every_page_gives_htmx_the_token_for_its_requests(client: Client, db: No
 @pytest.mark.django_db
 def test_an_htmx_edit_needs_the_token_that_the_page_gave() -> None:
     user = User.objects.create_user("carol", password="x-Secret-123456")
-    deck = deck_save(owner=user, data=DeckData(name="Mine"), visibility=Deck.PRIVATE)
+    deck = deck_save(owner=user, data=Decklist(name="Mine"), visibility=Deck.PRIVATE)
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
     page = client.get(f"/decks/{deck.pk}/edit/").content.decode()

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from decks.draws import DEFAULT_STRUCTURES, deal_document, read_strategy
 from decks.management.decklist_file import read_deck, spec_failure
+from rules.draw_strategy import StrategyError
 from rules.odds import TooComplexError
-from rules.strategy import StrategyError
 from sitewide.seeds import seed_argument
 
 

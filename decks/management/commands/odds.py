@@ -13,8 +13,8 @@ from cards.card_search import SearchError
 from decks.draws import odds_document, read_strategy
 from decks.management.commands.draw import add_strategy_arguments
 from decks.management.decklist_file import read_deck, spec_failure
+from rules.draw_strategy import StrategyError
 from rules.odds import GoalError, TooComplexError
-from rules.strategy import StrategyError
 
 MAX_AT_LEAST = 99
 

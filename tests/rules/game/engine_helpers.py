@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from decks.formats.model import CardRef
+from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
 from rules.decklist import Deck, DeckEntry

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from decks.deck_input import deck_from_text
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from simulations.games import goldfish_report
 from simulations.models import SimulationRun
 from simulations.runs import RunOptions, goldfish_run_start
@@ -20,7 +20,7 @@ TEXT = SAMPLE.read_text(encoding="utf-8")
 OTHER_TEXT = (FIXTURES / "decklists" / "guild-veterans.txt").read_text(encoding="utf-8")
 
 
-def sample_deck(text: str = TEXT) -> Deck:
+def sample_deck(text: str = TEXT) -> Decklist:
     return deck_from_text(text)
 
 

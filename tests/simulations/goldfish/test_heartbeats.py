@@ -24,11 +24,11 @@ from simulations.chunks import (
     simulation_chunk_lease,
     simulation_run_finish,
 )
+from simulations.heartbeat import Heartbeat
 from simulations.models import SimulationChunk, SimulationRun
 from simulations.plays import slice_games, solo_spec, stored_decks
 from simulations.runs import RunOptions
 from simulations.tasks import play_chunk
-from sitewide.heartbeat import Heartbeat
 from tests.simulations.goldfish.helpers import Clock, command_report_json, start, work
 
 pytestmark = pytest.mark.django_db

@@ -15,6 +15,7 @@ from django_tasks_db.models import DBTaskResult
 
 from rules.game.report import Tally
 from rules.game.runner import play_game, run_chunk
+from simulations import db_retry
 from simulations.chunks import (
     LEASE,
     WATCHDOG_LATE,
@@ -35,7 +36,6 @@ from simulations.runs import (
     simulation_run_cancel,
     simulation_run_nudge,
 )
-from sitewide import db_retry
 from tests.simulations.goldfish.helpers import (
     OTHER_TEXT,
     Clock,
