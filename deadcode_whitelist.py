@@ -158,3 +158,8 @@ row_worth
 answerable
 STAGES
 _blocked
+
+# The engine vocabulary's sets of values that only the tests read (tests/rules/game/
+# test_vocabulary.py checks every outcome and event a game reaches is in them).
+OUTCOMES
+EVENT_TYPES
