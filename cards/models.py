@@ -6,7 +6,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 
 from cards.card_data import CARD_KEYS
 from cards.card_urls import card_tile_urls, card_url

@@ -1,10 +1,10 @@
 """Decklists in and out: the print view, deck links (/d/<code>) and the zip of my decks.
 
 A deck link carries the whole deck, so it works for anyone, needs no account and survives the
-deck being edited or deleted: its cards in the deck code (``/d/<code>``), its name beside it
-(``?name=&description=``; the code carries the cards only, to stay short). A code that cannot be read
-answers 400 (Bad Request: the address itself is malformed, not a missing page) with the
-decoder's reason in plain words.
+deck being edited or deleted: its cards in the deck code (``/d/<code>``), its name and
+description beside it (``?name=&description=``; the code carries the cards only, to stay
+short). A code that cannot be read answers 400 (Bad Request: the address itself is
+malformed, not a missing page) with the decoder's reason in plain words.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cards.models import Card
 from decks import builder
 from decks.deck_archive import decks_archive
+from decks.deck_input import MAX_NAME
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
-from decks.deck_input import MAX_NAME
 from decks.formats.model import Deck as DeckData
 from decks.models import Deck
 from decks.services import catalogue_cards, deck_data, deck_save

@@ -149,8 +149,8 @@ V2 = "AgMBAt9YKwEE2SqzAAA9fjU"
      (_with_checksum(bytes([2, 4, 0, 0, 0, 0, 7])), "extra data after the deck"),
      (_with_checksum(bytes([2, 9, 0, 0, 0, 0])), "impossible deck")],
     ids=["empty", "bad-characters", "bad-length", "garbage", "one-character-changed",
-         "cut-by-one", "cut-by-two", "cut-by-four", "cut-to-the-header", "unknown-version", "ends-early",
-         "extra-data", "impossible-players"],
+         "cut-by-one", "cut-by-two", "cut-by-four", "cut-to-the-header", "unknown-version",
+         "ends-early", "extra-data", "impossible-players"],
 )
 def test_a_damaged_code_gets_a_plain_error(code: str, message: str) -> None:
     with pytest.raises(DeckCodeError, match=re.escape(message)):
