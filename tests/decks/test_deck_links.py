@@ -242,8 +242,11 @@ def test_the_deck_code_carries_no_name_and_the_link_carries_it_beside(client: Cl
     assert decode_deck_code(code, Card.objects.values_list("id", flat=True)).name == ""
     page = html(client.get(link))
     assert "<h1>Mosfin Senate</h1>" in page and deck.description in page
-    # Save a copy posts to the same link, name and description included.
-    assert f'action="{link.replace("&", "&amp;")}"' in page
+    # Save a copy posts to the same link, name and description included; the link to pass on
+    # carries them too (the code to copy does not).
+    escaped = link.replace("&", "&amp;")
+    assert f'action="{escaped}"' in page
+    assert re.search(rf'id="link-link"[^>]*value="http://testserver{re.escape(escaped)}"', page)
 
 
 def test_a_description_too_long_for_an_address_stays_out_of_the_link() -> None:
