@@ -88,6 +88,7 @@ _.short_title
 _.players_range
 charts
 in_deck
+_.tile_urls  # templates/cards/_card_tile.html
 _.suggested
 _.qr
 _.current_shown

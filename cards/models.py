@@ -6,9 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 
 from cards.card_data import CARD_KEYS
+from cards.card_urls import card_tile_urls, card_url
 from rules import card_anatomy
 from rules.abilities import AbilityClause, parse_abilities
 
@@ -118,7 +118,14 @@ class Card(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("cards:detail", args=[self.id])
+        return card_url(self.id, "page")  # no reverse(): the card list links 60 cards at once
+
+    @property
+    def tile_urls(self) -> dict[str, str]:
+        """The card list tile's image addresses, with the version that lets browsers cache
+        them (a card without its picture row joined costs a query)."""
+        picture = getattr(self, "picture", None)
+        return card_tile_urls(self.id, picture.source_hash if picture else None)
 
     def refresh_derived(self) -> None:
         data = self.as_data()

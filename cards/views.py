@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
@@ -88,6 +89,7 @@ def card_random(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@gzip_page
 def card_list(request: HtmxHttpRequest) -> HttpResponse:
     """Search as you type: the URL always holds the query, so a search can be shared."""
     text = request.GET.get("q", "").strip() or _legacy_query(request)

@@ -130,7 +130,8 @@ class DeckImportForm(forms.Form):
                            help_text="A decklist file (text, JSON or CSV), UTF-8, at most "
                            f"{MAX_DECKLIST_BYTES // 1024} kB.")
     name = forms.CharField(required=False, max_length=200,
-                           help_text="Leave empty to use the name in the list.")
+                           help_text="Leave empty to use the name in the list (a deck code "
+                           "carries none: its name travels beside it, so give it here).")
     players = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None,
         help_text="The list's “# players:” line, or 4.",

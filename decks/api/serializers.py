@@ -121,7 +121,10 @@ class DeckImportSerializer(serializers.Serializer[Any]):
     text = decklist_text(required=False)
     file = serializers.FileField(required=False)
     name = serializers.CharField(max_length=200, required=False,
-                                 help_text="instead of the list's own name")
+                                 help_text="instead of the list's own name (a deck code "
+                                 "carries none: its name travels beside it)")
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000,
+                                        help_text="instead of the list's own description")
     players = serializers.IntegerField(min_value=MIN_PLAYERS, max_value=MAX_PLAYERS,
                                        required=False)
     visibility = serializers.ChoiceField(choices=Deck.VISIBILITY_CHOICES,

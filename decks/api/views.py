@@ -226,7 +226,7 @@ class DeckViewSet(viewsets.ModelViewSet[Deck]):
         attrs = serializer.validated_data
         try:
             text = attrs["text"] if "text" in attrs else read_upload(attrs["file"])
-            overrides = {k: attrs[k] for k in ("name", "players") if k in attrs}
+            overrides = {k: attrs[k] for k in ("name", "description", "players") if k in attrs}
             data = deck_to_save(replace(deck_from_text(text), **overrides))
         except DeckInputError as error:
             return input_problem(error)

@@ -1,13 +1,21 @@
-"""The deck code: a whole deck in one short, URL-safe, checksummed string.
+"""The deck code: a deck's cards in one short, URL-safe, checksummed string.
 
-Layout (version 1), before base64url without padding::
+The code carries the player count and the cards; the deck's name and description travel
+beside it (a deck link's ``name`` parameter, an import form's Name field), as a file's name
+travels beside its contents. Round trip: ``decode_deck_code(encode_deck_code(deck, ids), ids,
+name=deck.name, description=deck.description) == deck``.
 
-    version:u8  players:u8  varint len + name (UTF-8)  varint len + description (UTF-8)
+Layout (version 2, written), before base64url without padding::
+
+    version:u8  players:u8
     4 x section (holdings, structures, personalities, wanderers):
         varint n, then n entries: varint (count << 1 | literal)
             literal = 0: a 3-byte reference (the first 24 bits of SHA-256 of the card id)
             literal = 1: varint len + the card id (UTF-8), when the reference would be ambiguous
     checksum: the first 3 bytes of SHA-256 of everything before it
+
+Version 1 (read, for the codes already given out) had the name and the description after the
+player count, each as varint len + UTF-8; a version-1 code decodes with its own.
 
 A card is named by a 3-byte reference rather than its id (which is 15-30 characters): the
 decoder finds the card among the catalogue's ids by the same reference. The encoder writes
@@ -27,7 +35,10 @@ from typing import Final
 
 from rules.decklist import SECTIONS, Deck, DeckEntry
 
-VERSION: Final = 1
+VERSION: Final = 2
+#: Version 1 carried the name and description too; codes given out then still decode.
+WITH_NAME: Final = 1
+READS: Final = (WITH_NAME, VERSION)
 CHECKSUM_BYTES: Final = 3
 REFERENCE_BYTES: Final = 3
 MAX_CODE_LENGTH: Final = 20_000
@@ -53,11 +64,10 @@ def _ambiguous(card_ids: Iterable[str]) -> set[bytes]:
 
 
 def encode_deck_code(deck: Deck, catalogue_ids: Iterable[str]) -> str:
-    """The code of ``deck``; ``catalogue_ids`` are every card the decoder may know."""
+    """The code of ``deck``'s players and cards (not its name or description: those travel
+    beside the code); ``catalogue_ids`` are every card the decoder may know."""
     shared = _ambiguous(catalogue_ids)
     out = bytearray([VERSION, deck.players])
-    _put_text(out, deck.name)
-    _put_text(out, deck.description)
     for section in SECTIONS:
         entries = deck.section(section)
         _put_varint(out, len(entries))
@@ -73,21 +83,25 @@ def encode_deck_code(deck: Deck, catalogue_ids: Iterable[str]) -> str:
     return base64.urlsafe_b64encode(bytes(out)).rstrip(b"=").decode("ascii")
 
 
-def decode_deck_code(code: str, catalogue_ids: Iterable[str]) -> Deck:
-    """The deck in ``code``; raises DeckCodeError for a mistyped, cut or foreign code."""
+def decode_deck_code(code: str, catalogue_ids: Iterable[str], *, name: str = "",
+                     description: str = "") -> Deck:
+    """The deck in ``code``, named ``name`` and described by ``description`` (what travels
+    beside a version-2 code; a version-1 code carries its own). Raises DeckCodeError for a
+    mistyped, cut or foreign code."""
     data = _unwrap(code)
     by_ref: dict[bytes, list[str]] = {}
     for card_id in catalogue_ids:
         by_ref.setdefault(reference(card_id), []).append(card_id)
     reader = _Reader(data)
     version = reader.byte()
-    if version != VERSION:
+    if version not in READS:
         raise DeckCodeError(
-            f"this deck code was made by format version {version}; this site reads version "
-            f"{VERSION}"
+            f"this deck code was made by format version {version}; this site reads versions "
+            f"{' and '.join(map(str, READS))}"
         )
     players = reader.byte()
-    name, description = reader.text(), reader.text()
+    if version == WITH_NAME:
+        name, description = reader.text(), reader.text()
     parts: dict[str, tuple[DeckEntry, ...]] = {}
     missing = 0
     for section in SECTIONS:

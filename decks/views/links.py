@@ -1,9 +1,10 @@
 """Decklists in and out: the print view, deck links (/d/<code>) and the zip of my decks.
 
-A deck link carries the whole deck in its deck code, so it works for anyone, needs no
-account and survives the deck being edited or deleted. A code that cannot be read answers
-400 (Bad Request: the address itself is malformed, not a missing page) with the decoder's
-reason in plain words.
+A deck link carries the whole deck, so it works for anyone, needs no account and survives the
+deck being edited or deleted: its cards in the deck code (``/d/<code>``), its name and
+description beside it (``?name=&description=``; the code carries the cards only, to stay
+short). A code that cannot be read answers 400 (Bad Request: the address itself is
+malformed, not a missing page) with the decoder's reason in plain words.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods
@@ -28,6 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cards.models import Card
 from decks import deck_display
 from decks.deck_archive import decks_archive
+from decks.deck_input import MAX_NAME
 from decks.exports import render_deck
 from decks.formats.deck_code import DeckCodeError, decode_deck_code
 from decks.formats.detect import detect_format
@@ -44,8 +47,8 @@ class DeckShare:
     """What the export menu, the print view and the deck page show to pass a deck on."""
 
     text: str  # the canonical text decklist
-    code: str  # the deck code
-    link: str  # the absolute /d/<code> address
+    code: str  # the deck code: the players and cards
+    link: str  # the absolute /d/<code>?name=...&description=... address
     short: str = ""  # the absolute /s/<slug> address of a public or unlisted deck
     label: str = ""  # the QR code's alternative text
 
@@ -120,13 +123,40 @@ def deck_share(request: HttpRequest, data: Decklist, deck: Deck | None = None) -
     deck's page is its owner's) the QR code then holds, a few characters instead of the whole
     deck in its code."""
     code = render_deck(data, "code").strip()
-    link = request.build_absolute_uri(reverse("deck_link", args=[code]))
+    link = request.build_absolute_uri(deck_link_path(code, data.name, data.description))
     short = ""
     if deck is not None and deck.visibility in (Deck.PUBLIC, Deck.UNLISTED):
         short = request.build_absolute_uri(reverse("deck_short", args=[deck_short_slug(deck)]))
     label = f"QR code of the link to the deck {data.name}"
     return DeckShare(text=render_deck(data, "txt"), code=code, link=link, short=short,
                      label=label)
+
+
+#: A description longer than this stays out of a deck link (addresses past a few thousand
+#: characters break in chat apps and proxies); the cards and the name still travel.
+MAX_LINK_DESCRIPTION = 1000
+
+
+def deck_link_path(code: str, name: str, description: str = "") -> str:
+    """The deck link's path: the code, and beside it the name and description (the code
+    carries neither), so that the link holds the whole deck."""
+    path = reverse("deck_link", args=[code])
+    if len(description) > MAX_LINK_DESCRIPTION:
+        description = ""
+    beside = {key: value for key, value in (("name", name), ("description", description))
+              if value.strip()}
+    return f"{path}?{urlencode(beside)}" if beside else path
+
+
+def deck_link_words(request: HttpRequest) -> dict[str, str]:
+    """The name and description a deck link carries beside its code; raises DeckCodeError
+    when either is too long for a deck (a link pasted into itself, say)."""
+    words = {key: request.GET.get(key, "").strip() for key in ("name", "description")}
+    for key, limit in (("name", MAX_NAME), ("description", MAX_LINK_DESCRIPTION)):
+        if len(words[key]) > limit:
+            raise DeckCodeError(f"the deck {key} in this link is {len(words[key]):,} characters "
+                                f"long; at most {limit:,} fit")
+    return words
 
 
 @require_GET
@@ -144,14 +174,15 @@ def deck_print(request: HttpRequest, deck_id: int) -> HttpResponse:
 def deck_link(request: HttpRequest, code: str) -> HttpResponse:
     """The deck in a deck code, read-only; POST saves a private copy (logged-in users)."""
     try:
-        data = decode_deck_code(code, Card.objects.values_list("id", flat=True))
+        data = decode_deck_code(code, Card.objects.values_list("id", flat=True),
+                                **deck_link_words(request))
     except DeckCodeError as bad:
         return render(request, "decks/deck_link.html", {"error": str(bad), "code": code},
                       status=400)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        name = data.name.strip()[:200] or "Untitled deck"
+        name = data.name.strip()[:MAX_NAME] or "Untitled deck"
         try:
             copy = deck_save(owner=request.user, data=replace(data, name=name))
         except ValidationError as invalid:

@@ -47,6 +47,11 @@ def code_of(deck: Deck) -> str:
     return render_deck(deck_data(deck), "code").strip()
 
 
+def link_of(deck: Deck) -> str:
+    """The deck link the export menu gives: the code, and the name beside it."""
+    return links.deck_link_path(code_of(deck), deck.name, deck.description)
+
+
 def html(response: Any) -> str:
     return str(response.content.decode())
 
@@ -74,7 +79,7 @@ def test_the_deck_page_has_the_export_menu_link_and_qr(client: Client) -> None:
     deck = sample()
     page = html(client.get(f"/decks/{deck.pk}/"))
     assert_export_menu(page, deck)
-    assert f"http://testserver/d/{code_of(deck)}" in page
+    assert f"http://testserver/d/{code_of(deck)}?name=Kalim+Faithful&amp;description=" in page
     assert "<svg" in page and 'role="img"' in page
     assert 'aria-label="QR code of the link to the deck Kalim Faithful"' in page
     assert "tournament sheets" in page
@@ -170,7 +175,7 @@ def test_a_private_deck_prints_for_its_owner_only(ada: Client) -> None:
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_a_deck_link_shows_the_same_cards(client: Client, name: str) -> None:
     deck = sample(name)
-    response = client.get(f"/d/{code_of(deck)}")
+    response = client.get(link_of(deck))
     assert response.status_code == 200
     page = html(response)
     assert deck.name in page
@@ -205,7 +210,7 @@ def test_a_mistyped_code_says_why(client: Client) -> None:
 
 def test_save_a_copy_creates_an_identical_private_deck(ada: Client) -> None:
     deck = sample("Guild Veterans")
-    response = ada.post(f"/d/{code_of(deck)}")
+    response = ada.post(link_of(deck))
     copy = Deck.objects.get(owner__username="ada")
     assert response.status_code == 302
     assert response["Location"] == f"/decks/{copy.pk}/edit/"
@@ -222,11 +227,62 @@ def test_save_a_copy_sends_anonymous_visitors_to_log_in(client: Client) -> None:
 
 
 def test_a_deck_link_with_no_name_saves_as_untitled(ada: Client) -> None:
-    data = replace(deck_data(sample()), name="")
-    code = render_deck(data, "code").strip()
+    code = code_of(sample())
     assert ada.get(f"/d/{code}").status_code == 200
     ada.post(f"/d/{code}")
     assert Deck.objects.get(owner__username="ada").name == "Untitled deck"
+
+
+def test_the_deck_code_carries_no_name_and_the_link_carries_it_beside(client: Client) -> None:
+    deck = sample("Mosfin Senate")
+    code = code_of(deck)
+    link = link_of(deck)
+    assert link == (f"/d/{code}?name=Mosfin+Senate&description=House+Mosfin+politicking%3A+"
+                    "campaigning+citizens%2C+debating+halls+and+a+rotunda.")
+    assert decode_deck_code(code, Card.objects.values_list("id", flat=True)).name == ""
+    page = html(client.get(link))
+    assert "<h1>Mosfin Senate</h1>" in page and deck.description in page
+    # Save a copy posts to the same link, name and description included; the link to pass on
+    # carries them too (the code to copy does not).
+    escaped = link.replace("&", "&amp;")
+    assert f'action="{escaped}"' in page
+    assert re.search(rf'id="link-link"[^>]*value="http://testserver{re.escape(escaped)}"', page)
+
+
+def test_a_description_too_long_for_an_address_stays_out_of_the_link() -> None:
+    long = "word " * 300
+    assert links.deck_link_path("AgMB", "Long", long) == "/d/AgMB?name=Long"
+    assert links.deck_link_path("AgMB", "", "") == "/d/AgMB"
+
+
+def test_save_a_copy_keeps_the_name_the_link_carries(ada: Client) -> None:
+    deck = sample("Kalim Crusaders")
+    ada.post(f"/d/{code_of(deck)}?name=My+crusade")
+    assert Deck.objects.get(owner__username="ada").name == "My crusade"
+
+
+def test_a_version_1_deck_link_given_out_before_still_opens_with_its_name(
+        ada: Client) -> None:
+    # A version-1 code (name and description inside), as links made before version 2 hold.
+    v1 = "AQMMT2xkIEZhaXRoZnVsG0dpdmVuIG91dCBiZWZvcmUgdmVyc2lvbiAyLgEC31grAQTZKrMAAORyHw"
+    page = html(ada.get(f"/d/{v1}"))
+    assert "<h1>Old Faithful</h1>" in page and "Given out before version 2." in page
+    ada.post(f"/d/{v1}")
+    copy = Deck.objects.get(owner__username="ada")
+    assert (copy.name, copy.description, copy.players) == (
+        "Old Faithful", "Given out before version 2.", 3)
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    (f"name={'x' * 201}", "The deck name in this link is 201 characters long; at most 200 fit"),
+    (f"description={'x' * 1001}",
+     "The deck description in this link is 1,001 characters long; at most 1,000 fit"),
+], ids=["name", "description"])
+def test_a_deck_link_whose_words_are_too_long_says_so(client: Client, query: str,
+                                                       message: str) -> None:
+    response = client.get(f"/d/{code_of(sample())}?{query}")
+    assert response.status_code == 400
+    assert message in html(response)
 
 
 # --- export all my decks --------------------------------------------------------------------

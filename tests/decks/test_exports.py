@@ -40,7 +40,9 @@ def test_each_sample_exported_and_imported_back_is_the_same_deck(
     sample = Deck.objects.get(owner__username="samples", name=path.stem.replace("-", " ").title())
     exported = ada.get(f"/api/decks/{sample.pk}/export/?to={fmt}")
     assert exported.status_code == 200
-    created = ada.post("/api/decks/import/", {"text": exported.content.decode()},
+    # A deck code carries the cards only: its name and description travel beside it.
+    beside = {"name": sample.name, "description": sample.description} if fmt == "code" else {}
+    created = ada.post("/api/decks/import/", {"text": exported.content.decode(), **beside},
                        content_type="application/json")
     assert created.status_code == 201, created.content[:400]
     assert deck_data(Deck.objects.get(pk=created.json()["id"])) == deck_data(sample)
@@ -50,7 +52,11 @@ def test_each_sample_exported_and_imported_back_is_the_same_deck(
 def test_the_command_converts_between_formats(fmt: str) -> None:
     code, out, _ = export(str(SAMPLES[0]), "--to", fmt)
     assert code == 0 and out
-    back_code, back, _ = export("-", "--to", "txt", stdin=out)
+    deck = parse_text(SAMPLES[0].read_text(encoding="utf-8"), catalogue_resolver()).deck
+    assert deck is not None
+    # A deck code carries the cards only: its name and description travel beside it.
+    beside = ["--name", deck.name, "--description", deck.description] if fmt == "code" else []
+    back_code, back, _ = export("-", "--to", "txt", *beside, stdin=out)
     assert back_code == 0
     assert back == export(str(SAMPLES[0]), "--to", "txt")[1]
 

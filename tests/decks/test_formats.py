@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -54,7 +57,10 @@ ROUND_TRIPS = {
     "text": lambda d: parse_text(render_text(d, BY_ID), RESOLVER).deck,
     "json": lambda d: parse_json(render_json(d)),
     "csv": lambda d: parse_csv(render_csv(d, BY_ID), RESOLVER),
-    "code": lambda d: decode_deck_code(encode_deck_code(d, IDS), IDS),
+    # The code carries the players and cards; the name and description travel beside it, as
+    # a deck link's ?name= does (the way a file's name travels beside its contents).
+    "code": lambda d: decode_deck_code(encode_deck_code(d, IDS), IDS, name=d.name,
+                                       description=d.description),
 }
 
 
@@ -77,26 +83,78 @@ def test_a_sample_deck_code_is_short(path: Path) -> None:
     deck = sample(path)
     code = encode_deck_code(deck, IDS)
     distinct = len(deck.all_entries())
-    # 4 bytes a distinct card, name and a few bytes of framing, in base64 (4/3).
-    assert len(code) <= (distinct * 4 + len(deck.name.encode()) + len(deck.description.encode())
-                         + 16) * 4 / 3 + 4
+    # 4 bytes a distinct card and 9 of framing (version, players, 4 counts, checksum), in
+    # base64 (4/3): the name and description add nothing.
+    assert len(code) <= (distinct * 4 + 9) * 4 / 3 + 1
+    assert deck.name not in base64.urlsafe_b64decode(code + "==").decode("latin-1")
 
 
-def test_a_code_with_one_character_changed_is_refused_by_its_checksum() -> None:
-    code = encode_deck_code(sample(SAMPLES[0]), IDS)
-    typo = code[:10] + ("A" if code[10] != "A" else "B") + code[11:]
-    with pytest.raises(DeckCodeError, match="checksum does not match"):
-        decode_deck_code(typo, IDS)
+@given(deck=decks)
+@settings(max_examples=30, deadline=None)
+def test_a_code_alone_carries_the_players_and_cards_only(deck: Decklist) -> None:
+    assert decode_deck_code(encode_deck_code(deck, IDS), IDS) == replace(
+        deck, name="", description="")
+
+
+OLD_FAITHFUL = Decklist(name="Old Faithful", players=3, description="Given out before version 2.",
+                    holdings=(DeckEntry("wof-ariams-temple", 1),),
+                    structures=(DeckEntry("wof-bell-tower", 2),))
+
+
+@pytest.mark.parametrize(
+    ("code", "beside", "deck"),
+    [
+        # Written by version 1 (name and description inside) and given out: still read.
+        ("AQMMT2xkIEZhaXRoZnVsG0dpdmVuIG91dCBiZWZvcmUgdmVyc2lvbiAyLgEC31grAQTZKrMAAORyHw", {},
+         OLD_FAITHFUL),
+        # A version-1 code keeps its own name over one passed beside it.
+        ("AQMMT2xkIEZhaXRoZnVsG0dpdmVuIG91dCBiZWZvcmUgdmVyc2lvbiAyLgEC31grAQTZKrMAAORyHw",
+         {"name": "Other"}, OLD_FAITHFUL),
+        # Version 2: the cards only, 23 characters instead of 80.
+        ("AgMBAt9YKwEE2SqzAAA9fjU", {}, replace(OLD_FAITHFUL, name="", description="")),
+        ("AgMBAt9YKwEE2SqzAAA9fjU", {"name": "Old Faithful"},
+         replace(OLD_FAITHFUL, description="")),
+        (" AgMBAt9YKwEE2Sqz\nAAA9fjU\n", {"name": "Old Faithful",
+                                         "description": "Given out before version 2."},
+         OLD_FAITHFUL),
+    ],
+    ids=["v1", "v1-keeps-its-name", "v2", "v2-named-beside", "v2-wrapped-with-both"],
+)
+def test_codes_of_both_versions_decode(code: str, beside: dict[str, str], deck: Decklist) -> None:
+    assert decode_deck_code(code, IDS, **beside) == deck
+
+
+def test_the_encoder_writes_version_2() -> None:
+    assert encode_deck_code(OLD_FAITHFUL, IDS) == "AgMBAt9YKwEE2SqzAAA9fjU"
+
+
+def _with_checksum(body: bytes) -> str:
+    data = body + hashlib.sha256(body).digest()[:3]
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+V2 = "AgMBAt9YKwEE2SqzAAA9fjU"
 
 
 @pytest.mark.parametrize(
     ("code", "message"),
     [("", "empty"), ("abc def!", "only letters, digits"), ("AAAAAAAAAAAAA", "mistyped"),
-     ("AAAAAAAAAAAA", "checksum")],
-    ids=["empty", "bad-characters", "bad-length", "garbage"],
+     ("AAAAAAAAAAAA", "checksum"),
+     (V2[:10] + ("A" if V2[10] != "A" else "B") + V2[11:], "checksum does not match"),
+     (V2[:-1], "mistyped or cut short"), (V2[:-2], "cut short or mistyped (bad length)"),
+     (V2[:-4], "mistyped or cut short"),
+     (V2[:4], "checksum does not match"),
+     (_with_checksum(bytes([3, 4, 0, 0, 0, 0])), "format version 3; this site reads "
+                                                 "versions 1 and 2"),
+     (_with_checksum(bytes([2, 4, 1, 2])), "ends too early"),
+     (_with_checksum(bytes([2, 4, 0, 0, 0, 0, 7])), "extra data after the deck"),
+     (_with_checksum(bytes([2, 9, 0, 0, 0, 0])), "impossible deck")],
+    ids=["empty", "bad-characters", "bad-length", "garbage", "one-character-changed",
+         "cut-by-one", "cut-by-two", "cut-by-four", "cut-to-the-header", "unknown-version",
+         "ends-early", "extra-data", "impossible-players"],
 )
 def test_a_damaged_code_gets_a_plain_error(code: str, message: str) -> None:
-    with pytest.raises(DeckCodeError, match=message):
+    with pytest.raises(DeckCodeError, match=re.escape(message)):
         decode_deck_code(code, IDS)
 
 
@@ -118,7 +176,7 @@ def test_cards_whose_references_collide_are_written_by_id() -> None:
             break
         seen[ref] = candidate
     assert pair is not None
-    deck = Decklist(name="clash", structures=(DeckEntry(pair[0], 1), DeckEntry(pair[1], 2)))
+    deck = Decklist(name="", structures=(DeckEntry(pair[0], 1), DeckEntry(pair[1], 2)))
     assert decode_deck_code(encode_deck_code(deck, pair), pair) == deck
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,16 @@ class Command(BaseCommand):
         parser.add_argument("--cards", metavar="ID,ID", help="proxies: only these card ids")
         parser.add_argument("--low-ink", action="store_true",
                             help="proxies: light grey faces at 150 dpi (under 1 MB for 60 cards)")
+        parser.add_argument("--name", help="the deck's name, instead of the list's own (a deck "
+                            "code carries none: its name travels beside it)")
+        parser.add_argument("--description", help="the deck's description, instead of the "
+                            "list's own")
 
     def handle(self, *args: Any, **options: Any) -> None:
         deck = read_deck(self, options["file"])
+        words = {key: options[key] for key in ("name", "description") if options[key] is not None}
+        if words:
+            deck = replace(deck, **words)
         only = set(options["cards"].split(",")) if options["cards"] else None
         data = export_deck(deck, options["to"], options["page"], only=only,
                            low_ink=options["low_ink"])
