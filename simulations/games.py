@@ -34,7 +34,7 @@ from rules.game.matchup import (
 )
 from rules.game.matchup import run as run_matchup
 from rules.game.narrate import narrate
-from rules.game.report import build_report
+from rules.game.report import build_report, play_kinds
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
 from rules.strategy import HAND_SIZE
@@ -104,7 +104,8 @@ def goldfish_report(deck: Deck, spec: RunSpec, config: GameConfig, *, workers: i
     prepared = prepare_deck(deck, config)
     tally = run(prepared, spec, workers=workers, progress=progress)
     return build_report(tally, seed=spec.seed, policy=spec.policy, config=config,
-                        names=report_names(prepared), deck_name=deck.name)
+                        names=report_names(prepared), deck_name=deck.name,
+                        kinds=play_kinds(prepared.table))
 
 
 def goldfish_game(deck: Deck, spec: RunSpec, config: GameConfig, number: int
