@@ -16,7 +16,10 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     (always while a faction has four members in play and none in hand: the fifth switches
     on the token bonus; and while a wanderer is in the row and its troops in play and in
     hand do not outnumber the wanderers: the troops come from the personality pile); it
-    recycles a discard pile only when both draw piles are empty;
+    recycles the discard pile of the pile it wants when that pile is empty, it holds twice
+    the 5 tokens recycling costs, and the discard pile holds a personality (for the
+    personality pile) or a structure with residences or income (for the structure pile);
+    any discard pile when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations,
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
@@ -128,6 +131,7 @@ CHEAP_HOME: Final = 0
 # an income invocation is played only on a bearer it brings more than this many tokens a round
 # beyond the bearer's own exhausting income ability (its use exhausts the bearer)
 INVOCATION_GAIN: Final = 1
+RECYCLE_TOKENS: Final = 5  # what recycling a draw pile costs (engine.RECYCLE_COST)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -231,7 +235,32 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if want == "structures" and len(draws) > 1 and (_fifth_wanted(state, hand)
                                                      or _troops_wanted(state, hand)):
         want = "personalities"
+    # The pile it wants is empty: recycled when its discard pile holds a card it would draw
+    # it for, rather than a draw from the other pile; only with twice the price at hand
+    # (poorer, the 5 tokens put off the next play: won games were slower, issue 39).
+    if want not in draws:
+        for action in actions:
+            if action.kind == "recycle" and action.option == want \
+                    and rulings.held(state) >= 2 * RECYCLE_TOKENS \
+                    and _worth_recycling(state, want):
+                return action
     return draws.get(want) or next(iter(draws.values()))
+
+
+def _worth_recycling(state: GameState, pile: str) -> bool:
+    """Whether the discard pile of ``pile`` holds a card worth 5 tokens to draw again: a
+    personality (the influence that wins), a structure with residences or income."""
+    me = state.mover()
+    discard = me.zones["personality_discard" if pile == "personalities"
+                       else "structure_discard"]
+    for instance in discard:
+        card = state.card(instance)
+        if pile == "personalities":
+            if card.type == "personality" and not _dead_card(state, instance):
+                return True
+        elif card.subtype == "general" and (card.residencies or card.income):
+            return True
+    return False
 
 
 def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
