@@ -36,7 +36,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     outnumber the wanderers, as for the draw), income events, a first
     wall, items on troops that lack that kind of item, income invocations (only on a bearer
     they bring more than a token a round beyond its own exhausting income ability: using one
-    exhausts the bearer); every token of a
+    exhausts the bearer), invocations used in fights where they will be used (troops in play;
+    one that strengthens its bearer on a troop) while no personality in hand waits for the
+    tokens; every token of a
     kind that counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
     faction to five members; in the **last round** (while its troops outnumber the
@@ -66,7 +68,7 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
-    invocations used only in fights), then personalities it will not afford for three rounds
+    invocations used in fights with no troop to help or while a personality waits), then personalities it will not afford for three rounds
     (a kind of their cost beyond its tokens and three rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
@@ -131,6 +133,9 @@ CHEAP_HOME: Final = 0
 # an income invocation is played only on a bearer it brings more than this many tokens a round
 # beyond the bearer's own exhausting income ability (its use exhausts the bearer)
 INVOCATION_GAIN: Final = 1
+# an invocation used in fights (Rite of the Ember Flame, Ward Against Harm), besides its bonus,
+# played where it will be used (issue 39: scored 0 before, so always discarded)
+COMBAT_INVOCATION: Final = 3.0
 RECYCLE_TOKENS: Final = 5  # what recycling a draw pile costs (engine.RECYCLE_COST)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
@@ -742,12 +747,13 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         return 0 if slot in context.slots(action.target) else \
             ITEM_BASE + card.offense + card.defense - cost
     if card.type == "invocation":
-        # Income invocations only: spending tokens on one used in fights costs more members
-        # than it wins fights (measured on the sample decks). And only on a bearer it brings
+        # One used in fights where it will be used (_combat_worth: below any personality, so
+        # played with tokens to spare). An income invocation only on a bearer it brings
         # more than INVOCATION_GAIN tokens a round beyond the bearer's own: using one
         # exhausts its bearer, whose own income ability then waits.
         if not card.income:
-            return 0
+            worth = _combat_worth(state, card, action.target, context)
+            return worth - cost if worth else 0
         gain = _exhausting_income(card) - _exhausting_income(state.card(action.target))
         return INCOME_ITEM + gain if gain > INVOCATION_GAIN else 0
     if card.type == "event":
@@ -760,6 +766,30 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if effect.kind in ("draw", "search_residence"):
             return DRAW_EVENT
     return 0
+
+
+def _combat_worth(state: GameState, card: Profile, bearer: int, context: _Context) -> float:
+    """What an invocation used in fights is worth on ``bearer``: :data:`COMBAT_INVOCATION`
+    and its bonus, where it will be used: one that strengthens a troop while troops are in
+    play, one that strengthens its bearer on a troop in the defensive holdings; else 0."""
+    me = state.mover()
+    for instance in me.hand:
+        if state.card(instance).type == "personality":
+            return 0.0  # its tokens wait for a personality, which wins sooner
+    worth = 0.0
+    for ability in card.abilities:
+        effect = ability.effect
+        if not effect.combat:
+            continue
+        if effect.kind == "troop_offense":
+            usable = context.troops > 0
+        elif effect.kind in ("self_defense", "grant"):
+            usable = state.card(bearer).is_troop and state.where[bearer] == "defensive"
+        else:
+            continue
+        if usable:
+            worth = max(worth, COMBAT_INVOCATION + max(effect.amount, 1))
+    return worth
 
 
 def _exhausting_income(card: Profile) -> int:
@@ -791,7 +821,12 @@ def _play_bound(card: Profile) -> float:
     if card.type == "item":
         return max(INCOME_ITEM, ITEM_BASE + card.offense + card.defense - cost)
     if card.type == "invocation":
-        return INCOME_ITEM + card.income
+        combat_bonus = 0
+        for ability in card.abilities:
+            if ability.effect.combat:
+                combat_bonus = max(combat_bonus, ability.effect.amount, 1)
+        return max(INCOME_ITEM + card.income,
+                   COMBAT_INVOCATION + combat_bonus - cost if combat_bonus else 0)
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
         if effect.kind == "collect":

@@ -171,6 +171,43 @@ def test_greedy_plays_an_income_invocation_only_where_it_beats_the_bearers_own(
     assert choice(state) == (Action("play", canticle, priest) if played else Action("pass"))
 
 
+RITE = "Pay 1 religious influence: target troop gains +2 offense until the end of the combat."
+WARD = "Pay 2 religious influence: bearer gains +2 defense until the end of the combat."
+
+
+@pytest.mark.parametrize(("text", "troop_in_play", "citizen_in_hand", "bearer"), [
+    pytest.param(RITE, True, False, "priest", id="a-troop-to-strengthen"),
+    pytest.param(RITE, False, False, None, id="no-troop-in-play"),
+    pytest.param(RITE, True, True, None, id="its-tokens-wait-for-a-personality"),
+    pytest.param(WARD, True, False, "templar", id="a-troop-bearer-that-fights"),
+    pytest.param(WARD, False, False, None, id="no-troop-to-bear-it"),
+])
+def test_greedy_plays_a_combat_invocation_where_it_will_be_used(
+        text: str, troop_in_play: bool, citizen_in_hand: bool, bearer: str | None) -> None:
+    # Issue 39: an invocation used in fights (Rite of the Ember Flame, Ward Against Harm)
+    # scored 0, so it was never played and always discarded. Now it is played where it will
+    # be used (a troop in play; for one that helps its bearer, on a troop), with tokens to
+    # spare: not while a personality in hand waits for them (measured: kalim-crusaders won
+    # 0.15 rounds slower when it was played before them).
+    state = make_game([stronghold(residencies=2)],
+                      personalities=[citizen("priest", strength=(0, 2, 0)),
+                                     troop("templar", strength=(1, 2, 0)),
+                                     citizen("deacon", influence=2, cost=(0, 9, 0))],
+                      structures=[invocation("rite", requirement=2, cost=(0, 2, 0),
+                                             abilities=text)])
+    clear_hand(state)
+    place(state, first(state, "priest"), "residents", first(state, "keep"))
+    place(state, first(state, "templar"), "defensive" if troop_in_play else "dead")
+    rite = place(state, first(state, "rite"), "hand")
+    if citizen_in_hand:
+        place(state, first(state, "deacon"), "hand")
+    state.mover().personal = [0, 4, 0]
+    at_step(state, "action", "act")
+    assert Action("play", rite, first(state, "priest")) in engine.legal_actions(state)
+    expected = Action("play", rite, first(state, bearer)) if bearer else Action("pass")
+    assert choice(state) == expected
+
+
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
     # Nothing else to do, 1 political held; the guard's Campaign brings 2, enough for the
     # envoy this round (kept for the Discard Phase, the tokens would wait a round).
