@@ -68,8 +68,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
-    invocations used in fights with no troop to help or while a personality waits), then personalities it will not afford for three rounds
-    (a kind of their cost beyond its tokens and three rounds of its income of that kind), then
+    invocations used in fights with no troop to help or while a personality waits), then
+    personalities it will not afford for three rounds (a kind of their cost beyond its
+    tokens and three rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
     outnumber the wanderers), then, while its troops in play outnumber the wanderers, every
