@@ -34,12 +34,13 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     by their income (worth more the earlier they come, twice over while
     the structure pile more often brings income than the personality pile and its troops
     outnumber the wanderers, as for the draw), income events, a first
-    wall, items on troops that lack that kind of item, income invocations (only on a bearer
-    they bring more than a token a round beyond its own exhausting income ability: using one
-    exhausts the bearer), invocations used in fights where they will be used (troops in play;
-    one that strengthens its bearer on a troop) while no personality in hand waits for the
-    tokens; every token of a
-    kind that counts toward victory (a five-members bonus on) costs a point of influence; it
+    wall, items on troops that lack that kind of item, a bounty event on a wanderer the hunt
+    to come is expected to kill when the bounty it adds (times the kill chance) beats its
+    cost, income invocations (only on a bearer they bring more than a token a round beyond
+    its own exhausting income ability: using one exhausts the bearer), invocations used in
+    fights where they will be used (troops in play; one that strengthens its bearer on a
+    troop) while no personality in hand waits for the tokens; every token of a kind that
+    counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
     faction to five members; in the **last round** (while its troops outnumber the
     wanderers), when the personalities in hand that raise its influence total bring it to
@@ -110,6 +111,9 @@ WALL_VALUE: Final = 6.0  # a first wall
 ITEM_BASE: Final = 3.0  # an item on a troop lacking that kind, besides its offense and defense
 INCOME_ITEM: Final = 5.0  # an income item or invocation, besides its income
 DRAW_EVENT: Final = 7.0  # a draw or search event
+# a bounty event (Bounty Proclamation) before a hunt expected to kill its target, besides the
+# tokens it is expected to gain: after the personalities (issue 39: scored 0 before)
+BOUNTY_EVENT: Final = 10.0
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
@@ -766,7 +770,31 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             return (100 if net > 0 else 12) + net
         if effect.kind in ("draw", "search_residence"):
             return DRAW_EVENT
+        if effect.kind == "bounty_bonus":
+            # Before a hunt: the bounty it adds to a wanderer the hunt is expected to kill.
+            gain = _bounty_gain(state, action.target, effect.amount) - card.total_cost
+            return BOUNTY_EVENT + gain if gain > 0 else 0
     return 0
+
+
+def _bounty_gain(state: GameState, target: int, amount: int) -> float:
+    """The tokens ``amount`` more bounty on ``target`` (any wanderer in the row: -1) is
+    expected to bring: the chance that the hunt greedy would declare kills it, times
+    ``amount`` (0 for a wanderer it would not hunt)."""
+    hunted = _huntable(state)
+    if not hunted:
+        return 0.0
+    troops, helpers, urgent = _hunters(state)
+    best = 0.0
+    for wanderer in hunted:
+        if target >= 0 and wanderer != target:
+            continue
+        for troop in troops:
+            # (_duel's gain grows by the kill chance with each token of bounty)
+            kill = _duel(state, troop, wanderer, helpers - troop.offense, urgent, 1) \
+                - _duel(state, troop, wanderer, helpers - troop.offense, urgent)
+            best = max(best, kill * amount)
+    return best
 
 
 def _combat_worth(state: GameState, card: Profile, bearer: int, context: _Context) -> float:
@@ -833,6 +861,8 @@ def _play_bound(card: Profile) -> float:
         if effect.kind == "collect":
             net = rulings.tokens(effect.gains) - card.total_cost
             return max(DRAW_EVENT, (100 if net > 0 else 12) + net)
+        if effect.kind == "bounty_bonus":
+            return BOUNTY_EVENT + effect.amount
         return DRAW_EVENT
     return 0
 
@@ -892,11 +922,12 @@ class _Hunter:
         self.left = card.vitality - state.wounds.get(troop, 0)
 
 
-def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool) -> float:
+def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool,
+          bonus: int = 0) -> float:
     """What hunting ``wanderer`` with ``lead`` in front is expected to gain: the lead strikes
     (with ``helpers``' offense joining, half of it counted: they may be needed elsewhere), the
     wanderer strikes back at the lead; the one that strikes in an earlier step (ranged, then
-    fleetfoot) may kill the other first."""
+    fleetfoot) may kill the other first. ``bonus``: bounty beyond the printed one."""
     prey = state.card(wanderer)
     lead_keys, prey_keys = lead.keys, rulings.keywords(state, wanderer)
     if "flight" in prey_keys and "ranged" not in lead_keys and "flight" not in lead_keys:
@@ -918,7 +949,7 @@ def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: 
         struck, lost = struck * (1 - kill), lost * (1 - kill)
     elif second < first:
         hit, kill = hit * (1 - lost), kill * (1 - lost)
-    prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
+    prize = prey.bounty + bonus + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
     return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead.card) \
         - (struck - lost) * STRIKE_BACK
 

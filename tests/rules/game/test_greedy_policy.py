@@ -208,6 +208,29 @@ def test_greedy_plays_a_combat_invocation_where_it_will_be_used(
     assert choice(state) == expected
 
 
+@pytest.mark.parametrize(("offense", "played"), [
+    pytest.param(6, True, id="the-hunt-will-kill-it"),
+    pytest.param(1, False, id="no-hunt-worth-declaring"),
+])
+def test_greedy_plays_a_bounty_event_before_a_hunt_expected_to_kill(offense: int,
+                                                                     played: bool) -> None:
+    # Issue 39: Bounty Proclamation ("target wanderer gains +2 bounty until the end of the
+    # round") scored 0, never played (drawn in 69% of guild-merchants games). Played in the
+    # Action step on the wanderer the hunt to come is expected to kill: 2 tokens for 1.
+    proclamation = event("proclamation", cost=(1, 0, 0), abilities=(
+        "Target wanderer gains +2 bounty until the end of the round."))
+    state, _, wolves = battle_game([troop("t1", offense=offense), troop("t2", offense=offense),
+                                    troop("t3", offense=offense)],
+                                   [wanderer("wolf", offense=1, defense=2, vitality=1)],
+                                   others=[proclamation])
+    clear_hand(state)
+    card = place(state, first(state, "proclamation"), "hand")
+    state.mover().personal = [1, 0, 0]
+    at_step(state, "action", "act")
+    assert Action("play", card, wolves[0]) in engine.legal_actions(state)
+    assert choice(state) == (Action("play", card, wolves[0]) if played else Action("pass"))
+
+
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
     # Nothing else to do, 1 political held; the guard's Campaign brings 2, enough for the
     # envoy this round (kept for the Discard Phase, the tokens would wait a round).
