@@ -57,6 +57,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
     outcome by more than its tokens; it bribes an attacker whose fight would cost more than
     its bribe (it can destroy something and cannot be killed);
+    in a raid that no ready troop meets and that may deal the stronghold its last wound, it
+    pays 3 tokens to send the exhausted troop that spares it most beyond its own risk;
   - **pays fines** with a free structure it can spare (no income, no resident, the other
     open residences house the citizens in hand), else an income ability's token if one can
     bring it, else a token of a kind
@@ -985,7 +987,10 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         return _find(actions, "done")
     if step == "muster":
         sends = [a for a in actions if a.kind == "send" and a.option != "pay"]
-        return sends[0] if sends else _find(actions, "done")
+        if sends:
+            return sends[0]
+        paid = _paid_defender(state, actions)
+        return paid if paid is not None else _find(actions, "done")
     if step in ("assign", "berserk"):
         choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
         if not choices:
@@ -1043,6 +1048,56 @@ def _distinct_assignments(state: GameState, choices: list[Action]) -> list[Actio
     return distinct
 
 
+def _paid_defender(state: GameState, actions: Sequence[Action]) -> Action | None:
+    """In a raid no ready troop defends and the raiders may deal the stronghold its last
+    wound (the game lost): the exhausted troop (3 tokens to send) whose defence spares most
+    beyond its own risk; else None. (Sent to spare other structures too, it lost more games
+    than it saved: its tokens, its wounds and its death left the row to overrun the city.)"""
+    c = state.combat
+    assert c is not None
+    if c.kind != "raid" or c.player:
+        return None
+    me = state.mover()
+    structures = [s for s in me.zones["private"] if state.card(s).subtype == "stronghold"
+                  and state.wounds.get(s, 0) + 1 >= state.card(s).vitality]
+    if not structures:
+        return None
+    raiders = [w for w in c.wild if state.in_play(w)]
+    spared = 0.0
+    for wanderer in raiders:
+        spared += _raid_damage(state, wanderer, structures)
+    best: Action | None = None
+    best_gain = combat.MOVE_EXHAUSTED_COST * TOKEN_VALUE
+    for action in actions:
+        if action.kind != "send" or action.option != "pay":
+            continue
+        risk = 0.0
+        for wanderer in raiders:
+            risk += _raid_damage(state, wanderer, [action.card])
+        if spared - risk > best_gain:
+            best, best_gain = action, spared - risk
+    return best
+
+
+def _raid_damage(state: GameState, wanderer: int, targets: Sequence[int]) -> float:
+    """What ``wanderer`` is expected to cost striking the one of ``targets`` it hurts most:
+    its chance to wound times the loss (the stronghold's last wound loses the game; any wound
+    destroys another structure; a personality killed, or a wound)."""
+    damage = 0.0
+    for target in targets:
+        chance = _wound_chance(combat.strike(state, wanderer, target))
+        card = state.card(target)
+        if card.subtype == "stronghold":
+            left = card.vitality - state.wounds.get(target, 0)
+            loss = 1000.0 if left <= 1 else 1.0
+        elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
+            loss = _card_worth(card)
+        else:
+            loss = 1.0
+        damage = max(damage, chance * loss)
+    return damage
+
+
 def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
     """Bribe the attacker whose fight costs most beyond its bribe: what it is expected to
     destroy or kill (it strikes where it beats the defense by most: the player's ready troops,
@@ -1059,18 +1114,7 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
         if action.kind != "bribe":
             continue
         wanderer = action.card
-        damage = 0.0
-        for target in targets:
-            chance = _wound_chance(combat.strike(state, wanderer, target))
-            card = state.card(target)
-            if card.subtype == "stronghold":
-                left = card.vitality - state.wounds.get(target, 0)
-                loss = 1000.0 if left <= 1 else 1.0
-            elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
-                loss = _card_worth(card)
-            else:
-                loss = 1.0
-            damage = max(damage, chance * loss)
+        damage = _raid_damage(state, wanderer, targets)
         card = state.card(wanderer)
         killed = max((_wound_chance(combat.strike(state, t, wanderer)) for t in troops),
                      default=0.0) if card.vitality - state.wounds.get(wanderer, 0) <= 1 else 0.0

@@ -693,6 +693,28 @@ def test_greedy_bribes_a_wanderer_when_that_is_cheaper_than_fighting_it() -> Non
     assert choice(state) == Action("bribe", bandit)
 
 
+@pytest.mark.parametrize(("wounds", "sent"), [
+    pytest.param(2, True, id="the-stronghold-s-last-wound"),
+    pytest.param(0, False, id="a-wound-the-stronghold-can-take"),
+])
+def test_greedy_pays_to_send_an_exhausted_troop_when_the_raid_needs_it(wounds: int,
+                                                                      sent: bool) -> None:
+    # Issue 39: greedy never paid the 3 tokens that send an exhausted troop. A raid with no
+    # ready troop to meet it: the ogre strikes the stronghold; with one wound left to it that
+    # loses the game, so the exhausted troop is sent; with three left, a wound costs less than
+    # the tokens and the troop's risk.
+    state, (guard,), _ = battle_game(
+        [troop("guard", offense=3, defense=4, vitality=3)],
+        [wanderer("ogre", aggression=6, offense=5, defense=2, vitality=2)],
+        holdings=[stronghold(defense=4, vitality=3)])
+    state.exhausted.add(guard)
+    state.wounds[first(state, "keep")] = wounds
+    state.mover().personal = [5, 0, 0]
+    to_wanderer_phase(state)
+    assert state.combat is not None and state.combat.step == "muster"
+    assert choice(state) == (Action("send", guard, option="pay") if sent else Action("done"))
+
+
 def test_greedy_fights_a_wanderer_it_can_kill_rather_than_bribe_it() -> None:
     state, _, _ = battle_game(
         [troop("t", offense=9, defense=9, vitality=3)],
