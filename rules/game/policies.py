@@ -774,8 +774,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             return DRAW_EVENT
         if effect.kind == "bounty_bonus":
             # Before a hunt: the bounty it adds to a wanderer the hunt is expected to kill.
-            gain = _bounty_gain(state, action.target, effect.amount) - card.total_cost
-            return BOUNTY_EVENT + gain if gain > 0 else 0
+            expected = _bounty_gain(state, action.target, effect.amount) - card.total_cost
+            return BOUNTY_EVENT + expected if expected > 0 else 0
     return 0
 
 
