@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("validator", "odds", "image", "ocr", "scans", "api", "search", "engine", "match",
-            "playtest")
+            "unplayed", "playtest")
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20,
@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
             "search": lambda: search_bench.run(best_of, report, ROOT),
             "engine": lambda: engine_bench.run(best_of, report, ROOT),
             "match": lambda: engine_bench.match(ROOT),
+            "unplayed": lambda: engine_bench.unplayed(ROOT),
             "playtest": lambda: playtest_bench.run(best_of, report, ROOT),
         }
         if database_from_env:

@@ -19,7 +19,13 @@ process (goal: flat).
 Then the greedy policy against the lookahead player on every sample deck, over the same seeds
 (games 1..MATCH_GAMES of seed MATCH_SEED): each one's mean victory round and victory rate, and
 greedy's gap (its mean minus the lookahead's; goal: at most 0.3 rounds), with the gap's 95%
-interval over the games both won (paired: the same game, the same luck until they part)."""
+interval over the games both won (paired: the same game, the same luck until they part).
+
+And the cards never played (issue 39; ``python -m bench --only unplayed``): on every sample deck,
+the cards other than wanderers drawn in more than :data:`UNPLAYED_SHARE` of games and played in
+none, by greedy (:data:`UNPLAYED_GAMES` games) and by the lookahead player
+(:data:`UNPLAYED_AHEAD_GAMES` games; slow: its rollouts play whole games), each with its share
+of games drawn; interrupts are marked (solo there is nothing to answer: right never to play)."""
 
 from __future__ import annotations
 
@@ -45,7 +51,8 @@ from rules.game import engine, matchup
 from rules.game.config import GameConfig
 from rules.game.lookahead import DEFAULT_BUDGET
 from rules.game.profile import profiles_from_facts
-from rules.game.runner import RunSpec, play_game, run_chunk
+from rules.game.report import GameSummary, Tally, never_played, play_kinds
+from rules.game.runner import RunSpec, play_game, run_chunk, summarise
 from rules.game.runner import run as run_games
 from rules.rng import SplitMix64, derive_seed
 
@@ -65,6 +72,11 @@ MEMORY_GAMES = (200, 2000)
 MATCH_GAMES = 60
 MATCH_SEED = 1
 MATCH_POLICY = f"lookahead:{DEFAULT_BUDGET}"
+# The never-played lists: games a deck of each player, and the share of games a card must be
+# drawn in to be listed.
+UNPLAYED_GAMES = 200
+UNPLAYED_AHEAD_GAMES = 10
+UNPLAYED_SHARE = 0.2
 
 
 def _shuffle_only(prepared: engine.Prepared, games: int, repeat: int = 1) -> None:
@@ -316,3 +328,55 @@ def _match_line(name: str, greedy: list[tuple[str, int]], ahead: list[tuple[str,
                    f"{len(both)} games won by both)"
     return (f"{name:<16} greedy {g_mean:5.2f} ({g_rate:4.0%})   lookahead {a_mean:5.2f} "
             f"({a_rate:4.0%})   gap {g_mean - a_mean:+.2f}{interval}")
+
+
+# --- the cards never played ----------------------------------------------------------------
+
+
+def _summary(policy: str, games: int, number: int) -> GameSummary:
+    spec = RunSpec(games, MATCH_SEED, policy)
+    return summarise(play_game(_match_deck[0], spec, number), number)
+
+
+def unplayed(root: Path, games: int = UNPLAYED_GAMES, ahead_games: int = UNPLAYED_AHEAD_GAMES,
+             policy: str = MATCH_POLICY) -> None:
+    """The cards each player never plays on every sample deck (module docstring), on both
+    cores (each game depends only on its number: the same lists for any number of processes)."""
+    facts, resolver = _catalogue(root)
+    print(f"cards never played (drawn in more than {UNPLAYED_SHARE:.0%} of games, played in "
+          f"none; wanderers left out): greedy {games} games a deck, {policy} {ahead_games}, "
+          f"seed {MATCH_SEED}")
+    started = time.perf_counter()
+    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
+        deck = parse_text(path.read_text("utf-8"), resolver).deck
+        assert deck is not None
+        prepared = engine.prepare(deck, facts)
+        kinds = play_kinds(prepared.table)
+        names = {card_id: card.name for card_id, card in prepared.table.items()}
+        with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1),
+                                 initializer=_start_match_worker,
+                                 initargs=(prepared.deck, prepared.facts)) as pool:
+            for who, count in (("greedy", games), (policy, ahead_games)):
+                tally = Tally()
+                for summary in pool.map(_summary, [who] * count, [count] * count,
+                                        range(1, count + 1), chunksize=1 if ":" in who else 8):
+                    tally.add(summary)
+                listed = unplayed_cards(tally, kinds, names)
+                label = who.partition(":")[0]
+                print(f"  {path.stem:<16} {label:<9} {'; '.join(listed) or 'none'}")
+    print(f"  ({time.perf_counter() - started:.0f} s)")
+
+
+def unplayed_cards(tally: Tally, kinds: dict[str, str], names: dict[str, str],
+                   share: float = UNPLAYED_SHARE) -> list[str]:
+    """The cards drawn in more than ``share`` of ``tally``'s games and played in none, most
+    drawn first, each as "name (drawn%)", an interrupt marked so."""
+    found = []
+    for card_id, card in tally.cards.items():
+        reason = never_played(card, kinds.get(card_id))
+        if reason is not None and card.drawn > share * tally.games:
+            mark = ", an interrupt" if reason == "interrupt" else ""
+            found.append((-card.drawn, names.get(card_id, card_id),
+                          f"{names.get(card_id, card_id)} ({card.drawn / tally.games:.0%}"
+                          f"{mark})"))
+    return [text for _, _, text in sorted(found)]

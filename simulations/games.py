@@ -35,7 +35,7 @@ from rules.game.matchup import (
 )
 from rules.game.matchup import run as run_matchup
 from rules.game.narrate import narrate
-from rules.game.report import build_report
+from rules.game.report import build_report, play_kinds
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
 from rules.rng import derive_seed
 
@@ -106,7 +106,8 @@ def goldfish_report(deck: Decklist, spec: RunSpec, config: GameConfig, *, worker
     prepared = prepare_deck(deck, config)
     tally = run(prepared, spec, workers=workers, progress=progress)
     return build_report(tally, seed=spec.seed, policy=spec.policy, config=config,
-                        names=report_names(prepared), deck_name=deck.name)
+                        names=report_names(prepared), deck_name=deck.name,
+                        kinds=play_kinds(prepared.table))
 
 
 def goldfish_game(deck: Decklist, spec: RunSpec, config: GameConfig, number: int

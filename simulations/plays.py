@@ -22,7 +22,7 @@ from rules.game.gauntlet import build_field_report, pair_spec
 from rules.game.matchup import CHUNK as TABLE_CHUNK
 from rules.game.matchup import MatchupSpec, MatchupTally, build_matchup_report
 from rules.game.matchup import run_chunk as run_table_chunk
-from rules.game.report import Tally, build_report
+from rules.game.report import Tally, build_report, play_kinds
 from rules.game.runner import RunSpec, chunks
 from rules.game.runner import run_chunk as run_solo_chunk
 from simulations.games import card_names, prepare_stored, report_names
@@ -127,7 +127,8 @@ def build_run_report(run: SimulationRun, tallies: Sequence[AnyTally]) -> dict[st
         tally = tallies[0]
         assert isinstance(tally, Tally)
         return build_report(tally, seed=run.seed, policy=run.policy, config=config,
-                            names=report_names(prepared[0]), deck_name=run.deck_name)
+                            names=report_names(prepared[0]), deck_name=run.deck_name,
+                            kinds=play_kinds(prepared[0].table))
     table_tallies = [t for t in tallies if isinstance(t, MatchupTally)]
     names = card_names(prepared)
     if run.kind == SimulationRun.MATCHUP:

@@ -33,6 +33,15 @@ CARD_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     ("victory_round_difference", "Victory round ± with it in the opening hand"),
 )
 DEFAULT_SORT: Final = "played"
+#: What the per-card table says of a card drawn and never played, by the report's
+#: ``never_played`` reason (rules/game/report.py): so that a reader does not cut a card for
+#: the player's fault.
+NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
+    "no_use": "Drawn but never played: the goldfish player found no use for it, a limit of "
+              "the player as much as of the card.",
+    "interrupt": "Drawn but never played: an interrupt answers another player's action, and "
+                 "solo there is none.",
+}
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,12 @@ class CardRow:
     stuck_in_hand: float
     opening_hand: float
     victory_round_difference: float | None
+    never_played: str | None = None  # the report's reason (reports before it have none)
+
+    @property
+    def note(self) -> str:
+        """What to say of a card drawn and never played ("" otherwise)."""
+        return NEVER_PLAYED_NOTES.get(self.never_played or "", "")
 
 
 def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,
@@ -57,7 +72,8 @@ def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,
     if descending is None:
         descending = sort != "name"
     rows = [CardRow(card_id, card["name"], card["drawn"], card["played"], card["stuck_in_hand"],
-                    card["opening_hand"], card["victory_round_difference"])
+                    card["opening_hand"], card["victory_round_difference"],
+                    card.get("never_played"))
             for card_id, card in report["cards"].items()]
     rows.sort(key=lambda r: (r.name.casefold(), r.card_id))
     if sort == "name":

@@ -22,3 +22,20 @@ def test_an_unknown_section_is_refused(only: str, capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         sections(["--only", only])
     assert "choose among" in capsys.readouterr().err
+
+
+def test_the_unplayed_list_names_cards_drawn_often_and_played_in_no_game() -> None:
+    from bench.engine_bench import unplayed_cards
+    from rules.game.report import CardTally, Tally
+
+    tally = Tally(games=10, cards={
+        "bell": CardTally(drawn=6),  # listed: drawn in 60% of games, never played
+        "writ": CardTally(drawn=3),  # an interrupt, marked
+        "rare": CardTally(drawn=2),  # drawn in 20%: not more than the share
+        "deacon": CardTally(drawn=9, played=1),  # played once
+        "ghoul": CardTally(drawn=9),  # a wanderer: never the player's to play
+    })
+    kinds = {"bell": "structure", "writ": "interrupt", "rare": "event", "deacon": "personality",
+             "ghoul": "wanderer"}
+    names = {"bell": "Bell", "writ": "Writ"}
+    assert unplayed_cards(tally, kinds, names) == ["Bell (60%)", "Writ (30%, an interrupt)"]

@@ -16,7 +16,10 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     (always while a faction has four members in play and none in hand: the fifth switches
     on the token bonus; and while a wanderer is in the row and its troops in play and in
     hand do not outnumber the wanderers: the troops come from the personality pile); it
-    recycles a discard pile only when both draw piles are empty;
+    recycles the discard pile of the pile it wants when that pile is empty, it holds twice
+    the 5 tokens recycling costs, and the discard pile holds a personality (for the
+    personality pile) or a structure with residences or income (for the structure pile);
+    any discard pile when both draw piles are empty;
   - **acts** by using every income ability of citizens, structures, items and invocations,
     and playing every event that brings more tokens than it costs, first (troops keep
     theirs for the Discard Phase so that they fight unexhausted, unless nothing else is
@@ -31,10 +34,13 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     by their income (worth more the earlier they come, twice over while
     the structure pile more often brings income than the personality pile and its troops
     outnumber the wanderers, as for the draw), income events, a first
-    wall, items on troops that lack that kind of item, income invocations (only on a bearer
-    they bring more than a token a round beyond its own exhausting income ability: using one
-    exhausts the bearer); every token of a
-    kind that counts toward victory (a five-members bonus on) costs a point of influence; it
+    wall, items on troops that lack that kind of item, a bounty event on a wanderer the hunt
+    to come is expected to kill when the bounty it adds (times the kill chance) beats its
+    cost, income invocations (only on a bearer they bring more than a token a round beyond
+    its own exhausting income ability: using one exhausts the bearer), invocations used in
+    fights where they will be used (troops in play; one that strengthens its bearer on a
+    troop) while no personality in hand waits for the tokens; every token of a kind that
+    counts toward victory (a five-members bonus on) costs a point of influence; it
     never plays a card that only hurts itself, and never passes while a play brings a
     faction to five members; in the **last round** (while its troops outnumber the
     wanderers), when the personalities in hand that raise its influence total bring it to
@@ -51,6 +57,8 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
     outcome by more than its tokens; it bribes an attacker whose fight would cost more than
     its bribe (it can destroy something and cannot be killed);
+    in a raid that no ready troop meets and that may deal the stronghold its last wound, it
+    pays 3 tokens to send the exhausted troop that spares it most beyond its own risk;
   - **pays fines** with a free structure it can spare (no income, no resident, the other
     open residences house the citizens in hand), else an income ability's token if one can
     bring it, else a token of a kind
@@ -63,8 +71,9 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     wall, a dead or duplicate unique), cards nothing can use (a battle event no troop is
     strong enough for, an invocation nobody may bear, an item with no troop) and cards it
     would not play now if it could pay (structures nobody needs, items no bearer wants,
-    invocations used only in fights), then personalities it will not afford for three rounds
-    (a kind of their cost beyond its tokens and three rounds of its income of that kind), then
+    invocations used in fights with no troop to help or while a personality waits), then
+    personalities it will not afford for three rounds (a kind of their cost beyond its
+    tokens and three rounds of its income of that kind), then
     troops of one influence and no income while its troops in play outnumber the wanderers,
     then items without income (of two tokens or more, or any while its troops in play
     outnumber the wanderers), then, while its troops in play outnumber the wanderers, every
@@ -104,6 +113,9 @@ WALL_VALUE: Final = 6.0  # a first wall
 ITEM_BASE: Final = 3.0  # an item on a troop lacking that kind, besides its offense and defense
 INCOME_ITEM: Final = 5.0  # an income item or invocation, besides its income
 DRAW_EVENT: Final = 7.0  # a draw or search event
+# a bounty event (Bounty Proclamation) before a hunt expected to kill its target, besides the
+# tokens it is expected to gain: after the personalities (issue 39: scored 0 before)
+BOUNTY_EVENT: Final = 10.0
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
@@ -128,6 +140,10 @@ CHEAP_HOME: Final = 0
 # an income invocation is played only on a bearer it brings more than this many tokens a round
 # beyond the bearer's own exhausting income ability (its use exhausts the bearer)
 INVOCATION_GAIN: Final = 1
+# an invocation used in fights (Rite of the Ember Flame, Ward Against Harm), besides its bonus,
+# played where it will be used (issue 39: scored 0 before, so always discarded)
+COMBAT_INVOCATION: Final = 3.0
+RECYCLE_TOKENS: Final = 5  # what recycling a draw pile costs (engine.RECYCLE_COST)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
 
@@ -231,7 +247,32 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     if want == "structures" and len(draws) > 1 and (_fifth_wanted(state, hand)
                                                      or _troops_wanted(state, hand)):
         want = "personalities"
+    # The pile it wants is empty: recycled when its discard pile holds a card it would draw
+    # it for, rather than a draw from the other pile; only with twice the price at hand
+    # (poorer, the 5 tokens put off the next play: won games were slower, issue 39).
+    if want not in draws:
+        for action in actions:
+            if action.kind == "recycle" and action.option == want \
+                    and rulings.held(state) >= 2 * RECYCLE_TOKENS \
+                    and _worth_recycling(state, want):
+                return action
     return draws.get(want) or next(iter(draws.values()))
+
+
+def _worth_recycling(state: GameState, pile: str) -> bool:
+    """Whether the discard pile of ``pile`` holds a card worth 5 tokens to draw again: a
+    personality (the influence that wins), a structure with residences or income."""
+    me = state.mover()
+    discard = me.zones["personality_discard" if pile == "personalities"
+                       else "structure_discard"]
+    for instance in discard:
+        card = state.card(instance)
+        if pile == "personalities":
+            if card.type == "personality" and not _dead_card(state, instance):
+                return True
+        elif card.subtype == "general" and (card.residencies or card.income):
+            return True
+    return False
 
 
 def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
@@ -713,12 +754,13 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         return 0 if slot in context.slots(action.target) else \
             ITEM_BASE + card.offense + card.defense - cost
     if card.type == "invocation":
-        # Income invocations only: spending tokens on one used in fights costs more members
-        # than it wins fights (measured on the sample decks). And only on a bearer it brings
+        # One used in fights where it will be used (_combat_worth: below any personality, so
+        # played with tokens to spare). An income invocation only on a bearer it brings
         # more than INVOCATION_GAIN tokens a round beyond the bearer's own: using one
         # exhausts its bearer, whose own income ability then waits.
         if not card.income:
-            return 0
+            worth = _combat_worth(state, card, action.target, context)
+            return worth - cost if worth else 0
         gain = _exhausting_income(card) - _exhausting_income(state.card(action.target))
         return INCOME_ITEM + gain if gain > INVOCATION_GAIN else 0
     if card.type == "event":
@@ -730,7 +772,55 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             return (100 if net > 0 else 12) + net
         if effect.kind in ("draw", "search_residence"):
             return DRAW_EVENT
+        if effect.kind == "bounty_bonus":
+            # Before a hunt: the bounty it adds to a wanderer the hunt is expected to kill.
+            expected = _bounty_gain(state, action.target, effect.amount) - card.total_cost
+            return BOUNTY_EVENT + expected if expected > 0 else 0
     return 0
+
+
+def _bounty_gain(state: GameState, target: int, amount: int) -> float:
+    """The tokens ``amount`` more bounty on ``target`` (any wanderer in the row: -1) is
+    expected to bring: the chance that the hunt greedy would declare kills it, times
+    ``amount`` (0 for a wanderer it would not hunt)."""
+    hunted = _huntable(state)
+    if not hunted:
+        return 0.0
+    troops, helpers, urgent = _hunters(state)
+    best = 0.0
+    for wanderer in hunted:
+        if target >= 0 and wanderer != target:
+            continue
+        for troop in troops:
+            # (_duel's gain grows by the kill chance with each token of bounty)
+            kill = _duel(state, troop, wanderer, helpers - troop.offense, urgent, 1) \
+                - _duel(state, troop, wanderer, helpers - troop.offense, urgent)
+            best = max(best, kill * amount)
+    return best
+
+
+def _combat_worth(state: GameState, card: Profile, bearer: int, context: _Context) -> float:
+    """What an invocation used in fights is worth on ``bearer``: :data:`COMBAT_INVOCATION`
+    and its bonus, where it will be used: one that strengthens a troop while troops are in
+    play, one that strengthens its bearer on a troop in the defensive holdings; else 0."""
+    me = state.mover()
+    for instance in me.hand:
+        if state.card(instance).type == "personality":
+            return 0.0  # its tokens wait for a personality, which wins sooner
+    worth = 0.0
+    for ability in card.abilities:
+        effect = ability.effect
+        if not effect.combat:
+            continue
+        if effect.kind == "troop_offense":
+            usable = context.troops > 0
+        elif effect.kind in ("self_defense", "grant"):
+            usable = state.card(bearer).is_troop and state.where[bearer] == "defensive"
+        else:
+            continue
+        if usable:
+            worth = max(worth, COMBAT_INVOCATION + max(effect.amount, 1))
+    return worth
 
 
 def _exhausting_income(card: Profile) -> int:
@@ -762,12 +852,19 @@ def _play_bound(card: Profile) -> float:
     if card.type == "item":
         return max(INCOME_ITEM, ITEM_BASE + card.offense + card.defense - cost)
     if card.type == "invocation":
-        return INCOME_ITEM + card.income
+        combat_bonus = 0
+        for ability in card.abilities:
+            if ability.effect.combat:
+                combat_bonus = max(combat_bonus, ability.effect.amount, 1)
+        return max(INCOME_ITEM + card.income,
+                   COMBAT_INVOCATION + combat_bonus - cost if combat_bonus else 0)
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
         if effect.kind == "collect":
             net = rulings.tokens(effect.gains) - card.total_cost
             return max(DRAW_EVENT, (100 if net > 0 else 12) + net)
+        if effect.kind == "bounty_bonus":
+            return BOUNTY_EVENT + effect.amount
         return DRAW_EVENT
     return 0
 
@@ -827,11 +924,12 @@ class _Hunter:
         self.left = card.vitality - state.wounds.get(troop, 0)
 
 
-def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool) -> float:
+def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: bool,
+          bonus: int = 0) -> float:
     """What hunting ``wanderer`` with ``lead`` in front is expected to gain: the lead strikes
     (with ``helpers``' offense joining, half of it counted: they may be needed elsewhere), the
     wanderer strikes back at the lead; the one that strikes in an earlier step (ranged, then
-    fleetfoot) may kill the other first."""
+    fleetfoot) may kill the other first. ``bonus``: bounty beyond the printed one."""
     prey = state.card(wanderer)
     lead_keys, prey_keys = lead.keys, rulings.keywords(state, wanderer)
     if "flight" in prey_keys and "ranged" not in lead_keys and "flight" not in lead_keys:
@@ -853,7 +951,7 @@ def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: 
         struck, lost = struck * (1 - kill), lost * (1 - kill)
     elif second < first:
         hit, kill = hit * (1 - lost), kill * (1 - lost)
-    prize = prey.bounty + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
+    prize = prey.bounty + bonus + KILL_VALUE + (OVERRUN_STAKE if urgent else 0.0)
     return kill * prize + (hit - kill) * WOUND_GAIN - lost * _card_worth(lead.card) \
         - (struck - lost) * STRIKE_BACK
 
@@ -889,7 +987,10 @@ def _combat_choice(state: GameState, actions: Sequence[Action]) -> Action:
         return _find(actions, "done")
     if step == "muster":
         sends = [a for a in actions if a.kind == "send" and a.option != "pay"]
-        return sends[0] if sends else _find(actions, "done")
+        if sends:
+            return sends[0]
+        paid = _paid_defender(state, actions)
+        return paid if paid is not None else _find(actions, "done")
     if step in ("assign", "berserk"):
         choices = [a for a in actions if a.kind in ("separate", "joint", "berserk")]
         if not choices:
@@ -947,6 +1048,56 @@ def _distinct_assignments(state: GameState, choices: list[Action]) -> list[Actio
     return distinct
 
 
+def _paid_defender(state: GameState, actions: Sequence[Action]) -> Action | None:
+    """In a raid no ready troop defends and the raiders may deal the stronghold its last
+    wound (the game lost): the exhausted troop (3 tokens to send) whose defence spares most
+    beyond its own risk; else None. (Sent to spare other structures too, it lost more games
+    than it saved: its tokens, its wounds and its death left the row to overrun the city.)"""
+    c = state.combat
+    assert c is not None
+    if c.kind != "raid" or c.player:
+        return None
+    me = state.mover()
+    structures = [s for s in me.zones["private"] if state.card(s).subtype == "stronghold"
+                  and state.wounds.get(s, 0) + 1 >= state.card(s).vitality]
+    if not structures:
+        return None
+    raiders = [w for w in c.wild if state.in_play(w)]
+    spared = 0.0
+    for wanderer in raiders:
+        spared += _raid_damage(state, wanderer, structures)
+    best: Action | None = None
+    best_gain = combat.MOVE_EXHAUSTED_COST * TOKEN_VALUE
+    for action in actions:
+        if action.kind != "send" or action.option != "pay":
+            continue
+        risk = 0.0
+        for wanderer in raiders:
+            risk += _raid_damage(state, wanderer, [action.card])
+        if spared - risk > best_gain:
+            best, best_gain = action, spared - risk
+    return best
+
+
+def _raid_damage(state: GameState, wanderer: int, targets: Sequence[int]) -> float:
+    """What ``wanderer`` is expected to cost striking the one of ``targets`` it hurts most:
+    its chance to wound times the loss (the stronghold's last wound loses the game; any wound
+    destroys another structure; a personality killed, or a wound)."""
+    damage = 0.0
+    for target in targets:
+        chance = _wound_chance(combat.strike(state, wanderer, target))
+        card = state.card(target)
+        if card.subtype == "stronghold":
+            left = card.vitality - state.wounds.get(target, 0)
+            loss = 1000.0 if left <= 1 else 1.0
+        elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
+            loss = _card_worth(card)
+        else:
+            loss = 1.0
+        damage = max(damage, chance * loss)
+    return damage
+
+
 def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
     """Bribe the attacker whose fight costs most beyond its bribe: what it is expected to
     destroy or kill (it strikes where it beats the defense by most: the player's ready troops,
@@ -963,18 +1114,7 @@ def _bribe_choice(state: GameState, actions: Sequence[Action]) -> Action:
         if action.kind != "bribe":
             continue
         wanderer = action.card
-        damage = 0.0
-        for target in targets:
-            chance = _wound_chance(combat.strike(state, wanderer, target))
-            card = state.card(target)
-            if card.subtype == "stronghold":
-                left = card.vitality - state.wounds.get(target, 0)
-                loss = 1000.0 if left <= 1 else 1.0
-            elif card.is_structure or state.wounds.get(target, 0) + 1 >= card.vitality:
-                loss = _card_worth(card)
-            else:
-                loss = 1.0
-            damage = max(damage, chance * loss)
+        damage = _raid_damage(state, wanderer, targets)
         card = state.card(wanderer)
         killed = max((_wound_chance(combat.strike(state, t, wanderer)) for t in troops),
                      default=0.0) if card.vitality - state.wounds.get(wanderer, 0) <= 1 else 0.0

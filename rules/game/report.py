@@ -9,6 +9,10 @@ The keys of :func:`build_report` are a contract (docs/design.md §10): ``games``
 ``policy``, ``players``, ``target``, ``rules_version``, ``victories``, ``losses`` (``overrun``,
 ``stronghold``, ``timeout``), ``victory_round`` (``histogram``, ``mean``, ``median``, ``p10``,
 ``p90``, ``ci95``) and ``cards``.
+
+A card drawn in some games and played in none gets a ``never_played`` reason in its entry
+(:func:`never_played`): the player behind the report never found a use for it, which says as
+much about the player as about the card.
 """
 
 from __future__ import annotations
@@ -19,8 +23,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.profile import Profile
 
 LOSSES: Final = ("overrun", "stronghold", "timeout")
+# Why a card drawn in some games was played in none (the ``never_played`` of its entry): an
+# interrupt answers another player's action (solo there is none), any other card found no use
+# by the player (a limit of the policy as much as of the card). Wanderers are never the
+# player's to play, and have no reason.
+INTERRUPT: Final = "interrupt"
+NO_USE: Final = "no_use"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +157,30 @@ def _rate(count: int, games: int) -> float:
     return round(count / games, 4) if games else 0.0
 
 
+def play_kinds(table: Mapping[str, Profile]) -> dict[str, str]:
+    """Each card's kind as :func:`never_played` reads it: ``wanderer``, ``interrupt``, or its
+    card type."""
+    kinds = {}
+    for card_id, card in table.items():
+        interrupt = card.type == "event" and card.subtype == "interrupt"
+        kinds[card_id] = INTERRUPT if interrupt else card.type
+    return kinds
+
+
+def never_played(card: CardTally, kind: str | None) -> str | None:
+    """Why a card drawn in some games was played in none (:data:`INTERRUPT`, :data:`NO_USE`),
+    or None: it was played, never drawn, or it is a wanderer (``kind``, from
+    :func:`play_kinds`; None when unknown: any card)."""
+    if card.played or not card.drawn or kind == "wanderer":
+        return None
+    return INTERRUPT if kind == INTERRUPT else NO_USE
+
+
 def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
-                 names: Mapping[str, str], deck_name: str = "") -> dict[str, Any]:
-    """The report as one JSON-ready dict (keys in a fixed order)."""
+                 names: Mapping[str, str], deck_name: str = "",
+                 kinds: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The report as one JSON-ready dict (keys in a fixed order); ``kinds`` (card id to
+    :func:`play_kinds`) tells the wanderers and interrupts apart for ``never_played``."""
     wins = sum(tally.histogram.values())
     mean = tally.won_round_sum / wins if wins else None
     ci95: list[float] | None = None
@@ -174,6 +206,7 @@ def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
             "stuck_in_hand": _rate(t.stuck, tally.games),
             "opening_hand": _rate(t.opening_games, tally.games),
             "victory_round_difference": difference,
+            "never_played": never_played(t, kinds.get(card_id) if kinds else None),
         }
     return {
         "deck": deck_name,

@@ -171,6 +171,66 @@ def test_greedy_plays_an_income_invocation_only_where_it_beats_the_bearers_own(
     assert choice(state) == (Action("play", canticle, priest) if played else Action("pass"))
 
 
+RITE = "Pay 1 religious influence: target troop gains +2 offense until the end of the combat."
+WARD = "Pay 2 religious influence: bearer gains +2 defense until the end of the combat."
+
+
+@pytest.mark.parametrize(("text", "troop_in_play", "citizen_in_hand", "bearer"), [
+    pytest.param(RITE, True, False, "priest", id="a-troop-to-strengthen"),
+    pytest.param(RITE, False, False, None, id="no-troop-in-play"),
+    pytest.param(RITE, True, True, None, id="its-tokens-wait-for-a-personality"),
+    pytest.param(WARD, True, False, "templar", id="a-troop-bearer-that-fights"),
+    pytest.param(WARD, False, False, None, id="no-troop-to-bear-it"),
+])
+def test_greedy_plays_a_combat_invocation_where_it_will_be_used(
+        text: str, troop_in_play: bool, citizen_in_hand: bool, bearer: str | None) -> None:
+    # Issue 39: an invocation used in fights (Rite of the Ember Flame, Ward Against Harm)
+    # scored 0, so it was never played and always discarded. Now it is played where it will
+    # be used (a troop in play; for one that helps its bearer, on a troop), with tokens to
+    # spare: not while a personality in hand waits for them (measured: kalim-crusaders won
+    # 0.15 rounds slower when it was played before them).
+    state = make_game([stronghold(residencies=2)],
+                      personalities=[citizen("priest", strength=(0, 2, 0)),
+                                     troop("templar", strength=(1, 2, 0)),
+                                     citizen("deacon", influence=2, cost=(0, 9, 0))],
+                      structures=[invocation("rite", requirement=2, cost=(0, 2, 0),
+                                             abilities=text)])
+    clear_hand(state)
+    place(state, first(state, "priest"), "residents", first(state, "keep"))
+    place(state, first(state, "templar"), "defensive" if troop_in_play else "dead")
+    rite = place(state, first(state, "rite"), "hand")
+    if citizen_in_hand:
+        place(state, first(state, "deacon"), "hand")
+    state.mover().personal = [0, 4, 0]
+    at_step(state, "action", "act")
+    assert Action("play", rite, first(state, "priest")) in engine.legal_actions(state)
+    expected = Action("play", rite, first(state, bearer)) if bearer else Action("pass")
+    assert choice(state) == expected
+
+
+@pytest.mark.parametrize(("offense", "played"), [
+    pytest.param(6, True, id="the-hunt-will-kill-it"),
+    pytest.param(1, False, id="no-hunt-worth-declaring"),
+])
+def test_greedy_plays_a_bounty_event_before_a_hunt_expected_to_kill(offense: int,
+                                                                     played: bool) -> None:
+    # Issue 39: Bounty Proclamation ("target wanderer gains +2 bounty until the end of the
+    # round") scored 0, never played (drawn in 69% of guild-merchants games). Played in the
+    # Action step on the wanderer the hunt to come is expected to kill: 2 tokens for 1.
+    proclamation = event("proclamation", cost=(1, 0, 0), abilities=(
+        "Target wanderer gains +2 bounty until the end of the round."))
+    state, _, wolves = battle_game([troop("t1", offense=offense), troop("t2", offense=offense),
+                                    troop("t3", offense=offense)],
+                                   [wanderer("wolf", offense=1, defense=2, vitality=1)],
+                                   others=[proclamation])
+    clear_hand(state)
+    card = place(state, first(state, "proclamation"), "hand")
+    state.mover().personal = [1, 0, 0]
+    at_step(state, "action", "act")
+    assert Action("play", card, wolves[0]) in engine.legal_actions(state)
+    assert choice(state) == (Action("play", card, wolves[0]) if played else Action("pass"))
+
+
 def test_greedy_uses_a_troops_income_now_when_it_pays_for_a_personality() -> None:
     # Nothing else to do, 1 political held; the guard's Campaign brings 2, enough for the
     # envoy this round (kept for the Discard Phase, the tokens would wait a round).
@@ -448,6 +508,35 @@ def test_greedy_draws_a_personality_while_its_troops_do_not_outnumber_the_wander
     assert choice(state) == Action("draw", option=pile)
 
 
+@pytest.mark.parametrize(("discarded", "held", "chosen"), [
+    pytest.param("citizen", 10, Action("recycle", option="personalities"),
+                 id="a-personality-to-draw-again"),
+    pytest.param("interrupt", 10, Action("draw", option="structures"),
+                 id="only-an-interrupt-to-draw-again"),
+    pytest.param("citizen", 9, Action("draw", option="structures"),
+                 id="the-5-tokens-would-put-off-the-next-play"),
+])
+def test_greedy_recycles_the_empty_pile_it_wants_when_its_discard_is_worth_it(
+        discarded: str, held: int, chosen: Action) -> None:
+    # Issue 39: greedy recycled only when both draw piles were empty (0 of 1,064 offers
+    # taken), drawing structures nobody needed while its personalities waited in the
+    # discard pile. No citizen in hand and two open residences: it wants a personality. Only
+    # with twice the 5 tokens at hand: poorer, the price puts off the next play (measured:
+    # won games slower by 0.05 rounds on kalim-crusaders).
+    state = make_game(holdings=[stronghold(residencies=2)],
+                      structures=[structure(f"hut{i}") for i in range(3)],
+                      personalities=[citizen("citizen", influence=3),
+                                     event("interrupt", subtype="interrupt")])
+    clear_hand(state)
+    me = state.mover()
+    for instance in list(me.zones["personality_pile"]):
+        place(state, instance, "personality_discard" if state.cards[instance] == discarded
+              else "dead")
+    me.personal = [held, 0, 0]
+    at_step(state, "maintenance", "draw")
+    assert choice(state) == chosen
+
+
 @pytest.mark.parametrize(("troops", "discarded"), [
     pytest.param(2, True, id="troops-outnumber-the-wanderers"),
     pytest.param(1, False, id="one-troop-for-one-wanderer"),
@@ -602,6 +691,28 @@ def test_greedy_bribes_a_wanderer_when_that_is_cheaper_than_fighting_it() -> Non
     to_wanderer_phase(state)
     assert state.combat is not None and state.combat.step == "bribe"
     assert choice(state) == Action("bribe", bandit)
+
+
+@pytest.mark.parametrize(("wounds", "sent"), [
+    pytest.param(2, True, id="the-stronghold-s-last-wound"),
+    pytest.param(0, False, id="a-wound-the-stronghold-can-take"),
+])
+def test_greedy_pays_to_send_an_exhausted_troop_when_the_raid_needs_it(wounds: int,
+                                                                      sent: bool) -> None:
+    # Issue 39: greedy never paid the 3 tokens that send an exhausted troop. A raid with no
+    # ready troop to meet it: the ogre strikes the stronghold; with one wound left to it that
+    # loses the game, so the exhausted troop is sent; with three left, a wound costs less than
+    # the tokens and the troop's risk.
+    state, (guard,), _ = battle_game(
+        [troop("guard", offense=3, defense=4, vitality=3)],
+        [wanderer("ogre", aggression=6, offense=5, defense=2, vitality=2)],
+        holdings=[stronghold(defense=4, vitality=3)])
+    state.exhausted.add(guard)
+    state.wounds[first(state, "keep")] = wounds
+    state.mover().personal = [5, 0, 0]
+    to_wanderer_phase(state)
+    assert state.combat is not None and state.combat.step == "muster"
+    assert choice(state) == (Action("send", guard, option="pay") if sent else Action("done"))
 
 
 def test_greedy_fights_a_wanderer_it_can_kill_rather_than_bribe_it() -> None:

@@ -113,3 +113,19 @@ def test_a_deck_whose_initial_holdings_break_the_rules_is_refused(code: str) -> 
     code_, out, err = run("goldfish", "-", "--games", "5", "--seed", "1", stdin=text)
     assert (code_, out) == (1, "")
     assert messages and all(m in err for m in messages)
+
+
+def test_the_report_says_which_cards_were_drawn_and_never_played_and_why() -> None:
+    code, out, _ = goldfish("--games", "30", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    for card_id, card in report["cards"].items():
+        if card["played"] or not card["drawn"]:
+            assert card["never_played"] is None, card_id
+        assert card["never_played"] in (None, "no_use", "interrupt")
+    # The sample's wanderers are drawn into the row, never played: no reason for them.
+    assert report["cards"]["demo-sewer-rat-swarm"]["never_played"] is None
+    _, text, _ = goldfish("--games", "30")
+    for card in report["cards"].values():
+        if card["never_played"] == "no_use":
+            assert f"{card['name']}: Drawn but never played: the goldfish player" in text
