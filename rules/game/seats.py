@@ -389,7 +389,7 @@ def to_move(table: Table) -> int:
     if table.declaring is not None:
         return table.declaring.seat
     if table.truce >= 0:
-        return _truce_other(table)
+        return truce_partner(table, table.truce)
     elsewhere = _asked_elsewhere(table)
     if elsewhere is not None:
         return combat.decider(elsewhere)
@@ -461,8 +461,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
         return list(TRUCE_ANSWERS)
     state = deciding_state(table, seat)
     found = _unblocked(table, seat, engine.legal_actions(state))
-    hosting = table.hosting
-    if table.stage == "military" and hosting is None and state.combat is None \
+    if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.mover().choice_due():
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
@@ -470,9 +469,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
         found_rivals = rival_options(table, seat)
         if found_rivals:
             found = found[:-1] + found_rivals + found[-1:]
-    if hosting is not None and hosting.kind == "attack" and found \
-            and seat not in table.truce_offered and (seat == hosting.host
-                                                     or seat == hosting.origin):
+    if found and _may_offer_truce(table, seat):
         # Last, after the engine's own "done" (a policy reads that one as the last of its).
         found = [*found, TRUCE]
     return found
@@ -1324,9 +1321,12 @@ TRUCE: Final = Action(TRUCE_KIND)
 TRUCE_ANSWERS: Final = (Action(TRUCE_KIND, option="accept"), Action(TRUCE_KIND, option="refuse"))
 
 
-def _truce_other(table: Table) -> int:
-    """The seat asked to answer the offer to end the attack: the other side's lord."""
-    return truce_partner(table, table.truce)
+def _may_offer_truce(table: Table, seat: int) -> bool:
+    """Whether ``seat``, deciding now, may offer to end the combat: a lord of an attack
+    between players who has not offered in it yet."""
+    hosting = table.hosting
+    return hosting is not None and hosting.kind == "attack" \
+        and (seat == hosting.host or seat == hosting.origin) and seat not in table.truce_offered
 
 
 def truce_partner(table: Table, seat: int) -> int:
@@ -1574,9 +1574,7 @@ def own_actions(table: Table, seat: int, state: GameState) -> list[Action]:
     """The legal actions of one of ``seat``'s own decisions (:func:`_own_next`), as
     :func:`legal_actions` lists them: his engine's, and in an attack the offer to end it."""
     actions = _unblocked(table, seat, engine.legal_actions(state))
-    hosting = table.hosting
-    if hosting is not None and hosting.kind == "attack" and actions \
-            and seat not in table.truce_offered:
+    if actions and _may_offer_truce(table, seat):
         actions = [*actions, TRUCE]
     return actions
 

@@ -286,15 +286,22 @@ def play_player_until(played: Any, there: Any, *, attacks: bool = True,
     raise AssertionError("the player's game never got there")
 
 
-def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
-    # "The attacking player makes assignments first": the player's attack asks him, and the
-    # page shows the battle from his troops' side.
+def player_attacking() -> tuple[PlaytestGame, Any, Any]:
+    """A 2-seat table game (seed 3), played to the player's first decision in an attack of
+    his on the other seat: the game, its view and the played table."""
     game = new_game(seed=3, target=40)
     view = game_view(game)
     played = view.played
     assert played is not None
     play_player_until(played, lambda table: table.hosting is not None
                       and table.hosting.origin == PLAYER)
+    return game, view, played
+
+
+def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
+    # "The attacking player makes assignments first": the player's attack asks him, and the
+    # page shows the battle from his troops' side.
+    game, view, played = player_attacking()
     context = game_context(view)
     rows = context["menu"]["actions"]
     assert rows[-1]["kind"] == "truce"  # he may also offer to end his attack
@@ -317,12 +324,7 @@ def test_a_player_who_attacks_another_seat_assigns_his_own_troops() -> None:
 def test_a_player_who_attacks_may_end_the_combat_when_the_defender_agrees() -> None:
     # "A combat not involving wanderers may be ended at any time if both players agree":
     # the player offers, the AI defender agrees, the attack ends and the story says so.
-    game = new_game(seed=3, target=40)
-    view = game_view(game)
-    played = view.played
-    assert played is not None
-    play_player_until(played, lambda table: table.hosting is not None
-                      and table.hosting.origin == PLAYER)
+    game, view, played = player_attacking()
     hosting = played.table.hosting
     assert hosting is not None
     defender = hosting.host
