@@ -411,6 +411,18 @@ def _expire_counters(state: GameState) -> None:
 
 
 def _wanderer_phase(state: GameState) -> None:
+    raiders = wanderer_rolls(state)
+    if raiders:
+        combat.start_raid(state, raiders)
+    else:
+        _begin_fines(state)
+
+
+def wanderer_rolls(state: GameState) -> list[int]:
+    """Steps 1 and 2 of the seat's Wanderer Phase up to the attack: hoarding, then each ready
+    wanderer's aggression roll; the wanderers that attack (the aggressive ones and their
+    followers), none when none rolled under its rating. At a table the seat whose wanderers
+    they are chooses nothing here; the table picks whom they attack (seats.py)."""
     me = state.mover()
     state.phase = "wanderer"
     if state.reseed:
@@ -439,14 +451,13 @@ def _wanderer_phase(state: GameState) -> None:
         if roll <= rating:
             aggressive.append(instance)
     me.rng = rng.state
-    if aggressive:
-        followers = [i for i in row if i not in aggressive and i not in state.exhausted
-                     and state.card(i).has("follower")]
-        if followers and state.events is not None:
-            emit(state, "followers_join", cards=followers)
-        combat.start_raid(state, aggressive + followers)
-    else:
-        _begin_fines(state)
+    if not aggressive:
+        return aggressive
+    followers = [i for i in row if i not in aggressive and i not in state.exhausted
+                 and state.card(i).has("follower")]
+    if followers and state.events is not None:
+        emit(state, "followers_join", cards=followers)
+    return aggressive + followers
 
 
 def _begin_fines(state: GameState) -> None:

@@ -925,6 +925,10 @@ def _next_turn(table: Table) -> None:
 
 def _settle(table: Table) -> None:
     """Move the table on until a seat has a decision to make (or the game is over)."""
+    if table.story is not None:
+        # What the last decision brought told first: the story is told seat by seat, so an
+        # event of a seat told later would come before it.
+        table.flush()
     while not table.outcome:
         _knockouts(table)
         if table.outcome:
@@ -1082,26 +1086,11 @@ def _wanderer_phase(table: Table, seat: int) -> None:
     """Steps 1 and the start of 2 of one seat's Wanderer Phase (engine._wanderer_phase at a
     table): hoarding, the aggression rolls, the highest roller attacked, then the fines."""
     state = table.seats[seat]
-    state.phase = "wanderer"
-    row = state.mover().zones["wanderers"]
-    for instance in row:  # (hoarding moves tokens, never a wanderer: no copy of the row)
-        if state.card(instance).has("hoarding"):
-            kind = _most_plentiful(state.city)
-            if state.city[kind]:
-                state.city[kind] -= 1
-                state.on_card.setdefault(instance, [0, 0, 0])[kind] += 1
-                state.hoarded[instance] = state.hoarded.get(instance, 0) + 1
-    rng = GameRng(state.mover().rng)
-    aggressive = [i for i in row if i not in state.exhausted
-                  and rng.die() <= state.card(i).aggression]
-    state.mover().rng = rng.state
-    if not aggressive:
+    raiders = engine.wanderer_rolls(state)
+    if not raiders:
         engine._begin_fines(state)
         engine._advance(state)
         return
-    followers = [i for i in row if i not in aggressive and i not in state.exhausted
-                 and state.card(i).has("follower")]
-    raiders = aggressive + followers
     target = _highest_roller(table, table.active())
     if table.story is not None:  # (the words made only for a recorded table)
         names = ", ".join(state.card(i).name for i in raiders)
