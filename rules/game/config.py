@@ -19,7 +19,7 @@ class GameConfig:
     players: int = 1
     round_cap: int = 40
     city_pool: tuple[int, int, int] = (40, 40, 40)
-    # One seat of a table of 2 to 6 (rules/game/seats.py runs the round across the seats);
+    # One seat of a table of 1 to 6 (rules/game/seats.py runs the round across the seats);
     # False: the solo game, whatever ``players`` says.
     seated: bool = False
 

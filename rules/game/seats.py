@@ -1,4 +1,5 @@
-"""A table of 2 to 6 players: one solo game state per seat, played together by the rulebook.
+"""A table of 1 to 6 players: one solo game state per seat, played together by the rulebook.
+A table of one plays exactly the solo game (engine.new_game) of its deck and seed.
 
 Pure Python. Each seat is a :class:`~rules.game.state.GameState` of its own deck, made by the
 solo engine with ``config.players`` = the number of seats and ``config.seated``, and every
@@ -211,7 +212,9 @@ class Table:
         for seat, state in enumerate(self.seats):
             events = state.events or []
             for event in events[self.seen[seat]:]:
-                if event["type"] in ("round", "victory_check", "unexhaust", "shuffle"):
+                # (a seat's own end of the game is told by the table: _end, _knockouts)
+                if event["type"] in ("round", "victory_check", "unexhaust", "shuffle",
+                                     "game_over"):
                     continue
                 text = sentence(state, event, _namer(state))
                 if event["type"] == "wanderers_attack" and self.hosting is not None \
@@ -249,14 +252,16 @@ def _namer(state: GameState) -> Callable[[int], str]:
 
 def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
               record: bool = False) -> Table:
-    """A new game of one seat per deck (2 to 6), advanced to the first decision."""
-    if not 2 <= len(decks) <= 6:
-        raise ValueError(f"a table seats 2 to 6 players, not {len(decks)}")
+    """A new game of one seat per deck (1 to 6), advanced to the first decision. A table of
+    one plays the solo game of its deck and seed, decision for decision
+    (tests/rules/game/test_table_of_one.py): nothing only a table has is rolled or asked."""
+    if not 1 <= len(decks) <= 6:
+        raise ValueError(f"a table seats 1 to 6 players, not {len(decks)}")
     _check_seating(decks)
     config = _seated_config(config, len(decks))
     seated = [_seat_prepared(prepared, config) for prepared in decks]
     seats = engine.new_table_states(
-        seated, [derive_seed(seed, "seat", number) for number in range(len(decks))], config,
+        seated, _seat_seeds(seed, len(decks)), config,
         _table_book(seated), record=record)
     table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
     offset = 0
@@ -277,6 +282,14 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
     _settle(table)
     return table
+
+
+def _seat_seeds(seed: int, players: int) -> list[int]:
+    """Each seat's RNG stream: a table of one is a solo game, whose one stream is the game's
+    seed (engine.new_game)."""
+    if players == 1:
+        return [seed]
+    return [derive_seed(seed, "seat", number) for number in range(players)]
 
 
 # A seat's configuration and its prepared deck depend only on the table's options, the number
@@ -960,9 +973,14 @@ def _settle(table: Table) -> None:
                 table.stage, table.queue, table.started = "wanderer", list(table.active()), False
                 table.tell(-1, "Wanderer Phase.")
                 continue
-            state = table.seats[table.queue[0]]
+            seat = table.queue[0]
+            state = table.seats[seat]
             if state.step == WAIT and state.combat is None and not state.mover().choice_due() \
-                    and table.started:
+                    and (table.started or not _military_options(table, seat)):
+                # His choice made, or none to make: a seat that can neither hunt (its engine
+                # moved on) nor attack nor hunt another row passes unasked, as solo.
+                if not table.started:
+                    table.tell(seat, "passes in the Military Phase.")
                 table.queue.pop(0)
                 table.started = False
                 continue
@@ -981,7 +999,9 @@ def _settle(table: Table) -> None:
                 table.row_before = list(state.mover().zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
-            if state.step == WAIT and state.combat is None and not state.mover().choice_due():
+            if (state.step == WAIT and state.combat is None and not state.mover().choice_due()) \
+                    or state.outcome == "overrun":
+                # (its own row past the limit ends the game at once: engine._new_wanderer)
                 _arrivals(table, seat)
                 if table.outcome:
                     return
@@ -1033,6 +1053,10 @@ def _begin_round(table: Table, number: int) -> None:
     table.round = number
     active = table.active()
     totals = {s: rulings.influence_total(table.seats[s]) for s in active}
+    # Each seat's own start of the round (its victory check and the round cap among it: a
+    # seat past the target, or past the cap, ends its own game there, as solo).
+    for seat in active:
+        engine._begin_round(table.seats[seat], number)
     reached = [s for s in active if totals[s] >= table.config.target]
     if reached:
         # Choice: two players past the target at once: the highest total wins, then the
@@ -1057,9 +1081,7 @@ def _begin_round(table: Table, number: int) -> None:
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
-        state = table.seats[seat]
-        engine._begin_round(state, number)
-        engine._advance(state)
+        engine._advance(table.seats[seat])
     table.stage = "maintenance"
 
 
@@ -1099,11 +1121,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
         state.step = "raid"  # the fines follow the raid (engine._after_combat)
         combat.start_raid(state, raiders)
         fight = state.combat
-        if fight is not None:
-            # "If they attack you then the player to your left controls all wanderers."
-            _ask_wild(table, fight, next(s for s in ((seat + k) % len(table.seats)
-                                                     for k in range(1, len(table.seats)))
-                                         if s not in table.out))
+        left = [s for s in ((seat + k) % len(table.seats) for k in range(1, len(table.seats)))
+                if s not in table.out]
+        if fight is not None and left:
+            # "If they attack you then the player to your left controls all wanderers" (alone
+            # at the table, nobody: the wanderers follow their fixed rule, as solo).
+            _ask_wild(table, fight, left[0])
         engine._advance(state)
         return
     state.step = "raid"  # its fines follow the raid (_finish_hosting)
@@ -1239,9 +1262,12 @@ def _knockouts(table: Table) -> None:
             table.passes = 0
             _next_turn(table)
     active = table.active()
-    if len(active) == 1 and not table.outcome:
+    if len(active) == 1 and len(table.seats) > 1 and not table.outcome:
         # "All other players' strongholds are destroyed."
         _end(table, "victory", active[0])
+    elif not active and not table.outcome:
+        # A table of one: his stronghold destroyed (or his surrender) ends the game, lost.
+        _end(table, SURRENDERED if table.seats[0].outcome == SURRENDERED else "stronghold")
 
 
 # A seat's outcome (and how it went out) when its player surrenders (surrender).

@@ -109,6 +109,29 @@ def test_the_action_phase_ends_only_when_every_player_passes_in_sequence() -> No
     assert all(s.phase in ("military", "wanderer") for s in t.seats)
 
 
+def test_a_player_with_nothing_to_do_in_the_military_phase_is_not_asked() -> None:
+    """A player without a troop can neither hunt nor attack: he passes the Military Phase
+    unasked, as the solo player without a troop does (a decision of one "pass" is none)."""
+    t = table(FAITHFUL, VETERANS)
+    play_until(t, lambda t: t.stage == "action")
+    bare = 1 - t.lead
+    state = t.seats[bare]
+    for zone in ("hand", "personality_pile", "defensive"):
+        for i in list(state.mover().zones[zone]):
+            if state.card(i).is_troop:
+                state.move(i, "personality_discard")
+    state.forget_derived()
+    state.pending = None
+    asked = []
+    chosen = policies(t)
+    while t.stage in ("action", "military") and not t.outcome:
+        seat = seats.to_move(t)
+        if t.stage == "military" and t.hosting is None:
+            asked.append(seat)
+        assert seats.apply(t, chosen[seat](t, seat, seats.legal_actions(t))).ok
+    assert bare not in asked and t.stage != "military"
+
+
 def test_one_city_pool_is_shared_by_every_player() -> None:
     t = table(FAITHFUL, VETERANS, BLADES)
     assert t.seats[0].city is t.seats[1].city is t.seats[2].city
@@ -654,11 +677,6 @@ def test_each_seat_may_have_its_own_policy() -> None:
     t = table(VETERANS, FAITHFUL)
     seats.play(t, [SeatPolicy("greedy", 0), SeatPolicy("random", 1)])
     assert t.outcome in ("victory", "overrun", "timeout")
-
-
-def test_a_table_seats_2_to_6() -> None:
-    with pytest.raises(ValueError, match="2 to 6"):
-        table(VETERANS)
 
 
 @pytest.mark.parametrize(("deck", "name", "ability", "victim_after", "taker_gain", "city_gain"), [

@@ -1,0 +1,92 @@
+"""A solo game is a table of one: ``seats.new_table`` with one deck plays, seed for seed and
+decision for decision, the game ``engine.new_game`` plays (the same events, the same end).
+
+Pure Python, no database. The table's machinery (the lead player, the Action and Development
+cycle, the Military choice, the Wanderer Phase seat by seat, the knock-outs) runs for one seat
+exactly as the Order of Play runs for one player; what only a table has (the lead player's
+die, the wanderers' target die, the controller of the wanderers) is not rolled or asked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.game import engine, seats
+from rules.game.config import GameConfig
+from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.runner import RunSpec, game_seed, make_policy, play_game
+from rules.game.state import GameState
+from rules.rng import derive_seed
+from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
+
+GREEDY_GAMES = 3
+RANDOM_GAMES = 2
+
+
+def _table_of_one(deck: str, number: int, policy: str) -> seats.Table:
+    prepared = engine.prepare(sample(deck), catalogue())
+    seed = game_seed(1, number)
+    table = seats.new_table([prepared], seed, GameConfig(), record=True)
+    return seats.play(table, [SeatPolicy(policy, derive_seed(seed, "policy"))])
+
+
+def _solo(deck: str, number: int, policy: str, games: int) -> GameState:
+    prepared = engine.prepare(sample(deck), catalogue())
+    return play_game(prepared, RunSpec(games, 1, policy), number, record=True)
+
+
+def _events(state: GameState) -> list[dict[str, Any]]:
+    return list(state.events or [])
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+@pytest.mark.parametrize(("policy", "games"), [("greedy", GREEDY_GAMES),
+                                                ("random", RANDOM_GAMES)])
+def test_a_table_of_one_plays_the_solo_game(deck: str, policy: str, games: int) -> None:
+    for number in range(1, games + 1):
+        solo = _solo(deck, number, policy, games)
+        table = _table_of_one(deck, number, policy)
+        seat = table.seats[0]
+        assert _events(seat) == _events(solo), (deck, number)
+        assert (seat.outcome, seat.final_round) == (solo.outcome, solo.final_round)
+        assert (table.outcome, table.final_round) == (solo.outcome, solo.final_round)
+        assert table.winner == (0 if solo.outcome == "victory" else -1)
+
+
+def _one_wound_from_destroyed(state: GameState) -> None:
+    for i in state.mover().zones["private"]:
+        if state.card(i).subtype == "stronghold":
+            state.wounds[i] = state.card(i).vitality - 1
+
+
+def test_a_table_of_one_lost_to_its_stronghold_ends_as_the_solo_game() -> None:
+    """Solo, the player whose stronghold is destroyed has lost: a table of one ends there
+    too, nobody left to win (a table of more seats goes on without him). Seed 1 of a random
+    guild-veterans player loses its stronghold to wanderers in round 5."""
+    prepared = engine.prepare(sample("guild-veterans.txt"), catalogue())
+    solo = engine.new_game(prepared, None, 1, record=True)
+    _one_wound_from_destroyed(solo)
+    policy = make_policy("random", 1)
+    while not solo.outcome:
+        engine.apply(solo, policy(solo, engine.legal_actions(solo)))
+    table = seats.new_table([prepared], 1, GameConfig(), record=True)
+    _one_wound_from_destroyed(table.seats[0])
+    seats.play(table, [SeatPolicy("random", 1)])
+    assert solo.outcome == "stronghold"
+    assert _events(table.seats[0]) == _events(solo)
+    assert (table.outcome, table.winner, table.out) == ("stronghold", -1, {0: (5, "wanderers")})
+
+
+def test_a_table_of_one_surrendered_ends_lost() -> None:
+    prepared = engine.prepare(sample(SAMPLES[0]), catalogue())
+    table = seats.new_table([prepared], 1, GameConfig())
+    assert seats.surrender(table, 0).ok
+    assert (table.outcome, table.winner) == ("surrendered", -1)
+
+
+@pytest.mark.parametrize("players", [0, 7])
+def test_a_table_seats_1_to_6(players: int) -> None:
+    prepared = engine.prepare(sample(SAMPLES[0]), catalogue())
+    with pytest.raises(ValueError, match="1 to 6"):
+        seats.new_table([prepared] * players, 1, GameConfig())
