@@ -125,20 +125,22 @@ def test_a_game_restored_before_every_decision_and_replayed_is_the_same_game(
     fingerprint.check(SOLO_FINGERPRINTS, f"{deck} {policy}")
 
 
-class Recording:
-    """A seat's policy whose choices are written down: the decision's number, the seat, the
-    stage, the choice and how many actions besides the rival abilities it was offered (a
-    policy that defers them is offered none)."""
+# One decision of a table: its number, the seat, the stage, the choice, the actions offered
+# besides the rival abilities (a policy that defers them is offered none).
+Decision = tuple[int, int, str, Action, tuple[Action, ...]]
 
-    def __init__(self, policy: SeatPolicy, log: list[tuple[int, int, str, Action, int]],
-                 defers: bool) -> None:
+
+class Recording:
+    """A seat's policy whose decisions are written down."""
+
+    def __init__(self, policy: SeatPolicy, log: list[Decision], defers: bool) -> None:
         self.policy, self.log = policy, log
         self.defers_rivals = defers and policy.defers_rivals
 
     def __call__(self, table: seats.Table, seat: int, actions: Sequence[Action]) -> Action:
         choice = self.policy(table, seat, actions)
         self.log.append((table.decisions, seat, table.stage, choice,
-                         len([a for a in actions if a.kind != "use_on"])))
+                         tuple(a for a in actions if a.kind != "use_on")))
         return choice
 
 
@@ -154,7 +156,7 @@ def table_decks(decks: tuple[str, ...]) -> list[engine.Prepared]:
 
 
 def played(table: seats.Table, chooser: Sequence[SeatPolicy | Recording],
-           log: list[tuple[int, int, str, Action, int]]) -> tuple[object, ...]:
+           log: list[Decision]) -> tuple[object, ...]:
     return (table.outcome, table.winner, table.final_round, table.decisions,
             [s.to_dict() for s in table.seats], log,
             [p.policy.attacks if isinstance(p, Recording) else p.attacks for p in chooser])
@@ -178,7 +180,7 @@ def test_a_table_played_with_its_shortcuts_is_the_table_played_decision_by_decis
         seed = derive_seed(6, "matchup", number)
         tables = []
         # seats.play with its own runs and greedy deferring its rival abilities, recorded
-        log: list[tuple[int, int, str, Action, int]] = []
+        log: list[Decision] = []
         chooser = [Recording(p, log, True) for p in seat_policies(seed, number, players)]
         table = seats.play(seats.new_table(kept, seed, GameConfig(players=players),
                                            record=True), chooser)
