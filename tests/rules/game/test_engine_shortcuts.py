@@ -16,7 +16,8 @@ here unless a game changes:
   decks prepared anew at every game, and the one ``seats.play`` plays without deferring the
   rival abilities and without recording: the same choices from the same actions, the same
   seats' states, story and attacks;
-* **fingerprints**: every legal action list and choice of the games above, hashed per deck
+* **fingerprints**: every legal action list and choice of the games above, and of more
+  seeds (40 solo games a deck and policy, 12 tables of each table of 2 to 4), hashed per deck
   and policy (solo) or per table, as the code checked against its slow reference versions
   played them (fixtures/goldfish/fingerprints.json, fixtures/matchups/fingerprints.json):
   what no switch turns off (the fast paths written in place of the plain code) is pinned by
@@ -209,6 +210,50 @@ def test_a_table_played_with_its_shortcuts_is_the_table_played_decision_by_decis
         assert tables[0] == tables[1] == tables[2]
         assert table.story == story
     fingerprint.check(TABLE_FINGERPRINTS, "-vs-".join(d.removesuffix(".txt") for d in decks))
+
+
+# More seeds, fingerprinted only (seed 7: none of the games above).
+MANY_SOLO_GAMES = 40
+MANY_TABLE_GAMES = 12
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_the_solo_games_of_many_seeds_are_the_fingerprinted_games(deck: str) -> None:
+    prepared = engine.prepare(sample(deck), catalogue())
+    for policy in ("greedy", "random"):
+        fingerprint = Fingerprint()
+        for number in range(1, MANY_SOLO_GAMES + 1):
+            seed = game_seed(7, number)
+            state = engine.new_game(prepared, None, seed)
+            chooser = policies.POLICIES[policy](derive_seed(seed, "policy"))
+            while not state.outcome:
+                actions = engine.legal_actions(state)
+                choice = chooser(state, actions)
+                fingerprint.decision(0, actions, choice)
+                assert engine.apply(state, choice).ok
+            fingerprint.end(state.outcome, 0, state.final_round)
+        fingerprint.check(SOLO_FINGERPRINTS, f"{deck} {policy} seed 7")
+
+
+@pytest.mark.parametrize("decks", TABLES[:8], ids=["+".join(d.removesuffix(".txt") for d in t)
+                                                   for t in TABLES[:8]])
+def test_the_tables_of_many_seeds_are_the_fingerprinted_tables(decks: tuple[str, ...]) -> None:
+    prepared = table_decks(decks)
+    config = GameConfig(players=len(decks))
+    fingerprint = Fingerprint()
+    for number in range(1, MANY_TABLE_GAMES + 1):
+        seed = derive_seed(7, "matchup", number)
+        table = seats.new_table(prepared, seed, config)
+        chooser = seat_policies(seed, number, len(decks))
+        while not table.outcome:
+            seat = seats.to_move(table)
+            actions = seats.legal_actions(table)
+            choice = chooser[seat](table, seat, actions)
+            fingerprint.decision(seat, actions, choice)
+            assert seats.apply(table, choice).ok
+        fingerprint.end(table.outcome, table.winner, table.final_round)
+    fingerprint.check(TABLE_FINGERPRINTS,
+                      "-vs-".join(d.removesuffix(".txt") for d in decks) + " seed 7")
 
 
 def test_a_profile_s_kind_attributes_are_its_type_and_subtype() -> None:
