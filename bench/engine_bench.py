@@ -5,7 +5,9 @@ a full game costs at most 20 of those; CPU time, the games and the loop taken in
 several rounds, the median of the rounds' ratios printed with their spread), and 2 workers
 against 1 (goal: at least 1.7x; wall time, so it needs the machine's other core idle).
 
-Matchups (issue 19), greedy seats: a 2-player game of the first two sample decks against a
+Matchups (issue 19), greedy seats: a table of one (the first sample deck) against its solo
+game (the same game, decision for decision: what the table's machinery costs alone; goal: at
+most 1.2x), a 2-player game of the first two sample decks against a
 solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
 4-player game of the first four against their solo games (goal: at most 5x), the same per
 decision (a table's decision against a solo decision of the same decks; goal, issue 33: at
@@ -63,7 +65,7 @@ GOLDFISH_ROUNDS = 9
 SHUFFLE_REPEAT = 10
 # Matchups: games a side of the cost ratios (per table size), of the workers' speed-up, and of
 # the two memory runs.
-TABLE_GAMES = {2: 100, 4: 50}
+TABLE_GAMES = {1: 200, 2: 100, 4: 50}
 # Rounds of the cost ratios: the table's games and its decks' solo games in turn, the best
 # of each kept.
 TABLE_ROUNDS = 7
@@ -167,7 +169,7 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
     decks = _sample_decks(root, resolver)
     names = list(decks)
     spreads = []
-    for players, goal in ((2, 2.5), (4, 5.0)):
+    for players, goal in ((1, 1.2), (2, 2.5), (4, 5.0)):
         seated = names[:players]
         prepared, config = _table([decks[n] for n in seated], facts)
         games = TABLE_GAMES[players]
@@ -204,9 +206,9 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
               f"decisions a game)")
         each = [t / s for t, s in rounds]
         spreads.append(f"{statistics.median(each):.2f}x ({min(each):.2f}x to {max(each):.2f}x)")
-    print(f"  (the tables: {', '.join(names[:2])}; {', '.join(names[:4])}; the best of "
-          f"{TABLE_ROUNDS} rounds each; one round's ratio, the median: {spreads[0]} and "
-          f"{spreads[1]})")
+    print(f"  (the tables: {names[0]} alone; {', '.join(names[:2])}; {', '.join(names[:4])}; "
+          f"the best of {TABLE_ROUNDS} rounds each; one round's ratio, the median: "
+          f"{'; '.join(spreads)})")
     prepared, config = _table([decks[n] for n in names[:2]], facts)
     spec = matchup.MatchupSpec(MATCHUP_WORKERS_GAMES, 1)
     timings, reports, cpu = {}, [], {}
