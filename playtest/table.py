@@ -297,6 +297,19 @@ def controlled_fight(played: TableGame, names: Sequence[str]
     return None
 
 
+def _fight_elsewhere(played: TableGame) -> tuple[int, str, str] | None:
+    """The seat, kind and step of another seat's combat in which the player decides now (not one
+    whose attacking side he controls: :func:`controlled_fight`), None when he decides in his
+    own state."""
+    table = played.table
+    if seats.to_move(table) != PLAYER:
+        return None
+    there = seats.deciding_state(table, PLAYER)
+    if there is played.state or there.combat is None:
+        return None
+    return there.to_move, there.combat.kind, there.combat.step
+
+
 def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
     """What :func:`table_layout` of the player's seat says differently at a table: the
     table's round, phase and end, whose turn it is, the lead player."""
@@ -322,6 +335,13 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
             assert fight is not None
             status["step_title"] = f"{controlled[2]}: " + COMBAT_STEPS.get(fight.step,
                                                                            fight.step)
+        elif (elsewhere := _fight_elsewhere(played)) is not None:
+            # His turn of the modification step of another seat's combat (Crusade on one of
+            # its troops): the title is that combat's, not his own phase's.
+            other, kind, fight_step = elsewhere
+            battle = "hunt" if kind == "hunt" else "combat"
+            status["step_title"] = f"{seat_name(other, names)}'s {battle}: " \
+                + COMBAT_STEPS.get(fight_step, fight_step)
         elif state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
                                                         "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))

@@ -362,6 +362,31 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
     assert fight.modifiers[0] == PLAYER
 
 
+def test_a_player_asked_in_another_seats_hunt_sees_that_hunts_step() -> None:
+    # "Players may use abilities during any phase": at his turn of the modification step of
+    # the AI seat's hunt the player may crusade one of its troops; the step title names that
+    # hunt, not his own Military Phase ("Hunt your row ...").
+    deck = Deck.objects.get(name="Kalim Crusaders")
+    game = playtest_start_from(user=None, session_token="s-1", deck_id=deck.pk, seed=2,
+                               target=40, opponents=opponents("Guild Veterans"))
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    names = game.seat_names()
+
+    def asked_elsewhere(table: Any) -> bool:
+        there = seats.deciding_state(table, PLAYER)
+        return there is not played.state and there.combat is not None \
+            and controlled_fight(played, names) is None
+    play_player_until(played, asked_elsewhere, attacks=False)
+    context = game_context(view)
+    hunter = seats.deciding_state(played.table, PLAYER).to_move
+    assert context["table"]["step_title"] == (f"{seat_name(hunter, names)}'s hunt: "
+                                              + COMBAT_STEPS["modify"])
+    texts = [row["text"] for row in context["menu"]["actions"]]
+    assert texts[-1] == "Done" and all("Crusade on" in text for text in texts[:-1])
+
+
 def test_a_player_surrenders_at_any_time_and_the_ai_seats_play_on() -> None:
     # At a table of three the two AI seats play the game out once the player is out.
     game = new_game(seed=5, n=2)
