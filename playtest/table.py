@@ -22,8 +22,8 @@ from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
 from rules.game.state import GameState
+from rules.game.vocabulary import TOKEN_KINDS
 
-KINDS: Final = ("economic", "religious", "political")
 STEPS: Final = {
     "arrange": "Move troops to guard structures and items between personalities",
     "draw": "Draw to seven cards, one at a time",
@@ -67,7 +67,7 @@ class Links:
 
 
 def tokens(counts: list[int]) -> list[dict[str, Any]]:
-    return [{"kind": kind, "count": counts[k]} for k, kind in enumerate(KINDS)]
+    return [{"kind": kind, "count": counts[k]} for k, kind in enumerate(TOKEN_KINDS)]
 
 
 def card_entry(state: GameState, instance: int, links: Links) -> dict[str, Any]:
@@ -83,7 +83,8 @@ def card_entry(state: GameState, instance: int, links: Links) -> dict[str, Any]:
         notes.append(f"{wounds} wound{'s' if wounds != 1 else ''} of {card.vitality} vitality"
                      if card.vitality else f"{wounds} wound{'s' if wounds != 1 else ''}")
     if on_card and any(on_card):
-        notes.append("holds " + ", ".join(f"{n} {KINDS[k]}" for k, n in enumerate(on_card) if n))
+        notes.append("holds " + ", ".join(f"{n} {TOKEN_KINDS[k]}"
+                                          for k, n in enumerate(on_card) if n))
     bonus = state.bounty_bonus.get(instance, 0)
     if bonus:
         notes.append(f"bounty +{bonus}")

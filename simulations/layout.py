@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("economic", "religious", "political")
+from rules.game.vocabulary import TOKEN_KINDS
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class TableCard:
 
     @property
     def token_text(self) -> str:
-        return ", ".join(f"{n} {KINDS[k]}" for k, n in enumerate(self.tokens) if n)
+        return ", ".join(f"{n} {TOKEN_KINDS[k]}" for k, n in enumerate(self.tokens) if n)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any, Final, Protocol
 
 from rules.game.effects import strip_markers
 from rules.game.profile import Profile
-from rules.game.vocabulary import ACTION_KINDS, ActionKind
+from rules.game.vocabulary import ACTION_KINDS, TOKEN_KINDS, ActionKind
 
 
 class Described(Protocol):
@@ -23,7 +23,6 @@ class Described(Protocol):
 
     def card(self, instance: int) -> Profile: ...
 
-KIND_NAMES = ("economic", "religious", "political")
 
 
 class Action:
@@ -167,8 +166,8 @@ DRAWS: Final = {"structures": Action("draw", option="structures"),
 RECYCLES: Final = {"structures": Action("recycle", option="structures"),
                    "personalities": Action("recycle", option="personalities")}
 # By token kind (economic, religious, political).
-BOUNTIES: Final = [Action("bounty", option=k) for k in KIND_NAMES]
-FINE_TOKENS: Final = [Action("fine", option=k) for k in KIND_NAMES]
+BOUNTIES: Final = [Action("bounty", option=k) for k in TOKEN_KINDS]
+FINE_TOKENS: Final = [Action("fine", option=k) for k in TOKEN_KINDS]
 
 
 @dataclass(slots=True)
@@ -181,7 +180,7 @@ class Result:
 
 
 def cost_text(cost: tuple[int, int, int], generic: int = 0) -> str:
-    parts = [f"{n} {KIND_NAMES[k]}" for k, n in enumerate(cost) if n]
+    parts = [f"{n} {TOKEN_KINDS[k]}" for k, n in enumerate(cost) if n]
     if generic:
         parts.append(f"{generic} any")
     return ", ".join(parts) if parts else "free"

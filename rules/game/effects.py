@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules.game.vocabulary import KIND_INDEX
+
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _NUM = r"(\d+|one|two|three|four|five)"
 _KIND = r"(economic|religious|political)"
-_KIND_INDEX = {"economic": 0, "religious": 1, "political": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +48,13 @@ def _n(text: str) -> int:
 def _gains(text: str) -> tuple[int, int, int]:
     gains = [0, 0, 0]
     for number, kind in re.findall(rf"{_NUM} {_KIND}", text, re.IGNORECASE):
-        gains[_KIND_INDEX[kind.lower()]] += _n(number)
+        gains[KIND_INDEX[kind.lower()]] += _n(number)
     return gains[0], gains[1], gains[2]
 
 
 def _pay(match: re.Match[str]) -> tuple[int, int, int]:
     pay = [0, 0, 0]
-    pay[_KIND_INDEX[match["pkind"].lower()]] = _n(match["pay"])
+    pay[KIND_INDEX[match["pkind"].lower()]] = _n(match["pay"])
     return pay[0], pay[1], pay[2]
 
 

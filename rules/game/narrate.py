@@ -10,14 +10,14 @@ from typing import Any
 
 from rules.game.actions import Action, describe
 from rules.game.state import GameState
+from rules.game.vocabulary import TOKEN_KINDS
 
-KINDS = ("economic", "religious", "political")
 PHASES = {"maintenance": "City Maintenance", "action": "Action and Development",
           "military": "Military", "wanderer": "Wanderer", "discard": "Discard"}
 
 
 def tokens_text(tokens: list[int]) -> str:
-    parts = [f"{n} {KINDS[k]}" for k, n in enumerate(tokens) if n]
+    parts = [f"{n} {TOKEN_KINDS[k]}" for k, n in enumerate(tokens) if n]
     return ", ".join(parts) if parts else "nothing"
 
 
@@ -91,7 +91,7 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
                              else "."),
         "bounty_short": lambda: f"The city's pool is empty: {e['count']} bounty token(s) "
                                 "cannot be taken.",
-        "fine_token": lambda: f"Fine paid: 1 {KINDS[e['kind']]} token to the city.",
+        "fine_token": lambda: f"Fine paid: 1 {TOKEN_KINDS[e['kind']]} token to the city.",
         "fines_waived": lambda: f"{e['count']} fine(s) cannot be paid.",
         "new_wanderer": lambda: f"A new wanderer arrives: {name(e['card'])}.",
         "recycle": lambda: f"The {e['pile']} discard pile is recycled"
@@ -99,7 +99,7 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
         "overrun": lambda: f"{e['wanderers']} wanderers in play: the city is overrun.",
         "stronghold_destroyed": lambda: f"{name(e['card'])} is destroyed.",
         "game_over": lambda: f"Game over in round {e['round']}: {e['outcome'].upper()}.",
-        "hoard": lambda: f"{name(e['card'])} hoards 1 {KINDS[e['kind']]} token.",
+        "hoard": lambda: f"{name(e['card'])} hoards 1 {TOKEN_KINDS[e['kind']]} token.",
         "followers_join": lambda: "Followers join: " + ", ".join(name(c) for c in e["cards"]),
         "wall_moves": lambda: f"{name(e['card'])} blocks {e['blocks']} attacker(s).",
         "strikes_back": lambda: f"{name(e['card'])} strikes back at {name(e['target'])}.",

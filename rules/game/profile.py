@@ -18,7 +18,6 @@ from rules.card_facts import applicable_keys
 from rules.cards import CardFacts
 from rules.game.effects import Effect, read_effect
 
-KINDS: Final = ("economic", "religious", "political")
 PRIMARY: Final = {"kalim": 1, "mosfin": 2, "guild": 0}  # faction -> index of its primary token kind
 
 # Common abilities that matter in solo play, as the flag names the engine reads.

@@ -39,6 +39,7 @@ from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.rulings import PERSONALITY_ZONES
 from rules.game.state import GameState
+from rules.game.vocabulary import KIND_INDEX
 
 # ability -> (index of the strength that bounds it, kind taken or -1 for any, to the city?)
 RIVAL_ABILITIES: Final = {"extort": (0, 0, False), "tithe": (1, 1, True), "sap": (2, -1, True)}
@@ -53,7 +54,6 @@ _CLAUSE: Final = re.compile(
 # A custom text with a price: "E Pay 2 religious influence: exhaust target personality."
 _PRICED: Final = re.compile(
     r"^(e )?pay (\d+) (economic|religious|political) influence: exhaust target personality\.?$")
-_KINDS: Final = ("economic", "religious", "political")
 
 
 # Each clause read once: options() asks at every Action Phase decision of every seat.
@@ -72,7 +72,7 @@ def parse(clause: str) -> tuple[str, bool, int] | None:
     if priced is not None:
         parsed = ("exhaust", bool(priced.group(1)), 0)
         pay = [0, 0, 0]
-        pay[_KINDS.index(priced.group(3))] = int(priced.group(2))
+        pay[KIND_INDEX[priced.group(3)]] = int(priced.group(2))
         _PRICES[clause] = (pay[0], pay[1], pay[2])
     _PARSED[clause] = parsed
     return parsed

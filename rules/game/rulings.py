@@ -13,11 +13,10 @@ from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState, Seat
+from rules.game.vocabulary import KIND_INDEX as KIND_INDEX  # (rulings.KIND_INDEX)
 from rules.game.vocabulary import EventType, Outcome
 from rules.rng import GameRng
 
-KINDS: Final = ("economic", "religious", "political")
-KIND_INDEX: Final = {k: i for i, k in enumerate(KINDS)}
 PERSONALITY_ZONES: Final = ("residents", "guards", "defensive")
 
 __all__ = ["PRIMARY"]

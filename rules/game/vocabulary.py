@@ -12,6 +12,12 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
+# The three kinds of influence token, in the order every pool lists its counts (a personal
+# pool, the city's, the tokens on a card: [economic, religious, political]).
+TokenKind = Literal["economic", "religious", "political"]
+TOKEN_KINDS: Final[tuple[TokenKind, ...]] = get_args(TokenKind)
+KIND_INDEX: Final[dict[str, int]] = {kind: index for index, kind in enumerate(TOKEN_KINDS)}
+
 # The kinds of Action (rules/game/actions.py): the player's choices.
 ActionKind = Literal[
     # Maintenance, Action and Development, discards

@@ -19,7 +19,7 @@ from rules.game import engine, rulings
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.state import GameState
-from rules.game.vocabulary import Step
+from rules.game.vocabulary import TOKEN_KINDS, Step
 from tests.rules.game.scenario_helpers import (
     act,
     at_step,
@@ -1354,7 +1354,7 @@ def test_the_victor_chooses_the_kinds_of_a_bounty(city: list[int], choices: list
         assert engine.legal_actions(state) == [Action("bounty", option=k) for k in kinds_offered]
         act(state, Action("bounty", option=kind))
     gained = [state.mover().personal[k] - personal[k] for k in range(3)]
-    assert gained == [choices.count(k) for k in rulings.KINDS]
+    assert gained == [choices.count(k) for k in TOKEN_KINDS]
     assert state.mover().bounty_due == 0 and state.combat is None
 
 
