@@ -24,11 +24,13 @@ from playtest.table import (
     action_menu,
     combat_layout,
     controlled_fight,
+    fight_elsewhere,
     seat_side,
     table_layout,
     table_status,
 )
 from playtest.table_play import PLAYER, TableGame, action_text, seat_name
+from rules.game import seats
 from rules.game.state import GameState
 
 
@@ -125,6 +127,13 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         # The player's own attack, or wanderers he controls, fought in another seat's state:
         # seen from the attacking side.
         table["combat"] = combat_layout(controlled[0], links, side=1, title=controlled[1])
+    elif (elsewhere := fight_elsewhere(played)) is not None:
+        # Another seat's combat in which the player is asked (Crusade at his turn of its
+        # modification step): shown as that seat's, so he sees the troops he may exhaust.
+        other = seat_name(elsewhere[0], names)
+        there = seats.deciding_state(played.table, PLAYER)
+        battle = "hunt" if elsewhere[1] == "hunt" else "combat"
+        table["combat"] = combat_layout(there, links, title=f"{other}'s {battle}", owner=other)
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None

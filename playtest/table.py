@@ -161,11 +161,13 @@ def _step_title(state: GameState) -> str:
 
 
 def combat_layout(state: GameState, links: Links, side: int = 0,
-                  title: str = "") -> dict[str, Any] | None:
+                  title: str = "", owner: str = "") -> dict[str, Any] | None:
     """The battlefield: both sides and every attack group (a separate attack has one attacker,
     a joint attack several; "strikes back" groups are the defenders' answers). ``side``: the
     viewer's (0, the player's cards; 1, the attacking troops: a lord's own attack on
-    another player, fought in the defender's ``state``), with its ``title``."""
+    another player, fought in the defender's ``state``), with its ``title``; ``owner``: the
+    seat whose side 0 is when it is not the player's (another seat's hunt, in which the
+    player may only crusade), named where the player's own side says "you"."""
     combat = state.combat
     if combat is None:
         return None
@@ -198,7 +200,10 @@ def combat_layout(state: GameState, links: Links, side: int = 0,
     return {
         "kind": combat.kind, "title": title,
         "step": combat.step, "step_title": COMBAT_STEPS.get(combat.step, combat.step),
-        "turn": "you" if combat.turn == side else ("wanderers" if side == 0 else "defender"),
+        "turn": (owner or "you") if combat.turn == side
+        else ("wanderers" if side == 0 else "defender"),
+        "us": f"{owner}'s side" if owner else "Your side",
+        "our": owner or "Yours",
         "yours": [entry(i) for i in mine],
         "wall": entry(combat.wall) if combat.wall >= 0 and side == 0 else None,
         "wall_left": combat.wall_left if side == 0 else 0,
@@ -298,7 +303,7 @@ def controlled_fight(played: TableGame, names: Sequence[str]
     return None
 
 
-def _fight_elsewhere(played: TableGame) -> tuple[int, str, str] | None:
+def fight_elsewhere(played: TableGame) -> tuple[int, str, str] | None:
     """The seat, kind and step of another seat's combat in which the player decides now (not one
     whose attacking side he controls: :func:`controlled_fight`), None when he decides in his
     own state."""
@@ -336,7 +341,7 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
             assert fight is not None
             status["step_title"] = f"{controlled[2]}: " + COMBAT_STEPS.get(fight.step,
                                                                            fight.step)
-        elif (elsewhere := _fight_elsewhere(played)) is not None:
+        elif (elsewhere := fight_elsewhere(played)) is not None:
             # His turn of the modification step of another seat's combat (Crusade on one of
             # its troops): the title is that combat's, not his own phase's.
             other, kind, fight_step = elsewhere

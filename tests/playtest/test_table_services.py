@@ -385,6 +385,13 @@ def test_a_player_asked_in_another_seats_hunt_sees_that_hunts_step() -> None:
                                               + COMBAT_STEPS["modify"])
     texts = [row["text"] for row in context["menu"]["actions"]]
     assert texts[-1] == "Done" and all("Crusade on" in text for text in texts[:-1])
+    # The battle he may change is shown as that seat's, with the troops he may exhaust.
+    combat = context["table"]["combat"]
+    hunter_name = seat_name(hunter, names)
+    assert combat["title"] == f"{hunter_name}'s hunt"
+    assert combat["us"] == f"{hunter_name}'s side" and combat["them"] == "Wanderers"
+    assert {e["name"] for e in combat["yours"]} >= {t.split("'s ")[-1].split(" (")[0]
+                                                    for t in texts[:-1]}
 
 
 def test_a_player_surrenders_at_any_time_and_the_ai_seats_play_on() -> None:
