@@ -59,6 +59,11 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     its bribe (it can destroy something and cannot be killed);
     in a raid that no ready troop meets and that may deal the stronghold its last wound, it
     pays 3 tokens to send the exhausted troop that spares it most beyond its own risk;
+  - **guards** (City Maintenance) only while every wanderer in the row flies and no troop of
+    the defensive holdings has Ranged or Flight (their raid goes past the troops, who cannot
+    hunt them either): each troop guards the structure they would wound most easily; else
+    its guards come back to the defensive holdings; a structure that strengthens its guards
+    (Ashgate Barracks) is worth its bonus only while troops guard or will;
   - **pays fines** with a free structure it can spare (no income, no resident, the other
     open residences house the citizens in hand), else an income ability's token if one can
     bring it, else a token of a kind
@@ -143,6 +148,9 @@ INVOCATION_GAIN: Final = 1
 # an invocation used in fights (Rite of the Ember Flame, Ward Against Harm), besides its bonus,
 # played where it will be used (issue 39: scored 0 before, so always discarded)
 COMBAT_INVOCATION: Final = 3.0
+# a point of the bonus a structure gives its guards (Ashgate Barracks), while troops guard or
+# will (issue 39: greedy never guarded, so the barracks was never worth its price)
+GUARD_HOME: Final = 5.0
 RECYCLE_TOKENS: Final = 5  # what recycling a draw pile costs (engine.RECYCLE_COST)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
@@ -184,6 +192,8 @@ class GreedyPolicy:
             return _fine_choice(state, actions)
         if step == "discard":
             return _discard_choice(state, actions)
+        if step == "arrange":
+            return _arrange_choice(state, actions)
         return _find(actions, "done") or actions[-1]
 
 
@@ -210,6 +220,70 @@ def _rehouse_choice(state: GameState, actions: Sequence[Action]) -> Action:
             and _citizen_worth(state, let_go.card) > _citizen_worth(state, weakest.target):
         return weakest
     return let_go
+
+
+def _arrange_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """City Maintenance: while every wanderer in the row flies and no troop of the defensive
+    holdings has Ranged or Flight, the troops can neither hunt them nor stop their raid, which
+    goes past them to the structures: each troop guards the structure the flyers would wound
+    most easily (guards add their defense, and their offense to its strike back); else the
+    guards come back to the defensive holdings (to hunt and to meet the raiders)."""
+    me = state.mover()
+    threat = _flyer_threat(state)
+    if threat < 0:
+        for action in actions:
+            if action.kind == "unguard":
+                return action
+        return _find(actions, "done")
+    # (A strike wounds only while its margin is -1 or more: _wound_chance. The stronghold
+    # last of equals: it takes wounds, the others are destroyed by one.)
+    weakest, least = -1, (threat + 2, 0)
+    for structure in me.zones["private"]:
+        key = (_guarded_defense(state, structure),
+               1 if state.card(structure).subtype == "stronghold" else 0)
+        if key < least:
+            weakest, least = structure, key
+    if weakest < 0:
+        return _find(actions, "done")
+    best: Action | None = None
+    for action in actions:
+        if action.kind == "guard" and action.target == weakest and (
+                best is None or state.card(action.card).defense
+                > state.card(best.card).defense):
+            best = action
+    return best if best is not None else _find(actions, "done")
+
+
+def _flyer_threat(state: GameState) -> int:
+    """The most offense of the wanderers in the row when they all fly and no troop of the
+    defensive holdings has Ranged or Flight (their raid goes past the troops); else -1."""
+    me = state.mover()
+    row = me.zones["wanderers"]
+    if not row:
+        return -1
+    most = -1
+    for wanderer in row:
+        if "flight" not in rulings.keywords(state, wanderer):
+            return -1
+        most = max(most, state.card(wanderer).offense)
+    for troop in me.zones["defensive"]:
+        if state.card(troop).is_troop and {"ranged", "flight"} & rulings.keywords(state, troop):
+            return -1
+    return most
+
+
+def _guarded_defense(state: GameState, structure: int) -> int:
+    """A structure's defense with its guards (theirs and the structure's bonus to each)."""
+    card = state.card(structure)
+    bonus = 0
+    for effect in card.statics:
+        if effect.kind == "guard_defense":
+            bonus += effect.amount
+    defense = card.defense
+    for guard in state.mover().zones["guards"]:
+        if state.host.get(guard) == structure:
+            defense += state.card(guard).defense + bonus
+    return defense
 
 
 def _citizen_worth(state: GameState, citizen: int) -> tuple[int, int]:
@@ -742,7 +816,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             # while the open residences outnumber the citizens in hand: it costs no token and
             # leaves the hand for a fresh draw (docs/goldfish.md, tenth round).
             short = 1
-        value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income
+        value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income \
+            + _guard_home_worth(state, card)
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
@@ -777,6 +852,19 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             expected = _bounty_gain(state, action.target, effect.amount) - card.total_cost
             return BOUNTY_EVENT + expected if expected > 0 else 0
     return 0
+
+
+def _guard_home_worth(state: GameState, card: Profile) -> float:
+    """What a structure that strengthens its guards (Ashgate Barracks, Guildhall of Veterans)
+    adds for that: :data:`GUARD_HOME` a point of its bonus while troops guard or will
+    (:func:`_arrange_choice`: flyers no troop can meet); else 0 (greedy guards only then)."""
+    bonus = 0
+    for effect in card.statics:
+        if effect.kind in ("guard_defense", "guard_offense"):
+            bonus += effect.amount
+    if not bonus or not (state.mover().zones["guards"] or _flyer_threat(state) >= 0):
+        return 0.0
+    return GUARD_HOME * bonus
 
 
 def _bounty_gain(state: GameState, target: int, amount: int) -> float:
@@ -846,9 +934,13 @@ def _play_bound(card: Profile) -> float:
     if card.type == "structure":
         if card.subtype == "wall":
             return WALL_VALUE - cost
+        guard_bonus = 0
+        for effect in card.statics:
+            if effect.kind in ("guard_defense", "guard_offense"):
+                guard_bonus += effect.amount
         return max(0, RESIDENCE_NEED * card.residencies
                    + card.income * max(INCOME_LEAST, INCOME_ROUNDS) * STRUCTURE_INCOME_RICHER
-                   + 1 - cost)
+                   + GUARD_HOME * guard_bonus + 1 - cost)
     if card.type == "item":
         return max(INCOME_ITEM, ITEM_BASE + card.offense + card.defense - cost)
     if card.type == "invocation":

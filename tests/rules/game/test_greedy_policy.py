@@ -935,3 +935,70 @@ def test_greedy_plays_a_troop_before_a_citizen_of_less_influence(guarded: bool,
     at_step(state, "action", "act")
     chosen = choice(state)
     assert chosen.kind == "play" and state.cards[chosen.card] == plays
+
+
+# --- City Maintenance: guards --------------------------------------------------------------
+
+
+def _flyers_at_maintenance(row: list[dict[str, object]], troop_fields: dict[str, Any],
+                           guarded: bool = False) -> tuple[GameState, int, int]:
+    """City Maintenance's arrange step: one troop (guarding the hut with ``guarded``), a
+    stronghold of defense 5 and a hut of defense 0 housing a citizen, ``row`` in the row."""
+    state = make_game([stronghold(defense=5)], [structure("hut")],
+                      [troop("soldier", offense=2, defense=3, **troop_fields),
+                       citizen("clerk")], row)
+    clear_hand(state)
+    soldier = place(state, first(state, "soldier"), "defensive")
+    hut = place(state, first(state, "hut"), "private")
+    place(state, first(state, "clerk"), "residents", hut)
+    for card in row:
+        place(state, first(state, str(card["id"])), "wanderers")
+    if guarded:
+        place(state, soldier, "guards", hut)
+    at_step(state, "maintenance", "arrange")
+    return state, soldier, hut
+
+
+@pytest.mark.parametrize(("row", "troop_fields", "guards"), [
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")], {}, True,
+                 id="flyers-no-troop-can-meet-go-past-it-to-the-hut"),
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")],
+                 {"abilities": "Ranged."}, False, id="a-ranged-troop-meets-and-hunts-them"),
+    pytest.param([wanderer("crows", offense=2, abilities="Flight."), wanderer("wolf")], {},
+                 False, id="a-walking-wanderer-is-met-by-the-troop"),
+])
+def test_greedy_guards_a_structure_the_raid_would_reach(
+        row: list[dict[str, object]], troop_fields: dict[str, Any], guards: bool) -> None:
+    # Issue 39: 0 of 2,234 guard offers taken. A raid of flyers goes past troops without
+    # Ranged or Flight (who cannot hunt them either) to the weakest structure: a guard adds
+    # its defense there. Otherwise the troop is worth more in the defensive holdings.
+    state, soldier, hut = _flyers_at_maintenance(row, troop_fields)
+    assert choice(state) == (Action("guard", soldier, hut) if guards else Action("done"))
+
+
+def test_greedy_brings_its_guard_back_when_the_raid_can_be_met() -> None:
+    state, soldier, _ = _flyers_at_maintenance([wanderer("wolf")], {}, guarded=True)
+    assert choice(state) == Action("unguard", soldier)
+
+
+@pytest.mark.parametrize(("row", "built"), [
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")], True,
+                 id="the-troops-will-guard"),
+    pytest.param([wanderer("wolf")], False, id="no-troop-will-guard"),
+])
+def test_greedy_builds_a_barracks_when_its_troops_will_guard(
+        row: list[dict[str, object]], built: bool) -> None:
+    # Ashgate Barracks: no residence, +1 defense to its guards. Worth its 3 tokens only while
+    # greedy's troops guard or will (issue 39: never built).
+    state = make_game([stronghold(defense=5)],
+                      [structure("barracks", cost=3, residencies=0,
+                                 abilities="Troops guarding this structure gain +1 defense.")],
+                      [troop("soldier", offense=2, defense=3)], row)
+    clear_hand(state)
+    place(state, first(state, "soldier"), "defensive")
+    barracks = place(state, first(state, "barracks"), "hand")
+    for card in row:
+        place(state, first(state, str(card["id"])), "wanderers")
+    state.mover().personal = [3, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", barracks) if built else Action("pass"))
