@@ -55,8 +55,11 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     best (enough separate hits to kill, no needless strike-backs), a Defender passes up a
     second fight that only costs; in the modification step it plays a battle event or uses a
     combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
-    outcome by more than its tokens; it bribes an attacker whose fight would cost more than
-    its bribe (it can destroy something and cannot be killed);
+    outcome by more than its tokens (Hold the Line by what a troop wounded, so exhausted,
+    would miss later this round: the raid after a hunt, its income ability; Rally the
+    Veterans by the deaths a wound removed spares, in this fight and after); it bribes an
+    attacker whose fight would cost more than its bribe (it can destroy something and cannot
+    be killed);
     in a raid that no ready troop meets and that may deal the stronghold its last wound, it
     pays 3 tokens to send the exhausted troop that spares it most beyond its own risk;
   - **guards** (City Maintenance) only while every wanderer in the row flies and no troop of
@@ -1232,6 +1235,11 @@ _WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
 KILL_VALUE: Final = 3.0
 TOKEN_VALUE: Final = 1.0  # what a token spent on a modification is worth, in the same units
 MODIFY_THRESHOLD: Final = 0.125  # a modification is used when it gains more than this
+# what a troop exhausted by a wound in a hunt misses in the raid still to come this round, if
+# the row raids (Hold the Line; issue 39: it counted the wound only, so never paid)
+EXHAUSTED_DEFENDER: Final = 4.0
+# a wound removed (Rally the Veterans), for the fights to come besides this one
+HEALED_WOUND: Final = 1.0
 
 
 def _wound_chance(margin: int) -> float:
@@ -1419,8 +1427,7 @@ class Fight:
 
     def value(self, boost_off: dict[int, int] | None = None,
               boost_def: dict[int, int] | None = None, feared: int = -1,
-              grant: tuple[int, str] | None = None, hold: bool = False,
-              keep: bool = False) -> float:
+              grant: tuple[int, str] | None = None, keep: bool = False) -> float:
         """The fight's expected value, with the changes a modification would make; ``keep``:
         remember its parts (the fight as it stands, for assignment_gain)."""
         state = self.state
@@ -1486,15 +1493,11 @@ class Fight:
             for on in struck:
                 on.alive = 1.0 - _kill_chance(on.left, on.hits)
         total = 0.0
-        for target, on in figures.items():
+        for on in figures.values():
             untouched = 1.0
             for hit in on.hits:
                 untouched *= 1.0 - hit.chance
             worth = on.part(1.0 - on.alive, untouched)
-            # (no exhaustion: only deaths count)
-            if hold and worth < 0 and combat.listed(self.mine, target):
-                card = state.card(target)
-                worth = -(1.0 - on.alive) * _card_worth(card)
             total += worth
             if keep:
                 on.worth = worth
@@ -1640,11 +1643,56 @@ def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float
         if effect.kind == "all_defense":
             return fight.boost_gain(None, dict.fromkeys(mine, effect.amount)) - price
         if effect.kind == "no_wound_exhaustion":
-            return fight.value(hold=True) - fight.base - price
+            return _held_line(state, fight, mine) - price
         if effect.kind == "heal_troops":
-            healed = sum(1 for t in mine if state.wounds.get(t))
-            return healed * 1.5 - price
+            return _rallied(state, fight, mine) - price
     return None
+
+
+def _held_line(state: GameState, fight: Fight, mine: list[int]) -> float:
+    """What keeping ``mine`` unexhausted when wounded (Hold the Line) is worth: for each troop
+    without Endurance, its chance to be wounded and live, times what an exhausted troop
+    misses later this round (exhaustion ends at the next round's start): after a hunt, the
+    raid still to come (:data:`EXHAUSTED_DEFENDER`, times the chance the row raids), and
+    its exhausting income ability in the Discard Phase."""
+    c = state.combat
+    assert c is not None
+    raid = 0.0
+    if c.kind == "hunt":
+        calm = 1.0
+        for wanderer in state.mover().zones["wanderers"]:
+            if wanderer not in state.exhausted and not combat.listed(c.wild, wanderer):
+                calm *= 1.0 - min(6, state.card(wanderer).aggression) / 6
+        raid = (1.0 - calm) * EXHAUSTED_DEFENDER
+    gain = 0.0
+    for troop in mine:
+        on = fight.figures.get(troop)
+        if on is None or "endurance" in rulings.keywords(state, troop):
+            continue
+        untouched = 1.0
+        for hit in on.hits:
+            untouched *= 1.0 - hit.chance
+        wounded = on.alive - untouched
+        if wounded > 0:
+            gain += wounded * (raid + _exhausting_income(state.card(troop)) * TOKEN_VALUE)
+    return gain
+
+
+def _rallied(state: GameState, fight: Fight, mine: list[int]) -> float:
+    """What removing a wound from each wounded troop of ``mine`` (Rally the Veterans) is
+    worth: the deaths it spares in this fight (one more wound to take), and
+    :data:`HEALED_WOUND` a wound for the fights to come (a wound left makes the next strike
+    deadlier, this round and the next)."""
+    gain = 0.0
+    for troop in mine:
+        if not state.wounds.get(troop):
+            continue
+        gain += HEALED_WOUND
+        on = fight.figures.get(troop)
+        if on is not None:
+            spared = _kill_chance(on.left, on.hits) - _kill_chance(on.left + 1, on.hits)
+            gain += spared * _card_worth(state.card(troop))
+    return gain
 
 
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:
