@@ -55,10 +55,18 @@ Pure Python. A policy is a callable ``(state, legal_actions) -> action``.
     best (enough separate hits to kill, no needless strike-backs), a Defender passes up a
     second fight that only costs; in the modification step it plays a battle event or uses a
     combat ability (Charge, Fervor, Pray, Fear, an invocation) when that changes the expected
-    outcome by more than its tokens; it bribes an attacker whose fight would cost more than
-    its bribe (it can destroy something and cannot be killed);
+    outcome by more than its tokens (Hold the Line by what a troop wounded, so exhausted,
+    would miss later this round: the raid after a hunt, its income ability; Rally the
+    Veterans by the deaths a wound removed spares, in this fight and after); it bribes an
+    attacker whose fight would cost more than its bribe (it can destroy something and cannot
+    be killed);
     in a raid that no ready troop meets and that may deal the stronghold its last wound, it
     pays 3 tokens to send the exhausted troop that spares it most beyond its own risk;
+  - **guards** (City Maintenance) only while every wanderer in the row flies and no troop of
+    the defensive holdings has Ranged or Flight (their raid goes past the troops, who cannot
+    hunt them either): each troop guards the structure they would wound most easily; else
+    its guards come back to the defensive holdings; a structure that strengthens its guards
+    (Ashgate Barracks) is worth its bonus only while troops guard or will;
   - **pays fines** with a free structure it can spare (no income, no resident, the other
     open residences house the citizens in hand), else an income ability's token if one can
     bring it, else a token of a kind
@@ -143,6 +151,9 @@ INVOCATION_GAIN: Final = 1
 # an invocation used in fights (Rite of the Ember Flame, Ward Against Harm), besides its bonus,
 # played where it will be used (issue 39: scored 0 before, so always discarded)
 COMBAT_INVOCATION: Final = 3.0
+# a point of the bonus a structure gives its guards (Ashgate Barracks), while troops guard or
+# will (issue 39: greedy never guarded, so the barracks was never worth its price)
+GUARD_HOME: Final = 5.0
 RECYCLE_TOKENS: Final = 5  # what recycling a draw pile costs (engine.RECYCLE_COST)
 type Policy = Callable[[GameState, Sequence[Action]], Action]
 
@@ -184,6 +195,8 @@ class GreedyPolicy:
             return _fine_choice(state, actions)
         if step == "discard":
             return _discard_choice(state, actions)
+        if step == "arrange":
+            return _arrange_choice(state, actions)
         return _find(actions, "done") or actions[-1]
 
 
@@ -210,6 +223,70 @@ def _rehouse_choice(state: GameState, actions: Sequence[Action]) -> Action:
             and _citizen_worth(state, let_go.card) > _citizen_worth(state, weakest.target):
         return weakest
     return let_go
+
+
+def _arrange_choice(state: GameState, actions: Sequence[Action]) -> Action:
+    """City Maintenance: while every wanderer in the row flies and no troop of the defensive
+    holdings has Ranged or Flight, the troops can neither hunt them nor stop their raid, which
+    goes past them to the structures: each troop guards the structure the flyers would wound
+    most easily (guards add their defense, and their offense to its strike back); else the
+    guards come back to the defensive holdings (to hunt and to meet the raiders)."""
+    me = state.mover()
+    threat = _flyer_threat(state)
+    if threat < 0:
+        for action in actions:
+            if action.kind == "unguard":
+                return action
+        return _find(actions, "done")
+    # (A strike wounds only while its margin is -1 or more: _wound_chance. The stronghold
+    # last of equals: it takes wounds, the others are destroyed by one.)
+    weakest, least = -1, (threat + 2, 0)
+    for structure in me.zones["private"]:
+        key = (_guarded_defense(state, structure),
+               1 if state.card(structure).subtype == "stronghold" else 0)
+        if key < least:
+            weakest, least = structure, key
+    if weakest < 0:
+        return _find(actions, "done")
+    best: Action | None = None
+    for action in actions:
+        if action.kind == "guard" and action.target == weakest and (
+                best is None or state.card(action.card).defense
+                > state.card(best.card).defense):
+            best = action
+    return best if best is not None else _find(actions, "done")
+
+
+def _flyer_threat(state: GameState) -> int:
+    """The most offense of the wanderers in the row when they all fly and no troop of the
+    defensive holdings has Ranged or Flight (their raid goes past the troops); else -1."""
+    me = state.mover()
+    row = me.zones["wanderers"]
+    if not row:
+        return -1
+    most = -1
+    for wanderer in row:
+        if "flight" not in rulings.keywords(state, wanderer):
+            return -1
+        most = max(most, state.card(wanderer).offense)
+    for troop in me.zones["defensive"]:
+        if state.card(troop).is_troop and {"ranged", "flight"} & rulings.keywords(state, troop):
+            return -1
+    return most
+
+
+def _guarded_defense(state: GameState, structure: int) -> int:
+    """A structure's defense with its guards (theirs and the structure's bonus to each)."""
+    card = state.card(structure)
+    bonus = 0
+    for effect in card.statics:
+        if effect.kind == "guard_defense":
+            bonus += effect.amount
+    defense = card.defense
+    for guard in state.mover().zones["guards"]:
+        if state.host.get(guard) == structure:
+            defense += state.card(guard).defense + bonus
+    return defense
 
 
 def _citizen_worth(state: GameState, citizen: int) -> tuple[int, int]:
@@ -742,7 +819,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             # while the open residences outnumber the citizens in hand: it costs no token and
             # leaves the hand for a fresh draw (docs/goldfish.md, tenth round).
             short = 1
-        value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income
+        value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income \
+            + _guard_home_worth(state, card)
         return value + (1 if card.residencies else 0) - cost if value else 0
     if card.type == "item":
         host = state.card(action.target)
@@ -777,6 +855,19 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
             expected = _bounty_gain(state, action.target, effect.amount) - card.total_cost
             return BOUNTY_EVENT + expected if expected > 0 else 0
     return 0
+
+
+def _guard_home_worth(state: GameState, card: Profile) -> float:
+    """What a structure that strengthens its guards (Ashgate Barracks, Guildhall of Veterans)
+    adds for that: :data:`GUARD_HOME` a point of its bonus while troops guard or will
+    (:func:`_arrange_choice`: flyers no troop can meet); else 0 (greedy guards only then)."""
+    bonus = 0
+    for effect in card.statics:
+        if effect.kind in ("guard_defense", "guard_offense"):
+            bonus += effect.amount
+    if not bonus or not (state.mover().zones["guards"] or _flyer_threat(state) >= 0):
+        return 0.0
+    return GUARD_HOME * bonus
 
 
 def _bounty_gain(state: GameState, target: int, amount: int) -> float:
@@ -846,9 +937,13 @@ def _play_bound(card: Profile) -> float:
     if card.type == "structure":
         if card.subtype == "wall":
             return WALL_VALUE - cost
+        guard_bonus = 0
+        for effect in card.statics:
+            if effect.kind in ("guard_defense", "guard_offense"):
+                guard_bonus += effect.amount
         return max(0, RESIDENCE_NEED * card.residencies
                    + card.income * max(INCOME_LEAST, INCOME_ROUNDS) * STRUCTURE_INCOME_RICHER
-                   + 1 - cost)
+                   + GUARD_HOME * guard_bonus + 1 - cost)
     if card.type == "item":
         return max(INCOME_ITEM, ITEM_BASE + card.offense + card.defense - cost)
     if card.type == "invocation":
@@ -1140,6 +1235,11 @@ _WOUND_MINUS_1: Final = _WOUND_CHANCE[-1]
 KILL_VALUE: Final = 3.0
 TOKEN_VALUE: Final = 1.0  # what a token spent on a modification is worth, in the same units
 MODIFY_THRESHOLD: Final = 0.125  # a modification is used when it gains more than this
+# what a troop exhausted by a wound in a hunt misses in the raid still to come this round, if
+# the row raids (Hold the Line; issue 39: it counted the wound only, so never paid)
+EXHAUSTED_DEFENDER: Final = 4.0
+# a wound removed (Rally the Veterans), for the fights to come besides this one
+HEALED_WOUND: Final = 1.0
 
 
 def _wound_chance(margin: int) -> float:
@@ -1327,8 +1427,7 @@ class Fight:
 
     def value(self, boost_off: dict[int, int] | None = None,
               boost_def: dict[int, int] | None = None, feared: int = -1,
-              grant: tuple[int, str] | None = None, hold: bool = False,
-              keep: bool = False) -> float:
+              grant: tuple[int, str] | None = None, keep: bool = False) -> float:
         """The fight's expected value, with the changes a modification would make; ``keep``:
         remember its parts (the fight as it stands, for assignment_gain)."""
         state = self.state
@@ -1394,15 +1493,11 @@ class Fight:
             for on in struck:
                 on.alive = 1.0 - _kill_chance(on.left, on.hits)
         total = 0.0
-        for target, on in figures.items():
+        for on in figures.values():
             untouched = 1.0
             for hit in on.hits:
                 untouched *= 1.0 - hit.chance
             worth = on.part(1.0 - on.alive, untouched)
-            # (no exhaustion: only deaths count)
-            if hold and worth < 0 and combat.listed(self.mine, target):
-                card = state.card(target)
-                worth = -(1.0 - on.alive) * _card_worth(card)
             total += worth
             if keep:
                 on.worth = worth
@@ -1548,11 +1643,56 @@ def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float
         if effect.kind == "all_defense":
             return fight.boost_gain(None, dict.fromkeys(mine, effect.amount)) - price
         if effect.kind == "no_wound_exhaustion":
-            return fight.value(hold=True) - fight.base - price
+            return _held_line(state, fight, mine) - price
         if effect.kind == "heal_troops":
-            healed = sum(1 for t in mine if state.wounds.get(t))
-            return healed * 1.5 - price
+            return _rallied(state, fight, mine) - price
     return None
+
+
+def _held_line(state: GameState, fight: Fight, mine: list[int]) -> float:
+    """What keeping ``mine`` unexhausted when wounded (Hold the Line) is worth: for each troop
+    without Endurance, its chance to be wounded and live, times what an exhausted troop
+    misses later this round (exhaustion ends at the next round's start): after a hunt, the
+    raid still to come (:data:`EXHAUSTED_DEFENDER`, times the chance the row raids), and
+    its exhausting income ability in the Discard Phase."""
+    c = state.combat
+    assert c is not None
+    raid = 0.0
+    if c.kind == "hunt":
+        calm = 1.0
+        for wanderer in state.mover().zones["wanderers"]:
+            if wanderer not in state.exhausted and not combat.listed(c.wild, wanderer):
+                calm *= 1.0 - min(6, state.card(wanderer).aggression) / 6
+        raid = (1.0 - calm) * EXHAUSTED_DEFENDER
+    gain = 0.0
+    for troop in mine:
+        on = fight.figures.get(troop)
+        if on is None or "endurance" in rulings.keywords(state, troop):
+            continue
+        untouched = 1.0
+        for hit in on.hits:
+            untouched *= 1.0 - hit.chance
+        wounded = on.alive - untouched
+        if wounded > 0:
+            gain += wounded * (raid + _exhausting_income(state.card(troop)) * TOKEN_VALUE)
+    return gain
+
+
+def _rallied(state: GameState, fight: Fight, mine: list[int]) -> float:
+    """What removing a wound from each wounded troop of ``mine`` (Rally the Veterans) is
+    worth: the deaths it spares in this fight (one more wound to take), and
+    :data:`HEALED_WOUND` a wound for the fights to come (a wound left makes the next strike
+    deadlier, this round and the next)."""
+    gain = 0.0
+    for troop in mine:
+        if not state.wounds.get(troop):
+            continue
+        gain += HEALED_WOUND
+        on = fight.figures.get(troop)
+        if on is not None:
+            spared = _kill_chance(on.left, on.hits) - _kill_chance(on.left + 1, on.hits)
+            gain += spared * _card_worth(state.card(troop))
+    return gain
 
 
 def _fine_choice(state: GameState, actions: Sequence[Action]) -> Action:

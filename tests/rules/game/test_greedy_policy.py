@@ -935,3 +935,129 @@ def test_greedy_plays_a_troop_before_a_citizen_of_less_influence(guarded: bool,
     at_step(state, "action", "act")
     chosen = choice(state)
     assert chosen.kind == "play" and state.cards[chosen.card] == plays
+
+
+# --- City Maintenance: guards --------------------------------------------------------------
+
+
+def _flyers_at_maintenance(row: list[dict[str, object]], troop_fields: dict[str, Any],
+                           guarded: bool = False) -> tuple[GameState, int, int]:
+    """City Maintenance's arrange step: one troop (guarding the hut with ``guarded``), a
+    stronghold of defense 5 and a hut of defense 0 housing a citizen, ``row`` in the row."""
+    state = make_game([stronghold(defense=5)], [structure("hut")],
+                      [troop("soldier", offense=2, defense=3, **troop_fields),
+                       citizen("clerk")], row)
+    clear_hand(state)
+    soldier = place(state, first(state, "soldier"), "defensive")
+    hut = place(state, first(state, "hut"), "private")
+    place(state, first(state, "clerk"), "residents", hut)
+    for card in row:
+        place(state, first(state, str(card["id"])), "wanderers")
+    if guarded:
+        place(state, soldier, "guards", hut)
+    at_step(state, "maintenance", "arrange")
+    return state, soldier, hut
+
+
+@pytest.mark.parametrize(("row", "troop_fields", "guards"), [
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")], {}, True,
+                 id="flyers-no-troop-can-meet-go-past-it-to-the-hut"),
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")],
+                 {"abilities": "Ranged."}, False, id="a-ranged-troop-meets-and-hunts-them"),
+    pytest.param([wanderer("crows", offense=2, abilities="Flight."), wanderer("wolf")], {},
+                 False, id="a-walking-wanderer-is-met-by-the-troop"),
+])
+def test_greedy_guards_a_structure_the_raid_would_reach(
+        row: list[dict[str, object]], troop_fields: dict[str, Any], guards: bool) -> None:
+    # Issue 39: 0 of 2,234 guard offers taken. A raid of flyers goes past troops without
+    # Ranged or Flight (who cannot hunt them either) to the weakest structure: a guard adds
+    # its defense there. Otherwise the troop is worth more in the defensive holdings.
+    state, soldier, hut = _flyers_at_maintenance(row, troop_fields)
+    assert choice(state) == (Action("guard", soldier, hut) if guards else Action("done"))
+
+
+def test_greedy_brings_its_guard_back_when_the_raid_can_be_met() -> None:
+    state, soldier, _ = _flyers_at_maintenance([wanderer("wolf")], {}, guarded=True)
+    assert choice(state) == Action("unguard", soldier)
+
+
+@pytest.mark.parametrize(("row", "built"), [
+    pytest.param([wanderer("crows", offense=2, abilities="Flight.")], True,
+                 id="the-troops-will-guard"),
+    pytest.param([wanderer("wolf")], False, id="no-troop-will-guard"),
+])
+def test_greedy_builds_a_barracks_when_its_troops_will_guard(
+        row: list[dict[str, object]], built: bool) -> None:
+    # Ashgate Barracks: no residence, +1 defense to its guards. Worth its 3 tokens only while
+    # greedy's troops guard or will (issue 39: never built).
+    state = make_game([stronghold(defense=5)],
+                      [structure("barracks", cost=3, residencies=0,
+                                 abilities="Troops guarding this structure gain +1 defense.")],
+                      [troop("soldier", offense=2, defense=3)], row)
+    clear_hand(state)
+    place(state, first(state, "soldier"), "defensive")
+    barracks = place(state, first(state, "barracks"), "hand")
+    for card in row:
+        place(state, first(state, str(card["id"])), "wanderers")
+    state.mover().personal = [3, 0, 0]
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", barracks) if built else Action("pass"))
+
+
+# --- combat: what a wound costs later --------------------------------------------------------
+
+
+def _hunt_at_risk(others: list[dict[str, object]], hand: list[dict[str, object]],
+                  wounds: int = 0) -> tuple[GameState, int]:
+    """A hunt at its modification step: a troop of vitality 2 (``wounds`` on it) strikes a
+    bear it kills 5 times in 6, and the bear strikes back, wounding it 5 times in 6; ``others``
+    wait in the row, ``hand`` in hand."""
+    state, (soldier,), (bear, *_) = battle_game(
+        [troop("soldier", offense=4, defense=3, vitality=2)],
+        [wanderer("bear", offense=4, defense=3, vitality=1, bounty=2), *others],
+        others=hand)
+    state.wounds[soldier] = wounds
+    for card in hand:
+        place(state, first(state, str(card["id"])), "hand")
+    state.mover().personal = [3, 0, 0]
+    hunt(state, [bear], [soldier])
+    act(state, Action("separate", soldier, bear))
+    assert state.combat is not None and state.combat.step == "modify"
+    return state, soldier
+
+
+HOLD_THE_LINE = event("hold", subtype="battle", cost=(1, 0, 0),
+                      abilities="Your troops in this combat do not become exhausted for "
+                                "taking a wound.")
+
+
+@pytest.mark.parametrize(("others", "played"), [
+    pytest.param([wanderer("wolf", aggression=6)], True,
+                 id="a-raid-comes-after-the-hunt-and-a-wounded-troop-would-miss-it"),
+    pytest.param([], False, id="nothing-left-this-round-for-the-troop-to-miss"),
+])
+def test_greedy_holds_the_line_when_an_exhausted_troop_would_miss_the_raid(
+        others: list[dict[str, object]], played: bool) -> None:
+    # Issue 39: Hold the Line counted the wound only (0 of 65 offers taken). Its worth is
+    # what the wounded troop, exhausted, would miss: the wolf's raid after the hunt.
+    state, _ = _hunt_at_risk(others, [HOLD_THE_LINE])
+    assert choice(state) == (Action("play", first(state, "hold")) if played
+                             else Action("done"))
+
+
+RALLY = event("rally", subtype="battle", cost=(2, 0, 0),
+              abilities="Remove one wound counter from each of your troops in this combat.")
+
+
+@pytest.mark.parametrize(("wounds", "played"), [
+    pytest.param(1, True, id="the-wound-removed-spares-the-troop-s-life"),
+    pytest.param(0, False, id="no-wound-to-remove"),
+])
+def test_greedy_rallies_when_a_wound_removed_spares_a_troop(wounds: int, played: bool) -> None:
+    # Its one wound left, the bear's strike back would kill the troop 5 times in 6: a wound
+    # removed, it only wounds (issue 39: 1.5 a troop healed, never its life, so never played).
+    state, _ = _hunt_at_risk([], [RALLY], wounds=wounds)
+    offered = Action("play", first(state, "rally")) in engine.legal_actions(state)
+    assert offered == bool(wounds)
+    assert choice(state) == (Action("play", first(state, "rally")) if played
+                             else Action("done"))
