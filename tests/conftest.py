@@ -65,8 +65,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
     with django_db_blocker.unblock():
         call_command("import_cards", *map(str, CATALOGUES), "--no-images", verbosity=0)
         call_command("load_sample_decks", *map(str, sorted((FIXTURES / "decklists").glob("*.txt"))))
-        # Tests that need a real server (the browser tests' live_server) commit and are
-        # flushed; a serialized rollback brings back this state, catalogue included.
+        # Tests that need a real server commit and are flushed; a serialized rollback brings
+        # back this state, catalogue included (the browser tests copy it back whole instead:
+        # tests/browser/conftest.py).
         from django.db import connection
 
         if hasattr(connection, "_test_serialized_contents"):
