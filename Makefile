@@ -24,7 +24,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 
 help:
 	@echo "make run    set up everything and serve http://$(HOST):$(PORT)"
-	@echo "make test   set up and run lint, type checks and the whole suite on SQLite and PostgreSQL"
+	@echo "make test   set up and run lint, type checks, the suite on SQLite and its database tests on PostgreSQL"
 	@echo "make install | migrate | data | serve | serve-prod | backup | restore FILE=... | bench | load | chaos | clean"
 
 $(VENV)/.installed: pyproject.toml
