@@ -90,6 +90,7 @@ def database_forbidden(test: str) -> Iterator[None]:
         else:
             os.environ["DATABASE_URL"] = url
 
+
 def item_uses_database(item: Any) -> bool:
     """Whether a collected test (a pytest item) uses the database."""
     return uses_database(getattr(item, "fixturenames", ()),
