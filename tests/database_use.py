@@ -23,7 +23,9 @@ DATABASE_FIXTURES = frozenset({
     "db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
     "django_db_setup", "live_server", "client", "async_client", "admin_client", "admin_user",
 })
-DATABASE_MARKERS = frozenset({"django_db", "browser"})
+# database_connection: the test uses Django's connection object (its state, closing it) but not
+# the test database, so it takes no django_db transaction (pyproject.toml).
+DATABASE_MARKERS = frozenset({"django_db", "browser", "database_connection"})
 
 # What a test that asks for no database finds in DATABASE_URL while it runs: a PostgreSQL that
 # refuses every connection (nothing listens on port 9 of loopback), so a subprocess it starts

@@ -33,10 +33,11 @@ from tests.database_use import (
     ({"admin_user"}, set(), True),
     (set(), {"django_db"}, True),
     (set(), {"browser"}, True),
+    (set(), {"database_connection"}, True),
     (set(), {"slow", "parametrize"}, False),
 ], ids=["plain", "request-factory", "blocker-alone", "db", "transactional", "sequences",
         "setup", "live-server", "client", "admin-client", "admin-user", "marker", "browser",
-        "other-markers"])
+        "connection", "other-markers"])
 def test_a_test_uses_the_database_by_its_fixtures_or_markers(
         fixtures: set[str], markers: set[str], expected: bool) -> None:
     assert uses_database(fixtures, markers) is expected
