@@ -4,12 +4,15 @@ run; each test runs in a transaction that is rolled back."""
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from hypothesis import settings as hypothesis_settings
+
+from tests.database_use import database_forbidden, database_tests, item_uses_database
 
 # CI runs the same examples every time (a failure there is reproducible, never a fluke of
 # the draw); developers' runs keep exploring new examples.
@@ -22,13 +25,49 @@ CATALOGUES = [FIXTURES / "cards" / "wof.json", FIXTURES / "cards" / "demo.json"]
 SHARED = ROOT.parent / "shared"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-tests-only", action="store_true",
+        help="run only the tests that use the database (tests/database_use.py); the others "
+             "give the same result on either database: make test's PostgreSQL leg")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("database_tests_only"):
+        return
+    using, others = database_tests(items)
+    config.hook.pytest_deselected(items=others)
+    items[:] = using
+
+
+def guarded(item: pytest.Item) -> AbstractContextManager[None]:
+    """A test that asks for no database runs (its fixtures' setup too) with none to reach:
+    the proof that the PostgreSQL leg may leave it out."""
+    if item.config.pluginmanager.hasplugin("django") and not item_uses_database(item):
+        return database_forbidden(item.nodeid)
+    return nullcontext()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    with guarded(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    with guarded(item):
+        return (yield)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
     with django_db_blocker.unblock():
         call_command("import_cards", *map(str, CATALOGUES), "--no-images", verbosity=0)
         call_command("load_sample_decks", *map(str, sorted((FIXTURES / "decklists").glob("*.txt"))))
-        # Tests that need a real server (the browser tests' live_server) commit and are
-        # flushed; a serialized rollback brings back this state, catalogue included.
+        # Tests that need a real server commit and are flushed; a serialized rollback brings
+        # back this state, catalogue included (the browser tests copy it back whole instead:
+        # tests/browser/conftest.py).
         from django.db import connection
 
         if hasattr(connection, "_test_serialized_contents"):

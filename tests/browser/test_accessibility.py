@@ -135,7 +135,7 @@ def test_no_card_edit_page_has_a_serious_violation(page: Page, site: str, settin
                  "abilities": "Fleetfoot.", "official": True}).save(scan)
     page.goto(f"{site}/cards/wof-amena-huur/improve/")
     page.locator("#scan-file").set_input_files(scan)
-    expect(page.locator("#scan-status")).to_contain_text("Scan attached")
+    expect(page.locator("#scan-status")).to_contain_text("Scan attached", timeout=30_000)
     found["improve, scan read"] = serious_violations(page)
     page.get_by_role("button", name="Propose this edit").click()
     expect(page.locator("#error-summary")).to_be_visible()

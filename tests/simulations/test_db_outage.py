@@ -1,6 +1,6 @@
 """A background worker waits out a database that went away (a restarted PostgreSQL): the
 retry of one step (simulations.db_retry.retry_outage) and the worker's loop (manage.py db_worker,
-the simulations app's). No database: the outages are made up, time is a list of waits."""
+the simulations app's). No test database: the outages are made up, time is a list of waits."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from django_tasks_db.management.commands.db_worker import Worker
 
 from simulations import db_retry
 from simulations.management.commands import db_worker
+
+# The retry reads and closes the connection, whose backend differs by database; a django_db
+# transaction would make every step look inside one.
+pytestmark = pytest.mark.database_connection
 
 GONE = OperationalError("server closed the connection unexpectedly")
 CLOSED = InterfaceError("connection already closed")
