@@ -198,18 +198,28 @@ def test_a_table_played_with_its_shortcuts_is_the_table_played_decision_by_decis
         chooser = [Recording(p, log, False) for p in seat_policies(seed, number, players)]
         table = seats.new_table(table_decks(decks), seed, GameConfig(players=players),
                                 record=True)
-        while not table.outcome:
-            assert table.active() == seats.active_seats(table.players, table.lead, table.out)
-            seat = seats.to_move(table)
-            actions = seats.legal_actions(table)
-            choice = chooser[seat](table, seat, actions)
-            fingerprint.decision(seat, actions, choice)
-            assert seats.apply(table, choice).ok
-        fingerprint.end(table.outcome, table.winner, table.final_round)
+        play_fingerprinted(table, chooser, fingerprint, check_active=True)
         tables.append(played(table, chooser, log))
         assert tables[0] == tables[1] == tables[2]
         assert table.story == story
     fingerprint.check(TABLE_FINGERPRINTS, "-vs-".join(d.removesuffix(".txt") for d in decks))
+
+
+def play_fingerprinted(table: seats.Table, chooser: Sequence[seats.SeatPolicy],
+                       fingerprint: Fingerprint,
+                       *, check_active: bool = False) -> None:
+    """Play ``table`` to its end decision by decision (``to_move``, ``legal_actions``,
+    ``apply``), each decision and the end fingerprinted; ``check_active``: the seats still in,
+    as the table keeps them, checked against ``seats.active_seats`` at every decision."""
+    while not table.outcome:
+        if check_active:
+            assert table.active() == seats.active_seats(table.players, table.lead, table.out)
+        seat = seats.to_move(table)
+        actions = seats.legal_actions(table)
+        choice = chooser[seat](table, seat, actions)
+        fingerprint.decision(seat, actions, choice)
+        assert seats.apply(table, choice).ok
+    fingerprint.end(table.outcome, table.winner, table.final_round)
 
 
 # More seeds, fingerprinted only (seed 7: none of the games above).
@@ -244,14 +254,7 @@ def test_the_tables_of_many_seeds_are_the_fingerprinted_tables(decks: tuple[str,
     for number in range(1, MANY_TABLE_GAMES + 1):
         seed = derive_seed(7, "matchup", number)
         table = seats.new_table(prepared, seed, config)
-        chooser = seat_policies(seed, number, len(decks))
-        while not table.outcome:
-            seat = seats.to_move(table)
-            actions = seats.legal_actions(table)
-            choice = chooser[seat](table, seat, actions)
-            fingerprint.decision(seat, actions, choice)
-            assert seats.apply(table, choice).ok
-        fingerprint.end(table.outcome, table.winner, table.final_round)
+        play_fingerprinted(table, seat_policies(seed, number, len(decks)), fingerprint)
     fingerprint.check(TABLE_FINGERPRINTS,
                       "-vs-".join(d.removesuffix(".txt") for d in decks) + " seed 7")
 
