@@ -22,6 +22,7 @@ from playtest.services import table_done, table_game
 from playtest.table import (
     Links,
     action_menu,
+    battle_title,
     combat_layout,
     controlled_fight,
     fight_elsewhere,
@@ -30,7 +31,6 @@ from playtest.table import (
     table_status,
 )
 from playtest.table_play import PLAYER, TableGame, action_text, seat_name
-from rules.game import seats
 from rules.game.state import GameState
 
 
@@ -130,10 +130,8 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     elif (elsewhere := fight_elsewhere(played)) is not None:
         # Another seat's combat in which the player is asked (Crusade at his turn of its
         # modification step): shown as that seat's, so he sees the troops he may exhaust.
-        other = seat_name(elsewhere[0], names)
-        there = seats.deciding_state(played.table, PLAYER)
-        battle = "hunt" if elsewhere[1] == "hunt" else "combat"
-        table["combat"] = combat_layout(there, links, title=f"{other}'s {battle}", owner=other)
+        table["combat"] = combat_layout(elsewhere, links, title=battle_title(elsewhere, names),
+                                        owner=seat_name(elsewhere.to_move, names))
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None

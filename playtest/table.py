@@ -303,17 +303,24 @@ def controlled_fight(played: TableGame, names: Sequence[str]
     return None
 
 
-def fight_elsewhere(played: TableGame) -> tuple[int, str, str] | None:
-    """The seat, kind and step of another seat's combat in which the player decides now (not one
-    whose attacking side he controls: :func:`controlled_fight`), None when he decides in his
-    own state."""
+def fight_elsewhere(played: TableGame) -> GameState | None:
+    """The state of another seat's combat in which the player decides now (not one whose
+    attacking side he controls: :func:`controlled_fight`), None when he decides in his own
+    state. Its ``to_move`` is that seat."""
     table = played.table
     if seats.to_move(table) != PLAYER:
         return None
     there = seats.deciding_state(table, PLAYER)
     if there is played.state or there.combat is None:
         return None
-    return there.to_move, there.combat.kind, there.combat.step
+    return there
+
+
+def battle_title(there: GameState, names: Sequence[str]) -> str:
+    """Another seat's combat named for the player: "Seat 2 (Guild Veterans)'s hunt"."""
+    fight = there.combat
+    battle = "hunt" if fight is not None and fight.kind == "hunt" else "combat"
+    return f"{seat_name(there.to_move, names)}'s {battle}"
 
 
 def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
@@ -344,10 +351,10 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
         elif (elsewhere := fight_elsewhere(played)) is not None:
             # His turn of the modification step of another seat's combat (Crusade on one of
             # its troops): the title is that combat's, not his own phase's.
-            other, kind, fight_step = elsewhere
-            battle = "hunt" if kind == "hunt" else "combat"
-            status["step_title"] = f"{seat_name(other, names)}'s {battle}: " \
-                + COMBAT_STEPS.get(fight_step, fight_step)
+            fight = elsewhere.combat
+            assert fight is not None
+            status["step_title"] = f"{battle_title(elsewhere, names)}: " \
+                + COMBAT_STEPS.get(fight.step, fight.step)
         elif state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
                                                         "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
