@@ -1266,8 +1266,9 @@ def _knockouts(table: Table) -> None:
         # "All other players' strongholds are destroyed."
         _end(table, "victory", active[0])
     elif not active and not table.outcome:
-        # A table of one: his stronghold destroyed (or his surrender) ends the game, lost.
-        _end(table, SURRENDERED if table.seats[0].outcome == SURRENDERED else "stronghold")
+        # Nobody left (a table of one): the game ends as the last one out's own did, lost
+        # ("stronghold" or "surrendered").
+        _end(table, table.seats[next(reversed(table.out))].outcome)
 
 
 # A seat's outcome (and how it went out) when its player surrenders (surrender).
