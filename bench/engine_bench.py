@@ -113,9 +113,8 @@ def _catalogue(root: Path) -> tuple[dict[str, CardFacts], CatalogueResolver]:
 def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) -> None:
     facts, resolver = _catalogue(root)
     print(f"goldfish engine: {compiled.running()} (ALLEGIANCE_ENGINE=python runs the sources)")
-    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
-        deck = parse_text(path.read_text("utf-8"), resolver).deck
-        assert deck is not None
+    samples = _sample_decks(root, resolver)
+    for name, deck in samples.items():
         prepared = engine.prepare(deck, facts)
         spec = RunSpec(GAMES, 1)
         # CPU time of this process: the games and the shuffles alike, per core, taken in turn
@@ -127,14 +126,11 @@ def run(best_of: Callable[..., float], report: Callable[..., None], root: Path) 
         each = sorted(g / s for g, s in rounds)
         game = statistics.median(g for g, _ in rounds)
         shuffle = statistics.median(s for _, s in rounds)
-        print(f"{f'goldfish game, {path.stem} ({1 / game:,.0f}/s/core)':<44} "
+        print(f"{f'goldfish game, {name} ({1 / game:,.0f}/s/core)':<44} "
               f"{statistics.median(each):8.2f}x shuffle+deal only (goal <= 20)   "
               f"({game * 1000:.2f} ms vs {shuffle * 1000:.3f} ms; {GOLDFISH_ROUNDS} rounds "
               f"{each[0]:.2f}x to {each[-1]:.2f}x)")
-    deck = parse_text((root / "fixtures" / "decklists" / "kalim-faithful.txt")
-                      .read_text("utf-8"), resolver).deck
-    assert deck is not None
-    prepared = engine.prepare(deck, facts)
+    prepared = engine.prepare(samples["kalim-faithful"], facts)
     spec = RunSpec(2000, 7)
     timings = {}
     for workers in (1, 2):
@@ -300,9 +296,7 @@ def match(root: Path, games: int = MATCH_GAMES, policy: str = MATCH_POLICY) -> N
     print(f"goldfish greedy against {policy}: {games} games a deck, seed {MATCH_SEED} "
           f"(mean victory round, victory rate; gap = greedy - lookahead, goal <= 0.3)")
     started = time.perf_counter()
-    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
-        deck = parse_text(path.read_text("utf-8"), resolver).deck
-        assert deck is not None
+    for name, deck in _sample_decks(root, resolver).items():
         prepared = engine.prepare(deck, facts)
         numbers = range(1, games + 1)
         with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1),
@@ -310,7 +304,7 @@ def match(root: Path, games: int = MATCH_GAMES, policy: str = MATCH_POLICY) -> N
                                  initargs=(prepared.deck, prepared.facts)) as pool:
             greedy = list(pool.map(_outcome, ["greedy"] * games, numbers))
             ahead = list(pool.map(_outcome, [policy] * games, numbers, chunksize=1))
-        print("  " + _match_line(path.stem, greedy, ahead))
+        print("  " + _match_line(name, greedy, ahead))
     print(f"  ({time.perf_counter() - started:.0f} s)")
 
 
@@ -349,9 +343,7 @@ def unplayed(root: Path, games: int = UNPLAYED_GAMES, ahead_games: int = UNPLAYE
           f"none; wanderers left out): greedy {games} games a deck, {policy} {ahead_games}, "
           f"seed {MATCH_SEED}")
     started = time.perf_counter()
-    for path in sorted((root / "fixtures" / "decklists").glob("*.txt")):
-        deck = parse_text(path.read_text("utf-8"), resolver).deck
-        assert deck is not None
+    for name, deck in _sample_decks(root, resolver).items():
         prepared = engine.prepare(deck, facts)
         kinds = play_kinds(prepared.table)
         names = {card_id: card.name for card_id, card in prepared.table.items()}
@@ -365,7 +357,7 @@ def unplayed(root: Path, games: int = UNPLAYED_GAMES, ahead_games: int = UNPLAYE
                     tally.add(summary)
                 listed = unplayed_cards(tally, kinds, names)
                 label = who.partition(":")[0]
-                print(f"  {path.stem:<16} {label:<9} {'; '.join(listed) or 'none'}")
+                print(f"  {name:<16} {label:<9} {'; '.join(listed) or 'none'}")
     print(f"  ({time.perf_counter() - started:.0f} s)")
 
 
