@@ -5,10 +5,10 @@ a full game costs at most 20 of those; CPU time, the games and the loop taken in
 several rounds, the median of the rounds' ratios printed with their spread), and 2 workers
 against 1 (goal: at least 1.7x; wall time, so it needs the machine's other core idle).
 
-Matchups (issue 19), greedy seats: a table of one (the first sample deck) against its solo
-game (the same game, decision for decision: what the table's machinery costs alone; goal: at
-most 1.2x), a 2-player game of the first two sample decks against a
-solo game of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
+Matchups (issue 19), greedy seats: a table of one (the first sample deck: the goldfish
+runner's game) against the same game on the engine alone (:func:`_engine_game`, decision for
+decision: what the table's machinery costs; goal: at most 1.2x), a 2-player game of the first
+two sample decks against the engine's solo games of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
 4-player game of the first four against their solo games (goal: at most 5x), the same per
 decision (a table's decision against a solo decision of the same decks; goal, issue 33: at
 most 1.2x), each table and
@@ -54,8 +54,9 @@ from rules.game.config import GameConfig
 from rules.game.lookahead import DEFAULT_BUDGET
 from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally, never_played, play_kinds
-from rules.game.runner import RunSpec, play_game, run_chunk, summarise
+from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run_chunk, summarise
 from rules.game.runner import run as run_games
+from rules.game.state import GameState
 from rules.rng import SplitMix64, derive_seed
 
 GAMES = 300
@@ -159,6 +160,25 @@ def _table(decks: list[Decklist], facts: dict[str, CardFacts]
     return [engine.prepare(deck, facts, config) for deck in decks], config
 
 
+def _engine_game(prepared: engine.Prepared, spec: RunSpec, number: int) -> GameState:
+    """Game ``number`` of ``spec`` on the engine alone (engine.new_game, the policy,
+    engine.apply), as the goldfish runner played it before it seated a table of one: the
+    table lines' yardstick, the same game decision for decision
+    (tests/rules/game/test_table_of_one.py)."""
+    seed = game_seed(spec.seed, number)
+    state = engine.new_game(prepared, None, seed)
+    policy = make_policy(spec.policy, derive_seed(seed, "policy"))
+    legal, apply = engine.legal_actions, engine.apply
+    while not state.outcome:
+        apply(state, policy(state, legal(state)))
+    return state
+
+
+def _engine_chunk(prepared: engine.Prepared, spec: RunSpec, games: int) -> None:
+    for number in range(1, games + 1):
+        _engine_game(prepared, spec, number)
+
+
 def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: Path,
               facts: dict[str, CardFacts], resolver: CatalogueResolver) -> None:
     """The matchup lines (module docstring)."""
@@ -172,7 +192,7 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
         spec = matchup.MatchupSpec(games, 1)
         table_run = partial(matchup.run_chunk, prepared, spec, config, 1, games)
         solo_games = partial(_one_after_another, [
-            partial(run_chunk, engine.prepare(decks[name], facts), RunSpec(games, 1), 1, games)
+            partial(_engine_chunk, engine.prepare(decks[name], facts), RunSpec(games, 1), games)
             for name in seated])
         # CPU time of this process, per game, as the goldfish lines: the table's games and
         # the same decks' solo games (all of them, a run about as long as the table's) taken
@@ -191,7 +211,7 @@ def _matchups(best_of: Callable[..., float], report: Callable[..., None], root: 
             matchup.play_matchup_game(prepared, spec, n, config).decisions
             for n in range(1, games + 1))
         solo_decisions = sum(
-            play_game(engine.prepare(decks[name], facts), RunSpec(games, 1), n).decisions
+            _engine_game(engine.prepare(decks[name], facts), RunSpec(games, 1), n).decisions
             for name in seated for n in range(1, games + 1))
         per_table = table * games / table_decisions
         per_solo = solo * games * players / solo_decisions

@@ -36,8 +36,8 @@ from rules.game.matchup import (
 from rules.game.matchup import run as run_matchup
 from rules.game.narrate import narrate
 from rules.game.report import build_report, play_kinds
-from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run
-from rules.rng import derive_seed
+from rules.game.runner import RunSpec, game_seed, play_game, run
+from rules.game.state import GameState
 
 __all__ = [
     "DeckNotPlayable", "ReplayedGame", "card_names", "contents_hash", "deck_names",
@@ -134,30 +134,25 @@ class ReplayedGame:
 
 
 def replay_rounds(prepared: engine.Prepared, spec: RunSpec, number: int) -> ReplayedGame:
-    """Game ``number`` played exactly as :func:`rules.game.runner.play_game` plays it (same
-    seeds, same policy), stopping at each decision to keep the state of each new round.
+    """Game ``number`` played by :func:`rules.game.runner.play_game` (same seeds, same
+    policy), the state kept at the first decision of each new round."""
+    states: dict[int, dict[str, Any]] = {}
+    opening = False
 
-    (play_game has no hook to look at the state as it goes, so its loop is repeated here; a
-    test checks that both end in the same state.)
-    """
-    seed = game_seed(spec.seed, number)
-    state = engine.new_game(prepared, None, seed, record=True)
-    policy = make_policy(spec.policy, derive_seed(seed, "policy"))
-    # to_dict() shares the state's lists (zones, flags...): copy them, or every round's table
-    # would show the end of the game.
-    states = {state.round: copy.deepcopy(state.to_dict())}
-    opening = len(state.mover().hand) >= HAND_SIZE
-    while not state.outcome:
-        result = engine.apply(state, policy(state, engine.legal_actions(state)))
-        if not result.ok:
-            raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
+    def look(state: GameState) -> None:
+        nonlocal opening
+        # to_dict() shares the state's lists (zones, flags...): copy them, or every round's
+        # table would show the end of the game.
         if not opening and state.round == 1 and len(state.mover().hand) >= HAND_SIZE:
             states[1] = copy.deepcopy(state.to_dict())  # round 1 shows the opening hand
             opening = True
         if state.round not in states:
             states[state.round] = copy.deepcopy(state.to_dict())
+
+    state = play_game(prepared, spec, number, record=True, observe=look)
+    look(state)  # the round the game ended in, if no decision was made in it
     return ReplayedGame(number, state.outcome, state.final_round, states,
-                        _lines_by_round(narrate(state)), seed)
+                        _lines_by_round(narrate(state)), game_seed(spec.seed, number))
 
 
 def _lines_by_round(lines: list[str]) -> dict[int, list[str]]:

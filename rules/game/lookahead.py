@@ -31,6 +31,7 @@ rollout policy, protected so that sampling noise alone never makes it worse than
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rules.game import engine
 from rules.game.actions import Action
@@ -133,6 +134,10 @@ def rollout(state: GameState, action: Action, key: int, policy: GreedyPolicy,
     """One sample: ``action`` on a copy of ``state`` whose hidden piles and dice come from
     ``key``, then ``policy`` to the end; the victory round, or ``loss``."""
     copy = state.clone()
+    if copy.config.seated:
+        # A seat of a table of one: its state is the solo game's at every decision
+        # (seats.new_table), and plays on as one.
+        copy.config = replace(copy.config, seated=False)
     rng = GameRng(key)
     me = copy.mover()
     for pile in HIDDEN_PILES:

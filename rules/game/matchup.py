@@ -14,18 +14,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.decklist import Deck
 from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
-from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES, SeatPolicy
-from rules.game.profile import profiles_from_facts
-from rules.game.runner import chunks, run_parts
-from rules.game.seats import (
-    KNOCKOUTS,
-    Table,
-    new_table,
-    play,
+from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
+from rules.game.runner import (
+    adopt_worker,
+    chunks,
+    play_table,
+    portable,
+    run_parts,
+    start_worker,
+    worker_decks,
 )
+from rules.game.seats import KNOCKOUTS, Table
 from rules.game.state import DRAWN, PLAYED
 from rules.rng import derive_seed
 
@@ -77,14 +78,14 @@ def play_counting_attacks(prepared: Sequence[engine.Prepared], spec: MatchupSpec
                           observe: Callable[[Table], None] | None = None
                           ) -> tuple[Table, list[int]]:
     """Game ``number`` played, and the attacks each seat declared."""
-    order = seating(len(prepared), number)
-    seed = derive_seed(spec.seed, "matchup", number)
-    table = new_table([prepared[d] for d in order], seed, config, record=record)
     if len(spec.policies) not in (1, len(prepared)):
         raise ValueError(f"{len(spec.policies)} policies for {len(prepared)} decks")
-    policies = [SeatPolicy(spec.policy_of(deck), derive_seed(seed, "policy", seat))
-                for seat, deck in enumerate(order)]
-    return play(table, policies, observe), [policy.attacks for policy in policies]
+    order = seating(len(prepared), number)
+    table, players = play_table([prepared[d] for d in order],
+                                derive_seed(spec.seed, "matchup", number), config,
+                                [spec.policy_of(deck) for deck in order], record=record,
+                                observe=observe)
+    return table, [player.attacks for player in players]
 
 
 @dataclass
@@ -264,32 +265,16 @@ def run(prepared: Sequence[engine.Prepared], spec: MatchupSpec, config: GameConf
         chunk: int = CHUNK, start_method: str | None = None) -> MatchupTally:
     """Play the whole matchup; ``progress(games_done, games)`` after each chunk;
     ``start_method``: the worker processes' (multiprocessing's; None: the default)."""
-    portable = [(p.deck, p.facts) for p in prepared]
     total: MatchupTally = run_parts(
         MatchupTally(len(prepared)), list(chunks(spec.games, chunk)), spec.games,
         local=lambda first, last: run_chunk(prepared, spec, config, first, last),
-        workers=workers, initializer=_start_worker, initargs=(portable, config.to_dict()),
-        inherited=(_adopt_worker, (list(prepared), config)),
+        workers=workers, initializer=start_worker, initargs=portable(prepared, config),
+        inherited=(adopt_worker, (list(prepared), config)),
         remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
         progress=progress, start_method=start_method)
     return total
 
 
-type _Portable = list[tuple[Deck, dict[str, dict[str, Any]]]]
-_worker: list[tuple[list[engine.Prepared], GameConfig]] = []
-
-
-def _start_worker(portable: _Portable, config: dict[str, object]) -> None:
-    settings = GameConfig.from_dict(config)
-    decks = [engine.Prepared(deck, profiles_from_facts(facts), facts, settings)
-             for deck, facts in portable]
-    _worker[:] = [(decks, settings)]
-
-
-def _adopt_worker(decks: list[engine.Prepared], config: GameConfig) -> None:
-    _worker[:] = [(decks, config)]
-
-
 def _run_worker_chunk(spec: tuple[int, int, str], first: int, last: int) -> MatchupTally:
-    decks, config = _worker[0]
+    decks, config = worker_decks()
     return run_chunk(decks, MatchupSpec(*spec), config, first, last)

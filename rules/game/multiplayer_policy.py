@@ -73,16 +73,20 @@ MULTIPLAYER_POLICIES: Final = ("greedy", "random")
 class SeatPolicy:
     """The policy of one seat: ``policy(table, seat, actions)``."""
 
-    def __init__(self, name: str, seed: int) -> None:
-        if name not in MULTIPLAYER_POLICIES:
+    def __init__(self, name: str, seed: int, solo: Policy | None = None) -> None:
+        """``solo``: the policy of the seat's own decisions, when it is not one of
+        :data:`MULTIPLAYER_POLICIES` (the goldfish runner's lookahead, at a table of one:
+        rules/game/runner.py makes it); it then decides every choice, as ``random`` does."""
+        if solo is None and name not in MULTIPLAYER_POLICIES:
             raise ValueError(f"unknown policy {name!r} at a table; choose one of "
                              f"{', '.join(MULTIPLAYER_POLICIES)}")
         self.name = name
-        self.solo: Policy = POLICIES[name](seed)
+        self.solo: Policy = POLICIES[name](seed) if solo is None else solo
+        self.greedy = name == "greedy"
         self.attacks = 0  # attacks on another player declared (a matchup counts them)
         # Greedy weighs the rival abilities only when it would pass (below): seats.play
         # offers it the actions without them, and it looks for them then.
-        self.defers_rivals = name == "greedy"
+        self.defers_rivals = self.greedy
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
         state = table.seats[seat]
@@ -91,22 +95,21 @@ class SeatPolicy:
         if table.hosting is not None and actions and actions[-1] is seats.TRUCE:
             actions = actions[:-1]  # (an AI seat offers no truce: see truce_answer)
         if table.window is not None:
-            return answer_choice(table, seat, actions) if self.name == "greedy" \
+            return answer_choice(table, seat, actions) if self.greedy \
                 else self.solo(state, actions)
         if table.declaring is not None:
             # (greedy never declares an attack troop by troop: a random seat may)
-            return self.solo(state, actions) if self.name == "random" \
-                else next((a for a in actions if a.kind == "send" and not a.option),
-                          actions[-1])
+            return next((a for a in actions if a.kind == "send" and not a.option),
+                        actions[-1]) if self.greedy else self.solo(state, actions)
         there = seats.deciding_state(table, seat)
         if there is not state:
             # The attacker's own assignments and modifications in the defender's state, or
             # the raiding wanderers' controller's.
-            return attack_choice(there, actions) if self.name == "greedy" \
+            return attack_choice(there, actions) if self.greedy \
                 else self.solo(there, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
                 and not state.mover().choice_due():
-            choice = military_choice(table, seat, actions) if self.name == "greedy" \
+            choice = military_choice(table, seat, actions) if self.greedy \
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
             return choice
@@ -114,7 +117,7 @@ class SeatPolicy:
         # seat with a rival bearer (seats.Table.rival_bearers).
         if table.stage != "action" or (table.rival_bearers and not table.rival_bearers[seat]):
             return self.solo(state, actions)
-        if self.name == "random":
+        if not self.greedy:
             return self.solo(state, actions)
         # Greedy plays its own cards first (as solo); before it passes, it uses its rival
         # abilities on the player nearest victory (rival_choice). Offered the actions without

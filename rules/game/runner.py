@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
 from rules.decklist import Deck
-from rules.game import engine
+from rules.game import engine, seats
 from rules.game.config import GameConfig
 from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy
+from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.policies import POLICIES, Policy
 from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally
+from rules.game.seats import Table
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
 from rules.rng import derive_seed
 
@@ -70,21 +72,47 @@ def game_seed(seed: int, number: int) -> int:
     return derive_seed(seed, "game", number)
 
 
+def policy_seed(seed: int, seat: int, players: int) -> int:
+    """The RNG stream of ``seat``'s policy in a game of ``seed``: a table of one is the solo
+    game, whose policy's stream is the game's own (as its seat's: seats.new_table)."""
+    if players == 1:
+        return derive_seed(seed, "policy")
+    return derive_seed(seed, "policy", seat)
+
+
+def seat_policy(name: str, seed: int) -> SeatPolicy:
+    """The player ``name`` names (:func:`check_policy`) for a seat, seeded with ``seed``."""
+    return SeatPolicy(name, seed, make_policy(name, seed))
+
+
+def play_table(decks: Sequence[engine.Prepared], seed: int, config: GameConfig,
+               policies: Sequence[str], *, record: bool = False,
+               observe: Callable[[Table], None] | None = None) -> tuple[Table, list[SeatPolicy]]:
+    """One game of ``decks`` (one seat each, in order; a solo game is a table of one) with
+    ``seed``, each seat played to the end by the policy named in ``policies``; the table and
+    its seats' players (a matchup counts their attacks). ``observe(table)`` is called before
+    every decision (e.g. to snapshot the table at each round's start)."""
+    table = seats.new_table(decks, seed, config, record=record)
+    players = [seat_policy(name, policy_seed(seed, seat, len(decks)))
+               for seat, name in enumerate(policies)]
+    try:
+        seats.play(table, players, observe)
+    except RuntimeError as error:  # a policy that picks an illegal action is a bug: fail loudly
+        raise RuntimeError(f"policy {', '.join(policies)} chose an illegal action: "
+                           f"{error}") from None
+    return table, players
+
+
 def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
               record: bool = False,
               observe: Callable[[GameState], None] | None = None) -> GameState:
-    """Play game ``number`` of the run to its end with the run's policy; ``observe(state)``
-    is called before every decision (e.g. to snapshot the table at each round's start)."""
-    seed = game_seed(spec.seed, number)
-    state = engine.new_game(prepared, None, seed, record=record)
-    policy = make_policy(spec.policy, derive_seed(seed, "policy"))
-    while not state.outcome:
-        if observe is not None:
-            observe(state)
-        result = engine.apply(state, policy(state, engine.legal_actions(state)))
-        if not result.ok:  # a policy that picks an illegal action is a bug: fail loudly
-            raise RuntimeError(f"policy {spec.policy} chose an illegal action: {result.reason}")
-    return state
+    """Play game ``number`` of the run to its end with the run's policy, at a table of one,
+    and give the player's state; ``observe(state)`` is called before every decision."""
+    table, _ = play_table([prepared], game_seed(spec.seed, number), prepared.config,
+                          [spec.policy], record=record,
+                          observe=None if observe is None
+                          else lambda played: observe(played.seats[0]))
+    return table.seats[0]
 
 
 def summarise(state: GameState, number: int) -> GameSummary:
@@ -126,8 +154,9 @@ def run(prepared: engine.Prepared, spec: RunSpec, *, workers: int = 1,
     total: Tally = run_parts(
         Tally(), list(chunks(spec.games)), spec.games,
         local=lambda first, last: run_chunk(prepared, spec, first, last),
-        workers=workers, initializer=_start_worker, initargs=_portable(prepared),
-        inherited=(_adopt_worker, (prepared,)),
+        workers=workers, initializer=start_worker,
+        initargs=portable([prepared], prepared.config),
+        inherited=(adopt_worker, ([prepared], prepared.config)),
         remote=_run_worker_chunk, remote_spec=(spec.games, spec.seed, spec.policy),
         progress=progress, start_method=start_method)
     return total
@@ -176,23 +205,31 @@ def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
 # Spawned worker processes get plain data: the compiled engine's frozen classes (profiles, the
 # config, the spec) cannot be unpickled. Such a worker builds the profiles again from the facts
 # once, when it starts, and keeps them for all its chunks; a forked one adopts the parent's.
-type _Facts = dict[str, dict[str, Any]]
-_worker_deck: list[engine.Prepared] = []
+# Every kind of run (goldfish, matchups) keeps its decks and options here.
+type Portable = tuple[list[tuple[Deck, dict[str, dict[str, Any]]]], dict[str, object]]
+_worker: list[tuple[list[engine.Prepared], GameConfig]] = []
 
 
-def _portable(prepared: engine.Prepared) -> tuple[Deck, _Facts, dict[str, object]]:
-    return prepared.deck, prepared.facts, prepared.config.to_dict()
+def portable(decks: Sequence[engine.Prepared], config: GameConfig) -> Portable:
+    """What a spawned worker is started with (:func:`start_worker`)."""
+    return [(p.deck, p.facts) for p in decks], config.to_dict()
 
 
-def _start_worker(deck: Deck, facts: _Facts, config: dict[str, object]) -> None:
-    prepared = engine.Prepared(deck, profiles_from_facts(facts), facts,
-                               GameConfig.from_dict(config))
-    _worker_deck[:] = [prepared]
+def start_worker(decks: list[tuple[Deck, dict[str, dict[str, Any]]]],
+                 config: dict[str, object]) -> None:
+    settings = GameConfig.from_dict(config)
+    _worker[:] = [([engine.Prepared(deck, profiles_from_facts(facts), facts, settings)
+                    for deck, facts in decks], settings)]
 
 
-def _adopt_worker(prepared: engine.Prepared) -> None:
-    _worker_deck[:] = [prepared]
+def adopt_worker(decks: list[engine.Prepared], config: GameConfig) -> None:
+    _worker[:] = [(decks, config)]
+
+
+def worker_decks() -> tuple[list[engine.Prepared], GameConfig]:
+    """The decks and options of the run this worker process plays."""
+    return _worker[0]
 
 
 def _run_worker_chunk(spec: tuple[int, int, str], first: int, last: int) -> Tally:
-    return run_chunk(_worker_deck[0], RunSpec(*spec), first, last)
+    return run_chunk(worker_decks()[0][0], RunSpec(*spec), first, last)

@@ -878,9 +878,10 @@ def _perform(table: Table, seat: int, action: Action) -> None:
 def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
     """``engine.apply`` of ``seat``'s action in its state, then the uniques check (and a hunt
     it declares given its modification rotation)."""
+    fought = state.combat
     _apply_engine(table, seat, state, action)
     fight = state.combat
-    if fight is not None and not fight.modifiers and state.to_move == seat:
+    if fight is not None and fight is not fought and state.to_move == seat:
         _rotate(table, fight, seat)  # a hunt of his own row, just declared
         state.pending = None
 
@@ -1118,7 +1119,9 @@ def _wanderer_phase(table: Table, seat: int) -> None:
         names = ", ".join(state.card(i).name for i in raiders)
         table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
     if target == seat:
-        state.step = "raid"  # the fines follow the raid (engine._after_combat)
+        # The fines follow the raid (engine._after_combat): the step as solo's, "military"
+        # (a table of one is the solo game, its state at every decision the solo game's).
+        state.step = "military"
         combat.start_raid(state, raiders)
         fight = state.combat
         left = [s for s in ((seat + k) % len(table.seats) for k in range(1, len(table.seats)))
@@ -1393,6 +1396,10 @@ def _rotate(table: Table, fight: Combat, first: int) -> None:
     n = len(table.seats)
     fight.modifiers = [seat for seat in ((first + k) % n for k in range(n))
                        if seat not in table.out]
+    if len(fight.modifiers) == 1:
+        # A rotation of one is the combat's own order (a table of one is the solo game,
+        # its state at every decision the solo game's).
+        fight.modifiers = []
     fight.rivals = [seat for seat in fight.modifiers
                     if table.battle_rivals[seat] and _crusaders(table, seat)]
 

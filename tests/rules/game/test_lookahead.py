@@ -12,13 +12,13 @@ from rules.game import engine, lookahead
 from rules.game.actions import Action
 from rules.game.runner import (
     RunSpec,
-    _portable,
     _run_worker_chunk,
-    _start_worker,
     check_policy,
     make_policy,
     play_game,
+    portable,
     run_chunk,
+    start_worker,
 )
 from rules.game.state import COMBAT_SAVED, GameState
 from rules.rng import keyed_state
@@ -52,7 +52,7 @@ def test_a_lookahead_game_is_the_same_whichever_chunk_or_worker_plays_it() -> No
     apart = run_chunk(prepared, spec, 1, 1)
     apart.merge(run_chunk(prepared, spec, 2, 3))
     assert apart.to_dict() == together.to_dict()
-    _start_worker(*_portable(prepared))  # as a worker process starts
+    start_worker(*portable([prepared], prepared.config))  # as a worker process starts
     assert _run_worker_chunk((spec.games, spec.seed, spec.policy), 1, 3).to_dict() \
         == together.to_dict()
 

@@ -80,8 +80,9 @@ def test_a_goldfish_run_is_the_same_however_the_workers_are_started(start_method
     total = runner.run_parts(
         Tally(), [(1, 3), (4, 6)], 6,
         local=lambda first, last: runner.run_chunk(ready, spec, first, last), workers=2,
-        initializer=runner._start_worker, initargs=runner._portable(ready),
-        inherited=(runner._adopt_worker, (ready,)), remote=runner._run_worker_chunk,
+        initializer=runner.start_worker, initargs=runner.portable([ready], ready.config),
+        inherited=(runner.adopt_worker, ([ready], ready.config)),
+        remote=runner._run_worker_chunk,
         remote_spec=(spec.games, spec.seed, spec.policy), progress=None,
         start_method=start_method)
     assert total.to_dict() == runner.run_chunk(ready, spec, 1, 6).to_dict()

@@ -8,6 +8,7 @@ die, the wanderers' target die, the controller of the wanderers) is not rolled o
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -24,16 +25,35 @@ GREEDY_GAMES = 3
 RANDOM_GAMES = 2
 
 
-def _table_of_one(deck: str, number: int, policy: str) -> seats.Table:
+def _table_of_one(deck: str, number: int, policy: str,
+                  seen: list[dict[str, Any]] | None = None) -> seats.Table:
     prepared = engine.prepare(sample(deck), catalogue())
     seed = game_seed(1, number)
     table = seats.new_table([prepared], seed, GameConfig(), record=True)
-    return seats.play(table, [SeatPolicy(policy, derive_seed(seed, "policy"))])
+    observe = None if seen is None else (lambda t: seen.append(_without_config(t.seats[0])))
+    return seats.play(table, [SeatPolicy(policy, derive_seed(seed, "policy"))], observe)
 
 
-def _solo(deck: str, number: int, policy: str, games: int) -> GameState:
+def _solo(deck: str, number: int, policy: str,
+          seen: list[dict[str, Any]] | None = None) -> GameState:
+    """The solo engine's own loop (engine.new_game, the policy, engine.apply): what the
+    runner played before it seated a table of one."""
     prepared = engine.prepare(sample(deck), catalogue())
-    return play_game(prepared, RunSpec(games, 1, policy), number, record=True)
+    seed = game_seed(1, number)
+    state = engine.new_game(prepared, None, seed, record=True)
+    chooser = make_policy(policy, derive_seed(seed, "policy"))
+    while not state.outcome:
+        if seen is not None:
+            seen.append(_without_config(state))
+        engine.apply(state, chooser(state, engine.legal_actions(state)))
+    return state
+
+
+def _without_config(state: GameState) -> dict[str, Any]:
+    """The state as JSON has it, but its options (a seat's say ``seated``)."""
+    data = json.loads(json.dumps(state.to_dict()))
+    del data["config"]
+    return data
 
 
 def _events(state: GameState) -> list[dict[str, Any]]:
@@ -45,13 +65,42 @@ def _events(state: GameState) -> list[dict[str, Any]]:
                                                 ("random", RANDOM_GAMES)])
 def test_a_table_of_one_plays_the_solo_game(deck: str, policy: str, games: int) -> None:
     for number in range(1, games + 1):
-        solo = _solo(deck, number, policy, games)
+        solo = _solo(deck, number, policy)
         table = _table_of_one(deck, number, policy)
         seat = table.seats[0]
         assert _events(seat) == _events(solo), (deck, number)
         assert (seat.outcome, seat.final_round) == (solo.outcome, solo.final_round)
         assert (table.outcome, table.final_round) == (solo.outcome, solo.final_round)
         assert table.winner == (0 if solo.outcome == "victory" else -1)
+
+
+@pytest.mark.parametrize("deck", SAMPLES)
+def test_a_table_of_ones_state_is_the_solo_games_at_every_decision(deck: str) -> None:
+    """Whatever reads the state at a decision (a lookahead's rollouts, a replay's rounds)
+    reads the solo game's: the same state, its options aside."""
+    solo: list[dict[str, Any]] = []
+    table: list[dict[str, Any]] = []
+    _solo(deck, 1, "greedy", solo)
+    _table_of_one(deck, 1, "greedy", table)
+    assert len(table) == len(solo)
+    for number, (theirs, ours) in enumerate(zip(solo, table, strict=True)):
+        assert ours == theirs, (deck, number)
+
+
+@pytest.mark.parametrize("deck", ["kalim-faithful.txt", "mosfin-blades.txt"])
+def test_the_runner_plays_the_lookahead_solo_game_at_a_table_of_one(deck: str) -> None:
+    """The goldfish runner seats a table of one for every policy, the lookahead's too: its
+    rollouts play the seat's state on as the solo game it is."""
+    prepared = engine.prepare(sample(deck), catalogue())
+    spec = RunSpec(1, 1, "lookahead:4")
+    played = play_game(prepared, spec, 1, record=True)
+    seed = game_seed(1, 1)
+    state = engine.new_game(prepared, None, seed, record=True)
+    chooser = make_policy(spec.policy, derive_seed(seed, "policy"))
+    while not state.outcome:
+        engine.apply(state, chooser(state, engine.legal_actions(state)))
+    assert engine.game_log(played) == engine.game_log(state)
+    assert "seated" not in engine.game_log(played)["config"]  # a log replayed solo
 
 
 def _one_wound_from_destroyed(state: GameState) -> None:
