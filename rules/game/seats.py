@@ -1518,8 +1518,7 @@ def play(table: Table, policies: Sequence[SeatPolicy],
         policy = policies[seat]
         actions = _legal_actions(table, seat, not deferring[seat])
         _decide(table, seat, policy(table, seat, actions), actions, deferring[seat])
-        # (the Action and Development cycle's turn always passes: not asked there)
-        if stage != "action" and not answering and _own_next(table, seat, stage):
+        if not answering and _own_next(table, seat, stage):
             _own_run(table, seat, policy, observe)
     return table
 
@@ -1558,8 +1557,9 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
     that no other seat may answer and after which nothing is left for the table to do, so that
     :func:`_settle` would find nothing to move on and :func:`to_move` would name ``seat``.
     Its maintenance and its discards (the others' wait for it: seat by seat), its own fights
-    (a hunt, its wanderers' attack on it, a combat it hosts) and its fines. Not its turn of the
-    Action and Development cycle (the turn passes), nor its Military choice."""
+    (a hunt, its wanderers' attack on it, a combat it hosts) and its fines; its turns of the
+    Action and Development cycle only when it is the one seat still in (a table of one: the
+    turn comes back to it, and nobody may answer it); never its Military choice."""
     if table.outcome or table.window is not None or table.declaring is not None \
             or table.stage != stage:
         return False
@@ -1575,6 +1575,8 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
+    elif stage == "action":
+        here = len(table.active()) == 1
     elif stage == "discard":
         here = state.step == "discard"
     elif stage == "military":
@@ -1611,8 +1613,11 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
     does around each is left out where it does nothing: who decides (the same seat), the
     reaction window (an action that might open one is carried out the long way), the cycle's
     turn, and _settle (nothing to move on until the run ends). The uniques check stays (a
-    unique wanderer may arrive after the fines)."""
+    unique wanderer may arrive after the fines) but for the one seat still in (there is no
+    other seat's copy to meet), whose plays and abilities nobody may answer either; its pass
+    in the Action and Development cycle ends the phase (the long way)."""
     state, stage = table.seats[seat], table.stage
+    alone = len(table.active()) == 1
     while True:
         if observe is not None:
             observe(table)
@@ -1624,14 +1629,14 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
             if action is choice:
                 offered = True
                 break
-        if not offered or kind == "play" or kind == "use" or kind == "use_on" \
-                or kind == TRUCE_KIND:
+        if not offered or kind == TRUCE_KIND or (stage == "action" and kind == "pass") \
+                or (not alone and (kind == "play" or kind == "use" or kind == "use_on")):
             # Not one of the actions offered, or one another seat may answer: the long way
             # (which settles the table).
             _decide(table, seat, choice, actions, False)
             return
         table.decisions += 1
-        if stage != "wanderer":
+        if stage != "wanderer" or alone:
             # Nothing but a play or an ability used (carried out the long way) brings a card
             # into play in a seat's maintenance, discards or fights of the Military Phase: no
             # uniques check (it would find none; its fines may bring a new wanderer).
