@@ -33,7 +33,8 @@ type AnyTally = Tally | MatchupTally
 
 #: Games a worker plays between two looks at its heartbeat. Solo: at most about 2 s of greedy
 #: or random games (at worst 0.2 s a game measured, interpreted, on a loaded machine); one
-#: lookahead or reference game (7 to 22 s each compiled: the heartbeat's thread keeps the lease meanwhile).
+#: lookahead or reference game (seconds each compiled: the heartbeat's thread keeps the lease
+#: meanwhile).
 SLICE_GAMES = 10
 #: At a table: at most about 1 s at a table of 6 greedy decks (75 ms a game on average
 #: compiled, 206 ms at worst, on a loaded machine).
