@@ -67,7 +67,9 @@ def test_the_lookahead_policy_and_its_budget_reach_the_report() -> None:
 
 
 def test_the_reference_policy_and_its_budget_reach_the_report() -> None:
-    code, out, _ = goldfish("--games", "1", "--format", "json", "--policy", "reference:1")
+    # Cut at round 3 (a timeout): its rollouts end there too, so the game is short.
+    code, out, _ = goldfish("--games", "1", "--format", "json", "--policy", "reference:1",
+                            "--round-cap", "3")
     assert (code, json.loads(out)["policy"]) == (0, "reference:1")
 
 
