@@ -26,6 +26,16 @@ rollout policy, protected so that sampling noise alone never makes it worse than
   by at least :data:`MIN_GAIN` rounds). Decisions with a single distinct choice cost nothing.
 * **Candidates** are the legal actions, one per distinct choice: copies of a card with the same
   wounds and exhaustion are interchangeable (a citizen on either of two identical houses).
+
+The **reference player** (:class:`ReferencePolicy`, ``--policy reference`` or ``reference:N``)
+is the same search with other rollouts. The lookahead's rollouts are greedy's, so a card whose
+worth needs a move greedy never makes later (a guard for a barracks, keeping a dear item, a
+battle event) scores nothing there, and the lookahead inherits greedy's blind spots. The
+reference player's rollouts are played by :class:`MixedPolicy`: greedy's choice with
+probability :data:`GREEDY_SHARE`, a random legal action otherwise (drawn from the sample's key:
+every candidate's rollouts of one sample make the same draws, in order). Its choice still
+departs from greedy's only where the rollouts show a gain beyond their noise (by :data:`Z`
+standard errors: now and then by chance, over the many decisions of a game).
 """
 
 from __future__ import annotations
@@ -45,7 +55,9 @@ LOSS_PENALTY = 5
 CONTENDERS = 2
 Z = 1.5
 MIN_GAIN = 0.25
-# The reference player's rollouts: the greedy choice this share of the time, else a random one.
+# The reference player's rollouts: the greedy choice this share of the time, else a random one
+# (some ten random moves a rollout: enough to try what greedy never does, few enough that a
+# rollout still plays to win).
 GREEDY_SHARE = 0.9
 SHARE_SCALE = 1 << 16
 GREEDY_SHARE_OF_SCALE = round(GREEDY_SHARE * SHARE_SCALE)
