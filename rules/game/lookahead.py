@@ -120,7 +120,7 @@ class ReferencePolicy(LookaheadPolicy):
     played by :class:`MixedPolicy`: the greedy policy's choice with probability
     :data:`GREEDY_SHARE`, else a legal action drawn at random, so the futures it weighs a
     candidate by include guards, items, invocations and battle events greedy never takes (a
-    structure that strengthens guards is worth building there, a kept item gets used)."""
+    barracks can show what its guards are worth there; a kept item gets used)."""
 
     name = "reference"
 
