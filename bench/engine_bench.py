@@ -25,9 +25,11 @@ interval over the games both won (paired: the same game, the same luck until the
 
 And the cards never played (issue 39; ``python -m bench --only unplayed``): on every sample deck,
 the cards other than wanderers drawn in more than :data:`UNPLAYED_SHARE` of games and played in
-none, by greedy (:data:`UNPLAYED_GAMES` games) and by the lookahead player
-(:data:`UNPLAYED_AHEAD_GAMES` games; slow: its rollouts play whole games), each with its share
-of games drawn; interrupts are marked (solo there is nothing to answer: right never to play)."""
+none, by greedy (:data:`UNPLAYED_GAMES` games) and by the reference player
+(:data:`UNPLAYED_REFERENCE_GAMES` games; slow: its rollouts play whole games, and they mix in
+random moves, so unlike the lookahead's they do not share greedy's blind spots), each with its
+share of games drawn; interrupts are marked (solo there is nothing to answer: right never to
+play)."""
 
 from __future__ import annotations
 
@@ -78,7 +80,8 @@ MATCH_POLICY = f"lookahead:{DEFAULT_BUDGET}"
 # The never-played lists: games a deck of each player, and the share of games a card must be
 # drawn in to be listed.
 UNPLAYED_GAMES = 200
-UNPLAYED_AHEAD_GAMES = 10
+UNPLAYED_REFERENCE_GAMES = 10
+UNPLAYED_POLICY = f"reference:{DEFAULT_BUDGET}"
 UNPLAYED_SHARE = 0.2
 
 
@@ -354,8 +357,8 @@ def _summary(policy: str, games: int, number: int) -> GameSummary:
     return summarise(play_game(_match_deck[0], spec, number), number)
 
 
-def unplayed(root: Path, games: int = UNPLAYED_GAMES, ahead_games: int = UNPLAYED_AHEAD_GAMES,
-             policy: str = MATCH_POLICY) -> None:
+def unplayed(root: Path, games: int = UNPLAYED_GAMES,
+             ahead_games: int = UNPLAYED_REFERENCE_GAMES, policy: str = UNPLAYED_POLICY) -> None:
     """The cards each player never plays on every sample deck (module docstring), on both
     cores (each game depends only on its number: the same lists for any number of processes)."""
     facts, resolver = _catalogue(root)

@@ -108,7 +108,9 @@ class GoldfishRequestSerializer(serializers.Serializer[Any]):
         help_text=f"who decides each move ({', '.join(POLICY_NAMES)}): greedy (the default) "
         "takes the best move now by fixed rules of thumb; lookahead plays each choice out to "
         "the end of the game first (lookahead:N with N playouts a choice; at most "
-        f"{LOOKAHEAD_GAMES:,} games a run); random takes any legal move")
+        f"{LOOKAHEAD_GAMES:,} games a run); reference (reference:N) does the same with "
+        "playouts that mix in random moves, so it finds uses greedy never tries (as slow; the "
+        "same limit); random takes any legal move")
     target = serializers.ChoiceField(choices=list(TARGETS), default=25,
                                      help_text="faction influence needed to win")
     players = serializers.IntegerField(min_value=1, max_value=6, default=1,

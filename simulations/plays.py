@@ -23,7 +23,7 @@ from rules.game.matchup import CHUNK as TABLE_CHUNK
 from rules.game.matchup import MatchupSpec, MatchupTally, build_matchup_report
 from rules.game.matchup import run_chunk as run_table_chunk
 from rules.game.report import Tally, build_report, play_kinds
-from rules.game.runner import RunSpec, chunks
+from rules.game.runner import RunSpec, chunks, plays_rollouts
 from rules.game.runner import run_chunk as run_solo_chunk
 from simulations.games import card_names, prepare_stored, report_names
 from simulations.models import SimulationRun
@@ -33,7 +33,8 @@ type AnyTally = Tally | MatchupTally
 
 #: Games a worker plays between two looks at its heartbeat. Solo: at most about 2 s of greedy
 #: or random games (at worst 0.2 s a game measured, interpreted, on a loaded machine); one
-#: lookahead game (7 to 22 s each compiled: the heartbeat's thread keeps the lease meanwhile).
+#: lookahead or reference game (seconds each compiled: the heartbeat's thread keeps the lease
+#: meanwhile).
 SLICE_GAMES = 10
 #: At a table: at most about 1 s at a table of 6 greedy decks (75 ms a game on average
 #: compiled, 206 ms at worst, on a loaded machine).
@@ -82,7 +83,7 @@ def chunk_plan(kind: str, games: int, tables: int) -> list[tuple[int, int, int]]
 def slice_games(kind: str, policy: str) -> int:
     if kind != SimulationRun.GOLDFISH:
         return TABLE_SLICE_GAMES
-    return 1 if policy.startswith("lookahead") else SLICE_GAMES
+    return 1 if plays_rollouts(policy) else SLICE_GAMES
 
 
 def play_games(run: SimulationRun, prepared: Sequence[engine.Prepared], pairing: int,

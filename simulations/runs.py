@@ -23,7 +23,7 @@ from rules.decklist import Decklist
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.gauntlet import MAX_FIELD, MODES, pairings
 from rules.game.matchup import MatchupSpec
-from rules.game.runner import RunSpec
+from rules.game.runner import RunSpec, plays_rollouts
 from simulations.chunks import LEASE, PARALLEL, WATCHDOG_LATE, Clock, claim_watch, skip_rest
 from simulations.db_retry import retry_locked
 from simulations.games import (
@@ -47,7 +47,7 @@ ROUND_CAP = 40
 
 ANONYMOUS = Limits(games=2_000, at_once=2)
 SIGNED_IN = Limits(games=100_000, at_once=2)
-# A lookahead run plays every decision out many times over: about a second a game.
+# A lookahead or reference run plays every decision out many times over: seconds a game.
 LOOKAHEAD_GAMES = 1_000
 #: Every game of a matchup seats every deck, so a matchup game costs about as many solo games
 #: as it has decks: the limits are the goldfish ones in games, divided accordingly.
@@ -137,9 +137,10 @@ def goldfish_run_start(*, deck: Decklist, options: RunOptions, user: Any, reques
     Raises DeckNotPlayable (the engine cannot play the deck) or :class:`RunRefused`.
     """
     limits = limits_for(user)
-    if options.policy.startswith("lookahead") and options.games > LOOKAHEAD_GAMES:
+    if plays_rollouts(options.policy) and options.games > LOOKAHEAD_GAMES:
         raise RunRefused(400, "too_many_games",
-                         f"A lookahead run may have at most {LOOKAHEAD_GAMES:,} games, not "
+                         f"A {options.policy.partition(':')[0]} run may have at most "
+                         f"{LOOKAHEAD_GAMES:,} games, not "
                          f"{options.games:,}: it plays every decision out many times over.")
     if options.games > limits.games:
         more = "" if limits is SIGNED_IN else f" Sign in to run up to {SIGNED_IN.games:,}."

@@ -26,6 +26,16 @@ rollout policy, protected so that sampling noise alone never makes it worse than
   by at least :data:`MIN_GAIN` rounds). Decisions with a single distinct choice cost nothing.
 * **Candidates** are the legal actions, one per distinct choice: copies of a card with the same
   wounds and exhaustion are interchangeable (a citizen on either of two identical houses).
+
+The **reference player** (:class:`ReferencePolicy`, ``--policy reference`` or ``reference:N``)
+is the same search with other rollouts. The lookahead's rollouts are greedy's, so a card whose
+worth needs a move greedy never makes later (a guard for a barracks, keeping a dear item, a
+battle event) scores nothing there, and the lookahead inherits greedy's blind spots. The
+reference player's rollouts are played by :class:`MixedPolicy`: greedy's choice with
+probability :data:`GREEDY_SHARE`, a random legal action otherwise (drawn from the sample's key:
+every candidate's rollouts of one sample make the same draws, in order). Its choice still
+departs from greedy's only where the rollouts show a gain beyond their noise (by :data:`Z`
+standard errors: now and then by chance, over the many decisions of a game).
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from dataclasses import replace
 
 from rules.game import engine
 from rules.game.actions import Action
-from rules.game.policies import GreedyPolicy
+from rules.game.policies import GreedyPolicy, Policy
 from rules.game.state import GameState
 from rules.rng import GameRng, derive_seed
 
@@ -46,6 +56,12 @@ LOSS_PENALTY = 5
 CONTENDERS = 2
 Z = 1.5
 MIN_GAIN = 0.25
+# The reference player's rollouts: the greedy choice this share of the time, else a random one
+# (some ten random moves a rollout: enough to try what greedy never does, few enough that a
+# rollout still plays to win).
+GREEDY_SHARE = 0.9
+SHARE_SCALE = 1 << 16
+GREEDY_SHARE_OF_SCALE = round(GREEDY_SHARE * SHARE_SCALE)
 
 
 class LookaheadPolicy:
@@ -71,6 +87,11 @@ class LookaheadPolicy:
             return first
         return candidates[self.choose(state, candidates)]
 
+    def rollout_policy(self, key: int) -> Policy:
+        """Who plays a rollout of sample ``key`` after the candidate: the greedy policy."""
+        del key
+        return self.greedy
+
     def choose(self, state: GameState, candidates: list[Action]) -> int:
         """The index of the candidate to play (0, the greedy choice, unless beaten)."""
         base = derive_seed(state.mover().rng, "lookahead", state.decisions)
@@ -80,7 +101,8 @@ class LookaheadPolicy:
         def sample(indexes: list[int], number: int) -> None:
             key = derive_seed(base, "sample", number) | 1  # never 0: 0 means "not keyed"
             for index in indexes:
-                scores[index].append(rollout(state, candidates[index], key, self.greedy, loss))
+                scores[index].append(rollout(state, candidates[index], key,
+                                             self.rollout_policy(key), loss))
 
         everyone = list(range(len(candidates)))
         sample(everyone, 0)
@@ -91,6 +113,40 @@ class LookaheadPolicy:
         self.weighed = list(zip(candidates, scores, strict=True))
         best = min(others, key=lambda i: (sum(scores[i]), i))
         return best if beats(scores[best], scores[0]) else 0
+
+
+class ReferencePolicy(LookaheadPolicy):
+    """The reference player (``--policy reference`` or ``reference:N``): the lookahead's
+    search, with rollouts that do not share the greedy policy's blind spots. A rollout is
+    played by :class:`MixedPolicy`: the greedy policy's choice with probability
+    :data:`GREEDY_SHARE`, else a legal action drawn at random, so the futures it weighs a
+    candidate by include guards, items, invocations and battle events greedy never takes (a
+    barracks can show what its guards are worth there; a kept item gets used)."""
+
+    name = "reference"
+
+    def rollout_policy(self, key: int) -> Policy:
+        # The same key for every candidate: the same coin flips and draws, in order, so two
+        # candidates' rollouts are compared on the same deviations as on the same dice.
+        return MixedPolicy(self.greedy, derive_seed(key, "mixed"))
+
+
+class MixedPolicy:
+    """Greedy's choice with probability :data:`GREEDY_SHARE`, else a uniformly random legal
+    action, each decision with more than one action (a rollout policy: seeded by its key)."""
+
+    name = "mixed"
+
+    def __init__(self, greedy: GreedyPolicy, seed: int) -> None:
+        self.greedy = greedy
+        self.rng = GameRng(seed)
+
+    def __call__(self, state: GameState, actions: Sequence[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        if self.rng.below(SHARE_SCALE) < GREEDY_SHARE_OF_SCALE:
+            return self.greedy(state, actions)
+        return actions[self.rng.below(len(actions))]
 
 
 def beats(challenger: list[int], incumbent: list[int]) -> bool:
@@ -129,8 +185,7 @@ def _look(state: GameState, instance: int) -> str:
             f"/{int(instance in state.exhausted)}")
 
 
-def rollout(state: GameState, action: Action, key: int, policy: GreedyPolicy,
-            loss: int) -> int:
+def rollout(state: GameState, action: Action, key: int, policy: Policy, loss: int) -> int:
     """One sample: ``action`` on a copy of ``state`` whose hidden piles and dice come from
     ``key``, then ``policy`` to the end; the victory round, or ``loss``."""
     copy = state.clone()

@@ -19,7 +19,7 @@ from typing import Any, Final
 from rules.decklist import Deck
 from rules.game import engine, seats
 from rules.game.config import GameConfig
-from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy
+from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy, ReferencePolicy
 from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.policies import POLICIES, Policy
 from rules.game.profile import profiles_from_facts
@@ -31,28 +31,36 @@ from rules.rng import derive_seed
 CHUNK: Final = 250
 
 
-# Who may play a run, by the name --policy takes; "lookahead:N" sets the lookahead's budget
-# (rollouts per decision, rules/game/lookahead.py).
-POLICY_NAMES = ("greedy", "lookahead", "random")
+# Who may play a run, by the name --policy takes; "lookahead:N" and "reference:N" set the
+# budget of those rollout players (rollouts per decision, rules/game/lookahead.py).
+POLICY_NAMES = ("greedy", "lookahead", "reference", "random")
+ROLLOUT_POLICIES = {"lookahead": LookaheadPolicy, "reference": ReferencePolicy}
 
 
 def check_policy(name: str) -> str:
     """``name`` if it names a policy, else ValueError saying what does."""
     base, colon, budget = name.partition(":")
-    if base not in POLICY_NAMES or (colon and base != "lookahead"):
+    if base not in POLICY_NAMES or (colon and base not in ROLLOUT_POLICIES):
         raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICY_NAMES)} "
-                         f"(or lookahead:N, N rollouts per decision)")
+                         f"(or lookahead:N or reference:N, N rollouts per decision)")
     if colon and not (budget.isdigit() and 1 <= int(budget) <= MAX_BUDGET):
-        raise ValueError(f"the lookahead budget must be a number from 1 to {MAX_BUDGET}, "
+        raise ValueError(f"the {base} budget must be a number from 1 to {MAX_BUDGET}, "
                          f"not {budget!r}")
     return name
+
+
+def plays_rollouts(name: str) -> bool:
+    """Whether the policy ``name`` plays whole games at its decisions (slow: about a second a
+    game compiled), so that runs of it are kept small and played a game at a time."""
+    return name.partition(":")[0] in ROLLOUT_POLICIES
 
 
 def make_policy(name: str, seed: int) -> Policy:
     """The policy ``name`` names (checked by :func:`check_policy`), seeded with ``seed``."""
     base, _, budget = check_policy(name).partition(":")
-    if base == "lookahead":
-        return LookaheadPolicy(seed, int(budget)) if budget else LookaheadPolicy(seed)
+    if base in ROLLOUT_POLICIES:
+        player = ROLLOUT_POLICIES[base]
+        return player(seed, int(budget)) if budget else player(seed)
     return POLICIES[base](seed)
 
 

@@ -55,6 +55,7 @@ SAMPLES = (("fastest", "Fastest victory"), ("median", "A median victory"),
 
 # The policies as the form names them (rules/game/runner.py's names are the values).
 POLICY_LABELS: Final = {"greedy": "Greedy (default)", "lookahead": "Lookahead",
+                        "reference": "Reference",
                         "random": "Random"}
 
 
@@ -70,7 +71,8 @@ class GoldfishForm(forms.Form):
         initial="greedy", label="Who plays",
         help_text="Greedy: the best move now, by fixed rules of thumb; lookahead: plays each "
                   "choice out to the end of the game first (slower: at most 1,000 games a "
-                  "run); random: any legal move.")
+                  "run); reference: the same, its playouts mixing in random moves (slower "
+                  "still; at most 1,000 games); random: any legal move.")
     target = forms.TypedChoiceField(choices=[(t, str(t)) for t in TARGETS], coerce=int,
                                     required=False, initial=25, empty_value=None,
                                     label="Influence to win")

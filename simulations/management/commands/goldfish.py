@@ -39,7 +39,8 @@ class Command(RunCommand):
             parser, log_help="print game number GAME (1..N) of this run, round by round")
         parser.add_argument("--policy", type=_policy, default="greedy", metavar="NAME",
                             help=f"who decides: {', '.join(POLICY_NAMES)} (greedy by default); "
-                            "lookahead:N plays N rollouts per decision (docs/goldfish.md)")
+                            "lookahead:N and reference:N play N rollouts per decision "
+                            "(docs/goldfish.md)")
         parser.add_argument("--target", type=int, choices=TARGETS, default=25)
         parser.add_argument("--players", type=int, default=1, choices=range(1, 7), metavar="P",
                             help="the table's size: more than 3 wanderers per player in play "

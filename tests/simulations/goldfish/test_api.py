@@ -118,9 +118,13 @@ def test_a_json_decklist_object_can_be_run(client: Client) -> None:
         ({"text": TEXT, "policy": "lookahead:0"}, 400, "invalid", "budget"),
         ({"text": TEXT, "policy": "lookahead:8", "games": 1001}, 400, "too_many_games",
          "lookahead run may have at most 1,000 games"),
+        ({"text": TEXT, "policy": "reference:0"}, 400, "invalid", "reference budget"),
+        ({"text": TEXT, "policy": "reference", "games": 1001}, 400, "too_many_games",
+         "reference run may have at most 1,000 games"),
     ],
     ids=["no-deck", "both", "bad-deck", "no-games", "policy", "target", "unknown-card",
-         "unplayable", "anonymous-limit", "lookahead-budget", "lookahead-limit"],
+         "unplayable", "anonymous-limit", "lookahead-budget", "lookahead-limit",
+         "reference-budget", "reference-limit"],
 )
 def test_bad_requests_are_problems(client: Client, body: dict[str, Any], status: int,
                                    code: str, detail: str) -> None:
@@ -193,10 +197,11 @@ def test_a_deck_whose_initial_holdings_break_the_rules_is_refused_with_the_valid
     assert not SimulationRun.objects.exists()
 
 
-def test_a_lookahead_run_with_its_budget_is_accepted(client: Client) -> None:
-    response = post(client, "/api/goldfish/", {**BODY, "games": 10, "policy": "lookahead:4"})
+@pytest.mark.parametrize("policy", ["lookahead:4", "reference:4"])
+def test_a_rollout_run_with_its_budget_is_accepted(client: Client, policy: str) -> None:
+    response = post(client, "/api/goldfish/", {**BODY, "games": 10, "policy": policy})
     assert response.status_code == 202
-    assert SimulationRun.objects.get().policy == "lookahead:4"
+    assert SimulationRun.objects.get().policy == policy
 
 
 def test_a_deck_that_leaves_its_holdings_to_the_advisor_is_played(client: Client) -> None:

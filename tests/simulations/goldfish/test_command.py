@@ -66,8 +66,15 @@ def test_the_lookahead_policy_and_its_budget_reach_the_report() -> None:
     assert (code, json.loads(out)["policy"]) == (0, "lookahead:2")
 
 
+def test_the_reference_policy_and_its_budget_reach_the_report() -> None:
+    # Cut at round 3 (a timeout): its rollouts end there too, so the game is short.
+    code, out, _ = goldfish("--games", "1", "--format", "json", "--policy", "reference:1",
+                            "--round-cap", "3")
+    assert (code, json.loads(out)["policy"]) == (0, "reference:1")
+
+
 def test_an_unknown_policy_is_refused_naming_the_policies() -> None:
-    with pytest.raises(CommandError, match="greedy, lookahead, random"):
+    with pytest.raises(CommandError, match="greedy, lookahead, reference, random"):
         goldfish("--games", "2", "--policy", "clever")
 
 

@@ -74,9 +74,10 @@ def test_a_chunk_played_in_slices_tallies_as_in_one_go(
 
 
 @pytest.mark.parametrize(("policy", "games"), [
-    ("greedy", 10), ("random", 10), ("lookahead", 1), ("lookahead:4", 1),
+    ("greedy", 10), ("random", 10), ("lookahead", 1), ("lookahead:4", 1), ("reference", 1),
+    ("reference:4", 1),
 ])
-def test_a_lookahead_game_is_a_slice_of_its_own(policy: str, games: int) -> None:
+def test_a_rollout_player_s_game_is_a_slice_of_its_own(policy: str, games: int) -> None:
     assert slice_games(SimulationRun.GOLDFISH, policy) == games
 
 

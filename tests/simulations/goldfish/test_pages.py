@@ -260,7 +260,9 @@ def test_the_run_form_explains_its_policies_and_the_wanderer_limit_in_words(
     assert "3 x players" not in page
     assert "more than 3 wanderers per player are in play" in page
     for words in ("Greedy: the best move now", "lookahead: plays each choice out",
-                  "random: any legal move", '<option value="greedy" selected>Greedy (default)'):
+                  "reference: the same, its playouts mixing in random moves",
+                  "random: any legal move", '<option value="greedy" selected>Greedy (default)',
+                  '<option value="reference">Reference'):
         assert words in page, words
 
 
@@ -271,7 +273,8 @@ def test_the_api_docs_explain_the_policies_and_the_wanderer_limit_in_words(
     assert "3 x players" not in body["players"]["description"]
     assert "more than 3 wanderers per player are in play" in body["players"]["description"]
     for words in ("greedy (the default) takes the best move now",
-                  "lookahead plays each choice out", "random takes any legal move"):
+                  "lookahead plays each choice out", "reference (reference:N) does the same",
+                  "random takes any legal move"):
         assert words in body["policy"]["description"]
 
 
