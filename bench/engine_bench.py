@@ -8,15 +8,14 @@ against 1 (goal: at least 1.7x; wall time, so it needs the machine's other core 
 Matchups (issue 19), greedy seats: a table of one (the first sample deck: the goldfish
 runner's game) against the same game on the engine alone (:func:`_engine_game`, decision for
 decision: what the table's machinery costs; goal: at most 1.2x), a 2-player game of the first
-two sample decks against the engine's solo games of the same decks (the mean of their solo games' CPU time; goal: at most 2.5x), a
-4-player game of the first four against their solo games (goal: at most 5x), the same per
-decision (a table's decision against a solo decision of the same decks; goal, issue 33: at
-most 1.2x), each table and
-its solo games (all of them: a run about as long as the table's) timed in turn for several
-rounds, the best round of each kept (one round's ratio, its median and spread, printed below
-them), a matchup on 2 workers against 1 (wall time; goal: at least 1.7x, and the same
-report), and the peak memory of a 2,000-game matchup against a 200-game one, each in a fresh
-process (goal: flat).
+two sample decks against the engine's solo games of the same decks (the mean of their solo
+games' CPU time; goal: at most 2.5x), a 4-player game of the first four against their solo
+games (goal: at most 5x), the same per decision (a table's decision against a solo decision of
+the same decks; goal, issue 33: at most 1.2x), each table and its solo games (all of them: a
+run about as long as the table's) timed in turn for several rounds, the best round of each kept
+(one round's ratio, its median and spread, printed below them), a matchup on 2 workers against
+1 (wall time; goal: at least 1.7x, and the same report), and the peak memory of a 2,000-game
+matchup against a 200-game one, each in a fresh process (goal: flat).
 
 Then the greedy policy against the lookahead player on every sample deck, over the same seeds
 (games 1..MATCH_GAMES of seed MATCH_SEED): each one's mean victory round and victory rate, and
