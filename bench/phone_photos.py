@@ -107,8 +107,15 @@ def _paste(canvas: _Array, image: Image.Image, quad: _Array) -> None:
     warped = cv2.warpPerspective(pixels, matrix, (w, h), flags=cv2.INTER_AREA)
     alpha = cv2.warpPerspective(np.ones(pixels.shape[:2], dtype=np.float32), matrix, (w, h),
                                 flags=cv2.INTER_LINEAR)[..., None]
-    canvas *= 1 - alpha
-    canvas += warped * alpha
+    # Blended only where the image lands (alpha > 0): elsewhere the blend leaves the canvas
+    # as it was, to the bit, and a card covers a ninth of a binder page.
+    covered = alpha[..., 0] > 0
+    rows, columns = np.flatnonzero(covered.any(axis=1)), np.flatnonzero(covered.any(axis=0))
+    if rows.size == 0:
+        return
+    window = np.s_[rows[0]:rows[-1] + 1, columns[0]:columns[-1] + 1]
+    canvas[window] *= 1 - alpha[window]
+    canvas[window] += warped[window] * alpha[window]
 
 
 def _light(rng: np.random.Generator, canvas: _Array) -> _Array:

@@ -6,15 +6,40 @@ import io
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
-from bench.phone_photos import SURFACES, binder_photo, card_photo, photo_set
+from bench.phone_photos import SURFACES, _paste, binder_photo, card_photo, photo_set
 from bench.scans_bench import WORKFLOW, matches, score_card, truth_fields
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = json.loads((ROOT / "fixtures" / "cards" / "demo.json").read_text(encoding="utf-8"))["cards"]
+
+
+@pytest.mark.parametrize("quad", [
+    ((40, 30), (150, 42), (140, 190), (32, 176)),  # inside the canvas, turned
+    ((-60, -20), (70, -10), (60, 120), (-70, 110)),  # over the top left corner
+    ((300, 300), (400, 300), (400, 400), (300, 400)),  # off the canvas altogether
+])
+def test_pasting_blends_only_where_the_image_lands_to_the_bit(
+        quad: tuple[tuple[int, int], ...]) -> None:
+    rng = np.random.default_rng(7)
+    canvas = rng.uniform(0, 255, (200, 180, 3)).astype(np.float32)
+    image = Image.fromarray(rng.integers(0, 255, (90, 60, 3), dtype=np.uint8))
+    corners = np.array(quad, dtype=np.float64)
+    # The whole canvas blended, as before the paste kept to the image's window.
+    matrix = cv2.getPerspectiveTransform(
+        np.array([(0, 0), (60, 0), (60, 90), (0, 90)], dtype=np.float32),
+        corners.astype(np.float32))
+    warped = cv2.warpPerspective(np.asarray(image, dtype=np.float32), matrix, (180, 200),
+                                 flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.ones((90, 60), dtype=np.float32), matrix, (180, 200),
+                                flags=cv2.INTER_LINEAR)[..., None]
+    whole = canvas * (1 - alpha) + warped * alpha
+    _paste(canvas, image, corners)
+    assert canvas.tobytes() == whole.astype(np.float32).tobytes()
 
 
 def test_a_card_photo_is_the_same_for_the_same_seed() -> None:
