@@ -164,3 +164,8 @@ _blocked
 # test_vocabulary.py checks every outcome and event a game reaches is in them).
 OUTCOMES
 EVENT_TYPES
+
+# Serializer fields of the tables' API (tables/api.py), read by DRF and the schema by name.
+bank
+increment
+offers

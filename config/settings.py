@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "simulations",
     "playtest",
     "edits",
+    "tables",
     # After the project's apps, so that the simulations app's db_worker (which waits out a database
     # restart) is the one `manage.py db_worker` runs, not the library's own.
     "django_tasks_db",
