@@ -233,17 +233,18 @@ class TableGame:
             if until == "action" or (until == "phase" and (table.round, table.stage) != start):
                 return
 
-    def log(self, names: Sequence[str] | None = None, viewer: int = PLAYER) -> list[LogLine]:
+    def log(self, names: Sequence[str] | None = None, viewer: int = PLAYER,
+            start: int = 0) -> list[LogLine]:
         """The table's story line by line as ``viewer`` (a seat, -1 for a spectator) may
         read it, each naming its seat, the people's actions numbered with their decision
-        (undo to ``decision - 1`` takes one back)."""
+        (undo to ``decision - 1`` takes one back); from its line ``start`` on."""
         story = self.table.story or []
         marks = dict(self.marks)
         extra: dict[int, list[tuple[int, str, int]]] = {}
         for at, decision, text, seat in self.extra:
             extra.setdefault(at, []).append((decision, text, seat))
         lines: list[LogLine] = []
-        for at in range(len(story) + 1):
+        for at in range(min(start, len(story)), len(story) + 1):
             for decision, text, who in extra.get(at, []):
                 lines.append(LogLine(seat_line(who, text + ".", names, viewer), "action",
                                      decision, who))

@@ -17,7 +17,7 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     you = seat_of(table, user, rows)
     out: set[int] = set()
     if table.status != Table.OPEN:
-        played = played_table(table, rows)
+        played = played_table(table)
         out = set(played.table.out)
         table_done(table, played)
     document: dict[str, Any] = {
@@ -47,7 +47,7 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                 "seats": [{"seat": row.seat, "name": row.name, "influence": 0,
                            "hand_count": 0, "piles": [], "in_play": []} for row in rows],
                 "log": [], "outcome": "", "winner": -1}
-    played = played_table(table, rows)
+    played = played_table(table)
     try:
         view = seat_view(played, you, seat_names(rows), decision=table.decision)
     finally:

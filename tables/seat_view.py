@@ -65,7 +65,9 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
     mover = seats.to_move(table)
     step = seats.deciding_state(table, mover).step if mover >= 0 else ""
     me = -1 if viewer is None else viewer
-    log = played.log(names, viewer=me)[-LOG_LINES:]
+    # The story's end: a line in three or so is hidden from a seat (another's draw).
+    since = len(table.story or []) - 3 * LOG_LINES
+    log = played.log(names, viewer=me, start=max(since, 0))[-LOG_LINES:]
     view: dict[str, Any] = {
         "decision": decision, "round": table.round, "phase": table.stage, "step": step,
         "to_move": [mover] if mover >= 0 else [], "you": viewer,

@@ -102,7 +102,9 @@ def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int
 
 
 def seat_rows(table: Table) -> list[TableSeat]:
-    return list(table.seat_rows.select_related("user").order_by("seat"))
+    """The table's seats in order, without their decks (read on a replay only)."""
+    return list(table.seat_rows.select_related("user").defer("deck", "facts", "deck_text")
+                .order_by("seat"))
 
 
 def seat_of(table: Table, user: Any, rows: Sequence[TableSeat] | None = None) -> int | None:
@@ -164,28 +166,27 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
 TABLES = TableCache()
 
 
-def _cached_as(table: Table) -> tuple[str, int, str]:
-    return "table", table.pk, table.created_at.isoformat()
+def _cached_as(table: Table) -> tuple[str, int, str, int]:
+    # A table's moves only grow, under its row lock, and a table is cached once its write is
+    # committed: their number tells its states apart (an id may be given again once its table
+    # is deleted: the creation time tells the two apart).
+    return "table", table.pk, table.created_at.isoformat(), len(table.moves)
 
 
-def _keyed(moves: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
-    return [{"seat": seat, **action} for seat, action in moves]
-
-
-def played_table(table: Table, rows: Sequence[TableSeat] | None = None) -> TableGame:
+def played_table(table: Table) -> TableGame:
     """The game of a started table as it is now: from the cache or replayed. The caller owns
     it; :func:`table_done` puts it back."""
-    cached = TABLES.take(_cached_as(table), _keyed(table.moves))
+    cached = TABLES.take(_cached_as(table), ())
     if cached is not None:
         return cached
-    rows = list(rows) if rows is not None else seat_rows(table)
+    rows = list(table.seat_rows.order_by("seat"))
     persons = frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
     moves = [(int(seat), action) for seat, action in table.moves]
     return table_source(table, rows).replay_moves(moves, persons)
 
 
 def table_done(table: Table, played: TableGame) -> None:
-    TABLES.put(_cached_as(table), _keyed(table.moves), played)
+    TABLES.put(_cached_as(table), (), played)
 
 
 def _store(table: Table, played: TableGame) -> None:
@@ -211,7 +212,7 @@ def table_start(*, table: Table, user: Any) -> Table:
                       status=409)
     table.config = {**GameConfig(target=table.target).to_dict(),
                     "rules_version": RULES_VERSION}
-    played = played_table(table, rows)
+    played = played_table(table)
     table.config = {**played.table.config.to_dict(), "rules_version": RULES_VERSION}
     table.status = Table.PLAYING
     _store(table, played)
@@ -248,7 +249,7 @@ def table_act(*, table: Table, user: Any, decision: int, index: int) -> Table:
     seat = seat_of(table, user, rows)
     _check_move(table, seat, decision)
     assert seat is not None
-    played = played_table(table, rows)
+    played = played_table(table)
     try:
         legal = played.legal(seat)
         if not legal:
@@ -285,7 +286,7 @@ def table_surrender(*, table: Table, user: Any) -> Table:
     seat = seat_of(table, user, rows)
     _check_move(table, seat, None)
     assert seat is not None
-    played = played_table(table, rows)
+    played = played_table(table)
     if not played.seat_playing(seat):
         table_done(table, played)
         raise Refused("game_over", "You are out of this game already.", status=409,
