@@ -71,7 +71,8 @@ class TableClockSerializer(serializers.Serializer[Any]):
 
 class TableCreateSerializer(TableDeckChoice):
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
-    ai = TableAiSeatSerializer(many=True, required=False, help_text="the AI seats, each with a deck")
+    ai = TableAiSeatSerializer(many=True, required=False,
+                               help_text="the AI seats, each with a deck")
     target = serializers.ChoiceField(choices=sorted(TARGETS), default=25)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
     public = serializers.BooleanField(default=False, help_text="listed in the lobby")
@@ -280,7 +281,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
                                     "This table takes no spectators.")
         return Response(view_document(table, self.request.user))
 
-    @extend_schema(operation_id="tables_view", responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @extend_schema(operation_id="tables_view",
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
     @action(detail=True, methods=["get"])
     def view(self, request: Request, pk: str) -> Response:
         """Your seat's view: your hand, every seat's public zones and counts, your legal
