@@ -5,6 +5,8 @@ view, so nothing hidden ever travels through the channel layer."""
 
 from __future__ import annotations
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -18,5 +20,15 @@ def announce_change(table_id: int, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(table_group(table_id),
-                                    {"type": "table.changed", "version": version})
+    message = {"type": "table.changed", "version": version}
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # a sync view's thread, as Django runs them: no loop here
+        async_to_sync(layer.group_send)(table_group(table_id), message)
+    else:  # called from a thread that runs a loop: sent by that loop, not awaited here
+        _sending.add(task := loop.create_task(layer.group_send(table_group(table_id), message)))
+        task.add_done_callback(_sending.discard)
+
+
+# The sends under way from a running loop (a task nobody holds may be collected unfinished).
+_sending: set[asyncio.Task[None]] = set()

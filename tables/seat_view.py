@@ -9,6 +9,7 @@ pile or the engine's raw state. The log leaves out the cards another seat drew. 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -23,6 +24,9 @@ DRAW_PILES: Final = (("structures", "structure_pile", "structure_discard"),
                      ("personalities", "personality_pile", "personality_discard"),
                      ("wanderers", "wanderer_pile", "wanderer_discard"))
 LOG_LINES: Final = 200  # the end of the log a view carries
+# A seat's setup line names its RNG's seed, from which the order of its draw piles follows:
+# never shown at a table.
+SEED: Final = re.compile(r"\bseed \d+(, )?")
 
 
 def _card(state: GameState, instance: int) -> dict[str, Any]:
@@ -72,7 +76,8 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
         "decision": decision, "round": table.round, "phase": table.stage, "step": step,
         "to_move": [mover] if mover >= 0 else [], "you": viewer,
         "seats": [_seat_summary(played, seat, names) for seat in range(table.players)],
-        "log": [{"text": line.text, "kind": line.kind, "seat": line.seat} for line in log],
+        "log": [{"text": SEED.sub("", line.text), "kind": line.kind, "seat": line.seat}
+                for line in log],
         "outcome": table.outcome, "winner": table.winner,
     }
     if viewer is not None:

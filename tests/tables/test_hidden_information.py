@@ -4,6 +4,8 @@ against the seats' hand and draw piles as the server holds them."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -32,12 +34,12 @@ def card_ids(document: Any) -> Iterator[str]:
             yield from card_ids(value)
 
 
-Truth = tuple[list[list[str]], Counter[str], list[str]]
+Truth = tuple[list[list[str]], Counter[str], list[str], list[int]]
 
 
 def truth(table: Table) -> Truth:
-    """Each seat's hand, the public cards (in play, discard piles) and every draw pile card,
-    as the server's game holds them."""
+    """Each seat's hand, the public cards (in play, discard piles), every draw pile card, and
+    the table's and seats' seeds, as the server's game holds them."""
     played = played_table(table)
     try:
         state: GameState = played.table.seats[0]
@@ -51,13 +53,14 @@ def truth(table: Table) -> Truth:
             public.update(state.card(i).id for _, _, discard in DRAW_PILES
                           for i in zones[discard])
             piles.extend(state.card(i).id for _, pile, _ in DRAW_PILES for i in zones[pile])
-        return hands, public, piles
+        seeds = [table.seed, *(s.seed for s in played.table.seats)]
+        return hands, public, piles, seeds
     finally:
         table_done(table, played)
 
 
 def check(seen: dict[str, Any], viewer: int | None, known: Truth) -> None:
-    hands, public, _ = known
+    hands, public, _, seeds = known
     mine = hands[viewer] if viewer is not None else []
     assert Counter(card_ids(seen)) <= public + Counter(mine), "a hidden card is in the view"
     if viewer is None:
@@ -69,6 +72,8 @@ def check(seen: dict[str, Any], viewer: int | None, known: Truth) -> None:
         assert set(summary) == {"seat", "name", "influence", "personal", "hand_count", "piles",
                                 "dead_count", "in_play", "lead", "out"}
         assert all(set(pile) == {"key", "count", "discard"} for pile in summary["piles"])
+    for seed in seeds:  # a seed tells the order of every draw pile
+        assert not re.search(rf"\b{seed}\b", json.dumps(seen)), "a seed is in the view"
     for line in seen["log"]:  # another seat's draw is told by its pile, never its card
         assert not (line["seat"] is not None and line["seat"] != viewer
                     and ": Drew " in line["text"]), line
