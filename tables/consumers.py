@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables.live import table_group
 from tables.models import Table
-from tables.services import seat_of
+from tables.services import seat_of, table_presence
 
 # Close codes: the table does not exist, or it takes no spectators.
 NO_TABLE, NO_SPECTATORS = 4404, 4403
@@ -35,6 +35,7 @@ def _version(table_id: int, user: Any) -> int | str | None:
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
     group = ""
+    table_id = 0
 
     async def connect(self) -> None:
         table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -42,14 +43,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(version, int):
             await self.close(code=NO_TABLE if version is None else NO_SPECTATORS)
             return
-        self.group = table_group(table_id)
+        self.group, self.table_id = table_group(table_id), table_id
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "changed", "version": version})
+        # A seated person's socket makes him present (a change of its own, told to all).
+        now = await database_sync_to_async(table_presence)(
+            table_id=table_id, user=self.scope.get("user"), channel=self.channel_name,
+            connected=True)
+        await self.send_json({"type": "changed", "version": now or version})
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(table_presence)(
+                table_id=self.table_id, user=self.scope.get("user"), channel=self.channel_name,
+                connected=False)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """A change of the table (tables.live.announce_change)."""

@@ -15,6 +15,7 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     """The table document of DESIGN §15: ``invite`` (the link) only for seated people."""
     rows = list(rows) if rows is not None else seat_rows(table)
     you = seat_of(table, user, rows)
+    present = set(table.presences.values_list("user_id", flat=True))
     out: set[int] = set()
     if table.status != Table.OPEN:
         played = played_table(table)
@@ -24,7 +25,9 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
         "id": table.pk, "url": url, "page": page, "status": table.status,
         "host": table.host.get_username(), "version": table.version, "you": you,
         "seats": [{"seat": row.seat, "kind": row.kind, "name": row.name,
-                   "deck_name": row.deck_name, "present": False, "out": row.seat in out}
+                   "deck_name": row.deck_name,
+                   "present": row.user_id is not None and row.user_id in present,
+                   "out": row.seat in out}
                   for row in rows],
     }
     if you is not None:

@@ -115,3 +115,17 @@ class TableMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text[:40]
+
+
+class TablePresence(models.Model):
+    """One open socket of a seated person at a table (what the seats' `present` says); its
+    row goes when the socket closes."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="table_presences")
+    channel = models.CharField(max_length=200, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}"

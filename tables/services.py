@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import Any, Final
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from decks.exports import render_deck
@@ -30,7 +31,7 @@ from rules.game.actions import Action
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.engine import DeckNotPlayable
 from tables.live import announce_change
-from tables.models import Table, TableMessage, TableSeat, table_source
+from tables.models import Table, TableMessage, TablePresence, TableSeat, table_source
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_SEED: Final = 2**63 - 1
@@ -319,3 +320,27 @@ def table_chat(*, table: Table, user: Any, text: str) -> TableMessage:
     message = TableMessage.objects.create(table=table, user=user, seat=seat, text=text[:500])
     _changed(table)
     return message
+
+
+@transaction.atomic
+def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -> int | None:
+    """A socket of ``user`` opened (``connected``) or closed at the table: a seated person's
+    first socket makes him present, his last one absent, a change that bumps the version.
+    The table's version now, or None when there is no such table."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        return None
+    if seat_of(table, user) is None:
+        return table.version
+    before = table.presences.filter(user=user).exists()
+    if connected:
+        TablePresence.objects.get_or_create(channel=channel,
+                                            defaults={"table": table, "user": user})
+    else:
+        TablePresence.objects.filter(channel=channel).delete()
+    if table.presences.filter(user=user).exists() != before:
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        table.version += 1
+        pk, version = table.pk, table.version
+        transaction.on_commit(lambda: announce_change(pk, version))
+    return table.version

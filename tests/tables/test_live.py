@@ -15,6 +15,7 @@ from config.asgi import application
 from decks.models import Deck
 from decks.services import deck_data
 from tables.consumers import NO_SPECTATORS, NO_TABLE, TableConsumer
+from tables.display import table_document
 from tables.models import Table
 from tables.services import SeatDeck, table_chat, table_create, table_join, table_start
 
@@ -49,39 +50,69 @@ def socket(table_id: int, user: Any) -> WebsocketCommunicator:
     return communicator
 
 
+async def versions_until(communicator: WebsocketCommunicator, last: int) -> list[int]:
+    """The versions a socket is told, up to ``last`` (each message exactly a `changed`)."""
+    seen: list[int] = []
+    while not seen or seen[-1] < last:
+        message = await communicator.receive_json_from()
+        assert set(message) == {"type", "version"} and message["type"] == "changed"
+        seen.append(message["version"])
+    return seen
+
+
 def test_a_socket_gets_the_version_at_once_and_after_every_change(
         django_capture_on_commit_callbacks: Any) -> None:
     table, ada, bob = two_seats()
+    start = table.version
 
-    async def session() -> list[Any]:
-        host, spectator = socket(table.pk, ada), socket(table.pk, AnonymousUser())
-        seen = []
-        for communicator in (host, spectator):
-            connected, _ = await communicator.connect()
-            assert connected
-            seen.append(await communicator.receive_json_from())
+    def changes() -> None:
+        for change in (
+                lambda: table_join(table=table, user=bob, invite=table.invite,
+                                   deck=deck("Mosfin Blades")),
+                lambda: table_start(table=table, user=ada),
+                lambda: table_chat(table=table, user=bob, text="good luck")):
+            with django_capture_on_commit_callbacks(execute=True):
+                change()
 
-        def changes() -> None:
-            for change in (
-                    lambda: table_join(table=table, user=bob, invite=table.invite,
-                                       deck=deck("Mosfin Blades")),
-                    lambda: table_start(table=table, user=ada),
-                    lambda: table_chat(table=table, user=bob, text="good luck")):
-                with django_capture_on_commit_callbacks(execute=True):
-                    change()
+    def present() -> list[bool]:
+        return [s["present"] for s in table_document(Table.objects.get(), None, url="",
+                                                     page="", invite="")["seats"]]
 
+    async def session() -> tuple[list[int], list[int], list[bool], list[bool]]:
+        spectator, host = socket(table.pk, AnonymousUser()), socket(table.pk, ada)
+        assert (await spectator.connect())[0]
+        assert await spectator.receive_json_from() == {"type": "changed", "version": start}
+        with_host = await database_sync_to_async(present)()
+        assert (await host.connect())[0]  # ada is present now: a change of its own
+        told = await versions_until(host, start + 1)
         await database_sync_to_async(changes)()
-        for communicator in (host, spectator):
-            seen.extend([await communicator.receive_json_from() for _ in range(3)])
-            await communicator.disconnect()
-        return seen
+        told += await versions_until(host, start + 4)
+        watched = await versions_until(spectator, start + 4)
+        await host.disconnect()
+        gone = await database_sync_to_async(present)()
+        await spectator.disconnect()
+        return told, watched, with_host, gone
 
-    seen = async_to_sync(session)()
-    version = table.version
-    assert seen[:2] == [{"type": "changed", "version": version}] * 2
-    assert seen[2:5] == seen[5:] == [{"type": "changed", "version": v}
-                                     for v in (version + 1, version + 2, version + 3)]
-    assert Table.objects.get().version == version + 3
+    told, watched, before, gone = async_to_sync(session)()
+    assert before == [False, False] and gone == [False, False]
+    assert told[0] == start + 1  # (its own presence: told to the others once committed)
+    for seen in (told, watched):
+        assert seen == sorted(seen) and set(range(start + 2, start + 5)) <= set(seen)
+
+
+def test_a_seated_persons_socket_makes_him_present() -> None:
+    table, ada, _ = two_seats()
+
+    async def session() -> bool:
+        host = socket(table.pk, ada)
+        assert (await host.connect())[0]
+        await versions_until(host, table.version + 1)
+        document = await database_sync_to_async(lambda: table_document(
+            Table.objects.select_related("host").get(), ada, url="", page="", invite=""))()
+        await host.disconnect()
+        return bool(document["seats"][0]["present"])
+
+    assert async_to_sync(session)()
 
 
 @pytest.mark.parametrize(("case", "code"), [("no_table", NO_TABLE),
