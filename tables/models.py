@@ -40,6 +40,8 @@ class Table(models.Model):
     round = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=20, blank=True)
     winner = models.SmallIntegerField(default=-1)
+    rematch = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+", help_text="the table that replays this one")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -323,6 +323,31 @@ def table_chat(*, table: Table, user: Any, text: str) -> TableMessage:
 
 
 @transaction.atomic
+def table_rematch(*, table: Table, user: Any) -> Table:
+    """A new table of the same people and AI seats with the same decks (as played), options
+    and size, hosted by ``user``, every seat taken: he starts it. Refused: 403 not_seated,
+    409 not_over; a second rematch of the same table is the first one."""
+    table = _locked(table)
+    if seat_of(table, user) is None:
+        raise Refused("not_seated", "Only the people seated at the table ask for a rematch.",
+                      status=403)
+    if table.status != Table.OVER:
+        raise Refused("not_over", "A rematch follows a finished game.", status=409)
+    if table.rematch_id is not None:
+        return Table.objects.get(pk=table.rematch_id)
+    again = Table.objects.create(
+        host=user, size=table.size, seed=secrets.randbelow(10**9), target=table.target,
+        public=False, spectators=table.spectators, clock=table.clock,
+        invite=secrets.token_urlsafe(24))
+    for row in table.seat_rows.order_by("seat"):
+        row.pk, row.table = None, again
+        row.save()
+    table.rematch = again
+    _changed(table, ["rematch"])
+    return again
+
+
+@transaction.atomic
 def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -> int | None:
     """A socket of ``user`` opened (``connected``) or closed at the table: a seated person's
     first socket makes him present, his last one absent, a change that bumps the version.

@@ -12,5 +12,6 @@ urlpatterns = [
     path("tables/<int:table_id>/start/", views.table_start_view, name="start"),
     path("tables/<int:table_id>/surrender/", views.table_surrender_view, name="surrender"),
     path("tables/<int:table_id>/chat/", views.table_chat_view, name="chat"),
+    path("tables/<int:table_id>/rematch/", views.table_rematch_view, name="rematch"),
     path("tables/invite/<str:token>/", views.table_invite, name="invite"),
 ]

@@ -33,6 +33,7 @@ from tables.services import (
     table_chat,
     table_create,
     table_join,
+    table_rematch,
     table_start,
     table_surrender,
 )
@@ -193,6 +194,18 @@ def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
     except Refused as refused:
         messages.error(request, refused.detail)
     return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The same seats and decks at a new table; everyone goes there from the old one."""
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_rematch(table=table, user=request.user)
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return redirect(table.get_absolute_url())
 
 
 @login_required

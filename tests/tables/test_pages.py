@@ -69,6 +69,28 @@ def test_a_move_chat_and_surrender_post_as_forms() -> None:
     assert b"ada wins" in ada.get(f"/tables/{table.pk}/").content
 
 
+def test_a_rematch_seats_the_same_people_and_ai_with_the_same_decks() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=3, ai_2=sample(SAMPLES[2]))
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    assert bob.post(f"/tables/{table.pk}/rematch/").status_code == 302
+    assert Table.objects.filter(rematch__isnull=False).count() == 0  # not over yet
+    for client in (ada, bob):
+        client.post(f"/tables/{table.pk}/surrender/")
+    response = bob.post(f"/tables/{table.pk}/rematch/")
+    again = Table.objects.get(pk=table.pk).rematch
+    assert again is not None and response["Location"] == f"/tables/{again.pk}/"
+    assert ada.post(f"/tables/{table.pk}/rematch/")["Location"] == f"/tables/{again.pk}/"
+    old, new = (list(t.seat_rows.order_by("seat").values_list("kind", "user", "deck_name",
+                                                              "deck"))
+                for t in (table, again))
+    assert old == new and again.status == Table.OPEN and again.host.username == "bob"
+    assert f"/tables/{again.pk}/".encode() in ada.get(f"/tables/{table.pk}/").content
+    assert bob.post(f"/tables/{again.pk}/start/").status_code == 302
+    assert Table.objects.get(pk=again.pk).status == Table.PLAYING
+
+
 def test_a_table_without_spectators_is_closed_to_others() -> None:
     ada = person("ada")
     table = new_table(ada, spectators="")
