@@ -169,3 +169,11 @@ EVENT_TYPES
 bank
 increment
 offers
+
+# Channels calls a consumer's disconnect() and the handler of each message type by name
+# (tables/consumers.py: "table.changed" -> table_changed); templates call a form's
+# ai_fields (templates/tables/new.html); the rematch field is read by the table's templates.
+_.disconnect
+_.table_changed
+_.ai_fields
+rematch

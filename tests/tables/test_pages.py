@@ -112,3 +112,10 @@ def test_the_new_table_form_says_why_a_deck_is_refused() -> None:
     response = ada.post("/tables/new/", {"deck": sample(SAMPLES[0]), "seats": 6, "target": 15})
     assert response.status_code == 400 and b"not legal at a table of 6" in response.content
     assert not Table.objects.exists()
+
+
+def test_the_home_page_offers_a_table_and_lists_the_open_ones() -> None:
+    ada = person("ada")
+    table = new_table(ada, public="on")
+    home = Client().get("/").content.decode()
+    assert "/tables/new/" in home and f"/tables/{table.pk}/" in home
