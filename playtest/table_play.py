@@ -34,6 +34,7 @@ from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
 from rules.game.state import GameState
+from rules.game.vocabulary import TOKEN_KINDS
 from rules.rng import derive_seed
 
 PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
@@ -41,6 +42,9 @@ MAX_OPPONENTS: Final = 5  # a table seats 2 to 6
 # The player's surrender, stored among his actions ("a player may surrender at any time":
 # seats.surrender, not one of the legal actions).
 SURRENDER: Final = "surrender"
+# A token trade two people agreed on at an online table (the rulebook allows trading tokens
+# at any time), stored among the people's moves: not one of the engine's actions.
+TRADE: Final = "trade"
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,10 @@ class TableSource:
         game.opponents_move(Move())
         for number, (seat, data) in enumerate(moves[:upto], start=1):
             try:
+                if data.get("kind") == TRADE:
+                    game.apply_trade(int(data["from"]), seat, list(data["give"]),
+                                     list(data["take"]))
+                    continue
                 game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
             except Refused:  # only an edited database or another rules version gets here
                 raise ValueError(f"move {number} of the table was refused") from None
@@ -193,6 +201,28 @@ class TableGame:
         self._told_since(start, names, move)
         self.opponents_move(move, names)
 
+    def apply_trade(self, giver: int, taker: int, give: Sequence[int],
+                    take: Sequence[int]) -> None:
+        """``giver`` hands ``give`` tokens (economic, religious, political) to ``taker`` for
+        ``take`` of his: both personal pools, at once. Refused (409 not_enough_tokens) when
+        either lacks them; counted as a decision of the people."""
+        table = self.table
+        pools = table.seats[0].seats  # one Seat per player, shared by every seat's state
+        for seat, paid in ((giver, give), (taker, take)):
+            if not self.seat_playing(seat):
+                raise Refused("game_over", f"Seat {seat + 1} is not in the game.", status=409,
+                              current_decision=self.decisions)
+            if any(have < n for have, n in zip(pools[seat].personal, paid, strict=True)):
+                raise Refused("not_enough_tokens",
+                              f"Seat {seat + 1} has not the tokens this trade asks of him.",
+                              status=409, current_decision=self.decisions)
+        for k in range(len(give)):
+            pools[giver].personal[k] += take[k] - give[k]
+            pools[taker].personal[k] += give[k] - take[k]
+        self.decisions += 1
+        table.tell(giver, f"trades {token_words(give)} to seat {taker + 1} for "
+                          f"{token_words(take)}.")
+
     def legal(self, seat: int = PLAYER) -> list[Action]:
         """The legal actions of ``seat`` now (none unless he decides now)."""
         if seats.to_move(self.table) != seat:
@@ -265,6 +295,12 @@ class TableGame:
             else:
                 lines.append(LogLine(said, "event", None, seat))
         return lines
+
+
+def token_words(counts: Sequence[int]) -> str:
+    """Tokens by kind in words: "2 economic, 1 political", or "nothing"."""
+    return ", ".join(f"{n} {kind}" for n, kind in zip(counts, TOKEN_KINDS, strict=True)
+                     if n) or "nothing"
 
 
 def hidden(seat: int, text: str, viewer: int = PLAYER) -> bool:

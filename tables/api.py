@@ -41,6 +41,8 @@ from tables.services import (
     table_chat,
     table_create,
     table_join,
+    table_offer,
+    table_offer_answer,
     table_start,
     table_surrender,
 )
@@ -89,6 +91,19 @@ class TableJoinSerializer(TableDeckChoice):
 class TableMoveSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField(min_value=0, help_text="in the order of `legal_actions`")
     decision = serializers.IntegerField(min_value=0, help_text="the view's `decision`")
+
+
+class TokensSerializer(serializers.Serializer[Any]):
+    economic = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    religious = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    political = serializers.IntegerField(min_value=0, max_value=99, required=False)
+
+
+class TableOfferSerializer(serializers.Serializer[Any]):
+    to = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1,
+                                  help_text="the seat offered the trade")
+    give = TokensSerializer(help_text="your tokens offered, by kind")
+    take = TokensSerializer(help_text="his tokens asked for, by kind")
 
 
 class TableChatSerializer(serializers.Serializer[Any]):
@@ -316,6 +331,45 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         except Refused as refused:
             return _refused(refused)
         return self._view(table)
+
+    @extend_schema(operation_id="tables_offers_create", request=TableOfferSerializer,
+                   responses={201: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def offers(self, request: Request, pk: str) -> Response:
+        """Offer another person at the table a token trade; he accepts or declines it."""
+        serializer = TableOfferSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        table = self.get_object()
+        try:
+            table_offer(table=table, user=request.user, to=attrs["to"], give=attrs["give"],
+                        take=attrs["take"])
+        except Refused as refused:
+            return _refused(refused)
+        table.refresh_from_db()
+        return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)
+
+    def _answer(self, number: str, accept: bool) -> Response:
+        try:
+            table = table_offer_answer(table=self.get_object(), user=self.request.user,
+                                       number=int(number), accept=accept)
+        except Refused as refused:
+            return _refused(refused)
+        return self._view(table)
+
+    @extend_schema(operation_id="tables_offers_accept", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path=r"offers/(?P<number>[0-9]+)/accept")
+    def accept(self, request: Request, pk: str, number: str) -> Response:
+        """Accept a trade offered to you: the tokens change hands at once."""
+        return self._answer(number, True)
+
+    @extend_schema(operation_id="tables_offers_decline", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path=r"offers/(?P<number>[0-9]+)/decline")
+    def decline(self, request: Request, pk: str, number: str) -> Response:
+        """Decline a trade offered to you."""
+        return self._answer(number, False)
 
     @extend_schema(operation_id="tables_chat", request=TableChatSerializer,
                    responses={201: TableViewDocumentSerializer, 429: ProblemSerializer, **PROBLEMS})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.game.vocabulary import TOKEN_KINDS
 from tables.models import Table, TableSeat
 from tables.seat_view import seat_view
 from tables.services import played_table, seat_names, seat_of, seat_rows, table_done
@@ -43,7 +44,12 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
              "text": m.text, "at": m.created_at.isoformat()}
             for m in table.messages.select_related("user").order_by("-created_at", "-id")[:50]]
     chat.reverse()
-    common = {"version": table.version, "status": table.status, "chat": chat, "offers": []}
+    offers = [{"n": o.number, "from": o.from_seat, "to": o.to_seat, "status": o.status,
+               "give": dict(zip(TOKEN_KINDS, o.give, strict=True)),
+               "take": dict(zip(TOKEN_KINDS, o.take, strict=True))}
+              for o in table.offers.order_by("-number")[:20]][::-1]
+    common = {"version": table.version, "status": table.status, "chat": chat,
+              "offers": offers}
     if table.status == Table.OPEN:
         return {**common, "decision": 0, "round": 0, "phase": "", "step": "", "to_move": [],
                 "you": you, **({"hand": []} if you is not None else {}),

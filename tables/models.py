@@ -119,6 +119,31 @@ class TableMessage(models.Model):
         return self.text[:40]
 
 
+class TableOffer(models.Model):
+    """A token trade one seated person offers another (DESIGN §15): open until the other
+    accepts (the tokens change hands, a move of the table) or declines."""
+
+    OPEN, ACCEPTED, DECLINED = "open", "accepted", "declined"
+    STATUSES = [(OPEN, "open"), (ACCEPTED, "accepted"), (DECLINED, "declined")]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="offers")
+    number = models.PositiveIntegerField(help_text="1, 2, 3... within the table")
+    from_seat = models.PositiveSmallIntegerField()
+    to_seat = models.PositiveSmallIntegerField()
+    give = models.JSONField(help_text="tokens offered: [economic, religious, political]")
+    take = models.JSONField(help_text="tokens asked for, the same way")
+    status = models.CharField(max_length=8, choices=STATUSES, default=OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"],
+                                               name="table_offer_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.table} offer {self.number}"
+
+
 class TablePresence(models.Model):
     """One open socket of a seated person at a table (what the seats' `present` says); its
     row goes when the socket closes."""

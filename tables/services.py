@@ -24,14 +24,22 @@ from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
 from decks.validation import catalogue_facts, deck_validate
 from playtest.play import Move, Refused
-from playtest.table_play import SURRENDER, TableCache, TableGame
+from playtest.table_play import SURRENDER, TRADE, TableCache, TableGame
 from rules.decklist import Decklist
 from rules.game import engine
 from rules.game.actions import Action
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.engine import DeckNotPlayable
+from rules.game.vocabulary import TOKEN_KINDS
 from tables.live import announce_change
-from tables.models import Table, TableMessage, TablePresence, TableSeat, table_source
+from tables.models import (
+    Table,
+    TableMessage,
+    TableOffer,
+    TablePresence,
+    TableSeat,
+    table_source,
+)
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_SEED: Final = 2**63 - 1
@@ -369,3 +377,65 @@ def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -
         pk, version = table.pk, table.version
         transaction.on_commit(lambda: announce_change(pk, version))
     return table.version
+
+
+def _tokens(given: dict[str, int]) -> list[int]:
+    return [int(given.get(kind, 0)) for kind in TOKEN_KINDS]
+
+
+@transaction.atomic
+def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
+                take: dict[str, int]) -> TableOffer:
+    """A token trade the caller offers seat ``to``. Refused: 403 not_seated, 409 not_started
+    or game_over, 400 invalid (himself, no such seat, an AI seat, nothing traded)."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    if seat is None:
+        raise Refused("not_seated", "Only the people seated at the table trade.", status=403)
+    _check_move(table, seat, None)
+    if not 0 <= to < table.size or to == seat or rows[to].kind != TableSeat.PERSON:
+        raise Refused("invalid", "Offer a trade to another person seated at the table.")
+    if not any(_tokens(give)) and not any(_tokens(take)):
+        raise Refused("invalid", "A trade gives or takes at least one token.")
+    number = table.offers.count() + 1
+    offer = TableOffer.objects.create(table=table, number=number, from_seat=seat, to_seat=to,
+                                      give=_tokens(give), take=_tokens(take))
+    _changed(table)
+    return offer
+
+
+@transaction.atomic
+def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) -> Table:
+    """The seat offered a trade accepts it (the tokens change hands at once, a move of the
+    table) or declines it. Refused: 404 not_found, 403 not_your_offer, 409 offer_closed,
+    409 not_enough_tokens, 409 game_over; nothing changes then."""
+    table = _locked(table)
+    offer = table.offers.filter(number=number).first()
+    if offer is None:
+        raise Refused("not_found", f"This table has no offer {number}.", status=404)
+    rows = seat_rows(table)
+    if seat_of(table, user, rows) != offer.to_seat:
+        raise Refused("not_your_offer", "Only the seat offered the trade answers it.",
+                      status=403)
+    if offer.status != TableOffer.OPEN:
+        raise Refused("offer_closed", f"This offer was {offer.status} already.", status=409)
+    _check_move(table, offer.to_seat, None)
+    if not accept:
+        offer.status = TableOffer.DECLINED
+        offer.save(update_fields=["status"])
+        _changed(table)
+        return table
+    played = played_table(table)
+    try:
+        played.apply_trade(offer.from_seat, offer.to_seat, offer.give, offer.take)
+    except Refused:
+        table_done(table, played)
+        raise
+    offer.status = TableOffer.ACCEPTED
+    offer.save(update_fields=["status"])
+    table.moves = [*table.moves, [offer.to_seat, {"kind": TRADE, "from": offer.from_seat,
+                                                  "give": offer.give, "take": offer.take}]]
+    _changed(table, ["moves"])
+    transaction.on_commit(lambda: table_done(table, played))
+    return table

@@ -65,6 +65,8 @@ def test_no_operation_answers_a_visitor_without_an_account_5xx_or_breaks_its_sch
         case.path_parameters["id"] = a_saved_deck.pk  # a deck that exists, so not just a 404
     if "id" in (case.path_parameters or {}) and case.path.startswith("/api/tables/"):
         case.path_parameters["id"] = a_table.pk
+        if "number" in case.path_parameters:  # an offer's number (none is made)
+            case.path_parameters["number"] = 1
     decks_before = Deck.objects.count()
     table_before = Table.objects.values("version", "status", "moves").get()
     response = case.call()  # no Authorization header, no session cookie
