@@ -74,11 +74,11 @@ def test_trade_refusals_change_nothing(case: str, status: int, code: str) -> Non
     ada, bob, table_id = two_people()
     if case in ("to_himself", "nothing", "stranger_offers"):
         client = {"to_himself": ada, "nothing": ada, "stranger_offers": person("cy")}[case]
-        body = {"to": 0} if case == "to_himself" else {"give": {}, "take": {}} \
-            if case == "nothing" else {}
-        before = Table.objects.get().version
+        body: dict[str, Any] = {"to": 0} if case == "to_himself" else \
+            {"give": {}, "take": {}} if case == "nothing" else {}
+        version = Table.objects.get().version
         response = offer(client, table_id, **body)
-        assert Table.objects.get().version == before and not TableOffer.objects.exists()
+        assert Table.objects.get().version == version and not TableOffer.objects.exists()
     else:
         give = {"economic": 99} if case == "too_many_tokens" else {"economic": 1}
         assert offer(ada, table_id, give=give).status_code == 201
