@@ -177,3 +177,12 @@ _.disconnect
 _.table_changed
 _.ai_fields
 rematch
+
+# The trade form's fields (tables/forms.py OfferForm), read by tokens() as f"{side}_{kind}" and
+# posted by templates/tables/_body.html.
+give_economic
+give_religious
+give_political
+take_economic
+take_religious
+take_political

@@ -64,5 +64,21 @@ class MoveForm(forms.Form):
     decision = forms.IntegerField(min_value=0)
 
 
+class OfferForm(forms.Form):
+    """A token trade: the seat offered it, and the tokens of each kind given and taken."""
+
+    to = forms.IntegerField(min_value=0, label="With")
+    give_economic = forms.IntegerField(min_value=0, max_value=99, initial=0, label="economic")
+    give_religious = forms.IntegerField(min_value=0, max_value=99, initial=0, label="religious")
+    give_political = forms.IntegerField(min_value=0, max_value=99, initial=0, label="political")
+    take_economic = forms.IntegerField(min_value=0, max_value=99, initial=0, label="economic")
+    take_religious = forms.IntegerField(min_value=0, max_value=99, initial=0, label="religious")
+    take_political = forms.IntegerField(min_value=0, max_value=99, initial=0, label="political")
+
+    def tokens(self, side: str) -> dict[str, int]:
+        return {kind: self.cleaned_data[f"{side}_{kind}"]
+                for kind in ("economic", "religious", "political")}
+
+
 class ChatForm(forms.Form):
     text = forms.CharField(max_length=500, label="Say to the table")

@@ -13,5 +13,8 @@ urlpatterns = [
     path("tables/<int:table_id>/surrender/", views.table_surrender_view, name="surrender"),
     path("tables/<int:table_id>/chat/", views.table_chat_view, name="chat"),
     path("tables/<int:table_id>/rematch/", views.table_rematch_view, name="rematch"),
+    path("tables/<int:table_id>/offers/", views.table_offer_view, name="offer"),
+    path("tables/<int:table_id>/offers/<int:number>/<str:answer>/", views.table_answer_view,
+         name="answer"),
     path("tables/invite/<str:token>/", views.table_invite, name="invite"),
 ]

@@ -24,7 +24,7 @@ from decks.views.decks import visible_decks
 from playtest.play import Refused
 from rules.game.engine import DeckNotPlayable
 from tables.display import table_document, view_document
-from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm
+from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm, OfferForm
 from tables.models import Table
 from tables.services import (
     SeatDeck,
@@ -33,6 +33,8 @@ from tables.services import (
     table_chat,
     table_create,
     table_join,
+    table_offer,
+    table_offer_answer,
     table_rematch,
     table_start,
     table_surrender,
@@ -127,10 +129,15 @@ def _visible(request: HttpRequest, table_id: int) -> Table:
 
 def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     view = view_document(table, request.user)
+    document = _document(request, table)
     names = {s["seat"]: s["name"] for s in view["seats"]}
-    return {"table": table, "view": view, "document": _document(request, table),
+    return {"table": table, "view": view, "document": document,
             "winner_name": names.get(view["winner"], ""),
             "waiting_name": names.get(view["to_move"][0], "") if view["to_move"] else "",
+            "offers": [{**o, "from_name": names.get(o["from"], ""),
+                        "to_name": names.get(o["to"], "")} for o in view["offers"]],
+            "trade_with": [s for s in document["seats"]
+                           if s["kind"] == "person" and s["seat"] != view["you"]],
             "chat_form": ChatForm()}
 
 
@@ -206,6 +213,36 @@ def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
     except Refused as refused:
         messages.error(request, refused.detail)
     return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_POST
+def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    form = OfferForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That trade could not be read: whole numbers of tokens.")
+        return _back(request, table)
+    try:
+        table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
+                    give=form.tokens("give"), take=form.tokens("take"))
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    table.refresh_from_db()
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_answer_view(request: HttpRequest, table_id: int, number: int,
+                      answer: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_offer_answer(table=table, user=request.user, number=number,
+                                   accept=answer == "accept")
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return _back(request, table)
 
 
 @login_required

@@ -119,3 +119,19 @@ def test_the_home_page_offers_a_table_and_lists_the_open_ones() -> None:
     table = new_table(ada, public="on")
     home = Client().get("/").content.decode()
     assert "/tables/new/" in home and f"/tables/{table.pk}/" in home
+
+
+def test_a_trade_is_offered_and_accepted_on_the_page() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    assert b"Offer a token trade" in ada.get(f"/tables/{table.pk}/").content
+    ada.post(f"/tables/{table.pk}/offers/", {
+        "to": 1, "give_economic": 1, "give_religious": 0, "give_political": 0,
+        "take_economic": 0, "take_religious": 0, "take_political": 1})
+    page = bob.get(f"/tables/{table.pk}/").content.decode()
+    assert "ada offers bob 1 economic for 1 political" in page and "Accept" in page
+    assert bob.post(f"/tables/{table.pk}/offers/1/accept/").status_code == 302
+    assert "accepted" in ada.get(f"/tables/{table.pk}/view/").content.decode()
+    assert Table.objects.get().decision == 1
