@@ -117,7 +117,8 @@ def play_whole_game(size: int, people: int, seed: int, committed: Any) -> tuple[
 
 # Minutes each on two busy cores (every view of every decision of a whole game): `-m slow`.
 @pytest.mark.slow
-@pytest.mark.parametrize(("size", "people", "seed"), [(2, 2, 1), (3, 2, 2), (6, 2, 3)])
+@pytest.mark.parametrize(("size", "people", "seed"), [
+    (2, 2, 424242), (3, 2, 515151), (6, 2, 737373)])  # seeds no view could hold by chance
 def test_no_view_holds_another_seats_hidden_cards(
         size: int, people: int, seed: int, django_capture_on_commit_callbacks: Any) -> None:
     decisions, checked = play_whole_game(size, people, seed, django_capture_on_commit_callbacks)
