@@ -164,3 +164,25 @@ _blocked
 # test_vocabulary.py checks every outcome and event a game reaches is in them).
 OUTCOMES
 EVENT_TYPES
+
+# Serializer fields of the tables' API (tables/api.py), read by DRF and the schema by name.
+bank
+increment
+offers
+
+# Channels calls a consumer's disconnect() and the handler of each message type by name
+# (tables/consumers.py: "table.changed" -> table_changed); templates call a form's
+# ai_fields (templates/tables/new.html); the rematch field is read by the table's templates.
+_.disconnect
+_.table_changed
+_.ai_fields
+rematch
+
+# The trade form's fields (tables/forms.py OfferForm), read by tokens() as f"{side}_{kind}" and
+# posted by templates/tables/_body.html.
+give_economic
+give_religious
+give_political
+take_economic
+take_religious
+take_political

@@ -30,6 +30,7 @@ from simulations.api import (
     MatchupRunsView,
     MatchupRunView,
 )
+from tables.api import TableViewSet
 
 router = DefaultRouter()
 router.register("cards", CardViewSet, basename="card")
@@ -37,6 +38,7 @@ router.register("sets", CardSetViewSet, basename="set")
 router.register("abilities", AbilityViewSet, basename="ability")
 router.register("decks", DeckViewSet, basename="deck")
 router.register("playtest", PlaytestViewSet, basename="playtest")
+router.register("tables", TableViewSet, basename="table")
 
 app_name = "api"
 urlpatterns = [

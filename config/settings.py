@@ -5,6 +5,8 @@ DJANGO_SECRET_KEY   required when DEBUG is off (`make serve-prod` makes one if i
 DJANGO_ALLOWED_HOSTS comma-separated (default: localhost names)
 DATABASE_URL        e.g. postgres://user@127.0.0.1:5432/allegiance (default: SQLite in var/)
 MEDIA_ROOT          where image renditions are written (default: var/media)
+REDIS_URL           e.g. redis://127.0.0.1:6379/0: the tables' channel layer across server
+                    processes (channels-redis); unset, one process's in-memory layer
 
 With DEBUG off (docs/deploy.md explains each; all default to the safe value):
 DJANGO_SSL_REDIRECT          "0" when nothing but loopback reaches the server over plain HTTP
@@ -85,6 +87,8 @@ _hosts = os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],tests
 ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
 
 INSTALLED_APPS = [
+    # Daphne first: its runserver serves the site over ASGI, the tables' WebSockets included.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -99,6 +103,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "channels",
     # The project's apps, lowest first (docs/architecture.md: the arrows point up this list).
     "sitewide",
     "backup",
@@ -109,6 +114,7 @@ INSTALLED_APPS = [
     "simulations",
     "playtest",
     "edits",
+    "tables",
     # After the project's apps, so that the simulations app's db_worker (which waits out a database
     # restart) is the one `manage.py db_worker` runs, not the library's own.
     "django_tasks_db",
@@ -180,6 +186,14 @@ if _pool is not None:
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The tables' WebSockets (tables/consumers.py): one process's in-memory channel layer, or
+# Redis across several server processes (docs/tables.md, docs/deploy.md).
+ASGI_APPLICATION = "config.asgi.application"
+CHANNEL_LAYERS = {"default": (
+    {"BACKEND": "channels_redis.core.RedisChannelLayer",
+     "CONFIG": {"hosts": [os.environ["REDIS_URL"]]}}
+    if os.environ.get("REDIS_URL") else {"BACKEND": "channels.layers.InMemoryChannelLayer"})}
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
 SERIALIZATION_MODULES = {"exactjson": "backup.exact_json"}
 LOGIN_URL = "login"

@@ -29,6 +29,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include(simulation_urls.matchup_patterns)),
     path("", include("playtest.urls")),
     path("", include("edits.urls")),
+    path("", include("tables.urls")),
     path("d/<str:code>", deck_link, name="deck_link"),  # a deck link: the deck in its code
     # a deck's short link: a public deck's number in base 36, an unlisted deck's share token
     path("s/<slug:slug>", deck_short, name="deck_short"),

@@ -1,11 +1,12 @@
-"""Playing one game by hand at a table of AI opponents (rules/game/seats.py), refereed.
+"""Playing one game by hand at a table of AI seats (rules/game/seats.py), refereed.
 
-Pure Python (no Django). The player is seat 1 (index 0); seats 2 on are the opponents, each
-played by the greedy seat policy (rules/game/multiplayer_policy.py). A game is its
-:class:`TableSource` (every seat's deck as played and card facts, the options, the seed) plus
-the player's actions only: the opponents' moves are deterministic given the seed and the
-player's moves, so replaying the player's actions from the seed, letting the opponents move
-whenever it is their turn, rebuilds the table exactly. No table is ever serialized.
+Pure Python (no Django). In the playtest the one person is seat 1 (index 0) and seats 2 on
+are the opponents; at an online table (the tables app) any set of seats are people. Every
+other seat is played by the greedy seat policy (rules/game/multiplayer_policy.py). A game is
+its :class:`TableSource` (every seat's deck as played and card facts, the options, the seed)
+plus the people's actions only: the AI seats' moves are deterministic given the seed and the
+people's moves, so replaying those actions from the seed, letting the AI seats move whenever
+it is their turn, rebuilds the table exactly. No table is ever serialized.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
 from rules.game.state import GameState
+from rules.game.vocabulary import TOKEN_KINDS
 from rules.rng import derive_seed
 
 PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
@@ -40,6 +42,9 @@ MAX_OPPONENTS: Final = 5  # a table seats 2 to 6
 # The player's surrender, stored among his actions ("a player may surrender at any time":
 # seats.surrender, not one of the legal actions).
 SURRENDER: Final = "surrender"
+# A token trade two people agreed on at an online table (the rulebook allows trading tokens
+# at any time), stored among the people's moves: not one of the engine's actions.
+TRADE: Final = "trade"
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,24 @@ class TableSource:
                 raise ValueError(f"action {number} of the game was refused") from None
         return game
 
+    def replay_moves(self, moves: Sequence[tuple[int, Mapping[str, Any]]],
+                     persons: frozenset[int], upto: int | None = None) -> TableGame:
+        """The table after the people's first ``upto`` moves, each ``(seat, action)``, the
+        AI seats (every seat not in ``persons``) having moved up to a person's decision."""
+        game = TableGame(seats.new_table(self.prepared(), self.seed, self.config, record=True),
+                         self.seed, persons=persons)
+        game.opponents_move(Move())
+        for number, (seat, data) in enumerate(moves[:upto], start=1):
+            try:
+                if data.get("kind") == TRADE:
+                    game.apply_trade(int(data["from"]), seat, list(data["give"]),
+                                     list(data["take"]))
+                    continue
+                game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
+            except Refused:  # only an edited database or another rules version gets here
+                raise ValueError(f"move {number} of the table was refused") from None
+        return game
+
 
 def table_start(decks: Sequence[Decklist], catalogue: Mapping[str, CardFacts], config: GameConfig,
                 seed: int) -> tuple[TableSource, TableGame]:
@@ -93,18 +116,20 @@ def table_start(decks: Sequence[Decklist], catalogue: Mapping[str, CardFacts], c
 
 @dataclass
 class TableGame:
-    """A table being played, and the log built as it is (the story, with the player's
+    """A table being played, and the log built as it is (the story, with the people's
     actions numbered by decision). A :class:`~playtest.play.Move` made here holds the
-    player's actions and every line the table told meanwhile, the opponents' moves
+    people's actions and every line the table told meanwhile, the AI seats' moves
     included, each naming its seat."""
 
     table: Table
     seed: int
-    decisions: int = 0  # the player's actions applied
+    decisions: int = 0  # the people's actions applied
+    persons: frozenset[int] = frozenset({PLAYER})  # the seats people play; AI the others
     # (story index, decision) of each player action's first line in the story
     marks: list[tuple[int, int]] = field(default_factory=list)
-    # lines of player actions that told nothing themselves: (story index, decision, text)
-    extra: list[tuple[int, int, str]] = field(default_factory=list)
+    # lines of people's actions that told nothing themselves: (story index, decision, text,
+    # seat)
+    extra: list[tuple[int, int, str, int]] = field(default_factory=list)
 
     @property
     def state(self) -> GameState:
@@ -118,7 +143,11 @@ class TableGame:
     @property
     def playing(self) -> bool:
         """Whether the player is still in the game (it goes on, and he is not out)."""
-        return not self.table.outcome and PLAYER not in self.table.out
+        return self.seat_playing(PLAYER)
+
+    def seat_playing(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (it goes on, and he is not out)."""
+        return not self.table.outcome and seat not in self.table.out
 
     def policies(self) -> list[SeatPolicy]:
         return [SeatPolicy("greedy", derive_seed(self.seed, "policy", seat))
@@ -133,48 +162,70 @@ class TableGame:
                 move.lines.append(seat_line(seat, text, names))
 
     def opponents_move(self, move: Move, names: Sequence[str] | None = None) -> None:
-        """The opponents play (the greedy seat policy) until the player decides or the game
-        is over."""
+        """The AI seats play (the greedy seat policy) until a person decides or the game is
+        over."""
         table = self.table
         policies = self.policies()
         start = self._story_len()
         for _ in range(MAX_POLICY_ACTIONS):
             seat = seats.to_move(table)
-            if seat < 0 or seat == PLAYER:
+            if seat < 0 or seat in self.persons:
                 break
             result = seats.apply(table, policies[seat](table, seat, seats.legal_actions(table)))
             if not result.ok:  # the policy picks among the legal actions: never
                 raise RuntimeError(result.reason)
         self._told_since(start, names, move)
 
-    def apply_player(self, action: Action, move: Move,
-                     names: Sequence[str] | None = None) -> None:
-        """Apply the player's legal action (or his surrender, at any time), then let the
-        opponents move."""
+    def apply_player(self, action: Action, move: Move, names: Sequence[str] | None = None,
+                     *, seat: int = PLAYER) -> None:
+        """Apply the legal action of ``seat``, a person's (or his surrender, at any time),
+        then let the AI seats move."""
         table = self.table
         surrendering = action.kind == SURRENDER
-        if seats.to_move(table) != PLAYER and not (surrendering and self.playing):
+        if seats.to_move(table) != seat and not (surrendering and self.seat_playing(seat)):
             raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,
                           current_decision=self.decisions)
-        text = "Surrender" if surrendering else action_text(table, PLAYER, action, names)
+        text = "Surrender" if surrendering else action_text(table, seat, action, names, seat)
         start = self._story_len()
-        result = seats.surrender(table, PLAYER) if surrendering else seats.apply(table, action)
+        result = seats.surrender(table, seat) if surrendering else seats.apply(table, action)
         if not result.ok:
             raise Refused("illegal_action", result.reason, current_decision=self.decisions)
         self.decisions += 1
         if self._story_len() > start:
             self.marks.append((start, self.decisions))
         else:
-            self.extra.append((start, self.decisions, text))
-            move.lines.append(seat_line(PLAYER, text + ".", names))
+            self.extra.append((start, self.decisions, text, seat))
+            move.lines.append(seat_line(seat, text + ".", names, seat))
         move.actions.append(action)
         move.texts.append(text)
         self._told_since(start, names, move)
         self.opponents_move(move, names)
 
-    def legal(self) -> list[Action]:
-        """The player's legal actions now (none while the game is over)."""
-        if seats.to_move(self.table) != PLAYER:
+    def apply_trade(self, giver: int, taker: int, give: Sequence[int],
+                    take: Sequence[int]) -> None:
+        """``giver`` hands ``give`` tokens (economic, religious, political) to ``taker`` for
+        ``take`` of his: both personal pools, at once. Refused (409 not_enough_tokens) when
+        either lacks them; counted as a decision of the people."""
+        table = self.table
+        pools = table.seats[0].seats  # one Seat per player, shared by every seat's state
+        for seat, paid in ((giver, give), (taker, take)):
+            if not self.seat_playing(seat):
+                raise Refused("game_over", f"Seat {seat + 1} is not in the game.", status=409,
+                              current_decision=self.decisions)
+            if any(have < n for have, n in zip(pools[seat].personal, paid, strict=True)):
+                raise Refused("not_enough_tokens",
+                              f"Seat {seat + 1} has not the tokens this trade asks of him.",
+                              status=409, current_decision=self.decisions)
+        for k in range(len(give)):
+            pools[giver].personal[k] += take[k] - give[k]
+            pools[taker].personal[k] += give[k] - take[k]
+        self.decisions += 1
+        table.tell(giver, f"trades {token_words(give)} to seat {taker + 1} for "
+                          f"{token_words(take)}.")
+
+    def legal(self, seat: int = PLAYER) -> list[Action]:
+        """The legal actions of ``seat`` now (none unless he decides now)."""
+        if seats.to_move(self.table) != seat:
             return []
         return seats.legal_actions(self.table)
 
@@ -212,103 +263,114 @@ class TableGame:
             if until == "action" or (until == "phase" and (table.round, table.stage) != start):
                 return
 
-    def log(self, names: Sequence[str] | None = None) -> list[LogLine]:
-        """The table's story line by line, each naming its seat, the player's actions
-        numbered with their decision (undo to ``decision - 1`` takes one back)."""
+    def log(self, names: Sequence[str] | None = None, viewer: int = PLAYER,
+            start: int = 0) -> list[LogLine]:
+        """The table's story line by line as ``viewer`` (a seat, -1 for a spectator) may
+        read it, each naming its seat, the people's actions numbered with their decision
+        (undo to ``decision - 1`` takes one back); from its line ``start`` on."""
         story = self.table.story or []
         marks = dict(self.marks)
-        extra: dict[int, list[tuple[int, str]]] = {}
-        for at, decision, text in self.extra:
-            extra.setdefault(at, []).append((decision, text))
+        extra: dict[int, list[tuple[int, str, int]]] = {}
+        for at, decision, text, seat in self.extra:
+            extra.setdefault(at, []).append((decision, text, seat))
         lines: list[LogLine] = []
-        for at in range(len(story) + 1):
-            for decision, text in extra.get(at, []):
-                lines.append(LogLine(seat_line(PLAYER, text + ".", names), "action", decision,
-                                     PLAYER))
+        for at in range(min(start, len(story)), len(story) + 1):
+            for decision, text, who in extra.get(at, []):
+                lines.append(LogLine(seat_line(who, text + ".", names, viewer), "action",
+                                     decision, who))
             if at == len(story):
                 break
             _, seat, text = story[at]
-            if hidden(seat, text):
+            if hidden(seat, text, viewer):
                 continue
-            if seat < 0 and text.startswith("Game over"):  # the engine's words: the seat's
+            said = seat_line(seat, text, names, viewer)
+            if seat < 0 and text.startswith("Game over") and viewer == PLAYER:
+                # the engine's words are the seat's: the player reads his own end
                 lines.append(LogLine(table_outcome(self.table, names), "round", None, None))
             elif seat < 0:
                 kind = "round" if text.startswith("Round ") else "phase"
-                lines.append(LogLine(seat_line(seat, text, names), kind, None, None))
+                lines.append(LogLine(said, kind, None, None))
             elif at in marks:
-                lines.append(LogLine(seat_line(seat, text, names), "action", marks[at], seat))
+                lines.append(LogLine(said, "action", marks[at], seat))
             else:
-                lines.append(LogLine(seat_line(seat, text, names), "event", None, seat))
+                lines.append(LogLine(said, "event", None, seat))
         return lines
 
 
-def hidden(seat: int, text: str) -> bool:
-    """A line the player may not read: the card an opponent drew (his hand is hidden; the
-    line before says from which pile)."""
-    return seat > PLAYER and text.startswith("Drew ")
+def token_words(counts: Sequence[int]) -> str:
+    """Tokens by kind in words: "2 economic, 1 political", or "nothing"."""
+    return ", ".join(f"{n} {kind}" for n, kind in zip(counts, TOKEN_KINDS, strict=True)
+                     if n) or "nothing"
 
 
-def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
-    """"You" for the player, "Seat 2 (Deck name)" for an opponent."""
-    if seat == PLAYER:
+def hidden(seat: int, text: str, viewer: int = PLAYER) -> bool:
+    """A line ``viewer`` (a seat; -1 for a spectator) may not read: the card another seat
+    drew (his hand is hidden; the line before says from which pile)."""
+    return seat >= 0 and seat != viewer and text.startswith("Drew ")
+
+
+def seat_name(seat: int, names: Sequence[str] | None = None, viewer: int = PLAYER) -> str:
+    """"You" for the seat reading (``viewer``), "Seat 2 (Deck name)" for another."""
+    if seat == viewer:
         return "You"
     if names and seat < len(names):
         return f"Seat {seat + 1} ({names[seat]})"
     return f"Seat {seat + 1}"
 
 
-def whose(seat: int, names: Sequence[str] | None = None) -> str:
+def whose(seat: int, names: Sequence[str] | None = None, viewer: int = PLAYER) -> str:
     """The possessive of :func:`seat_name`: "your", "Seat 2 (Deck name)'s"."""
-    return "your" if seat == PLAYER else f"{seat_name(seat, names)}'s"
+    return "your" if seat == viewer else f"{seat_name(seat, names, viewer)}'s"
 
 
 SEAT_WORD: Final = re.compile(r"\bseat (\d)\b")
 YOUR_WORD: Final = re.compile(r"\byour\b")
 
 
-def seat_line(seat: int, text: str, names: Sequence[str] | None = None) -> str:
-    """A line of the table's story as the player reads it: its seat first, and every seat it
+def seat_line(seat: int, text: str, names: Sequence[str] | None = None,
+              viewer: int = PLAYER) -> str:
+    """A line of the table's story as ``viewer`` reads it: its seat first, and every seat it
     names ("attack seat 1") said as the page says it ("attack you", "Seat 2 (Deck)")."""
     def said(match: re.Match[str]) -> str:
         named = int(match.group(1)) - 1
-        return "you" if named == PLAYER else seat_name(named, names)
+        return "you" if named == viewer else seat_name(named, names, viewer)
 
     text = SEAT_WORD.sub(said, text)
-    if seat > PLAYER:  # the engine words a seat's own moves to its player ("your hand")
+    if seat >= 0 and seat != viewer:  # the engine words a seat's moves to it ("your hand")
         text = YOUR_WORD.sub("his", text)
-    return text if seat < 0 else f"{seat_name(seat, names)}: {text}"
+    return text if seat < 0 else f"{seat_name(seat, names, viewer)}: {text}"
 
 
 def action_text(table: Table, seat: int, action: Action,
-                names: Sequence[str] | None = None) -> str:
-    """The action in words; the table's own actions name the other seat (``target`` is a
-    seat there, not a card)."""
+                names: Sequence[str] | None = None, viewer: int = PLAYER) -> str:
+    """The action in words, as ``viewer`` reads it; the table's own actions name the other
+    seat (``target`` is a seat there, not a card)."""
     state = table.seats[seat]
     if action.kind == "attack" and action.option == "choose":
-        return (f"Attack {seat_name(action.target, names)}, choosing the troops to send "
-                "(an exhausted one for 3 tokens)")
+        return (f"Attack {seat_name(action.target, names, viewer)}, choosing the troops to "
+                "send (an exhausted one for 3 tokens)")
     if action.kind == "done" and table.declaring is not None and seat == table.declaring.seat:
         return "Done sending troops" if table.declaring.sent else "Call the attack off"
     if action.kind == "attack":
         sent = seats.attackers(state, action.option)
         held = " (holding your best defender back)" if action.option == "hold" else ""
-        return (f"Attack {seat_name(action.target, names)} with "
+        return (f"Attack {seat_name(action.target, names, viewer)} with "
                 f"{', '.join(state.card(t).name for t in sent)}{held}")
     if action.kind == "hunt_row":
-        return f"Hunt the wanderer row of {seat_name(action.target, names)}"
+        return f"Hunt the wanderer row of {seat_name(action.target, names, viewer)}"
     if action.kind in ("separate", "joint") and action.target >= 0 \
             and state.owner[action.target] != seat:
         # Another seat's card (two decks may hold the same card): named with its seat.
-        theirs = (f"{whose(state.owner[action.target], names)} "
+        theirs = (f"{whose(state.owner[action.target], names, viewer)} "
                   f"{state.card(action.target).name}")
         name = state.card(action.card).name
         return f"{name} attacks {theirs}" if action.kind == "separate" \
             else f"{name} joins the attack on {theirs}"
     if action.kind == "bribe" and state.owner[action.card] != seat:
-        return (f"Bribe {whose(state.owner[action.card], names)} "
+        return (f"Bribe {whose(state.owner[action.card], names, viewer)} "
                 f"{state.card(action.card).name} to go home")
     if action.kind == seats.TRUCE_KIND:
-        other = seat_name(seats.truce_partner(table, seat), names)
+        other = seat_name(seats.truce_partner(table, seat), names, viewer)
         if action.option == "accept":
             return f"Agree with {other} to end the combat here"
         if action.option == "refuse":
@@ -318,14 +380,15 @@ def action_text(table: Table, seat: int, action: Action,
         ability = rivalry.ability_of(action.option).capitalize()
         aimed = rivalry.target_of(action.option)
         if rivalry.ability_of(action.option) == "exhaust" and aimed >= 0:
-            return (f"Use {state.card(action.card).name} on {whose(action.target, names)} "
+            return (f"Use {state.card(action.card).name} on "
+                    f"{whose(action.target, names, viewer)} "
                     f"{table.seats[action.target].card(aimed).name} (exhaust it)")
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
-                    f"{whose(action.target, names)} "
+                    f"{whose(action.target, names, viewer)} "
                     f"{table.seats[action.target].card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
-                f"{seat_name(action.target, names)}")
+                f"{seat_name(action.target, names, viewer)}")
     return describe(state, action)
 
 

@@ -9,9 +9,6 @@ import sys
 import tomllib
 from pathlib import Path
 
-from importlinter.application.use_cases import lint_imports
-from importlinter.configuration import configure
-
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 CONFIG = PYPROJECT["tool"]["importlinter"]
@@ -24,9 +21,13 @@ def project_apps() -> set[str]:
 
 
 def test_the_import_contracts_hold() -> None:
-    configure()  # what the lint-imports command does first: the readers of the config file
-    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), cache_dir=None,
-                        no_logo=True) is True
+    # In a process of its own, as `make lint` runs it: in the test process Django's setup has
+    # imported Daphne, whose Twisted gives every class a __provides__ that dir() lists but
+    # getattr refuses, and import-linter reads its contracts' fields by dir().
+    checked = subprocess.run(
+        [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
+         "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_every_app_is_in_the_layers() -> None:

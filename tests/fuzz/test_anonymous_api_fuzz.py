@@ -14,6 +14,8 @@ from schemathesis.config import SchemathesisConfig
 from config.wsgi import application
 from decks.models import Deck
 from decks.services import deck_data, deck_save
+from tables.models import Table
+from tables.services import SeatDeck, table_create
 from tests.fuzz.test_api_schema_fuzz import CHECKS, FUZZ, keep_the_test_connection, no_throttles
 
 # Minutes of schemathesis in all: `pytest -m "not slow and not browser"` leaves them out.
@@ -48,13 +50,25 @@ def a_saved_deck(db: None) -> Deck:
                      visibility=Deck.PUBLIC)
 
 
+@pytest.fixture
+def a_table(a_saved_deck: Deck) -> Table:
+    """Someone's open table, for the tables' id-taking operations to aim at."""
+    return table_create(host=a_saved_deck.owner, deck=SeatDeck(deck_data(a_saved_deck)),
+                        size=2)
+
+
 @schema.parametrize()
 @FUZZ
 def test_no_operation_answers_a_visitor_without_an_account_5xx_or_breaks_its_schema(
-        case: Any, a_saved_deck: Deck) -> None:
+        case: Any, a_saved_deck: Deck, a_table: Table) -> None:
     if "id" in (case.path_parameters or {}) and case.path.startswith("/api/decks/"):
         case.path_parameters["id"] = a_saved_deck.pk  # a deck that exists, so not just a 404
+    if "id" in (case.path_parameters or {}) and case.path.startswith("/api/tables/"):
+        case.path_parameters["id"] = a_table.pk
+        if "number" in case.path_parameters:  # an offer's number (none is made)
+            case.path_parameters["number"] = 1
     decks_before = Deck.objects.count()
+    table_before = Table.objects.values("version", "status", "moves").get()
     response = case.call()  # no Authorization header, no session cookie
     case.validate_response(response, checks=CHECKS)
     if case.method.upper() in WRITES and needs_an_account(case.operation):
@@ -66,6 +80,7 @@ def test_no_operation_answers_a_visitor_without_an_account_5xx_or_breaks_its_sch
         after = Deck.objects.get(pk=a_saved_deck.pk)
         assert (after.name, after.version, after.visibility) == (
             a_saved_deck.name, a_saved_deck.version, Deck.PUBLIC)
+        assert Table.objects.values("version", "status", "moves").get() == table_before
 
 
 def test_the_writes_the_visitor_fuzz_expects_refused_are_the_account_only_ones() -> None:
@@ -76,5 +91,6 @@ def test_the_writes_the_visitor_fuzz_expects_refused_are_the_account_only_ones()
             refused.add(f"{operation.method.upper()} {operation.path}")
     assert {"POST /api/decks/", "PUT /api/decks/{id}/", "PATCH /api/decks/{id}/",
             "DELETE /api/decks/{id}/", "POST /api/decks/{id}/clone/",
-            "POST /api/decks/import/", "PUT /api/collection/"} <= refused
+            "POST /api/decks/import/", "PUT /api/collection/", "POST /api/tables/",
+            "POST /api/tables/{id}/join/", "POST /api/tables/{id}/actions/"} <= refused
     assert not refused & {"POST /api/decks/validate/", "POST /api/goldfish/", SIGN_IN}

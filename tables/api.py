@@ -1,0 +1,387 @@
+"""/api/tables/: online tables of people and AI seats, refereed on the server (DESIGN §15,
+docs/tables.md).
+
+Moves name the decision they were chosen at: stale is 409 `stale_decision` (with
+`current_decision`), another seat's decision 403 `not_your_decision`, an index that is not
+legal 400 `illegal_action`, a finished game 409 `game_over`; none changes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.problems import ProblemSerializer, problem_response
+from decks.api.serializers import decklist_text
+from decks.api.views import input_problem, not_playable_problem
+from decks.deck_input import DeckInputError, deck_from_text
+from decks.models import Deck
+from decks.services import deck_data, readable_decks
+from playtest.play import Refused
+from rules.game.config import TARGETS
+from rules.game.engine import DeckNotPlayable
+from sitewide.throttling import CostThrottle
+from tables.display import table_document, view_document
+from tables.models import Table
+from tables.services import (
+    MAX_SEATS,
+    MAX_SEED,
+    MIN_SEATS,
+    SeatDeck,
+    seat_of,
+    table_act,
+    table_chat,
+    table_create,
+    table_join,
+    table_offer,
+    table_offer_answer,
+    table_start,
+    table_surrender,
+)
+
+
+class TableDeckChoice(serializers.Serializer[Any]):
+    """A deck: a saved deck you may read (`deck`, its id) or a decklist (`text`)."""
+
+    deck = serializers.IntegerField(required=False, help_text="the id of a saved deck you may read")
+    text = decklist_text(required=False, help_text="a decklist in any supported format")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("deck" in attrs) == ("text" in attrs):
+            raise serializers.ValidationError("Give exactly one of `deck` or `text`.")
+        return attrs
+
+
+class TableAiSeatSerializer(TableDeckChoice):
+    seat = serializers.IntegerField(min_value=1, max_value=MAX_SEATS - 1,
+                                    help_text="the seat (0-based; seat 0 is the host's)")
+
+
+class TableClockSerializer(serializers.Serializer[Any]):
+    bank = serializers.IntegerField(min_value=0, max_value=24 * 3600, help_text="seconds")
+    increment = serializers.IntegerField(min_value=0, max_value=3600,
+                                         help_text="seconds added per decision")
+
+
+class TableCreateSerializer(TableDeckChoice):
+    seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
+    ai = TableAiSeatSerializer(many=True, required=False,
+                               help_text="the AI seats, each with a deck")
+    target = serializers.ChoiceField(choices=sorted(TARGETS), default=25)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEED)
+    public = serializers.BooleanField(default=False, help_text="listed in the lobby")
+    spectators = serializers.BooleanField(default=True)
+    clock = TableClockSerializer(required=False, allow_null=True, default=None,
+                            help_text="stored; not yet enforced")
+
+
+class TableJoinSerializer(TableDeckChoice):
+    invite = serializers.CharField(max_length=500, help_text="the invite link or its token")
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS - 1)
+
+
+class TableMoveSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField(min_value=0, help_text="in the order of `legal_actions`")
+    decision = serializers.IntegerField(min_value=0, help_text="the view's `decision`")
+
+
+class TokensSerializer(serializers.Serializer[Any]):
+    economic = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    religious = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    political = serializers.IntegerField(min_value=0, max_value=99, required=False)
+
+
+class TableOfferSerializer(serializers.Serializer[Any]):
+    to = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1,
+                                  help_text="the seat offered the trade")
+    give = TokensSerializer(help_text="your tokens offered, by kind")
+    take = TokensSerializer(help_text="his tokens asked for, by kind")
+
+
+class TableChatSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(max_length=500)
+
+
+# Documents answered (for the schema: the views build plain dicts).
+
+
+class TableSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    kind = serializers.CharField(help_text="person, ai or open")
+    name = serializers.CharField()
+    deck_name = serializers.CharField()
+    present = serializers.BooleanField()
+    out = serializers.BooleanField()
+
+
+class TableSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    url = serializers.URLField()
+    page = serializers.URLField()
+    invite = serializers.URLField(required=False, help_text="only for seated people")
+    status = serializers.CharField(help_text="open, playing or over")
+    host = serializers.CharField()
+    version = serializers.IntegerField()
+    you = serializers.IntegerField(allow_null=True)
+    seats = TableSeatSerializer(many=True)
+
+
+class TableLegalActionSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField()
+    text = serializers.CharField()
+    kind = serializers.CharField()
+    policy = serializers.BooleanField()
+
+
+class TableViewDocumentSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    decision = serializers.IntegerField()
+    round = serializers.IntegerField()
+    phase = serializers.CharField()
+    step = serializers.CharField()
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    you = serializers.IntegerField(allow_null=True)
+    legal_actions = TableLegalActionSerializer(many=True, required=False)
+    hand = serializers.ListField(child=serializers.JSONField(), required=False,
+                                 help_text="your own hand: id and name of each card")
+    seats = serializers.ListField(child=serializers.JSONField())
+    log = serializers.ListField(child=serializers.JSONField())
+    chat = serializers.ListField(child=serializers.JSONField())
+    offers = serializers.ListField(child=serializers.JSONField())
+    outcome = serializers.CharField()
+    winner = serializers.IntegerField()
+
+
+PROBLEMS = {400: ProblemSerializer, 403: ProblemSerializer, 404: ProblemSerializer,
+            409: ProblemSerializer}
+
+
+def _refused(refused: Refused) -> Response:
+    return problem_response(refused.status, refused.code, refused.detail, **refused.extra)
+
+
+def _seat_deck(user: Any, attrs: dict[str, Any], what: str) -> SeatDeck:
+    """Deck.DoesNotExist for a saved deck the caller may not read; DeckInputError."""
+    if "deck" in attrs:
+        saved: Deck = readable_decks(user).get(pk=attrs["deck"])
+        return SeatDeck(deck_data(saved), saved)
+    try:
+        return SeatDeck(deck_from_text(attrs["text"]))
+    except DeckInputError as error:
+        raise replace(error, detail=f"{what}: {error.detail}") from None
+
+
+class TableViewSet(viewsets.GenericViewSet[Table]):
+    """Online tables: people and AI seats at one game, refereed on the server."""
+
+    lookup_value_regex = r"[0-9]+"
+    pagination_class = None
+    serializer_class = TableCreateSerializer
+    queryset = Table.objects.select_related("host")
+
+    def get_permissions(self) -> list[Any]:
+        if self.action in ("view", "retrieve", "list"):
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        # Creating and joining read decklists: charged by their size (CostThrottle).
+        throttles = list(super().get_throttles())
+        return [*throttles, CostThrottle()] if self.action in ("create", "join") else throttles
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return Table.objects.select_related("host")
+
+    def _document(self, table: Table) -> dict[str, Any]:
+        request = self.request
+        return table_document(
+            table, request.user,
+            url=request.build_absolute_uri(reverse("api:table-detail", args=[table.pk])),
+            page=request.build_absolute_uri(table.get_absolute_url()),
+            invite=request.build_absolute_uri(reverse("tables:invite", args=[table.invite])))
+
+    @extend_schema(operation_id="tables_list", responses={200: TableSerializer(many=True)})
+    def list(self, request: Request) -> Response:
+        """The lobby: public tables with an open seat, newest first."""
+        tables = self.get_queryset().filter(public=True, status=Table.OPEN)[:50]
+        return Response([self._document(table) for table in tables])
+
+    @extend_schema(
+        operation_id="tables_create", request=TableCreateSerializer,
+        responses={201: TableSerializer, **PROBLEMS},
+        examples=[OpenApiExample("two people and an AI seat", request_only=True,
+                                 value={"deck": 3, "seats": 3, "ai": [{"seat": 2, "deck": 5}],
+                                        "target": 25})])
+    def create(self, request: Request) -> Response:
+        """Make a table with you, its host, in seat 0; the other seats are AI (`ai`) or open
+        (taken through the invite link). 400 `deck_not_playable` (with the validator's
+        problems) for a deck that is not legal at this table's size."""
+        serializer = TableCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            deck = _seat_deck(request.user, attrs, "Your deck")
+            ai = [(item["seat"], _seat_deck(request.user, item, f"AI seat {item['seat']}"))
+                  for item in attrs.get("ai", [])]
+            table = table_create(
+                host=request.user, deck=deck, size=attrs["seats"], ai=ai,
+                target=int(attrs["target"]), seed=attrs.get("seed"), public=attrs["public"],
+                spectators=attrs["spectators"],
+                clock=dict(attrs["clock"]) if attrs.get("clock") else None)
+        except Deck.DoesNotExist:
+            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
+        except DeckInputError as error:
+            return input_problem(error)
+        except DeckNotPlayable as error:
+            return not_playable_problem(error)
+        except Refused as refused:
+            return _refused(refused)
+        response = Response(self._document(table), status=status.HTTP_201_CREATED)
+        response["Location"] = reverse("api:table-detail", args=[table.pk])
+        return response
+
+    @extend_schema(operation_id="tables_retrieve",
+                   responses={200: TableSerializer, 404: ProblemSerializer})
+    def retrieve(self, request: Request, pk: str) -> Response:
+        """The table document: status, version, seats."""
+        return Response(self._document(self.get_object()))
+
+    @extend_schema(operation_id="tables_join", request=TableJoinSerializer,
+                   responses={200: TableSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        """Take an open seat (the first, unless `seat`) with your deck. 403 `bad_invite`,
+        409 `table_full`, 409 `already_seated`, 400 `deck_not_playable`."""
+        table = self.get_object()
+        serializer = TableJoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            deck = _seat_deck(request.user, attrs, "Your deck")
+            table = table_join(table=table, user=request.user, invite=attrs["invite"],
+                               deck=deck, seat=attrs.get("seat"))
+        except Deck.DoesNotExist:
+            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
+        except DeckInputError as error:
+            return input_problem(error)
+        except DeckNotPlayable as error:
+            return not_playable_problem(error)
+        except Refused as refused:
+            return _refused(refused)
+        return Response(self._document(table))
+
+    @extend_schema(operation_id="tables_start", request=None,
+                   responses={200: TableSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str) -> Response:
+        """The host starts the game once no seat is open (409 `seats_open`)."""
+        try:
+            table = table_start(table=self.get_object(), user=request.user)
+        except Refused as refused:
+            return _refused(refused)
+        return Response(self._document(table))
+
+    def _view(self, table: Table) -> Response:
+        if not table.spectators and seat_of(table, self.request.user) is None:
+            return problem_response(status.HTTP_403_FORBIDDEN, "no_spectators",
+                                    "This table takes no spectators.")
+        return Response(view_document(table, self.request.user))
+
+    @extend_schema(operation_id="tables_view",
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["get"])
+    def view(self, request: Request, pk: str) -> Response:
+        """Your seat's view: your hand, every seat's public zones and counts, your legal
+        moves when the table waits on you; a spectator's view without hand and moves."""
+        return self._view(self.get_object())
+
+    @extend_schema(operation_id="tables_actions_create", request=TableMoveSerializer,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS},
+                   examples=[OpenApiExample("by index", request_only=True,
+                                            value={"index": 0, "decision": 12})])
+    @action(detail=True, methods=["post"])
+    def actions(self, request: Request, pk: str) -> Response:
+        """Apply one of your legal moves; the AI seats answer up to a person's decision."""
+        serializer = TableMoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        try:
+            table = table_act(table=self.get_object(), user=request.user,
+                              decision=attrs["decision"], index=attrs["index"])
+        except Refused as refused:
+            return _refused(refused)
+        return self._view(table)
+
+    @extend_schema(operation_id="tables_surrender", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def surrender(self, request: Request, pk: str) -> Response:
+        """Leave the game at any moment; the others play on."""
+        try:
+            table = table_surrender(table=self.get_object(), user=request.user)
+        except Refused as refused:
+            return _refused(refused)
+        return self._view(table)
+
+    @extend_schema(operation_id="tables_offers_create", request=TableOfferSerializer,
+                   responses={201: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def offers(self, request: Request, pk: str) -> Response:
+        """Offer another person at the table a token trade; he accepts or declines it."""
+        serializer = TableOfferSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        attrs = serializer.validated_data
+        table = self.get_object()
+        try:
+            table_offer(table=table, user=request.user, to=attrs["to"], give=attrs["give"],
+                        take=attrs["take"])
+        except Refused as refused:
+            return _refused(refused)
+        table.refresh_from_db()
+        return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)
+
+    def _answer(self, number: str, accept: bool) -> Response:
+        try:
+            table = table_offer_answer(table=self.get_object(), user=self.request.user,
+                                       number=int(number), accept=accept)
+        except Refused as refused:
+            return _refused(refused)
+        return self._view(table)
+
+    @extend_schema(operation_id="tables_offers_accept", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path=r"offers/(?P<number>[0-9]+)/accept")
+    def accept(self, request: Request, pk: str, number: str) -> Response:
+        """Accept a trade offered to you: the tokens change hands at once."""
+        return self._answer(number, True)
+
+    @extend_schema(operation_id="tables_offers_decline", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path=r"offers/(?P<number>[0-9]+)/decline")
+    def decline(self, request: Request, pk: str, number: str) -> Response:
+        """Decline a trade offered to you."""
+        return self._answer(number, False)
+
+    @extend_schema(operation_id="tables_chat", request=TableChatSerializer,
+                   responses={201: TableViewDocumentSerializer, 429: ProblemSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def chat(self, request: Request, pk: str) -> Response:
+        """Say something to the table (public, as all table talk is). 429 when flooding."""
+        serializer = TableChatSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        table = self.get_object()
+        try:
+            table_chat(table=table, user=request.user, text=serializer.validated_data["text"])
+        except Refused as refused:
+            return _refused(refused)
+        table.refresh_from_db()
+        return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)

@@ -1,0 +1,64 @@
+"""What the API and the pages show of a table: its document and a seat's view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.game.vocabulary import TOKEN_KINDS
+from tables.models import Table, TableSeat
+from tables.seat_view import seat_view
+from tables.services import played_table, seat_names, seat_of, seat_rows, table_done
+
+
+def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
+                   rows: Sequence[TableSeat] | None = None) -> dict[str, Any]:
+    """The table document of DESIGN §15: ``invite`` (the link) only for seated people."""
+    rows = list(rows) if rows is not None else seat_rows(table)
+    you = seat_of(table, user, rows)
+    present = set(table.presences.values_list("user_id", flat=True))
+    out: set[int] = set()
+    if table.status != Table.OPEN:
+        played = played_table(table)
+        out = set(played.table.out)
+        table_done(table, played)
+    document: dict[str, Any] = {
+        "id": table.pk, "url": url, "page": page, "status": table.status,
+        "host": table.host.get_username(), "version": table.version, "you": you,
+        "seats": [{"seat": row.seat, "kind": row.kind, "name": row.name,
+                   "deck_name": row.deck_name,
+                   "present": row.user_id is not None and row.user_id in present,
+                   "out": row.seat in out}
+                  for row in rows],
+    }
+    if you is not None:
+        document["invite"] = invite
+    return document
+
+
+def view_document(table: Table, user: Any) -> dict[str, Any]:
+    """The caller's view of the table (a spectator's when he has no seat)."""
+    rows = seat_rows(table)
+    you = seat_of(table, user, rows)
+    chat = [{"seat": m.seat, "name": m.user.get_username() if m.user else "",
+             "text": m.text, "at": m.created_at.isoformat()}
+            for m in table.messages.select_related("user").order_by("-created_at", "-id")[:50]]
+    chat.reverse()
+    offers = [{"n": o.number, "from": o.from_seat, "to": o.to_seat, "status": o.status,
+               "give": dict(zip(TOKEN_KINDS, o.give, strict=True)),
+               "take": dict(zip(TOKEN_KINDS, o.take, strict=True))}
+              for o in table.offers.order_by("-number")[:20]][::-1]
+    common = {"version": table.version, "status": table.status, "chat": chat,
+              "offers": offers}
+    if table.status == Table.OPEN:
+        return {**common, "decision": 0, "round": 0, "phase": "", "step": "", "to_move": [],
+                "you": you, **({"hand": []} if you is not None else {}),
+                "seats": [{"seat": row.seat, "name": row.name, "influence": 0,
+                           "hand_count": 0, "piles": [], "in_play": []} for row in rows],
+                "log": [], "outcome": "", "winner": -1}
+    played = played_table(table)
+    try:
+        view = seat_view(played, you, seat_names(rows), decision=table.decision)
+    finally:
+        table_done(table, played)
+    return {**view, **common}

@@ -1,0 +1,93 @@
+"""What one seat of an online table may see, as plain data (docs/tables.md, DESIGN §15).
+
+Pure Python (no Django). A view holds the viewer's own hand, every seat's public zones (the
+cards in play, the discard piles, the personal pool, influence) and only *counts* of the
+hands, the draw piles and the dead pile; never another seat's hand, the order of any draw
+pile or the engine's raw state. The log leaves out the cards another seat drew. A spectator
+(``viewer`` None) sees the same without a hand or moves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Final
+
+from playtest.table_play import TableGame, action_text
+from rules.game import rulings, seats
+from rules.game.state import GameState
+from rules.game.vocabulary import TOKEN_KINDS
+
+# The zones of a seat that every seat sees, in the rulebook's layout order.
+PUBLIC_ZONES: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
+DRAW_PILES: Final = (("structures", "structure_pile", "structure_discard"),
+                     ("personalities", "personality_pile", "personality_discard"),
+                     ("wanderers", "wanderer_pile", "wanderer_discard"))
+LOG_LINES: Final = 200  # the end of the log a view carries
+# A seat's setup line names its RNG's seed, from which the order of its draw piles follows:
+# never shown at a table.
+SEED: Final = re.compile(r"\bseed \d+(, )?")
+
+
+def _card(state: GameState, instance: int) -> dict[str, Any]:
+    card = state.card(instance)
+    return {"id": card.id, "name": card.name}
+
+
+def _in_play(state: GameState, seat: int) -> list[dict[str, Any]]:
+    zones = state.seats[seat].zones
+    return [{**_card(state, i), "zone": zone, "exhausted": i in state.exhausted,
+             "wounds": state.wounds.get(i, 0)}
+            for zone in PUBLIC_ZONES for i in zones[zone]]
+
+
+def _seat_summary(played: TableGame, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    table = played.table
+    state = table.seats[seat]
+    zones = state.seats[seat].zones
+    out = table.out.get(seat)
+    return {
+        "seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+        "influence": rulings.influence_total(state),
+        "personal": {kind: state.seats[seat].personal[k] for k, kind in enumerate(TOKEN_KINDS)},
+        "hand_count": len(zones["hand"]),
+        "piles": [{"key": key, "count": len(zones[pile]),
+                   "discard": [_card(state, i) for i in reversed(zones[discard])]}
+                  for key, pile, discard in DRAW_PILES],
+        "dead_count": len(zones["dead"]),
+        "in_play": _in_play(state, seat),
+        "lead": table.lead == seat,
+        "out": {"round": out[0], "how": out[1]} if out else None,
+    }
+
+
+def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
+              decision: int) -> dict[str, Any]:
+    """The table as ``viewer`` (a seat, or None for a spectator) may see it now; ``names``
+    are the seats' names as people read them, ``decision`` the table's decision counter."""
+    table = played.table
+    mover = seats.to_move(table)
+    step = seats.deciding_state(table, mover).step if mover >= 0 else ""
+    me = -1 if viewer is None else viewer
+    # The story's end: a line in three or so is hidden from a seat (another's draw).
+    since = len(table.story or []) - 3 * LOG_LINES
+    log = played.log(names, viewer=me, start=max(since, 0))[-LOG_LINES:]
+    view: dict[str, Any] = {
+        "decision": decision, "round": table.round, "phase": table.stage, "step": step,
+        "to_move": [mover] if mover >= 0 else [], "you": viewer,
+        "seats": [_seat_summary(played, seat, names) for seat in range(table.players)],
+        "log": [{"text": SEED.sub("", line.text), "kind": line.kind, "seat": line.seat}
+                for line in log],
+        "outcome": table.outcome, "winner": table.winner,
+    }
+    if viewer is not None:
+        state = table.seats[viewer]
+        view["hand"] = [_card(state, i) for i in state.seats[viewer].zones["hand"]]
+        if mover == viewer:
+            legal = seats.legal_actions(table)
+            choice = played.policies()[viewer](table, viewer, legal)
+            view["legal_actions"] = [
+                {"index": index, "text": action_text(table, viewer, action, names, viewer),
+                 "kind": action.kind, "policy": action == choice}
+                for index, action in enumerate(legal)]
+    return view

@@ -1,0 +1,441 @@
+"""Writes to online tables: create, join, start, moves, surrender, chat (docs/tables.md).
+
+Every write locks the table's row (``select_for_update``) in one transaction and checks what
+the request assumed (the decision it was made at, whose decision it is), so two people acting
+at once cannot both apply, and a refused request changes nothing. After a person's move the
+AI seats play on the server until a person's decision is pending. Every change bumps
+``version`` and, once committed, tells the table's sockets (tables.live).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Final
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from decks.exports import render_deck
+from decks.formats.json_format import deck_to_dict
+from decks.models import Deck
+from decks.validation import catalogue_facts, deck_validate
+from playtest.play import Move, Refused
+from playtest.table_play import SURRENDER, TRADE, TableCache, TableGame
+from rules.decklist import Decklist
+from rules.game import engine
+from rules.game.actions import Action
+from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.engine import DeckNotPlayable
+from rules.game.vocabulary import TOKEN_KINDS
+from tables.live import announce_change
+from tables.models import (
+    Table,
+    TableMessage,
+    TableOffer,
+    TablePresence,
+    TableSeat,
+    table_source,
+)
+
+MIN_SEATS, MAX_SEATS = 2, 6
+MAX_SEED: Final = 2**63 - 1
+# Chat: at most this many lines from one person in the window, then 429.
+CHAT_BURST: Final = 5
+CHAT_WINDOW: Final = timedelta(seconds=10)
+
+
+@dataclass(frozen=True)
+class SeatDeck:
+    """A deck for a seat: the list, and the saved deck it was read from (or None)."""
+
+    deck: Decklist
+    source: Deck | None = None
+
+    @property
+    def name(self) -> str:
+        return self.deck.name or (self.source.name if self.source else "") or "Pasted deck"
+
+
+def _seated(row: TableSeat, given: SeatDeck, size: int, who: str) -> None:
+    """Put ``given`` in ``row`` as the engine will play it, once the validator passes it for
+    a table of ``size`` (the wanderer pile's minimum depends on the players): else
+    DeckNotPlayable with the validator's problems."""
+    validation = deck_validate(given.deck, players=size)
+    if not validation.legal:
+        raise DeckNotPlayable(f"{who} is not legal at a table of {size}: "
+                              + "; ".join(p.message for p in validation.errors),
+                              validation.errors)
+    try:
+        prepared = engine.prepare(given.deck, catalogue_facts(), GameConfig())
+    except DeckNotPlayable as error:
+        raise DeckNotPlayable(f"{who}: {error}", error.problems) from None
+    row.source_deck = given.source
+    row.deck_name = given.name
+    row.deck_text = render_deck(given.deck, "txt")
+    row.deck = deck_to_dict(prepared.deck)
+    row.facts = {cid: dict(f) for cid, f in prepared.facts.items()}
+
+
+@transaction.atomic
+def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int, SeatDeck]] = (),
+                 target: int = 25, seed: int | None = None, public: bool = False,
+                 spectators: bool = True, clock: dict[str, int] | None = None) -> Table:
+    """A new open table with ``host`` in seat 0 and the AI seats given (the others open).
+    Raises Refused (400 invalid) for seats out of range, DeckNotPlayable for a deck the
+    validator or the engine refuses."""
+    if not MIN_SEATS <= size <= MAX_SEATS:
+        raise Refused("invalid", f"A table seats {MIN_SEATS} to {MAX_SEATS}, not {size}.")
+    ai_seats = [seat for seat, _ in ai]
+    if len(set(ai_seats)) != len(ai_seats) or not all(1 <= s < size for s in ai_seats):
+        raise Refused("invalid", f"AI seats are distinct seats from 1 to {size - 1} "
+                      "(seat 0 is the host's).")
+    table = Table.objects.create(
+        host=host, size=size, seed=secrets.randbelow(10**9) if seed is None else seed,
+        target=target, public=public, spectators=spectators, clock=clock,
+        invite=secrets.token_urlsafe(24))
+    given = dict(ai)
+    for seat in range(size):
+        row = TableSeat(table=table, seat=seat)
+        if seat == 0:
+            row.kind, row.user = TableSeat.PERSON, host
+            _seated(row, deck, size, "Your deck")
+        elif seat in given:
+            row.kind = TableSeat.AI
+            _seated(row, given[seat], size, f"The AI deck of seat {seat + 1}")
+        row.save()
+    return table
+
+
+def seat_rows(table: Table) -> list[TableSeat]:
+    """The table's seats in order, without their decks (read on a replay only)."""
+    return list(table.seat_rows.select_related("user").defer("deck", "facts", "deck_text")
+                .order_by("seat"))
+
+
+def seat_of(table: Table, user: Any, rows: Sequence[TableSeat] | None = None) -> int | None:
+    """The seat ``user`` holds at ``table``, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    for row in rows if rows is not None else seat_rows(table):
+        if row.user_id == user.pk and row.kind == TableSeat.PERSON:
+            return row.seat
+    return None
+
+
+def _locked(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _changed(table: Table, fields: Sequence[str] = ()) -> None:
+    """Bump the version, save, and tell the table's sockets once the write is committed."""
+    table.version += 1
+    table.save(update_fields=["version", "updated_at", *fields])
+    pk, version = table.pk, table.version
+    transaction.on_commit(lambda: announce_change(pk, version))
+
+
+def invite_token(given: str) -> str:
+    """The token of an invite link, or the token itself."""
+    given = given.strip().rstrip("/")
+    return given.rsplit("/", 1)[-1].rsplit("=", 1)[-1]
+
+
+@transaction.atomic
+def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
+               seat: int | None = None) -> Table:
+    """Seat ``user`` in an open seat (the first, unless ``seat``). Refused: 403 bad_invite,
+    409 already_seated, 409 table_full; DeckNotPlayable for a deck the validator refuses at
+    this table's size."""
+    table = _locked(table)
+    if not secrets.compare_digest(invite_token(invite), table.invite):
+        raise Refused("bad_invite", "This invite does not open this table.", status=403)
+    rows = seat_rows(table)
+    if seat_of(table, user, rows) is not None:
+        raise Refused("already_seated", "You already have a seat at this table.", status=409)
+    open_rows = [row for row in rows if row.kind == TableSeat.OPEN]
+    if table.status != Table.OPEN or not open_rows:
+        raise Refused("table_full", "This table has no open seat.", status=409)
+    if seat is not None:
+        open_rows = [row for row in open_rows if row.seat == seat]
+        if not open_rows:
+            raise Refused("table_full", f"Seat {seat} is not open.", status=409)
+    row = open_rows[0]
+    _seated(row, deck, table.size, "Your deck")
+    row.kind, row.user = TableSeat.PERSON, user
+    row.save()
+    _changed(table)
+    return table
+
+
+# Tables being played in this process: a move continues one instead of replaying the game.
+TABLES = TableCache()
+
+
+def _cached_as(table: Table) -> tuple[str, int, str, int]:
+    # A table's moves only grow, under its row lock, and a table is cached once its write is
+    # committed: their number tells its states apart (an id may be given again once its table
+    # is deleted: the creation time tells the two apart).
+    return "table", table.pk, table.created_at.isoformat(), len(table.moves)
+
+
+def played_table(table: Table) -> TableGame:
+    """The game of a started table as it is now: from the cache or replayed. The caller owns
+    it; :func:`table_done` puts it back."""
+    cached = TABLES.take(_cached_as(table), ())
+    if cached is not None:
+        return cached
+    rows = list(table.seat_rows.order_by("seat"))
+    persons = frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
+    moves = [(int(seat), action) for seat, action in table.moves]
+    return table_source(table, rows).replay_moves(moves, persons)
+
+
+def table_done(table: Table, played: TableGame) -> None:
+    TABLES.put(_cached_as(table), (), played)
+
+
+def _store(table: Table, played: TableGame) -> None:
+    table.round = played.table.round
+    table.outcome = played.table.outcome
+    table.winner = played.table.winner
+    if played.over:
+        table.status = Table.OVER
+
+
+@transaction.atomic
+def table_start(*, table: Table, user: Any) -> Table:
+    """The host starts the game once no seat is open: the AI seats play up to the first
+    person's decision. Refused: 403 not_host, 409 seats_open, 409 already_started."""
+    table = _locked(table)
+    if user is None or user.pk != table.host_id:
+        raise Refused("not_host", "Only the host starts the table.", status=403)
+    if table.status != Table.OPEN:
+        raise Refused("already_started", "This table has started already.", status=409)
+    rows = seat_rows(table)
+    if any(row.kind == TableSeat.OPEN for row in rows):
+        raise Refused("seats_open", "Every seat must be taken (a person or an AI) first.",
+                      status=409)
+    table.config = {**GameConfig(target=table.target).to_dict(),
+                    "rules_version": RULES_VERSION}
+    played = played_table(table)
+    table.config = {**played.table.config.to_dict(), "rules_version": RULES_VERSION}
+    table.status = Table.PLAYING
+    _store(table, played)
+    _changed(table, ["status", "config", "round", "outcome", "winner"])
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+def _check_move(table: Table, seat: int | None, decision: int | None) -> None:
+    if table.status == Table.OPEN:
+        raise Refused("not_started", "The game has not started yet.", status=409,
+                      current_decision=table.decision)
+    if decision is not None and decision != table.decision:
+        raise Refused(
+            "stale_decision",
+            f"This move was chosen at decision {decision}, but the table is at decision "
+            f"{table.decision} (someone moved on). Nothing was changed.",
+            status=409, current_decision=table.decision)
+    if table.status == Table.OVER:
+        raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,
+                      current_decision=table.decision)
+    if seat is None:
+        raise Refused("not_your_decision", "You have no seat at this table.", status=403,
+                      current_decision=table.decision)
+
+
+@transaction.atomic
+def table_act(*, table: Table, user: Any, decision: int, index: int) -> Table:
+    """Apply the caller's legal action number ``index`` at ``decision``; the AI seats answer.
+    Refused: 409 stale_decision (with current_decision), 403 not_your_decision,
+    400 illegal_action, 409 game_over, 409 not_started; nothing changes then."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    _check_move(table, seat, decision)
+    assert seat is not None
+    played = played_table(table)
+    try:
+        legal = played.legal(seat)
+        if not legal:
+            raise Refused("not_your_decision", "The table waits on another seat.", status=403,
+                          current_decision=table.decision)
+        if not 0 <= index < len(legal):
+            raise Refused("illegal_action",
+                          f"Move {index} is not one of the {len(legal)} legal moves now.",
+                          current_decision=table.decision)
+        action = legal[index]
+    except Refused:
+        table_done(table, played)  # unchanged: it stays in the cache
+        raise
+    return _applied(table, played, seat, action, rows)
+
+
+def _applied(table: Table, played: TableGame, seat: int, action: Action,
+             rows: Sequence[TableSeat]) -> Table:
+    names = seat_names(rows)
+    played.apply_player(action, Move(), names, seat=seat)
+    table.moves = [*table.moves, [seat, action.to_dict()]]
+    _store(table, played)
+    _changed(table, ["moves", "status", "round", "outcome", "winner"])
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+@transaction.atomic
+def table_surrender(*, table: Table, user: Any) -> Table:
+    """The caller leaves the game ("a player may surrender at any time"); the others play
+    on. Refused: 403 not_your_decision (no seat), 409 game_over, 409 not_started."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    _check_move(table, seat, None)
+    assert seat is not None
+    played = played_table(table)
+    if not played.seat_playing(seat):
+        table_done(table, played)
+        raise Refused("game_over", "You are out of this game already.", status=409,
+                      current_decision=table.decision)
+    return _applied(table, played, seat, Action(SURRENDER), rows)
+
+
+def seat_names(rows: Sequence[TableSeat]) -> list[str]:
+    """Each seat as the log names it: the person's name, or the AI seat's deck."""
+    return [row.name if row.kind == TableSeat.PERSON else f"AI, {row.deck_name}"
+            for row in rows]
+
+
+@transaction.atomic
+def table_chat(*, table: Table, user: Any, text: str) -> TableMessage:
+    """A line of public table talk from a seated person. Refused: 403 not_seated,
+    429 too_many_messages (more than CHAT_BURST in CHAT_WINDOW), 400 invalid (empty)."""
+    table = _locked(table)
+    seat = seat_of(table, user)
+    if seat is None:
+        raise Refused("not_seated", "Only the people seated at the table talk at it.",
+                      status=403)
+    text = text.strip()
+    if not text:
+        raise Refused("invalid", "Say something: the message is empty.")
+    since = timezone.now() - CHAT_WINDOW
+    if table.messages.filter(user=user, created_at__gte=since).count() >= CHAT_BURST:
+        raise Refused("too_many_messages", f"At most {CHAT_BURST} messages in "
+                      f"{CHAT_WINDOW.seconds} seconds: wait a moment.", status=429)
+    message = TableMessage.objects.create(table=table, user=user, seat=seat, text=text[:500])
+    _changed(table)
+    return message
+
+
+@transaction.atomic
+def table_rematch(*, table: Table, user: Any) -> Table:
+    """A new table of the same people and AI seats with the same decks (as played), options
+    and size, hosted by ``user``, every seat taken: he starts it. Refused: 403 not_seated,
+    409 not_over; a second rematch of the same table is the first one."""
+    table = _locked(table)
+    if seat_of(table, user) is None:
+        raise Refused("not_seated", "Only the people seated at the table ask for a rematch.",
+                      status=403)
+    if table.status != Table.OVER:
+        raise Refused("not_over", "A rematch follows a finished game.", status=409)
+    if table.rematch_id is not None:
+        return Table.objects.get(pk=table.rematch_id)
+    again = Table.objects.create(
+        host=user, size=table.size, seed=secrets.randbelow(10**9), target=table.target,
+        public=False, spectators=table.spectators, clock=table.clock,
+        invite=secrets.token_urlsafe(24))
+    for row in table.seat_rows.order_by("seat"):
+        row.pk, row.table = None, again
+        row.save()
+    table.rematch = again
+    _changed(table, ["rematch"])
+    return again
+
+
+@transaction.atomic
+def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -> int | None:
+    """A socket of ``user`` opened (``connected``) or closed at the table: a seated person's
+    first socket makes him present, his last one absent, a change that bumps the version.
+    The table's version now, or None when there is no such table."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        return None
+    if seat_of(table, user) is None:
+        return table.version
+    before = table.presences.filter(user=user).exists()
+    if connected:
+        TablePresence.objects.get_or_create(channel=channel,
+                                            defaults={"table": table, "user": user})
+    else:
+        TablePresence.objects.filter(channel=channel).delete()
+    if table.presences.filter(user=user).exists() != before:
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+        table.version += 1
+        pk, version = table.pk, table.version
+        transaction.on_commit(lambda: announce_change(pk, version))
+    return table.version
+
+
+def _tokens(given: dict[str, int]) -> list[int]:
+    return [int(given.get(kind, 0)) for kind in TOKEN_KINDS]
+
+
+@transaction.atomic
+def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
+                take: dict[str, int]) -> TableOffer:
+    """A token trade the caller offers seat ``to``. Refused: 403 not_seated, 409 not_started
+    or game_over, 400 invalid (himself, no such seat, an AI seat, nothing traded)."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    if seat is None:
+        raise Refused("not_seated", "Only the people seated at the table trade.", status=403)
+    _check_move(table, seat, None)
+    if not 0 <= to < table.size or to == seat or rows[to].kind != TableSeat.PERSON:
+        raise Refused("invalid", "Offer a trade to another person seated at the table.")
+    if not any(_tokens(give)) and not any(_tokens(take)):
+        raise Refused("invalid", "A trade gives or takes at least one token.")
+    number = table.offers.count() + 1
+    offer = TableOffer.objects.create(table=table, number=number, from_seat=seat, to_seat=to,
+                                      give=_tokens(give), take=_tokens(take))
+    _changed(table)
+    return offer
+
+
+@transaction.atomic
+def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) -> Table:
+    """The seat offered a trade accepts it (the tokens change hands at once, a move of the
+    table) or declines it. Refused: 404 not_found, 403 not_your_offer, 409 offer_closed,
+    409 not_enough_tokens, 409 game_over; nothing changes then."""
+    table = _locked(table)
+    offer = table.offers.filter(number=number).first()
+    if offer is None:
+        raise Refused("not_found", f"This table has no offer {number}.", status=404)
+    rows = seat_rows(table)
+    if seat_of(table, user, rows) != offer.to_seat:
+        raise Refused("not_your_offer", "Only the seat offered the trade answers it.",
+                      status=403)
+    if offer.status != TableOffer.OPEN:
+        raise Refused("offer_closed", f"This offer was {offer.status} already.", status=409)
+    _check_move(table, offer.to_seat, None)
+    if not accept:
+        offer.status = TableOffer.DECLINED
+        offer.save(update_fields=["status"])
+        _changed(table)
+        return table
+    played = played_table(table)
+    try:
+        played.apply_trade(offer.from_seat, offer.to_seat, offer.give, offer.take)
+    except Refused:
+        table_done(table, played)
+        raise
+    offer.status = TableOffer.ACCEPTED
+    offer.save(update_fields=["status"])
+    table.moves = [*table.moves, [offer.to_seat, {"kind": TRADE, "from": offer.from_seat,
+                                                  "give": offer.give, "take": offer.take}]]
+    _changed(table, ["moves"])
+    transaction.on_commit(lambda: table_done(table, played))
+    return table

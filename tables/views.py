@@ -1,0 +1,258 @@
+"""The table pages: the lobby, a new table, the invite link, and the table itself.
+
+Thin views over :mod:`tables.services` (the writes) and :mod:`tables.display`. The table's
+body (``/tables/<id>/view/``) is a fragment the page fetches again whenever its socket says
+the table changed, or every few seconds while the socket is down (static/js/tables.js);
+without JavaScript every move is a form that posts and comes back to the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from decks.deck_input import DeckInputError, deck_from_text
+from decks.models import Deck
+from decks.services import deck_data
+from decks.views.decks import visible_decks
+from playtest.play import Refused
+from rules.game.engine import DeckNotPlayable
+from tables.display import table_document, view_document
+from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm, OfferForm
+from tables.models import Table
+from tables.services import (
+    SeatDeck,
+    seat_of,
+    table_act,
+    table_chat,
+    table_create,
+    table_join,
+    table_offer,
+    table_offer_answer,
+    table_rematch,
+    table_start,
+    table_surrender,
+)
+
+
+def _deck_choices(request: HttpRequest) -> list[tuple[int, str]]:
+    """The visitor's own decks, then the public ones (sample decks included)."""
+    visible = visible_decks(request).select_related("owner").order_by("name", "id")
+    mine = list(visible.filter(owner=request.user)[:50]) if request.user.is_authenticated \
+        else []
+    others = visible.filter(visibility=Deck.PUBLIC).exclude(pk__in=[d.pk for d in mine])
+    return [(d.pk, f"{d.name} ({d.owner.get_username()})") for d in [*mine, *others[:100]]]
+
+
+def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
+    if data.get("deck") is not None:
+        saved = get_object_or_404(visible_decks(request), pk=data["deck"])
+        return SeatDeck(deck_data(saved), saved)
+    return SeatDeck(deck_from_text(data["text"]))
+
+
+def _document(request: HttpRequest, table: Table) -> dict[str, Any]:
+    return table_document(
+        table, request.user, url=reverse("api:table-detail", args=[table.pk]),
+        page=table.get_absolute_url(),
+        invite=request.build_absolute_uri(reverse("tables:invite", args=[table.invite])))
+
+
+@require_GET
+def table_lobby(request: HttpRequest) -> HttpResponse:
+    """Public tables with an open seat, and the visitor's own tables."""
+    public = Table.objects.filter(public=True, status=Table.OPEN).select_related("host")[:50]
+    mine = (Table.objects.filter(seat_rows__user=request.user).select_related("host")
+            .distinct()[:50] if request.user.is_authenticated else [])
+    return render(request, "tables/lobby.html", {"public": public, "mine": mine})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest) -> HttpResponse:
+    """GET: the form (``?deck=ID`` picks a deck); POST: make the table and go to it."""
+    decks = _deck_choices(request)
+    if request.method == "GET":
+        form = NewTableForm(decks=decks, initial={"deck": request.GET.get("deck")})
+        return render(request, "tables/new.html", {"form": form})
+    form = NewTableForm(request.POST, decks=decks)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            ai = [(seat, _seat_deck(request, {"deck": deck})) for seat, deck in form.ai_seats()]
+            table = table_create(host=request.user, deck=_seat_deck(request, data),
+                                 size=data["seats"], ai=ai, target=data["target"],
+                                 public=data["public"], spectators=data["spectators"])
+        except (DeckInputError, DeckNotPlayable, Refused) as error:
+            form.add_error(None, getattr(error, "detail", None) or str(error))
+        else:
+            return redirect(table.get_absolute_url())
+    return render(request, "tables/new.html", {"form": form}, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_invite(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: the table, and a form to take its first open seat with a deck."""
+    table = get_object_or_404(Table, invite=token)
+    if seat_of(table, request.user) is not None:
+        return redirect(table.get_absolute_url())
+    form = DeckForm(request.POST or None, decks=_deck_choices(request))
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                table_join(table=table, user=request.user, invite=token,
+                           deck=_seat_deck(request, form.cleaned_data))
+            except (DeckInputError, DeckNotPlayable, Refused) as error:
+                form.add_error(None, getattr(error, "detail", None) or str(error))
+            else:
+                return redirect(table.get_absolute_url())
+    return render(request, "tables/invite.html",
+                  {"table": table, "document": _document(request, table), "form": form},
+                  status=status)
+
+
+def _visible(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    if not table.spectators and seat_of(table, request.user) is None:
+        raise PermissionError
+    return table
+
+
+def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    view = view_document(table, request.user)
+    document = _document(request, table)
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    return {"table": table, "view": view, "document": document,
+            "winner_name": names.get(view["winner"], ""),
+            "waiting_name": names.get(view["to_move"][0], "") if view["to_move"] else "",
+            "offers": [{**o, "from_name": names.get(o["from"], ""),
+                        "to_name": names.get(o["to"], "")} for o in view["offers"]],
+            "trade_with": [s for s in document["seats"]
+                           if s["kind"] == "person" and s["seat"] != view["you"]],
+            "chat_form": ChatForm()}
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        table = _visible(request, table_id)
+    except PermissionError:
+        return render(request, "tables/closed.html", status=403)
+    return render(request, "tables/table.html", _body_context(request, table))
+
+
+@require_GET
+def table_view_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's body alone: what the page swaps in when the table changes."""
+    try:
+        table = _visible(request, table_id)
+    except PermissionError:
+        return HttpResponse(status=403)
+    return render(request, "tables/_body.html", _body_context(request, table))
+
+
+def _back(request: HttpRequest, table: Table) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        return render(request, "tables/_body.html", _body_context(request, table))
+    return redirect(table.get_absolute_url())
+
+
+@require_POST
+def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That move could not be read.")
+        return _back(request, table)
+    try:
+        table = table_act(table=table, user=request.user, decision=form.cleaned_data["decision"],
+                          index=form.cleaned_data["index"])
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_start(table=table, user=request.user)
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_POST
+def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_surrender(table=table, user=request.user)
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The same seats and decks at a new table; everyone goes there from the old one."""
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_rematch(table=table, user=request.user)
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return redirect(table.get_absolute_url())
+
+
+@login_required
+@require_POST
+def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    form = OfferForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That trade could not be read: whole numbers of tokens.")
+        return _back(request, table)
+    try:
+        table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
+                    give=form.tokens("give"), take=form.tokens("take"))
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    table.refresh_from_db()
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_answer_view(request: HttpRequest, table_id: int, number: int,
+                      answer: str) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        table = table_offer_answer(table=table, user=request.user, number=number,
+                                   accept=answer == "accept")
+    except Refused as refused:
+        messages.error(request, refused.detail)
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    form = ChatForm(request.POST)
+    if form.is_valid():
+        try:
+            table_chat(table=table, user=request.user, text=form.cleaned_data["text"])
+        except Refused as refused:
+            messages.error(request, refused.detail)
+    return _back(request, table)

@@ -1,0 +1,125 @@
+"""No view gives one seat another's hidden cards: whole games at 2, 3 and 6 seats, people and
+AI, played through the API, every seat's view and a spectator's checked at every decision
+against the seats' hand and draw piles as the server holds them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from rules.game.state import GameState
+from tables.models import Table
+from tables.seat_view import DRAW_PILES, PUBLIC_ZONES
+from tables.services import played_table, table_done
+from tests.tables.calls import SAMPLES, person, post, sample, six_player_text, view
+
+pytestmark = pytest.mark.django_db
+
+
+def card_ids(document: Any) -> Iterator[str]:
+    """Every catalogue id a view holds, wherever it is."""
+    if isinstance(document, dict):
+        if isinstance(document.get("id"), str):
+            yield document["id"]
+        for value in document.values():
+            yield from card_ids(value)
+    elif isinstance(document, list):
+        for value in document:
+            yield from card_ids(value)
+
+
+Truth = tuple[list[list[str]], Counter[str], list[str], list[int]]
+
+
+def truth(table: Table) -> Truth:
+    """Each seat's hand, the public cards (in play, discard piles), every draw pile card, and
+    the table's and seats' seeds, as the server's game holds them."""
+    played = played_table(table)
+    try:
+        state: GameState = played.table.seats[0]
+        hands: list[list[str]] = []
+        public: Counter[str] = Counter()
+        piles: list[str] = []
+        for seat in range(played.table.players):
+            zones = state.seats[seat].zones
+            hands.append([state.card(i).id for i in zones["hand"]])
+            public.update(state.card(i).id for zone in PUBLIC_ZONES for i in zones[zone])
+            public.update(state.card(i).id for _, _, discard in DRAW_PILES
+                          for i in zones[discard])
+            piles.extend(state.card(i).id for _, pile, _ in DRAW_PILES for i in zones[pile])
+        seeds = [table.seed, *(s.seed for s in played.table.seats)]
+        return hands, public, piles, seeds
+    finally:
+        table_done(table, played)
+
+
+def check(seen: dict[str, Any], viewer: int | None, known: Truth) -> None:
+    hands, public, _, seeds = known
+    mine = hands[viewer] if viewer is not None else []
+    assert Counter(card_ids(seen)) <= public + Counter(mine), "a hidden card is in the view"
+    if viewer is None:
+        assert "hand" not in seen and "legal_actions" not in seen
+    else:
+        assert [card["id"] for card in seen["hand"]] == mine
+    for summary in seen["seats"]:
+        assert summary["hand_count"] == len(hands[summary["seat"]])
+        assert set(summary) == {"seat", "name", "influence", "personal", "hand_count", "piles",
+                                "dead_count", "in_play", "lead", "out"}
+        assert all(set(pile) == {"key", "count", "discard"} for pile in summary["piles"])
+    for seed in seeds:  # a seed tells the order of every draw pile
+        assert not re.search(rf"\b{seed}\b", json.dumps(seen)), "a seed is in the view"
+    for line in seen["log"]:  # another seat's draw is told by its pile, never its card
+        assert not (line["seat"] is not None and line["seat"] != viewer
+                    and ": Drew " in line["text"]), line
+
+
+def play_whole_game(size: int, people: int, seed: int, committed: Any) -> tuple[int, int]:
+    """Play a table of ``people`` people and AI seats to its end, checking every view at
+    every decision; (decisions, views checked)."""
+    text = six_player_text() if size > 4 else None
+    clients = {seat: person(f"p{seat}") for seat in range(people)}
+    deck = {"text": text} if text else {"deck": sample(SAMPLES[0])}
+    ai = [{"seat": seat, **({"text": text} if text else {"deck": sample(SAMPLES[seat])})}
+          for seat in range(people, size)]
+    made = post(clients[0], "/api/tables/", {**deck, "seats": size, "ai": ai, "seed": seed,
+                                             "target": 15}).json()
+    for seat in range(1, people):
+        guest = {"text": text} if text else {"deck": sample(SAMPLES[seat])}
+        joined = post(clients[seat], f"/api/tables/{made['id']}/join/",
+                      {"invite": made["invite"], **guest})
+        assert joined.status_code == 200, joined.content
+    with committed(execute=True):
+        assert post(clients[0], f"/api/tables/{made['id']}/start/").status_code == 200
+    spectator, checked = Client(), 0
+    while True:
+        table = Table.objects.get(pk=made["id"])
+        views = {seat: view(client, table.pk) for seat, client in clients.items()}
+        known = truth(table)
+        for seat, seen in views.items():
+            check(seen, seat, known)
+        check(view(spectator, table.pk), None, known)
+        checked += len(views) + 1
+        if table.status == Table.OVER:
+            return table.decision, checked
+        (seat, seen), = [(s, v) for s, v in views.items() if s in v["to_move"]]
+        index = next(a["index"] for a in seen["legal_actions"] if a["policy"])
+        with committed(execute=True):  # the table kept in play, as after a real commit
+            moved = post(clients[seat], f"/api/tables/{table.pk}/actions/",
+                         {"index": index, "decision": seen["decision"]})
+        assert moved.status_code == 200, moved.content
+
+
+# Minutes each on two busy cores (every view of every decision of a whole game): `-m slow`.
+@pytest.mark.slow
+@pytest.mark.parametrize(("size", "people", "seed"), [
+    (2, 2, 424242), (3, 2, 515151), (6, 2, 737373)])  # seeds no view could hold by chance
+def test_no_view_holds_another_seats_hidden_cards(
+        size: int, people: int, seed: int, django_capture_on_commit_callbacks: Any) -> None:
+    decisions, checked = play_whole_game(size, people, seed, django_capture_on_commit_callbacks)
+    assert decisions > 10 and checked > decisions * people

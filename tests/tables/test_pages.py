@@ -1,0 +1,137 @@
+"""The table pages: a new table, the invite link, the table itself and its fragment, moves,
+chat and surrender as forms (without JavaScript), the deck page's link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tables.models import Table
+from tests.tables.calls import SAMPLES, person, sample
+
+pytestmark = pytest.mark.django_db
+
+
+def new_table(client: Client, **fields: object) -> Table:
+    response = client.post("/tables/new/", {"deck": sample(SAMPLES[0]), "seats": 3,
+                                            "target": 15, "spectators": "on", **fields})
+    assert response.status_code == 302, response.content
+    table = Table.objects.latest("id")
+    assert response["Location"] == f"/tables/{table.pk}/"
+    return table
+
+
+def test_the_form_makes_a_table_with_ai_and_open_seats() -> None:
+    ada = person("ada")
+    page = ada.get(f"/tables/new/?deck={sample(SAMPLES[0])}")
+    assert page.status_code == 200 and b"Play with friends" in page.content
+    table = new_table(ada, ai_2=sample(SAMPLES[2]), ai_4=sample(SAMPLES[3]))
+    assert [r.kind for r in table.seat_rows.order_by("seat")] == ["person", "open", "ai"]
+    shown = ada.get(f"/tables/{table.pk}/").content.decode()
+    assert table.invite in shown and "Start the game" in shown
+
+
+def test_a_friend_joins_by_the_link_and_the_host_starts() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    invite = bob.get(f"/tables/invite/{table.invite}/")
+    assert invite.status_code == 200 and b"Take a seat" in invite.content
+    joined = bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    assert joined.status_code == 302
+    assert ada.post(f"/tables/{table.pk}/start/").status_code == 302
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING
+    pages = [client.get(f"/tables/{table.pk}/").content.decode() for client in (ada, bob)]
+    assert sum("Your move" in page for page in pages) == 1
+
+
+def test_a_move_chat_and_surrender_post_as_forms() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    mover = next(c for c in (ada, bob) if b"Your move" in c.get(f"/tables/{table.pk}/").content)
+    page = mover.get(f"/tables/{table.pk}/").content.decode()
+    decision = re.search(r'name="decision" value="(\d+)"', page)
+    assert decision is not None
+    moved = mover.post(f"/tables/{table.pk}/act/", {"index": 0, "decision": decision[1]})
+    assert moved.status_code == 302
+    table.refresh_from_db()
+    assert table.decision == 1
+    stale = mover.post(f"/tables/{table.pk}/act/", {"index": 0, "decision": 0}, follow=True)
+    assert b"decision 0" in stale.content and Table.objects.get().decision == 1
+    bob.post(f"/tables/{table.pk}/chat/", {"text": "well played"})
+    assert b"well played" in ada.get(f"/tables/{table.pk}/view/").content
+    bob.post(f"/tables/{table.pk}/surrender/")
+    assert Table.objects.get().status == Table.OVER
+    assert b"ada wins" in ada.get(f"/tables/{table.pk}/").content
+
+
+def test_a_rematch_seats_the_same_people_and_ai_with_the_same_decks() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=3, ai_2=sample(SAMPLES[2]))
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    assert bob.post(f"/tables/{table.pk}/rematch/").status_code == 302
+    assert Table.objects.filter(rematch__isnull=False).count() == 0  # not over yet
+    for client in (ada, bob):
+        client.post(f"/tables/{table.pk}/surrender/")
+    response = bob.post(f"/tables/{table.pk}/rematch/")
+    again = Table.objects.get(pk=table.pk).rematch
+    assert again is not None and response["Location"] == f"/tables/{again.pk}/"
+    assert ada.post(f"/tables/{table.pk}/rematch/")["Location"] == f"/tables/{again.pk}/"
+    old, new = (list(t.seat_rows.order_by("seat").values_list("kind", "user", "deck_name",
+                                                              "deck"))
+                for t in (table, again))
+    assert old == new and again.status == Table.OPEN and again.host.username == "bob"
+    assert f"/tables/{again.pk}/".encode() in ada.get(f"/tables/{table.pk}/").content
+    assert bob.post(f"/tables/{again.pk}/start/").status_code == 302
+    assert Table.objects.get(pk=again.pk).status == Table.PLAYING
+
+
+def test_a_table_without_spectators_is_closed_to_others() -> None:
+    ada = person("ada")
+    table = new_table(ada, spectators="")
+    assert Client().get(f"/tables/{table.pk}/").status_code == 403
+    assert Client().get(f"/tables/{table.pk}/view/").status_code == 403
+    assert ada.get(f"/tables/{table.pk}/").status_code == 200
+
+
+def test_the_lobby_and_the_deck_page_lead_to_tables() -> None:
+    ada = person("ada")
+    table = new_table(ada, public="on")
+    assert f"/tables/{table.pk}/".encode() in Client().get("/tables/").content
+    deck_page = Client().get(f"/decks/{sample(SAMPLES[0])}/")
+    assert f"/tables/new/?deck={sample(SAMPLES[0])}".encode() in deck_page.content
+
+
+def test_the_new_table_form_says_why_a_deck_is_refused() -> None:
+    ada = person("ada")
+    response = ada.post("/tables/new/", {"deck": sample(SAMPLES[0]), "seats": 6, "target": 15})
+    assert response.status_code == 400 and b"not legal at a table of 6" in response.content
+    assert not Table.objects.exists()
+
+
+def test_the_home_page_offers_a_table_and_lists_the_open_ones() -> None:
+    ada = person("ada")
+    table = new_table(ada, public="on")
+    home = Client().get("/").content.decode()
+    assert "/tables/new/" in home and f"/tables/{table.pk}/" in home
+
+
+def test_a_trade_is_offered_and_accepted_on_the_page() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    assert b"Offer a token trade" in ada.get(f"/tables/{table.pk}/").content
+    ada.post(f"/tables/{table.pk}/offers/", {
+        "to": 1, "give_economic": 1, "give_religious": 0, "give_political": 0,
+        "take_economic": 0, "take_religious": 0, "take_political": 1})
+    page = bob.get(f"/tables/{table.pk}/").content.decode()
+    assert "ada offers bob 1 economic for 1 political" in page and "Accept" in page
+    assert bob.post(f"/tables/{table.pk}/offers/1/accept/").status_code == 302
+    assert "accepted" in ada.get(f"/tables/{table.pk}/view/").content.decode()
+    assert Table.objects.get().decision == 1
