@@ -1,4 +1,4 @@
-"""No view gives one seat another's hidden cards: whole games at 2, 3 and 6 seats, people and
+"""No view gives one seat another's hidden cards: whole games at 3 and 6 seats, people and
 AI, played through the API, every seat's view and a spectator's checked at every decision
 against the seats' hand and draw piles as the server holds them."""
 
@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from rules.game.state import GameState
@@ -116,9 +117,14 @@ def play_whole_game(size: int, people: int, seed: int, committed: Any) -> tuple[
 
 
 # Minutes each on two busy cores (every view of every decision of a whole game): `-m slow`.
+# Two people and an AI seat at 3 seats (what a 2-seat table of two people checks, and an AI
+# seat's cards too), and 6 seats. What a view holds does not depend on the database: the SQLite
+# leg checks it, the PostgreSQL leg (which runs every test that uses a database) does not again.
 @pytest.mark.slow
+@pytest.mark.skipif(connection.vendor != "sqlite",
+                    reason="a view's contents do not depend on the database: the SQLite leg")
 @pytest.mark.parametrize(("size", "people", "seed"), [
-    (2, 2, 424242), (3, 2, 515151), (6, 2, 737373)])  # seeds no view could hold by chance
+    (3, 2, 515151), (6, 2, 737373)])  # seeds no view could hold by chance
 def test_no_view_holds_another_seats_hidden_cards(
         size: int, people: int, seed: int, django_capture_on_commit_callbacks: Any) -> None:
     decisions, checked = play_whole_game(size, people, seed, django_capture_on_commit_callbacks)
