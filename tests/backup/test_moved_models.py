@@ -48,9 +48,12 @@ def migrate(targets: list[tuple[str, str | None]]) -> Any:
 
 
 @pytest.fixture
-def schema_before_the_move(transactional_db: None) -> Iterator[Any]:
+def schema_before_the_move(transactional_db: None,
+                           django_db_serialized_rollback: None) -> Iterator[Any]:
     """The test database migrated back to the schema before the move (and forward again after
-    the test, whatever happens)."""
+    the test, whatever happens). Serialized rollback: the flush after a transactional test then
+    re-creates no content type under a new id, which a later test's serialized restore would
+    clash with."""
     try:
         yield migrate(BEFORE)
     finally:
