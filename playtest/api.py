@@ -28,7 +28,7 @@ from decks.services import deck_data
 from playtest.game_display import game_document, game_view
 from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
-from playtest.play import UNTIL, Move, Refused, policy_index
+from playtest.play import UNTIL, Move, Refused
 from playtest.services import (
     MAX_SEED,
     Opponent,
@@ -40,6 +40,8 @@ from playtest.services import (
     playtest_undo,
     playtests_visible,
     readable_deck,
+    table_done,
+    table_game,
 )
 from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
@@ -368,6 +370,8 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
         decision number (undo to `decision - 1` takes one back)."""
         game = self.get_object()
         view = game_view(game)
+        if view.cached:  # read, not changed: back to the cache
+            table_done(game, view.played)
         return Response({
             "decision": view.state.decisions,
             "lines": [{"text": line.text, "kind": line.kind, "decision": line.decision,
@@ -406,8 +410,11 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
         state = playtest_state(game)
         found = (victory_chances(state, budget=None, max_samples=samples) if samples
                  else victory_chances(state))
+        played = table_game(game)
+        policy = played.policy_index()
+        table_done(game, played)
         return Response({
             "decision": state.decisions, "samples": found["samples"],
             "seconds": found["seconds"], "best": found["best"],
-            "policy_index": policy_index(state), "actions": found["actions"],
+            "policy_index": policy, "actions": found["actions"],
         })

@@ -15,9 +15,9 @@ from typing import Any
 from cards.card_links import CardNames
 from cards.card_urls import card_image_urls, card_url
 from cards.models import CardImage
-from playtest.hints import victory_chances
+from playtest.hints import clone, victory_chances
 from playtest.models import PlaytestGame
-from playtest.play import LogLine, log_lines, policy_index
+from playtest.play import LogLine
 from playtest.services import table_done, table_game
 from playtest.table import (
     Links,
@@ -44,49 +44,41 @@ def card_links(card_ids: Iterable[str]) -> Links:
 
 @dataclass
 class GameView:
-    """A game at one decision, replayed with its story (and its table, against opponents)."""
+    """A game at one decision, replayed with its story: its table (solo: a table of one)."""
 
     game: PlaytestGame
-    state: GameState
+    played: TableGame
     log: list[LogLine]
     log_missing: str = ""  # why the log could not be rebuilt, if it could not
-    played: TableGame | None = None
     cached: bool = False  # ``played`` goes back to the cache of tables once shown
+
+    @property
+    def state(self) -> GameState:
+        """The player's seat."""
+        return self.played.state
 
 
 def game_view(game: PlaytestGame, upto: int | None = None) -> GameView:
     """The game replayed from its seed to decision ``upto`` (the current one by default)."""
-    if game.at_table:
-        return _table_view(game, upto)
-    try:
-        state = game.source().replay(game.actions, upto, record=True)
-    except ValueError:
-        # Only a game saved by another version of the engine gets here: show where it stands.
-        state = GameState.from_dict(game.state)
-        return GameView(game, state, [], "This game was played with another version of the "
-                                         "rules engine: its log cannot be rebuilt.")
-    return GameView(game, state, log_lines(state))
-
-
-def _table_view(game: PlaytestGame, upto: int | None) -> GameView:
     if upto is not None and upto < game.decisions:
         played = game.table_source().replay(game.actions, upto)
-    else:
-        return GameView(game, (played := table_game(game)).state,
-                        played.log(game.seat_names()), played=played, cached=True)
-    return GameView(game, played.state, played.log(game.seat_names()), played=played)
+        return GameView(game, played, played.log(game.seat_names()))
+    played = table_game(game)
+    return GameView(game, played, played.log(game.seat_names()), cached=True)
 
 
 def game_context(view: GameView, *, focus: int | None = None, hints: bool = False
                  ) -> dict[str, Any]:
     """Everything the game's templates show (and the API's document is built from)."""
-    if view.played is not None:
-        return _table_context(view, view.played, focus)
-    state = view.state
+    played = view.played
+    if not played.solo:
+        return _table_context(view, played, focus)
+    state = played.state
     links = card_links(state.facts)
-    policy = policy_index(state)
-    menu = action_menu(state, policy=policy, focus=focus)
-    chances = victory_chances(state) if hints and not state.over else None
+    legal = played.legal()
+    menu = action_menu(state, policy=played.policy_index(), focus=focus, legal=legal)
+    # Hints play the solo game on from a copy of the seat (its JSON form: the solo game's).
+    chances = victory_chances(clone(state)) if hints and not state.over else None
     if chances:
         for row in menu["actions"]:
             row["chance"] = chances["by_index"].get(row["index"])
@@ -94,13 +86,16 @@ def game_context(view: GameView, *, focus: int | None = None, hints: bool = Fals
     focused = None
     if focus is not None and 0 <= focus < len(state.cards):
         focused = {"instance": focus, "name": state.card(focus).name}
-    return {
+    context = {
         "game": view.game, "table": table_layout(state, links), "menu": menu,
         "log": view.log, "log_missing": view.log_missing, "hints": chances,
         "card_names": CardNames(state.facts),
         "focused": focused, "decision": state.decisions,
         "actions_taken": len(view.game.actions),
     }
+    if view.cached:  # read, not changed: back to the cache (no other request held it)
+        table_done(view.game, played)
+    return context
 
 
 def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict[str, Any]:
@@ -153,11 +148,10 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
 
 def game_document(game: PlaytestGame, request_url: str, view: GameView | None = None,
                   share_url: str | None = None) -> dict[str, Any]:
-    """The API's answer for a game: where it stands, the table, the legal actions (a solo game
-    from the stored state: no replay, no log; a game at a table from its table in play)."""
+    """The API's answer for a game: where it stands, the table, the legal actions (from its
+    table in play)."""
     if view is None:
-        view = (GameView(game, GameState.from_dict(game.state), []) if not game.at_table
-                else game_view(game))
+        view = game_view(game)
     context = game_context(view)
     menu, table = context["menu"], context["table"]
     extra: dict[str, Any] = {}

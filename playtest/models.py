@@ -14,17 +14,17 @@ from django.db import models
 from django.urls import reverse
 
 from decks.formats.json_format import deck_from_dict
-from playtest.play import GameSource
 from playtest.table_play import TableSource
 from rules.game.config import GameConfig
 
 
 class PlaytestGame(models.Model):
-    """The game is its source (deck, card facts, options, seed) and the actions applied: the
-    engine replays them exactly. ``state`` is the engine's JSON state after the last action,
-    so a request continues the game without replaying it; ``decisions`` equals the number of
-    actions. Private to its owner, or, for a visitor without an account, to the session
-    holding ``session_token``; ``share_token`` set means anyone with the link may watch it."""
+    """The game is its source (each seat's deck and card facts, options, seed) and the
+    player's actions: the table (solo: a table of one, playtest.table_play) replays them
+    exactly. ``state`` is the player's seat's JSON engine state after the last action (a
+    solo game's is the solo engine's); ``decisions`` equals the number of actions. Private
+    to its owner, or, for a visitor without an account, to the session holding
+    ``session_token``; ``share_token`` set means anyone with the link may watch it."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.CASCADE, related_name="playtest_games")
@@ -67,7 +67,7 @@ class PlaytestGame(models.Model):
 
     @property
     def at_table(self) -> bool:
-        """Played against AI opponents (playtest.table_play), not solo."""
+        """Played against AI opponents, not solo (a table of one)."""
         return bool(self.opponents)
 
     def seat_names(self) -> list[str]:
@@ -75,6 +75,8 @@ class PlaytestGame(models.Model):
         return [self.deck_name, *(o["name"] for o in self.opponents)]
 
     def table_source(self) -> TableSource:
+        """What the game replays from: the player's deck, then the opponents' (solo: a
+        table of one)."""
         facts = [self.player_facts, *(o["facts"] for o in self.opponents)]
         decks = [deck_from_dict(self.deck), *(deck_from_dict(o["deck"]) for o in self.opponents)]
         return TableSource(tuple(decks), tuple(facts), GameConfig.from_dict(self.config),
@@ -84,8 +86,3 @@ class PlaytestGame(models.Model):
     def player_facts(self) -> dict[str, Any]:
         facts: dict[str, Any] = self.state["facts"]
         return facts
-
-    def source(self) -> GameSource:
-        facts: dict[str, Any] = self.state["facts"]
-        return GameSource(deck_from_dict(self.deck), facts, GameConfig.from_dict(self.config),
-                          self.seed)

@@ -23,16 +23,7 @@ from decks.models import Deck
 from decks.services import SAMPLE_OWNER, deck_data, readable_decks
 from decks.validation import catalogue_facts
 from playtest.models import PlaytestGame
-from playtest.play import (
-    Move,
-    Refused,
-    Until,
-    apply_recorded,
-    check_decision,
-    chosen_action,
-    game_start,
-    play_policy,
-)
+from playtest.play import Move, Refused, Until
 from playtest.table_play import (
     SURRENDER,
     TableCache,
@@ -72,31 +63,12 @@ type Opponent = tuple[Decklist, Deck | None]  # a deck, and the saved deck it wa
 def playtest_start(*, deck: Decklist, owner: Any, session_token: str, seed: int | None = None,
                    target: int = 25, source_deck: Deck | None = None,
                    opponents: Sequence[Opponent] = ()) -> PlaytestGame:
-    """A new game of ``deck``, solo or against ``opponents`` (1 to 5, each played by the
-    greedy seat policy). Raises DeckNotPlayable (unknown card numbers, no stronghold)."""
+    """A new game of ``deck``, solo (a table of one) or against ``opponents`` (1 to 5, each
+    played by the greedy seat policy). Raises DeckNotPlayable (unknown card numbers, no
+    stronghold, a wanderer pile too small for the table)."""
     if seed is None:
         seed = secrets.randbelow(10**9)
     config = GameConfig(target=target)
-    if opponents:
-        return _start_at_table(deck, owner, session_token, seed, config, source_deck,
-                               opponents)
-    source, state = game_start(deck, catalogue_facts(), config, seed)
-    owner = owner if owner is not None and owner.is_authenticated else None
-    game = PlaytestGame(
-        owner=owner, session_token="" if owner else session_token, source_deck=source_deck,
-        deck_name=deck.name or (source_deck.name if source_deck else "") or "Pasted deck",
-        deck_text=render_deck(deck, "txt"), deck=deck_to_dict(source.deck), seed=seed,
-        config={**config.to_dict(), "rules_version": RULES_VERSION},
-        actions=[],
-    )
-    _store(game, state)
-    game.save()
-    return game
-
-
-def _start_at_table(deck: Decklist, owner: Any, session_token: str, seed: int,
-                    config: GameConfig, source_deck: Deck | None,
-                    opponents: Sequence[Opponent]) -> PlaytestGame:
     decks = [deck, *(d for d, _ in opponents)]
     source, played = table_start(decks, catalogue_facts(), config, seed)
     names = [d.name or (s.name if s else "") or "Pasted deck" for d, s in opponents]
@@ -113,7 +85,7 @@ def _start_at_table(deck: Decklist, owner: Any, session_token: str, seed: int,
                    for name, (d, s), played_deck, facts
                    in zip(names, opponents, source.decks[1:], source.facts[1:], strict=True)],
     )
-    _store_table(game, played)
+    _store(game, played)
     game.save()
     TABLES.put(_cached_as(game), game.actions, played)
     return game
@@ -183,7 +155,7 @@ def playtest_start_from(*, user: Any, session_token: str, deck_id: int | None = 
 
 
 def playtest_state(game: PlaytestGame) -> GameState:
-    """The game as it is now (from the stored state: no replay)."""
+    """The player's seat as it is now (from the stored state: no replay)."""
     return GameState.from_dict(game.state)
 
 
@@ -198,7 +170,7 @@ def _cached_as(game: PlaytestGame) -> tuple[int, int, str]:
 
 
 def table_game(game: PlaytestGame) -> TableGame:
-    """The table of a game against opponents, as it is now: from the cache or replayed. The
+    """The game's table (solo: a table of one) as it is now: from the cache or replayed. The
     caller owns it; put it back with :func:`table_done` (or drop it after a failed write)."""
     cached = TABLES.take(_cached_as(game), game.actions)
     return cached if cached is not None else game.table_source().replay(game.actions)
@@ -208,14 +180,15 @@ def table_done(game: PlaytestGame, played: TableGame) -> None:
     TABLES.put(_cached_as(game), game.actions, played)
 
 
-def _store_table(game: PlaytestGame, played: TableGame) -> None:
+def _store(game: PlaytestGame, played: TableGame) -> None:
     game.state = played.state.to_dict()
     game.decisions = played.decisions
     game.round = played.table.round
     game.outcome = player_outcome(played.table)
 
 
-def _check_table_decision(game: PlaytestGame, decision: int | None) -> None:
+def _check_decision(game: PlaytestGame, decision: int | None) -> None:
+    """A request names the decision it was made at; any other one is stale (409)."""
     if decision is not None and decision != game.decisions:
         raise Refused(
             "stale_decision",
@@ -224,13 +197,6 @@ def _check_table_decision(game: PlaytestGame, decision: int | None) -> None:
             "here is the game as it is now.",
             status=409, current_decision=game.decisions,
         )
-
-
-def _store(game: PlaytestGame, state: GameState) -> None:
-    game.state = state.to_dict()
-    game.decisions = state.decisions
-    game.round = state.round
-    game.outcome = state.outcome
 
 
 def _locked(game: PlaytestGame) -> PlaytestGame:
@@ -244,22 +210,16 @@ def playtest_apply(*, game: PlaytestGame, decision: int | None, index: int | Non
     value. Raises :class:`Refused` (stale decision 409, illegal action 400); nothing changes
     then."""
     game = _locked(game)
-    if game.at_table:
-        _check_table_decision(game, decision)
-        played = table_game(game)
-        try:
-            chosen = played.chosen(index=index, action=action)
-        except Refused:
-            table_done(game, played)  # unchanged: it stays in the cache
-            raise
-        table_move = Move()
-        played.apply_player(chosen, table_move, game.seat_names())
-        return _save_table_move(game, played, table_move), table_move
-    state = playtest_state(game)
-    check_decision(state, decision)
+    _check_decision(game, decision)
+    played = table_game(game)
+    try:
+        chosen = played.chosen(index=index, action=action)
+    except Refused:
+        table_done(game, played)  # unchanged: it stays in the cache
+        raise
     move = Move()
-    apply_recorded(state, chosen_action(state, index=index, action=action), move)
-    return _save_move(game, state, move), move
+    played.apply_player(chosen, move, game.seat_names())
+    return _save_move(game, played, move), move
 
 
 def playtest_surrender(*, game: PlaytestGame,
@@ -277,36 +237,20 @@ def playtest_auto(*, game: PlaytestGame, until: Until,
                   decision: int | None = None) -> tuple[PlaytestGame, Move]:
     """Let the greedy policy play one action, to the end of the phase, or to the end."""
     game = _locked(game)
-    if game.at_table:
-        _check_table_decision(game, decision)
-        played = table_game(game)
-        if played.over:
-            table_done(game, played)
-            raise Refused("game_over", f"The game is over ({game.outcome}).", status=409,
-                          current_decision=game.decisions)
-        table_move = Move()
-        played.play_policy(until, table_move, game.seat_names())
-        return _save_table_move(game, played, table_move), table_move
-    state = playtest_state(game)
-    check_decision(state, decision)
-    if state.over:
-        raise Refused("game_over", f"The game is over ({state.outcome}).", status=409,
-                      current_decision=state.decisions)
+    _check_decision(game, decision)
+    played = table_game(game)
+    if played.over:
+        table_done(game, played)
+        raise Refused("game_over", f"The game is over ({game.outcome}).", status=409,
+                      current_decision=game.decisions)
     move = Move()
-    play_policy(state, until, move)
-    return _save_move(game, state, move), move
+    played.play_policy(until, move, game.seat_names())
+    return _save_move(game, played, move), move
 
 
-def _save_move(game: PlaytestGame, state: GameState, move: Move) -> PlaytestGame:
+def _save_move(game: PlaytestGame, played: TableGame, move: Move) -> PlaytestGame:
     game.actions = [*game.actions, *(a.to_dict() for a in move.actions)]
-    _store(game, state)
-    game.save()
-    return game
-
-
-def _save_table_move(game: PlaytestGame, played: TableGame, move: Move) -> PlaytestGame:
-    game.actions = [*game.actions, *(a.to_dict() for a in move.actions)]
-    _store_table(game, played)
+    _store(game, played)
     game.save()
     # Cached once the row is written: a rolled back write leaves no table ahead of it.
     transaction.on_commit(lambda: table_done(game, played))
@@ -322,17 +266,11 @@ def playtest_undo(*, game: PlaytestGame, decision: int) -> PlaytestGame:
         raise Refused("bad_decision",
                       f"Undo goes back to a decision from 0 to {game.decisions}, "
                       f"not {decision}.", current_decision=game.decisions)
-    if game.at_table:
-        played = game.table_source().replay(game.actions, decision)
-        game.actions = game.actions[:decision]
-        _store_table(game, played)
-        game.save()
-        transaction.on_commit(lambda: table_done(game, played))
-        return game
-    state = game.source().replay(game.actions, decision, record=False)
+    played = game.table_source().replay(game.actions, decision)
     game.actions = game.actions[:decision]
-    _store(game, state)
+    _store(game, played)
     game.save()
+    transaction.on_commit(lambda: table_done(game, played))
     return game
 
 

@@ -1,7 +1,8 @@
-"""Playing one game by hand at a table of AI seats (rules/game/seats.py), refereed.
+"""Playing one game by hand at a table (rules/game/seats.py), refereed: solo or with others.
 
-Pure Python (no Django). In the playtest the one person is seat 1 (index 0) and seats 2 on
-are the opponents; at an online table (the tables app) any set of seats are people. Every
+Pure Python (no Django). A solo playtest is a table of one, played exactly as the solo game
+of its deck and seed. In the playtest the one person is seat 1 (index 0) and seats 2 on are
+the opponents; at an online table (the tables app) any set of seats are people. Every
 other seat is played by the greedy seat policy (rules/game/multiplayer_policy.py). A game is
 its :class:`TableSource` (every seat's deck as played and card facts, the options, the seed)
 plus the people's actions only: the AI seats' moves are deterministic given the seed and the
@@ -22,6 +23,7 @@ from playtest.play import (
     Move,
     Refused,
     Until,
+    log_lines,
     named_action,
     outcome_sentence,
 )
@@ -31,6 +33,7 @@ from rules.game import engine, rivalry, seats
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
 from rules.game.multiplayer_policy import SeatPolicy
+from rules.game.narrate import narrate
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
 from rules.game.state import GameState
@@ -99,13 +102,15 @@ class TableSource:
 
 def table_start(decks: Sequence[Decklist], catalogue: Mapping[str, CardFacts], config: GameConfig,
                 seed: int) -> tuple[TableSource, TableGame]:
-    """A new game of the player's deck (first) against the others; raises
+    """A new game of the player's deck (first) against the others (none: solo); raises
     :class:`rules.game.engine.DeckNotPlayable` naming the deck at fault."""
     prepared = []
     for number, deck in enumerate(decks):
         try:
             prepared.append(engine.prepare(deck, catalogue, config))
         except engine.DeckNotPlayable as error:
+            if len(decks) == 1:  # solo: the deck is the only one
+                raise
             who = "Your deck" if number == PLAYER else f"Opponent {number} " \
                   f"({deck.name or 'unnamed'})"
             raise engine.DeckNotPlayable(f"{who}: {error}", error.problems) from None
@@ -139,6 +144,11 @@ class TableGame:
     @property
     def over(self) -> bool:
         return bool(self.table.outcome)
+
+    @property
+    def solo(self) -> bool:
+        """A table of one: its story is the solo game's, told from the seat's events."""
+        return self.table.players == 1
 
     @property
     def playing(self) -> bool:
@@ -187,10 +197,16 @@ class TableGame:
                           current_decision=self.decisions)
         text = "Surrender" if surrendering else action_text(table, seat, action, names, seat)
         start = self._story_len()
+        told = len(self.state.events or ())
         result = seats.surrender(table, seat) if surrendering else seats.apply(table, action)
         if not result.ok:
             raise Refused("illegal_action", result.reason, current_decision=self.decisions)
         self.decisions += 1
+        if self.solo:
+            move.actions.append(action)
+            move.texts.append(text)
+            move.lines += self._solo_lines(told)
+            return
         if self._story_len() > start:
             self.marks.append((start, self.decisions))
         else:
@@ -200,6 +216,17 @@ class TableGame:
         move.texts.append(text)
         self._told_since(start, names, move)
         self.opponents_move(move, names)
+
+    def _solo_lines(self, told: int) -> list[str]:
+        """The solo story of the events since the seat's ``told`` first (one move's)."""
+        events = self.state.events
+        if events is None:
+            return []
+        lines = narrate(self.state, events[told:])
+        # narrate opens with the heading of the phase the move was made in: not news.
+        if lines and lines[0].startswith("-- "):
+            lines = lines[1:]
+        return [line.strip().removeprefix("> ") for line in lines if line.strip()]
 
     def apply_trade(self, giver: int, taker: int, give: Sequence[int],
                     take: Sequence[int]) -> None:
@@ -241,7 +268,11 @@ class TableGame:
                 raise Refused("game_over", "You are out of this game already.", status=409,
                               current_decision=self.decisions)
             return Action(SURRENDER)
-        return named_action(self.legal(), self.decisions, index=index, action=action)
+        refusal = None
+        if self.solo:  # the engine words why (on a copy: a refused action changes nothing)
+            refusal = lambda wanted: engine.apply(self.state.clone(), wanted).reason  # noqa: E731
+        return named_action(self.legal(), self.decisions, index=index, action=action,
+                            refusal=refusal)
 
     def policy_index(self) -> int | None:
         """The index of the action the greedy seat policy would take for the player."""
@@ -268,6 +299,8 @@ class TableGame:
         """The table's story line by line as ``viewer`` (a seat, -1 for a spectator) may
         read it, each naming its seat, the people's actions numbered with their decision
         (undo to ``decision - 1`` takes one back); from its line ``start`` on."""
+        if self.solo:
+            return log_lines(self.state)[start:]
         story = self.table.story or []
         marks = dict(self.marks)
         extra: dict[int, list[tuple[int, str, int]]] = {}

@@ -48,7 +48,10 @@ class GameConfig:
         """The options as JSON has them (saved states, game logs, worker processes)."""
         data: dict[str, object] = {"target": self.target, "players": self.players,
                                    "round_cap": self.round_cap, "city_pool": list(self.city_pool)}
-        if self.seated:  # absent for solo games: their saved states and logs stay as they were
+        # Absent for solo games (their saved states and logs stay as they were), and for a
+        # table of one, which plays the solo game decision for decision (seats.new_table):
+        # its states and logs are the solo game's, and replay as one.
+        if self.seated and self.players > 1:
             data["seated"] = True
         return data
 

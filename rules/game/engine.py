@@ -984,11 +984,6 @@ def game_log(state: GameState) -> dict[str, Any]:
     if state.events is None:
         raise ValueError("this game was not recorded")
     actions = [e["action"] for e in state.events if e["type"] == "action"]
-    config = state.config.to_dict()
-    if state.config.players == 1:
-        # A table of one plays the solo game decision for decision (seats.new_table): its
-        # log is the solo game's, and replays as one.
-        config.pop("seated", None)
     return {"rules_version": RULES_VERSION, "seed": state.seed,
-            "config": config,
+            "config": state.config.to_dict(),
             "actions": actions, "events": list(state.events)}

@@ -5,7 +5,7 @@ Pure Python: :func:`narrate` turns the events of a recorded game into lines of t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.game.actions import Action, describe
@@ -21,14 +21,17 @@ def tokens_text(tokens: list[int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def narrate(state: GameState) -> list[str]:
-    """The lines of the game's story (the state must have been recorded)."""
-    if state.events is None:
+def narrate(state: GameState, events: Sequence[dict[str, Any]] | None = None) -> list[str]:
+    """The lines of the game's story (the state must have been recorded), or of ``events``,
+    some of its events (one move's)."""
+    if events is None:
+        events = state.events
+    if events is None:
         raise ValueError("this game was not recorded")
     name: Callable[[int], str] = lambda i: state.card(i).name if i >= 0 else "a wanderer"  # noqa: E731
     lines: list[str] = []
     phase = ""
-    for event in state.events:
+    for event in events:
         kind = event["type"]
         if kind == "round":
             lines.append("")

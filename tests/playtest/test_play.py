@@ -1,4 +1,6 @@
-"""The playtest's pure modules: a game as its source and actions, the table, the moves, hints."""
+"""The playtest's pure modules: a game as its source and actions, the table, the moves, hints.
+
+A solo game is a table of one (playtest.table_play): the tests here play it that way."""
 
 from __future__ import annotations
 
@@ -8,19 +10,9 @@ from itertools import count
 import pytest
 
 from playtest.hints import victory_chances, wilson
-from playtest.play import (
-    GameSource,
-    Move,
-    Refused,
-    apply_recorded,
-    check_decision,
-    chosen_action,
-    game_start,
-    log_lines,
-    play_policy,
-    policy_index,
-)
+from playtest.play import Move, Refused, log_lines
 from playtest.table import Links, action_menu, table_layout
+from playtest.table_play import TableGame, TableSource, player_outcome, table_start
 from rules.game import engine
 from rules.game.actions import Action
 from rules.game.config import GameConfig
@@ -43,55 +35,68 @@ from tests.rules.game.scenario_helpers import (
 LINKS = Links(image=lambda cid: f"/img/{cid}", page=lambda cid: f"/cards/{cid}/")
 
 
-def start(name: str = "kalim-faithful.txt", seed: int = 7) -> tuple[GameSource, GameState]:
-    return game_start(sample(name), catalogue(), GameConfig(), seed)
+def start(name: str = "kalim-faithful.txt", seed: int = 7) -> tuple[TableSource, TableGame]:
+    """A solo playtest: a table of one."""
+    return table_start([sample(name)], catalogue(), GameConfig(), seed)
 
 
-def greedy_actions(state: GameState, n: int) -> list[dict[str, object]]:
-    played = []
+def solo_state(name: str = "kalim-faithful.txt", seed: int = 7) -> GameState:
+    """The solo game itself, played by the engine alone."""
+    return engine.new_game(engine.prepare(sample(name), catalogue(), GameConfig()), None, seed,
+                           record=True)
+
+
+def greedy_actions(played: TableGame, n: int) -> list[dict[str, object]]:
+    done = []
+    for _ in range(n):
+        action = played.chosen(index=played.policy_index())
+        done.append(action.to_dict())
+        played.apply_player(action, Move())
+    return done
+
+
+def engine_actions(state: GameState, n: int) -> None:
     policy = GreedyPolicy()
     for _ in range(n):
-        action = policy(state, engine.legal_actions(state))
-        played.append(action.to_dict())
-        assert engine.apply(state, action).ok
-    return played
+        assert engine.apply(state, policy(state, engine.legal_actions(state))).ok
 
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_replay_from_the_source_is_the_game_itself(name: str) -> None:
-    source, state = start(name, seed=11)
-    actions = greedy_actions(state, 60)
-    assert source.replay(actions, record=False).to_dict() == state.to_dict()
+    source, played = start(name, seed=11)
+    actions = greedy_actions(played, 60)
+    assert source.replay(actions, record=False).state.to_dict() == played.state.to_dict()
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_a_solo_playtest_is_the_solo_game_decision_for_decision(name: str) -> None:
+    # Played to its end by greedy: the same states, the same story, the same outcome (solo
+    # games stored before the playtest played them at a table of one replay unchanged).
+    _, played = start(name, seed=3)
+    played.play_policy("game", Move())
+    state = solo_state(name, seed=3)
+    engine_actions(state, played.decisions)
+    assert state.over and played.over
+    assert played.state.to_dict() == state.to_dict()
+    assert played.log() == log_lines(state)
+    assert player_outcome(played.table) == state.outcome
 
 
 def test_the_source_survives_json_and_replays_without_the_catalogue() -> None:
-    source, state = start()
-    actions = greedy_actions(state, 30)
-    facts = json.loads(json.dumps(state.to_dict()["facts"]))
-    again = GameSource(source.deck, facts, source.config, source.seed)
-    assert again.replay(actions, record=False).to_dict() == state.to_dict()
+    source, played = start()
+    actions = greedy_actions(played, 30)
+    facts = json.loads(json.dumps(played.state.to_dict()["facts"]))
+    again = TableSource(source.decks, (facts,), source.config, source.seed)
+    assert again.replay(actions, record=False).state.to_dict() == played.state.to_dict()
 
 
 @pytest.mark.parametrize("k", [0, 1, 7, 25, 40])
 def test_replaying_to_k_is_the_state_after_k_actions(k: int) -> None:
-    source, state = start()
-    actions = greedy_actions(state, 40)
+    source, played = start()
+    actions = greedy_actions(played, 40)
     fresh = source.replay([], record=False)
     greedy_actions(fresh, k)
-    assert source.replay(actions, k, record=False).to_dict() == fresh.to_dict()
-
-
-@pytest.mark.parametrize(
-    ("decision", "refused"), [(0, False), (1, True), (5, True)], ids=["current", "ahead", "far"])
-def test_a_move_chosen_at_another_decision_is_stale(decision: int, refused: bool) -> None:
-    _, state = start()
-    if refused:
-        with pytest.raises(Refused) as error:
-            check_decision(state, decision)
-        assert (error.value.status, error.value.code) == (409, "stale_decision")
-        assert error.value.extra == {"current_decision": 0}
-    else:
-        check_decision(state, decision)
+    assert source.replay(actions, k, record=False).state.to_dict() == fresh.state.to_dict()
 
 
 @pytest.mark.parametrize(
@@ -107,57 +112,57 @@ def test_a_move_chosen_at_another_decision_is_stale(decision: int, refused: bool
 )
 def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(
         choice: dict[str, object], reason: str) -> None:
-    _, state = start()
-    before = state.to_dict()
+    _, played = start()
+    before = played.state.to_dict()
     with pytest.raises(Refused) as error:
-        chosen_action(state, **choice)  # type: ignore[arg-type]
+        played.chosen(**choice)  # type: ignore[arg-type]
     assert error.value.status == 400 and error.value.code == "illegal_action"
     assert reason in error.value.detail
-    assert state.to_dict() == before
+    assert played.state.to_dict() == before
 
 
 def test_a_legal_move_by_index_or_by_value_is_the_same_action() -> None:
-    _, state = start()
-    legal = engine.legal_actions(state)
-    assert chosen_action(state, index=1) == legal[1]
-    assert chosen_action(state, action=legal[1].to_dict()) == legal[1]
+    _, played = start()
+    legal = played.legal()
+    assert played.chosen(index=1) == legal[1]
+    assert played.chosen(action=legal[1].to_dict()) == legal[1]
 
 
 def test_applying_tells_the_move_and_what_happened() -> None:
-    _, state = start()
+    _, played = start()
     move = Move()
-    apply_recorded(state, chosen_action(state, index=0), move)
+    played.apply_player(played.chosen(index=0), move)
     assert move.texts == ["Draw from the Structure Pile"]
     assert move.lines[0] == "Draw from the Structure Pile."
     assert move.lines[1].startswith("Drew ")
-    assert state.decisions == 1 and state.events is None
+    assert played.decisions == played.state.decisions == 1
 
 
 @pytest.mark.parametrize("until", ["action", "phase", "game"])
 def test_the_policy_plays_one_action_a_phase_or_the_game(until: str) -> None:
-    _, state = start()
-    phase = (state.round, state.phase)
+    _, played = start()
+    phase = (played.state.round, played.state.phase)
     move = Move()
-    play_policy(state, until, move)  # type: ignore[arg-type]
+    played.play_policy(until, move)  # type: ignore[arg-type]
     if until == "action":
         assert len(move.actions) == 1
     elif until == "phase":
-        assert (state.round, state.phase) != phase and not state.over
+        assert (played.state.round, played.state.phase) != phase and not played.over
         assert len(move.actions) == 7  # the opening draws to seven
     else:
-        assert state.over and len(move.actions) == state.decisions
+        assert played.over and len(move.actions) == played.decisions == played.state.decisions
 
 
 def test_the_policy_index_is_the_greedy_choice() -> None:
-    _, state = start()
-    legal = engine.legal_actions(state)
-    assert legal[policy_index(state) or 0] == GreedyPolicy()(state, legal)
+    _, played = start()
+    legal = played.legal()
+    assert legal[played.policy_index() or 0] == GreedyPolicy()(played.state, legal)
 
 
 def test_the_log_numbers_every_action_with_its_decision() -> None:
-    source, state = start()
-    actions = greedy_actions(state, 50)
-    lines = log_lines(source.replay(actions))
+    source, played = start()
+    actions = greedy_actions(played, 50)
+    lines = source.replay(actions).log()
     decisions = [line.decision for line in lines if line.kind == "action"]
     assert decisions == list(range(1, 51))
     assert lines[0].kind == "event" and lines[0].text.startswith("Setup: seed 7")
@@ -167,10 +172,10 @@ def test_the_log_numbers_every_action_with_its_decision() -> None:
 def test_the_log_shows_dice_and_why_attacks_wound_or_miss() -> None:
     # A game with an aggression roll: the greedy policy hunts more since issue 18, and in many
     # games (seed 5 among them) every wanderer is killed or wounded before it could roll.
-    source, state = start(seed=6)
+    source, played = start(seed=6)
     move = Move()
-    play_policy(state, "game", move)
-    lines = log_lines(source.replay([a.to_dict() for a in move.actions]))
+    played.play_policy("game", move)
+    lines = source.replay([a.to_dict() for a in move.actions]).log()
     dice = [line.text for line in lines if line.kind == "die"]
     attacks = [line.text for line in lines if line.kind == "attack"]
     assert dice and all("Die for" in text for text in dice)
@@ -182,8 +187,8 @@ def test_the_log_shows_dice_and_why_attacks_wound_or_miss() -> None:
 
 
 def test_the_table_has_every_zone_of_the_game_layout() -> None:
-    _, state = start()
-    greedy_actions(state, 20)
+    state = solo_state()
+    engine_actions(state, 20)
     table = table_layout(state, LINKS)
     assert {"private", "defensive", "wanderers", "hand", "piles", "personal", "city",
             "dead", "combat", "round", "phase_title", "step_title"} <= set(table)
@@ -226,7 +231,7 @@ def test_a_homeless_citizen_shows_on_the_table_and_his_fate_is_worded() -> None:
 
 
 def test_an_exhausted_and_wounded_card_says_so() -> None:
-    _, state = start()
+    state = solo_state()
     structure = state.mover().zones["private"][0]
     state.exhausted.add(structure)
     state.wounds[structure] = 1
@@ -236,7 +241,7 @@ def test_an_exhausted_and_wounded_card_says_so() -> None:
 
 
 def test_the_battlefield_shows_both_sides_and_the_attacks() -> None:
-    _, state = start()
+    state = solo_state()
     policy = GreedyPolicy()
     while not state.over and not (state.combat and state.combat.groups):
         engine.apply(state, policy(state, engine.legal_actions(state)))
@@ -247,10 +252,10 @@ def test_the_battlefield_shows_both_sides_and_the_attacks() -> None:
 
 
 def test_moves_are_numbered_in_the_engines_order_and_grouped_by_card() -> None:
-    _, state = start()
-    greedy_actions(state, 7)  # the action phase: cards to play, abilities, pass
-    legal = engine.legal_actions(state)
-    menu = action_menu(state, policy=policy_index(state))
+    _, played = start()
+    greedy_actions(played, 7)  # the action phase: cards to play, abilities, pass
+    state, legal = played.state, played.legal()
+    menu = action_menu(state, policy=played.policy_index(), legal=legal)
     assert [row["number"] for row in menu["actions"]] == list(range(1, len(legal) + 1))
     assert [row["action"] for row in menu["actions"]] == [a.to_dict() for a in legal]
     for group in menu["groups"]:
@@ -261,8 +266,8 @@ def test_moves_are_numbered_in_the_engines_order_and_grouped_by_card() -> None:
 
 
 def test_focusing_a_card_marks_its_moves() -> None:
-    _, state = start()
-    greedy_actions(state, 7)
+    state = solo_state()
+    engine_actions(state, 7)
     card = engine.legal_actions(state)[0].card
     menu = action_menu(state, focus=card)
     assert menu["focus_matches"] >= 1
@@ -284,8 +289,8 @@ def test_the_wilson_interval(wins: int, n: int, low: float, high: float) -> None
 
 
 def test_hints_are_deterministic_for_a_fixed_number_of_samples() -> None:
-    _, state = start()
-    greedy_actions(state, 9)
+    state = solo_state()
+    engine_actions(state, 9)
     before = state.to_dict()
     first = victory_chances(state, budget=None, max_samples=3)
     second = victory_chances(state, budget=None, max_samples=3)
@@ -298,16 +303,16 @@ def test_hints_are_deterministic_for_a_fixed_number_of_samples() -> None:
 
 def test_hint_samples_differ_from_each_other() -> None:
     # Without a fresh RNG per sample every playout would be the same game.
-    _, state = start()
-    greedy_actions(state, 9)
+    state = solo_state()
+    engine_actions(state, 9)
     found = victory_chances(state, budget=None, max_samples=8)
     rounds = {row["mean_victory_round"] for row in found["actions"]}
     assert any(r is not None and r != int(r) for r in rounds)
 
 
 def test_hints_stop_when_the_time_budget_is_spent() -> None:
-    _, state = start()
-    greedy_actions(state, 9)
+    state = solo_state()
+    engine_actions(state, 9)
     ticks = count(0, 5)  # every call of the clock: 5 more seconds
     found = victory_chances(state, budget=2.0, max_samples=100, clock=lambda: next(ticks))
     assert found["samples"] == 1  # one round of playouts, then the budget is gone
@@ -315,6 +320,7 @@ def test_hints_stop_when_the_time_budget_is_spent() -> None:
 
 
 def test_no_hints_once_the_game_is_over() -> None:
-    _, state = start()
-    play_policy(state, "game", Move())
+    state = solo_state()
+    while not state.over:
+        engine_actions(state, 1)
     assert victory_chances(state, budget=None, max_samples=3)["actions"] == []

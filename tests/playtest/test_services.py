@@ -87,7 +87,7 @@ def test_applying_a_move_stores_the_action_and_the_state() -> None:
     game = stored(game)
     assert game.decisions == 1 and game.actions == [
         {"kind": "draw", "card": -1, "target": -1, "option": "personalities"}]
-    assert game.state == as_json(game.source().replay(game.actions, record=False))
+    assert game.state == as_json(game.table_source().replay(game.actions, record=False).state)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +143,7 @@ def test_the_policy_plays_until_the_action_phase_or_game_ends(until: str, check:
     game, move = playtest_auto(game=new_game(), until=until)  # type: ignore[arg-type]
     game = stored(game)
     assert check(game, move)
-    assert game.state == as_json(game.source().replay(game.actions, record=False))
+    assert game.state == as_json(game.table_source().replay(game.actions, record=False).state)
 
 
 def test_the_policy_refuses_a_finished_game_and_a_stale_decision() -> None:
