@@ -239,6 +239,12 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
     pagination_class = None
     serializer_class = StartSerializer
 
+    def handle_exception(self, exc: Exception) -> Response:
+        # A game that no longer replays (not_replayable) is refused wherever it is read.
+        if isinstance(exc, Refused):
+            return _refused(exc)
+        return super().handle_exception(exc)
+
     def get_throttles(self) -> list[Any]:
         # Starting a game reads its decklists: charged by their size (CostThrottle).
         throttles = list(super().get_throttles())

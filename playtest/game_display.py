@@ -18,7 +18,7 @@ from cards.models import CardImage
 from playtest.hints import clone, victory_chances
 from playtest.models import PlaytestGame
 from playtest.play import LogLine
-from playtest.services import table_done, table_game
+from playtest.services import replayed, table_done, table_game
 from playtest.table import (
     Links,
     action_menu,
@@ -61,7 +61,7 @@ class GameView:
 def game_view(game: PlaytestGame, upto: int | None = None) -> GameView:
     """The game replayed from its seed to decision ``upto`` (the current one by default)."""
     if upto is not None and upto < game.decisions:
-        played = game.table_source().replay(game.actions, upto)
+        played = replayed(game, upto)
         return GameView(game, played, played.log(game.seat_names()))
     played = table_game(game)
     return GameView(game, played, played.log(game.seat_names()), cached=True)

@@ -173,7 +173,22 @@ def table_game(game: PlaytestGame) -> TableGame:
     """The game's table (solo: a table of one) as it is now: from the cache or replayed. The
     caller owns it; put it back with :func:`table_done` (or drop it after a failed write)."""
     cached = TABLES.take(_cached_as(game), game.actions)
-    return cached if cached is not None else game.table_source().replay(game.actions)
+    return cached if cached is not None else replayed(game)
+
+
+def replayed(game: PlaytestGame, upto: int | None = None) -> TableGame:
+    """The game's table after the player's first ``upto`` actions (all by default). Refused
+    (409 ``not_replayable``) when its actions no longer replay: a game stored by another
+    version of the rules engine, whose dice or rules have changed since."""
+    try:
+        return game.table_source().replay(game.actions, upto)
+    except ValueError as error:
+        played_with = game.config.get("rules_version", "an older version")
+        raise Refused(
+            "not_replayable",
+            f"This game was played with the rules engine {played_with}, and the engine has "
+            f"changed since ({RULES_VERSION} now): {error}, so it can no longer be replayed. "
+            "Start a new game of the deck.", status=409) from None
 
 
 def table_done(game: PlaytestGame, played: TableGame) -> None:
@@ -266,7 +281,7 @@ def playtest_undo(*, game: PlaytestGame, decision: int) -> PlaytestGame:
         raise Refused("bad_decision",
                       f"Undo goes back to a decision from 0 to {game.decisions}, "
                       f"not {decision}.", current_decision=game.decisions)
-    played = game.table_source().replay(game.actions, decision)
+    played = replayed(game, decision)
     game.actions = game.actions[:decision]
     _store(game, played)
     game.save()

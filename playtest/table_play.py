@@ -195,6 +195,11 @@ class TableGame:
         if seats.to_move(table) != seat and not (surrendering and self.seat_playing(seat)):
             raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,
                           current_decision=self.decisions)
+        cards = len(self.state.cards)
+        for number in (action.card, action.target):
+            if not -1 <= number < cards:  # (a stored action of another game, or edited)
+                raise Refused("illegal_action", f"There is no card number {number} at this "
+                              "table.", current_decision=self.decisions)
         text = "Surrender" if surrendering else action_text(table, seat, action, names, seat)
         start = self._story_len()
         told = len(self.state.events or ())

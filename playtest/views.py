@@ -144,7 +144,11 @@ def _page(request: HttpRequest, game: PlaytestGame, *, status: int = 200,
           error: Refused | None = None, announce: dict[str, Any] | None = None,
           focus: int | None = None, hints: bool = False) -> HttpResponse:
     """The game's page, or for htmx its body (and the announcement out of band)."""
-    context = game_context(game_view(game), focus=focus, hints=hints)
+    try:
+        context = game_context(game_view(game), focus=focus, hints=hints)
+    except Refused as refused:  # not_replayable: a game of another rules version
+        return render(request, "playtest/not_replayable.html",
+                      {"game": game, "detail": refused.detail}, status=refused.status)
     context.update({"error": error, "announce": announce,
                     "share_url": _share_url(request, game)})
     htmx = _htmx(request)
@@ -269,7 +273,12 @@ def playtest_shared(request: HttpRequest, token: str) -> HttpResponse:
     last = game.decisions
     wanted = _int_param(request.GET.get("decision"))
     decision = min(max(wanted if wanted is not None else 0, 0), last)
-    context = game_context(game_view(game, decision))
+    try:
+        context = game_context(game_view(game, decision))
+    except Refused as refused:  # not_replayable: a game of another rules version
+        return render(request, "playtest/not_replayable.html",
+                      {"game": game, "detail": refused.detail, "shared": True},
+                      status=refused.status)
     taken = game.actions[decision] if decision < last else None
     chosen = None
     if taken is not None:

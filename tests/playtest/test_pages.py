@@ -220,3 +220,24 @@ def test_the_log_links_the_cards_it_names_to_show_their_images(client: Client) -
     assert '<ol id="pt-log" class="pt-log" data-card-previews' in page
     assert ('Initial Holdings: <a href="/cards/demo-emberhold-keep/" class="card-ref">'
             "Emberhold Keep</a>") in page
+
+
+def test_a_game_that_no_longer_replays_says_why_on_its_pages_and_in_the_api(
+        client: Client) -> None:
+    # A game stored by another version of the rules engine: its actions no longer replay
+    # (here an action no engine would take at decision 1).
+    game, url = started(client)
+    game, _ = playtest_auto(game=game, until="action")
+    PlaytestGame.objects.filter(pk=game.pk).update(
+        actions=[{"kind": "play", "card": 999, "target": -1, "option": ""}],
+        config={**game.config, "rules_version": "allegiance-v0.80/engine-1"}, share_token="t0k")
+    page = client.get(url)
+    assert page.status_code == 409
+    assert "played with the rules engine allegiance-v0.80/engine-1" in html(page)
+    assert "New game of this deck" in html(page)
+    shared = Client().get("/playtest/shared/t0k/?decision=1")
+    assert shared.status_code == 409 and "can no longer be replayed" in html(shared)
+    api = client.get(f"/api/playtest/{game.pk}/")
+    assert api.status_code == 409 and api.json()["code"] == "not_replayable"
+    move = client.post(url + "act/", {"decision": 1, "index": 0})
+    assert move.status_code == 409 and "can no longer be replayed" in html(move)
