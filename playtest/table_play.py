@@ -3,7 +3,7 @@
 Pure Python (no Django). A solo playtest is a table of one, played exactly as the solo game
 of its deck and seed. In the playtest the one person is seat 1 (index 0) and seats 2 on are
 the opponents; at an online table (the tables app) any set of seats are people. Every
-other seat is played by the greedy seat policy (rules/game/multiplayer_policy.py). A game is
+other seat is played by the greedy seat policy (rules/game/table_policy.py). A game is
 its :class:`TableSource` (every seat's deck as played and card facts, the options, the seed)
 plus the people's actions only: the AI seats' moves are deterministic given the seed and the
 people's moves, so replaying those actions from the seed, letting the AI seats move whenever
@@ -32,11 +32,11 @@ from rules.decklist import Decklist
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.narrate import narrate
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
 from rules.game.state import GameState
+from rules.game.table_policy import SeatPolicy
 from rules.game.vocabulary import TOKEN_KINDS
 from rules.rng import derive_seed
 

@@ -32,7 +32,7 @@ MODULES = (
     "rules.game.engine",
     "rules.game.lookahead",
     "rules.game.matchup",
-    "rules.game.multiplayer_policy",
+    "rules.game.table_policy",
     "rules.game.policies",
     "rules.game.profile",
     "rules.game.reactions",

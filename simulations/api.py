@@ -39,8 +39,8 @@ from rules.decklist import Decklist
 from rules.game.config import TARGETS
 from rules.game.gauntlet import MAX_FIELD, MODES
 from rules.game.matchup import MatchupSpec
-from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 from rules.game.runner import POLICY_NAMES, check_policy
+from rules.game.table_policy import MULTIPLAYER_POLICIES
 from simulations.games import DeckNotPlayable
 from simulations.models import SimulationRun
 from simulations.run_limits import refused_response, started_response

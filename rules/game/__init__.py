@@ -5,5 +5,5 @@ solo game).
 Its modules import one way, each only from modules below it (inside functions too), lowest
 first: effects <- profile, config <- state <- actions <- rulings <- rivalry, combat <- engine,
 policies, narrate, report <- lookahead <- runner; engine, narrate, rivalry <- seats <-
-multiplayer_policy <- matchup.
+table_policy <- matchup.
 """

@@ -772,7 +772,7 @@ def _climb_over(state: GameState) -> None:
 
 def wild_choice(state: GameState) -> Action | None:
     """The assignment the fixed rule makes for the wild side now (what an AI lord attacking
-    another player chooses too: rules/game/multiplayer_policy.py)."""
+    another player chooses too: rules/game/table_policy.py)."""
     return _wild_choice(state)
 
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
-from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
 from rules.game.runner import (
     adopt_worker,
     chunks,
@@ -28,6 +27,7 @@ from rules.game.runner import (
 )
 from rules.game.seats import KNOCKOUTS, Table
 from rules.game.state import DRAWN, PLAYED
+from rules.game.table_policy import MULTIPLAYER_POLICIES
 from rules.rng import derive_seed
 
 CHUNK = 50

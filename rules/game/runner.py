@@ -20,12 +20,12 @@ from rules.decklist import Deck
 from rules.game import engine, seats
 from rules.game.config import GameConfig
 from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy, ReferencePolicy
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.policies import POLICIES, Policy
 from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally
 from rules.game.seats import Table
 from rules.game.state import DRAWN, OPENING, PLAYED, GameState
+from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 
 CHUNK: Final = 250

@@ -29,8 +29,8 @@ from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.engine import DeckNotPlayable
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import new_table
+from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import catalogue, sample
 

@@ -16,7 +16,7 @@ from decks.management.decklist_file import read_deck
 from rules.game.config import TARGETS, GameConfig
 from rules.game.gauntlet import MAX_FIELD, pairings
 from rules.game.matchup import MatchupSpec
-from rules.game.multiplayer_policy import MULTIPLAYER_POLICIES
+from rules.game.table_policy import MULTIPLAYER_POLICIES
 from simulations.games import DeckNotPlayable, field_report, matchup_game, matchup_report
 from sitewide.management.run_command import RunCommand
 

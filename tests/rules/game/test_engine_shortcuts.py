@@ -38,9 +38,9 @@ import pytest
 from rules.game import engine, policies, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.runner import game_seed
 from rules.game.state import GameState
+from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import FIXTURES, SAMPLES, catalogue, sample, seated
 

@@ -12,8 +12,8 @@ import pytest
 
 from rules.game import engine, seats
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
+from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, seated
 

@@ -10,13 +10,13 @@ import pytest
 
 from rules.decklist import DeckEntry
 from rules.game import combat, engine, reactions, rivalry, rulings, seats
-from rules.game import multiplayer_policy as mp
+from rules.game import table_policy as mp
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.matchup import seating
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.seats import Table
 from rules.game.state import Combat, GameState
+from rules.game.table_policy import SeatPolicy
 from tests.rules.game.engine_helpers import catalogue, own, place, sample, seated
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
@@ -860,7 +860,7 @@ def test_greedy_exhausts_a_troop_when_it_costs_the_victim_more_than_itself(
 
 def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon() -> None:
     # A troop exhausted is one fewer to hunt: with two Wanderer Phases (a wanderer each player
-    # each) enough to overrun the city, Crusade is kept (multiplayer_policy.CRUSADE_ROUNDS).
+    # each) enough to overrun the city, Crusade is kept (table_policy.CRUSADE_ROUNDS).
     t = at_action(CRUSADERS, VETERANS)
     state, victim = t.seats[0], t.seats[1]
     bell = place(state, "Bell of Judgement", "private")

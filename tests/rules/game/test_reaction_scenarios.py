@@ -8,10 +8,10 @@ import pytest
 from rules.game import engine, reactions, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.profile import build_profile
 from rules.game.seats import Table
 from rules.game.state import DISCARDS
+from rules.game.table_policy import SeatPolicy
 from tests.rules.game.engine_helpers import card, catalogue, own, place, sample
 
 SENATE, BLADES, MERCHANTS, FAITHFUL, VETERANS = (

@@ -15,9 +15,9 @@ import pytest
 
 from rules.game import engine, seats
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game
 from rules.game.state import GameState
+from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import SAMPLES, catalogue, sample
 

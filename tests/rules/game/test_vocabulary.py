@@ -9,8 +9,8 @@ import pytest
 from rules.game import engine, narrate, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import SeatPolicy
 from rules.game.policies import POLICIES
+from rules.game.table_policy import SeatPolicy
 from rules.game.vocabulary import (
     ACTION_KINDS,
     COMBAT_STEPS,

@@ -1,4 +1,4 @@
-"""The greedy seat's Military Phase (rules/game/multiplayer_policy.py) on constructed tables:
+"""The greedy seat's Military Phase (rules/game/table_policy.py) on constructed tables:
 whom it attacks, when it holds a defender back, which row it hunts, and the fight it foresees
 (the troops, walls, guards and defenders the rules count)."""
 
@@ -9,14 +9,14 @@ import pytest
 from rules.game import engine, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
-from rules.game.multiplayer_policy import (
+from rules.game.seats import Table
+from rules.game.state import GameState
+from rules.game.table_policy import (
     SeatPolicy,
     foresee,
     hit_chance,
     military_choice,
 )
-from rules.game.seats import Table
-from rules.game.state import GameState
 from tests.rules.game.engine_helpers import catalogue, own, sample
 
 VETERANS = "guild-veterans.txt"

@@ -1,8 +1,10 @@
-"""Policies for a seat at a table of 2 to 6 (rules/game/seats.py): one per seat.
+"""The policy of a seat at a table of 1 to 6 (rules/game/seats.py): one per seat, the one
+policy of every game (a table of one asks its solo policy at once).
 
 Pure Python. Everything a seat decides on its own cards (plays, draws, fines, its side of a
-combat) is decided by the solo policy of its name (rules/game/policies.py) on the seat's own
-state. What only a table offers is the Military Phase's choice: whom to attack, whether to hold
+combat) is decided by the solo policy of its name (rules/game/policies.py: the players of
+one's own game) on the seat's own state; this module holds what a seat decides about the
+others. What only a table offers is the Military Phase's choice: whom to attack, whether to hold
 a troop back, which wanderer row to hunt. The greedy seat weighs every choice in faction
 influence (a token, of valor or bounty, counts ``TOKEN``):
 
