@@ -23,9 +23,9 @@ __all__ = ["PRIMARY"]
 
 
 def emit(state: GameState, event: EventType, **data: Any) -> None:
-    """Log one event when the game is recorded. Callers test ``state.events is not None``
-    first: in bulk runs, building the keyword arguments was the cost (so no argument may
-    change the state)."""
+    """Log one event when the game is recorded, with the fields of its record
+    (rules/game/events.py). Callers test ``state.events is not None`` first: in bulk runs,
+    building the keyword arguments was the cost (so no argument may change the state)."""
     if state.events is not None:
         data["type"] = event
         data["round"] = state.round
