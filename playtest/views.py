@@ -10,9 +10,11 @@ region. A refused move (stale 409, illegal 400) changes nothing and says why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -199,62 +201,71 @@ def _move_announcement(move: Move, *, policy: bool) -> dict[str, Any]:
             "cut": max(0, len(lines) - ANNOUNCED_LINES)}
 
 
+type Announce = dict[str, Any]
+type Write = Callable[[dict[str, Any]], tuple[PlaytestGame, Announce]]
+
+
+def _posted(request: HttpRequest, game: PlaytestGame, form: Form, problem: str,
+            write: Write) -> HttpResponse:
+    """A write from a form: ``problem`` when the form does not read, the refusal when the
+    referee refuses (nothing changed), else the announcement of what ``write`` did."""
+    if not form.is_valid():
+        return _refused(request, game, _form_problem(problem))
+    try:
+        game, announce = write(form.cleaned_data)
+    except Refused as refused:
+        return _refused(request, game, refused)
+    return _answer(request, game, announce)
+
+
 @require_POST
 def playtest_act(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
-    form = MoveForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game, _form_problem(
-            "Choose a move: the form needs the action's number and the decision."))
-    try:
-        game, move = playtest_apply(game=game, decision=form.cleaned_data["decision"],
-                                    index=form.cleaned_data["index"])
-    except Refused as refused:
-        return _refused(request, game, refused)
-    return _answer(request, game, _move_announcement(move, policy=False))
+
+    def write(data: dict[str, Any]) -> tuple[PlaytestGame, Announce]:
+        done, move = playtest_apply(game=game, decision=data["decision"], index=data["index"])
+        return done, _move_announcement(move, policy=False)
+
+    return _posted(request, game, MoveForm(request.POST),
+                   "Choose a move: the form needs the action's number and the decision.", write)
 
 
 @require_POST
 def playtest_surrender_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
-    form = UndoForm(request.POST)  # (the decision it was asked at, as undo's)
-    if not form.is_valid():
-        return _refused(request, game, _form_problem("Say at which decision you surrender."))
-    try:
-        game, move = playtest_surrender(game=game, decision=form.cleaned_data["decision"])
-    except Refused as refused:
-        return _refused(request, game, refused)
-    return _answer(request, game, _move_announcement(move, policy=False))
+
+    def write(data: dict[str, Any]) -> tuple[PlaytestGame, Announce]:
+        done, move = playtest_surrender(game=game, decision=data["decision"])
+        return done, _move_announcement(move, policy=False)
+
+    # (the decision it was asked at, as undo's form has it)
+    return _posted(request, game, UndoForm(request.POST),
+                   "Say at which decision you surrender.", write)
 
 
 @require_POST
 def playtest_undo_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
-    form = UndoForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game, _form_problem("Say which decision to go back to."))
-    try:
-        game = playtest_undo(game=game, decision=form.cleaned_data["decision"])
-    except Refused as refused:
-        return _refused(request, game, refused)
-    return _answer(request, game, {
-        "title": f"Back to decision {game.decisions}: the game was replayed from its seed.",
-        "lines": [], "kind": "ok"})
+
+    def write(data: dict[str, Any]) -> tuple[PlaytestGame, Announce]:
+        done = playtest_undo(game=game, decision=data["decision"])
+        return done, {"title": f"Back to decision {done.decisions}: the game was replayed "
+                               "from its seed.", "lines": [], "kind": "ok"}
+
+    return _posted(request, game, UndoForm(request.POST),
+                   "Say which decision to go back to.", write)
 
 
 @require_POST
 def playtest_auto_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
-    form = AutoForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, game, _form_problem(
-            "Say how far the policy plays: one action, the phase or the game."))
-    try:
-        game, move = playtest_auto(game=game, until=form.cleaned_data["until"],
-                                   decision=form.cleaned_data["decision"])
-    except Refused as refused:
-        return _refused(request, game, refused)
-    return _answer(request, game, _move_announcement(move, policy=True))
+
+    def write(data: dict[str, Any]) -> tuple[PlaytestGame, Announce]:
+        done, move = playtest_auto(game=game, until=data["until"], decision=data["decision"])
+        return done, _move_announcement(move, policy=True)
+
+    return _posted(request, game, AutoForm(request.POST),
+                   "Say how far the policy plays: one action, the phase or the game.", write)
 
 
 @require_POST
