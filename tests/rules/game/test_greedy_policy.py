@@ -315,6 +315,34 @@ def test_greedy_weighs_a_home_for_a_citizen_in_hand_against_its_price(
     assert choice(state) == Action("play", first(state, played))
 
 
+@pytest.mark.parametrize(("held", "plays"), [
+    pytest.param([4, 0, 0], True, id="tokens-that-do-not-count-pay-it"),
+    pytest.param([0, 0, 4], False, id="only-counting-tokens-would-pay-it"),
+])
+def test_greedy_builds_three_residences_for_waiting_citizens_only_with_spare_tokens(
+        held: list[int], plays: bool) -> None:
+    # Noble Townhouses (mosfin-senate, issue 39): three residences for 4 generic tokens.
+    # Three citizens in hand wait for a home: built while tokens that do not count toward
+    # victory pay for it; with five Mosfin members in play its price would be 4 counting
+    # political tokens (more than it adds), and greedy passes: in 609 of the 734 offers
+    # of 200 greedy games the bonus was on (docs/goldfish.md, "Rules tried").
+    mosfin = [citizen(f"m{i}", faction="mosfin", influence=2) for i in range(5)]
+    waiting = [citizen(f"w{i}", faction="mosfin", cost=(0, 0, 9)) for i in range(3)]
+    state = make_game([stronghold(residencies=5)],
+                      structures=[structure("townhouses", cost=4, residencies=3)],
+                      personalities=[*mosfin, *waiting])
+    clear_hand(state)
+    keep = first(state, "keep")
+    for i in range(5):
+        place(state, first(state, f"m{i}"), "residents", keep)
+    for i in range(3):
+        place(state, first(state, f"w{i}"), "hand")
+    townhouses = place(state, first(state, "townhouses"), "hand")
+    state.mover().personal = list(held)
+    at_step(state, "action", "act")
+    assert choice(state) == (Action("play", townhouses) if plays else Action("pass"))
+
+
 def test_greedy_plays_an_event_that_brings_more_tokens_than_it_costs_first() -> None:
     # The festival costs 1 and brings 3: income, so played before the citizen (whose 3
     # political it then still pays, with one token more of each kind for the next card).
@@ -606,6 +634,10 @@ def test_greedy_discards_its_last_troop_in_hand_while_guarded_and_housed(
     pytest.param((2, 0, 0), 1, True, id="two-tokens-put-off-a-personality"),
     pytest.param((1, 0, 0), 1, False, id="a-cheap-item-is-kept-with-one-troop-a-wanderer"),
     pytest.param((1, 0, 0), 2, True, id="any-item-while-troops-outnumber-the-wanderers"),
+    # Issue 39: kept when the tokens held (and a round's income) pay for it and a troop
+    # would take it, the sample decks' won games were slower (guild-veterans +0.09 rounds,
+    # docs/goldfish.md, "Rules tried"): a dear item goes even when it could be paid now.
+    pytest.param((2, 0, 0), 1, True, id="dear-though-the-tokens-held-pay-for-it"),
 ])
 def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], troops: int,
                                      discarded: bool) -> None:
@@ -613,7 +645,7 @@ def test_greedy_discards_a_dear_item(cost: tuple[int, int, int], troops: int,
                               others=[item("shield", subtype="shield", offense=0, defense=3,
                                            cost=cost)])
     shield = place(state, first(state, "shield"), "hand")
-    state.mover().personal = [0, 0, 0]
+    state.mover().personal = [2, 0, 0] if cost == (2, 0, 0) and troops == 1 else [0, 0, 0]
     at_step(state, "discard", "discard")
     state.mover().discards_left = 3
     assert choice(state) == (Action("discard", shield) if discarded else Action("done"))
