@@ -26,6 +26,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 MODULES = (
     "rules.rng",
     "rules.game.actions",
+    "rules.game.battle_effects",
     "rules.game.combat",
     "rules.game.config",
     "rules.game.effects",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from rules.game import rulings
+from rules.game import battle_effects, rulings
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
@@ -867,13 +867,10 @@ def _modify_options(state: GameState, side: int) -> list[Action]:
                         found += [Action("pray", bearer, target, "offense"),
                                   Action("pray", bearer, target, "defense")]
     for instance, ability, actor in rulings.usable_abilities(state, combat_step=True):
-        effect = ability.effect
-        if effect.kind in ("grant", "self_defense") and actor in mine:
-            if effect.kind == "grant" and effect.keyword in rulings.keywords(state, actor):
-                continue
-            found.append(Action("use", instance, option=ability.option))
-        elif effect.kind == "troop_offense":
-            found += [Action("use", instance, t, ability.option) for t in mine]
+        entry = battle_effects.KINDS.get(ability.effect.kind)
+        if entry is not None:
+            found += [Action("use", instance, t, ability.option)
+                      for t in entry.ability_targets(state, ability.effect, actor, mine)]
     # Battle events reach a lord's own troops ("target troop of yours"), never the wanderers
     # a player controls.
     lords = [t for t in mine if state.card(t).type != "wanderer"]
@@ -890,13 +887,10 @@ def _modify_options(state: GameState, side: int) -> list[Action]:
                 state, profile.cost, profile.generic) or not profile.abilities:
             continue
         effect = profile.abilities[0].effect
-        if effect.kind == "troop_offense":
-            found += [Action("play", card, t) for t in mine
-                      if not effect.keyword or effect.keyword in rulings.keywords(state, t)]
-        elif effect.kind in ("all_defense", "no_wound_exhaustion", "heal_troops") and mine:
-            if effect.kind == "heal_troops" and not any(state.wounds.get(t) for t in mine):
-                continue
-            found.append(Action("play", card))
+        entry = battle_effects.KINDS.get(effect.kind)
+        if entry is not None:
+            found += [Action("play", card, t)
+                      for t in entry.event_targets(state, effect, mine)]
     return found
 
 
@@ -914,35 +908,17 @@ def _battle_event(state: GameState, action: Action, side: int) -> None:
     if state.events is not None:
         emit(state, "battle_event", card=action.card, target=action.target)
     mine = [t for t in _side_cards(state, side) if _alive(state, t)]
-    if effect.kind == "troop_offense":
-        c.bonus_off[action.target] = c.bonus_off.get(action.target, 0) + effect.amount
-    elif effect.kind == "all_defense":
-        for troop in mine:
-            c.bonus_def[troop] = c.bonus_def.get(troop, 0) + effect.amount
-    elif effect.kind == "no_wound_exhaustion":
-        if side == PLAYER:
-            c.hold_line = True
-        else:
-            c.hold_wild = True
-    elif effect.kind == "heal_troops":
-        for troop in mine:
-            if state.wounds.get(troop):
-                state.wounds[troop] -= 1
-                if state.events is not None:
-                    emit(state, "heal", card=troop)
+    entry = battle_effects.KINDS.get(effect.kind)
+    if entry is not None:
+        entry.play(state, c, effect, action.target, mine, side)
 
 
 def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int) -> None:
     """What an ability used in the modification step does (rulings.use_ability has paid for
     it and exhausted ``actor``)."""
-    c = _combat(state)
-    if effect.kind == "grant":
-        c.granted.setdefault(actor, []).append(effect.keyword)
-        state.forget_derived()
-    elif effect.kind == "self_defense":
-        c.bonus_def[actor] = c.bonus_def.get(actor, 0) + effect.amount
-    elif effect.kind == "troop_offense":
-        c.bonus_off[target] = c.bonus_off.get(target, 0) + effect.amount
+    entry = battle_effects.KINDS.get(effect.kind)
+    if entry is not None:
+        entry.use(state, _combat(state), effect, actor, target)
 
 
 def _wild_modifies(state: GameState) -> None:

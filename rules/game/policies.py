@@ -96,7 +96,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from rules.game import combat, rulings
+from rules.game import battle_effects, combat, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.state import GameState
@@ -1367,6 +1367,18 @@ class Fight:
             self.engaged = combat.engaged(self.state)
         return self.engaged
 
+    def grant_gain(self, actor: int, keyword: str) -> float:
+        """What ``actor`` gaining ``keyword`` for the combat adds to the fight's value."""
+        return self.value(grant=(actor, keyword)) - self.base
+
+    def held_line(self, mine: list[int]) -> float:
+        """What Hold the Line is worth to ``mine`` (:func:`_held_line`)."""
+        return _held_line(self.state, self, mine)
+
+    def rallied(self, mine: list[int]) -> float:
+        """What a wound healed on each of ``mine`` is worth (:func:`_rallied`)."""
+        return _rallied(self.state, self, mine)
+
     def boost_gain(self, boost_off: dict[int, int] | None, boost_def: dict[int, int] | None,
                    feared: int = -1) -> float:
         """About what more offense or defense for some cards (or Fear on one) adds to the
@@ -1626,26 +1638,18 @@ def _weigh_modification(state: GameState, action: Action, fight: Fight) -> float
         effect = state.card(card).ability(action.option).effect
         price = rulings.tokens(effect.pay) * TOKEN_VALUE
         actor = state.host.get(card, card) if state.card(card).type == "invocation" else card
-        if effect.kind == "grant":
-            return fight.value(grant=(actor, effect.keyword)) - fight.base - price
-        if effect.kind == "self_defense":
-            return fight.boost_gain(None, {actor: effect.amount}) - price
-        if effect.kind == "troop_offense":
-            return fight.boost_gain({action.target: effect.amount}, None) - price
-        return None
+        entry = battle_effects.KINDS.get(effect.kind)
+        worth = None if entry is None else entry.use_worth(fight, effect, actor, action.target)
+        return None if worth is None else worth - price
     if kind == "play":
         profile = state.card(card)
         effect = profile.abilities[0].effect
-        price = profile.total_cost * TOKEN_VALUE
-        if effect.kind == "troop_offense":
-            return fight.boost_gain({action.target: effect.amount}, None) - price
+        entry = battle_effects.KINDS.get(effect.kind)
+        if entry is None:
+            return None
         mine = [t for t in fight.mine if state.in_play(t)]
-        if effect.kind == "all_defense":
-            return fight.boost_gain(None, dict.fromkeys(mine, effect.amount)) - price
-        if effect.kind == "no_wound_exhaustion":
-            return _held_line(state, fight, mine) - price
-        if effect.kind == "heal_troops":
-            return _rallied(state, fight, mine) - price
+        worth = entry.play_worth(fight, effect, action.target, mine)
+        return None if worth is None else worth - profile.total_cost * TOKEN_VALUE
     return None
 
 
