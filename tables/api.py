@@ -19,9 +19,8 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.problems import ProblemSerializer, problem_response
+from api.problems import ProblemSerializer, deck_problem, problem_response
 from decks.api.serializers import decklist_text
-from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_text
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
@@ -237,12 +236,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
                 target=int(attrs["target"]), seed=attrs.get("seed"), public=attrs["public"],
                 spectators=attrs["spectators"],
                 clock=dict(attrs["clock"]) if attrs.get("clock") else None)
-        except Deck.DoesNotExist:
-            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
-        except DeckInputError as error:
-            return input_problem(error)
-        except DeckNotPlayable as error:
-            return not_playable_problem(error)
+        except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
+            return deck_problem(error)
         except Refused as refused:
             return _refused(refused)
         response = Response(self._document(table), status=status.HTTP_201_CREATED)
@@ -269,12 +264,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
             deck = _seat_deck(request.user, attrs, "Your deck")
             table = table_join(table=table, user=request.user, invite=attrs["invite"],
                                deck=deck, seat=attrs.get("seat"))
-        except Deck.DoesNotExist:
-            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
-        except DeckInputError as error:
-            return input_problem(error)
-        except DeckNotPlayable as error:
-            return not_playable_problem(error)
+        except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
+            return deck_problem(error)
         except Refused as refused:
             return _refused(refused)
         return Response(self._document(table))

@@ -8,6 +8,8 @@ without JavaScript every move is a form that posts and comes back to the page.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib import messages
@@ -55,6 +57,15 @@ def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
         saved = get_object_or_404(visible_decks(request), pk=data["deck"])
         return SeatDeck(deck_data(saved), saved)
     return SeatDeck(deck_from_text(data["text"]))
+
+
+@contextmanager
+def refusals_told(request: HttpRequest) -> Iterator[None]:
+    """A refused write (Refused) is told on the page it comes back to, as an error message."""
+    try:
+        yield
+    except Refused as refused:
+        messages.error(request, refused.detail)
 
 
 def _document(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -173,11 +184,9 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That move could not be read.")
         return _back(request, table)
-    try:
+    with refusals_told(request):
         table = table_act(table=table, user=request.user, decision=form.cleaned_data["decision"],
                           index=form.cleaned_data["index"])
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -185,10 +194,8 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_start(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return redirect(table.get_absolute_url())
 
 
@@ -196,10 +203,8 @@ def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_surrender(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -208,10 +213,8 @@ def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The same seats and decks at a new table; everyone goes there from the old one."""
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_rematch(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return redirect(table.get_absolute_url())
 
 
@@ -223,11 +226,9 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That trade could not be read: whole numbers of tokens.")
         return _back(request, table)
-    try:
+    with refusals_told(request):
         table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
                     give=form.tokens("give"), take=form.tokens("take"))
-    except Refused as refused:
-        messages.error(request, refused.detail)
     table.refresh_from_db()
     return _back(request, table)
 
@@ -237,11 +238,9 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_answer_view(request: HttpRequest, table_id: int, number: int,
                       answer: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_offer_answer(table=table, user=request.user, number=number,
                                    accept=answer == "accept")
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -251,8 +250,6 @@ def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     form = ChatForm(request.POST)
     if form.is_valid():
-        try:
+        with refusals_told(request):
             table_chat(table=table, user=request.user, text=form.cleaned_data["text"])
-        except Refused as refused:
-            messages.error(request, refused.detail)
     return _back(request, table)

@@ -135,3 +135,10 @@ def test_a_trade_is_offered_and_accepted_on_the_page() -> None:
     assert bob.post(f"/tables/{table.pk}/offers/1/accept/").status_code == 302
     assert "accepted" in ada.get(f"/tables/{table.pk}/view/").content.decode()
     assert Table.objects.get().decision == 1
+
+
+def test_the_site_navigation_leads_to_the_tables() -> None:
+    page = Client().get("/decks/").content.decode()
+    nav = page.split('class="site-nav"', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/tables/"' in nav
+    assert 'aria-current="page">Tables' in Client().get("/tables/").content.decode()
