@@ -347,6 +347,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # (a matchup's chunks are rules.game.matchup.CHUNK games of one pairing).
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 
+# Online tables (docs/tables.md): how long a person whose page closed keeps his seat before
+# another person at the table may hand it to the AI.
+TABLE_GRACE_SECONDS = whole_number(
+    "TABLE_GRACE_SECONDS", os.environ.get("TABLE_GRACE_SECONDS"), 120)
+
 # Card edits by card owners (docs/design.md §13): the review rules, read by edits.review.
 CARD_EDIT_APPROVALS = whole_number(
     "CARD_EDIT_APPROVALS", os.environ.get("CARD_EDIT_APPROVALS"), 2, minimum=1)
