@@ -203,7 +203,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     queryset = Table.objects.select_related("host")
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("view", "retrieve", "list"):
+        if self.action in ("view", "retrieve", "list", "replay"):
             return [permissions.AllowAny()]
         return [permissions.IsAuthenticated()]
 
