@@ -34,6 +34,8 @@ def due(table: Any, at: datetime) -> bool:
 
 def banks_left(table: Any, at: datetime) -> list[float]:
     """Each seat's bank at ``at``: the running seat's less the time it has run."""
+    if len(table.banks) != table.size:  # not started, or a clock set before it was enforced
+        return [float(table.clock["bank"])] * table.size if table.clock else []
     banks = [float(b) for b in table.banks]
     if table.clock_seat >= 0 and table.clock_since is not None and banks:
         spent = (at - table.clock_since).total_seconds()

@@ -247,6 +247,8 @@ def _charge(table: Table, at: datetime) -> None:
 def _rearm(table: Table, played: TableGame, rows: Sequence[TableSeat], at: datetime) -> None:
     """The clock runs from ``at`` on the person the engine waits on (none: it stops)."""
     waiting = seats.to_move(played.table) if not played.over else -1
+    if table.clock and len(table.banks) != table.size:  # a clock set before it was enforced
+        table.banks = [float(table.clock["bank"])] * table.size
     if not table.clock or waiting < 0 or rows[waiting].kind != TableSeat.PERSON \
             or rows[waiting].stand_in:
         table.clock_seat, table.clock_since = -1, None
@@ -483,6 +485,7 @@ def table_rematch(*, table: Table, user: Any) -> Table:
         invite=secrets.token_urlsafe(24))
     for row in table.seat_rows.order_by("seat"):
         row.pk, row.table = None, again
+        row.stand_in, row.left_at = False, None  # a new game: everyone is here again
         row.save()
     table.rematch = again
     _changed(table, ["rematch"])

@@ -115,3 +115,14 @@ def test_hand_over_refusals_change_nothing(at: list[datetime], case: str, status
     response = post(client, url)
     assert response.status_code == status and response.json()["code"] == code
     assert Table.objects.values("version", "moves").get() == before
+
+
+def test_a_rematch_seats_a_handed_over_person_as_himself_again(at: list[datetime]) -> None:
+    ada, _, table = three_seats()
+    at[0] = T0 + timedelta(seconds=121)
+    assert hand_over(ada, table["id"]).status_code == 200
+    Table.objects.filter(pk=table["id"]).update(status=Table.OVER)
+    ada.post(f"/tables/{table['id']}/rematch/")
+    again = Table.objects.get(pk=table["id"]).rematch
+    assert again is not None
+    assert list(again.seat_rows.values_list("stand_in", "left_at")) == [(False, None)] * 3
