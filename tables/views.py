@@ -151,8 +151,11 @@ def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     view = view_document(table, request.user)
     document = _document(request, table)
     names = {s["seat"]: s["name"] for s in view["seats"]}
-    if view.get("clock"):
+    people = {s["seat"] for s in document["seats"] if s["kind"] == "person"}
+    if view.get("clock"):  # a person's bank (an AI seat has no clock)
         for summary in view["seats"]:
+            if summary["seat"] not in people:
+                continue
             left = int(view["clock"]["left"][summary["seat"]])
             summary["clock_left"] = f"{left // 60}:{left % 60:02d}"
     return {"table": table, "view": view, "document": document,
