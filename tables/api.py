@@ -134,6 +134,11 @@ class TableSeatSerializer(serializers.Serializer[Any]):
     deck_name = serializers.CharField()
     present = serializers.BooleanField()
     out = serializers.BooleanField()
+    stand_in = serializers.BooleanField(required=False,
+                                        help_text="a person's seat: the AI plays it")
+    grace_ends = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text="a person's seat: when his grace period ends since his page closed")
 
 
 class TableSerializer(serializers.Serializer[Any]):
@@ -146,6 +151,8 @@ class TableSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     you = serializers.IntegerField(allow_null=True)
     seats = TableSeatSerializer(many=True)
+    card_trades = serializers.BooleanField()
+    clock = TableClockSerializer(allow_null=True)
 
 
 class TableLegalActionSerializer(serializers.Serializer[Any]):
@@ -171,6 +178,11 @@ class TableViewDocumentSerializer(serializers.Serializer[Any]):
     log = serializers.ListField(child=serializers.JSONField())
     chat = serializers.ListField(child=serializers.JSONField())
     offers = serializers.ListField(child=serializers.JSONField())
+    card_trades = serializers.BooleanField()
+    clock = serializers.JSONField(allow_null=True, help_text="null, or bank, increment, left "
+                                  "(each seat's bank now, seconds), running, deadline")
+    undo = serializers.JSONField(allow_null=True, help_text="null, or the pending request: "
+                                 "seat, to_decision, consents, waiting")
     outcome = serializers.CharField()
     winner = serializers.IntegerField()
 
