@@ -482,7 +482,7 @@ def table_rematch(*, table: Table, user: Any) -> Table:
     again = Table.objects.create(
         host=user, size=table.size, seed=secrets.randbelow(10**9), target=table.target,
         public=False, spectators=table.spectators, clock=table.clock,
-        invite=secrets.token_urlsafe(24))
+        card_trades=table.card_trades, invite=secrets.token_urlsafe(24))
     for row in table.seat_rows.order_by("seat"):
         row.pk, row.table = None, again
         row.stand_in, row.left_at = False, None  # a new game: everyone is here again

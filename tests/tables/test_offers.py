@@ -120,3 +120,13 @@ def test_the_card_trade_option_is_shown_in_the_lobby_and_on_the_table() -> None:
         assert "Card trades allowed" in Client().get(url).content.decode()
     plain = post(ada, "/api/tables/", {"deck": sample(SAMPLES[0]), "seats": 2})
     assert "cards not" in ada.get(f"/tables/{plain.json()['id']}/").content.decode()
+
+
+def test_a_rematch_keeps_the_card_trade_agreement() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = started(ada, [bob], card_trades=True, clock={"bank": 60, "increment": 5})
+    post(bob, f"/api/tables/{table['id']}/surrender/")
+    assert ada.post(f"/tables/{table['id']}/rematch/").status_code == 302
+    again = Table.objects.get(pk=table["id"]).rematch
+    assert again is not None and again.card_trades
+    assert again.clock == {"bank": 60, "increment": 5}
