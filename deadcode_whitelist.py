@@ -186,3 +186,11 @@ give_political
 take_economic
 take_religious
 take_political
+
+# The card lists of a trade offer (tables/api.py TableOfferSerializer), read by DRF by name and
+# looked up with attrs.get(); the clock's fields of the new-table form (tables/forms.py), read
+# by clock() from cleaned_data and drawn by templates/tables/new.html.
+give_cards
+take_cards
+clock_minutes
+clock_increment

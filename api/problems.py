@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import ValidationError as ModelValidationError
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView, exception_handler
+
+from rules.game.engine import DeckNotPlayable
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -92,6 +94,35 @@ def search_problem(error: Any) -> Response:
         expected=error.expected,
         suggestions=list(error.suggestions),
     )
+
+
+@runtime_checkable
+class InputError(Protocol):
+    """An input that could not become a deck (decks.deck_input.DeckInputError, which this
+    package may not import: it sits below the decks app)."""
+
+    code: str
+    detail: str
+
+    def errors(self) -> list[dict[str, Any]]: ...
+
+
+def deck_problem(error: Exception) -> Response:
+    """The problem for a deck a request names that cannot be played: a saved deck the caller
+    may not read (the model's DoesNotExist: 404 ``not_found``), a decklist that does not read
+    (400, its code and every line at fault), or a deck the validator or the engine refuses
+    (400 ``deck_not_playable``, the validator's problems as ``errors``). What the create
+    endpoints of the playtest and the tables share."""
+    if isinstance(error, ObjectDoesNotExist):
+        return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
+    if isinstance(error, DeckNotPlayable):
+        extra = {"errors": [p.to_dict() for p in error.problems]} if error.problems else {}
+        return problem_response(status.HTTP_400_BAD_REQUEST, "deck_not_playable", str(error),
+                                **extra)
+    if isinstance(error, InputError):
+        return problem_response(status.HTTP_400_BAD_REQUEST, error.code, error.detail,
+                                errors=error.errors())
+    raise TypeError(f"not a deck error: {error!r}")
 
 
 def problem_media_type_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

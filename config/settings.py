@@ -23,6 +23,8 @@ DATABASE_POOL                "1" turns it on (then connections are not kept per 
 DATABASE_POOL_MIN_SIZE, DATABASE_POOL_MAX_SIZE   connections per process (default 1 and 2)
 DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (default 10)
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
+TABLE_GRACE_SECONDS  how long a person whose page closed keeps his seat at a table before
+                     another may hand it to the AI (default 120; docs/tables.md)
 
 Accounts and e-mail (docs/deploy.md "Accounts and e-mail"):
 ACCOUNTS_REQUIRE_VERIFIED_EMAIL  "0": accounts without a verified e-mail edit and vote (default 1)
@@ -346,6 +348,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # A goldfish run is split into chunks of this many games, each leased to one worker at a time
 # (a matchup's chunks are rules.game.matchup.CHUNK games of one pairing).
 GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
+
+# Online tables (docs/tables.md): how long a person whose page closed keeps his seat before
+# another person at the table may hand it to the AI.
+TABLE_GRACE_SECONDS = whole_number(
+    "TABLE_GRACE_SECONDS", os.environ.get("TABLE_GRACE_SECONDS"), 120)
 
 # Card edits by card owners (docs/design.md §13): the review rules, read by edits.review.
 CARD_EDIT_APPROVALS = whole_number(

@@ -19,9 +19,8 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.problems import ProblemSerializer, problem_response
+from api.problems import ProblemSerializer, deck_problem, problem_response
 from decks.api.serializers import DeckJsonSerializer, decklist_text
-from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_request
 from decks.models import Deck
 from decks.services import deck_data
@@ -295,12 +294,8 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
                 session_token=playtest_session_token(request.session, create=True),
                 deck_id=attrs.get("deck"), text=attrs.get("text"), seed=attrs.get("seed"),
                 target=int(attrs["target"]), opponents=opponents)
-        except Deck.DoesNotExist:
-            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
-        except DeckInputError as error:
-            return input_problem(error)
-        except DeckNotPlayable as error:
-            return not_playable_problem(error)
+        except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
+            return deck_problem(error)
         response = Response(self._document(game), status=status.HTTP_201_CREATED)
         response["Location"] = reverse("api:playtest-detail", args=[game.pk])
         return response

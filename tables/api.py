@@ -13,15 +13,14 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.problems import ProblemSerializer, problem_response
+from api.problems import ProblemSerializer, deck_problem, problem_response
 from decks.api.serializers import decklist_text
-from decks.api.views import input_problem, not_playable_problem
 from decks.deck_input import DeckInputError, deck_from_text
 from decks.models import Deck
 from decks.services import deck_data, readable_decks
@@ -29,7 +28,7 @@ from playtest.play import Refused
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
 from sitewide.throttling import CostThrottle
-from tables.display import table_document, view_document
+from tables.display import replay_document, table_document, view_document
 from tables.models import Table
 from tables.services import (
     MAX_SEATS,
@@ -40,11 +39,16 @@ from tables.services import (
     table_act,
     table_chat,
     table_create,
+    table_hand_to_ai,
     table_join,
     table_offer,
     table_offer_answer,
+    table_settled,
     table_start,
     table_surrender,
+    table_take_back,
+    table_undo_answer,
+    table_undo_ask,
 )
 
 
@@ -80,7 +84,10 @@ class TableCreateSerializer(TableDeckChoice):
     public = serializers.BooleanField(default=False, help_text="listed in the lobby")
     spectators = serializers.BooleanField(default=True)
     clock = TableClockSerializer(required=False, allow_null=True, default=None,
-                            help_text="stored; not yet enforced")
+                                 help_text="a time bank per seat and an increment per "
+                                           "decision; at zero the AI plays that decision")
+    card_trades = serializers.BooleanField(
+        default=False, help_text="the people agree before the game that cards may be traded")
 
 
 class TableJoinSerializer(TableDeckChoice):
@@ -104,6 +111,13 @@ class TableOfferSerializer(serializers.Serializer[Any]):
                                   help_text="the seat offered the trade")
     give = TokensSerializer(help_text="your tokens offered, by kind")
     take = TokensSerializer(help_text="his tokens asked for, by kind")
+    give_cards = serializers.ListField(child=serializers.CharField(max_length=40),
+                                       required=False, max_length=20,
+                                       help_text="cards offered (catalogue ids): refused, "
+                                                 "see card_trades")
+    take_cards = serializers.ListField(child=serializers.CharField(max_length=40),
+                                       required=False, max_length=20,
+                                       help_text="cards asked for (catalogue ids)")
 
 
 class TableChatSerializer(serializers.Serializer[Any]):
@@ -120,6 +134,11 @@ class TableSeatSerializer(serializers.Serializer[Any]):
     deck_name = serializers.CharField()
     present = serializers.BooleanField()
     out = serializers.BooleanField()
+    stand_in = serializers.BooleanField(required=False,
+                                        help_text="a person's seat: the AI plays it")
+    grace_ends = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text="a person's seat: when his grace period ends since his page closed")
 
 
 class TableSerializer(serializers.Serializer[Any]):
@@ -132,6 +151,8 @@ class TableSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     you = serializers.IntegerField(allow_null=True)
     seats = TableSeatSerializer(many=True)
+    card_trades = serializers.BooleanField()
+    clock = TableClockSerializer(allow_null=True)
 
 
 class TableLegalActionSerializer(serializers.Serializer[Any]):
@@ -157,6 +178,11 @@ class TableViewDocumentSerializer(serializers.Serializer[Any]):
     log = serializers.ListField(child=serializers.JSONField())
     chat = serializers.ListField(child=serializers.JSONField())
     offers = serializers.ListField(child=serializers.JSONField())
+    card_trades = serializers.BooleanField()
+    clock = serializers.JSONField(allow_null=True, help_text="null, or bank, increment, left "
+                                  "(each seat's bank now, seconds), running, deadline")
+    undo = serializers.JSONField(allow_null=True, help_text="null, or the pending request: "
+                                 "seat, to_decision, consents, waiting")
     outcome = serializers.CharField()
     winner = serializers.IntegerField()
 
@@ -189,7 +215,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     queryset = Table.objects.select_related("host")
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("view", "retrieve", "list"):
+        if self.action in ("view", "retrieve", "list", "replay"):
             return [permissions.AllowAny()]
         return [permissions.IsAuthenticated()]
 
@@ -200,6 +226,10 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
 
     def get_queryset(self) -> QuerySet[Table]:
         return Table.objects.select_related("host")
+
+    def get_object(self) -> Table:
+        # Every read and write sees the table after what its clock owes is played.
+        return table_settled(super().get_object())
 
     def _document(self, table: Table) -> dict[str, Any]:
         request = self.request
@@ -235,14 +265,10 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
             table = table_create(
                 host=request.user, deck=deck, size=attrs["seats"], ai=ai,
                 target=int(attrs["target"]), seed=attrs.get("seed"), public=attrs["public"],
-                spectators=attrs["spectators"],
+                spectators=attrs["spectators"], card_trades=attrs["card_trades"],
                 clock=dict(attrs["clock"]) if attrs.get("clock") else None)
-        except Deck.DoesNotExist:
-            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
-        except DeckInputError as error:
-            return input_problem(error)
-        except DeckNotPlayable as error:
-            return not_playable_problem(error)
+        except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
+            return deck_problem(error)
         except Refused as refused:
             return _refused(refused)
         response = Response(self._document(table), status=status.HTTP_201_CREATED)
@@ -269,12 +295,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
             deck = _seat_deck(request.user, attrs, "Your deck")
             table = table_join(table=table, user=request.user, invite=attrs["invite"],
                                deck=deck, seat=attrs.get("seat"))
-        except Deck.DoesNotExist:
-            return problem_response(status.HTTP_404_NOT_FOUND, "not_found", "No such deck.")
-        except DeckInputError as error:
-            return input_problem(error)
-        except DeckNotPlayable as error:
-            return not_playable_problem(error)
+        except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
+            return deck_problem(error)
         except Refused as refused:
             return _refused(refused)
         return Response(self._document(table))
@@ -343,7 +365,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         table = self.get_object()
         try:
             table_offer(table=table, user=request.user, to=attrs["to"], give=attrs["give"],
-                        take=attrs["take"])
+                        take=attrs["take"],
+                        cards=bool(attrs.get("give_cards") or attrs.get("take_cards")))
         except Refused as refused:
             return _refused(refused)
         table.refresh_from_db()
@@ -385,3 +408,70 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
             return _refused(refused)
         table.refresh_from_db()
         return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)
+
+    def _write(self, write: Any, **kwargs: Any) -> Response:
+        """A write answered with the caller's new view (a refusal as its problem)."""
+        try:
+            table = write(table=self.get_object(), user=self.request.user, **kwargs)
+        except Refused as refused:
+            return _refused(refused)
+        return self._view(table)
+
+    @extend_schema(operation_id="tables_seat_hand_to_ai", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path=r"seats/(?P<seat>[0-9]+)/hand-to-ai")
+    def hand_to_ai(self, request: Request, pk: str, seat: str) -> Response:
+        """Hand the seat of a person who left to the AI, once his grace period is over
+        (409 `grace_period` before, with `grace_ends`; 409 `still_here` while his page is
+        open). He may take it back."""
+        return self._write(table_hand_to_ai, seat=int(seat))
+
+    @extend_schema(operation_id="tables_take_back", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path="take-back")
+    def take_back(self, request: Request, pk: str) -> Response:
+        """Take back your seat from the AI that played it while you were away."""
+        return self._write(table_take_back)
+
+    @extend_schema(operation_id="tables_undo", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str) -> Response:
+        """Ask to take back your last decision: every other person must agree (never past
+        a die roll, a hidden draw or a trade; one request at a time; any move drops it)."""
+        return self._write(table_undo_ask)
+
+    @extend_schema(operation_id="tables_undo_accept", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path="undo/accept")
+    def undo_accept(self, request: Request, pk: str) -> Response:
+        """Agree to the pending undo; the last to agree applies it."""
+        return self._write(table_undo_answer, accept=True)
+
+    @extend_schema(operation_id="tables_undo_decline", request=None,
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["post"], url_path="undo/decline")
+    def undo_decline(self, request: Request, pk: str) -> Response:
+        """Decline the pending undo: it is dropped."""
+        return self._write(table_undo_answer, accept=False)
+
+    @extend_schema(operation_id="tables_replay",
+                   parameters=[OpenApiParameter("decision", int, description="0 to the "
+                                                "game's last decision (default: the end)")],
+                   responses={200: TableViewDocumentSerializer, **PROBLEMS})
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str) -> Response:
+        """A finished game at one of its decisions, every hand shown (409 `not_over` while
+        it is played: no hand is shown before the end)."""
+        table = self.get_object()
+        if not table.spectators and seat_of(table, request.user) is None:
+            return problem_response(status.HTTP_403_FORBIDDEN, "no_spectators",
+                                    "This table takes no spectators.")
+        if table.status != Table.OVER:
+            return problem_response(status.HTTP_409_CONFLICT, "not_over",
+                                    "A game is replayed once it is over.")
+        given = request.query_params.get("decision", str(table.decision))
+        if not given.isdigit() or int(given) > table.decision:
+            return problem_response(status.HTTP_400_BAD_REQUEST, "invalid",
+                                    f"`decision` is a whole number from 0 to {table.decision}.")
+        return Response(replay_document(table, int(given)))

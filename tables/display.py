@@ -6,14 +6,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.game.vocabulary import TOKEN_KINDS
+from tables import clock
 from tables.models import Table, TableSeat
-from tables.seat_view import seat_view
-from tables.services import played_table, seat_names, seat_of, seat_rows, table_done
+from tables.seat_view import replay_view, seat_view
+from tables.services import (
+    grace_ends,
+    played_table,
+    replayed_at,
+    seat_names,
+    seat_of,
+    seat_rows,
+    table_done,
+    table_settled,
+)
 
 
 def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
                    rows: Sequence[TableSeat] | None = None) -> dict[str, Any]:
-    """The table document of DESIGN §15: ``invite`` (the link) only for seated people."""
+    """The table document of DESIGN §15: ``invite`` (the link) only for seated people. Read
+    after what the clock owes is played (tables.services.table_settled)."""
+    table = table_settled(table)
     rows = list(rows) if rows is not None else seat_rows(table)
     you = seat_of(table, user, rows)
     present = set(table.presences.values_list("user_id", flat=True))
@@ -28,16 +40,39 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
         "seats": [{"seat": row.seat, "kind": row.kind, "name": row.name,
                    "deck_name": row.deck_name,
                    "present": row.user_id is not None and row.user_id in present,
-                   "out": row.seat in out}
+                   "out": row.seat in out, **_left(row, present)}
                   for row in rows],
+        "card_trades": table.card_trades, "clock": table.clock,
     }
     if you is not None:
         document["invite"] = invite
     return document
 
 
+def _left(row: TableSeat, present: set[int]) -> dict[str, Any]:
+    """What a person's seat says of his leaving: the AI holds it (``stand_in``), and when his
+    grace period ends once his page closed (``grace_ends``, null while he is here)."""
+    if row.kind != TableSeat.PERSON:
+        return {}
+    ends = None if row.user_id in present else grace_ends(row)
+    return {"stand_in": row.stand_in, "grace_ends": ends.isoformat() if ends else None}
+
+
+def _undo(table: Table, rows: Sequence[TableSeat]) -> dict[str, Any] | None:
+    if table.undo is None:
+        return None
+    seat = int(table.undo["seat"])
+    asked = [row.seat for row in rows if row.kind == TableSeat.PERSON and row.seat != seat
+             and not row.stand_in]
+    return {"seat": seat, "to_decision": table.undo["keep"],
+            "consents": list(table.undo["consents"]),
+            "waiting": [s for s in asked if s not in table.undo["consents"]]}
+
+
 def view_document(table: Table, user: Any) -> dict[str, Any]:
-    """The caller's view of the table (a spectator's when he has no seat)."""
+    """The caller's view of the table (a spectator's when he has no seat), after what the
+    clock owes is played."""
+    table = table_settled(table)
     rows = seat_rows(table)
     you = seat_of(table, user, rows)
     chat = [{"seat": m.seat, "name": m.user.get_username() if m.user else "",
@@ -49,7 +84,8 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                "take": dict(zip(TOKEN_KINDS, o.take, strict=True))}
               for o in table.offers.order_by("-number")[:20]][::-1]
     common = {"version": table.version, "status": table.status, "chat": chat,
-              "offers": offers}
+              "offers": offers, "card_trades": table.card_trades,
+              "clock": clock.clock_document(table, clock.now()), "undo": _undo(table, rows)}
     if table.status == Table.OPEN:
         return {**common, "decision": 0, "round": 0, "phase": "", "step": "", "to_move": [],
                 "you": you, **({"hand": []} if you is not None else {}),
@@ -62,3 +98,12 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
     finally:
         table_done(table, played)
     return {**view, **common}
+
+
+def replay_document(table: Table, decision: int) -> dict[str, Any]:
+    """A finished table after its first ``decision`` moves, every hand shown: the table's
+    replay (only once the game is over: the caller checks)."""
+    rows = seat_rows(table)
+    played = replayed_at(table, decision)
+    return {**replay_view(played, seat_names(rows), decision=decision),
+            "decisions": table.decision, "status": table.status, "version": table.version}

@@ -41,6 +41,15 @@ class NewTableForm(DeckForm):
     public = forms.BooleanField(required=False, label="List it in the lobby of open tables")
     spectators = forms.BooleanField(required=False, initial=True,
                                     label="Anyone with the link may watch")
+    card_trades = forms.BooleanField(
+        required=False, label="Card trades allowed (agreed by all before the game)",
+        help_text="The rulebook allows trading cards only when all agreed before the game; "
+                  "tokens may always be traded.")
+    clock_minutes = forms.IntegerField(
+        required=False, min_value=1, max_value=24 * 60, label="Clock: minutes per seat",
+        help_text="Empty: no clock. At zero the AI plays that decision for the seat.")
+    clock_increment = forms.IntegerField(required=False, min_value=0, max_value=3600,
+                                         initial=10, label="seconds added per decision")
 
     def __init__(self, *args: Any, decks: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, decks=decks, **kwargs)
@@ -48,6 +57,13 @@ class NewTableForm(DeckForm):
             self.fields[f"ai_{seat}"] = forms.TypedChoiceField(
                 coerce=int, required=False, empty_value=None, label=f"Seat {seat + 1}",
                 choices=[("", "open: a friend takes it"), *decks])
+
+    def clock(self) -> dict[str, int] | None:
+        """The clock asked for, in seconds, or None."""
+        minutes = self.cleaned_data.get("clock_minutes")
+        if not minutes:
+            return None
+        return {"bank": minutes * 60, "increment": self.cleaned_data.get("clock_increment") or 0}
 
     def ai_fields(self) -> list[forms.BoundField]:
         return [self[f"ai_{seat}"] for seat in range(1, MAX_SEATS)]

@@ -33,7 +33,17 @@ class Table(models.Model):
     public = models.BooleanField(default=False, help_text="listed in the lobby of open tables")
     spectators = models.BooleanField(default=True)
     clock = models.JSONField(null=True, blank=True,
-                             help_text="null, or {bank, increment} in seconds (not yet enforced)")
+                             help_text="null, or {bank, increment} in seconds")
+    # The clock as it runs (tables.clock): each seat's bank left, in seconds, and the seat
+    # it runs on now (-1: none, the table waits on no person) since when.
+    banks = models.JSONField(default=list, help_text="each seat's time bank left, seconds")
+    clock_seat = models.SmallIntegerField(default=-1, help_text="the seat the clock runs on")
+    clock_since = models.DateTimeField(null=True, blank=True)
+    card_trades = models.BooleanField(
+        default=False, help_text="the people agreed before the game that cards may be traded")
+    undo = models.JSONField(null=True, blank=True,
+                            help_text="a pending undo request: {seat, keep, consents}")
+    undos = models.PositiveIntegerField(default=0, help_text="undos applied (moves taken back)")
     invite = models.CharField(max_length=43, unique=True)
     config = models.JSONField(default=dict, help_text="the engine's options, set at the start")
     moves = models.JSONField(default=list, help_text="the people's moves: [seat, action] pairs")
@@ -75,6 +85,10 @@ class TableSeat(models.Model):
     deck_text = models.TextField(blank=True)
     deck = models.JSONField(null=True, blank=True, help_text="the deck as played, holdings chosen")
     facts = models.JSONField(null=True, blank=True, help_text="the card facts the engine read")
+    left_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="when the person's last page at the table closed")
+    stand_in = models.BooleanField(default=False,
+                                   help_text="the AI plays this person's seat (handed over)")
 
     class Meta:
         ordering = ["table", "seat"]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from playtest.table_play import TableGame, action_text
+from playtest.table_play import TableGame, action_text, seat_line
 from rules.game import rulings, seats
 from rules.game.state import GameState
 from rules.game.vocabulary import TOKEN_KINDS
@@ -90,4 +90,20 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
                 {"index": index, "text": action_text(table, viewer, action, names, viewer),
                  "kind": action.kind, "policy": action == choice}
                 for index, action in enumerate(legal)]
+    return view
+
+
+def replay_view(played: TableGame, names: Sequence[str], *, decision: int) -> dict[str, Any]:
+    """A finished game at one of its decisions as its replay shows it to everyone: the public
+    view with every seat's hand (``hand`` in each seat) and the whole log, draws named. Never
+    for a game under way (the caller checks that it is over)."""
+    table = played.table
+    view = seat_view(played, None, names, decision=decision)
+    for summary in view["seats"]:
+        state = table.seats[summary["seat"]]
+        summary["hand"] = [_card(state, i) for i in state.seats[summary["seat"]].zones["hand"]]
+    view["log"] = [{"text": SEED.sub("", seat_line(seat, text, names, -1)), "kind":
+                    "round" if seat < 0 and text.startswith("Round ") else
+                    "phase" if seat < 0 else "event", "seat": seat if seat >= 0 else None}
+                   for _, seat, text in (table.story or [])[-3 * LOG_LINES:]]
     return view

@@ -9,12 +9,14 @@ AI seats play on the server until a person's decision is pending. Every change b
 
 from __future__ import annotations
 
+import functools
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -26,11 +28,12 @@ from decks.validation import catalogue_facts, deck_validate
 from playtest.play import Move, Refused
 from playtest.table_play import SURRENDER, TRADE, TableCache, TableGame
 from rules.decklist import Decklist
-from rules.game import engine
+from rules.game import engine, seats
 from rules.game.actions import Action
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.vocabulary import TOKEN_KINDS
+from tables import clock
 from tables.live import announce_change
 from tables.models import (
     Table,
@@ -46,6 +49,14 @@ MAX_SEED: Final = 2**63 - 1
 # Chat: at most this many lines from one person in the window, then 429.
 CHAT_BURST: Final = 5
 CHAT_WINDOW: Final = timedelta(seconds=10)
+# The AI's decisions played in one go for people whose clock ran out or whose seat it holds:
+# the rest on the next read (a table whose people all left would otherwise play to its end).
+MAX_AUTOPLAY: Final = 400
+# The fields of a table a move may change.
+GAME_FIELDS: Final = ("moves", "status", "round", "outcome", "winner", "banks", "clock_seat",
+                      "clock_since", "undo", "undos")
+# What marks a move the AI played for a person: his clock ran out, or his seat is handed over.
+BY_CLOCK, BY_STAND_IN = "clock", "ai"
 
 
 @dataclass(frozen=True)
@@ -83,7 +94,8 @@ def _seated(row: TableSeat, given: SeatDeck, size: int, who: str) -> None:
 @transaction.atomic
 def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int, SeatDeck]] = (),
                  target: int = 25, seed: int | None = None, public: bool = False,
-                 spectators: bool = True, clock: dict[str, int] | None = None) -> Table:
+                 spectators: bool = True, clock: dict[str, int] | None = None,
+                 card_trades: bool = False) -> Table:
     """A new open table with ``host`` in seat 0 and the AI seats given (the others open).
     Raises Refused (400 invalid) for seats out of range, DeckNotPlayable for a deck the
     validator or the engine refuses."""
@@ -96,7 +108,7 @@ def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int
     table = Table.objects.create(
         host=host, size=size, seed=secrets.randbelow(10**9) if seed is None else seed,
         target=target, public=public, spectators=spectators, clock=clock,
-        invite=secrets.token_urlsafe(24))
+        card_trades=card_trades, invite=secrets.token_urlsafe(24))
     given = dict(ai)
     for seat in range(size):
         row = TableSeat(table=table, seat=seat)
@@ -175,11 +187,22 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
 TABLES = TableCache()
 
 
-def _cached_as(table: Table) -> tuple[str, int, str, int]:
-    # A table's moves only grow, under its row lock, and a table is cached once its write is
-    # committed: their number tells its states apart (an id may be given again once its table
-    # is deleted: the creation time tells the two apart).
-    return "table", table.pk, table.created_at.isoformat(), len(table.moves)
+def _cached_as(table: Table) -> tuple[str, int, str, int, int]:
+    # A table's moves only grow, under its row lock, but for an undo (which counts itself),
+    # and a table is cached once its write is committed: the undos and the number of moves
+    # tell its states apart (an id may be given again once its table is deleted: the creation
+    # time tells the two apart).
+    return "table", table.pk, table.created_at.isoformat(), table.undos, len(table.moves)
+
+
+def table_moves(table: Table) -> list[tuple[int, dict[str, Any]]]:
+    """The table's moves as the game replays them, ``(seat, action)`` (a third item, who
+    played it for a person, is for the record only)."""
+    return [(int(move[0]), move[1]) for move in table.moves]
+
+
+def persons_of(rows: Sequence[TableSeat]) -> frozenset[int]:
+    return frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
 
 
 def played_table(table: Table) -> TableGame:
@@ -189,9 +212,14 @@ def played_table(table: Table) -> TableGame:
     if cached is not None:
         return cached
     rows = list(table.seat_rows.order_by("seat"))
-    persons = frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
-    moves = [(int(seat), action) for seat, action in table.moves]
-    return table_source(table, rows).replay_moves(moves, persons)
+    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows))
+
+
+def replayed_at(table: Table, decision: int) -> TableGame:
+    """The game after its first ``decision`` moves, replayed (never from the cache)."""
+    rows = list(table.seat_rows.order_by("seat"))
+    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
+                                                  upto=decision)
 
 
 def table_done(table: Table, played: TableGame) -> None:
@@ -204,6 +232,107 @@ def _store(table: Table, played: TableGame) -> None:
     table.winner = played.table.winner
     if played.over:
         table.status = Table.OVER
+
+
+# The clock and the AI standing in for people.
+
+
+def _charge(table: Table, at: datetime) -> None:
+    """The running seat's time up to ``at`` is spent (before a change of the table)."""
+    if table.clock and table.clock_seat >= 0:
+        table.banks = clock.banks_left(table, at)
+        table.clock_since = at
+
+
+def _rearm(table: Table, played: TableGame, rows: Sequence[TableSeat], at: datetime) -> None:
+    """The clock runs from ``at`` on the person the engine waits on (none: it stops)."""
+    waiting = seats.to_move(played.table) if not played.over else -1
+    if table.clock and len(table.banks) != table.size:  # a clock set before it was enforced
+        table.banks = [float(table.clock["bank"])] * table.size
+    if not table.clock or waiting < 0 or rows[waiting].kind != TableSeat.PERSON \
+            or rows[waiting].stand_in:
+        table.clock_seat, table.clock_since = -1, None
+    else:
+        table.clock_seat, table.clock_since = waiting, at
+
+
+def _record(table: Table, played: TableGame, seat: int, action: Action,
+            rows: Sequence[TableSeat], by: str = "") -> None:
+    """Apply ``seat``'s action (the AI seats answering) and keep it among the moves; any
+    move cancels a pending undo request, and a decision of a seat with a clock earns it the
+    increment."""
+    played.apply_player(action, Move(), seat_names(rows), seat=seat)
+    table.moves = [*table.moves, [seat, action.to_dict(), *([by] if by else [])]]
+    table.undo = None
+    if table.clock and action.kind != SURRENDER and by != BY_STAND_IN:
+        banks = [float(b) for b in table.banks]
+        banks[seat] += table.clock["increment"]
+        table.banks = banks
+
+
+def _policy_action(played: TableGame, seat: int) -> Action:
+    legal = seats.legal_actions(played.table)
+    return played.policies()[seat](played.table, seat, legal)
+
+
+def _autoplay(table: Table, played: TableGame, rows: Sequence[TableSeat],
+              at: datetime) -> bool:
+    """The AI plays the decisions of people whose seat it holds, and of the person whose
+    bank ran out by ``at`` (as of the moment it did); whether it played any."""
+    played_any = False
+    for _ in range(MAX_AUTOPLAY):
+        seat = seats.to_move(played.table) if not played.over else -1
+        if seat < 0 or rows[seat].kind != TableSeat.PERSON:
+            break
+        if rows[seat].stand_in:
+            when, by = at, BY_STAND_IN
+        elif clock.due(table, at) and table.clock_seat == seat:
+            when, by = clock.deadline(table) or at, BY_CLOCK
+            banks = [float(b) for b in table.banks]
+            banks[seat] = 0.0
+            table.banks = banks
+        else:
+            break
+        _record(table, played, seat, _policy_action(played, seat), rows, by)
+        _rearm(table, played, rows, when)
+        played_any = True
+    _store(table, played)
+    return played_any
+
+
+def _settle(table: Table) -> Table:
+    """Play what the clock owes (the AI's decisions for people whose bank ran out) before
+    the table is read or written: in its own transaction, so a write refused afterwards keeps
+    it. The table as it is now."""
+    if not clock.due(table, clock.now()):
+        return table
+    with transaction.atomic():
+        table = _locked(table)
+        at = clock.now()
+        if not clock.due(table, at):
+            return table
+        rows = list(table.seat_rows.select_related("user").order_by("seat"))
+        played = played_table(table)
+        _autoplay(table, played, rows, at)
+        _changed(table, GAME_FIELDS)
+        transaction.on_commit(functools.partial(table_done, table, played))
+    return table
+
+
+def table_settled(table: Table) -> Table:
+    """The table with what the clock owes played: what every read goes through."""
+    return _settle(table)
+
+
+def settled_first[**P, R](write: Callable[P, R]) -> Callable[P, R]:
+    """A write of a table (its ``table`` keyword) that first plays what the clock owes."""
+    @functools.wraps(write)
+    def settled(*args: P.args, **kwargs: P.kwargs) -> R:
+        given = kwargs.get("table")
+        if isinstance(given, Table):
+            kwargs["table"] = _settle(given)
+        return write(*args, **kwargs)
+    return settled
 
 
 @transaction.atomic
@@ -224,8 +353,11 @@ def table_start(*, table: Table, user: Any) -> Table:
     played = played_table(table)
     table.config = {**played.table.config.to_dict(), "rules_version": RULES_VERSION}
     table.status = Table.PLAYING
+    if table.clock:
+        table.banks = [float(table.clock["bank"])] * table.size
     _store(table, played)
-    _changed(table, ["status", "config", "round", "outcome", "winner"])
+    _rearm(table, played, rows, clock.now())
+    _changed(table, ["config", *GAME_FIELDS])
     transaction.on_commit(lambda: table_done(table, played))
     return table
 
@@ -248,6 +380,7 @@ def _check_move(table: Table, seat: int | None, decision: int | None) -> None:
                       current_decision=table.decision)
 
 
+@settled_first
 @transaction.atomic
 def table_act(*, table: Table, user: Any, decision: int, index: int) -> Table:
     """Apply the caller's legal action number ``index`` at ``decision``; the AI seats answer.
@@ -277,15 +410,17 @@ def table_act(*, table: Table, user: Any, decision: int, index: int) -> Table:
 
 def _applied(table: Table, played: TableGame, seat: int, action: Action,
              rows: Sequence[TableSeat]) -> Table:
-    names = seat_names(rows)
-    played.apply_player(action, Move(), names, seat=seat)
-    table.moves = [*table.moves, [seat, action.to_dict()]]
-    _store(table, played)
-    _changed(table, ["moves", "status", "round", "outcome", "winner"])
+    at = clock.now()
+    _charge(table, at)
+    _record(table, played, seat, action, rows)
+    _rearm(table, played, rows, at)
+    _autoplay(table, played, rows, at)
+    _changed(table, GAME_FIELDS)
     transaction.on_commit(lambda: table_done(table, played))
     return table
 
 
+@settled_first
 @transaction.atomic
 def table_surrender(*, table: Table, user: Any) -> Table:
     """The caller leaves the game ("a player may surrender at any time"); the others play
@@ -309,6 +444,7 @@ def seat_names(rows: Sequence[TableSeat]) -> list[str]:
             for row in rows]
 
 
+@settled_first
 @transaction.atomic
 def table_chat(*, table: Table, user: Any, text: str) -> TableMessage:
     """A line of public table talk from a seated person. Refused: 403 not_seated,
@@ -346,9 +482,10 @@ def table_rematch(*, table: Table, user: Any) -> Table:
     again = Table.objects.create(
         host=user, size=table.size, seed=secrets.randbelow(10**9), target=table.target,
         public=False, spectators=table.spectators, clock=table.clock,
-        invite=secrets.token_urlsafe(24))
+        card_trades=table.card_trades, invite=secrets.token_urlsafe(24))
     for row in table.seat_rows.order_by("seat"):
         row.pk, row.table = None, again
+        row.stand_in, row.left_at = False, None  # a new game: everyone is here again
         row.save()
     table.rematch = again
     _changed(table, ["rematch"])
@@ -372,6 +509,7 @@ def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -
     else:
         TablePresence.objects.filter(channel=channel).delete()
     if table.presences.filter(user=user).exists() != before:
+        table.seat_rows.filter(user=user).update(left_at=None if connected else clock.now())
         Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
         table.version += 1
         pk, version = table.pk, table.version
@@ -383,11 +521,14 @@ def _tokens(given: dict[str, int]) -> list[int]:
     return [int(given.get(kind, 0)) for kind in TOKEN_KINDS]
 
 
+@settled_first
 @transaction.atomic
 def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
-                take: dict[str, int]) -> TableOffer:
+                take: dict[str, int], cards: bool = False) -> TableOffer:
     """A token trade the caller offers seat ``to``. Refused: 403 not_seated, 409 not_started
-    or game_over, 400 invalid (himself, no such seat, an AI seat, nothing traded)."""
+    or game_over, 400 invalid (himself, no such seat, an AI seat, nothing traded); a trade of
+    ``cards``: 409 card_trades_off unless the table allows them, else 409
+    card_trades_not_modelled (the engine cannot move a card between seats)."""
     table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
@@ -396,6 +537,14 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
     _check_move(table, seat, None)
     if not 0 <= to < table.size or to == seat or rows[to].kind != TableSeat.PERSON:
         raise Refused("invalid", "Offer a trade to another person seated at the table.")
+    if cards and not table.card_trades:
+        raise Refused("card_trades_off", "Cards are not traded at this table: its people did "
+                      "not agree to it before the game (the rulebook allows tokens only).",
+                      status=409)
+    if cards:
+        raise Refused("card_trades_not_modelled", "Card trades were agreed at this table, but "
+                      "the rules engine cannot move a card from one seat to another yet: "
+                      "trade tokens, or settle the cards by talk.", status=409)
     if not any(_tokens(give)) and not any(_tokens(take)):
         raise Refused("invalid", "A trade gives or takes at least one token.")
     number = table.offers.count() + 1
@@ -405,6 +554,7 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
     return offer
 
 
+@settled_first
 @transaction.atomic
 def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) -> Table:
     """The seat offered a trade accepts it (the tokens change hands at once, a move of the
@@ -436,6 +586,188 @@ def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) ->
     offer.save(update_fields=["status"])
     table.moves = [*table.moves, [offer.to_seat, {"kind": TRADE, "from": offer.from_seat,
                                                   "give": offer.give, "take": offer.take}]]
-    _changed(table, ["moves"])
+    table.undo = None
+    _changed(table, ["moves", "undo"])
     transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+# A person who left: his seat handed to the AI after the grace period, and taken back.
+
+
+def grace_ends(row: TableSeat) -> datetime | None:
+    """When the grace period of a person whose page closed ends (None: he has not left)."""
+    if row.left_at is None:
+        return None
+    return row.left_at + timedelta(seconds=settings.TABLE_GRACE_SECONDS)
+
+
+@settled_first
+@transaction.atomic
+def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
+    """Another person at the table hands the seat of a person who left to the AI, once his
+    grace period is over; the AI plays his decisions from then on. Refused: 403 not_seated,
+    400 invalid (no such person's seat, or one's own), 409 still_here (his page is open, or
+    he never left), 409 grace_period (with grace_ends), 409 already_ai, 409 not_started or
+    game_over."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    mine = seat_of(table, user, rows)
+    if mine is None:
+        raise Refused("not_seated", "Only the people seated at the table hand a seat over.",
+                      status=403)
+    _check_move(table, mine, None)
+    if not 0 <= seat < table.size or seat == mine or rows[seat].kind != TableSeat.PERSON:
+        raise Refused("invalid", "Hand over the seat of another person at the table.")
+    row = rows[seat]
+    if row.stand_in:
+        raise Refused("already_ai", f"The AI plays seat {seat + 1} already.", status=409)
+    present = table.presences.filter(user=row.user).exists()
+    ends = grace_ends(row)
+    if present or ends is None:
+        raise Refused("still_here", f"{row.name} has not left the table.", status=409)
+    at = clock.now()
+    if at < ends:
+        raise Refused("grace_period", f"{row.name} keeps his seat until "
+                      f"{ends.isoformat(timespec='seconds')}: he may come back.",
+                      status=409, grace_ends=ends.isoformat())
+    row.stand_in = True
+    row.save(update_fields=["stand_in"])
+    played = played_table(table)
+    _charge(table, at)
+    _rearm(table, played, rows, at)
+    _autoplay(table, played, rows, at)
+    _changed(table, GAME_FIELDS)
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+@settled_first
+@transaction.atomic
+def table_take_back(*, table: Table, user: Any) -> Table:
+    """The person whose seat the AI holds takes it back. Refused: 403 not_seated, 409
+    not_handed (the AI does not hold it), 409 game_over."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    mine = seat_of(table, user, rows)
+    if mine is None:
+        raise Refused("not_seated", "You have no seat at this table.", status=403)
+    if not rows[mine].stand_in:
+        raise Refused("not_handed", "Your seat is yours: the AI does not hold it.", status=409)
+    if table.status == Table.OVER:
+        raise Refused("game_over", f"The game is over ({table.outcome}).", status=409)
+    row = rows[mine]
+    row.stand_in, row.left_at = False, None
+    row.save(update_fields=["stand_in", "left_at"])
+    played = played_table(table)
+    _rearm(table, played, rows, clock.now())
+    _changed(table, GAME_FIELDS)
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+# Undo by consent: a person takes back his last decision if every other person agrees.
+
+
+def _consenters(rows: Sequence[TableSeat], seat: int) -> list[int]:
+    """The people who must agree to ``seat``'s undo: every other person the AI does not
+    stand in for."""
+    return [row.seat for row in rows
+            if row.kind == TableSeat.PERSON and row.seat != seat and not row.stand_in]
+
+
+def _chance_since(before: TableGame, now: TableGame) -> bool:
+    """Whether a die was rolled or a hidden card drawn between the two states of one game:
+    any of the table's random streams moved on, or the story told a draw."""
+    def streams(game: TableGame) -> list[int]:
+        return [game.table.rng, *(state.rng for state in game.table.seats)]
+
+    told = (now.table.story or [])[len(before.table.story or []):]
+    return streams(before) != streams(now) or any(text.startswith("Drew ")
+                                                  for _, _, text in told)
+
+
+@settled_first
+@transaction.atomic
+def table_undo_ask(*, table: Table, user: Any) -> Table:
+    """The caller asks to take back his last decision (and every move after it); with no
+    other person to ask it applies at once. Refused: 403 not_seated, 409 not_started or
+    game_over, 409 undo_pending (one request at a time), 409 nothing_to_undo (no decision of
+    his own to take back), 409 undo_past_trade, 409 undo_past_chance (a die was rolled or a
+    hidden card drawn since: never undone)."""
+    table = _locked(table)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    if seat is None:
+        raise Refused("not_seated", "Only the people seated at the table take moves back.",
+                      status=403)
+    _check_move(table, seat, None)
+    if table.undo is not None:
+        raise Refused("undo_pending", "An undo is waiting for answers already.", status=409)
+    keep = next((number for number in range(len(table.moves) - 1, -1, -1)
+                 if int(table.moves[number][0]) == seat and len(table.moves[number]) == 2
+                 and table.moves[number][1].get("kind") not in (TRADE, SURRENDER)), None)
+    if keep is None:
+        raise Refused("nothing_to_undo", "You have no decision of your own to take back.",
+                      status=409)
+    if any(move[1].get("kind") == TRADE for move in table.moves[keep:]):
+        raise Refused("undo_past_trade", "A trade was made since your last decision: a trade "
+                      "is never taken back.", status=409)
+    played = played_table(table)
+    try:
+        if _chance_since(replayed_at(table, keep), played):
+            raise Refused("undo_past_chance", "A die was rolled or a hidden card drawn since "
+                          "your last decision: that is never taken back.", status=409)
+    finally:
+        table_done(table, played)
+    table.undo = {"seat": seat, "keep": keep, "consents": []}
+    if not _consenters(rows, seat):
+        return _undone(table, rows)
+    _changed(table, ["undo"])
+    return table
+
+
+def _undone(table: Table, rows: Sequence[TableSeat]) -> Table:
+    """Apply the pending undo: the moves after it are dropped and the game replays from the
+    rest; the clock runs afresh on whoever decides then."""
+    assert table.undo is not None
+    at = clock.now()
+    _charge(table, at)
+    table.moves = table.moves[:table.undo["keep"]]
+    table.undo = None
+    table.undos += 1
+    played = played_table(table)
+    _store(table, played)
+    _rearm(table, played, rows, at)
+    _autoplay(table, played, rows, at)
+    _changed(table, GAME_FIELDS)
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
+@settled_first
+@transaction.atomic
+def table_undo_answer(*, table: Table, user: Any, accept: bool) -> Table:
+    """Another person agrees to the pending undo (the last one to agree applies it) or
+    declines it (it is dropped). Refused: 409 no_undo (none pending), 403 not_asked (the
+    caller is not one of those asked), 409 already_answered."""
+    table = _locked(table)
+    if table.undo is None:
+        raise Refused("no_undo", "No undo is waiting for an answer.", status=409)
+    rows = seat_rows(table)
+    seat = seat_of(table, user, rows)
+    asked = _consenters(rows, int(table.undo["seat"]))
+    if seat is None or seat not in asked:
+        raise Refused("not_asked", "Only the other people at the table answer an undo.",
+                      status=403)
+    if seat in table.undo["consents"]:
+        raise Refused("already_answered", "You agreed to this undo already.", status=409)
+    if not accept:
+        table.undo = None
+        _changed(table, ["undo"])
+        return table
+    table.undo = {**table.undo, "consents": [*table.undo["consents"], seat]}
+    if set(asked) <= set(table.undo["consents"]):
+        return _undone(table, rows)
+    _changed(table, ["undo"])
     return table

@@ -16,5 +16,11 @@ urlpatterns = [
     path("tables/<int:table_id>/offers/", views.table_offer_view, name="offer"),
     path("tables/<int:table_id>/offers/<int:number>/<str:answer>/", views.table_answer_view,
          name="answer"),
+    path("tables/<int:table_id>/seats/<int:seat>/hand-to-ai/", views.table_hand_to_ai_view,
+         name="hand_to_ai"),
+    path("tables/<int:table_id>/take-back/", views.table_take_back_view, name="take_back"),
+    path("tables/<int:table_id>/undo/", views.table_undo_view, name="undo"),
+    path("tables/<int:table_id>/undo/<str:answer>/", views.table_undo_view, name="undo_answer"),
+    path("tables/<int:table_id>/replay/", views.table_replay, name="replay"),
     path("tables/invite/<str:token>/", views.table_invite, name="invite"),
 ]

@@ -8,6 +8,8 @@ without JavaScript every move is a form that posts and comes back to the page.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib import messages
@@ -23,7 +25,8 @@ from decks.services import deck_data
 from decks.views.decks import visible_decks
 from playtest.play import Refused
 from rules.game.engine import DeckNotPlayable
-from tables.display import table_document, view_document
+from tables import clock
+from tables.display import replay_document, table_document, view_document
 from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm, OfferForm
 from tables.models import Table
 from tables.services import (
@@ -32,12 +35,17 @@ from tables.services import (
     table_act,
     table_chat,
     table_create,
+    table_hand_to_ai,
     table_join,
     table_offer,
     table_offer_answer,
     table_rematch,
+    table_settled,
     table_start,
     table_surrender,
+    table_take_back,
+    table_undo_answer,
+    table_undo_ask,
 )
 
 
@@ -55,6 +63,15 @@ def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
         saved = get_object_or_404(visible_decks(request), pk=data["deck"])
         return SeatDeck(deck_data(saved), saved)
     return SeatDeck(deck_from_text(data["text"]))
+
+
+@contextmanager
+def refusals_told(request: HttpRequest) -> Iterator[None]:
+    """A refused write (Refused) is told on the page it comes back to, as an error message."""
+    try:
+        yield
+    except Refused as refused:
+        messages.error(request, refused.detail)
 
 
 def _document(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -88,7 +105,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
             ai = [(seat, _seat_deck(request, {"deck": deck})) for seat, deck in form.ai_seats()]
             table = table_create(host=request.user, deck=_seat_deck(request, data),
                                  size=data["seats"], ai=ai, target=data["target"],
-                                 public=data["public"], spectators=data["spectators"])
+                                 public=data["public"], spectators=data["spectators"],
+                                 card_trades=data["card_trades"], clock=form.clock())
         except (DeckInputError, DeckNotPlayable, Refused) as error:
             form.add_error(None, getattr(error, "detail", None) or str(error))
         else:
@@ -121,7 +139,9 @@ def table_invite(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _visible(request: HttpRequest, table_id: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    """The table after what its clock owes is played; PermissionError for a visitor without
+    a seat at a table that takes no spectators."""
+    table = table_settled(get_object_or_404(Table.objects.select_related("host"), pk=table_id))
     if not table.spectators and seat_of(table, request.user) is None:
         raise PermissionError
     return table
@@ -131,6 +151,13 @@ def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
     view = view_document(table, request.user)
     document = _document(request, table)
     names = {s["seat"]: s["name"] for s in view["seats"]}
+    people = {s["seat"] for s in document["seats"] if s["kind"] == "person"}
+    if view.get("clock"):  # a person's bank (an AI seat has no clock)
+        for summary in view["seats"]:
+            if summary["seat"] not in people:
+                continue
+            left = int(view["clock"]["left"][summary["seat"]])
+            summary["clock_left"] = f"{left // 60}:{left % 60:02d}"
     return {"table": table, "view": view, "document": document,
             "winner_name": names.get(view["winner"], ""),
             "waiting_name": names.get(view["to_move"][0], "") if view["to_move"] else "",
@@ -138,7 +165,19 @@ def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
                         "to_name": names.get(o["to"], "")} for o in view["offers"]],
             "trade_with": [s for s in document["seats"]
                            if s["kind"] == "person" and s["seat"] != view["you"]],
-            "chat_form": ChatForm()}
+            "chat_form": ChatForm(), **_leaving(document, view)}
+
+
+def _leaving(document: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The people who left: whose seat the caller may hand to the AI now, whose grace
+    period runs; whether the AI holds the caller's own seat."""
+    now = clock.now().isoformat()
+    gone = [s for s in document["seats"] if s.get("grace_ends") and not s["stand_in"]
+            and s["seat"] != view["you"]]
+    mine: dict[str, Any] = next((s for s in document["seats"] if s["seat"] == view["you"]), {})
+    return {"hand_over": [s for s in gone if s["grace_ends"] <= now],
+            "in_grace": [s for s in gone if s["grace_ends"] > now],
+            "standing_in": bool(mine.get("stand_in"))}
 
 
 @require_GET
@@ -173,11 +212,9 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That move could not be read.")
         return _back(request, table)
-    try:
+    with refusals_told(request):
         table = table_act(table=table, user=request.user, decision=form.cleaned_data["decision"],
                           index=form.cleaned_data["index"])
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -185,10 +222,8 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_start(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return redirect(table.get_absolute_url())
 
 
@@ -196,10 +231,8 @@ def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_surrender(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -208,10 +241,8 @@ def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The same seats and decks at a new table; everyone goes there from the old one."""
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_rematch(table=table, user=request.user)
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return redirect(table.get_absolute_url())
 
 
@@ -223,11 +254,9 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That trade could not be read: whole numbers of tokens.")
         return _back(request, table)
-    try:
+    with refusals_told(request):
         table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
                     give=form.tokens("give"), take=form.tokens("take"))
-    except Refused as refused:
-        messages.error(request, refused.detail)
     table.refresh_from_db()
     return _back(request, table)
 
@@ -237,11 +266,9 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_answer_view(request: HttpRequest, table_id: int, number: int,
                       answer: str) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
-    try:
+    with refusals_told(request):
         table = table_offer_answer(table=table, user=request.user, number=number,
                                    accept=answer == "accept")
-    except Refused as refused:
-        messages.error(request, refused.detail)
     return _back(request, table)
 
 
@@ -251,8 +278,55 @@ def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     form = ChatForm(request.POST)
     if form.is_valid():
-        try:
+        with refusals_told(request):
             table_chat(table=table, user=request.user, text=form.cleaned_data["text"])
-        except Refused as refused:
-            messages.error(request, refused.detail)
     return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_hand_to_ai_view(request: HttpRequest, table_id: int, seat: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    with refusals_told(request):
+        table = table_hand_to_ai(table=table, user=request.user, seat=seat)
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_take_back_view(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    with refusals_told(request):
+        table = table_take_back(table=table, user=request.user)
+    return _back(request, table)
+
+
+@login_required
+@require_POST
+def table_undo_view(request: HttpRequest, table_id: int, answer: str = "") -> HttpResponse:
+    """Ask for an undo (no ``answer``), or agree to or decline the pending one."""
+    table = get_object_or_404(Table, pk=table_id)
+    with refusals_told(request):
+        table = table_undo_ask(table=table, user=request.user) if not answer else \
+            table_undo_answer(table=table, user=request.user, accept=answer == "accept")
+    return _back(request, table)
+
+
+@require_GET
+def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A finished game, decision by decision (``?decision=n``), every hand shown."""
+    try:
+        table = _visible(request, table_id)
+    except PermissionError:
+        return render(request, "tables/closed.html", status=403)
+    if table.status != Table.OVER:
+        messages.error(request, "A game is replayed once it is over.")
+        return redirect(table.get_absolute_url())
+    given = request.GET.get("decision", "")
+    decision = min(int(given), table.decision) if given.isdigit() else table.decision
+    replay = replay_document(table, decision)
+    names = {s["seat"]: s["name"] for s in replay["seats"]}
+    return render(request, "tables/replay.html", {
+        "table": table, "replay": replay, "winner_name": names.get(replay["winner"], ""),
+        "previous": decision - 1 if decision > 0 else None,
+        "next": decision + 1 if decision < table.decision else None})

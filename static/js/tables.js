@@ -7,6 +7,8 @@
  *   (htmx swaps it in). The message never carries a view: each browser fetches its own seat's.
  * - When the socket drops, the page polls the body every few seconds and reconnects after a
  *   jittered, growing delay (so a restarted server is not met by every browser at once).
+ * - With a clock, the body is fetched again when the running seat's bank runs out (the
+ *   server plays that decision for him on that read).
  * - 1-9 press the move with that number; with ten moves or more a first digit waits a moment
  *   for a second one (1 then 2 is move 12). */
 (function () {
@@ -31,9 +33,20 @@
     }
   }
 
+  // The clock: when the running seat's bank runs out, fetch the body again; the server then
+  // plays that decision for him (the read settles what the clock owes) and tells every socket.
+  var clockTimer = null;
+  function watchClock() {
+    var grid = body.querySelector(".tb-grid");
+    clearTimeout(clockTimer);
+    if (!grid || !grid.dataset.deadline) { return; }
+    var wait = Date.parse(grid.dataset.deadline) - Date.now();
+    clockTimer = setTimeout(refresh, Math.max(0, wait) + 300);
+  }
+
   document.body.addEventListener("htmx:afterSwap", function (event) {
     var grid = body.querySelector(".tb-grid");
-    if (event.detail.target === body && grid) { shown = Number(grid.dataset.version); }
+    if (event.detail.target === body && grid) { shown = Number(grid.dataset.version); watchClock(); }
   });
 
   function poll(on) {
@@ -95,5 +108,6 @@
     }
   });
 
+  watchClock();
   connect();
 }());

@@ -3,6 +3,7 @@ version on connecting, `changed` after every change, nothing else; refusals."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -142,3 +143,21 @@ def test_the_asgi_application_routes_the_tables_socket() -> None:
         return first
 
     assert async_to_sync(session)() == {"type": "changed", "version": table.version}
+
+
+def test_a_socket_connecting_plays_what_the_clock_owes(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, ada, _ = two_seats(clock={"bank": 10, "increment": 0},
+                              ai=[(1, deck("Mosfin Blades"))])
+    table = table_start(table=table, user=ada)
+    assert table.clock_since is not None
+    late = table.clock_since + timedelta(seconds=11)
+    monkeypatch.setattr("tables.clock.now", lambda: late)
+
+    async def connect() -> None:
+        communicator = socket(table.pk, ada)
+        connected, _ = await communicator.connect()
+        assert connected
+        await communicator.disconnect()
+
+    async_to_sync(connect)()
+    assert Table.objects.get().moves[0][2] == "clock"

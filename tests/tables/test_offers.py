@@ -97,3 +97,36 @@ def test_a_trade_with_an_ai_seat_is_refused() -> None:
     table = started(ada, [], ai=[{"seat": 1, "deck": sample(SAMPLES[1])}])
     response = offer(ada, table["id"])
     assert response.status_code == 400 and response.json()["code"] == "invalid"
+
+
+@pytest.mark.parametrize(("card_trades", "code"), [
+    (False, "card_trades_off"), (True, "card_trades_not_modelled")])
+def test_a_card_trade_is_refused_and_says_why(card_trades: bool, code: str) -> None:
+    ada, bob = person("ada"), person("bob")
+    table = started(ada, [bob], card_trades=card_trades)
+    assert table["card_trades"] is card_trades
+    assert view(bob, table["id"])["card_trades"] is card_trades
+    response = offer(ada, table["id"], give_cards=["d-001"])
+    assert response.status_code == 409 and response.json()["code"] == code
+    assert not TableOffer.objects.exists()
+
+
+def test_the_card_trade_option_is_shown_in_the_lobby_and_on_the_table() -> None:
+    ada = person("ada")
+    made = post(ada, "/api/tables/",
+                {"deck": sample(SAMPLES[0]), "seats": 2, "public": True, "card_trades": True})
+    assert made.status_code == 201
+    for url in ("/tables/", f"/tables/{made.json()['id']}/"):
+        assert "Card trades allowed" in Client().get(url).content.decode()
+    plain = post(ada, "/api/tables/", {"deck": sample(SAMPLES[0]), "seats": 2})
+    assert "cards not" in ada.get(f"/tables/{plain.json()['id']}/").content.decode()
+
+
+def test_a_rematch_keeps_the_card_trade_agreement() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = started(ada, [bob], card_trades=True, clock={"bank": 60, "increment": 5})
+    post(bob, f"/api/tables/{table['id']}/surrender/")
+    assert ada.post(f"/tables/{table['id']}/rematch/").status_code == 302
+    again = Table.objects.get(pk=table["id"]).rematch
+    assert again is not None and again.card_trades
+    assert again.clock == {"bank": 60, "increment": 5}

@@ -135,3 +135,54 @@ def test_a_trade_is_offered_and_accepted_on_the_page() -> None:
     assert bob.post(f"/tables/{table.pk}/offers/1/accept/").status_code == 302
     assert "accepted" in ada.get(f"/tables/{table.pk}/view/").content.decode()
     assert Table.objects.get().decision == 1
+
+
+def test_the_site_navigation_leads_to_the_tables() -> None:
+    page = Client().get("/decks/").content.decode()
+    nav = page.split('class="site-nav"', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/tables/"' in nav
+    assert 'aria-current="page">Tables' in Client().get("/tables/").content.decode()
+
+
+def test_the_form_sets_the_clock_and_the_card_trade_option() -> None:
+    ada = person("ada")
+    table = new_table(ada, seats=2, ai_1=sample(SAMPLES[1]), card_trades="on",
+                      clock_minutes=5, clock_increment=10)
+    assert (table.clock, table.card_trades) == ({"bank": 300, "increment": 10}, True)
+    ada.post(f"/tables/{table.pk}/start/")
+    page = ada.get(f"/tables/{table.pk}/").content.decode()
+    assert re.search(r"clock [45]:\d\d", page) and "data-deadline=" in page
+    assert "Card trades allowed" in page
+
+
+def test_an_undo_is_asked_and_agreed_to_on_the_page() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    for _ in range(40):
+        mover = next(c for c in (ada, bob)
+                     if b"Your move" in c.get(f"/tables/{table.pk}/").content)
+        table.refresh_from_db()
+        mover.post(f"/tables/{table.pk}/act/", {"index": 0, "decision": table.decision})
+        assert b"Ask to take back my last decision" in mover.get(f"/tables/{table.pk}/").content
+        mover.post(f"/tables/{table.pk}/undo/")
+        if Table.objects.get().undo is not None:
+            break
+    other = bob if mover is ada else ada
+    assert b"asks to take back his last decision" in other.get(f"/tables/{table.pk}/").content
+    decision = Table.objects.get().decision
+    assert other.post(f"/tables/{table.pk}/undo/accept/").status_code == 302
+    assert Table.objects.get().decision == decision - 1
+
+
+def test_a_finished_table_links_to_its_replay_with_every_hand() -> None:
+    ada = person("ada")
+    table = new_table(ada, seats=2, ai_1=sample(SAMPLES[1]))
+    ada.post(f"/tables/{table.pk}/start/")
+    assert ada.get(f"/tables/{table.pk}/replay/").status_code == 302  # not over yet
+    ada.post(f"/tables/{table.pk}/surrender/")
+    assert f"/tables/{table.pk}/replay/?decision=0" in ada.get(f"/tables/{table.pk}/").content\
+        .decode()
+    page = Client().get(f"/tables/{table.pk}/replay/?decision=0").content.decode()
+    assert "Decision 0 of 1" in page and page.count("<strong>Hand</strong>") == 2

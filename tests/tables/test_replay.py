@@ -1,0 +1,53 @@
+"""The replay of a finished game (docs/tables.md): everyone at the table, and spectators when
+the table takes them, steps through it decision by decision with every hand shown; never
+before the game ends."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tables.models import Table
+from tests.tables.calls import SAMPLES, person, post, sample, started
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(ada: Client, **body: object) -> int:
+    table_id = started(ada, [], ai=[{"seat": 1, "deck": sample(SAMPLES[1])}], **body)["id"]
+    post(ada, f"/api/tables/{table_id}/actions/", {"index": 0, "decision": 0})
+    assert post(ada, f"/api/tables/{table_id}/surrender/").json()["status"] == "over"
+    return int(table_id)
+
+
+def test_a_finished_game_replays_decision_by_decision_with_every_hand() -> None:
+    ada = person("ada")
+    table_id = finished(ada)
+    decisions = Table.objects.get().decision
+    end = Client().get(f"/api/tables/{table_id}/replay/").json()
+    assert end["decision"] == end["decisions"] == decisions
+    assert all("hand" in seat for seat in end["seats"])
+    start = ada.get(f"/api/tables/{table_id}/replay/?decision=0").json()
+    assert start["decision"] == 0 and start["round"] <= end["round"]
+    assert [len(s["hand"]) for s in start["seats"]] == [s["hand_count"] for s in start["seats"]]
+    page = ada.get(f"/tables/{table_id}/replay/?decision=0")
+    assert page.status_code == 200 and start["seats"][1]["hand"][0]["name"] in page.content.decode()
+
+
+@pytest.mark.parametrize(("case", "status", "code"), [
+    ("under_way", 409, "not_over"),
+    ("past_the_end", 400, "invalid"),
+    ("not_a_number", 400, "invalid"),
+    ("closed_to_spectators", 403, "no_spectators"),
+])
+def test_replay_refusals(case: str, status: int, code: str) -> None:
+    ada = person("ada")
+    if case == "under_way":
+        table_id = started(ada, [], ai=[{"seat": 1, "deck": sample(SAMPLES[1])}])["id"]
+    else:
+        table_id = finished(ada, spectators=case != "closed_to_spectators")
+    query = {"past_the_end": "?decision=999", "not_a_number": "?decision=x"}.get(case, "")
+    client = Client() if case == "closed_to_spectators" else ada
+    response = client.get(f"/api/tables/{table_id}/replay/{query}")
+    assert response.status_code == status and response.json()["code"] == code
+    assert "hand" not in response.content.decode()
