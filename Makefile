@@ -162,14 +162,18 @@ typecheck: $(VENV)/.installed
 test-sqlite: install vnu
 	$(VENV)/bin/pytest -n $(WORKERS) -q
 
+# A throw-away redis-server beside the PostgreSQL leg, for the tables' sockets on Redis across
+# two server processes (tests/tables/test_redis_layer.py; they skip without redis-server).
+WITH_TEST_REDIS = .ci/with-redis --optional --as ALLEGIANCE_TEST_REDIS_URL
+
 # The tests that use the database (tests/database_use.py decides by the fixtures and markers
 # each asks for): the others give the same result on either database, and the SQLite leg runs
 # them with no database within reach. test-postgres-all runs the whole suite on PostgreSQL.
 test-postgres: install vnu
-	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q --database-tests-only
+	$(WITH_TEST_REDIS) .ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q --database-tests-only
 
 test-postgres-all: install vnu
-	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
+	$(WITH_TEST_REDIS) .ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
 # Debian's tools the tests use to look at what the app makes, installed together (one apt-get)
 # when missing and we are root, as CI is: pdftoppm (poppler-utils) renders PDF pages, chromium
