@@ -23,7 +23,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod serve-asgi redis-tools migrate data load chaos backup restore test test-sqlite \
+.PHONY: help install run serve serve-prod serve-asgi redis-tools migrate data load load-tables chaos backup restore test test-sqlite \
 	test-postgres test-postgres-all test-browser test-tools vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
@@ -252,8 +252,21 @@ load-tools:
 	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
 	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 
+# Then the tables' part (docs/tables.md "Load"), also alone as `make load-tables`: LOAD_TABLES
+# tables of 4 scripted people over WebSockets for LOAD_TABLES_SECONDS, on gunicorn's ASGI
+# workers (as serve-prod), Redis and PostgreSQL; prints the p95 from a move's POST to every
+# other seat's `changed`, the moves lost or applied twice and the hidden cards seen. Exit 1 if
+# either part fails. Shorter: make load-tables LOAD_TABLES=5 LOAD_TABLES_SECONDS=20
+LOAD_TABLES ?= 50
+LOAD_TABLES_SECONDS ?= 60
 load: install $(VENV)/.installed-load load-tools
-	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
+	@status=0; LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) \
+	  .ci/with-postgres $(PY) -m bench.load || status=$$?; \
+	$(MAKE) --no-print-directory load-tables || status=$$?; exit $$status
+
+load-tables: install $(VENV)/.installed-load load-tools
+	LOAD_TABLES=$(LOAD_TABLES) LOAD_TABLES_SECONDS=$(LOAD_TABLES_SECONDS) \
+	  .ci/with-redis .ci/with-postgres $(PY) -m bench.load.tables
 
 # The fault run (docs/deploy.md "Faults: make chaos"): the load run's site, with people who also
 # propose and vote on card edits, while one gunicorn worker gets SIGKILL and PostgreSQL is
