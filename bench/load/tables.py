@@ -240,13 +240,27 @@ def stored_moves(tables: set[int]) -> dict[int, list[int]]:
             for table in Table.objects.filter(pk__in=tables)}
 
 
+def hands_and_public(game: Any) -> tuple[list[list[str]], Counter[str]]:
+    """Each seat's hand, and the cards any seat may see (in play, discard piles), as the
+    server's game (a playtest.table_play.TableGame) holds them."""
+    from tables.seat_view import DRAW_PILES, PUBLIC_ZONES
+
+    state = game.table.seats[0]
+    hands, public = [], Counter[str]()
+    for seat in range(game.table.players):
+        zones = state.seats[seat].zones
+        hands.append([state.card(i).id for i in zones["hand"]])
+        public.update(state.card(i).id for zone in PUBLIC_ZONES for i in zones[zone])
+        public.update(state.card(i).id for _, _, discard in DRAW_PILES for i in zones[discard])
+    return hands, public
+
+
 def hidden_cards(views: list[tuple[int, int, int, list[str]]]) -> tuple[int, list[str]]:
     """Each table replayed move by move, every view checked against the hands and public
     cards of the game at its decision: (hidden cards seen, the first few as lines)."""
     from playtest.play import Move
     from rules.game.actions import Action
     from tables.models import Table, TableSeat, table_source
-    from tables.seat_view import DRAW_PILES, PUBLIC_ZONES
 
     by_table: dict[int, dict[int, list[tuple[int, list[str]]]]] = defaultdict(
         lambda: defaultdict(list))
@@ -259,14 +273,7 @@ def hidden_cards(views: list[tuple[int, int, int, list[str]]]) -> tuple[int, lis
         game = table_source(table, rows).replay_moves([], persons)
         for decision in range(len(table.moves) + 1):
             if by_table[table.pk].get(decision):
-                state = game.table.seats[0]
-                hands, public = [], Counter[str]()
-                for seat in range(game.table.players):
-                    zones = state.seats[seat].zones
-                    hands.append([state.card(i).id for i in zones["hand"]])
-                    public.update(state.card(i).id for zone in PUBLIC_ZONES for i in zones[zone])
-                    public.update(state.card(i).id for _, _, discard in DRAW_PILES
-                                  for i in zones[discard])
+                hands, public = hands_and_public(game)
                 for seat, cards in by_table[table.pk][decision]:
                     extra = hidden_seen([{"id": card} for card in cards], hands[seat], public)
                     seen += len(extra)

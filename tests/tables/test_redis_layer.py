@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -32,7 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from tables.services import table_create, table_join, table_start
-from tests.conftest import ROOT
+from tests.asgi_server import AsgiServer
 from tests.tables import test_live
 from tests.tables.makers import sample_deck
 
@@ -59,51 +55,6 @@ def redis_layer(settings: Any) -> None:
                    "prefix": f"test-{uuid.uuid4().hex}"}}}
 
 
-# Two servers as `make serve-prod` starts one (gunicorn's ASGI worker), each of one process.
-SERVER_START_SECONDS = 60
-
-
-class Server:
-    """``gunicorn config.asgi:application -k asgi`` on a free port of loopback."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.log = log
-        self.process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("gunicorn")), "config.asgi:application",
-             "--worker-class", "asgi", "--workers", "1", "--bind", "127.0.0.1:0",
-             "--no-control-socket", "--graceful-timeout", "1"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            bufsize=0)  # unbuffered: what select says is there is all there is
-        self.port = 0
-
-    def ready(self) -> int:
-        """Its port, once its worker listens (read from its log as it is written)."""
-        assert self.process.stderr is not None
-        lines: list[str] = []
-        with selectors.DefaultSelector() as waiting:
-            waiting.register(self.process.stderr, selectors.EVENT_READ)
-            deadline = time.monotonic() + SERVER_START_SECONDS
-            while time.monotonic() < deadline and waiting.select(deadline - time.monotonic()):
-                line = self.process.stderr.readline().decode(errors="replace")
-                if not line:
-                    break
-                lines.append(line)
-                if "Listening at: http://127.0.0.1:" in line:
-                    self.port = int(line.rsplit(":", 1)[1].split()[0])
-                if "ASGI server listening" in line and self.port:
-                    return self.port
-        self.stop()
-        raise AssertionError("the server did not start:\n" + "".join(lines))
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture
 def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[int, int]]:
     """Two server processes on the test database and one Redis database of their own."""
@@ -114,12 +65,12 @@ def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[int, i
            "DATABASE_URL": urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(
                path=f"/{database}")),
            "REDIS_URL": urlunsplit(urlsplit(REDIS_URL)._replace(path="/1"))}
-    servers = [Server(env, tmp_path / f"server-{n}.log") for n in (1, 2)]
+    servers = [AsgiServer(env) for _ in (1, 2)]
     try:
         yield servers[0].ready(), servers[1].ready()
     finally:
-        for server in servers:
-            server.stop()
+        logs = [server.stop() for server in servers]
+    assert not any("Traceback" in log for log in logs), logs
 
 
 def told(socket: ClientConnection) -> int:
