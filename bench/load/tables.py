@@ -264,9 +264,9 @@ def hidden_cards(views: list[tuple[int, int, int, list[str]]]) -> tuple[int, lis
 
     by_table: dict[int, dict[int, list[tuple[int, list[str]]]]] = defaultdict(
         lambda: defaultdict(list))
-    for table, seat, decision, cards in views:
-        by_table[table][decision].append((seat, cards))
-    seen, lines = 0, []
+    for number, seat, decision, cards in views:
+        by_table[number][decision].append((seat, cards))
+    seen, lines = 0, list[str]()
     for table in Table.objects.filter(pk__in=by_table).order_by("pk"):
         rows = list(table.seat_rows.order_by("seat"))
         persons = frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
