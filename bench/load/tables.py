@@ -7,7 +7,7 @@ token; the sample decks; a low victory target), started, then serves the site as
 serve-prod` does (gunicorn's ASGI workers, LOAD_SERVER_WORKERS of them, the channel layer on
 Redis, PostgreSQL with a pool) and plays for LOAD_TABLES_SECONDS: every person keeps a
 WebSocket open on his table, fetches his view (GET /api/tables/{id}/view/) whenever his socket
-says `changed`, and when the table waits on him thinks LOAD_THINK seconds (e.g. "1-3") and
+says `changed`, and when the table waits on him thinks LOAD_THINK seconds (2 to 6 by default, "2-6") and
 posts the move the greedy policy marks; one move in ten is sent twice at once (a double
 click), and the row lock must apply one and refuse the other as stale.
 
@@ -69,7 +69,7 @@ class Options:
 
     @classmethod
     def from_environ(cls) -> Options:
-        low, _, high = (os.environ.get("LOAD_THINK") or "1-3").partition("-")
+        low, _, high = (os.environ.get("LOAD_THINK") or "2-6").partition("-")
         return cls(tables=int(os.environ.get("LOAD_TABLES") or 50),
                    seats=int(os.environ.get("LOAD_TABLE_SEATS") or 4),
                    seconds=float(os.environ.get("LOAD_TABLES_SECONDS") or 60),
@@ -169,10 +169,24 @@ async def read(socket: ClientConnection, person: Person, queue: asyncio.Queue[in
 
 async def act(person: Person, queue: asyncio.Queue[int], http: httpx.AsyncClient,
               records: Records, stop_at: float, options: Options, rng: random.Random) -> None:
-    """A person at his table: his view at each change; his move when it is his to make."""
+    """A person at his table: his view at each change; his move whenever the view he holds
+    (fetched, or the answer to his last move) says the table waits on him."""
     auth = {"Authorization": f"Token {person.token}"}
-    seen = 0
+    seen, view = 0, None
     while (left := stop_at - time.perf_counter()) > 0:
+        if view is not None and view.get("legal_actions") and view["status"] == "playing":
+            await asyncio.sleep(rng.uniform(*options.think))  # thinking
+            if time.perf_counter() >= stop_at:
+                return
+            index = next(a["index"] for a in view["legal_actions"] if a["policy"])
+            times = 2 if rng.random() < DOUBLE_SHARE else 1
+            sent = await asyncio.gather(*(move(http, auth, person, view["decision"], index,
+                                               records) for _ in range(times)))
+            view = next((answer for answer in sent if answer is not None), None)
+            if view is not None:
+                seen = max(seen, view["version"])
+                keep(records, person, view)
+            continue
         try:
             version = await asyncio.wait_for(queue.get(), timeout=left)
         except TimeoutError:
@@ -190,19 +204,6 @@ async def act(person: Person, queue: asyncio.Queue[int], http: httpx.AsyncClient
         view = answer.json()
         keep(records, person, view)
         seen = view["version"]
-        if not view.get("legal_actions") or view["status"] != "playing":
-            continue
-        await asyncio.sleep(rng.uniform(*options.think))  # thinking
-        if time.perf_counter() >= stop_at:
-            return
-        index = next(a["index"] for a in view["legal_actions"] if a["policy"])
-        times = 2 if rng.random() < DOUBLE_SHARE else 1
-        sent = await asyncio.gather(*(move(http, auth, person, view["decision"], index, records)
-                                      for _ in range(times)))
-        applied = [v for v in sent if v is not None]
-        if applied:
-            seen = max(seen, applied[0]["version"])
-            keep(records, person, applied[0])
 
 
 async def move(http: httpx.AsyncClient, auth: dict[str, str], person: Person, decision: int,
@@ -333,6 +334,9 @@ def run(options: Options, work: Path, env: dict[str, str]) -> int:
               f"{options.think[1]:g} s a move, for {options.seconds:g} s", flush=True)
         records = asyncio.run(play(people, port, options))
         log = stack.log_tail("gunicorn", 200)
+    if os.environ.get("LOAD_KEEP"):  # what the people saw, for a closer look
+        (work / "records.json").write_text(json.dumps({
+            "moves": [vars(m) for m in records.moves], "told": [vars(t) for t in records.told]}))
     return judge(people, records, log)
 
 
