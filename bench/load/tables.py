@@ -7,9 +7,9 @@ token; the sample decks; a low victory target), started, then serves the site as
 serve-prod` does (gunicorn's ASGI workers, LOAD_SERVER_WORKERS of them, the channel layer on
 Redis, PostgreSQL with a pool) and plays for LOAD_TABLES_SECONDS: every person keeps a
 WebSocket open on his table, fetches his view (GET /api/tables/{id}/view/) whenever his socket
-says `changed`, and when the table waits on him thinks LOAD_THINK seconds (2 to 6 by default, "2-6") and
-posts the move the greedy policy marks; one move in ten is sent twice at once (a double
-click), and the row lock must apply one and refuse the other as stale.
+says `changed`, and when the table waits on him thinks LOAD_THINK seconds ("2-6": 2 to 6 s by
+default) and posts the move the greedy policy marks; one move in ten is sent twice at once (a
+double click), and the row lock must apply one and refuse the other as stale.
 
 Then prints the time from each applied move's POST until every other seat's socket said
 `changed` (p50/p95/p99/max; the goal is p95 <= 150 ms), the moves lost or applied twice (the
