@@ -95,6 +95,7 @@ class Records:
     answered_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
     server_errors: int = 0
+    view_failures: int = 0  # views asked for that got no answer
 
 
 def make_tables(options: Options) -> list[Person]:
@@ -130,7 +131,10 @@ async def play(people: list[Person], port: int, options: Options) -> Records:
     records = Records()
     site = f"http://127.0.0.1:{port}"
     rng = random.Random(options.seed)
-    limits = httpx.Limits(max_connections=len(people) * 2, max_keepalive_connections=len(people))
+    # A kept connection is dropped before gunicorn closes it (its keep-alive is 2 s): a request
+    # sent on one the server is closing would get no answer.
+    limits = httpx.Limits(max_connections=len(people) * 2, max_keepalive_connections=len(people),
+                          keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=site, timeout=60, limits=limits) as http:
         sockets: list[ClientConnection] = []
         for person in people:  # one at a time: a person's first socket is a change of its own
@@ -196,7 +200,12 @@ async def act(person: Person, queue: asyncio.Queue[int], http: httpx.AsyncClient
         if version <= seen:
             continue
         started = time.perf_counter()
-        answer = await http.get(f"/api/tables/{person.table}/view/", headers=auth)
+        try:
+            answer = await http.get(f"/api/tables/{person.table}/view/", headers=auth)
+        except httpx.HTTPError:
+            records.view_failures += 1
+            seen = 0  # fetched again at the next change
+            continue
         records.view_ms.append((time.perf_counter() - started) * 1000)
         if answer.status_code >= 500:
             records.server_errors += 1
@@ -357,6 +366,8 @@ def judge(people: list[Person], records: Records, log: str) -> int:
         print(f"  {line}")
     if records.server_errors and "Traceback" in log:
         print(f"\n--- gunicorn (end of its log)\n{log[-4000:]}")
+    if records.view_failures:
+        print(f"Views that got no answer: {records.view_failures}")
     bad = verdict.lost_or_twice + hidden + records.server_errors + found.untold
     print(f"\n{'FAILED' if bad else 'OK'}: {verdict.lost_or_twice} moves lost or applied "
           f"twice, {hidden} hidden cards seen, {records.server_errors} 5xx, {found.untold} "
