@@ -306,7 +306,11 @@ def main() -> int:
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     work = Path(tempfile.mkdtemp(prefix="allegiance-load-tables-"))
     work.chmod(0o755)
-    env = {**site_environment(work), "DJANGO_NUM_PROXIES": "0"}  # no proxy in front here
+    # No proxy in front here. An ASGI worker runs each request's sync view in a thread of its
+    # own, several at once: its pool needs a connection for each (2, made for sync workers,
+    # answered 500 after 10 s waiting for one).
+    env = {**site_environment(work), "DJANGO_NUM_PROXIES": "0",
+           "DATABASE_POOL_MAX_SIZE": os.environ.get("DATABASE_POOL_MAX_SIZE", "10")}
     os.environ.update(env)
     try:
         return run(options, work, env)
