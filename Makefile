@@ -23,7 +23,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod migrate data load chaos backup restore test test-sqlite \
+.PHONY: help install run serve serve-prod serve-asgi redis-tools migrate data load load-tables chaos backup restore test test-sqlite \
 	test-postgres test-postgres-all test-browser test-tools vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
@@ -101,21 +101,42 @@ serve:
 	@echo "Serving http://$(HOST):$(PORT)/ with a background worker (Ctrl-C to stop both)"
 	@$(WITH_WORKER) $(MANAGE) runserver $(HOST):$(PORT)
 
-# Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn workers.
+# Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn's ASGI workers
+# (HTTP and the tables' WebSockets; `-k asgi`) telling one another of a table's changes through
+# Redis (channels-redis): REDIS_URL when set, otherwise a private redis-server on loopback
+# (.ci/with-redis) for as long as the site runs. docs/deploy.md says how.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
 # Plain HTTP on loopback, so no redirect to HTTPS (docs/deploy.md: behind a TLS proxy, leave
 # DJANGO_SSL_REDIRECT unset). The same settings pass `check --deploy` (tests/test_deploy_settings.py).
+SERVE_WORKERS ?= 3
 serve-prod: export DJANGO_DEBUG = 0
 serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve-prod: export DJANGO_SSL_REDIRECT ?= 0
 # E-mails (verification links, password resets) go to the console unless EMAIL_HOST is set.
 serve-prod: export DJANGO_EMAIL_CONSOLE ?= 1
-serve-prod: data
+serve-prod: data redis-tools
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
-	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn and a background worker (Ctrl-C to stop)"
-	@$(WITH_WORKER) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 3 \
-	  --access-logfile -
+	@if [ -n "$$REDIS_URL" ]; then $(MAKE) --no-print-directory serve-asgi; \
+	else .ci/with-redis $(MAKE) --no-print-directory serve-asgi; fi
+
+# A step of serve-prod (its settings come from there): the ASGI server and the background worker.
+serve-asgi:
+	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn's ASGI workers ($(SERVE_WORKERS)), Redis" \
+	  "and a background worker (Ctrl-C to stop)"
+	@$(WITH_WORKER) $(VENV)/bin/gunicorn config.asgi:application --worker-class asgi \
+	  --workers $(SERVE_WORKERS) --bind $(HOST):$(PORT) --no-control-socket --access-logfile -
+
+# Debian's redis-server for serve-prod's channel layer (unless REDIS_URL names a Redis):
+# installed when missing and we are root, otherwise a clear message.
+HAS_REDIS = command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]
+redis-tools:
+	@if [ -z "$$REDIS_URL" ] && ! { $(HAS_REDIS); }; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's redis-server for the channel layer"; \
+	    ($(APT_INSTALL) redis-server) >/dev/null 2>&1 \
+	      || { echo "could not install redis-server (apt-get install redis-server)"; exit 1; }; \
+	  else echo "make serve-prod needs Debian's redis-server (apt-get install redis-server)," \
+	    "or REDIS_URL set to a Redis of yours"; exit 1; fi; fi
 
 # The whole site (rows of every app and the media files) in one archive, from SQLite or
 # PostgreSQL (DATABASE_URL); restore loads it into an empty database of either kind.
@@ -141,19 +162,24 @@ typecheck: $(VENV)/.installed
 test-sqlite: install vnu
 	$(VENV)/bin/pytest -n $(WORKERS) -q
 
+# A throw-away redis-server beside the PostgreSQL leg, for the tables' sockets on Redis across
+# two server processes (tests/tables/test_redis_layer.py; they skip without redis-server).
+WITH_TEST_REDIS = .ci/with-redis --optional --as ALLEGIANCE_TEST_REDIS_URL
+
 # The tests that use the database (tests/database_use.py decides by the fixtures and markers
 # each asks for): the others give the same result on either database, and the SQLite leg runs
 # them with no database within reach. test-postgres-all runs the whole suite on PostgreSQL.
 test-postgres: install vnu
-	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q --database-tests-only
+	$(WITH_TEST_REDIS) .ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q --database-tests-only
 
 test-postgres-all: install vnu
-	.ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
+	$(WITH_TEST_REDIS) .ci/with-postgres $(VENV)/bin/pytest -n $(WORKERS) -q
 
 # Debian's tools the tests use to look at what the app makes, installed together (one apt-get)
 # when missing and we are root, as CI is: pdftoppm (poppler-utils) renders PDF pages, chromium
 # drives the browser tests (never a browser download), Tesseract reads card scans, Java and npm
-# run the Nu HTML checker. `make test` runs this beside the engine's build and the checks, so
+# run the Nu HTML checker, redis-server carries the tables' messages between two servers in the
+# PostgreSQL leg (.ci/with-redis). `make test` runs this beside the engine's build and the checks, so
 # the downloads cost no wall time of their own. Without a tool, the tests that need it skip
 # and say why.
 CHROMIUM ?= /usr/bin/chromium
@@ -164,6 +190,7 @@ test-tools:
 	$(HAS_TESSERACT) || missing+=(tesseract-ocr tesseract-ocr-eng); \
 	command -v java >/dev/null 2>&1 || missing+=(default-jre-headless); \
 	command -v npm >/dev/null 2>&1 || missing+=(npm); \
+	$(HAS_REDIS) || missing+=(redis-server); \
 	if [ "$${#missing[@]}" -gt 0 ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's $${missing[*]} for the tests"; \
 	    ($(APT_INSTALL) "$${missing[@]}") >/dev/null 2>&1 \
@@ -211,20 +238,35 @@ $(VENV)/.installed-load: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev,load]'
 	@touch $@
 
-# Debian's nginx (the light build) as the proxy, and PostgreSQL 15 for .ci/with-postgres:
+# Debian's nginx (the light build) as the proxy, PostgreSQL 15 for .ci/with-postgres and
+# redis-server for .ci/with-redis (the tables' part):
 # installed when missing and we are root.
 load-tools:
 	@missing=""; command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing=" nginx-light"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
 	  || missing="$$missing postgresql-15"; \
+	$(HAS_REDIS) || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's$$missing for the load run"; \
 	    ($(APT_INSTALL) $$missing) \
 	      >/dev/null 2>&1 || { echo "could not install$$missing"; exit 1; }; \
 	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 
+# Then the tables' part (docs/tables.md "Load"), also alone as `make load-tables`: LOAD_TABLES
+# tables of 4 scripted people over WebSockets for LOAD_TABLES_SECONDS, on gunicorn's ASGI
+# workers (as serve-prod), Redis and PostgreSQL; prints the p95 from a move's POST to every
+# other seat's `changed`, the moves lost or applied twice and the hidden cards seen. Exit 1 if
+# either part fails. Shorter: make load-tables LOAD_TABLES=5 LOAD_TABLES_SECONDS=20
+LOAD_TABLES ?= 50
+LOAD_TABLES_SECONDS ?= 60
 load: install $(VENV)/.installed-load load-tools
-	LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) .ci/with-postgres $(PY) -m bench.load
+	@status=0; LOAD_SECONDS=$(LOAD_SECONDS) LOAD_USERS=$(LOAD_USERS) \
+	  .ci/with-postgres $(PY) -m bench.load || status=$$?; \
+	$(MAKE) --no-print-directory load-tables || status=$$?; exit $$status
+
+load-tables: install $(VENV)/.installed-load load-tools
+	LOAD_TABLES=$(LOAD_TABLES) LOAD_TABLES_SECONDS=$(LOAD_TABLES_SECONDS) \
+	  .ci/with-redis .ci/with-postgres $(PY) -m bench.load.tables
 
 # The fault run (docs/deploy.md "Faults: make chaos"): the load run's site, with people who also
 # propose and vote on card edits, while one gunicorn worker gets SIGKILL and PostgreSQL is

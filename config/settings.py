@@ -192,9 +192,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The tables' WebSockets (tables/consumers.py): one process's in-memory channel layer, or
 # Redis across several server processes (docs/tables.md, docs/deploy.md).
 ASGI_APPLICATION = "config.asgi.application"
+# A socket waits for its messages with Redis's blocking pop, 5 s at a time (channels-redis's
+# brpop_timeout); redis-py 8 gives up reading after 5 s by default, which closed every socket
+# left idle that long (error 1011). Its read timeout is set above the pop's.
+REDIS_READ_TIMEOUT = 15
 CHANNEL_LAYERS = {"default": (
     {"BACKEND": "channels_redis.core.RedisChannelLayer",
-     "CONFIG": {"hosts": [os.environ["REDIS_URL"]]}}
+     "CONFIG": {"hosts": [{"address": os.environ["REDIS_URL"],
+                           "socket_timeout": REDIS_READ_TIMEOUT}]}}
     if os.environ.get("REDIS_URL") else {"BACKEND": "channels.layers.InMemoryChannelLayer"})}
 # Fixture JSON with times to the microsecond, for backups (Django's "json" keeps milliseconds).
 SERIALIZATION_MODULES = {"exactjson": "backup.exact_json"}

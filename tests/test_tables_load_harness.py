@@ -1,0 +1,89 @@
+"""The logic of the tables' load run (bench/load/table_figures.py) by tables, without starting
+anything: the time from a move's POST until every other seat is told, each kind of move lost
+or applied twice, and hidden cards in a view."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bench.load.table_figures import (
+    MoveSent,
+    Told,
+    check_moves,
+    hidden_seen,
+    latencies,
+    summary_lines,
+)
+
+SEATS = {1: [0, 1, 2]}
+
+
+@pytest.mark.parametrize(("told", "expected_ms", "untold"), [
+    # both others told of version 5: the slower one counts
+    ([Told(1, 1, 5, 10.05), Told(1, 2, 5, 10.12)], [120.0], 0),
+    # a later version tells of this move too
+    ([Told(1, 1, 6, 10.2), Told(1, 2, 5, 10.1)], [200.0], 0),
+    # a message before the POST (an older version) does not count
+    ([Told(1, 1, 4, 9.9), Told(1, 1, 5, 10.03), Told(1, 2, 5, 10.04)], [40.0], 0),
+    # seat 2 never told: no time, one move untold
+    ([Told(1, 1, 5, 10.05)], [], 1),
+    # the mover's own socket does not count
+    ([Told(1, 0, 5, 10.5), Told(1, 1, 5, 10.01), Told(1, 2, 5, 10.02)], [20.0], 0),
+])
+def test_a_move_counts_until_every_other_seat_is_told(told: list[Told], expected_ms: list[float],
+                                                       untold: int) -> None:
+    moves = [MoveSent(1, 0, 3, 10.0, 200, 5, 10.01),
+             MoveSent(1, 0, 3, 10.0, 409)]  # a refused twin has no time of its own
+    found = latencies(moves, told, SEATS)
+    assert found.ms == pytest.approx(expected_ms) and found.untold == untold
+
+
+@pytest.mark.parametrize(("moves", "stored", "problems", "counts"), [
+    # every acknowledged move stored at its decision by its seat; a twin refused as stale
+    ([MoveSent(1, 0, 0, 1.0, 200, 2), MoveSent(1, 0, 0, 1.0, 409), MoveSent(1, 1, 1, 2.0, 200, 3)],
+     {1: [0, 1]}, [], (2, 1)),
+    # acknowledged, not stored: lost
+    ([MoveSent(1, 0, 0, 1.0, 200, 2), MoveSent(1, 1, 1, 2.0, 200, 3)],
+     {1: [0]}, ["acknowledged but is not stored"], (2, 0)),
+    # both twins answered 200: applied twice (and one more stored move than told)
+    ([MoveSent(1, 0, 0, 1.0, 200, 2), MoveSent(1, 0, 0, 1.0, 200, 2)],
+     {1: [0, 0]}, ["applied 2 times"], (2, 0)),
+    # stored as another seat's move
+    ([MoveSent(1, 0, 0, 1.0, 200, 2)], {1: [1]}, ["stored as seat 1's move"], (1, 0)),
+    # stored, never acknowledged
+    ([MoveSent(1, 0, 0, 1.0, 200, 2)], {1: [0, 1]}, ["1 stored moves nobody was told"], (1, 0)),
+    # a move whose answer never came may be stored
+    ([MoveSent(1, 0, 0, 1.0, 200, 2), MoveSent(1, 1, 1, 2.0, 0)], {1: [0, 1]}, [], (1, 0)),
+])
+def test_moves_lost_or_applied_twice_are_found(moves: list[MoveSent], stored: dict[int, list[int]],
+                                               problems: list[str],
+                                               counts: tuple[int, int]) -> None:
+    verdict = check_moves(moves, stored)
+    assert len(verdict.problems) == len(problems)
+    for problem, expected in zip(verdict.problems, problems, strict=True):
+        assert expected in problem
+    assert (verdict.applied, verdict.stale) == counts
+
+
+@pytest.mark.parametrize(("view", "hand", "public", "hidden"), [
+    # own hand and public cards only
+    ({"hand": [{"id": "a"}], "seats": [{"in_play": [{"id": "b"}]}]}, ["a"], {"b": 1}, []),
+    # another seat's card (not public, not in the viewer's hand)
+    ({"hand": [{"id": "a"}], "seats": [{"in_play": [{"id": "c"}]}]}, ["a"], {}, ["c"]),
+    # a second copy beyond the one the viewer may see
+    ({"hand": [{"id": "a"}, {"id": "a"}]}, ["a"], {}, ["a"]),
+    # a spectator's view: no hand
+    ({"seats": [{"piles": [{"discard": [{"id": "d"}]}]}]}, [], {"d": 1}, []),
+])
+def test_hidden_cards_in_a_view_are_found(view: object, hand: list[str], public: dict[str, int],
+                                          hidden: list[str]) -> None:
+    assert hidden_seen(view, hand, Counter(public)) == hidden
+
+
+def test_the_summary_says_whether_the_goal_was_met() -> None:
+    found = latencies([MoveSent(1, 0, 0, 1.0, 200, 2)], [Told(1, 1, 2, 1.1), Told(1, 2, 2, 1.2)],
+                      SEATS)
+    lines = summary_lines(found, check_moves([], {}), 0, 3, [50.0], [20.0])
+    assert "p95 200" in lines[1] and lines[-1].endswith("MISSED")
