@@ -275,6 +275,17 @@ def _policy_action(played: TableGame, seat: int) -> Action:
     return played.policies()[seat](played.table, seat, legal)
 
 
+def _played_on(table: Table, played: TableGame, rows: Sequence[TableSeat],
+               at: datetime) -> Table:
+    """After a change of the game: the clock on whoever decides now, the AI's decisions
+    played, the change announced, and the table kept in play once the write is committed."""
+    _rearm(table, played, rows, at)
+    _autoplay(table, played, rows, at)
+    _changed(table, GAME_FIELDS)
+    transaction.on_commit(lambda: table_done(table, played))
+    return table
+
+
 def _autoplay(table: Table, played: TableGame, rows: Sequence[TableSeat],
               at: datetime) -> bool:
     """The AI plays the decisions of people whose seat it holds, and of the person whose
@@ -413,11 +424,7 @@ def _applied(table: Table, played: TableGame, seat: int, action: Action,
     at = clock.now()
     _charge(table, at)
     _record(table, played, seat, action, rows)
-    _rearm(table, played, rows, at)
-    _autoplay(table, played, rows, at)
-    _changed(table, GAME_FIELDS)
-    transaction.on_commit(lambda: table_done(table, played))
-    return table
+    return _played_on(table, played, rows, at)
 
 
 @settled_first
@@ -635,11 +642,7 @@ def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
     row.save(update_fields=["stand_in"])
     played = played_table(table)
     _charge(table, at)
-    _rearm(table, played, rows, at)
-    _autoplay(table, played, rows, at)
-    _changed(table, GAME_FIELDS)
-    transaction.on_commit(lambda: table_done(table, played))
-    return table
+    return _played_on(table, played, rows, at)
 
 
 @settled_first
@@ -738,11 +741,7 @@ def _undone(table: Table, rows: Sequence[TableSeat]) -> Table:
     table.undos += 1
     played = played_table(table)
     _store(table, played)
-    _rearm(table, played, rows, at)
-    _autoplay(table, played, rows, at)
-    _changed(table, GAME_FIELDS)
-    transaction.on_commit(lambda: table_done(table, played))
-    return table
+    return _played_on(table, played, rows, at)
 
 
 @settled_first
