@@ -194,3 +194,8 @@ give_cards
 take_cards
 clock_minutes
 clock_increment
+
+# Fields of rules/game/events.py's event records: TypedDict keys, read by their name as a
+# string in an event's dict (narrate, the logs) and by events.problems through the record.
+blocks
+out_of_reach
