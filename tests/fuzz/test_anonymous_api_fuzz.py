@@ -67,6 +67,8 @@ def test_no_operation_answers_a_visitor_without_an_account_5xx_or_breaks_its_sch
         case.path_parameters["id"] = a_table.pk
         if "number" in case.path_parameters:  # an offer's number (none is made)
             case.path_parameters["number"] = 1
+        if "seat" in case.path_parameters:  # a seat of the table (the route takes a number)
+            case.path_parameters["seat"] = 0
     decks_before = Deck.objects.count()
     table_before = Table.objects.values("version", "status", "moves").get()
     response = case.call()  # no Authorization header, no session cookie
