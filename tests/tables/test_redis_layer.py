@@ -56,7 +56,8 @@ def redis_layer(settings: Any) -> None:
 
 
 @pytest.fixture
-def two_servers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[int, int]]:
+def two_servers(transactional_db: None, django_db_serialized_rollback: None,
+                tmp_path: Path) -> Iterator[tuple[int, int]]:
     """Two server processes on the test database and one Redis database of their own."""
     if connection.vendor != "postgresql":
         pytest.skip("the servers need a database outside this process: the PostgreSQL leg")
