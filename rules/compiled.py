@@ -33,6 +33,7 @@ MODULES = (
     "rules.game.engine",
     "rules.game.lookahead",
     "rules.game.matchup",
+    "rules.game.phase_effects",
     "rules.game.table_policy",
     "rules.game.policies",
     "rules.game.profile",

@@ -1,4 +1,4 @@
-"""Trigram indexes for the text keys on PostgreSQL (docs/search.md "Speed").
+"""Trigram indexes for the text keys on PostgreSQL (docs/search-speed.md).
 
 Search compiles ``name:x`` and ``o:x`` to ``UPPER(column) LIKE UPPER('%x%')`` and ``o:/re/`` to
 ``column ~* 're'``; without an index both read every card (12 ms for a regex on 10,000 cards).

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from rules.game import battle_effects, rulings
+from rules.game import battle_effects, phase_effects, rulings
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
@@ -311,7 +311,7 @@ def _modify(state: GameState, action: Action, side: int) -> None:
     c = _combat(state)
     kind = action.kind
     if kind == "use":
-        effect, actor = rulings.use_ability(state, action)
+        effect, actor = phase_effects.use_ability(state, action)
         _use_combat_effect(state, actor, effect, action.target)
     elif kind == "play":
         _battle_event(state, action, side)
@@ -914,7 +914,7 @@ def _battle_event(state: GameState, action: Action, side: int) -> None:
 
 
 def _use_combat_effect(state: GameState, actor: int, effect: Effect, target: int) -> None:
-    """What an ability used in the modification step does (rulings.use_ability has paid for
+    """What an ability used in the modification step does (phase_effects.use_ability has paid for
     it and exhausted ``actor``)."""
     entry = battle_effects.KINDS.get(effect.kind)
     if entry is not None:

@@ -23,7 +23,7 @@ from typing import Any, Final
 from rules.cards import CardFacts
 from rules.deck_rules import WANDERERS_PER_PLAYER, Problem, holdings_problems, validate_deck
 from rules.decklist import Deck
-from rules.game import combat, rulings
+from rules.game import combat, phase_effects, rulings
 from rules.game.actions import (
     BOUNTIES,
     DONE,
@@ -37,7 +37,7 @@ from rules.game.actions import (
     Result,
 )
 from rules.game.config import RULES_VERSION, GameConfig
-from rules.game.profile import Ability, Profile, UnknownCardError, build_profile
+from rules.game.profile import Profile, UnknownCardError, build_profile
 from rules.game.rulings import (
     affordable,
     emit,
@@ -570,7 +570,7 @@ def _legal_actions(state: GameState) -> list[Action]:
     if step == "act":
         options: list[Action] = []
         _add_play_options(options, state)
-        _add_use_options(options, state)
+        phase_effects.add_uses(options, state)
         _add_recycle_options(options, state)
         options.append(PASS)
         return options
@@ -589,7 +589,7 @@ def _legal_actions(state: GameState) -> list[Action]:
                 if marks[mine] is not mark:
                     marks[mine] = mark
                     options.append(book.discard(instance))
-        _add_use_options(options, state)
+        phase_effects.add_uses(options, state)
         options.append(DONE)
         return options
     return []
@@ -707,7 +707,7 @@ def _apply(state: GameState, action: Action) -> None:
     elif kind == "play":
         _play(state, action)
     elif kind == "use":
-        rulings.use_ability(state, action)
+        phase_effects.use_ability(state, action)
     elif kind == "hunt":
         combat.start_hunt(state)
     elif kind == "guard":
@@ -771,7 +771,7 @@ def _play(state: GameState, action: Action) -> None:
         state.move(instance, "attached")
         state.host[instance] = target
     elif card.type == "event":
-        rulings.resolve_event(state, instance, target)
+        phase_effects.resolve_event(state, instance, target)
 
 
 # --- options -------------------------------------------------------------------------------
@@ -909,29 +909,13 @@ def _add_placements(options: list[Action], state: GameState, instance: int, card
                                                 or bearer.faction == "kalim"):
                 options.append(book.play(instance, person))
     elif card.type == "event" and card.subtype == "general":
-        options += rulings.event_targets(state, instance, card)
+        options += phase_effects.event_options(state, instance, card)
 
 
 def _use_options(state: GameState) -> list[Action]:
     options: list[Action] = []
-    _add_use_options(options, state)
+    phase_effects.add_uses(options, state)
     return options
-
-
-def _add_use_options(options: list[Action], state: GameState) -> None:
-    holders: list[int] = []
-    abilities: list[Ability] = []
-    rulings.plain_usable(state, holders, abilities)
-    for index in range(len(holders)):
-        instance, ability = holders[index], abilities[index]
-        effect = ability.effect
-        if effect.kind == "collect":
-            gains, city = effect.gains, state.city
-            if (gains[0] and city[0]) or (gains[1] and city[1]) or (gains[2] and city[2]):
-                options.append(state.book().use(instance, ability.option))
-        elif effect.kind == "wound_wanderer":
-            options += [Action("use", instance, w, ability.option)
-                        for w in rulings.row_wanderers(state)]
 
 
 def _fine_options(state: GameState) -> list[Action]:

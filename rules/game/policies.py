@@ -96,7 +96,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from rules.game import battle_effects, combat, rulings
+from rules.game import battle_effects, combat, phase_effects, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.state import GameState
@@ -108,28 +108,26 @@ INFLUENCE: Final = 4.0  # a point of faction influence, the unit of the scores
 BONUS_TOKEN: Final = 4.0  # a token of a kind that counts toward victory (five-members bonus) spent
 CITIZEN_BASE: Final = 20.0  # a citizen, besides its influence and income
 # a troop: less than a citizen (it fights, but needs no residence); 10 before generic costs were
-# paid in full (docs/goldfish.md, ninth round: a troop before a citizen of less influence)
+# paid in full (a troop before a citizen of less influence). Each weight here was kept on
+# held-out games (docs/decisions/greedy-rules-held-out.md); its commit holds the figures.
 TROOP_BASE: Final = 14.0
 # per point of offense and defense, while it has no more troops than wanderers
 TROOP_FIGHT: Final = 0.5
 PERSON_INCOME: Final = 6.0  # a token of a personality's income: its tokens pay for the next ones
 COST_WEIGHT: Final = 0.1  # a token of a card's cost (the cheaper of two plays of equal worth)
 # a residence of a structure, per citizen in hand without one (8 before generic costs were paid
-# in full: a structure's price now delays the next personality more; docs/goldfish.md, eighth round)
+# in full: a structure's price now delays the next personality more)
 RESIDENCE_NEED: Final = 5.0
 WALL_VALUE: Final = 6.0  # a first wall
 ITEM_BASE: Final = 3.0  # an item on a troop lacking that kind, besides its offense and defense
 INCOME_ITEM: Final = 5.0  # an income item or invocation, besides its income
-DRAW_EVENT: Final = 7.0  # a draw or search event
-# a bounty event (Bounty Proclamation) before a hunt expected to kill its target, besides the
-# tokens it is expected to gain: after the personalities (issue 39: scored 0 before)
-BOUNTY_EVENT: Final = 10.0
+# (the events' and abilities' worths outside combat: rules/game/phase_effects.py)
 # an income structure pays about this many rounds less the round number...
 INCOME_ROUNDS: Final = 12.0
 INCOME_LEAST: Final = 2.0  # ...and never less than this many
 # ...this many times over while the structure pile more often brings income than the
 # personality pile and the troops in play and in hand outnumber the wanderers (3 while
-# structures bought with generic costs were often free; docs/goldfish.md, ninth round)
+# structures bought with generic costs were often free)
 STRUCTURE_INCOME_RICHER: Final = 2.0
 HUNT_GAIN: Final = 0.5  # a hunt is declared on a wanderer whose best duel is expected to gain this
 # what a kill is worth more when the next wanderer would overrun the city
@@ -312,15 +310,16 @@ def _draw_choice(state: GameState, actions: Sequence[Action]) -> Action:
     # While defended, a structure also when the next citizen would find no residence open
     # now (a structure in hand still has to be paid for, and delays that citizen a round).
     # (No longer when the structure pile more often brings income: with structures paid in
-    # full, their price puts off the personalities; docs/goldfish.md, ninth round.)
+    # full, their price puts off the personalities.)
     if want == "personalities" and len(draws) > 1 and citizens + 1 > open_homes \
             and _defended(state, hand=True):
         want = "structures"
     # A personality, though, while a faction has four members in play and none in hand: the
-    # fifth switches on the token bonus (measured: docs/goldfish.md, seventh round); and while
+    # fifth switches on the token bonus; and while
     # a wanderer is in the row and the troops in play and in hand do not outnumber the
     # wanderers: troops come from the personality pile, and an overrun loses before a
-    # homeless citizen costs anything (docs/goldfish.md, tenth round).
+    # homeless citizen costs anything (each rule kept on held-out games:
+    # docs/decisions/greedy-rules-held-out.md).
     if want == "structures" and len(draws) > 1 and (_fifth_wanted(state, hand)
                                                      or _troops_wanted(state, hand)):
         want = "personalities"
@@ -783,12 +782,8 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         holder = state.card(action.card)
         if holder.is_troop:
             return 0  # troops use their income after the fighting (Discard Phase)
-        ability = holder.ability(action.option)
-        if ability.effect.kind == "wound_wanderer":
-            target = action.target
-            left = state.card(target).vitality - state.wounds.get(target, 0)
-            return 50 + state.card(target).bounty if left <= ability.effect.amount else 0
-        return 100 + rulings.tokens(ability.effect.gains) - rulings.tokens(ability.effect.pay)
+        effect = holder.ability(action.option).effect
+        return _PHASE_EFFECT.get(effect.kind, _COLLECT).use_worth(state, action, effect)
     if action.kind != "play":
         return 0
     card = state.card(action.card)
@@ -817,7 +812,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
                            or (short < 0 and not card.total_cost)):
             # A cheap home for the next citizen (measured: docs/goldfish.md); a free one also
             # while the open residences outnumber the citizens in hand: it costs no token and
-            # leaves the hand for a fresh draw (docs/goldfish.md, tenth round).
+            # leaves the hand for a fresh draw (kept on held-out games, as every rule here).
             short = 1
         value = RESIDENCE_NEED * min(max(short, 0), card.residencies) + income \
             + _guard_home_worth(state, card)
@@ -843,17 +838,9 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         return INCOME_ITEM + gain if gain > INVOCATION_GAIN else 0
     if card.type == "event":
         effect = card.abilities[0].effect
-        if effect.kind == "collect":
-            # One that brings more tokens than it costs is income: played first, with the
-            # income abilities (its tokens may pay for this round's personality).
-            net = rulings.tokens(effect.gains) - card.total_cost
-            return (100 if net > 0 else 12) + net
-        if effect.kind in ("draw", "search_residence"):
-            return DRAW_EVENT
-        if effect.kind == "bounty_bonus":
-            # Before a hunt: the bounty it adds to a wanderer the hunt is expected to kill.
-            expected = _bounty_gain(state, action.target, effect.amount) - card.total_cost
-            return BOUNTY_EVENT + expected if expected > 0 else 0
+        entry = _PHASE_EFFECT.get(effect.kind)
+        if entry is not None:
+            return entry.play_worth(_FORESIGHT, state, action, card, effect)
     return 0
 
 
@@ -868,6 +855,19 @@ def _guard_home_worth(state: GameState, card: Profile) -> float:
     if not bonus or not (state.mover().zones["guards"] or _flyer_threat(state) >= 0):
         return 0.0
     return GUARD_HOME * bonus
+
+
+class _Foresight:
+    """What greedy foresees for a phase effect's worth (phase_effects.Valuer)."""
+
+    def bounty_gain(self, state: GameState, target: int, amount: int) -> float:
+        return _bounty_gain(state, target, amount)
+
+
+_FORESIGHT: Final = _Foresight()
+_PHASE_EFFECT: Final = phase_effects.KINDS
+# An ability of a kind with no entry is weighed as an income (none is offered today).
+_COLLECT: Final = phase_effects.KINDS["collect"]
 
 
 def _bounty_gain(state: GameState, target: int, amount: int) -> float:
@@ -955,12 +955,8 @@ def _play_bound(card: Profile) -> float:
                    COMBAT_INVOCATION + combat_bonus - cost if combat_bonus else 0)
     if card.type == "event" and card.abilities:
         effect = card.abilities[0].effect
-        if effect.kind == "collect":
-            net = rulings.tokens(effect.gains) - card.total_cost
-            return max(DRAW_EVENT, (100 if net > 0 else 12) + net)
-        if effect.kind == "bounty_bonus":
-            return BOUNTY_EVENT + effect.amount
-        return DRAW_EVENT
+        entry = _PHASE_EFFECT.get(effect.kind)
+        return phase_effects.DRAW_EVENT if entry is None else entry.play_bound(card, effect)
     return 0
 
 
@@ -1868,7 +1864,7 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
     # Then the last troops in hand too, those without income, while the troops in play
     # outnumber the wanderers by two and two residences are open: the city is guarded and
     # the next citizens have homes, so a fresh draw plays sooner than one more troop (learned
-    # from the lookahead's judgments: docs/goldfish.md, eleventh round).
+    # from the lookahead's judgments, kept on held-out games).
     if defended and rulings.open_residence_count(state) >= 2 and _troops_to_spare(state):
         troops = [a for a in actions if a.kind == "discard" and state.card(a.card).is_troop
                   and not state.card(a.card).income]

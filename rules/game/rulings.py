@@ -15,7 +15,6 @@ from rules.game.profile import PRIMARY, Ability, Profile
 from rules.game.state import DISCARDS, GameState, Seat
 from rules.game.vocabulary import KIND_INDEX as KIND_INDEX  # (rulings.KIND_INDEX)
 from rules.game.vocabulary import EventType, Outcome
-from rules.rng import GameRng
 
 PERSONALITY_ZONES: Final = ("residents", "guards", "defensive")
 
@@ -687,11 +686,10 @@ def find_ability(state: GameState, action: Action) -> tuple[Ability, int]:
     return card.ability(action.option), _actor(state, action.card, card)
 
 
-def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
-    """Use the ability a legal "use" action names: pay its price, exhaust the card it
-    exhausts, and carry out the effects used in the phases (income, wounding a wanderer).
-    Returns the effect and the card using it: the effects used in combat are the combat's to
-    carry out (combat.apply), with its own bonuses."""
+def pay_for_ability(state: GameState, action: Action) -> tuple[Effect, int]:
+    """Use the ability a legal "use" action names: pay its price and exhaust the card it
+    exhausts. Returns the effect and the card using it, whose effect is carried out by its
+    kind's entry (rules/game/phase_effects.py, rules/game/battle_effects.py)."""
     ability, actor = find_ability(state, action)
     effect = ability.effect
     pay(state, effect.pay)
@@ -699,13 +697,6 @@ def use_ability(state: GameState, action: Action) -> tuple[Effect, int]:
         state.exhausted.add(actor)
     if state.events is not None:
         emit(state, "use", card=action.card, ability=ability.text, target=action.target)
-    if effect.kind == "collect":
-        got = gain(state, effect.gains)
-        if state.events is not None:
-            emit(state, "collect", card=action.card, tokens=got)
-    elif effect.kind == "wound_wanderer" and wound(state, action.target, effect.amount):
-        pay_bounty(state, action.target)
-        remove_killed(state, action.target, "killed")
     return effect, actor
 
 
@@ -730,87 +721,6 @@ def row_wanderers(state: GameState) -> list[int]:
             if owner[w] == seat]
 
 
-def event_targets(state: GameState, instance: int, card: Profile) -> list[Action]:
-    """How a general event can be played now (no action when it would do nothing)."""
-    me = state.mover()
-    if not card.abilities:
-        return []
-    effect = card.abilities[0].effect
-    kind = effect.kind
-    if kind == "collect":
-        return [Action("play", instance)] if any(
-            g and state.city[k] for k, g in enumerate(effect.gains)) else []
-    if kind == "draw":
-        return [Action("play", instance)] if me.zones[
-            "personality_pile" if effect.keyword == "personalities" else "structure_pile"] else []
-    if kind == "search_residence":
-        # The player looks through the pile and chooses: one action per card found, naming
-        # its copy with the lowest number (whatever the pile's order, which is hidden).
-        found: dict[str, int] = {}
-        for i in sorted(me.structure_pile):
-            card_i = state.card(i)
-            if card_i.residencies and card_i.subtype == "general":
-                found.setdefault(card_i.id, i)
-        return [Action("play", instance, i) for i in found.values()]
-    if kind == "bounty_bonus":
-        return [Action("play", instance, w) for w in row_wanderers(state)]
-    if kind == "wound_structure":
-        # Any player's structure ("target structure"): his own first, then the others' from
-        # his left.
-        return [Action("play", instance, s) for seat in seat_order(state)
-                for s in state.seats[seat].private if state.card(s).subtype != "stronghold"]
-    if kind == "exhaust_citizens":
-        targets = [c for c in me.residents if c not in state.exhausted]
-        return [Action("play", instance, c) for c in targets] or [Action("play", instance)]
-    return []
-
-
-def resolve_event(state: GameState, instance: int, target: int) -> None:
-    """Carry out a general event's text, then discard it ("Events generally are discarded
-    after use")."""
-    me = state.mover()
-    card = state.card(instance)
-    effect = card.abilities[0].effect
-    state.move(instance, DISCARDS[card.pile])
-    kind = effect.kind
-    if kind == "collect":
-        got = gain(state, effect.gains)
-        if state.events is not None:
-            emit(state, "collect", card=instance, tokens=got)
-    elif kind == "draw":
-        zone = "personality_pile" if effect.keyword == "personalities" else "structure_pile"
-        for _ in range(effect.amount):
-            if not me.zones[zone]:
-                break
-            drawn = me.zones[zone][0]
-            state.move(drawn, "hand")
-            state.flags[drawn] |= 1
-            if state.events is not None:
-                emit(state, "draw", card=drawn, pile=effect.keyword)
-    elif kind == "search_residence":
-        _search_residence(state, target)
-    elif kind == "bounty_bonus":
-        state.bounty_bonus[target] = state.bounty_bonus.get(target, 0) + effect.amount
-        if state.events is not None:
-            emit(state, "bounty_bonus", card=target, amount=effect.amount)
-    elif kind == "wound_structure":
-        if wound(state, target, 1):
-            remove_killed(state, target, "destroyed")
-    elif kind == "exhaust_citizens":
-        # "Each player exhausts one of his citizens": the player his choice (``target``),
-        # each other player the one that costs him least (a choice made for him:
-        # :func:`cheapest_citizen`), from the player's left.
-        chosen = [target] if target >= 0 else []
-        for seat in seat_order(state)[1:]:
-            citizen = cheapest_citizen(state, seat)
-            if citizen >= 0:
-                chosen.append(citizen)
-        for citizen in chosen:
-            state.exhausted.add(citizen)
-            if state.events is not None:
-                emit(state, "exhaust", card=citizen)
-
-
 def cheapest_citizen(state: GameState, seat: int) -> int:
     """The citizen of ``seat`` not yet exhausted whose exhaustion costs him least (-1: none):
     one with no ability that exhausts him first (he loses no use of it), then the least
@@ -824,17 +734,3 @@ def cheapest_citizen(state: GameState, seat: int) -> int:
         if best < 0 or key < best_key:
             best, best_key = citizen, key
     return best
-
-
-def _search_residence(state: GameState, found: int) -> None:
-    """Take the structure the player chose from the pile, then shuffle the pile (a searched
-    pile is reshuffled: a documented choice)."""
-    me = state.mover()
-    pile = me.structure_pile
-    state.move(found, "hand")
-    state.flags[found] |= 1
-    rng = GameRng(me.rng)
-    rng.shuffle(pile)
-    me.rng = rng.state
-    if state.events is not None:
-        emit(state, "search", card=found, order=list(pile))

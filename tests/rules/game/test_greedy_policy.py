@@ -448,7 +448,7 @@ def test_greedy_draws_a_personality_though_the_structure_pile_is_richer_in_incom
     # A residence open for the next citizen: a personality, whichever pile more often
     # brings income. (While defended it used to draw a structure when the structure pile
     # was the richer: with structures paid in full their price puts off the personalities;
-    # docs/goldfish.md, ninth round.)
+    # docs/decisions/greedy-rules-held-out.md.)
     state = _drawing(troops, wanderers, income_structures)
     assert choice(state) == Action("draw", option="personalities")
 
