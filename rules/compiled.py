@@ -44,6 +44,7 @@ MODULES = (
     "rules.game.runner",
     "rules.game.seats",
     "rules.game.state",
+    "rules.game.static_effects",
 )
 # The shared library mypyc puts the compiled code of every module in (the modules themselves
 # become small shims that load it).

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from rules.game import battle_effects, phase_effects, rulings
+from rules.game import battle_effects, phase_effects, rulings, static_effects
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
@@ -971,8 +971,7 @@ def _offense(state: GameState, card: int, target: int) -> int:
     elif "giant-size" in keys and "giant-size" not in rulings.keywords(state, target):
         value += 3
     if target_card.type == "wanderer":
-        for amount in rulings.static_amounts(state, card, "offense_vs_wanderers"):
-            value += amount
+        value += static_effects.offense_against_wanderers(state, card)
     if profile.is_structure:
         value += _guard_offense(state, card)
     if listed(c.feared, card):
@@ -982,7 +981,7 @@ def _offense(state: GameState, card: int, target: int) -> int:
 
 def _guard_offense(state: GameState, structure: int) -> int:
     me = state.mover()
-    bonus = sum(e.amount for e in state.card(structure).statics if e.kind == "guard_offense")
+    bonus = static_effects.guard_bonus(state.card(structure), "guard_offense")
     return sum(state.card(g).offense + bonus for g in me.guards
                if state.host.get(g) == structure and g not in state.exhausted)
 
@@ -999,22 +998,15 @@ def _defense(state: GameState, card: int, attackers: list[int]) -> int:
     for item in rulings.items_used(state, card):
         value += state.card(item).defense
     if profile.is_structure:
-        bonus = sum(e.amount for e in profile.statics if e.kind == "guard_defense")
+        bonus = static_effects.guard_bonus(profile, "guard_defense")
         value += sum(state.card(g).defense + bonus for g in me.guards
                      if state.host.get(g) == card)
     if state.where[card] == "guards":
         host = state.host.get(card, -1)
         if host >= 0:
-            value += sum(e.amount for e in state.card(host).statics if e.kind == "guard_defense")
+            value += static_effects.guard_bonus(state.card(host), "guard_defense")
     if profile.is_troop:
-        # The largest malus of the attackers (0 with none), in a loop: compiled, max() of a
-        # generator is a call to the builtin and a generator object.
-        malus, found = 0, False
-        for a in attackers:
-            for amount in rulings.static_amounts(state, a, "defense_malus"):
-                if not found or amount > malus:
-                    malus, found = amount, True
-        value -= malus
+        value -= static_effects.defense_malus(state, attackers)
     return max(0, value)
 
 
@@ -1165,7 +1157,7 @@ def _ignores_wound(state: GameState, card: int, attackers: list[int]) -> bool:
             break
     if not wanderer:
         return False
-    if rulings.static_amounts(state, card, "ignore_wanderer_wound"):
+    if static_effects.ignores_wanderer_wound(state, card):
         state.ignored_wound.append(card)
         if state.events is not None:
             emit(state, "wound_ignored", card=card)
@@ -1437,7 +1429,7 @@ def assignment_attacks(state: GameState, attacks: list[Attack], action: Action
                 step = 2
             # A new attacker changes the target's defense only by its own riders.
             defense = _defense(state, target, members) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+                if static_effects.has_defense_malus(state, card) else attack.defense
             wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1
             return index, [Attack(side, target, members, [*attack.offenses, offense],
                                   [*attack.ready, ready], defense, step, wounds)]
@@ -1485,7 +1477,7 @@ def assignment_numbers(state: GameState, attacks: list[Attack], action: Action,
             elif step == 1 and "fleetfoot" not in mine:
                 step = 2
             defense = _defense(state, target, [*members, card]) \
-                if rulings.static_amounts(state, card, "defense_malus") else attack.defense
+                if static_effects.has_defense_malus(state, card) else attack.defense
             for value in attack.offenses:
                 offense += max(0, value)
             wounds = 2 if attack.wounds == 2 and "fierce" in mine else 1

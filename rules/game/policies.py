@@ -96,7 +96,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from rules.game import battle_effects, combat, phase_effects, rulings
+from rules.game import battle_effects, combat, phase_effects, rulings, static_effects
 from rules.game.actions import Action
 from rules.game.profile import Profile
 from rules.game.state import GameState
@@ -276,10 +276,7 @@ def _flyer_threat(state: GameState) -> int:
 def _guarded_defense(state: GameState, structure: int) -> int:
     """A structure's defense with its guards (theirs and the structure's bonus to each)."""
     card = state.card(structure)
-    bonus = 0
-    for effect in card.statics:
-        if effect.kind == "guard_defense":
-            bonus += effect.amount
+    bonus = static_effects.guard_bonus(card, "guard_defense")
     defense = card.defense
     for guard in state.mover().zones["guards"]:
         if state.host.get(guard) == structure:
@@ -848,10 +845,7 @@ def _guard_home_worth(state: GameState, card: Profile) -> float:
     """What a structure that strengthens its guards (Ashgate Barracks, Guildhall of Veterans)
     adds for that: :data:`GUARD_HOME` a point of its bonus while troops guard or will
     (:func:`_arrange_choice`: flyers no troop can meet); else 0 (greedy guards only then)."""
-    bonus = 0
-    for effect in card.statics:
-        if effect.kind in ("guard_defense", "guard_offense"):
-            bonus += effect.amount
+    bonus = static_effects.guard_bonus(card, "")
     if not bonus or not (state.mover().zones["guards"] or _flyer_threat(state) >= 0):
         return 0.0
     return GUARD_HOME * bonus
@@ -937,10 +931,7 @@ def _play_bound(card: Profile) -> float:
     if card.type == "structure":
         if card.subtype == "wall":
             return WALL_VALUE - cost
-        guard_bonus = 0
-        for effect in card.statics:
-            if effect.kind in ("guard_defense", "guard_offense"):
-                guard_bonus += effect.amount
+        guard_bonus = static_effects.guard_bonus(card, "")
         return max(0, RESIDENCE_NEED * card.residencies
                    + card.income * max(INCOME_LEAST, INCOME_ROUNDS) * STRUCTURE_INCOME_RICHER
                    + GUARD_HOME * guard_bonus + 1 - cost)
@@ -1009,8 +1000,7 @@ class _Hunter:
         for item in rulings.items_used(state, troop):
             offense += state.card(item).offense
             defense += state.card(item).defense
-        for amount in rulings.static_amounts(state, troop, "offense_vs_wanderers"):
-            offense += amount
+        offense += static_effects.offense_against_wanderers(state, troop)
         self.offense, self.defense = offense, defense
         self.left = card.vitality - state.wounds.get(troop, 0)
 
@@ -1029,9 +1019,7 @@ def _duel(state: GameState, lead: _Hunter, wanderer: int, helpers: int, urgent: 
     hit = _wound_chance(lead.offense + (3 if giant else 0) + helpers // 2 - prey.defense)
     back = prey.offense + (3 if "giant-size" in prey_keys and "giant-size" not in lead_keys
                            else 0)
-    guard = lead.defense
-    for amount in rulings.static_amounts(state, wanderer, "defense_malus"):
-        guard -= amount
+    guard = lead.defense - static_effects.defense_malus(state, [wanderer])
     struck = _wound_chance(back - guard)
     ours = 2 if "fierce" in lead_keys and "armor" not in prey_keys else 1
     theirs = 2 if "fierce" in prey_keys and "armor" not in lead_keys else 1
