@@ -42,6 +42,8 @@ def test_a_move_counts_until_every_other_seat_is_told(told: list[Told], expected
              MoveSent(1, 0, 3, 10.0, 409)]  # a refused twin has no time of its own
     found = latencies(moves, told, SEATS)
     assert found.ms == pytest.approx(expected_ms) and found.untold == untold
+    # the same time counted from the POST's answer (at 10.01): the sockets' own delay
+    assert found.after_answer_ms == pytest.approx([ms - 10 for ms in expected_ms])
 
 
 @pytest.mark.parametrize(("moves", "stored", "problems", "counts"), [
@@ -87,10 +89,11 @@ def test_hidden_cards_in_a_view_are_found(view: object, hand: list[str], public:
 
 
 def test_the_summary_says_whether_the_goal_was_met() -> None:
-    found = latencies([MoveSent(1, 0, 0, 1.0, 200, 2)], [Told(1, 1, 2, 1.1), Told(1, 2, 2, 1.2)],
-                      SEATS)
+    found = latencies([MoveSent(1, 0, 0, 1.0, 200, 2, 1.05)],
+                      [Told(1, 1, 2, 1.1), Told(1, 2, 2, 1.2)], SEATS)
     lines = summary_lines(found, check_moves([], {}), 0, 3, [50.0], [20.0])
     assert "p95 200" in lines[1] and lines[-1].endswith("MISSED")
+    assert lines[3].startswith("  last other seat told, after the POST's answer (ms): p50 150")
 
 
 def table_key(config: str, path: str) -> str | None:

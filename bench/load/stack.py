@@ -64,6 +64,28 @@ def gunicorn_command(port: int, workers: int, *, asgi: bool = False,
             *(["--access-logfile", "-"] if access_log else [])]
 
 
+def group_cpu_seconds(group: int) -> float:
+    """The CPU time (user and system) the live processes of process group ``group`` used."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:  # after the command's ")": state, ppid, pgrp, ... utime (the 12th), stime
+            fields = stat.read_text(encoding="ascii", errors="replace").rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended meanwhile
+        if int(fields[2]) == group:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def machine_cpu() -> tuple[float, float]:
+    """The machine's CPU time so far, (busy, all) in seconds over every core (/proc/stat)."""
+    first = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:]
+    times = [int(n) for n in first]
+    idle = times[3] + times[4]  # idle, iowait
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (sum(times[:8]) - idle) / ticks, sum(times[:8]) / ticks
+
+
 class Stack:
     """Processes started by this run; :meth:`stop` (or leaving the ``with``) ends them all."""
 
@@ -148,6 +170,11 @@ class Stack:
             if process.poll() is not None:
                 raise SystemExit(f"{name} stopped (exit {process.returncode}); its log:\n"
                                  + self.log_tail(name))
+
+    def cpu_seconds(self, prefix: str) -> float:
+        """The CPU time the processes named ``prefix``... (their whole groups) used so far."""
+        return sum(group_cpu_seconds(process.pid) for name, process in self.processes
+                   if name.startswith(prefix))
 
     def log_tail(self, name: str, lines: int = 40) -> str:
         path = self.work / f"{name}.log"  # (none when the stack echoes)

@@ -29,7 +29,7 @@ import random
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from bench.load.__main__ import in_work_folder, manage, site_environment
-from bench.load.stack import ROOT, Stack
+from bench.load.stack import ROOT, Stack, machine_cpu
 from bench.load.table_figures import (
     Latencies,
     MoveSent,
@@ -94,6 +94,34 @@ class Records:
     view_ms: list[float] = field(default_factory=list)
     server_errors: int = 0
     view_failures: int = 0  # views asked for that got no answer
+
+
+@dataclass(frozen=True)
+class CpuUse:
+    """CPU seconds so far: the app servers', nginx's, this process's (the people), and the
+    machine's busy and whole time over every core (other users' processes too)."""
+
+    servers: float
+    nginx: float
+    people: float
+    busy: float
+    whole: float
+
+    @classmethod
+    def now(cls, stack: Stack) -> CpuUse:
+        busy, whole = machine_cpu()
+        return cls(stack.cpu_seconds("gunicorn-"), stack.cpu_seconds("nginx"),
+                   time.process_time(), busy, whole)
+
+    def __sub__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def line(self, servers: int) -> str:
+        cores = os.cpu_count() or 1
+        return (f"CPU over the load (s): the {servers} servers {self.servers:.1f}, nginx "
+                f"{self.nginx:.1f}, the people (this process) {self.people:.1f}; the machine's "
+                f"{cores} cores {100 * self.busy / max(self.whole, 1e-9):.0f}% busy (every "
+                f"process, other users' too); load average {os.getloadavg()[0]:.2f}")
 
 
 def make_tables(options: Options) -> list[Person]:
@@ -330,13 +358,17 @@ def run(options: Options, work: Path, env: dict[str, str]) -> int:
               "layer on Redis, PostgreSQL with a pool", flush=True)
         print(f"Load: {len(people)} people with a socket each, thinking {options.think[0]:g} to "
               f"{options.think[1]:g} s a move, for {options.seconds:g} s", flush=True)
+        before = CpuUse.now(stack)
         records = asyncio.run(play(people, port, options))
+        used = CpuUse.now(stack) - before
         log = "\n".join(stack.log_tail(f"gunicorn-{n}", 200)
                         for n in range(1, options.servers + 1))
     if os.environ.get("LOAD_KEEP"):  # what the people saw, for a closer look
         (work / "records.json").write_text(json.dumps({
             "moves": [vars(m) for m in records.moves], "told": [vars(t) for t in records.told]}))
-    return judge(people, records, log)
+    code = judge(people, records, log)
+    print(used.line(options.servers))
+    return code
 
 
 def judge(people: list[Person], records: Records, log: str) -> int:
