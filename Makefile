@@ -23,7 +23,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; \
 	then command -v $$p; break; fi; done)
 
-.PHONY: help install run serve serve-prod serve-asgi redis-tools migrate data load load-tables chaos backup restore test test-sqlite \
+.PHONY: help install run serve serve-prod serve-asgi redis-tools nginx-tools migrate data load load-tables chaos backup restore test test-sqlite \
 	test-postgres test-postgres-all test-browser test-tools vnu load-tools ocr-tools lint typecheck bench clean
 
 help:
@@ -101,10 +101,12 @@ serve:
 	@echo "Serving http://$(HOST):$(PORT)/ with a background worker (Ctrl-C to stop both)"
 	@$(WITH_WORKER) $(MANAGE) runserver $(HOST):$(PORT)
 
-# Production-style: DEBUG off, hashed static files served by whitenoise, gunicorn's ASGI workers
-# (HTTP and the tables' WebSockets; `-k asgi`) telling one another of a table's changes through
-# Redis (channels-redis): REDIS_URL when set, otherwise a private redis-server on loopback
-# (.ci/with-redis) for as long as the site runs. docs/deploy.md says how.
+# Production-style: DEBUG off, hashed static files served by whitenoise, SERVE_WORKERS gunicorn
+# servers of one ASGI worker each (HTTP and the tables' WebSockets; `-k asgi`) behind nginx on
+# HOST:PORT, which sends every request and socket of a table to one server, so that server keeps
+# the table's game in play (bench/load/serve.py); the servers tell one another of a table's
+# changes through Redis (channels-redis): REDIS_URL when set, otherwise a private redis-server
+# on loopback (.ci/with-redis) for as long as the site runs. docs/deploy.md says how.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
 # Plain HTTP on loopback, so no redirect to HTTPS (docs/deploy.md: behind a TLS proxy, leave
 # DJANGO_SSL_REDIRECT unset). The same settings pass `check --deploy` (tests/test_deploy_settings.py).
@@ -114,18 +116,30 @@ serve-prod: export DJANGO_SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; pr
 serve-prod: export DJANGO_SSL_REDIRECT ?= 0
 # E-mails (verification links, password resets) go to the console unless EMAIL_HOST is set.
 serve-prod: export DJANGO_EMAIL_CONSOLE ?= 1
-serve-prod: data redis-tools
+# nginx in front appends the client's address to X-Forwarded-For (the throttles count it).
+serve-prod: export DJANGO_NUM_PROXIES ?= 1
+serve-prod: data redis-tools nginx-tools
 	$(MANAGE) check --deploy --fail-level WARNING
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@if [ -n "$$REDIS_URL" ]; then $(MAKE) --no-print-directory serve-asgi; \
 	else .ci/with-redis $(MAKE) --no-print-directory serve-asgi; fi
 
-# A step of serve-prod (its settings come from there): the ASGI server and the background worker.
+# A step of serve-prod (its settings come from there): the ASGI servers behind nginx, and the
+# background worker.
 serve-asgi:
-	@echo "Serving http://$(HOST):$(PORT)/ with gunicorn's ASGI workers ($(SERVE_WORKERS)), Redis" \
+	@echo "Serving http://$(HOST):$(PORT)/ with $(SERVE_WORKERS) ASGI servers behind nginx, Redis" \
 	  "and a background worker (Ctrl-C to stop)"
-	@$(WITH_WORKER) $(VENV)/bin/gunicorn config.asgi:application --worker-class asgi \
-	  --workers $(SERVE_WORKERS) --bind $(HOST):$(PORT) --no-control-socket --access-logfile -
+	@$(WITH_WORKER) $(PY) -m bench.load.serve $(HOST):$(PORT) $(SERVE_WORKERS)
+
+# Debian's nginx for serve-prod's proxy: installed when missing and we are root, otherwise a
+# clear message.
+HAS_NGINX = command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]
+nginx-tools:
+	@if ! { $(HAS_NGINX); }; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "Installing Debian's nginx-light for the proxy"; \
+	    ($(APT_INSTALL) nginx-light) >/dev/null 2>&1 \
+	      || { echo "could not install nginx-light (apt-get install nginx-light)"; exit 1; }; \
+	  else echo "make serve-prod needs Debian's nginx (apt-get install nginx-light)"; exit 1; fi; fi
 
 # Debian's redis-server for serve-prod's channel layer (unless REDIS_URL names a Redis):
 # installed when missing and we are root, otherwise a clear message.
@@ -253,8 +267,8 @@ load-tools:
 	  else echo "make load needs:$$missing (apt-get install$$missing)"; exit 1; fi; fi
 
 # Then the tables' part (docs/tables.md "Load"), also alone as `make load-tables`: LOAD_TABLES
-# tables of 4 scripted people over WebSockets for LOAD_TABLES_SECONDS, on gunicorn's ASGI
-# workers (as serve-prod), Redis and PostgreSQL; prints the p95 from a move's POST to every
+# tables of 4 scripted people over WebSockets for LOAD_TABLES_SECONDS, on LOAD_TABLE_SERVERS (3)
+# single-worker ASGI servers behind nginx routing by table (as serve-prod), Redis and PostgreSQL; prints the p95 from a move's POST to every
 # other seat's `changed`, the moves lost or applied twice and the hidden cards seen. Exit 1 if
 # either part fails. Shorter: make load-tables LOAD_TABLES=5 LOAD_TABLES_SECONDS=20
 LOAD_TABLES ?= 50

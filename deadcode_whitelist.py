@@ -199,3 +199,7 @@ clock_increment
 # string in an event's dict (narrate, the logs) and by events.problems through the record.
 blocks
 out_of_reach
+
+# The games a process replayed from their first move (tables/games.py TableGames), counted for
+# tests/tables/test_games.py: a catch-up or a shared view must not replay.
+replays

@@ -25,6 +25,8 @@ DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (defa
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 TABLE_GRACE_SECONDS  how long a person whose page closed keeps his seat at a table before
                      another may hand it to the AI (default 120; docs/tables.md)
+TABLE_CACHE_SIZE     the tables' games each server process keeps in play, the least recently
+                     used dropped first (default 64; docs/tables.md "Storage")
 
 Accounts and e-mail (docs/deploy.md "Accounts and e-mail"):
 ACCOUNTS_REQUIRE_VERIFIED_EMAIL  "0": accounts without a verified e-mail edit and vote (default 1)
@@ -358,6 +360,9 @@ GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 # another person at the table may hand it to the AI.
 TABLE_GRACE_SECONDS = whole_number(
     "TABLE_GRACE_SECONDS", os.environ.get("TABLE_GRACE_SECONDS"), 120)
+# The tables' games each process keeps (tables.games): more than the tables in play that a
+# process serves, or their moves and views replay the games from their first move.
+TABLE_CACHE_SIZE = whole_number("TABLE_CACHE_SIZE", os.environ.get("TABLE_CACHE_SIZE"), 64)
 
 # Card edits by card owners (docs/design.md §13): the review rules, read by edits.review.
 CARD_EDIT_APPROVALS = whole_number(

@@ -418,6 +418,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         return self._view(table)
 
     @extend_schema(operation_id="tables_seat_hand_to_ai", request=None,
+                   parameters=[OpenApiParameter("seat", int, OpenApiParameter.PATH,
+                                                description="the seat handed over, from 0")],
                    responses={200: TableViewDocumentSerializer, **PROBLEMS})
     @action(detail=True, methods=["post"], url_path=r"seats/(?P<seat>[0-9]+)/hand-to-ai")
     def hand_to_ai(self, request: Request, pk: str, seat: str) -> Response:

@@ -11,13 +11,12 @@ from tables.models import Table, TableSeat
 from tables.seat_view import replay_view, seat_view
 from tables.services import (
     grace_ends,
-    played_table,
     replayed_at,
     seat_names,
     seat_of,
     seat_rows,
-    table_done,
     table_settled,
+    viewed_table,
 )
 
 
@@ -31,9 +30,8 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     present = set(table.presences.values_list("user_id", flat=True))
     out: set[int] = set()
     if table.status != Table.OPEN:
-        played = played_table(table)
-        out = set(played.table.out)
-        table_done(table, played)
+        with viewed_table(table) as played:
+            out = set(played.table.out)
     document: dict[str, Any] = {
         "id": table.pk, "url": url, "page": page, "status": table.status,
         "host": table.host.get_username(), "version": table.version, "you": you,
@@ -92,11 +90,8 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                 "seats": [{"seat": row.seat, "name": row.name, "influence": 0,
                            "hand_count": 0, "piles": [], "in_play": []} for row in rows],
                 "log": [], "outcome": "", "winner": -1}
-    played = played_table(table)
-    try:
+    with viewed_table(table) as played:
         view = seat_view(played, you, seat_names(rows), decision=table.decision)
-    finally:
-        table_done(table, played)
     return {**view, **common}
 
 

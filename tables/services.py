@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import secrets
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -26,7 +27,7 @@ from decks.formats.json_format import deck_to_dict
 from decks.models import Deck
 from decks.validation import catalogue_facts, deck_validate
 from playtest.play import Move, Refused
-from playtest.table_play import SURRENDER, TRADE, TableCache, TableGame
+from playtest.table_play import SURRENDER, TRADE, TableGame
 from rules.decklist import Decklist
 from rules.game import engine, seats
 from rules.game.actions import Action
@@ -34,6 +35,7 @@ from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.vocabulary import TOKEN_KINDS
 from tables import clock
+from tables.games import TableGames, replayed
 from tables.live import announce_change
 from tables.models import (
     Table,
@@ -41,7 +43,6 @@ from tables.models import (
     TableOffer,
     TablePresence,
     TableSeat,
-    table_source,
 )
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -142,8 +143,13 @@ def _locked(table: Table) -> Table:
     return Table.objects.select_for_update().get(pk=table.pk)
 
 
-def _changed(table: Table, fields: Sequence[str] = ()) -> None:
-    """Bump the version, save, and tell the table's sockets once the write is committed."""
+def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None = None) -> None:
+    """Bump the version, save, and tell the table's sockets once the write is committed;
+    ``played``, the table's game after the write, is kept first, so the views the message
+    calls for find it (tables.games)."""
+    if played is not None:
+        game = played
+        transaction.on_commit(lambda: table_done(table, game))
     table.version += 1
     table.save(update_fields=["version", "updated_at", *fields])
     pk, version = table.pk, table.version
@@ -183,47 +189,29 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
     return table
 
 
-# Tables being played in this process: a move continues one instead of replaying the game.
-TABLES = TableCache()
-
-
-def _cached_as(table: Table) -> tuple[str, int, str, int, int]:
-    # A table's moves only grow, under its row lock, but for an undo (which counts itself),
-    # and a table is cached once its write is committed: the undos and the number of moves
-    # tell its states apart (an id may be given again once its table is deleted: the creation
-    # time tells the two apart).
-    return "table", table.pk, table.created_at.isoformat(), table.undos, len(table.moves)
-
-
-def table_moves(table: Table) -> list[tuple[int, dict[str, Any]]]:
-    """The table's moves as the game replays them, ``(seat, action)`` (a third item, who
-    played it for a person, is for the record only)."""
-    return [(int(move[0]), move[1]) for move in table.moves]
-
-
-def persons_of(rows: Sequence[TableSeat]) -> frozenset[int]:
-    return frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
+# The games of the tables in play in this process (tables.games): a move or a view continues
+# one instead of replaying the game.
+TABLES = TableGames()
 
 
 def played_table(table: Table) -> TableGame:
-    """The game of a started table as it is now: from the cache or replayed. The caller owns
-    it; :func:`table_done` puts it back."""
-    cached = TABLES.take(_cached_as(table), ())
-    if cached is not None:
-        return cached
-    rows = list(table.seat_rows.order_by("seat"))
-    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows))
+    """The game of a started table as it is now, for a write holding its row lock: kept (and
+    caught up) or replayed. The caller owns it; :func:`table_done` puts it back."""
+    return TABLES.take(table)
+
+
+def viewed_table(table: Table) -> AbstractContextManager[TableGame]:
+    """The game of a started table as read, to read only inside the ``with``."""
+    return TABLES.reading(table)
 
 
 def replayed_at(table: Table, decision: int) -> TableGame:
     """The game after its first ``decision`` moves, replayed (never from the cache)."""
-    rows = list(table.seat_rows.order_by("seat"))
-    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
-                                                  upto=decision)
+    return replayed(table, upto=decision)
 
 
 def table_done(table: Table, played: TableGame) -> None:
-    TABLES.put(_cached_as(table), (), played)
+    TABLES.put(table, played)
 
 
 def _store(table: Table, played: TableGame) -> None:
@@ -281,8 +269,7 @@ def _played_on(table: Table, played: TableGame, rows: Sequence[TableSeat],
     played, the change announced, and the table kept in play once the write is committed."""
     _rearm(table, played, rows, at)
     _autoplay(table, played, rows, at)
-    _changed(table, GAME_FIELDS)
-    transaction.on_commit(lambda: table_done(table, played))
+    _changed(table, GAME_FIELDS, played)
     return table
 
 
@@ -325,8 +312,7 @@ def _settle(table: Table) -> Table:
         rows = list(table.seat_rows.select_related("user").order_by("seat"))
         played = played_table(table)
         _autoplay(table, played, rows, at)
-        _changed(table, GAME_FIELDS)
-        transaction.on_commit(functools.partial(table_done, table, played))
+        _changed(table, GAME_FIELDS, played)
     return table
 
 
@@ -368,8 +354,7 @@ def table_start(*, table: Table, user: Any) -> Table:
         table.banks = [float(table.clock["bank"])] * table.size
     _store(table, played)
     _rearm(table, played, rows, clock.now())
-    _changed(table, ["config", *GAME_FIELDS])
-    transaction.on_commit(lambda: table_done(table, played))
+    _changed(table, ["config", *GAME_FIELDS], played)
     return table
 
 
@@ -594,8 +579,7 @@ def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) ->
     table.moves = [*table.moves, [offer.to_seat, {"kind": TRADE, "from": offer.from_seat,
                                                   "give": offer.give, "take": offer.take}]]
     table.undo = None
-    _changed(table, ["moves", "undo"])
-    transaction.on_commit(lambda: table_done(table, played))
+    _changed(table, ["moves", "undo"], played)
     return table
 
 
@@ -664,8 +648,7 @@ def table_take_back(*, table: Table, user: Any) -> Table:
     row.save(update_fields=["stand_in", "left_at"])
     played = played_table(table)
     _rearm(table, played, rows, clock.now())
-    _changed(table, GAME_FIELDS)
-    transaction.on_commit(lambda: table_done(table, played))
+    _changed(table, GAME_FIELDS, played)
     return table
 
 

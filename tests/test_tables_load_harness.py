@@ -1,13 +1,17 @@
 """The logic of the tables' load run (bench/load/table_figures.py) by tables, without starting
 anything: the time from a move's POST until every other seat is told, each kind of move lost
-or applied twice, and hidden cards in a view."""
+or applied twice, hidden cards in a view; and the proxy that sends a table's requests to one
+server (bench/load/nginx.conf, as `make load-tables` and `make serve-prod` fill it in)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from bench.load.stack import BY_TABLE, LEAST_CONN, nginx_config
 from bench.load.table_figures import (
     MoveSent,
     Told,
@@ -38,6 +42,8 @@ def test_a_move_counts_until_every_other_seat_is_told(told: list[Told], expected
              MoveSent(1, 0, 3, 10.0, 409)]  # a refused twin has no time of its own
     found = latencies(moves, told, SEATS)
     assert found.ms == pytest.approx(expected_ms) and found.untold == untold
+    # the same time counted from the POST's answer (at 10.01): the sockets' own delay
+    assert found.after_answer_ms == pytest.approx([ms - 10 for ms in expected_ms])
 
 
 @pytest.mark.parametrize(("moves", "stored", "problems", "counts"), [
@@ -83,7 +89,49 @@ def test_hidden_cards_in_a_view_are_found(view: object, hand: list[str], public:
 
 
 def test_the_summary_says_whether_the_goal_was_met() -> None:
-    found = latencies([MoveSent(1, 0, 0, 1.0, 200, 2)], [Told(1, 1, 2, 1.1), Told(1, 2, 2, 1.2)],
-                      SEATS)
+    found = latencies([MoveSent(1, 0, 0, 1.0, 200, 2, 1.05)],
+                      [Told(1, 1, 2, 1.1), Told(1, 2, 2, 1.2)], SEATS)
     lines = summary_lines(found, check_moves([], {}), 0, 3, [50.0], [20.0])
     assert "p95 200" in lines[1] and lines[-1].endswith("MISSED")
+    assert lines[3].startswith("  last other seat told, after the POST's answer (ms): p50 150")
+
+
+def table_key(config: str, path: str) -> str | None:
+    """The table nginx's ``map $uri $table`` finds in ``path`` (None: the request's own key),
+    the map's pattern read from the configuration (PCRE's ``(?<name>`` is Python's
+    ``(?P<name>``)."""
+    found = re.search(r"map \$uri \$table \{\s*~(\S+) \$table_number;", config)
+    assert found is not None, "the configuration has no map of the table"
+    match = re.match(found.group(1).replace("(?<", "(?P<"), path)
+    return match.group("table_number") if match else None
+
+
+@pytest.mark.parametrize(("path", "table"), [
+    ("/api/tables/12/view/", "12"),
+    ("/api/tables/12/actions/", "12"),
+    ("/tables/12/", "12"),
+    ("/tables/12/fragment/", "12"),
+    ("/ws/tables/12/", "12"),
+    ("/api/tables/", None),
+    ("/tables/invite/Xy12/", None),
+    ("/api/cards/12/", None),
+    ("/tables/new/", None),
+])
+def test_the_tables_proxy_keys_a_request_by_its_table(path: str, table: str | None) -> None:
+    config = nginx_config(Path("/tmp/run"), "127.0.0.1:8000", [9001, 9002], BY_TABLE)
+    assert table_key(config, path) == table
+
+
+def test_the_tables_proxy_hashes_on_the_table_and_passes_the_socket_upgrade_on() -> None:
+    config = nginx_config(Path("/tmp/run"), "0.0.0.0:8000", [9001, 9002, 9003], BY_TABLE)
+    assert "\n        hash $table consistent;\n" in config
+    assert "\n        least_conn;\n" not in config
+    assert "listen 0.0.0.0:8000;" in config
+    assert all(f"server 127.0.0.1:{port};" in config for port in (9001, 9002, 9003))
+    socket = config[config.index("location /ws/"):config.index("location / {")]
+    assert "proxy_set_header Upgrade $http_upgrade;" in socket
+    assert 'proxy_set_header Connection "upgrade";' in socket
+    assert "@" not in config.replace("$", "")
+    site = nginx_config(Path("/tmp/run"), 8080, [9001], LEAST_CONN)
+    assert "\n        least_conn;\n" in site
+    assert "\n        hash $table consistent;\n" not in site

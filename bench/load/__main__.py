@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -129,6 +130,26 @@ def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # the same clean-up as Ctrl-C
 
 
+def in_work_folder(prefix: str, environment: Callable[[Path], dict[str, str]],
+                   run: Callable[[Path, dict[str, str]], int], what: str = "load run") -> int:
+    """``run`` in a fresh folder (``prefix``..., removed afterwards unless LOAD_KEEP is set)
+    with ``environment`` of it set here too; SIGTERM and Ctrl-C stop it, and whatever it
+    started, cleanly (exit 130)."""
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    work.chmod(0o755)
+    env = environment(work)
+    os.environ.update(env)
+    try:
+        return run(work, env)
+    except KeyboardInterrupt:
+        print(f"{what} interrupted; everything it started is stopped", file=sys.stderr)
+        return 130
+    finally:
+        if not os.environ.get("LOAD_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> int:
     chaos = "--chaos" in sys.argv[1:]
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -136,19 +157,9 @@ def main() -> int:
               file=sys.stderr)
         return 2
     options = Options.from_environ(chaos)
-    signal.signal(signal.SIGTERM, stop_on_sigterm)
-    work = Path(tempfile.mkdtemp(prefix="allegiance-chaos-" if chaos else "allegiance-load-"))
-    work.chmod(0o755)
-    env = site_environment(work, chaos)
-    os.environ.update(env)
-    try:
-        return run(options, work, env)
-    except KeyboardInterrupt:
-        print("load run interrupted; everything it started is stopped", file=sys.stderr)
-        return 130
-    finally:
-        if not os.environ.get("LOAD_KEEP"):
-            shutil.rmtree(work, ignore_errors=True)
+    return in_work_folder("allegiance-chaos-" if chaos else "allegiance-load-",
+                          lambda work: site_environment(work, chaos),
+                          lambda work, env: run(options, work, env))
 
 
 def run(options: Options, work: Path, env: dict[str, str]) -> int:

@@ -46,6 +46,9 @@ class Latencies:
 
     ms: list[float] = field(default_factory=list)
     untold: int = 0
+    # per applied move, from its POST's answer to the last other seat told (negative: all
+    # were told before the answer came): the sockets' own delay
+    after_answer_ms: list[float] = field(default_factory=list)
 
 
 def latencies(moves: Iterable[MoveSent], told: Iterable[Told],
@@ -61,7 +64,7 @@ def latencies(moves: Iterable[MoveSent], told: Iterable[Told],
     for move in moves:
         if move.status != 200 or move.version is None:
             continue
-        slowest = 0.0
+        last = move.sent
         for seat in seats[move.table]:
             if seat == move.seat:
                 continue
@@ -70,9 +73,11 @@ def latencies(moves: Iterable[MoveSent], told: Iterable[Told],
             if at is None:
                 found.untold += 1
                 break
-            slowest = max(slowest, at - move.sent)
+            last = max(last, at)
         else:
-            found.ms.append(slowest * 1000)
+            found.ms.append((last - move.sent) * 1000)
+            if move.answered is not None:
+                found.after_answer_ms.append((last - move.answered) * 1000)
     return found
 
 
@@ -160,6 +165,8 @@ def summary_lines(found: Latencies, verdict: MoveVerdict, hidden: int, views: in
         f"POST of a move to every other seat's `changed` (ms): {spread(found.ms)} "
         f"({len(found.ms)} moves; never told: {found.untold})",
         f"  POST /actions/ answered (ms): {spread(answered_ms)}",
+        f"  last other seat told, after the POST's answer (ms): "
+        f"{spread(found.after_answer_ms)}",
         f"  GET /view/ answered (ms): {spread(view_ms)}",
         f"Moves lost or applied twice: {verdict.lost_or_twice}",
         *(f"  {problem}" for problem in verdict.problems[:20]),

@@ -4,8 +4,9 @@ run through .ci/with-redis and .ci/with-postgres (REDIS_URL and DATABASE_URL).
 Sets up a fresh site (migrate, both catalogues, the sample decks), makes LOAD_TABLES tables of
 LOAD_TABLE_SEATS people each (every seat a person with an account, a session and an API
 token; the sample decks; a low victory target), started, then serves the site as `make
-serve-prod` does (gunicorn's ASGI workers, LOAD_SERVER_WORKERS of them, the channel layer on
-Redis, PostgreSQL with a pool) and plays for LOAD_TABLES_SECONDS: every person keeps a
+serve-prod` does (LOAD_TABLE_SERVERS gunicorn servers of one ASGI worker each behind nginx,
+which sends every request and socket of a table to one of them; the channel layer on Redis,
+PostgreSQL with a pool) and plays for LOAD_TABLES_SECONDS: every person keeps a
 WebSocket open on his table, fetches his view (GET /api/tables/{id}/view/) whenever his socket
 says `changed`, and when the table waits on him thinks LOAD_THINK seconds ("2-6": 2 to 6 s by
 default) and posts the move the greedy policy marks; one move in ten is sent twice at once (a
@@ -25,13 +26,10 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import signal
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +38,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
-from bench.load.__main__ import manage, site_environment, stop_on_sigterm
-from bench.load.stack import ROOT, VENV_BIN, Stack, free_port
+from bench.load.__main__ import in_work_folder, manage, site_environment
+from bench.load.stack import ROOT, Stack, machine_cpu
 from bench.load.table_figures import (
     Latencies,
     MoveSent,
@@ -63,7 +61,7 @@ class Options:
     tables: int
     seats: int
     seconds: float
-    workers: int
+    servers: int
     think: tuple[float, float]
     seed: int
 
@@ -73,7 +71,7 @@ class Options:
         return cls(tables=int(os.environ.get("LOAD_TABLES") or 50),
                    seats=int(os.environ.get("LOAD_TABLE_SEATS") or 4),
                    seconds=float(os.environ.get("LOAD_TABLES_SECONDS") or 60),
-                   workers=int(os.environ.get("LOAD_SERVER_WORKERS") or 3),
+                   servers=int(os.environ.get("LOAD_TABLE_SERVERS") or 3),
                    think=(float(low), float(high or low)),
                    seed=int(os.environ.get("LOAD_SEED") or 1))
 
@@ -96,6 +94,34 @@ class Records:
     view_ms: list[float] = field(default_factory=list)
     server_errors: int = 0
     view_failures: int = 0  # views asked for that got no answer
+
+
+@dataclass(frozen=True)
+class CpuUse:
+    """CPU seconds so far: the app servers', nginx's, this process's (the people), and the
+    machine's busy and whole time over every core (other users' processes too)."""
+
+    servers: float
+    nginx: float
+    people: float
+    busy: float
+    whole: float
+
+    @classmethod
+    def now(cls, stack: Stack) -> CpuUse:
+        busy, whole = machine_cpu()
+        return cls(stack.cpu_seconds("gunicorn-"), stack.cpu_seconds("nginx"),
+                   time.process_time(), busy, whole)
+
+    def __sub__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def line(self, servers: int) -> str:
+        cores = os.cpu_count() or 1
+        return (f"CPU over the load (s): the {servers} servers {self.servers:.1f}, nginx "
+                f"{self.nginx:.1f}, the people (this process) {self.people:.1f}; the machine's "
+                f"{cores} cores {100 * self.busy / max(self.whole, 1e-9):.0f}% busy (every "
+                f"process, other users' too); load average {os.getloadavg()[0]:.2f}")
 
 
 def make_tables(options: Options) -> list[Person]:
@@ -303,23 +329,14 @@ def main() -> int:
               file=sys.stderr)
         return 2
     options = Options.from_environ()
-    signal.signal(signal.SIGTERM, stop_on_sigterm)
-    work = Path(tempfile.mkdtemp(prefix="allegiance-load-tables-"))
-    work.chmod(0o755)
-    # No proxy in front here. An ASGI worker runs each request's sync view in a thread of its
-    # own, several at once: its pool needs a connection for each (2, made for sync workers,
-    # answered 500 after 10 s waiting for one).
-    env = {**site_environment(work), "DJANGO_NUM_PROXIES": "0",
-           "DATABASE_POOL_MAX_SIZE": os.environ.get("DATABASE_POOL_MAX_SIZE", "10")}
-    os.environ.update(env)
-    try:
-        return run(options, work, env)
-    except KeyboardInterrupt:
-        print("load run interrupted; everything it started is stopped", file=sys.stderr)
-        return 130
-    finally:
-        if not os.environ.get("LOAD_KEEP"):
-            shutil.rmtree(work, ignore_errors=True)
+    # An ASGI worker runs each request's sync view in a thread of its own, several at once:
+    # its pool needs a connection for each (2, made for sync workers, answered 500 after 10 s
+    # waiting for one).
+    return in_work_folder(
+        "allegiance-load-tables-",
+        lambda work: {**site_environment(work), "DATABASE_POOL_MAX_SIZE":
+                      os.environ.get("DATABASE_POOL_MAX_SIZE", "10")},
+        lambda work, env: run(options, work, env))
 
 
 def run(options: Options, work: Path, env: dict[str, str]) -> int:
@@ -335,22 +352,23 @@ def run(options: Options, work: Path, env: dict[str, str]) -> int:
     print(f"{options.tables} tables of {options.seats} people started "
           f"({time.perf_counter() - made:.0f} s)", flush=True)
     with Stack(work, env) as stack:
-        port = free_port()
-        stack.start("gunicorn", [
-            str(VENV_BIN / "gunicorn"), "config.asgi:application", "--worker-class", "asgi",
-            "--workers", str(options.workers), "--bind", f"127.0.0.1:{port}",
-            "--no-control-socket", "--graceful-timeout", "5"])
-        stack.wait_ready(port)
-        print(f"gunicorn's ASGI workers ({options.workers}) on 127.0.0.1:{port}, the channel "
+        port = stack.start_table_servers(options.servers)
+        print(f"{options.servers} gunicorn servers of one ASGI worker behind nginx on "
+              f"127.0.0.1:{port} (a table's requests and sockets on one server), the channel "
               "layer on Redis, PostgreSQL with a pool", flush=True)
         print(f"Load: {len(people)} people with a socket each, thinking {options.think[0]:g} to "
               f"{options.think[1]:g} s a move, for {options.seconds:g} s", flush=True)
+        before = CpuUse.now(stack)
         records = asyncio.run(play(people, port, options))
-        log = stack.log_tail("gunicorn", 200)
+        used = CpuUse.now(stack) - before
+        log = "\n".join(stack.log_tail(f"gunicorn-{n}", 200)
+                        for n in range(1, options.servers + 1))
     if os.environ.get("LOAD_KEEP"):  # what the people saw, for a closer look
         (work / "records.json").write_text(json.dumps({
             "moves": [vars(m) for m in records.moves], "told": [vars(t) for t in records.told]}))
-    return judge(people, records, log)
+    code = judge(people, records, log)
+    print(used.line(options.servers))
+    return code
 
 
 def judge(people: list[Person], records: Records, log: str) -> int:

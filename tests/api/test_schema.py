@@ -220,3 +220,9 @@ def test_an_edit_document_without_a_scan_validates_strictly(
         errors = [error.message for error in strict(
             schema, "/components/schemas/EditDocument").iter_errors(document)]
         assert errors == []
+
+
+def test_the_seat_handed_to_the_ai_is_an_integer_in_its_path(schema: dict[str, Any]) -> None:
+    operation = schema["paths"]["/api/tables/{id}/seats/{seat}/hand-to-ai/"]["post"]
+    seat = next(p for p in operation["parameters"] if p["in"] == "path" and p["name"] == "seat")
+    assert seat["schema"]["type"] == "integer" and seat["required"] is True

@@ -47,7 +47,7 @@ def test_an_accepted_trade_moves_the_tokens_and_replays() -> None:
     assert after[1]["personal"]["economic"] == before[1]["economic"] + 1
     assert after[1]["personal"]["political"] == before[1]["political"] - 1
     assert accepted.json()["decision"] == decision + 1
-    TABLES.tables.clear()  # replayed from the moves, the trade included
+    TABLES.clear()  # replayed from the moves, the trade included
     assert [s["personal"] for s in view(ada, table_id)["seats"]] == [s["personal"]
                                                                        for s in after]
 

@@ -1,0 +1,159 @@
+"""The games of the tables in play, kept in each server process (docs/tables.md "Storage").
+
+A table's game is never stored: it is replayed from its seats' decks and its moves, which
+costs more as the game grows. So each process keeps the games it played last, at most
+``settings.TABLE_CACHE_SIZE`` of them, the least recently used dropped first. An entry is
+keyed by the table (its id and creation time: an id may be given again once its table is
+deleted) and remembers the state it is at: the table's undos and its moves applied (both only
+grow, but for an undo, which counts itself). When another process moved the table on, the
+kept game catches up by playing only the moves it lacks; after an undo it is replayed.
+
+A write *takes* the game (no one else sees it while the write changes it) and puts it back
+once committed; a read borrows it in place, under the entry's lock, so the views of every
+seat of a table share one game instead of replaying it each.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from playtest.play import Move, Refused
+from playtest.table_play import TRADE, TableGame
+from rules.game.actions import Action
+from tables.models import Table, TableSeat, table_source
+
+type Key = tuple[int, str]
+
+
+def table_moves(table: Table) -> list[tuple[int, dict[str, Any]]]:
+    """The table's moves as the game replays them, ``(seat, action)`` (a third item, who
+    played it for a person, is for the record only)."""
+    return [(int(move[0]), move[1]) for move in table.moves]
+
+
+def persons_of(rows: Sequence[TableSeat]) -> frozenset[int]:
+    return frozenset(row.seat for row in rows if row.kind == TableSeat.PERSON)
+
+
+def replayed(table: Table, upto: int | None = None) -> TableGame:
+    """The table's game replayed from its seats' decks and its first ``upto`` moves (all)."""
+    rows = list(table.seat_rows.order_by("seat"))
+    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
+                                                  upto=upto)
+
+
+def caught_up(game: TableGame, moves: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Play the moves ``game`` lacks (those after its ``decisions`` first), as a replay
+    plays them (playtest.table_play.TableSource.replay_moves)."""
+    for number, (seat, data) in enumerate(moves[game.decisions:], start=game.decisions + 1):
+        try:
+            if data.get("kind") == TRADE:
+                game.apply_trade(int(data["from"]), seat, list(data["give"]),
+                                 list(data["take"]))
+            else:
+                game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
+        except Refused:  # only an edited database or another rules version gets here
+            raise ValueError(f"move {number} of the table was refused") from None
+
+
+@dataclass(eq=False)
+class Kept:
+    """A kept game and the undos of the table it was played at (its ``decisions`` are the
+    moves applied)."""
+
+    game: TableGame
+    undos: int
+    taken: bool = False  # a write took it out: readers that hold it step back
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def state(self) -> tuple[int, int]:
+        return self.undos, self.game.decisions
+
+    def serves(self, table: Table) -> bool:
+        """Whether the game is the table's as now, or behind it by moves only."""
+        return self.undos == table.undos and self.game.decisions <= len(table.moves)
+
+
+class TableGames:
+    """The last games played in this process; ``size`` overrides the setting (tests)."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self._size = size
+        self._kept: OrderedDict[Key, Kept] = OrderedDict()
+        self._lock = threading.Lock()
+        self.replays = 0  # games replayed from their first move (for the tests)
+
+    @property
+    def size(self) -> int:
+        return self._size if self._size is not None else int(settings.TABLE_CACHE_SIZE)
+
+    @staticmethod
+    def key(table: Table) -> Key:
+        return table.pk, table.created_at.isoformat()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __contains__(self, table: Table) -> bool:
+        return self.key(table) in self._kept
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+    def _replayed(self, table: Table) -> TableGame:
+        self.replays += 1
+        return replayed(table)
+
+    def take(self, table: Table) -> TableGame:
+        """The game of the table as it is now, the caller's alone (it holds the table's row
+        lock): kept and caught up, or replayed. :meth:`put` gives it back."""
+        with self._lock:
+            kept = self._kept.pop(self.key(table), None)
+            if kept is not None:
+                kept.taken = True
+        if kept is None or not kept.serves(table):
+            return self._replayed(table)
+        with kept.lock:  # a read still on it ends first
+            pass
+        caught_up(kept.game, table_moves(table))
+        return kept.game
+
+    def put(self, table: Table, game: TableGame) -> None:
+        """Keep ``game``, the table's as it is now (committed), as the most recently used;
+        a game kept already at a later state stays instead."""
+        new = Kept(game, table.undos)
+        key = self.key(table)
+        with self._lock:
+            old = self._kept.get(key)
+            if old is None or old.state <= new.state:
+                self._kept[key] = new
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    @contextmanager
+    def reading(self, table: Table) -> Iterator[TableGame]:
+        """The game of the table as read (``table``), for reading only while the ``with``
+        lasts: the kept one (caught up) when it serves, else replayed and kept."""
+        with self._lock:
+            kept = self._kept.get(self.key(table))
+            if kept is not None:
+                self._kept.move_to_end(self.key(table))
+        if kept is not None:
+            with kept.lock:
+                if not kept.taken and kept.serves(table):
+                    caught_up(kept.game, table_moves(table))
+                    yield kept.game
+                    return
+        game = self._replayed(table)
+        yield game
+        self.put(table, game)
