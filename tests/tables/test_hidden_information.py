@@ -120,7 +120,7 @@ def play_whole_game(size: int, people: int, seed: int) -> tuple[int, int]:
         answered[seat] = moved.json()
 
 
-# Minutes each on two busy cores (every view of every decision of a whole game): `-m slow`.
+# Half a minute or more each (every view of every decision of a whole game): `-m slow`.
 # Two people and an AI seat at 3 seats (what a 2-seat table of two people checks, and an AI
 # seat's cards too), and 6 seats. The 2-seat case of two people (seed 424242) took 169 s on the
 # plain-Python engine (29 November): left out, the 3-seat case checks what it would. What a
