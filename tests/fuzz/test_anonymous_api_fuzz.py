@@ -26,9 +26,10 @@ __all__ = ["keep_the_test_connection", "no_throttles"]  # autouse here too
 # The signed-in fuzz (test_api_schema_fuzz.py) already walks every operation's boundary values
 # (schemathesis's coverage phase, most of its cost); a visitor gets the examples and the
 # bounded random ones, which is what differs without an account: refusals and smaller limits.
-_config = SchemathesisConfig()
-_config.projects.default.phases.update(phases=["examples", "fuzzing"])
-schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application, config=_config)
+VISITOR_CONFIG = SchemathesisConfig()
+VISITOR_CONFIG.projects.default.phases.update(phases=["examples", "fuzzing"])
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application,
+                                     config=VISITOR_CONFIG)
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 # Needs no account although the schema lists only authenticated schemes: it is how one signs in.

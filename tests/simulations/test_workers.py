@@ -97,14 +97,17 @@ class Sandbox:
             "print(json.dumps(str(run.pk)))")
         return run_id
 
-    def state(self, run_id: str) -> dict[str, Any]:
+    def state(self, run_id: str, then: str = "") -> dict[str, Any]:
+        """The run's state as the database holds it; then ``then`` (Python that prints
+        nothing) in the same process, a Django start fewer than a process of its own."""
         state: dict[str, Any] = self.python(
             "import json; from simulations.models import SimulationRun; "
             f"run = SimulationRun.objects.get(pk={run_id!r}); "
-            "print(json.dumps({'status': run.status, 'done': run.chunks_done, "
+            "state = json.dumps({'status': run.status, 'done': run.chunks_done, "
             "'report': run.report_json, 'chunks': [[c.index, c.status, c.lease_owner, "
             "c.lease_expires and c.lease_expires.isoformat()] "
-            "for c in run.chunks.order_by('index')]}))")
+            "for c in run.chunks.order_by('index')]}); "
+            + (f"{then}; " if then else "") + "print(state)")
         return state
 
     def worker(self, hold: str | None = None) -> subprocess.Popen[str]:
@@ -165,34 +168,31 @@ def test_a_worker_killed_mid_chunk_loses_only_its_lease(tmp_path: Path, kind: st
     doomed.send_signal(signal.SIGKILL)
     assert doomed.wait(timeout=TIMEOUT) == -signal.SIGKILL
     killed = datetime.now(UTC)
-    state = sandbox.state(run_id)
+    # Read, then the dead worker's lease held for an hour, so that a slow machine does not
+    # reach its expiry while the other task plays.
+    state = sandbox.state(run_id, then=(
+        "from datetime import timedelta; from django.utils import timezone; "
+        "from simulations.models import SimulationChunk; "
+        f"SimulationChunk.objects.filter(run_id={run_id!r}, status='running')"
+        ".update(lease_expires=timezone.now() + timedelta(hours=1))"))
     assert (state["status"], state["done"], state["chunks"][0][1]) == ("running", 0, "running")
     dead_owner = state["chunks"][0][2]
     # The chunk is free again at most one lease (15 s) after the kill, not 120 s.
     free_at = datetime.fromisoformat(state["chunks"][0][3])
     assert timedelta(0) < free_at - killed <= LEASE
 
-    # The other task plays the two free chunks; the dead worker's lease still holds chunk 0
-    # (held for an hour here, so that a slow machine does not reach its expiry meanwhile).
-    sandbox.python(
-        "import json; from datetime import timedelta; from django.utils import timezone; "
-        "from simulations.models import SimulationChunk; "
-        f"print(json.dumps(SimulationChunk.objects.filter(run_id={run_id!r}, status='running')"
-        ".update(lease_expires=timezone.now() + timedelta(hours=1))))")
+    # The other task plays the two free chunks; the dead worker's lease still holds chunk 0.
     sandbox.work()
-    state = sandbox.state(run_id)
-    assert (state["status"], state["done"]) == ("running", 2)
-    assert state["chunks"][0][1:3] == ["running", dead_owner]
-
-    # Later: the lease has expired and the run's watchdog is due.
-    sandbox.python(
-        "import json; from datetime import timedelta; from django.utils import timezone; "
+    # Read, then later: the lease has expired and the run's watchdog is due.
+    state = sandbox.state(run_id, then=(
+        "from datetime import timedelta; from django.utils import timezone; "
         "from simulations.models import SimulationChunk; from django_tasks_db.models import "
         "DBTaskResult; past = timezone.now() - timedelta(seconds=1); "
         f"SimulationChunk.objects.filter(run_id={run_id!r}, status='running')"
         ".update(lease_expires=past); "
-        "n = DBTaskResult.objects.filter(status='READY').update(run_after=past); "
-        "print(json.dumps(n))")
+        "DBTaskResult.objects.filter(status='READY').update(run_after=past)"))
+    assert (state["status"], state["done"]) == ("running", 2)
+    assert state["chunks"][0][1:3] == ["running", dead_owner]
     sandbox.work()
     state = sandbox.state(run_id)
     assert (state["status"], state["done"]) == ("done", 3)
