@@ -41,6 +41,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         version = await _version(table_id, self.scope.get("user"))
         if not isinstance(version, int):
+            # Accepted, then closed with the reason: a socket closed before it is accepted is
+            # a handshake refused with HTTP 403, and the browser would never see the code.
+            await self.accept()
             await self.close(code=NO_TABLE if version is None else NO_SPECTATORS)
             return
         self.group, self.table_id = table_group(table_id), table_id

@@ -67,8 +67,11 @@
       var message = JSON.parse(event.data);
       if (message.type === "changed" && message.version > shown) { refresh(); }
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
       socket = null;
+      // 4404: the table is gone; 4403: it takes no spectators. Reloading shows the page's
+      // own answer instead of retrying for ever.
+      if (event.code === 4404 || event.code === 4403) { window.location.reload(); return; }
       say("Live updates lost: checking every few seconds while reconnecting…");
       poll(true);
       reconnect();
