@@ -104,7 +104,7 @@ serve:
 # Production-style: DEBUG off, hashed static files served by whitenoise, SERVE_WORKERS gunicorn
 # servers of one ASGI worker each (HTTP and the tables' WebSockets; `-k asgi`) behind nginx on
 # HOST:PORT, which sends every request and socket of a table to one server, so that server keeps
-# the table's game in play (bench/load/serve.py); the servers tell one another of a table's
+# the table's game in play (deploy/serve.py); the servers tell one another of a table's
 # changes through Redis (channels-redis): REDIS_URL when set, otherwise a private redis-server
 # on loopback (.ci/with-redis) for as long as the site runs. docs/deploy.md says how.
 # Set DJANGO_SECRET_KEY to keep sessions across restarts; otherwise a fresh key is made.
@@ -129,7 +129,7 @@ serve-prod: data redis-tools nginx-tools
 serve-asgi:
 	@echo "Serving http://$(HOST):$(PORT)/ with $(SERVE_WORKERS) ASGI servers behind nginx, Redis" \
 	  "and a background worker (Ctrl-C to stop)"
-	@$(WITH_WORKER) $(PY) -m bench.load.serve $(HOST):$(PORT) $(SERVE_WORKERS)
+	@$(WITH_WORKER) $(PY) -m deploy.serve $(HOST):$(PORT) $(SERVE_WORKERS)
 
 # Debian's nginx for serve-prod's proxy: installed when missing and we are root, otherwise a
 # clear message.

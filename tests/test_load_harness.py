@@ -22,7 +22,7 @@ from bench.load.records import (
     outcome,
 )
 from bench.load.report import failures, percentile, rows, table
-from bench.load.stack import nginx_config
+from deploy.stack import nginx_config
 
 EDIT = (409, 412)
 

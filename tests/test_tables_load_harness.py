@@ -1,7 +1,7 @@
 """The logic of the tables' load run (bench/load/table_figures.py) by tables, without starting
 anything: the time from a move's POST until every other seat is told, each kind of move lost
 or applied twice, hidden cards in a view; and the proxy that sends a table's requests to one
-server (bench/load/nginx.conf, as `make load-tables` and `make serve-prod` fill it in)."""
+server (deploy/nginx.conf, as `make load-tables` and `make serve-prod` fill it in)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.load.stack import BY_TABLE, LEAST_CONN, nginx_config
 from bench.load.table_figures import (
     MoveSent,
     Told,
@@ -20,6 +19,7 @@ from bench.load.table_figures import (
     latencies,
     summary_lines,
 )
+from deploy.stack import BY_TABLE, LEAST_CONN, nginx_config
 
 SEATS = {1: [0, 1, 2]}
 

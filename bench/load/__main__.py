@@ -24,16 +24,11 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from bench.load.card_edits import EditVerdict, check_card_edits
@@ -50,7 +45,7 @@ from bench.load.records import (
     read_writes,
 )
 from bench.load.report import failures, rows, table
-from bench.load.stack import ROOT, VENV_BIN, Stack
+from deploy.stack import ROOT, VENV_BIN, Stack, in_work_folder
 
 # Generous enough that 50 people behind one address rarely meet them; a 429 is still counted.
 # PostgreSQL stays down longer than a request waits for a connection (DATABASE_POOL_TIMEOUT,
@@ -124,30 +119,6 @@ def static_is_current(static_root: Path) -> bool:
     sources = [ROOT / ".venv" / ".installed", *(ROOT / "static").rglob("*")]
     newest = max(path.stat().st_mtime for path in sources if path.exists())
     return manifest.stat().st_mtime > newest
-
-
-def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt  # the same clean-up as Ctrl-C
-
-
-def in_work_folder(prefix: str, environment: Callable[[Path], dict[str, str]],
-                   run: Callable[[Path, dict[str, str]], int], what: str = "load run") -> int:
-    """``run`` in a fresh folder (``prefix``..., removed afterwards unless LOAD_KEEP is set)
-    with ``environment`` of it set here too; SIGTERM and Ctrl-C stop it, and whatever it
-    started, cleanly (exit 130)."""
-    signal.signal(signal.SIGTERM, stop_on_sigterm)
-    work = Path(tempfile.mkdtemp(prefix=prefix))
-    work.chmod(0o755)
-    env = environment(work)
-    os.environ.update(env)
-    try:
-        return run(work, env)
-    except KeyboardInterrupt:
-        print(f"{what} interrupted; everything it started is stopped", file=sys.stderr)
-        return 130
-    finally:
-        if not os.environ.get("LOAD_KEEP"):
-            shutil.rmtree(work, ignore_errors=True)
 
 
 def main() -> int:

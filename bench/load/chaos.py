@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.load.faults import Fault, Schedule
-from bench.load.stack import Stack
+from deploy.stack import Stack
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
-from bench.load.__main__ import in_work_folder, manage, site_environment
-from bench.load.stack import ROOT, Stack, machine_cpu
+from bench.load.__main__ import manage, site_environment
 from bench.load.table_figures import (
     Latencies,
     MoveSent,
@@ -49,6 +48,7 @@ from bench.load.table_figures import (
     latencies,
     summary_lines,
 )
+from deploy.stack import ROOT, Stack, in_work_folder, machine_cpu
 
 DECKS = ("Guild Veterans", "Mosfin Blades", "Kalim Crusaders", "Guild Merchants",
          "Mosfin Senate", "Kalim Faithful")

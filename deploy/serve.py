@@ -1,8 +1,8 @@
-"""python -m bench.load.serve HOST:PORT SERVERS: the app servers of `make serve-prod`.
+"""python -m deploy.serve HOST:PORT SERVERS: the app servers of `make serve-prod`.
 
 SERVERS gunicorn servers of one ASGI worker each (HTTP and the tables' WebSockets) on free
 ports of 127.0.0.1, behind nginx on HOST:PORT, which sends every request and socket of a table
-to one server (`hash $table consistent`, bench/load/nginx.conf): that server keeps the table's
+to one server (`hash $table consistent`, deploy/nginx.conf): that server keeps the table's
 game in play (tables.games) instead of each process replaying it. The same stack as `make
 load-tables`. The access logs are printed here; Ctrl-C or SIGTERM stops everything, and a
 server or nginx that dies stops the rest with its exit status.
@@ -15,12 +15,11 @@ import sys
 import time
 from pathlib import Path
 
-from bench.load.__main__ import in_work_folder
-from bench.load.stack import Stack
+from deploy.stack import Stack, in_work_folder
 
 
 def usage() -> int:
-    print("usage: python -m bench.load.serve HOST:PORT SERVERS (a number, at least 1)",
+    print("usage: python -m deploy.serve HOST:PORT SERVERS (a number, at least 1)",
           file=sys.stderr)
     return 2
 

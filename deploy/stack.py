@@ -1,6 +1,7 @@
-"""The site of a load run: N gunicorn app servers behind nginx and M goldfish workers, all on
-loopback, started and always stopped together (each in its own process group, so a server's
-workers go with it)."""
+"""The site's stack: N gunicorn app servers behind nginx (and, for a load run, M goldfish
+workers), all on loopback, started and always stopped together (each in its own process
+group, so a server's workers go with it). `make serve-prod` runs it (deploy/serve.py) and the
+load runs measure it (bench/load)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
+import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = ROOT / ".venv" / "bin"
 NGINX_TEMPLATE = Path(__file__).with_name("nginx.conf")
 
@@ -35,7 +39,7 @@ def nginx_binary() -> str:
     return found
 
 
-# How nginx picks a request's server (bench/load/nginx.conf): the fewest open requests, for
+# How nginx picks a request's server (deploy/nginx.conf): the fewest open requests, for
 # sync workers; or by the table the request is for, for the tables' ASGI servers.
 LEAST_CONN = "least_conn;"
 BY_TABLE = "hash $table consistent;"
@@ -43,7 +47,7 @@ BY_TABLE = "hash $table consistent;"
 
 def nginx_config(work: Path, listen: str | int, backends: list[int],
                  balance: str = LEAST_CONN) -> str:
-    """bench/load/nginx.conf with this run's address (a port: on 127.0.0.1), servers, way of
+    """deploy/nginx.conf with this run's address (a port: on 127.0.0.1), servers, way of
     picking one and folders."""
     servers = "\n".join(f"        server 127.0.0.1:{backend};" for backend in backends)
     user = "user nobody nogroup;" if os.geteuid() == 0 else ""
@@ -200,3 +204,27 @@ class Stack:
 def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, sig)
+
+
+def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # the same clean-up as Ctrl-C
+
+
+def in_work_folder(prefix: str, environment: Callable[[Path], dict[str, str]],
+                   run: Callable[[Path, dict[str, str]], int], what: str = "load run") -> int:
+    """``run`` in a fresh folder (``prefix``..., removed afterwards unless LOAD_KEEP is set)
+    with ``environment`` of it set here too; SIGTERM and Ctrl-C stop it, and whatever it
+    started, cleanly (exit 130)."""
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    work.chmod(0o755)
+    env = environment(work)
+    os.environ.update(env)
+    try:
+        return run(work, env)
+    except KeyboardInterrupt:
+        print(f"{what} interrupted; everything it started is stopped", file=sys.stderr)
+        return 130
+    finally:
+        if not os.environ.get("LOAD_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
