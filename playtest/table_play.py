@@ -88,16 +88,22 @@ class TableSource:
         game = TableGame(seats.new_table(self.prepared(), self.seed, self.config, record=True),
                          self.seed, persons=persons)
         game.opponents_move(Move())
-        for number, (seat, data) in enumerate(moves[:upto], start=1):
-            try:
-                if data.get("kind") == TRADE:
-                    game.apply_trade(int(data["from"]), seat, list(data["give"]),
-                                     list(data["take"]))
-                    continue
-                game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
-            except Refused:  # only an edited database or another rules version gets here
-                raise ValueError(f"move {number} of the table was refused") from None
+        play_moves(game, moves[:upto])
         return game
+
+
+def play_moves(game: TableGame, moves: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Play the stored moves ``game`` lacks (those after its first ``game.decisions``), each
+    ``(seat, action)``: a replay from the start, or a kept game catching up."""
+    for number, (seat, data) in enumerate(moves[game.decisions:], start=game.decisions + 1):
+        try:
+            if data.get("kind") == TRADE:
+                game.apply_trade(int(data["from"]), seat, list(data["give"]),
+                                 list(data["take"]))
+                continue
+            game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
+        except Refused:  # only an edited database or another rules version gets here
+            raise ValueError(f"move {number} of the table was refused") from None
 
 
 def table_start(decks: Sequence[Decklist], catalogue: Mapping[str, CardFacts], config: GameConfig,

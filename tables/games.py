@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 
-from playtest.play import Move, Refused
-from playtest.table_play import TRADE, TableGame
-from rules.game.actions import Action
+from playtest.table_play import TableGame, play_moves
 from tables.models import Table, TableSeat, table_source
 
 type Key = tuple[int, str]
@@ -47,20 +45,6 @@ def replayed(table: Table, upto: int | None = None) -> TableGame:
     rows = list(table.seat_rows.order_by("seat"))
     return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
                                                   upto=upto)
-
-
-def caught_up(game: TableGame, moves: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
-    """Play the moves ``game`` lacks (those after its ``decisions`` first), as a replay
-    plays them (playtest.table_play.TableSource.replay_moves)."""
-    for number, (seat, data) in enumerate(moves[game.decisions:], start=game.decisions + 1):
-        try:
-            if data.get("kind") == TRADE:
-                game.apply_trade(int(data["from"]), seat, list(data["give"]),
-                                 list(data["take"]))
-            else:
-                game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
-        except Refused:  # only an edited database or another rules version gets here
-            raise ValueError(f"move {number} of the table was refused") from None
 
 
 @dataclass(eq=False)
@@ -124,7 +108,7 @@ class TableGames:
             return self._replayed(table)
         with kept.lock:  # a read still on it ends first
             pass
-        caught_up(kept.game, table_moves(table))
+        play_moves(kept.game, table_moves(table))
         return kept.game
 
     def put(self, table: Table, game: TableGame) -> None:
@@ -151,7 +135,7 @@ class TableGames:
         if kept is not None:
             with kept.lock:
                 if not kept.taken and kept.serves(table):
-                    caught_up(kept.game, table_moves(table))
+                    play_moves(kept.game, table_moves(table))
                     yield kept.game
                     return
         game = self._replayed(table)
