@@ -99,7 +99,9 @@ def play_moves(game: TableGame, moves: Sequence[tuple[int, Mapping[str, Any]]]) 
         try:
             if data.get("kind") == TRADE:
                 game.apply_trade(int(data["from"]), seat, list(data["give"]),
-                                 list(data["take"]))
+                                 list(data["take"]),
+                                 [int(i) for i in data.get("give_cards", ())],
+                                 [int(i) for i in data.get("take_cards", ())])
                 continue
             game.apply_player(Action.from_dict(dict(data)), Move(), seat=seat)
         except Refused:  # only an edited database or another rules version gets here
@@ -240,10 +242,13 @@ class TableGame:
         return [line.strip().removeprefix("> ") for line in lines if line.strip()]
 
     def apply_trade(self, giver: int, taker: int, give: Sequence[int],
-                    take: Sequence[int]) -> None:
-        """``giver`` hands ``give`` tokens (economic, religious, political) to ``taker`` for
-        ``take`` of his: both personal pools, at once. Refused (409 not_enough_tokens) when
-        either lacks them; counted as a decision of the people."""
+                    take: Sequence[int], give_cards: Sequence[int] = (),
+                    take_cards: Sequence[int] = ()) -> None:
+        """``giver`` hands ``give`` tokens (economic, religious, political) and ``give_cards``
+        (his cards in play, by instance) to ``taker`` for ``take`` tokens and ``take_cards`` of
+        his, at once. Refused (409 not_enough_tokens, 409 card_trade_refused with the rule's
+        reason: seats.trade_problem) when either lacks them, with nothing changed; counted as
+        a decision of the people."""
         table = self.table
         pools = table.seats[0].seats  # one Seat per player, shared by every seat's state
         for seat, paid in ((giver, give), (taker, take)):
@@ -254,12 +259,23 @@ class TableGame:
                 raise Refused("not_enough_tokens",
                               f"Seat {seat + 1} has not the tokens this trade asks of him.",
                               status=409, current_decision=self.decisions)
+        if give_cards or take_cards:
+            problem = seats.trade_problem(table, giver, taker, give_cards, take_cards)
+            if problem:
+                raise Refused("card_trade_refused", problem, status=409,
+                              current_decision=self.decisions)
+            state = table.seats[giver]
+            gave, took = (token_words(give), _card_names(state, give_cards)), \
+                (token_words(take), _card_names(state, take_cards))
+            seats.trade_cards(table, giver, taker, give_cards, take_cards)
+        else:
+            gave, took = (token_words(give), ""), (token_words(take), "")
         for k in range(len(give)):
             pools[giver].personal[k] += take[k] - give[k]
             pools[taker].personal[k] += give[k] - take[k]
         self.decisions += 1
-        table.tell(giver, f"trades {token_words(give)} to seat {taker + 1} for "
-                          f"{token_words(take)}.")
+        table.tell(giver, f"trades {_trade_words(*gave)} to seat {taker + 1} for "
+                          f"{_trade_words(*took)}.")
 
     def legal(self, seat: int = PLAYER) -> list[Action]:
         """The legal actions of ``seat`` now (none unless he decides now)."""
@@ -339,6 +355,17 @@ class TableGame:
             else:
                 lines.append(LogLine(said, "event", None, seat))
         return lines
+
+
+def _card_names(state: GameState, cards: Sequence[int]) -> str:
+    return ", ".join(state.card(i).name for i in cards)
+
+
+def _trade_words(tokens: str, cards: str) -> str:
+    """One side of a trade in words: its cards, then its tokens ("nothing": neither)."""
+    if not cards:
+        return tokens
+    return cards if tokens == "nothing" else f"{cards} and {tokens}"
 
 
 def token_words(counts: Sequence[int]) -> str:

@@ -111,13 +111,13 @@ class TableOfferSerializer(serializers.Serializer[Any]):
                                   help_text="the seat offered the trade")
     give = TokensSerializer(help_text="your tokens offered, by kind")
     take = TokensSerializer(help_text="his tokens asked for, by kind")
-    give_cards = serializers.ListField(child=serializers.CharField(max_length=40),
-                                       required=False, max_length=20,
-                                       help_text="cards offered (catalogue ids): refused, "
-                                                 "see card_trades")
-    take_cards = serializers.ListField(child=serializers.CharField(max_length=40),
-                                       required=False, max_length=20,
-                                       help_text="cards asked for (catalogue ids)")
+    give_cards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), required=False, max_length=20,
+        help_text="your cards in play offered, by the view's in_play `instance` (only at a "
+                  "table with card_trades; changed hands in the City Maintenance Phase)")
+    take_cards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), required=False, max_length=20,
+        help_text="his cards in play asked for, by `instance`")
 
 
 class TableChatSerializer(serializers.Serializer[Any]):
@@ -358,15 +358,16 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
                    responses={201: TableViewDocumentSerializer, **PROBLEMS})
     @action(detail=True, methods=["post"])
     def offers(self, request: Request, pk: str) -> Response:
-        """Offer another person at the table a token trade; he accepts or declines it."""
+        """Offer another person at the table a trade of tokens (and of cards in play, where
+        the table agreed to card trades); he accepts or declines it."""
         serializer = TableOfferSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
         table = self.get_object()
         try:
             table_offer(table=table, user=request.user, to=attrs["to"], give=attrs["give"],
-                        take=attrs["take"],
-                        cards=bool(attrs.get("give_cards") or attrs.get("take_cards")))
+                        take=attrs["take"], give_cards=attrs.get("give_cards", []),
+                        take_cards=attrs.get("take_cards", []))
         except Refused as refused:
             return _refused(refused)
         table.refresh_from_db()
@@ -384,7 +385,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
                    responses={200: TableViewDocumentSerializer, **PROBLEMS})
     @action(detail=True, methods=["post"], url_path=r"offers/(?P<number>[0-9]+)/accept")
     def accept(self, request: Request, pk: str, number: str) -> Response:
-        """Accept a trade offered to you: the tokens change hands at once."""
+        """Accept a trade offered to you: the tokens (and cards) change hands at once."""
         return self._answer(number, True)
 
     @extend_schema(operation_id="tables_offers_decline", request=None,

@@ -77,10 +77,12 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
              "text": m.text, "at": m.created_at.isoformat()}
             for m in table.messages.select_related("user").order_by("-created_at", "-id")[:50]]
     chat.reverse()
-    offers = [{"n": o.number, "from": o.from_seat, "to": o.to_seat, "status": o.status,
-               "give": dict(zip(TOKEN_KINDS, o.give, strict=True)),
-               "take": dict(zip(TOKEN_KINDS, o.take, strict=True))}
-              for o in table.offers.order_by("-number")[:20]][::-1]
+    offers: list[dict[str, Any]] = [
+        {"n": o.number, "from": o.from_seat, "to": o.to_seat, "status": o.status,
+         "give": dict(zip(TOKEN_KINDS, o.give, strict=True)),
+         "take": dict(zip(TOKEN_KINDS, o.take, strict=True)),
+         "give_cards": list(o.give_cards), "take_cards": list(o.take_cards)}
+        for o in table.offers.order_by("-number")[:20]][::-1]
     common = {"version": table.version, "status": table.status, "chat": chat,
               "offers": offers, "card_trades": table.card_trades,
               "clock": clock.clock_document(table, clock.now()), "undo": _undo(table, rows)}
@@ -92,6 +94,12 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                 "log": [], "outcome": "", "winner": -1}
     with viewed_table(table) as played:
         view = seat_view(played, you, seat_names(rows), decision=table.decision)
+        if any(o["give_cards"] or o["take_cards"] for o in offers):
+            state = played.state
+            for offer in offers:  # the cards by instance and name (cards in play: public)
+                for side in ("give_cards", "take_cards"):
+                    offer[side] = [{"instance": i, "id": state.card(i).id,
+                                    "name": state.card(i).name} for i in offer[side]]
     return {**view, **common}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from rules.game.config import TARGETS
 from tables.services import MAX_SEATS, MIN_SEATS
@@ -81,7 +82,8 @@ class MoveForm(forms.Form):
 
 
 class OfferForm(forms.Form):
-    """A token trade: the seat offered it, and the tokens of each kind given and taken."""
+    """A trade: the seat offered it, the tokens of each kind given and taken, and the cards
+    in play given and taken."""
 
     to = forms.IntegerField(min_value=0, label="With")
     give_economic = forms.IntegerField(min_value=0, max_value=99, initial=0, label="economic")
@@ -90,6 +92,16 @@ class OfferForm(forms.Form):
     take_economic = forms.IntegerField(min_value=0, max_value=99, initial=0, label="economic")
     take_religious = forms.IntegerField(min_value=0, max_value=99, initial=0, label="religious")
     take_political = forms.IntegerField(min_value=0, max_value=99, initial=0, label="political")
+
+    def cards(self, side: str) -> list[int]:
+        """The cards in play ticked on ``side`` ("give" or "take"), by instance: checkboxes
+        named ``give_cards``/``take_cards`` (only at a table that agreed to card trades; the
+        service checks whose they are). A value that is no instance is a ValidationError."""
+        try:
+            data: QueryDict = self.data  # type: ignore[assignment]  # (bound to request.POST)
+            return [int(value) for value in data.getlist(f"{side}_cards")]
+        except ValueError:
+            raise forms.ValidationError("A card is named by its number in play.") from None
 
     def tokens(self, side: str) -> dict[str, int]:
         return {kind: self.cleaned_data[f"{side}_{kind}"]

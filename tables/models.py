@@ -134,8 +134,9 @@ class TableMessage(models.Model):
 
 
 class TableOffer(models.Model):
-    """A token trade one seated person offers another (DESIGN §15): open until the other
-    accepts (the tokens change hands, a move of the table) or declines."""
+    """A trade one seated person offers another (DESIGN §15): tokens, and cards in play where
+    the table agreed to card trades; open until the other accepts (they change hands, a move
+    of the table) or declines."""
 
     OPEN, ACCEPTED, DECLINED = "open", "accepted", "declined"
     STATUSES = [(OPEN, "open"), (ACCEPTED, "accepted"), (DECLINED, "declined")]
@@ -146,6 +147,12 @@ class TableOffer(models.Model):
     to_seat = models.PositiveSmallIntegerField()
     give = models.JSONField(help_text="tokens offered: [economic, religious, political]")
     take = models.JSONField(help_text="tokens asked for, the same way")
+    # Cards in play, by instance (the view's in_play "instance"), at a table that agreed to
+    # card trades: the offerer's given, the other's asked for.
+    give_cards = models.JSONField(default=list, blank=True,
+                                  help_text="cards offered (instances), if card trades are on")
+    take_cards = models.JSONField(default=list, blank=True,
+                                  help_text="cards asked for (instances)")
     status = models.CharField(max_length=8, choices=STATUSES, default=OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
 

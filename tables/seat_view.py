@@ -34,10 +34,15 @@ def _card(state: GameState, instance: int) -> dict[str, Any]:
     return {"id": card.id, "name": card.name}
 
 
-def _in_play(state: GameState, seat: int) -> list[dict[str, Any]]:
+def _in_play(table: seats.Table, seat: int) -> list[dict[str, Any]]:
+    """The seat's cards in play; ``instance`` names one in a card trade, ``tradable`` says
+    whether it may be traded (seats.tradable: not a wanderer, a stronghold, or a card
+    attached or housed on another), at a table that agreed to card trades."""
+    state = table.seats[seat]
     zones = state.seats[seat].zones
-    return [{**_card(state, i), "zone": zone, "exhausted": i in state.exhausted,
-             "wounds": state.wounds.get(i, 0)}
+    loose = set(seats.tradable(table, seat, any_phase=True))
+    return [{**_card(state, i), "instance": i, "zone": zone, "exhausted": i in state.exhausted,
+             "wounds": state.wounds.get(i, 0), "tradable": i in loose}
             for zone in PUBLIC_ZONES for i in zones[zone]]
 
 
@@ -55,7 +60,7 @@ def _seat_summary(played: TableGame, seat: int, names: Sequence[str]) -> dict[st
                    "discard": [_card(state, i) for i in reversed(zones[discard])]}
                   for key, pile, discard in DRAW_PILES],
         "dead_count": len(zones["dead"]),
-        "in_play": _in_play(state, seat),
+        "in_play": _in_play(table, seat),
         "lead": table.lead == seat,
         "out": {"round": out[0], "how": out[1]} if out else None,
     }

@@ -516,11 +516,13 @@ def _tokens(given: dict[str, int]) -> list[int]:
 @settled_first
 @transaction.atomic
 def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
-                take: dict[str, int], cards: bool = False) -> TableOffer:
-    """A token trade the caller offers seat ``to``. Refused: 403 not_seated, 409 not_started
-    or game_over, 400 invalid (himself, no such seat, an AI seat, nothing traded); a trade of
-    ``cards``: 409 card_trades_off unless the table allows them, else 409
-    card_trades_not_modelled (the engine cannot move a card between seats)."""
+                take: dict[str, int], give_cards: Sequence[int] = (),
+                take_cards: Sequence[int] = ()) -> TableOffer:
+    """A trade the caller offers seat ``to``: tokens, and cards in play (by instance) where
+    the table agreed to card trades. Refused: 403 not_seated, 409 not_started or game_over,
+    400 invalid (himself, no such seat, an AI seat, nothing traded, a card that is not that
+    seat's to trade: seats.tradable), 409 card_trades_off (cards at a table that did not
+    agree to them)."""
     table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
@@ -529,19 +531,27 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
     _check_move(table, seat, None)
     if not 0 <= to < table.size or to == seat or rows[to].kind != TableSeat.PERSON:
         raise Refused("invalid", "Offer a trade to another person seated at the table.")
+    cards = bool(give_cards or take_cards)
     if cards and not table.card_trades:
         raise Refused("card_trades_off", "Cards are not traded at this table: its people did "
                       "not agree to it before the game (the rulebook allows tokens only).",
                       status=409)
     if cards:
-        raise Refused("card_trades_not_modelled", "Card trades were agreed at this table, but "
-                      "the rules engine cannot move a card from one seat to another yet: "
-                      "trade tokens, or settle the cards by talk.", status=409)
-    if not any(_tokens(give)) and not any(_tokens(take)):
-        raise Refused("invalid", "A trade gives or takes at least one token.")
+        with viewed_table(table) as played:
+            for who, named in ((seat, give_cards), (to, take_cards)):
+                allowed = seats.tradable(played.table, who, any_phase=True)
+                for card in named:
+                    if card not in allowed or list(named).count(card) > 1:
+                        raise Refused("invalid", f"Card {card} is not seat {who + 1}'s to "
+                                      "trade: name each of his cards in play once (not a "
+                                      "wanderer, a stronghold, or a card attached or housed "
+                                      "on another).")
+    if not any(_tokens(give)) and not any(_tokens(take)) and not cards:
+        raise Refused("invalid", "A trade gives or takes at least one token or card.")
     number = table.offers.count() + 1
     offer = TableOffer.objects.create(table=table, number=number, from_seat=seat, to_seat=to,
-                                      give=_tokens(give), take=_tokens(take))
+                                      give=_tokens(give), take=_tokens(take),
+                                      give_cards=list(give_cards), take_cards=list(take_cards))
     _changed(table)
     return offer
 
@@ -551,7 +561,9 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
 def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) -> Table:
     """The seat offered a trade accepts it (the tokens change hands at once, a move of the
     table) or declines it. Refused: 404 not_found, 403 not_your_offer, 409 offer_closed,
-    409 not_enough_tokens, 409 game_over; nothing changes then."""
+    409 not_enough_tokens, 409 card_trade_refused (cards change hands only in the City
+    Maintenance Phase, and only cards still theirs to trade), 409 game_over; nothing
+    changes then."""
     table = _locked(table)
     offer = table.offers.filter(number=number).first()
     if offer is None:
@@ -570,14 +582,17 @@ def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) ->
         return table
     played = played_table(table)
     try:
-        played.apply_trade(offer.from_seat, offer.to_seat, offer.give, offer.take)
+        played.apply_trade(offer.from_seat, offer.to_seat, offer.give, offer.take,
+                           offer.give_cards, offer.take_cards)
     except Refused:
         table_done(table, played)
         raise
     offer.status = TableOffer.ACCEPTED
     offer.save(update_fields=["status"])
-    table.moves = [*table.moves, [offer.to_seat, {"kind": TRADE, "from": offer.from_seat,
-                                                  "give": offer.give, "take": offer.take}]]
+    trade = {"kind": TRADE, "from": offer.from_seat, "give": offer.give, "take": offer.take}
+    if offer.give_cards or offer.take_cards:
+        trade.update(give_cards=offer.give_cards, take_cards=offer.take_cards)
+    table.moves = [*table.moves, [offer.to_seat, trade]]
     table.undo = None
     _changed(table, ["moves", "undo"], played)
     return table

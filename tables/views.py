@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -162,10 +163,38 @@ def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
             "winner_name": names.get(view["winner"], ""),
             "waiting_name": names.get(view["to_move"][0], "") if view["to_move"] else "",
             "offers": [{**o, "from_name": names.get(o["from"], ""),
-                        "to_name": names.get(o["to"], "")} for o in view["offers"]],
+                        "to_name": names.get(o["to"], ""),
+                        "gives": _offered(o["give_cards"], o["give"]),
+                        "takes": _offered(o["take_cards"], o["take"])} for o in view["offers"]],
             "trade_with": [s for s in document["seats"]
                            if s["kind"] == "person" and s["seat"] != view["you"]],
+            **_trade_cards(table, view, people),
             "chat_form": ChatForm(), **_leaving(document, view)}
+
+
+def _offered(cards: list[dict[str, Any]], tokens: dict[str, int]) -> str:
+    """One side of a trade offer in words: "Beggars' Arch and 1 economic", or "nothing"."""
+    words = [c["name"] for c in cards] + [f"{n} {kind}" for kind, n in tokens.items() if n]
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if words else "nothing"
+
+
+def _trade_cards(table: Table, view: dict[str, Any], people: set[int]) -> dict[str, Any]:
+    """At a table that agreed to card trades, the cards in play the caller may offer (his
+    own) and ask for (each other person's, by seat), as the trade form lists them: every card
+    in play but wanderers and strongholds not attached or housed on another (the service
+    checks again: seats.tradable)."""
+    if not table.card_trades or view.get("you") is None:
+        return {"my_cards": [], "their_cards": []}
+
+    def loose(summary: dict[str, Any]) -> list[dict[str, Any]]:
+        return [c for c in summary["in_play"] if c.get("tradable")]
+    mine = next((s for s in view["seats"] if s["seat"] == view["you"]), None)
+    return {"my_cards": loose(mine) if mine else [],
+            "their_cards": [{"seat": s["seat"], "name": s["name"], "cards": loose(s)}
+                            for s in view["seats"]
+                            if s["seat"] != view["you"] and s["seat"] in people and loose(s)]}
 
 
 def _leaving(document: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
@@ -251,12 +280,20 @@ def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     form = OfferForm(request.POST)
+    give_cards: list[int] = []
+    take_cards: list[int] = []
+    try:
+        give_cards, take_cards = form.cards("give"), form.cards("take")
+    except ValidationError as error:
+        form.add_error(None, error)
     if not form.is_valid():
-        messages.error(request, "That trade could not be read: whole numbers of tokens.")
+        messages.error(request, "That trade could not be read: whole numbers of tokens, and "
+                                "cards ticked from the lists.")
         return _back(request, table)
     with refusals_told(request):
         table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
-                    give=form.tokens("give"), take=form.tokens("take"))
+                    give=form.tokens("give"), take=form.tokens("take"),
+                    give_cards=give_cards, take_cards=take_cards)
     table.refresh_from_db()
     return _back(request, table)
 

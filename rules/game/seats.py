@@ -1217,6 +1217,101 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
             return
 
 
+# --- card trades (the optional rule) --------------------------------------------------------
+#
+# "As an optional rule, if all players agree before the game begins, cards in play (except for
+# wanderers) may be traded between players during the City Maintenance Phase after you check
+# for victory." A table that agreed to it (an online table's option) carries trades out here;
+# AI seats never offer or take one. A card changes owner where it lies: it goes to the same
+# zone of its new owner, with what is attached to it or housed on it (items and invocations on
+# a personality, guards on a structure, citizens on a residence: "any tokens and counters on a
+# unique card are transferred with the ownership", and so do its wounds and exhaustion). A
+# card attached or housed is traded with its host, not alone; a stronghold is not traded (its
+# destruction puts its owner out of the game).
+
+
+def tradable(table: Table, seat: int, *, any_phase: bool = False) -> list[int]:
+    """``seat``'s cards that may be traded now, in the order of its zones (none outside the
+    City Maintenance Phase, unless ``any_phase``: what may be offered for it, or once he is
+    out)."""
+    if table.outcome or (table.stage != "maintenance" and not any_phase) \
+            or not 0 <= seat < len(table.seats) or seat in table.out:
+        return []
+    state = table.seats[seat]
+    zones = state.seats[seat].zones
+    return [i for zone in ("private", "residents", "guards", "defensive", "attached")
+            for i in zones[zone]
+            if i not in state.host and state.card(i).type != "wanderer"
+            and state.card(i).subtype != "stronghold"]
+
+
+def trade_problem(table: Table, giver: int, taker: int, given: Sequence[int],
+                  taken: Sequence[int]) -> str:
+    """Why ``giver`` may not hand ``given`` to ``taker`` for ``taken`` now ("" when he may)."""
+    if table.outcome:
+        return "The game is over."
+    for seat in (giver, taker):
+        if not 0 <= seat < len(table.seats) or seat in table.out:
+            return f"Seat {seat + 1} is not in the game."
+    if giver == taker:
+        return "A trade is between two players."
+    if table.stage != "maintenance":
+        return "Cards change hands only in the City Maintenance Phase."
+    if len(set(given)) != len(given) or len(set(taken)) != len(taken):
+        return "A card is named twice in the trade."
+    for seat, cards in ((giver, given), (taker, taken)):
+        allowed = tradable(table, seat)
+        for card in cards:
+            if card not in allowed:
+                return (f"Card {card} is not one of seat {seat + 1}'s cards in play that may "
+                        "be traded (not a wanderer, a stronghold, or a card attached or housed "
+                        "on another).")
+    return ""
+
+
+def _with_attached(state: GameState, card: int) -> list[int]:
+    """``card`` and every card attached to it or housed on it, and theirs."""
+    found = [card]
+    k = 0
+    while k < len(found):  # (grows as it goes: the cards on the cards found)
+        host = found[k]
+        found.extend([i for i, on in state.host.items() if on == host])
+        k += 1
+    return found
+
+
+def trade_cards(table: Table, giver: int, taker: int, given: Sequence[int],
+                taken: Sequence[int]) -> Result:
+    """Carry out a card trade both players agreed to (:func:`trade_problem` first): each card
+    goes, with what it carries, to the same zone of the other player. Told by the caller (a
+    trade of cards and tokens is one line)."""
+    problem = trade_problem(table, giver, taker, given, taken)
+    if problem:
+        return Result(False, problem)
+    state = table.seats[giver]
+    for old, new, cards in ((giver, taker, given), (taker, giver, taken)):
+        for card in cards:
+            for moved in _with_attached(state, card):
+                zone = state.where[moved]
+                state.seats[old].zones[zone].remove(moved)
+                state.seats[new].zones[zone].append(moved)
+                state.owner[moved] = new
+                for per_seat in (table.unique_cards, table.answerers, table.rival_bearers):
+                    if moved in per_seat[old]:
+                        per_seat[old].remove(moved)
+                        per_seat[new].append(moved)
+    for seat in (giver, taker):
+        table.answer_kinds[seat] = reactions.answer_kinds(state, table.answerers[seat])
+        me = table.seats[seat]
+        table.battle_rivals[seat] = any(
+            ability == "crusade" for b in table.rival_bearers[seat]
+            for ability, _, _ in rivalry.rival_abilities(me.card(b)))
+    state.forget_derived()
+    for seated in table.seats:
+        seated.pending = None
+    return Result(True)
+
+
 # --- knock-outs ----------------------------------------------------------------------------
 
 
