@@ -39,3 +39,13 @@ def test_the_unplayed_list_names_cards_drawn_often_and_played_in_no_game() -> No
              "ghoul": "wanderer"}
     names = {"bell": "Bell", "writ": "Writ"}
     assert unplayed_cards(tally, kinds, names) == ["Bell (60%)", "Writ (30%, an interrupt)"]
+
+
+@pytest.mark.parametrize("mode", ["table", "solo"])
+def test_the_instruction_count_s_passes_play_the_same_games_each_time(mode: str) -> None:
+    """bench.engine_instructions divides the difference of one pass and two by one pass's
+    decisions: every pass must play the same (seeded) games."""
+    from bench.engine_instructions import _games
+
+    once = _games(mode, 2, 2, 1)
+    assert once > 0 and _games(mode, 2, 2, 2) == once
