@@ -30,6 +30,7 @@ from rules.game.engine import DeckNotPlayable
 from sitewide.throttling import CostThrottle
 from tables.display import replay_document, table_document, view_document
 from tables.models import Table
+from tables.presence import table_seen
 from tables.services import (
     MAX_SEATS,
     MAX_SEED,
@@ -226,6 +227,13 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
 
     def get_queryset(self) -> QuerySet[Table]:
         return Table.objects.select_related("host")
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        # A seated person's request is a sign of his presence: an API client opens no socket
+        # (docs/tables.md "Presence").
+        if str(kwargs.get("pk", "")).isdigit():
+            table_seen(table_id=int(kwargs["pk"]), user=request.user)
 
     def get_object(self) -> Table:
         # Every read and write sees the table after what its clock owes is played.

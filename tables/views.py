@@ -30,6 +30,7 @@ from tables import clock
 from tables.display import replay_document, table_document, view_document
 from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm, OfferForm
 from tables.models import Table
+from tables.presence import table_seen
 from tables.services import (
     SeatDeck,
     seat_of,
@@ -215,6 +216,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = _visible(request, table_id)
     except PermissionError:
         return render(request, "tables/closed.html", status=403)
+    table_seen(table_id=table.pk, user=request.user)  # a sign of presence without a socket too
     return render(request, "tables/table.html", _body_context(request, table))
 
 
@@ -229,6 +231,7 @@ def table_view_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _back(request: HttpRequest, table: Table) -> HttpResponse:
+    table_seen(table_id=table.pk, user=request.user)  # a page without JavaScript has no socket
     if getattr(request, "htmx", False):
         return render(request, "tables/_body.html", _body_context(request, table))
     return redirect(table.get_absolute_url())
