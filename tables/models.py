@@ -45,6 +45,10 @@ class Table(models.Model):
     undo = models.JSONField(null=True, blank=True,
                             help_text="a pending undo request: {seat, keep, consents}")
     undos = models.PositiveIntegerField(default=0, help_text="undos applied (moves taken back)")
+    # Each seat's bank as each decision began (index: the decision), so an undo gives back the
+    # time of the decisions it takes back (tables.services._undone).
+    decision_banks = models.JSONField(
+        default=list, help_text="each seat's bank as each decision began (null: not known)")
     invite = models.CharField(max_length=43, unique=True)
     config = models.JSONField(default=dict, help_text="the engine's options, set at the start")
     moves = models.JSONField(default=list, help_text="the people's moves: [seat, action] pairs")

@@ -54,7 +54,7 @@ CHAT_WINDOW: Final = timedelta(seconds=10)
 MAX_AUTOPLAY: Final = 400
 # The fields of a table a move may change.
 GAME_FIELDS: Final = ("moves", "status", "round", "outcome", "winner", "banks", "clock_seat",
-                      "clock_since", "undo", "undos")
+                      "clock_since", "undo", "undos", "decision_banks")
 # What marks a move the AI played for a person: his clock ran out, or his seat is handed over.
 BY_CLOCK, BY_STAND_IN = "clock", "ai"
 
@@ -241,6 +241,16 @@ def _rearm(table: Table, played: TableGame, rows: Sequence[TableSeat], at: datet
         table.clock_seat, table.clock_since = -1, None
     else:
         table.clock_seat, table.clock_since = waiting, at
+    _mark_banks(table)
+
+
+def _mark_banks(table: Table) -> None:
+    """Keep the banks as the table's current decision begins, the first time it does (a
+    hand-over or a take-back re-arms the clock within a decision): what an undo back to it
+    restores. A decision reached without a mark (before they were kept) is null."""
+    marks, reached = list(table.decision_banks), table.decision
+    if table.clock and len(marks) <= reached:
+        table.decision_banks = [*marks, *[None] * (reached - len(marks)), list(table.banks)]
 
 
 def _record(table: Table, played: TableGame, seat: int, action: Action,
@@ -593,12 +603,14 @@ def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) ->
         raise
     offer.status = TableOffer.ACCEPTED
     offer.save(update_fields=["status"])
+    _charge(table, clock.now())  # the banks as the decision after the trade begins
     trade = {"kind": TRADE, "from": offer.from_seat, "give": offer.give, "take": offer.take}
     if offer.give_cards or offer.take_cards:
         trade.update(give_cards=offer.give_cards, take_cards=offer.take_cards)
     table.moves = [*table.moves, [offer.to_seat, trade]]
     table.undo = None
-    _changed(table, ["moves", "undo"], played)
+    _mark_banks(table)
+    _changed(table, ["moves", "undo", "banks", "clock_since", "decision_banks"], played)
     return table
 
 
@@ -735,11 +747,17 @@ def table_undo_ask(*, table: Table, user: Any) -> Table:
 
 def _undone(table: Table, rows: Sequence[TableSeat]) -> Table:
     """Apply the pending undo: the moves after it are dropped and the game replays from the
-    rest; the clock runs afresh on whoever decides then."""
+    rest; the banks are as that decision began (nobody is charged for the time of the
+    decisions taken back, nor earns their increments) and the clock runs afresh on whoever
+    decides then."""
     assert table.undo is not None
     at = clock.now()
     _charge(table, at)
-    table.moves = table.moves[:table.undo["keep"]]
+    keep, marks = int(table.undo["keep"]), table.decision_banks
+    if table.clock and keep < len(marks) and marks[keep] is not None:
+        table.banks = list(marks[keep])
+    table.decision_banks = marks[:keep + 1]
+    table.moves = table.moves[:keep]
     table.undo = None
     table.undos += 1
     played = played_table(table)
