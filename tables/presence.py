@@ -23,6 +23,7 @@ The time is :func:`tables.clock.now`, which the tests set.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
@@ -41,6 +42,7 @@ from tables.live import announce_change
 from tables.models import Table, TablePresence, TableSeat
 
 REQUEST: Final = "request"
+logger = logging.getLogger(__name__)
 
 
 def ttl() -> timedelta:
@@ -187,10 +189,15 @@ def holding(table_id: int, user: Any, opened: bool) -> None:
 
 
 async def keep_confirming() -> None:
-    """Every third of the TTL, the round of this server (while it holds sockets)."""
+    """Every third of the TTL, the round of this server (while it holds sockets). A round
+    that fails (the database restarting) is logged and the next one tried: a task that died
+    would let this server's live sockets count as gone."""
     while True:
         await asyncio.sleep(confirm_every())
-        await database_sync_to_async(presence_round)()
+        try:
+            await database_sync_to_async(presence_round)()
+        except Exception:
+            logger.exception("The presence round of this server failed; trying again later")
 
 
 # A request as a sign of presence.

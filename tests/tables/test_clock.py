@@ -147,3 +147,18 @@ def test_an_agreed_undo_gives_back_the_time_of_the_decisions_it_takes_back(time:
     assert after["clock"]["running"] == seen["clock"]["running"] == seen["you"]
     assert after["clock"]["deadline"] == (
         T0 + timedelta(seconds=seconds + seen["clock"]["left"][seen["you"]])).isoformat()
+
+
+def test_an_accepted_trade_keeps_the_banks_of_the_decision_after_it(time: Time) -> None:
+    ada, bob = person("ada"), person("bob")
+    table_id = started(ada, [bob], clock={"bank": 100, "increment": 5})["id"]
+    waiting = view(ada, table_id)["clock"]["running"]
+    assert post(ada, f"/api/tables/{table_id}/offers/",
+                {"to": 1, "give": {"economic": 1}, "take": {"political": 1}}).status_code == 201
+    time.set(3)
+    assert post(bob, f"/api/tables/{table_id}/offers/1/accept/").status_code == 200
+    table = Table.objects.get()
+    # Decision 1 began with the trade: the running seat charged its 3 s, nothing else.
+    expected = [100.0, 100.0]
+    expected[waiting] = 97.0
+    assert table.decision == 1 and table.decision_banks == [[100.0, 100.0], expected]
