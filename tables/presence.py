@@ -10,12 +10,15 @@ a row of TablePresence:
 - his last request of the table (an API client, or a page without JavaScript: it opens no
   socket), stamped by :func:`table_seen`.
 
-When he is not here, he *left* at the latest of: his last socket's closing (the seat's
-``left_at``), the moment a dead server's socket stopped counting (its last confirmation plus
-the TTL: he never loses grace time to a server's death), and his last request (the last sign
-he gave himself). The grace period runs from then. Rows past the TTL are deleted, what they
-said of his leaving kept in ``left_at``, by :func:`expired_cleared` under the table's lock
-(on a socket's opening or closing, a hand-over, and each live server's round).
+When he is not here, he *left* at the latest of: his taking the seat (:func:`seated`) or his
+last socket's closing (the seat's ``left_at``), the moment a dead server's socket stopped
+counting (its last confirmation plus the TTL: he never loses grace time to a server's death),
+and his last request (the last sign he gave himself). The grace period runs from then.
+
+Every read counts only the rows within the TTL, so nothing has to be cleared to be right. Rows
+past it are deleted, what they said of his leaving kept in ``left_at``, by
+:func:`expired_cleared` under the table's lock (on a socket's opening or closing, and in each
+live server's round).
 
 The time is :func:`tables.clock.now`, which the tests set.
 """
@@ -82,6 +85,14 @@ class Presence:
             return None
         times = [t for t in (row.left_at, self.gone.get(row.user_id)) if t is not None]
         return max(times, default=None)
+
+
+def seated(row: TableSeat) -> None:
+    """A person takes a seat (or a rematch seats him): his first sign of presence, so a
+    person who never comes to the table, or an API client who joins and is never heard from
+    again, is handed over once the grace period from then is over. Until his page opens or
+    he asks something, he has left as of now."""
+    row.left_at = clock.now()
 
 
 def _departure(server: str, seen_at: datetime) -> datetime:

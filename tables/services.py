@@ -114,6 +114,7 @@ def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int
         row = TableSeat(table=table, seat=seat)
         if seat == 0:
             row.kind, row.user = TableSeat.PERSON, host
+            presence.seated(row)
             _seated(row, deck, size, "Your deck")
         elif seat in given:
             row.kind = TableSeat.AI
@@ -183,6 +184,7 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
     row = open_rows[0]
     _seated(row, deck, table.size, "Your deck")
     row.kind, row.user = TableSeat.PERSON, user
+    presence.seated(row)
     row.save()
     _changed(table)
     return table
@@ -486,7 +488,11 @@ def table_rematch(*, table: Table, user: Any) -> Table:
         card_trades=table.card_trades, invite=secrets.token_urlsafe(24))
     for row in table.seat_rows.order_by("seat"):
         row.pk, row.table = None, again
-        row.stand_in, row.left_at = False, None  # a new game: everyone is here again
+        # A new game: the AI stands in for nobody, and each person's first sign is being
+        # seated now (tables.presence), until his page opens or he asks something.
+        row.stand_in, row.left_at = False, None
+        if row.kind == TableSeat.PERSON:
+            presence.seated(row)
         row.save()
     table.rematch = again
     _changed(table, ["rematch"])

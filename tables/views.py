@@ -202,8 +202,10 @@ def _leaving(document: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     """The people who left: whose seat the caller may hand to the AI now, whose grace
     period runs; whether the AI holds the caller's own seat."""
     now = clock.now().isoformat()
+    # Only a game under way hands a seat over (before, a person who took his seat and went
+    # away is no one's concern).
     gone = [s for s in document["seats"] if s.get("grace_ends") and not s["stand_in"]
-            and s["seat"] != view["you"]]
+            and s["seat"] != view["you"] and view["status"] == Table.PLAYING]
     mine: dict[str, Any] = next((s for s in document["seats"] if s["seat"] == view["you"]), {})
     return {"hand_over": [s for s in gone if s["grace_ends"] <= now],
             "in_grace": [s for s in gone if s["grace_ends"] > now],

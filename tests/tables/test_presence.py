@@ -18,7 +18,7 @@ from tables import presence
 from tables.models import Table, TablePresence, TableSeat
 from tables.presence import presence_round
 from tables.services import table_presence
-from tests.tables.calls import SAMPLES, person, post, sample, started
+from tests.tables.calls import SAMPLES, create, join, person, post, sample, started
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -175,12 +175,15 @@ def test_a_page_without_javascript_is_a_sign_of_presence(at: list[datetime]) -> 
     assert bob_seat(ada, table["id"])["present"] is True
 
 
-def test_a_person_who_gave_no_sign_is_never_handed_over(at: list[datetime]) -> None:
-    ada, _, table = three_seats()
-    at[0] = later(10_000)
+def test_a_person_who_joins_and_is_never_heard_from_again_is_handed_over_after_grace(
+        at: list[datetime]) -> None:
+    ada, _, table = three_seats()  # bob joined at T0, and never asks or opens the page again
     assert not TablePresence.objects.filter(user__username="bob").exists()
-    assert bob_seat(ada, table["id"])["grace_ends"] is None
-    assert hand_over(ada, table["id"]).json()["code"] == "still_here"
+    assert bob_seat(ada, table["id"])["grace_ends"] == later(GRACE).isoformat()
+    at[0] = later(GRACE - 1)
+    assert hand_over(ada, table["id"]).json()["code"] == "grace_period"
+    at[0] = later(GRACE)
+    assert hand_over(ada, table["id"]).status_code == 200
 
 
 def test_a_server_confirms_its_sockets_only_while_it_holds_some() -> None:
@@ -199,3 +202,16 @@ def test_a_server_confirms_its_sockets_only_while_it_holds_some() -> None:
 
     assert asyncio.run(sockets()) == (True, True, True)
     assert presence._confirming is None and not presence._held
+
+
+def test_the_page_tells_of_a_person_who_left_only_once_the_game_is_under_way(
+        at: list[datetime]) -> None:
+    ada, bob = person("ada"), person("bob")
+    table = create(ada, seats=3, ai=[{"seat": 2, "deck": sample(SAMPLES[2])}])
+    assert join(bob, table).status_code == 200  # at T0, then never heard from again
+    for seconds in (10, GRACE + 1):  # an open table hands no seat over: nothing to tell
+        at[0] = later(seconds)
+        assert "bob left" not in ada.get(f"/tables/{table['id']}/").content.decode()
+    assert post(ada, f"/api/tables/{table['id']}/start/").status_code == 200
+    page = ada.get(f"/tables/{table['id']}/").content.decode()
+    assert "bob left: hand seat 2 to the AI" in page
