@@ -123,8 +123,8 @@ def table_presence_now(table: Table, at: datetime | None = None) -> Presence:
 
 def expired_cleared(table: Table, at: datetime) -> bool:
     """Delete the table's rows past the TTL, keeping in the seats' ``left_at`` when they
-    say their people left (for those with no sign left); under the table's lock. Whether a
-    person stopped being here with them (a change of the table's seats)."""
+    say their people left (for those with no sign left); under the table's lock. Whether any
+    was deleted (a change of the table's seats: the caller bumps its version)."""
     rows = list(table.presences.values_list("pk", "user_id", "server", "seen_at"))
     since = at - ttl()
     expired = [row for row in rows if row[3] < since]
@@ -142,9 +142,10 @@ def expired_cleared(table: Table, at: datetime) -> bool:
         if seat.left_at is None or seat.left_at < left[seat.user_id]:
             seat.left_at = left[seat.user_id]
             seat.save(update_fields=["left_at"])
-    # A person whose only signs were requests left when he last asked: nobody was told he
-    # was here (a request is not announced), so nobody is told he went either.
-    return any(server for _, user, server, _ in expired if user in left)
+    # A change of the table's people even when only requests ran out: the seats now say when
+    # those people left from left_at, not from the rows (a reader keeping a table's rows by
+    # its version must see the new ones).
+    return True
 
 
 def bump(table: Table) -> int:

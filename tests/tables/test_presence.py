@@ -215,3 +215,17 @@ def test_the_page_tells_of_a_person_who_left_only_once_the_game_is_under_way(
     assert post(ada, f"/api/tables/{table['id']}/start/").status_code == 200
     page = ada.get(f"/tables/{table['id']}/").content.decode()
     assert "bob left: hand seat 2 to the AI" in page
+
+
+def test_a_round_clears_a_request_that_ran_out_keeping_when_he_left(
+        at: list[datetime]) -> None:
+    ada, bob, table = three_seats()
+    at[0] = later(10)
+    bob.get(f"/api/tables/{table['id']}/view/")
+    version = Table.objects.get().version
+    at[0] = later(10 + TTL + 1)
+    assert presence_round(server="live") == [table["id"]]
+    assert not TablePresence.objects.filter(user__username="bob").exists()
+    assert TableSeat.objects.get(seat=1).left_at == later(10)
+    assert Table.objects.get().version == version + 1
+    assert bob_seat(ada, table["id"])["grace_ends"] == later(10 + GRACE).isoformat()
