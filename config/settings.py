@@ -25,6 +25,9 @@ DATABASE_POOL_TIMEOUT        seconds a request waits for a free connection (defa
 GOLDFISH_CHUNK_GAMES games per chunk of a goldfish run (default 250: a few seconds of work)
 TABLE_GRACE_SECONDS  how long a person whose page closed keeps his seat at a table before
                      another may hand it to the AI (default 120; docs/tables.md)
+TABLE_PRESENCE_TTL   seconds a sign of a person's presence at a table counts without being
+                     confirmed: a socket of a server that died, an API client's last request
+                     (default 90; docs/tables.md "Presence")
 TABLE_CACHE_SIZE     the tables' games each server process keeps in play, the least recently
                      used dropped first (default 64; docs/tables.md "Storage")
 
@@ -360,6 +363,10 @@ GOLDFISH_CHUNK_GAMES = int(os.environ.get("GOLDFISH_CHUNK_GAMES", "250"))
 # another person at the table may hand it to the AI.
 TABLE_GRACE_SECONDS = whole_number(
     "TABLE_GRACE_SECONDS", os.environ.get("TABLE_GRACE_SECONDS"), 120)
+# How long a sign of presence counts unconfirmed (tables.presence): each server confirms its
+# sockets' rows every third of it, so a row of a server that died stops counting after it.
+TABLE_PRESENCE_TTL = whole_number(
+    "TABLE_PRESENCE_TTL", os.environ.get("TABLE_PRESENCE_TTL"), 90, minimum=3)
 # The tables' games each process keeps (tables.games): more than the tables in play that a
 # process serves, or their moves and views replay the games from their first move.
 TABLE_CACHE_SIZE = whole_number("TABLE_CACHE_SIZE", os.environ.get("TABLE_CACHE_SIZE"), 64)

@@ -13,7 +13,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -30,6 +35,7 @@ from rules.game.engine import DeckNotPlayable
 from sitewide.throttling import CostThrottle
 from tables.display import replay_document, table_document, view_document
 from tables.models import Table
+from tables.presence import table_seen
 from tables.services import (
     MAX_SEATS,
     MAX_SEED,
@@ -187,6 +193,17 @@ class TableViewDocumentSerializer(serializers.Serializer[Any]):
     winner = serializers.IntegerField()
 
 
+# The path's numbers, typed for the schema (a route's regex alone makes them strings).
+TABLE_ID = OpenApiParameter("id", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH,
+                            description="the table's number")
+OFFER_NUMBER = OpenApiParameter("number", {"type": "integer", "minimum": 1},
+                                OpenApiParameter.PATH,
+                                description="the offer's number at the table, from 1")
+# The operations on one table (every one but the lobby and the creation).
+ONE_TABLE = ("retrieve", "join", "start", "view", "actions", "surrender", "offers", "accept",
+             "decline", "chat", "hand_to_ai", "take_back", "undo", "undo_accept",
+             "undo_decline", "replay")
+
 PROBLEMS = {400: ProblemSerializer, 403: ProblemSerializer, 404: ProblemSerializer,
             409: ProblemSerializer}
 
@@ -206,6 +223,9 @@ def _seat_deck(user: Any, attrs: dict[str, Any], what: str) -> SeatDeck:
         raise replace(error, detail=f"{what}: {error.detail}") from None
 
 
+@extend_schema_view(**{name: extend_schema(parameters=[TABLE_ID]) for name in ONE_TABLE})
+@extend_schema_view(accept=extend_schema(parameters=[OFFER_NUMBER]),
+                    decline=extend_schema(parameters=[OFFER_NUMBER]))
 class TableViewSet(viewsets.GenericViewSet[Table]):
     """Online tables: people and AI seats at one game, refereed on the server."""
 
@@ -229,7 +249,11 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
 
     def get_object(self) -> Table:
         # Every read and write sees the table after what its clock owes is played.
-        return table_settled(super().get_object())
+        table = table_settled(super().get_object())
+        # A seated person's request is a sign of his presence: an API client opens no socket
+        # (docs/tables.md "Presence").
+        table_seen(table_id=table.pk, user=self.request.user)
+        return table
 
     def _document(self, table: Table) -> dict[str, Any]:
         request = self.request

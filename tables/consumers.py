@@ -4,7 +4,8 @@ On connecting, and after every change, a socket receives ``{"type": "changed", "
 v}`` and nothing else: the browser fetches its own seat's view over HTTP, so no message can
 carry another seat's hidden cards, and a client that missed messages loses nothing. The
 session cookie says who is connecting; anonymous sockets are spectators, refused (closed)
-when the table takes none."""
+when the table takes none. A seated person's socket is a sign of his presence, which this
+process confirms while it holds it (tables.presence)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables.live import table_group
 from tables.models import Table
+from tables.presence import holding
 from tables.services import seat_of, table_presence, table_settled
 
 # Close codes: the table does not exist, or it takes no spectators.
@@ -49,6 +51,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.group, self.table_id = table_group(table_id), table_id
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        holding(table_id, self.scope.get("user"), opened=True)
         # A seated person's socket makes him present (a change of its own, told to all).
         now = await database_sync_to_async(table_presence)(
             table_id=table_id, user=self.scope.get("user"), channel=self.channel_name,
@@ -58,6 +61,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            holding(self.table_id, self.scope.get("user"), opened=False)
             await database_sync_to_async(table_presence)(
                 table_id=self.table_id, user=self.scope.get("user"), channel=self.channel_name,
                 connected=False)

@@ -8,6 +8,7 @@ from typing import Any
 from rules.game.vocabulary import TOKEN_KINDS
 from tables import clock
 from tables.models import Table, TableSeat
+from tables.presence import Presence, table_presence_now
 from tables.seat_view import replay_view, seat_view
 from tables.services import (
     grace_ends,
@@ -27,7 +28,7 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     table = table_settled(table)
     rows = list(rows) if rows is not None else seat_rows(table)
     you = seat_of(table, user, rows)
-    present = set(table.presences.values_list("user_id", flat=True))
+    now = table_presence_now(table)
     out: set[int] = set()
     if table.status != Table.OPEN:
         with viewed_table(table) as played:
@@ -37,8 +38,8 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
         "host": table.host.get_username(), "version": table.version, "you": you,
         "seats": [{"seat": row.seat, "kind": row.kind, "name": row.name,
                    "deck_name": row.deck_name,
-                   "present": row.user_id is not None and row.user_id in present,
-                   "out": row.seat in out, **_left(row, present)}
+                   "present": row.user_id is not None and row.user_id in now.here,
+                   "out": row.seat in out, **_left(row, now)}
                   for row in rows],
         "card_trades": table.card_trades, "clock": table.clock,
     }
@@ -47,12 +48,12 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     return document
 
 
-def _left(row: TableSeat, present: set[int]) -> dict[str, Any]:
+def _left(row: TableSeat, now: Presence) -> dict[str, Any]:
     """What a person's seat says of his leaving: the AI holds it (``stand_in``), and when his
-    grace period ends once his page closed (``grace_ends``, null while he is here)."""
+    grace period ends once he left (``grace_ends``, null while he is here)."""
     if row.kind != TableSeat.PERSON:
         return {}
-    ends = None if row.user_id in present else grace_ends(row)
+    ends = grace_ends(row, now)
     return {"stand_in": row.stand_in, "grace_ends": ends.isoformat() if ends else None}
 
 

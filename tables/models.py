@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from decks.formats.json_format import deck_from_dict
 from playtest.table_play import TableSource
@@ -44,6 +45,10 @@ class Table(models.Model):
     undo = models.JSONField(null=True, blank=True,
                             help_text="a pending undo request: {seat, keep, consents}")
     undos = models.PositiveIntegerField(default=0, help_text="undos applied (moves taken back)")
+    # Each seat's bank as each decision began (index: the decision), so an undo gives back the
+    # time of the decisions it takes back (tables.services._undone).
+    decision_banks = models.JSONField(
+        default=list, help_text="each seat's bank as each decision began (null: not known)")
     invite = models.CharField(max_length=43, unique=True)
     config = models.JSONField(default=dict, help_text="the engine's options, set at the start")
     moves = models.JSONField(default=list, help_text="the people's moves: [seat, action] pairs")
@@ -166,13 +171,21 @@ class TableOffer(models.Model):
 
 
 class TablePresence(models.Model):
-    """One open socket of a seated person at a table (what the seats' `present` says); its
-    row goes when the socket closes."""
+    """A sign that a seated person is at a table (what the seats' `present` says): an open
+    socket, its row confirmed by the server process holding it (``server``) and gone when it
+    closes, or his last request of the table (``server`` empty). A row not confirmed within
+    TABLE_PRESENCE_TTL counts as gone: a server that died leaves its rows (tables.presence)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="table_presences")
-    channel = models.CharField(max_length=200, unique=True)
+    channel = models.CharField(max_length=200, unique=True,
+                               help_text="the socket's channel, or request:<table>:<user>")
+    server = models.CharField(max_length=100, blank=True, db_index=True,
+                              help_text="the server process holding the socket; empty for a "
+                                        "request")
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True,
+                                   help_text="when the sign was last confirmed")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

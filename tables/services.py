@@ -19,7 +19,6 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from decks.exports import render_deck
@@ -34,7 +33,7 @@ from rules.game.actions import Action
 from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.engine import DeckNotPlayable
 from rules.game.vocabulary import TOKEN_KINDS
-from tables import clock
+from tables import clock, presence
 from tables.games import TableGames, replayed
 from tables.live import announce_change
 from tables.models import (
@@ -55,7 +54,7 @@ CHAT_WINDOW: Final = timedelta(seconds=10)
 MAX_AUTOPLAY: Final = 400
 # The fields of a table a move may change.
 GAME_FIELDS: Final = ("moves", "status", "round", "outcome", "winner", "banks", "clock_seat",
-                      "clock_since", "undo", "undos")
+                      "clock_since", "undo", "undos", "decision_banks")
 # What marks a move the AI played for a person: his clock ran out, or his seat is handed over.
 BY_CLOCK, BY_STAND_IN = "clock", "ai"
 
@@ -115,6 +114,7 @@ def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int
         row = TableSeat(table=table, seat=seat)
         if seat == 0:
             row.kind, row.user = TableSeat.PERSON, host
+            presence.seated(row)
             _seated(row, deck, size, "Your deck")
         elif seat in given:
             row.kind = TableSeat.AI
@@ -184,6 +184,7 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
     row = open_rows[0]
     _seated(row, deck, table.size, "Your deck")
     row.kind, row.user = TableSeat.PERSON, user
+    presence.seated(row)
     row.save()
     _changed(table)
     return table
@@ -242,6 +243,16 @@ def _rearm(table: Table, played: TableGame, rows: Sequence[TableSeat], at: datet
         table.clock_seat, table.clock_since = -1, None
     else:
         table.clock_seat, table.clock_since = waiting, at
+    _mark_banks(table)
+
+
+def _mark_banks(table: Table) -> None:
+    """Keep the banks as the table's current decision begins, the first time it does (a
+    hand-over or a take-back re-arms the clock within a decision): what an undo back to it
+    restores. A decision reached without a mark (before they were kept) is null."""
+    marks, reached = list(table.decision_banks), table.decision
+    if table.clock and len(marks) <= reached:
+        table.decision_banks = [*marks, *[None] * (reached - len(marks)), list(table.banks)]
 
 
 def _record(table: Table, played: TableGame, seat: int, action: Action,
@@ -477,7 +488,11 @@ def table_rematch(*, table: Table, user: Any) -> Table:
         card_trades=table.card_trades, invite=secrets.token_urlsafe(24))
     for row in table.seat_rows.order_by("seat"):
         row.pk, row.table = None, again
-        row.stand_in, row.left_at = False, None  # a new game: everyone is here again
+        # A new game: the AI stands in for nobody, and each person's first sign is being
+        # seated now (tables.presence), until his page opens or he asks something.
+        row.stand_in, row.left_at = False, None
+        if row.kind == TableSeat.PERSON:
+            presence.seated(row)
         row.save()
     table.rematch = again
     _changed(table, ["rematch"])
@@ -487,25 +502,30 @@ def table_rematch(*, table: Table, user: Any) -> Table:
 @transaction.atomic
 def table_presence(*, table_id: int, user: Any, channel: str, connected: bool) -> int | None:
     """A socket of ``user`` opened (``connected``) or closed at the table: a seated person's
-    first socket makes him present, his last one absent, a change that bumps the version.
-    The table's version now, or None when there is no such table."""
+    first sign makes him present, the end of his last one absent, a change that bumps the
+    version (so does clearing signs that ran out: tables.presence). The table's version now,
+    or None when there is no such table."""
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
         return None
     if seat_of(table, user) is None:
         return table.version
-    before = table.presences.filter(user=user).exists()
+    at = clock.now()
+    changed = presence.expired_cleared(table, at)
+    before = user.pk in presence.table_presence_now(table, at).here
     if connected:
-        TablePresence.objects.get_or_create(channel=channel,
-                                            defaults={"table": table, "user": user})
+        TablePresence.objects.update_or_create(
+            channel=channel, defaults={"table": table, "user": user,
+                                       "server": presence.server_id(), "seen_at": at})
+        table.seat_rows.filter(user=user).update(left_at=None)
     else:
         TablePresence.objects.filter(channel=channel).delete()
-    if table.presences.filter(user=user).exists() != before:
-        table.seat_rows.filter(user=user).update(left_at=None if connected else clock.now())
-        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-        table.version += 1
-        pk, version = table.pk, table.version
-        transaction.on_commit(lambda: announce_change(pk, version))
+        if not table.presences.filter(user=user).exclude(server="").exists():
+            # His last socket closed (a request of his may still count: left_at is read
+            # once no sign does).
+            table.seat_rows.filter(user=user).update(left_at=at)
+    if changed or before != (user.pk in presence.table_presence_now(table, at).here):
+        presence.bump(table)
     return table.version
 
 
@@ -589,23 +609,27 @@ def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) ->
         raise
     offer.status = TableOffer.ACCEPTED
     offer.save(update_fields=["status"])
+    _charge(table, clock.now())  # the banks as the decision after the trade begins
     trade = {"kind": TRADE, "from": offer.from_seat, "give": offer.give, "take": offer.take}
     if offer.give_cards or offer.take_cards:
         trade.update(give_cards=offer.give_cards, take_cards=offer.take_cards)
     table.moves = [*table.moves, [offer.to_seat, trade]]
     table.undo = None
-    _changed(table, ["moves", "undo"], played)
+    _mark_banks(table)
+    _changed(table, ["moves", "undo", "banks", "clock_since", "decision_banks"], played)
     return table
 
 
 # A person who left: his seat handed to the AI after the grace period, and taken back.
 
 
-def grace_ends(row: TableSeat) -> datetime | None:
-    """When the grace period of a person whose page closed ends (None: he has not left)."""
-    if row.left_at is None:
+def grace_ends(row: TableSeat, present: presence.Presence) -> datetime | None:
+    """When the grace period of a person who left ends (None: he is here, or never gave a
+    sign of presence)."""
+    left = present.left_at(row)
+    if left is None:
         return None
-    return row.left_at + timedelta(seconds=settings.TABLE_GRACE_SECONDS)
+    return left + timedelta(seconds=settings.TABLE_GRACE_SECONDS)
 
 
 @settled_first
@@ -613,9 +637,9 @@ def grace_ends(row: TableSeat) -> datetime | None:
 def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
     """Another person at the table hands the seat of a person who left to the AI, once his
     grace period is over; the AI plays his decisions from then on. Refused: 403 not_seated,
-    400 invalid (no such person's seat, or one's own), 409 still_here (his page is open, or
-    he never left), 409 grace_period (with grace_ends), 409 already_ai, 409 not_started or
-    game_over."""
+    400 invalid (no such person's seat, or one's own), 409 still_here (a sign of his
+    presence counts still, or he never gave one), 409 grace_period (with grace_ends),
+    409 already_ai, 409 not_started or game_over."""
     table = _locked(table)
     rows = seat_rows(table)
     mine = seat_of(table, user, rows)
@@ -628,11 +652,10 @@ def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
     row = rows[seat]
     if row.stand_in:
         raise Refused("already_ai", f"The AI plays seat {seat + 1} already.", status=409)
-    present = table.presences.filter(user=row.user).exists()
-    ends = grace_ends(row)
-    if present or ends is None:
-        raise Refused("still_here", f"{row.name} has not left the table.", status=409)
     at = clock.now()
+    ends = grace_ends(row, presence.table_presence_now(table, at))
+    if ends is None:
+        raise Refused("still_here", f"{row.name} has not left the table.", status=409)
     if at < ends:
         raise Refused("grace_period", f"{row.name} keeps his seat until "
                       f"{ends.isoformat(timespec='seconds')}: he may come back.",
@@ -730,11 +753,17 @@ def table_undo_ask(*, table: Table, user: Any) -> Table:
 
 def _undone(table: Table, rows: Sequence[TableSeat]) -> Table:
     """Apply the pending undo: the moves after it are dropped and the game replays from the
-    rest; the clock runs afresh on whoever decides then."""
+    rest; the banks are as that decision began (nobody is charged for the time of the
+    decisions taken back, nor earns their increments) and the clock runs afresh on whoever
+    decides then."""
     assert table.undo is not None
     at = clock.now()
     _charge(table, at)
-    table.moves = table.moves[:table.undo["keep"]]
+    keep, marks = int(table.undo["keep"]), table.decision_banks
+    if table.clock and keep < len(marks) and marks[keep] is not None:
+        table.banks = list(marks[keep])
+    table.decision_banks = marks[:keep + 1]
+    table.moves = table.moves[:keep]
     table.undo = None
     table.undos += 1
     played = played_table(table)

@@ -30,6 +30,7 @@ from tables import clock
 from tables.display import replay_document, table_document, view_document
 from tables.forms import ChatForm, DeckForm, MoveForm, NewTableForm, OfferForm
 from tables.models import Table
+from tables.presence import table_seen
 from tables.services import (
     SeatDeck,
     seat_of,
@@ -201,8 +202,10 @@ def _leaving(document: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     """The people who left: whose seat the caller may hand to the AI now, whose grace
     period runs; whether the AI holds the caller's own seat."""
     now = clock.now().isoformat()
+    # Only a game under way hands a seat over (before, a person who took his seat and went
+    # away is no one's concern).
     gone = [s for s in document["seats"] if s.get("grace_ends") and not s["stand_in"]
-            and s["seat"] != view["you"]]
+            and s["seat"] != view["you"] and view["status"] == Table.PLAYING]
     mine: dict[str, Any] = next((s for s in document["seats"] if s["seat"] == view["you"]), {})
     return {"hand_over": [s for s in gone if s["grace_ends"] <= now],
             "in_grace": [s for s in gone if s["grace_ends"] > now],
@@ -215,6 +218,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = _visible(request, table_id)
     except PermissionError:
         return render(request, "tables/closed.html", status=403)
+    table_seen(table_id=table.pk, user=request.user)  # a sign of presence without a socket too
     return render(request, "tables/table.html", _body_context(request, table))
 
 
@@ -229,6 +233,7 @@ def table_view_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _back(request: HttpRequest, table: Table) -> HttpResponse:
+    table_seen(table_id=table.pk, user=request.user)  # a page without JavaScript has no socket
     if getattr(request, "htmx", False):
         return render(request, "tables/_body.html", _body_context(request, table))
     return redirect(table.get_absolute_url())

@@ -226,3 +226,18 @@ def test_the_seat_handed_to_the_ai_is_an_integer_in_its_path(schema: dict[str, A
     operation = schema["paths"]["/api/tables/{id}/seats/{seat}/hand-to-ai/"]["post"]
     seat = next(p for p in operation["parameters"] if p["in"] == "path" and p["name"] == "seat")
     assert seat["schema"]["type"] == "integer" and seat["required"] is True
+
+
+def test_every_number_in_a_tables_path_is_an_integer(schema: dict[str, Any]) -> None:
+    # The table's id, the seat and the offer's number: digits in the routes, so integers for a
+    # generated client (the routes' regexes alone would make them strings).
+    seen = set()
+    for method, path, operation in operations(schema):
+        if not path.startswith("/api/tables/{id}/"):
+            continue
+        for parameter in operation["parameters"]:
+            if parameter["in"] == "path":
+                assert parameter["schema"]["type"] == "integer", (method, path, parameter)
+                assert parameter["required"] is True
+                seen.add(parameter["name"])
+    assert seen == {"id", "seat", "number"}

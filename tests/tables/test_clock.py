@@ -113,3 +113,52 @@ def test_a_table_without_a_clock_never_plays_for_a_person(time: Time) -> None:
     time.set(10**6)
     seen = view(ada, table["id"])
     assert seen["clock"] is None and seen["decision"] == 0 and seen["to_move"] == [0]
+
+
+def test_an_agreed_undo_gives_back_the_time_of_the_decisions_it_takes_back(time: Time) -> None:
+    ada, bob = person("ada"), person("bob")
+    clients = {0: ada, 1: bob}
+    table_id = started(ada, [bob], clock={"bank": 100, "increment": 5})["id"]
+    seconds = 0
+    for _ in range(40):
+        found = mover(clients, table_id)
+        assert found is not None, "the game ended before an undo could be asked"
+        client, seen = found  # read as the decision begins: its banks are the marks
+        index = next(a["index"] for a in seen["legal_actions"] if a["policy"])
+        seconds += 7  # he thinks, then moves
+        time.set(seconds)
+        moved = post(client, f"/api/tables/{table_id}/actions/",
+                     {"index": index, "decision": seen["decision"]})
+        assert moved.status_code == 200
+        asked = post(client, f"/api/tables/{table_id}/undo/")
+        if asked.status_code == 200:
+            break
+        assert asked.json()["code"] == "undo_past_chance", asked.content
+    else:
+        raise AssertionError("no decision without a die roll or a draw after it")
+    assert moved.json()["clock"]["left"] != seen["clock"]["left"]  # he was charged, earned
+    seconds += 20  # the other thinks it over, his own clock running if it is his decision
+    time.set(seconds)
+    other = clients[1 - seen["you"]]
+    assert post(other, f"/api/tables/{table_id}/undo/accept/").status_code == 200
+    after = view(client, table_id)
+    assert after["decision"] == seen["decision"]
+    assert after["clock"]["left"] == seen["clock"]["left"]
+    assert after["clock"]["running"] == seen["clock"]["running"] == seen["you"]
+    assert after["clock"]["deadline"] == (
+        T0 + timedelta(seconds=seconds + seen["clock"]["left"][seen["you"]])).isoformat()
+
+
+def test_an_accepted_trade_keeps_the_banks_of_the_decision_after_it(time: Time) -> None:
+    ada, bob = person("ada"), person("bob")
+    table_id = started(ada, [bob], clock={"bank": 100, "increment": 5})["id"]
+    waiting = view(ada, table_id)["clock"]["running"]
+    assert post(ada, f"/api/tables/{table_id}/offers/",
+                {"to": 1, "give": {"economic": 1}, "take": {"political": 1}}).status_code == 201
+    time.set(3)
+    assert post(bob, f"/api/tables/{table_id}/offers/1/accept/").status_code == 200
+    table = Table.objects.get()
+    # Decision 1 began with the trade: the running seat charged its 3 s, nothing else.
+    expected = [100.0, 100.0]
+    expected[waiting] = 97.0
+    assert table.decision == 1 and table.decision_banks == [[100.0, 100.0], expected]

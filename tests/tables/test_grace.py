@@ -125,4 +125,7 @@ def test_a_rematch_seats_a_handed_over_person_as_himself_again(at: list[datetime
     ada.post(f"/tables/{table['id']}/rematch/")
     again = Table.objects.get(pk=table["id"]).rematch
     assert again is not None
-    assert list(again.seat_rows.values_list("stand_in", "left_at")) == [(False, None)] * 3
+    # Nobody's seat is the AI's; each person's first sign is being seated (the AI seat has none).
+    seated = T0 + timedelta(seconds=121)
+    assert list(again.seat_rows.values_list("stand_in", "left_at")) == [
+        (False, seated), (False, seated), (False, None)]
