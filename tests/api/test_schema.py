@@ -17,6 +17,11 @@ from rest_framework.throttling import ScopedRateThrottle
 from tests.conftest import FIXTURES
 from tests.edits.makers import client_for, make_test_set, make_user
 
+# Drawing up the schema reads the database backend's integer ranges (DRF's validators of a
+# model's integer fields: the tables' typed path ids), once a process: whichever test of the
+# module runs first in a worker looks the connection up.
+pytestmark = pytest.mark.database_connection
+
 PROBLEM = "application/problem+json"
 TEXT = (FIXTURES / "decklists" / "kalim-faithful.txt").read_text(encoding="utf-8")
 # The operations that take a file: multipart/form-data beside (or instead of) JSON.
