@@ -28,6 +28,7 @@ from django.test.utils import CaptureQueriesContext
 from bench.search_bench import ROUND, paired, side_by_side
 
 SEATS = 4
+WARM_UP = 30  # the people's moves played before the timing (about 2 minutes of a load run)
 TARGET = 15
 # What the profile's second list keeps: the project's code, the SQL, DRF's authentication
 # and rendering.
@@ -148,7 +149,7 @@ def run(root: Path, *, profile: bool = False, verbose: bool = False) -> None:
 
     _setup(root)
     moves = Moves()
-    for _ in range(3):  # into the game: the first moves of setup are not typical
+    for _ in range(WARM_UP):  # into the game: a view of its first moves has a short log
         moves.next()[2]()
     table, seat, post = moves.next()
     other = (seat + 1) % SEATS
