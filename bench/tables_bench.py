@@ -155,8 +155,8 @@ def run(root: Path, *, profile: bool = False, verbose: bool = False) -> None:
     other = (seat + 1) % SEATS
     health = Client()
     health.get("/api/health/")
-    print(f"tables: {SEATS} people (token clients), victory at {TARGET}; the engine "
-          f"{compiled.running()}")
+    print(f"tables on {connection.vendor}: {SEATS} people (token clients), victory at "
+          f"{TARGET}, {WARM_UP} moves in; the engine {compiled.running()}")
 
     counted = {"view of the seat waited on": queries(lambda: table.view(seat)),
                "view of another seat": queries(lambda: table.view(other)),

@@ -245,7 +245,11 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         return [*throttles, CostThrottle()] if self.action in ("create", "join") else throttles
 
     def get_queryset(self) -> QuerySet[Table]:
-        return Table.objects.select_related("host")
+        # The host's name is in the table document, which a view or a write's answer is not
+        # (join and start document the table their write locked).
+        if self.action in ("list", "retrieve"):
+            return Table.objects.select_related("host")
+        return Table.objects.all()
 
     def get_object(self) -> Table:
         # Every read and write sees the table after what its clock owes is played.

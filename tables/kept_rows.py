@@ -76,7 +76,6 @@ class KeptRows:
         self._size = size
         self._kept: OrderedDict[Key, TableRows] = OrderedDict()
         self._lock = threading.Lock()
-        self.reads = 0  # entries read from the database (for the tests)
 
     @property
     def size(self) -> int:
@@ -103,7 +102,6 @@ class KeptRows:
             with self._lock:
                 self._kept.move_to_end(self.key(table), last=True)
             return kept
-        self.reads += 1
         rows = TableRows(table.version, tuple(seat_rows(table)), chat_lines(table),
                          offer_lines(table))
         self.put(table, rows)
