@@ -97,11 +97,12 @@ class KeptRows:
 
     def read(self, table: Table) -> TableRows:
         """The rows of ``table`` at its version (as read): kept, or read and kept."""
-        kept = self.at(table, table.version)
-        if kept is not None:
-            with self._lock:
-                self._kept.move_to_end(self.key(table), last=True)
-            return kept
+        key = self.key(table)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept.version == table.version:
+                self._kept.move_to_end(key)
+                return kept
         rows = TableRows(table.version, tuple(seat_rows(table)), chat_lines(table),
                          offer_lines(table))
         self.put(table, rows)
