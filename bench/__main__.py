@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = ("validator", "odds", "image", "ocr", "scans", "api", "search", "engine", "match",
-            "unplayed", "playtest")
+            "unplayed", "playtest", "tables")
 
 
 def best_of(fn: Callable[[], object], repeat: int = 5, number: int = 20,
@@ -52,7 +52,10 @@ def _arguments(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argpars
     parser.add_argument("--scans", type=int, default=24, metavar="N",
                         help="scans: photograph N single cards (and two binder pages)")
     parser.add_argument("--verbose", action="store_true",
-                        help="scans: name every card not found and every field misread")
+                        help="scans: name every card not found and every field misread; "
+                             "tables: print every SQL query counted")
+    parser.add_argument("--profile", action="store_true",
+                        help="tables: where the time of a view and a move goes (cProfile)")
     parser.add_argument("--database-from-env", action="store_true", help=argparse.SUPPRESS)
     return parser, parser.parse_args(argv)
 
@@ -94,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
             playtest_bench,
             scans_bench,
             search_bench,
+            tables_bench,
             validator_bench,
         )
 
@@ -110,15 +114,20 @@ def main(argv: list[str] | None = None) -> None:
             "match": lambda: engine_bench.match(ROOT),
             "unplayed": lambda: engine_bench.unplayed(ROOT),
             "playtest": lambda: playtest_bench.run(best_of, report, ROOT),
+            "tables": lambda: tables_bench.run(ROOT, profile=arguments.profile,
+                                               verbose=arguments.verbose),
         }
-        if database_from_env:
-            search_bench.run(best_of, report, ROOT)
+        if database_from_env:  # a section's second run, on .ci/with-postgres's database
+            if chosen == ["tables"]:
+                runs["tables"]()
+            else:
+                search_bench.run(best_of, report, ROOT)
             return
         print("benchmark                                       ratio  baseline")
         for name in chosen:
             runs[name]()
-            if name == "search":
-                search_bench.run_on_postgres(ROOT)  # the same, on PostgreSQL when installed
+            if name in ("search", "tables"):  # the same, on PostgreSQL when installed
+                search_bench.run_on_postgres(ROOT, name)
 
 
 if __name__ == "__main__":

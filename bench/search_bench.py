@@ -248,13 +248,13 @@ def _database_name() -> str:
     return f"SQLite {sqlite3.sqlite_version}"
 
 
-def run_on_postgres(root: Path) -> None:
+def run_on_postgres(root: Path, section: str = "search") -> None:
     """The same section again on a throw-away PostgreSQL (.ci/with-postgres), when one is
     installed: in a process of its own, since Django's database is set at start."""
     wrapper = root / ".ci" / "with-postgres"
     if not any(Path("/usr/lib/postgresql").glob("*/bin/initdb")) and not shutil.which("initdb"):
-        print("\n(search on PostgreSQL skipped: apt-get install postgresql-15 for it)")
+        print(f"\n({section} on PostgreSQL skipped: apt-get install postgresql-15 for it)")
         return
     sys.stdout.flush()
-    subprocess.run([str(wrapper), sys.executable, "-m", "bench", "--only", "search",
+    subprocess.run([str(wrapper), sys.executable, "-m", "bench", "--only", section,
                     "--database-from-env"], cwd=root, check=True)

@@ -41,7 +41,6 @@ from tables.services import (
     MAX_SEED,
     MIN_SEATS,
     SeatDeck,
-    seat_of,
     table_act,
     table_chat,
     table_create,
@@ -55,6 +54,7 @@ from tables.services import (
     table_take_back,
     table_undo_answer,
     table_undo_ask,
+    viewer_seat,
 )
 
 
@@ -245,7 +245,11 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         return [*throttles, CostThrottle()] if self.action in ("create", "join") else throttles
 
     def get_queryset(self) -> QuerySet[Table]:
-        return Table.objects.select_related("host")
+        # The host's name is in the table document, which a view or a write's answer is not
+        # (join and start document the table their write locked).
+        if self.action in ("list", "retrieve"):
+            return Table.objects.select_related("host")
+        return Table.objects.all()
 
     def get_object(self) -> Table:
         # Every read and write sees the table after what its clock owes is played.
@@ -337,7 +341,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         return Response(self._document(table))
 
     def _view(self, table: Table) -> Response:
-        if not table.spectators and seat_of(table, self.request.user) is None:
+        if not table.spectators and viewer_seat(table, self.request.user) is None:
             return problem_response(status.HTTP_403_FORBIDDEN, "no_spectators",
                                     "This table takes no spectators.")
         return Response(view_document(table, self.request.user))
@@ -491,7 +495,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         """A finished game at one of its decisions, every hand shown (409 `not_over` while
         it is played: no hand is shown before the end)."""
         table = self.get_object()
-        if not table.spectators and seat_of(table, request.user) is None:
+        if not table.spectators and viewer_seat(table, request.user) is None:
             return problem_response(status.HTTP_403_FORBIDDEN, "no_spectators",
                                     "This table takes no spectators.")
         if table.status != Table.OVER:

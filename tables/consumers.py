@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from tables.live import table_group
 from tables.models import Table
 from tables.presence import holding
-from tables.services import seat_of, table_presence, table_settled
+from tables.services import table_presence, table_settled, viewer_seat
 
 # Close codes: the table does not exist, or it takes no spectators.
 NO_TABLE, NO_SPECTATORS = 4404, 4403
@@ -30,7 +30,7 @@ def _version(table_id: int, user: Any) -> int | str | None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    if not table.spectators and seat_of(table, user) is None:
+    if not table.spectators and viewer_seat(table, user) is None:
         return "refused"
     return table_settled(table).version  # a socket connecting plays what the clock owes too
 

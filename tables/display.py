@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.game.vocabulary import TOKEN_KINDS
 from tables import clock
 from tables.models import Table, TableSeat
 from tables.presence import Presence, table_presence_now
 from tables.seat_view import replay_view, seat_view
 from tables.services import (
+    ROWS,
     grace_ends,
     replayed_at,
     seat_names,
@@ -26,6 +26,8 @@ def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
     """The table document of DESIGN §15: ``invite`` (the link) only for seated people. Read
     after what the clock owes is played (tables.services.table_settled)."""
     table = table_settled(table)
+    # Its seats afresh, not the kept ones: a socket opening or closing may change a seat's
+    # left_at without bumping the version (when who is here stays the same: tables.presence).
     rows = list(rows) if rows is not None else seat_rows(table)
     you = seat_of(table, user, rows)
     now = table_presence_now(table)
@@ -72,20 +74,16 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
     """The caller's view of the table (a spectator's when he has no seat), after what the
     clock owes is played."""
     table = table_settled(table)
-    rows = seat_rows(table)
+    kept = ROWS.read(table)  # shared by every seat's view of this version: read only
+    rows = kept.seats
     you = seat_of(table, user, rows)
-    chat = [{"seat": m.seat, "name": m.user.get_username() if m.user else "",
-             "text": m.text, "at": m.created_at.isoformat()}
-            for m in table.messages.select_related("user").order_by("-created_at", "-id")[:50]]
-    chat.reverse()
-    offers: list[dict[str, Any]] = [
-        {"n": o.number, "from": o.from_seat, "to": o.to_seat, "status": o.status,
-         "give": dict(zip(TOKEN_KINDS, o.give, strict=True)),
-         "take": dict(zip(TOKEN_KINDS, o.take, strict=True)),
-         "give_cards": list(o.give_cards), "take_cards": list(o.take_cards)}
-        for o in table.offers.order_by("-number")[:20]][::-1]
-    common = {"version": table.version, "status": table.status, "chat": chat,
-              "offers": offers, "card_trades": table.card_trades,
+    # Copies: a view fills in the cards of its offers, and the kept ones are every seat's.
+    offers = [{**offer, "give": dict(offer["give"]), "take": dict(offer["take"]),
+               "give_cards": list(offer["give_cards"]), "take_cards": list(offer["take_cards"])}
+              for offer in kept.offers]
+    common = {"version": table.version, "status": table.status,
+              "chat": [dict(line) for line in kept.chat], "offers": offers,
+              "card_trades": table.card_trades,
               "clock": clock.clock_document(table, clock.now()), "undo": _undo(table, rows)}
     if table.status == Table.OPEN:
         return {**common, "decision": 0, "round": 0, "phase": "", "step": "", "to_move": [],

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 
@@ -28,6 +28,13 @@ from playtest.table_play import TableGame, play_moves
 from tables.models import Table, TableSeat, table_source
 
 type Key = tuple[int, str]
+
+# Locks for the replays of games none keeps, a table's always the same one of these: the
+# views of every seat that find no game (a server's first views of a table, a restart) wait
+# for the first one's replay and borrow it instead of each replaying the game. A lock a table
+# would grow with every table ever read; two tables sharing one wait for each other's replay,
+# which, in one process's threads, would not have run at once anyway.
+REPLAY_LOCKS: Final = 64
 
 
 def table_moves(table: Table) -> list[tuple[int, dict[str, Any]]]:
@@ -73,6 +80,7 @@ class TableGames:
         self._size = size
         self._kept: OrderedDict[Key, Kept] = OrderedDict()
         self._lock = threading.Lock()
+        self._replaying = [threading.Lock() for _ in range(REPLAY_LOCKS)]
         self.replays = 0  # games replayed from their first move (for the tests)
 
     @property
@@ -96,6 +104,18 @@ class TableGames:
     def _replayed(self, table: Table) -> TableGame:
         self.replays += 1
         return replayed(table)
+
+    def replay_lock(self, table: Table) -> threading.Lock:
+        """The lock a read holds while it replays the table's game for others to borrow."""
+        return self._replaying[hash(self.key(table)) % REPLAY_LOCKS]
+
+    def _touched(self, table: Table) -> Kept | None:
+        """The table's kept game, now the most recently used, or None."""
+        with self._lock:
+            kept = self._kept.get(self.key(table))
+            if kept is not None:
+                self._kept.move_to_end(self.key(table))
+        return kept
 
     def take(self, table: Table) -> TableGame:
         """The game of the table as it is now, the caller's alone (it holds the table's row
@@ -127,17 +147,23 @@ class TableGames:
     @contextmanager
     def reading(self, table: Table) -> Iterator[TableGame]:
         """The game of the table as read (``table``), for reading only while the ``with``
-        lasts: the kept one (caught up) when it serves, else replayed and kept."""
-        with self._lock:
-            kept = self._kept.get(self.key(table))
-            if kept is not None:
-                self._kept.move_to_end(self.key(table))
-        if kept is not None:
-            with kept.lock:
-                if not kept.taken and kept.serves(table):
-                    play_moves(kept.game, table_moves(table))
-                    yield kept.game
+        lasts: the kept one (caught up) when it serves, else replayed and kept. With none
+        kept, the replay holds the table's replay lock until it is kept, so that the reads
+        waiting on it borrow it."""
+        kept = self._touched(table)
+        if kept is None:
+            with self.replay_lock(table):
+                kept = self._touched(table)  # another read's replay, kept while this one waited
+                if kept is None:
+                    game = self._replayed(table)
+                    yield game
+                    self.put(table, game)
                     return
+        with kept.lock:
+            if not kept.taken and kept.serves(table):
+                play_moves(kept.game, table_moves(table))
+                yield kept.game
+                return
         game = self._replayed(table)
         yield game
         self.put(table, game)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from playtest.table_play import TableGame, action_text, seat_line
+from playtest.table_play import TableGame, action_text, hidden, seat_line
 from rules.game import rulings, seats
 from rules.game.state import GameState
 from rules.game.vocabulary import TOKEN_KINDS
@@ -66,6 +66,22 @@ def _seat_summary(played: TableGame, seat: int, names: Sequence[str]) -> dict[st
     }
 
 
+def _log_start(story: Sequence[tuple[int, int, str]], viewer: int) -> int:
+    """Where the view's log starts in the story: back as far as LOG_LINES lines ``viewer``
+    may read (each gives a line of the log, which the people's moves only add to), but no
+    further than three times that (a line in three or so is hidden from a seat: another's
+    draw). Formatting only those, not every line since, gives the same last LOG_LINES."""
+    since = max(len(story) - 3 * LOG_LINES, 0)
+    readable = 0
+    for at in range(len(story) - 1, since - 1, -1):
+        _, seat, text = story[at]
+        if not hidden(seat, text, viewer):
+            readable += 1
+            if readable == LOG_LINES:
+                return at
+    return since
+
+
 def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
               decision: int) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it now; ``names``
@@ -74,9 +90,7 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
     mover = seats.to_move(table)
     step = seats.deciding_state(table, mover).step if mover >= 0 else ""
     me = -1 if viewer is None else viewer
-    # The story's end: a line in three or so is hidden from a seat (another's draw).
-    since = len(table.story or []) - 3 * LOG_LINES
-    log = played.log(names, viewer=me, start=max(since, 0))[-LOG_LINES:]
+    log = played.log(names, viewer=me, start=_log_start(table.story or [], me))[-LOG_LINES:]
     view: dict[str, Any] = {
         "decision": decision, "round": table.round, "phase": table.stage, "step": step,
         "to_move": [mover] if mover >= 0 else [], "you": viewer,

@@ -35,6 +35,7 @@ from rules.game.engine import DeckNotPlayable
 from rules.game.vocabulary import TOKEN_KINDS
 from tables import clock, presence
 from tables.games import TableGames, replayed
+from tables.kept_rows import KeptRows, seat_rows
 from tables.live import announce_change
 from tables.models import (
     Table,
@@ -123,12 +124,6 @@ def table_create(*, host: Any, deck: SeatDeck, size: int, ai: Sequence[tuple[int
     return table
 
 
-def seat_rows(table: Table) -> list[TableSeat]:
-    """The table's seats in order, without their decks (read on a replay only)."""
-    return list(table.seat_rows.select_related("user").defer("deck", "facts", "deck_text")
-                .order_by("seat"))
-
-
 def seat_of(table: Table, user: Any, rows: Sequence[TableSeat] | None = None) -> int | None:
     """The seat ``user`` holds at ``table``, or None."""
     if user is None or not user.is_authenticated:
@@ -139,19 +134,32 @@ def seat_of(table: Table, user: Any, rows: Sequence[TableSeat] | None = None) ->
     return None
 
 
+def viewer_seat(table: Table, user: Any) -> int | None:
+    """The seat ``user`` holds at ``table`` as read (its rows kept at its version): for
+    reads; a write reads its own rows under the lock."""
+    return seat_of(table, user, ROWS.read(table).seats)
+
+
 def _locked(table: Table) -> Table:
     return Table.objects.select_for_update().get(pk=table.pk)
 
 
-def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None = None) -> None:
+def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None = None,
+             rows: Sequence[TableSeat] | None = None) -> None:
     """Bump the version, save, and tell the table's sockets once the write is committed;
     ``played``, the table's game after the write, is kept first, so the views the message
-    calls for find it (tables.games)."""
+    calls for find it (tables.games), and so are ``rows``, the seats as the write saved them,
+    given by a write that changed neither the talk nor the trades (tables.kept_rows)."""
     if played is not None:
         game = played
         transaction.on_commit(lambda: table_done(table, game))
+    before = table.version
     table.version += 1
     table.save(update_fields=["version", "updated_at", *fields])
+    kept = ROWS.written(table, before, rows) if rows is not None else None
+    if kept is not None:
+        entry = kept
+        transaction.on_commit(lambda: ROWS.put(table, entry))
     pk, version = table.pk, table.version
     transaction.on_commit(lambda: announce_change(pk, version))
 
@@ -186,13 +194,16 @@ def table_join(*, table: Table, user: Any, invite: str, deck: SeatDeck,
     row.kind, row.user = TableSeat.PERSON, user
     presence.seated(row)
     row.save()
-    _changed(table)
+    _changed(table, rows=rows)
     return table
 
 
 # The games of the tables in play in this process (tables.games): a move or a view continues
 # one instead of replaying the game.
 TABLES = TableGames()
+# Their seats, talk and trades at their last version (tables.kept_rows): every seat's view
+# after a change reads them once.
+ROWS = KeptRows()
 
 
 def played_table(table: Table) -> TableGame:
@@ -280,7 +291,7 @@ def _played_on(table: Table, played: TableGame, rows: Sequence[TableSeat],
     played, the change announced, and the table kept in play once the write is committed."""
     _rearm(table, played, rows, at)
     _autoplay(table, played, rows, at)
-    _changed(table, GAME_FIELDS, played)
+    _changed(table, GAME_FIELDS, played, rows)
     return table
 
 
@@ -323,7 +334,7 @@ def _settle(table: Table) -> Table:
         rows = list(table.seat_rows.select_related("user").order_by("seat"))
         played = played_table(table)
         _autoplay(table, played, rows, at)
-        _changed(table, GAME_FIELDS, played)
+        _changed(table, GAME_FIELDS, played, rows)
     return table
 
 
@@ -365,7 +376,7 @@ def table_start(*, table: Table, user: Any) -> Table:
         table.banks = [float(table.clock["bank"])] * table.size
     _store(table, played)
     _rearm(table, played, rows, clock.now())
-    _changed(table, ["config", *GAME_FIELDS], played)
+    _changed(table, ["config", *GAME_FIELDS], played, rows)
     return table
 
 
@@ -686,7 +697,7 @@ def table_take_back(*, table: Table, user: Any) -> Table:
     row.save(update_fields=["stand_in", "left_at"])
     played = played_table(table)
     _rearm(table, played, rows, clock.now())
-    _changed(table, GAME_FIELDS, played)
+    _changed(table, GAME_FIELDS, played, rows)
     return table
 
 
@@ -747,7 +758,7 @@ def table_undo_ask(*, table: Table, user: Any) -> Table:
     table.undo = {"seat": seat, "keep": keep, "consents": []}
     if not _consenters(rows, seat):
         return _undone(table, rows)
-    _changed(table, ["undo"])
+    _changed(table, ["undo"], rows=rows)
     return table
 
 
@@ -790,10 +801,10 @@ def table_undo_answer(*, table: Table, user: Any, accept: bool) -> Table:
         raise Refused("already_answered", "You agreed to this undo already.", status=409)
     if not accept:
         table.undo = None
-        _changed(table, ["undo"])
+        _changed(table, ["undo"], rows=rows)
         return table
     table.undo = {**table.undo, "consents": [*table.undo["consents"], seat]}
     if set(asked) <= set(table.undo["consents"]):
         return _undone(table, rows)
-    _changed(table, ["undo"])
+    _changed(table, ["undo"], rows=rows)
     return table

@@ -48,6 +48,7 @@ from tables.services import (
     table_take_back,
     table_undo_answer,
     table_undo_ask,
+    viewer_seat,
 )
 
 
@@ -144,7 +145,7 @@ def _visible(request: HttpRequest, table_id: int) -> Table:
     """The table after what its clock owes is played; PermissionError for a visitor without
     a seat at a table that takes no spectators."""
     table = table_settled(get_object_or_404(Table.objects.select_related("host"), pk=table_id))
-    if not table.spectators and seat_of(table, request.user) is None:
+    if not table.spectators and viewer_seat(table, request.user) is None:
         raise PermissionError
     return table
 

@@ -5,6 +5,7 @@ are told."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -116,6 +117,42 @@ def test_a_read_steps_back_from_a_game_a_write_took() -> None:
     assert here.replays == 1
     here.put(table, taken)  # the write's game, put back once committed
     assert here.take(table) is taken
+
+
+class TellingLock:
+    """A lock that says when someone is about to wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waited = threading.Event()
+
+    def __enter__(self) -> None:
+        if self.lock.locked():
+            self.waited.set()
+        self.lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+def test_a_read_that_finds_no_game_waits_for_anothers_replay_and_borrows_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _, table = against_ai("ada")
+    here = TableGames(size=4)
+    lock = TellingLock()
+    monkeypatch.setattr(here, "replay_lock", lambda table: lock)
+    borrowed: list[TableGame] = []
+
+    def another_read() -> None:  # another seat's view, in a thread of the same process
+        with here.reading(table) as game:
+            borrowed.append(game)
+
+    with here.reading(table) as game:  # none kept: this read replays it
+        other = threading.Thread(target=another_read)
+        other.start()
+        assert lock.waited.wait(timeout=30), "the other read replayed the game itself"
+    other.join(timeout=30)
+    assert borrowed == [game] and here.replays == 1
 
 
 def test_the_views_of_every_seat_share_one_game() -> None:
