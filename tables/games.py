@@ -16,18 +16,14 @@ seat of a table share one game instead of replaying it each.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from django.conf import settings
-
 from playtest.table_play import TableGame, play_moves
 from tables.models import Table, TableSeat, table_source
-
-type Key = tuple[int, str]
+from tables.per_table import PerTable
 
 # Locks for the replays of games none keeps, a table's always the same one of these: the
 # views of every seat that find no game (a server's first views of a table, a restart) wait
@@ -73,33 +69,19 @@ class Kept:
         return self.undos == table.undos and self.game.decisions <= len(table.moves)
 
 
-class TableGames:
+class TableGames(PerTable[Kept]):
     """The last games played in this process; ``size`` overrides the setting (tests)."""
 
     def __init__(self, size: int | None = None) -> None:
-        self._size = size
-        self._kept: OrderedDict[Key, Kept] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(size)
         self._replaying = [threading.Lock() for _ in range(REPLAY_LOCKS)]
         self.replays = 0  # games replayed from their first move (for the tests)
-
-    @property
-    def size(self) -> int:
-        return self._size if self._size is not None else int(settings.TABLE_CACHE_SIZE)
-
-    @staticmethod
-    def key(table: Table) -> Key:
-        return table.pk, table.created_at.isoformat()
 
     def __len__(self) -> int:
         return len(self._kept)
 
     def __contains__(self, table: Table) -> bool:
         return self.key(table) in self._kept
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
 
     def _replayed(self, table: Table) -> TableGame:
         self.replays += 1
@@ -135,14 +117,7 @@ class TableGames:
         """Keep ``game``, the table's as it is now (committed), as the most recently used;
         a game kept already at a later state stays instead."""
         new = Kept(game, table.undos)
-        key = self.key(table)
-        with self._lock:
-            old = self._kept.get(key)
-            if old is None or old.state <= new.state:
-                self._kept[key] = new
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+        self._keep(table, new, lambda old: old.state <= new.state)
 
     @contextmanager
     def reading(self, table: Table) -> Iterator[TableGame]:

@@ -18,18 +18,13 @@ document's ``grace_ends``) reads the seats afresh; a view does not show it.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from django.conf import settings
-
 from rules.game.vocabulary import TOKEN_KINDS
 from tables.models import Table, TableSeat
-
-type Key = tuple[int, str]
+from tables.per_table import PerTable
 
 CHAT_LINES: Final = 50  # the end of the talk a view carries
 OFFERS: Final = 20  # the last trades a view carries
@@ -68,26 +63,8 @@ def offer_lines(table: Table) -> tuple[dict[str, Any], ...]:
     return tuple(reversed(offers))
 
 
-class KeptRows:
-    """The rows of the tables read last in this process, one version each, at most
-    ``TABLE_CACHE_SIZE`` tables (``size`` overrides it: tests), least recently used dropped."""
-
-    def __init__(self, size: int | None = None) -> None:
-        self._size = size
-        self._kept: OrderedDict[Key, TableRows] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @property
-    def size(self) -> int:
-        return self._size if self._size is not None else int(settings.TABLE_CACHE_SIZE)
-
-    @staticmethod
-    def key(table: Table) -> Key:
-        return table.pk, table.created_at.isoformat()
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
+class KeptRows(PerTable[TableRows]):
+    """The rows of the tables read last in this process, one version each."""
 
     def at(self, table: Table, version: int) -> TableRows | None:
         """The entry of ``table`` at ``version``, if kept."""
@@ -110,14 +87,7 @@ class KeptRows:
 
     def put(self, table: Table, rows: TableRows) -> None:
         """Keep ``rows`` as the table's most recent; an entry of a later version stays."""
-        key = self.key(table)
-        with self._lock:
-            old = self._kept.get(key)
-            if old is None or old.version <= rows.version:
-                self._kept[key] = rows
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+        self._keep(table, rows, lambda old: old.version <= rows.version)
 
     def written(self, table: Table, before: int, seats: Sequence[TableSeat]) -> TableRows | None:
         """What a write that changed neither the talk nor the trades leaves at the table's
