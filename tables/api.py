@@ -118,12 +118,12 @@ class TableOfferSerializer(serializers.Serializer[Any]):
     give = TokensSerializer(help_text="your tokens offered, by kind")
     take = TokensSerializer(help_text="his tokens asked for, by kind")
     give_cards = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), required=False, max_length=20,
-        help_text="your cards in play offered, by the view's in_play `instance` (only at a "
-                  "table with card_trades; changed hands in the City Maintenance Phase)")
+        child=serializers.CharField(max_length=16), required=False, max_length=20,
+        help_text="your cards in play offered, by the view's in_play `ref` (only at a table "
+                  "with card_trades; they change hands in the City Maintenance Phase)")
     take_cards = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), required=False, max_length=20,
-        help_text="his cards in play asked for, by `instance`")
+        child=serializers.CharField(max_length=16), required=False, max_length=20,
+        help_text="his cards in play asked for, by `ref`")
 
 
 class TableChatSerializer(serializers.Serializer[Any]):

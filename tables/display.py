@@ -8,7 +8,7 @@ from typing import Any
 from tables import clock
 from tables.models import Table, TableSeat
 from tables.presence import Presence, table_presence_now
-from tables.seat_view import replay_view, seat_view
+from tables.seat_view import card_ref, replay_view, seat_view
 from tables.services import (
     ROWS,
     grace_ends,
@@ -94,10 +94,10 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
     with viewed_table(table) as played:
         view = seat_view(played, you, seat_names(rows), decision=table.decision)
         if any(o["give_cards"] or o["take_cards"] for o in offers):
-            state = played.state
-            for offer in offers:  # the cards by instance and name (cards in play: public)
+            state, seed = played.state, played.table.seed
+            for offer in offers:  # the cards by name (cards in play: public) and ref
                 for side in ("give_cards", "take_cards"):
-                    offer[side] = [{"instance": i, "id": state.card(i).id,
+                    offer[side] = [{"ref": card_ref(seed, i), "id": state.card(i).id,
                                     "name": state.card(i).name} for i in offer[side]]
     return {**view, **common}
 

@@ -93,15 +93,16 @@ class OfferForm(forms.Form):
     take_religious = forms.IntegerField(min_value=0, max_value=99, initial=0, label="religious")
     take_political = forms.IntegerField(min_value=0, max_value=99, initial=0, label="political")
 
-    def cards(self, side: str) -> list[int]:
-        """The cards in play ticked on ``side`` ("give" or "take"), by instance: checkboxes
-        named ``give_cards``/``take_cards`` (only at a table that agreed to card trades; the
-        service checks whose they are). A value that is no instance is a ValidationError."""
-        try:
-            data: QueryDict = self.data  # type: ignore[assignment]  # (bound to request.POST)
-            return [int(value) for value in data.getlist(f"{side}_cards")]
-        except ValueError:
-            raise forms.ValidationError("A card is named by its number in play.") from None
+    def cards(self, side: str) -> list[str]:
+        """The cards in play ticked on ``side`` ("give" or "take"), by their ``ref``:
+        checkboxes named ``give_cards``/``take_cards`` (only at a table that agreed to card
+        trades; the service checks whose they are). A value too long to be a ref is a
+        ValidationError."""
+        data: QueryDict = self.data  # type: ignore[assignment]  # (bound to request.POST)
+        refs = data.getlist(f"{side}_cards")
+        if any(len(ref) > 16 for ref in refs):
+            raise forms.ValidationError("A card is named by its ref in the table's view.")
+        return list(refs)
 
     def tokens(self, side: str) -> dict[str, int]:
         return {kind: self.cleaned_data[f"{side}_{kind}"]

@@ -9,6 +9,7 @@ pile or the engine's raw state. The log leaves out the cards another seat drew. 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from typing import Any, Final
@@ -34,15 +35,30 @@ def _card(state: GameState, instance: int) -> dict[str, Any]:
     return {"id": card.id, "name": card.name}
 
 
+def card_ref(seed: int, instance: int) -> str:
+    """The name of a card in play in a card trade: the same for the whole game, and opaque.
+    (Not the instance: instances follow the decklist's order, so they would tell the others
+    how many cards of a seat's hidden piles come before or after a card.)"""
+    key = seed.to_bytes(8, "big", signed=True)
+    return hashlib.blake2b(instance.to_bytes(4, "big"), key=key, digest_size=5).hexdigest()
+
+
+def tradable_refs(table: seats.Table, seat: int) -> dict[str, int]:
+    """The seat's cards that may be offered in a trade (seats.tradable), by their
+    :func:`card_ref`."""
+    return {card_ref(table.seed, i): i for i in seats.tradable(table, seat, any_phase=True)}
+
+
 def _in_play(table: seats.Table, seat: int) -> list[dict[str, Any]]:
-    """The seat's cards in play; ``instance`` names one in a card trade, ``tradable`` says
-    whether it may be traded (seats.tradable: not a wanderer, a stronghold, or a card
-    attached or housed on another), at a table that agreed to card trades."""
+    """The seat's cards in play; ``ref`` names one in a card trade, ``tradable`` says whether
+    it may be traded (seats.tradable: not a wanderer, a stronghold, or a card attached or
+    housed on another), at a table that agreed to card trades."""
     state = table.seats[seat]
     zones = state.seats[seat].zones
     loose = set(seats.tradable(table, seat, any_phase=True))
-    return [{**_card(state, i), "instance": i, "zone": zone, "exhausted": i in state.exhausted,
-             "wounds": state.wounds.get(i, 0), "tradable": i in loose}
+    return [{**_card(state, i), "ref": card_ref(table.seed, i), "zone": zone,
+             "exhausted": i in state.exhausted, "wounds": state.wounds.get(i, 0),
+             "tradable": i in loose}
             for zone in PUBLIC_ZONES for i in zones[zone]]
 
 

@@ -44,6 +44,7 @@ from tables.models import (
     TablePresence,
     TableSeat,
 )
+from tables.seat_view import tradable_refs
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_SEED: Final = 2**63 - 1
@@ -547,9 +548,10 @@ def _tokens(given: dict[str, int]) -> list[int]:
 @settled_first
 @transaction.atomic
 def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
-                take: dict[str, int], give_cards: Sequence[int] = (),
-                take_cards: Sequence[int] = ()) -> TableOffer:
-    """A trade the caller offers seat ``to``: tokens, and cards in play (by instance) where
+                take: dict[str, int], give_cards: Sequence[str] = (),
+                take_cards: Sequence[str] = ()) -> TableOffer:
+    """A trade the caller offers seat ``to``: tokens, and cards in play (by the view's
+    ``ref``, seat_view.card_ref) where
     the table agreed to card trades. Refused: 403 not_seated, 409 not_started or game_over,
     400 invalid (himself, no such seat, an AI seat, nothing traded, a card that is not that
     seat's to trade: seats.tradable), 409 card_trades_off (cards at a table that did not
@@ -567,22 +569,25 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
         raise Refused("card_trades_off", "Cards are not traded at this table: its people did "
                       "not agree to it before the game (the rulebook allows tokens only).",
                       status=409)
+    given: list[int] = []
+    taken: list[int] = []
     if cards:
         with viewed_table(table) as played:
-            for who, named in ((seat, give_cards), (to, take_cards)):
-                allowed = seats.tradable(played.table, who, any_phase=True)
-                for card in named:
-                    if card not in allowed or list(named).count(card) > 1:
-                        raise Refused("invalid", f"Card {card} is not seat {who + 1}'s to "
-                                      "trade: name each of his cards in play once (not a "
-                                      "wanderer, a stronghold, or a card attached or housed "
-                                      "on another).")
+            for who, named, found in ((seat, give_cards, given), (to, take_cards, taken)):
+                allowed = tradable_refs(played.table, who)
+                for ref in named:
+                    if ref not in allowed or list(named).count(ref) > 1:
+                        raise Refused("invalid", f"Card {ref!r} is not seat {who + 1}'s to "
+                                      "trade: name each of his cards in play once by its "
+                                      "ref (not a wanderer, a stronghold, or a card attached "
+                                      "or housed on another).")
+                    found.append(allowed[ref])
     if not any(_tokens(give)) and not any(_tokens(take)) and not cards:
         raise Refused("invalid", "A trade gives or takes at least one token or card.")
     number = table.offers.count() + 1
     offer = TableOffer.objects.create(table=table, number=number, from_seat=seat, to_seat=to,
                                       give=_tokens(give), take=_tokens(take),
-                                      give_cards=list(give_cards), take_cards=list(take_cards))
+                                      give_cards=given, take_cards=taken)
     _changed(table)
     return offer
 

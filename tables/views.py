@@ -286,8 +286,8 @@ def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     form = OfferForm(request.POST)
-    give_cards: list[int] = []
-    take_cards: list[int] = []
+    give_cards: list[str] = []
+    take_cards: list[str] = []
     try:
         give_cards, take_cards = form.cards("give"), form.cards("take")
     except ValidationError as error:

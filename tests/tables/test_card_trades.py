@@ -27,8 +27,8 @@ def tradable(seen: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return [c for c in seen["seats"][seat]["in_play"] if c["tradable"]]
 
 
-def instances(seen: dict[str, Any], seat: int) -> list[int]:
-    return [c["instance"] for c in seen["seats"][seat]["in_play"]]
+def refs(seen: dict[str, Any], seat: int) -> list[str]:
+    return [c["ref"] for c in seen["seats"][seat]["in_play"]]
 
 
 def test_a_card_trade_accepted_in_city_maintenance_moves_the_cards_and_replays() -> None:
@@ -37,22 +37,21 @@ def test_a_card_trade_accepted_in_city_maintenance_moves_the_cards_and_replays()
     assert seen["phase"] == "maintenance"
     mine, theirs = tradable(seen, 0)[0], tradable(seen, 1)[0]
     made = post(ada, f"/api/tables/{table_id}/offers/",
-                {"to": 1, "give": {}, "take": {}, "give_cards": [mine["instance"]],
-                 "take_cards": [theirs["instance"]]})
+                {"to": 1, "give": {}, "take": {}, "give_cards": [mine["ref"]],
+                 "take_cards": [theirs["ref"]]})
     assert made.status_code == 201, made.json()
     shown = made.json()["offers"][0]
-    assert shown["give_cards"] == [{"instance": mine["instance"], "id": mine["id"],
-                                    "name": mine["name"]}]
-    assert shown["take_cards"][0]["instance"] == theirs["instance"]
+    assert shown["give_cards"] == [{"ref": mine["ref"], "id": mine["id"], "name": mine["name"]}]
+    assert shown["take_cards"][0]["ref"] == theirs["ref"]
     accepted = post(bob, f"/api/tables/{table_id}/offers/1/accept/")
     assert accepted.status_code == 200, accepted.json()
     after = accepted.json()
-    assert mine["instance"] in instances(after, 1) and mine["instance"] not in instances(after, 0)
-    assert theirs["instance"] in instances(after, 0)
+    assert mine["ref"] in refs(after, 1) and mine["ref"] not in refs(after, 0)
+    assert theirs["ref"] in refs(after, 0)
     assert any(f"{mine['name']} to" in line["text"] for line in after["log"])
     TABLES.clear()  # replayed from the moves, the card trade included
     again = view(bob, table_id)
-    assert [instances(again, s) for s in (0, 1)] == [instances(after, s) for s in (0, 1)]
+    assert [refs(again, s) for s in (0, 1)] == [refs(after, s) for s in (0, 1)]
 
 
 @pytest.mark.parametrize(("case", "code"), [
@@ -60,9 +59,9 @@ def test_a_card_trade_accepted_in_city_maintenance_moves_the_cards_and_replays()
 def test_a_card_offer_naming_a_card_not_his_to_trade_is_refused(case: str, code: str) -> None:
     ada, _, table_id = card_table()
     seen = view(ada, table_id)
-    mine = tradable(seen, 0)[0]["instance"]
-    stronghold = next(c["instance"] for c in seen["seats"][0]["in_play"] if not c["tradable"])
-    give = {"not_his": [tradable(seen, 1)[0]["instance"]], "twice": [mine, mine],
+    mine = tradable(seen, 0)[0]["ref"]
+    stronghold = next(c["ref"] for c in seen["seats"][0]["in_play"] if not c["tradable"])
+    give = {"not_his": [tradable(seen, 1)[0]["ref"]], "twice": [mine, mine],
             "a_stronghold": [stronghold]}[case]
     response = post(ada, f"/api/tables/{table_id}/offers/",
                     {"to": 1, "give": {}, "take": {}, "give_cards": give})
@@ -73,7 +72,7 @@ def test_a_card_offer_naming_a_card_not_his_to_trade_is_refused(case: str, code:
 def test_a_card_trade_accepted_outside_city_maintenance_changes_nothing() -> None:
     ada, bob, table_id = card_table()
     seen = view(ada, table_id)
-    mine = tradable(seen, 0)[0]["instance"]
+    mine = tradable(seen, 0)[0]["ref"]
     assert post(ada, f"/api/tables/{table_id}/offers/",
                 {"to": 1, "give": {}, "take": {}, "give_cards": [mine]}).status_code == 201
     for _ in range(60):  # the people move on to the Action and Development Phase
@@ -91,7 +90,7 @@ def test_a_card_trade_accepted_outside_city_maintenance_changes_nothing() -> Non
     assert response.status_code == 409 and response.json()["code"] == "card_trade_refused"
     assert "City Maintenance" in response.json()["detail"]
     assert Table.objects.values("version", "moves").get() == before
-    assert mine in instances(view(ada, table_id), 0)
+    assert mine in refs(view(ada, table_id), 0)
 
 
 def test_the_table_page_offers_cards_with_checkboxes_and_the_form_sends_them() -> None:
@@ -100,15 +99,17 @@ def test_the_table_page_offers_cards_with_checkboxes_and_the_form_sends_them() -
     seen = view(ada, table_id)
     mine, theirs = tradable(seen, 0)[0], tradable(seen, 1)[0]
     assert "Offer a trade…" in page
-    assert f'name="give_cards" value="{mine["instance"]}"' in page
-    assert f'name="take_cards" value="{theirs["instance"]}"' in page
+    assert f'name="give_cards" value="{mine["ref"]}"' in page
+    assert f'name="take_cards" value="{theirs["ref"]}"' in page
     response = ada.post(f"/tables/{table_id}/offers/", {
         "to": 1, "give_economic": 0, "give_religious": 0, "give_political": 0,
         "take_economic": 0, "take_religious": 0, "take_political": 0,
-        "give_cards": [mine["instance"]], "take_cards": [theirs["instance"]]})
+        "give_cards": [mine["ref"]], "take_cards": [theirs["ref"]]})
     assert response.status_code == 302
     offer = TableOffer.objects.get()
-    assert (offer.give_cards, offer.take_cards) == ([mine["instance"]], [theirs["instance"]])
+    assert len(offer.give_cards) == len(offer.take_cards) == 1  # (stored by instance)
+    assert bob.get(f"/api/tables/{table_id}/view/").json()["offers"][0]["give_cards"][0]["ref"] \
+        == mine["ref"]
     page = bob.get(f"/tables/{table_id}/").content.decode()
     assert escape(f"offers {seen['seats'][1]['name']} {mine['name']} for {theirs['name']} ") \
         in page
@@ -119,3 +120,14 @@ def test_a_token_only_table_shows_no_card_checkboxes() -> None:
     table = started(ada, [bob])
     page = ada.get(f"/tables/{table['id']}/").content.decode()
     assert "Offer a token trade…" in page and 'name="give_cards"' not in page
+
+
+def test_a_card_s_ref_is_stable_opaque_and_hides_the_decklist_order() -> None:
+    """Instances follow the decklist's order; a ref must not (seat_view.card_ref)."""
+    from tables.seat_view import card_ref
+
+    refs_seen = [card_ref(7, i) for i in range(200)]
+    assert len(set(refs_seen)) == 200 and refs_seen == [card_ref(7, i) for i in range(200)]
+    assert all(len(ref) == 10 for ref in refs_seen)  # (5 bytes in hex)
+    assert sorted(refs_seen) != refs_seen  # (their order says nothing of the instances')
+    assert card_ref(8, 3) != card_ref(7, 3)  # another table's seed, other refs
