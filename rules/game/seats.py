@@ -1259,12 +1259,16 @@ def trade_problem(table: Table, giver: int, taker: int, given: Sequence[int],
         return "Cards change hands only in the City Maintenance Phase."
     if len(set(given)) != len(given) or len(set(taken)) != len(taken):
         return "A card is named twice in the trade."
+    state = table.seats[giver]
     for seat, cards in ((giver, given), (taker, taken)):
         allowed = tradable(table, seat)
         for card in cards:
             if card not in allowed:
-                return (f"Card {card} is not one of seat {seat + 1}'s cards in play that may "
-                        "be traded (not a wanderer, a stronghold, or a card attached or housed "
+                # (named by its name: an instance follows the decklist's order, which the
+                # other seats may not see)
+                name = state.card(card).name if 0 <= card < len(state.cards) else "A card"
+                return (f"{name} is not one of seat {seat + 1}'s cards in play that may be "
+                        "traded (not a wanderer, a stronghold, or a card attached or housed "
                         "on another).")
     return ""
 
