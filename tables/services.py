@@ -551,11 +551,10 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
                 take: dict[str, int], give_cards: Sequence[str] = (),
                 take_cards: Sequence[str] = ()) -> TableOffer:
     """A trade the caller offers seat ``to``: tokens, and cards in play (by the view's
-    ``ref``, seat_view.card_ref) where
-    the table agreed to card trades. Refused: 403 not_seated, 409 not_started or game_over,
-    400 invalid (himself, no such seat, an AI seat, nothing traded, a card that is not that
-    seat's to trade: seats.tradable), 409 card_trades_off (cards at a table that did not
-    agree to them)."""
+    ``ref``, seat_view.card_ref) where the table agreed to card trades. Refused: 403
+    not_seated, 409 not_started or game_over, 400 invalid (himself, no such seat, an AI seat,
+    nothing traded, a card that is not that seat's to trade: seats.tradable), 409
+    card_trades_off (cards at a table that did not agree to them)."""
     table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
