@@ -92,7 +92,8 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                            "hand_count": 0, "piles": [], "in_play": []} for row in rows],
                 "log": [], "outcome": "", "winner": -1}
     with viewed_table(table) as played:
-        view = seat_view(played, you, seat_names(rows), decision=table.decision)
+        view = seat_view(played, you, seat_names(rows), decision=table.decision,
+                         card_trades=table.card_trades)
         if any(o["give_cards"] or o["take_cards"] for o in offers):
             state, seed = played.state, played.table.seed
             for offer in offers:  # the cards by name (cards in play: public) and ref

@@ -49,20 +49,26 @@ def tradable_refs(table: seats.Table, seat: int) -> dict[str, int]:
     return {card_ref(table.seed, i): i for i in seats.tradable(table, seat, any_phase=True)}
 
 
-def _in_play(table: seats.Table, seat: int) -> list[dict[str, Any]]:
-    """The seat's cards in play; ``ref`` names one in a card trade, ``tradable`` says whether
-    it may be traded (seats.tradable: not a wanderer, a stronghold, or a card attached or
-    housed on another), at a table that agreed to card trades."""
+def _in_play(table: seats.Table, seat: int, card_trades: bool) -> list[dict[str, Any]]:
+    """The seat's cards in play. At a table that agreed to card trades, ``ref`` names one in
+    a trade and ``tradable`` says whether it may be traded (seats.tradable: not a wanderer, a
+    stronghold, or a card attached or housed on another); elsewhere neither is worked out (a
+    view is the tables' most frequent request)."""
     state = table.seats[seat]
     zones = state.seats[seat].zones
-    loose = set(seats.tradable(table, seat, any_phase=True))
-    return [{**_card(state, i), "ref": card_ref(table.seed, i), "zone": zone,
-             "exhausted": i in state.exhausted, "wounds": state.wounds.get(i, 0),
-             "tradable": i in loose}
-            for zone in PUBLIC_ZONES for i in zones[zone]]
+    cards = [{**_card(state, i), "zone": zone, "exhausted": i in state.exhausted,
+              "wounds": state.wounds.get(i, 0)}
+             for zone in PUBLIC_ZONES for i in zones[zone]]
+    if card_trades:
+        loose = set(seats.tradable(table, seat, any_phase=True))
+        instances = [i for zone in PUBLIC_ZONES for i in zones[zone]]
+        for entry, i in zip(cards, instances, strict=True):
+            entry["ref"], entry["tradable"] = card_ref(table.seed, i), i in loose
+    return cards
 
 
-def _seat_summary(played: TableGame, seat: int, names: Sequence[str]) -> dict[str, Any]:
+def _seat_summary(played: TableGame, seat: int, names: Sequence[str],
+                  card_trades: bool = False) -> dict[str, Any]:
     table = played.table
     state = table.seats[seat]
     zones = state.seats[seat].zones
@@ -76,7 +82,7 @@ def _seat_summary(played: TableGame, seat: int, names: Sequence[str]) -> dict[st
                    "discard": [_card(state, i) for i in reversed(zones[discard])]}
                   for key, pile, discard in DRAW_PILES],
         "dead_count": len(zones["dead"]),
-        "in_play": _in_play(table, seat),
+        "in_play": _in_play(table, seat, card_trades),
         "lead": table.lead == seat,
         "out": {"round": out[0], "how": out[1]} if out else None,
     }
@@ -99,9 +105,10 @@ def _log_start(story: Sequence[tuple[int, int, str]], viewer: int) -> int:
 
 
 def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
-              decision: int) -> dict[str, Any]:
+              decision: int, card_trades: bool = False) -> dict[str, Any]:
     """The table as ``viewer`` (a seat, or None for a spectator) may see it now; ``names``
-    are the seats' names as people read them, ``decision`` the table's decision counter."""
+    are the seats' names as people read them, ``decision`` the table's decision counter,
+    ``card_trades`` whether its people agreed to trade cards (the cards' refs shown)."""
     table = played.table
     mover = seats.to_move(table)
     step = seats.deciding_state(table, mover).step if mover >= 0 else ""
@@ -110,7 +117,8 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
     view: dict[str, Any] = {
         "decision": decision, "round": table.round, "phase": table.stage, "step": step,
         "to_move": [mover] if mover >= 0 else [], "you": viewer,
-        "seats": [_seat_summary(played, seat, names) for seat in range(table.players)],
+        "seats": [_seat_summary(played, seat, names, card_trades)
+                  for seat in range(table.players)],
         "log": [{"text": SEED.sub("", line.text), "kind": line.kind, "seat": line.seat}
                 for line in log],
         "outcome": table.outcome, "winner": table.winner,
