@@ -49,6 +49,16 @@ def tradable_refs(table: seats.Table, seat: int) -> dict[str, int]:
     return {card_ref(table.seed, i): i for i in seats.tradable(table, seat, any_phase=True)}
 
 
+def card_named(table: seats.Table, ref: str) -> str:
+    """The name of the card ``ref`` names at the table ("" when none does), for a refusal
+    that says which card it means (a card ticked under another seat than the one offered)."""
+    state = table.seats[0]
+    for i in range(len(state.cards)):
+        if card_ref(table.seed, i) == ref:
+            return state.card(i).name
+    return ""
+
+
 def _in_play(table: seats.Table, seat: int, card_trades: bool) -> list[dict[str, Any]]:
     """The seat's cards in play. At a table that agreed to card trades, ``ref`` names one in
     a trade and ``tradable`` says whether it may be traded (seats.tradable: not a wanderer, a

@@ -44,7 +44,7 @@ from tables.models import (
     TablePresence,
     TableSeat,
 )
-from tables.seat_view import tradable_refs
+from tables.seat_view import card_named, tradable_refs
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MAX_SEED: Final = 2**63 - 1
@@ -576,10 +576,11 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
                 allowed = tradable_refs(played.table, who)
                 for ref in named:
                     if ref not in allowed or list(named).count(ref) > 1:
-                        raise Refused("invalid", f"Card {ref!r} is not seat {who + 1}'s to "
-                                      "trade: name each of his cards in play once by its "
-                                      "ref (not a wanderer, a stronghold, or a card attached "
-                                      "or housed on another).")
+                        what = card_named(played.table, ref) or f"Card {ref!r}"
+                        raise Refused("invalid", f"{what} is not seat {who + 1}'s to trade: "
+                                      "name each of his cards in play once by its ref (not "
+                                      "a wanderer, a stronghold, or a card attached or "
+                                      "housed on another).")
                     found.append(allowed[ref])
     if not any(_tokens(give)) and not any(_tokens(take)) and not cards:
         raise Refused("invalid", "A trade gives or takes at least one token or card.")

@@ -131,3 +131,14 @@ def test_a_card_s_ref_is_stable_opaque_and_hides_the_decklist_order() -> None:
     assert all(len(ref) == 10 for ref in refs_seen)  # (5 bytes in hex)
     assert sorted(refs_seen) != refs_seen  # (their order says nothing of the instances')
     assert card_ref(8, 3) != card_ref(7, 3)  # another table's seed, other refs
+
+
+def test_a_card_asked_of_the_wrong_seat_is_refused_by_its_name() -> None:
+    """The trade form lists every other person's cards: one ticked under another seat than
+    the one offered the trade is named in the refusal, not by its ref."""
+    ada, _, table_id = card_table()
+    mine = tradable(view(ada, table_id), 0)[0]
+    response = post(ada, f"/api/tables/{table_id}/offers/",
+                    {"to": 1, "give": {}, "take": {}, "take_cards": [mine["ref"]]})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith(f"{mine['name']} is not seat 2's to trade")
