@@ -260,14 +260,13 @@ class TableGame:
                               f"Seat {seat + 1} has not the tokens this trade asks of him.",
                               status=409, current_decision=self.decisions)
         if give_cards or take_cards:
-            problem = seats.trade_problem(table, giver, taker, give_cards, take_cards)
-            if problem:
-                raise Refused("card_trade_refused", problem, status=409,
+            traded = seats.trade_cards(table, giver, taker, give_cards, take_cards)
+            if not traded.ok:  # (nothing moved: seats.trade_problem's reason)
+                raise Refused("card_trade_refused", traded.reason, status=409,
                               current_decision=self.decisions)
-            state = table.seats[giver]
+            state = table.seats[giver]  # (a card's name is its own, whoever owns it now)
             gave, took = (token_words(give), _card_names(state, give_cards)), \
                 (token_words(take), _card_names(state, take_cards))
-            seats.trade_cards(table, giver, taker, give_cards, take_cards)
         else:
             gave, took = (token_words(give), ""), (token_words(take), "")
         for k in range(len(give)):
