@@ -126,7 +126,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         # Another seat's combat in which the player is asked (Crusade at his turn of its
         # modification step): shown as that seat's, so he sees the troops he may exhaust.
         table["combat"] = combat_layout(elsewhere, links, title=battle_title(elsewhere, names),
-                                        owner=seat_name(elsewhere.to_move, names))
+                                        owner=seat_name(elsewhere.player, names))
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None

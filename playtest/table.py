@@ -111,9 +111,9 @@ def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str
 
 
 def table_layout(state: GameState, links: Links, seat: int = -1) -> dict[str, Any]:
-    """The whole table of ``seat`` (-1: the seat of ``state``, the one that decides), row by
-    row (see the module docstring)."""
-    me = state.seats[seat] if seat >= 0 else state.mover()
+    """The whole table of ``seat`` (-1: the seat of ``state``, whose phase or combat it is),
+    row by row (see the module docstring)."""
+    me = state.seats[seat] if seat >= 0 else state.player_seat()
     zones = me.zones
     private = []
     for structure in zones["private"]:
@@ -306,7 +306,7 @@ def controlled_fight(played: TableGame, names: Sequence[str]
 def fight_elsewhere(played: TableGame) -> GameState | None:
     """The state of another seat's combat in which the player decides now (not one whose
     attacking side he controls: :func:`controlled_fight`), None when he decides in his own
-    state. Its ``to_move`` is that seat."""
+    state. Its ``player`` is that seat."""
     table = played.table
     if seats.to_move(table) != PLAYER:
         return None
@@ -320,7 +320,7 @@ def battle_title(there: GameState, names: Sequence[str]) -> str:
     """Another seat's combat named for the player: "Seat 2 (Guild Veterans)'s hunt"."""
     fight = there.combat
     battle = "hunt" if fight is not None and fight.kind == "hunt" else "combat"
-    return f"{seat_name(there.to_move, names)}'s {battle}"
+    return f"{seat_name(there.player, names)}'s {battle}"
 
 
 def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
@@ -377,7 +377,7 @@ def seat_side(played: TableGame, seat: int, links: Links,
         "out": {"round": out[0], "how": out[1]} if out else None,
         "influence": layout["influence"], "target": layout["target"],
         "personal": layout["personal"], "personal_total": layout["personal_total"],
-        "hand": len(state.mover().hand), "stronghold": stronghold,
+        "hand": len(state.player_seat().hand), "stronghold": stronghold,
         "private": layout["private"], "defensive": layout["defensive"],
         "wanderers": layout["wanderers"],
         "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}

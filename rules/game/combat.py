@@ -85,12 +85,12 @@ _NO_GROUP: Final[list[int]] = []
 
 
 def can_hunt(state: GameState) -> bool:
-    me = state.mover()
+    me = state.player_seat()
     return bool(me.zones["wanderers"]) and bool(_available_troops(state))
 
 
 def _available_troops(state: GameState) -> list[int]:
-    me = state.mover()
+    me = state.player_seat()
     can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
     return [t for t in me.defensive if state.card(t).is_troop
             and (t not in state.exhausted or can_pay)]
@@ -113,7 +113,7 @@ def start_raid(state: GameState, wanderers: list[int]) -> None:
 
 
 def options(state: GameState) -> list[Action]:
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     step = c.step
     if step == "engage":
@@ -124,15 +124,11 @@ def options(state: GameState) -> list[Action]:
                   and rulings.held(state) >= _bribe_cost(state, w)]
         return [*bribes, Action("done")] if bribes else []
     if step == BRIBE_BACK:
-        # The attacking lord bribes a defending troop with Bribery, from his own pool.
-        mover = state.to_move
-        state.to_move = c.modifiers[0]
-        try:
-            bribes = [Action("bribe", t) for t in c.player
-                      if "bribery" in rulings.keywords(state, t)
-                      and rulings.held(state) >= _bribe_cost(state, t)]
-        finally:
-            state.to_move = mover
+        # The attacking lord (the seat deciding) bribes a defending troop with Bribery, from
+        # his own pool.
+        bribes = [Action("bribe", t) for t in c.player
+                  if "bribery" in rulings.keywords(state, t)
+                  and rulings.held(state) >= _bribe_cost(state, t)]
         return [*bribes, Action("done")] if bribes else []
     if step == "muster":
         can_pay = rulings.held(state) >= MOVE_EXHAUSTED_COST
@@ -154,19 +150,13 @@ def options(state: GameState) -> list[Action]:
         return found
     if step == "modify":
         seat = modifier(state)
-        if seat == state.to_move:
+        if seat == state.player:
             return [*_modify_options(state, PLAYER), Action("done")]
         if not _modifies_wild(c, seat):
             # Another player: only a rival ability of his may modify this combat (the table
             # offers it, rules/game/seats.py); without one he passes at once.
             return [Action("done")] if seat in c.rivals else []
-        mover = state.to_move
-        state.to_move = seat  # his hand, pool and abilities
-        try:
-            found = _modify_options(state, WILD)
-        finally:
-            state.to_move = mover
-        return [*found, Action("done")]
+        return [*_modify_options(state, WILD), Action("done")]  # (he is the mover)
     if step == "berserk":
         found = _berserk_options(state, PLAYER)
         return [*found, Action("done")] if found else []
@@ -208,7 +198,7 @@ def bribe_cost(state: GameState, card: int) -> int:
 def modifier(state: GameState) -> int:
     """The seat whose turn of the modification step it is (the state's own player, solo)."""
     c = _combat(state)
-    return c.modifiers[c.modifier] if c.modifiers else state.to_move
+    return c.modifiers[c.modifier] if c.modifiers else state.player
 
 
 def _lord_attacks(state: GameState) -> bool:
@@ -223,14 +213,14 @@ def decider(state: GameState) -> int:
     his turn (his assignments, his turn of the modification step)."""
     c = _combat(state)
     if not c.modifiers:
-        return state.to_move
+        return state.player
     if c.step == "modify":
         return c.modifiers[c.modifier]
     if not c.asks_wild:
-        return state.to_move
+        return state.player
     if (c.step == "assign" and c.turn == WILD) or c.step == BRIBE_BACK:
         return c.modifiers[0]
-    return state.to_move
+    return state.player
 
 
 def _modifies_wild(c: Combat, seat: int) -> bool:
@@ -260,24 +250,14 @@ def apply(state: GameState, action: Action) -> None:
         if action.kind == "done":
             skip_step(state)
             return
-        mover = state.to_move
-        state.to_move = c.modifiers[0]  # the attacker pays
-        try:
-            _bribe(state, action.card, PLAYER)
-        finally:
-            state.to_move = mover
+        _bribe(state, action.card, PLAYER)  # (the attacker, deciding, pays)
         return
     if c.step == "modify":
         seat = modifier(state)
-        if seat == state.to_move:
+        if seat == state.player:
             _modify(state, action, PLAYER)
         elif action.kind != "done":
-            mover = state.to_move
-            state.to_move = seat  # the attacker pays from his own pool and hand
-            try:
-                _modify(state, action, WILD)
-            finally:
-                state.to_move = mover
+            _modify(state, action, WILD)  # (the attacker, deciding, pays from his pool)
         _next_modifier(c, action.kind == "done")
         return
     kind = action.kind
@@ -460,7 +440,7 @@ def _pass_turn(state: GameState, side: int) -> None:
 
 
 def _begin_assignments(state: GameState) -> None:
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     c.step = "assign"
     if c.kind == "raid":
@@ -549,7 +529,7 @@ def _targets(state: GameState, side: int, card: int,
              engaged: dict[int, list[int]] | None = None) -> list[int]:
     """Legal targets of ``card`` of ``side`` (rulebook, "Assignments", Flight, Walls;
     ``engaged``: :func:`_engaged`, when the caller has it)."""
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     if side == WILD and c.wall_left > 0 and c.wall >= 0:
         return [c.wall]
@@ -658,7 +638,7 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
                 busy: list[int]) -> bool:
     """Whether :func:`_targets` has a target not in ``busy``, without building the list
     (the same tests in the same order)."""
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     wall = c.wall
     if side == WILD and c.wall_left > 0 and wall >= 0:
@@ -980,14 +960,14 @@ def _offense(state: GameState, card: int, target: int) -> int:
 
 
 def _guard_offense(state: GameState, structure: int) -> int:
-    me = state.mover()
+    me = state.player_seat()
     bonus = static_effects.guard_bonus(state.card(structure), "guard_offense")
     return sum(state.card(g).offense + bonus for g in me.guards
                if state.host.get(g) == structure and g not in state.exhausted)
 
 
 def _defense(state: GameState, card: int, attackers: list[int]) -> int:
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     profile = state.card(card)
     value = profile.defense
@@ -1026,7 +1006,7 @@ def _resolve(state: GameState) -> None:
         _remember_first_targets(state)
     # The dice are the stream of the seat whose cards are at stake (the defender's, the
     # hunter's).
-    dicer = state.mover()
+    dicer = state.player_seat()
     if state.reseed:  # a lookahead rollout (GameState.reseed)
         dicer.rng = keyed_state(state.reseed, state.round,
                                 2 + int(c.berserk) + (2 if c.kind == "raid" else 0))
@@ -1166,7 +1146,7 @@ def _ignores_wound(state: GameState, card: int, attackers: list[int]) -> bool:
 
 
 def _take_wounds(state: GameState, card: int, count: int) -> None:
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     # Endurance: rulings.wound; Hold the Line, each side's own troops
     exhaust = not ((c.hold_line and card in c.player) or (c.hold_wild and card in c.wild))
@@ -1198,7 +1178,7 @@ def _berserk_options(state: GameState, side: int) -> list[Action]:
     private holdings. "Treat this new round as a completely new combat": a target it may
     assign to as a first one, so a flyer (the wall too, as in :func:`_targets`) only for a
     card with Ranged or Flight."""
-    me = state.mover()
+    me = state.player_seat()
     c = _combat(state)
     found = []
     for card in _side_cards(state, side):

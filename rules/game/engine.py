@@ -240,7 +240,7 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
     and the city's pool are the same objects in every seat's state: a combat between seats
     names the cards where they are, and moves or copies none. What each seat's state holds
     of its own is its flow through the round (phase, step, combat, the pending decision, its
-    events) and ``to_move``, its seat. ``seeds``: each seat's RNG stream; ``book``: the
+    events) and ``player``, its seat. ``seeds``: each seat's RNG stream; ``book``: the
     table's actions when the caller keeps them (made for these decks in this order)."""
     deals = [deal_layout(prepared) for prepared in decks]
     cards: list[str] = []
@@ -276,7 +276,7 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
     for number in range(len(decks)):
         state = GameState(
             cards=cards, seed=seeds[number], config=config, rng=GameRng(seeds[number]).state,
-            seats=seats, owner=owner, to_move=number, where=where, host=host,
+            seats=seats, owner=owner, player=number, to_move=number, where=where, host=host,
             exhausted=exhausted, wounds=wounds, city=city, on_card=on_card, hoarded=hoarded,
             bounty_bonus=bounty_bonus, ignored_wound=ignored_wound, flags=flags, facts=facts,
             table=table, profiles=profiles, keyword_cache=keyword_cache, item_cache=item_cache,
@@ -295,7 +295,7 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
 def _set_up_seat(state: GameState, favour: int) -> None:
     """The deciding seat's starting tokens, Initial Holdings paid to the city's pool, and its
     three piles shuffled by its own stream."""
-    me = state.mover()
+    me = state.player_seat()
     me.personal = list(STARTING_TOKENS)
     me.favour = favour
     config = state.config
@@ -340,7 +340,7 @@ def _begin_round(state: GameState, number: int) -> None:
     state.round = number
     state.phase = "maintenance"
     if state.reseed:
-        state.mover().rng = keyed_state(state.reseed, number, 0)
+        state.player_seat().rng = keyed_state(state.reseed, number, 0)
     if state.events is not None:
         emit(state, "round", round=number)
     total = rulings.influence_total(state)
@@ -362,7 +362,7 @@ def _begin_round(state: GameState, number: int) -> None:
 
 def _next_step(state: GameState) -> None:
     """The current step has no decision left: move on by the Order of Play."""
-    me = state.mover()
+    me = state.player_seat()
     step = state.step
     if step == "arrange":
         state.step = "draw"
@@ -423,7 +423,7 @@ def wanderer_rolls(state: GameState) -> list[int]:
     wanderer's aggression roll; the wanderers that attack (the aggressive ones and their
     followers), none when none rolled under its rating. At a table the seat whose wanderers
     they are chooses nothing here; the table picks whom they attack (seats.py)."""
-    me = state.mover()
+    me = state.player_seat()
     state.phase = "wanderer"
     if state.reseed:
         me.rng = keyed_state(state.reseed, state.round, 1)
@@ -461,7 +461,7 @@ def wanderer_rolls(state: GameState) -> list[int]:
 
 
 def _begin_fines(state: GameState) -> None:
-    me = state.mover()
+    me = state.player_seat()
     state.phase, state.step = "wanderer", "fine"
     me.fines_due = sum(1 for i in me.zones["wanderers"] if i not in state.exhausted)
     if me.fines_due and state.events is not None:
@@ -488,7 +488,7 @@ def _after_combat(state: GameState, kind: str) -> None:
 
 
 def _new_wanderer(state: GameState) -> None:
-    me = state.mover()
+    me = state.player_seat()
     recycled = False
     while not state.outcome:
         pile = me.wanderer_pile
@@ -527,7 +527,7 @@ def _new_wanderer(state: GameState) -> None:
 
 
 def _recycle(state: GameState, pile: str, *, free: bool = False) -> None:
-    me = state.mover()
+    me = state.player_seat()
     if not free:
         spend(state, RECYCLE_COST)
     discard = me.zones[DISCARDS[pile]]
@@ -552,7 +552,8 @@ def legal_actions(state: GameState) -> list[Action]:
 
 
 def _legal_actions(state: GameState) -> list[Action]:
-    me = state.mover()
+    state.to_move = state.player
+    me = state.player_seat()
     if state.outcome:
         return []
     if me.homeless:
@@ -560,6 +561,7 @@ def _legal_actions(state: GameState) -> list[Action]:
     if me.bounty_due:
         return _bounty_options(state)
     if state.combat is not None:
+        state.to_move = combat.decider(state)
         return combat.options(state)
     step = state.step
     if step == "arrange":
@@ -605,18 +607,17 @@ def apply(state: GameState, action: Action) -> Result:
     start = len(state.events) if state.events is not None else 0
     state.decisions += 1
     if state.events is not None:
-        by = state.to_move if state.combat is None else combat.decider(state)
-        if by == state.to_move:
+        if state.to_move == state.player:
             emit(state, "action", action=action.to_dict())
         else:  # another seat's decision in this state's combat (the attacker's)
             step = state.combat.step if state.combat is not None else ""
-            emit(state, "action", action=action.to_dict(), seat=by, step=step)
+            emit(state, "action", action=action.to_dict(), seat=state.to_move, step=step)
     if action.kind == "rehouse":
         rulings.take_residence(state, action.card, action.target)
     elif action.kind == "bounty":
         rulings.take_bounty_token(state, rulings.KIND_INDEX[action.option])
     elif state.combat is not None:
-        combat.apply(state, action)
+        combat.apply(state, action)  # (as the seat deciding: to_move)
     else:
         _apply(state, action)
     _advance(state)
@@ -648,7 +649,10 @@ def _why_illegal(state: GameState, action: Action) -> str:
 
 
 def _advance(state: GameState) -> None:
-    me = state.mover()
+    # What follows a decision is the player's (his combat's steps, his phase); the seat
+    # deciding is set again at the next decision (combat.decider).
+    state.to_move = state.player
+    me = state.player_seat()
     state.pending = None
     while not state.outcome:
         # Chosen before anything else goes on: a homeless citizen's fate ("immediately"),
@@ -672,10 +676,13 @@ def _advance(state: GameState) -> None:
                 continue
             if combat.step_automatic(state):
                 continue
+            # (the options of the seat that decides: his hand, pool and abilities)
+            state.to_move = combat.decider(state)
             found = combat.options(state)
             if found:
                 state.pending = found
                 return
+            state.to_move = state.player
             combat.skip_step(state)
             continue
         found = _legal_actions(state)

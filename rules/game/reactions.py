@@ -194,7 +194,7 @@ def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
             kind = cancels(profile)
             if played is not None and played.type == "event" and kind \
                     and kind in ("any", played.subtype) \
-                    and rulings.affordable(state, profile.cost, profile.generic):
+                    and rulings.affordable(state, profile.cost, profile.generic, seat):
                 found.append(Action("react", card, actor, INTERRUPT))
             continue
         if where not in IN_PLAY:
@@ -210,7 +210,7 @@ def _may(seats: Sequence[GameState], actor: int, state: GameState, card: int, sl
     """Whether ``card`` of ``state`` may answer with the reaction ``slug`` (``strength``: the
     political strength of a political ability's user, else -1; ``played``: the card a play
     brings, else None)."""
-    me = state.mover()
+    me = state.player_seat()
     profile = state.card(card)
     if slug == "debate":
         return strength >= 0 and profile.strength[2] >= strength
@@ -228,7 +228,7 @@ def _in_play_elsewhere(seats: Sequence[GameState], actor: int, card_id: str) -> 
         if seat == actor:
             continue
         for zone in _ZONES_IN_PLAY:
-            for i in state.mover().zones[zone]:
+            for i in state.player_seat().zones[zone]:
                 if state.cards[i] == card_id:
                     return True
     return False
@@ -243,7 +243,7 @@ def hurts(seats: Sequence[GameState], actor: int, action: Action, seat: int) -> 
         played = seats[actor].card(action.card)
         state = seats[seat]
         return played.unique and any(state.cards[i] == played.id for zone in _ZONES_IN_PLAY
-                                     for i in state.mover().zones[zone])
+                                     for i in state.player_seat().zones[zone])
     return False
 
 
@@ -254,11 +254,11 @@ def answer(seats: Sequence[GameState], seat: int, reply: Action, held: Action) -
     state, acting = seats[seat], seats[reply.target]
     card = state.card(reply.card)
     if reply.option == INTERRUPT:
-        rulings.pay(state, card.cost, card.generic)
+        rulings.pay(state, card.cost, card.generic, seat)
         state.move(reply.card, DISCARDS[card.pile])
         return f"plays {card.name} in answer."
     if reply.option == "persuade":
-        rulings.spend(state, acting.card(held.card).total_cost)
+        rulings.spend(state, acting.card(held.card).total_cost, seat)
     return f"{card.name} answers with {reply.option.capitalize()}."
 
 
@@ -267,14 +267,14 @@ def stop(state: GameState, action: Action) -> str:
     ability spent without effect (a use). A sentence for the story."""
     card = state.card(action.card)
     if action.kind == "play":
-        rulings.pay(state, card.cost, card.generic)
+        rulings.pay(state, card.cost, card.generic, state.player)
         state.flags[action.card] |= 2  # played (engine.PLAYED)
         state.move(action.card, DISCARDS[card.pile])
         state.pending = None
         return f"{card.name} is stopped and discarded; its costs are paid."
     if action.kind == "use":
         ability, actor = rulings.find_ability(state, action)
-        rulings.pay(state, ability.effect.pay)
+        rulings.pay(state, ability.effect.pay, seat=state.player)
         if ability.exhausts:
             state.exhausted.add(actor)
     elif action.kind == "use_on":

@@ -99,7 +99,8 @@ def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
     # (loops, not sum() of a generator: compiled, the generator is an object and a call an item)
     found = 0
     for state in seats:
-        for zone in (state.mover().residents, state.mover().guards, state.mover().defensive):
+        me = state.player_seat()
+        for zone in (me.residents, me.guards, me.defensive):
             for i in zone:
                 if state.card(i).faction == faction:
                     found += 1
@@ -170,21 +171,22 @@ def exhaust_targets(victim: GameState, what: str) -> list[int]:
     exhausting ability would exhaust: those not exhausted already."""
     exhausted = victim.exhausted
     if what == "citizen":
-        return [i for i in victim.mover().residents if i not in exhausted]
+        return [i for i in victim.player_seat().residents if i not in exhausted]
     found: list[int] = []
     if what == "personality":
-        for zone in (victim.mover().residents, victim.mover().guards, victim.mover().defensive):
+        them = victim.player_seat()
+        for zone in (them.residents, them.guards, them.defensive):
             for i in zone:
                 if i not in exhausted:
                     found.append(i)
         return found
     if what == "troop":
-        for zone in (victim.mover().guards, victim.mover().defensive):
+        for zone in (victim.player_seat().guards, victim.player_seat().defensive):
             for i in zone:
                 if i not in exhausted and victim.card(i).is_troop:
                     found.append(i)
         return found
-    for zone in (victim.mover().private, victim.mover().defensive):
+    for zone in (victim.player_seat().private, victim.player_seat().defensive):
         for i in zone:
             if i not in exhausted and victim.card(i).is_structure:
                 found.append(i)
@@ -205,7 +207,8 @@ def ready_abilities(seats: list[GameState], state: GameState, bearer: int, card:
     for ability, exhausts, members in rival_abilities(card):
         if exhausts and actor in state.exhausted:
             continue
-        if ability == "exhaust" and not rulings.affordable(state, price(card, ability), 0):
+        if ability == "exhaust" \
+                and not rulings.affordable(state, price(card, ability), 0, state.player):
             continue
         if members:
             if card.faction not in members_of:
@@ -243,7 +246,7 @@ def options(seats: list[GameState], seat: int, others: list[int],
             if not card.strength[strength]:
                 continue
             for other in others:
-                pool = seats[other].mover().personal
+                pool = seats[other].player_seat().personal
                 if (pool[kind] if kind >= 0 else sum(pool)) > 0:
                     found.append(Action("use_on", bearer, other, ability))
     return found
@@ -253,7 +256,7 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
                    bearers: list[int] | None = None) -> list[int]:
     """The bearers :func:`options` reads, in its order: the cards in play (``bearers``, when
     known, those of them in play and not in ``used``)."""
-    me = state.mover()
+    me = state.player_seat()
     if bearers is None:
         candidates = [b for zone in (*PERSONALITY_ZONES, "private", "attached")
                       for b in me.zones[zone]]
@@ -298,7 +301,7 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
                             else rulings.actor(state, action.card))
     cost = price(card, ability)
     if cost[0] or cost[1] or cost[2]:
-        rulings.pay(state, cost)
+        rulings.pay(state, cost, seat=seat)
     if ability in EXHAUSTING:
         victim.exhausted.add(target_of(action.option))
         state.pending = None
@@ -306,14 +309,15 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
     strength, kind, to_city = RIVAL_ABILITIES[ability]
     moved = 0
     for _ in range(card.strength[strength]):
-        k = kind if kind >= 0 else max(range(3), key=lambda i: (victim.mover().personal[i], -i))
-        if not victim.mover().personal[k]:
+        pool = victim.player_seat().personal
+        k = kind if kind >= 0 else max(range(3), key=lambda i: (pool[i], -i))
+        if not victim.player_seat().personal[k]:
             break
-        victim.mover().personal[k] -= 1
+        victim.player_seat().personal[k] -= 1
         if to_city:
             state.city[k] += 1
         else:
-            state.mover().personal[k] += 1
+            state.player_seat().personal[k] += 1
         moved += 1
     state.pending = None
     return moved

@@ -34,7 +34,7 @@ def emit(state: GameState, event: EventType, **data: Any) -> None:
 
 def end_game(state: GameState, outcome: Outcome) -> None:
     """The game is over: won ("victory"), or lost ("overrun", "stronghold", "timeout")."""
-    me = state.mover()
+    me = state.player_seat()
     state.outcome = outcome
     state.final_round = state.round
     state.phase = "over"
@@ -49,10 +49,10 @@ def end_game(state: GameState, outcome: Outcome) -> None:
 # --- tokens --------------------------------------------------------------------------------
 
 
-def held(state: GameState) -> int:
-    """The player's personal tokens, every kind together (compiled, sum() of a list or a
-    tuple calls the builtin by name: this adds the three)."""
-    me = state.mover()
+def held(state: GameState, seat: int = -1) -> int:
+    """The personal tokens of the seat deciding (or of ``seat``), every kind together
+    (compiled, sum() of a list or a tuple calls the builtin by name: this adds the three)."""
+    me = state.mover() if seat < 0 else state.seats[seat]
     personal = me.personal
     return personal[0] + personal[1] + personal[2]
 
@@ -62,8 +62,11 @@ def tokens(kinds: tuple[int, int, int]) -> int:
     return kinds[0] + kinds[1] + kinds[2]
 
 
-def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
-    me = state.mover()
+def affordable(state: GameState, cost: tuple[int, int, int], generic: int = 0,
+               seat: int = -1) -> bool:
+    """Whether the seat deciding (or ``seat``: a seat answering in another's combat) can pay
+    ``cost`` and ``generic``."""
+    me = state.mover() if seat < 0 else state.seats[seat]
     return covers(me.personal, cost, generic)
 
 
@@ -77,12 +80,14 @@ def covers(tokens: list[int], cost: tuple[int, int, int], generic: int = 0) -> b
     return economic + religious + political - cost[0] - cost[1] - cost[2] >= generic
 
 
-def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
+def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0,
+        seat: int = -1) -> bool:
     """Pay typed costs with their own kind and the generic cost with any kind, all to the
     city's influence pool ("All influence token costs are paid to the city's influence
-    pool"). False, and nothing paid, when it cannot be afforded."""
-    me = state.mover()
-    if not affordable(state, cost, generic):
+    pool"), from the seat deciding's pool (or ``seat``'s). False, and nothing paid, when it
+    cannot be afforded."""
+    me = state.mover() if seat < 0 else state.seats[seat]
+    if not affordable(state, cost, generic, seat):
         return False
     # (Kind by kind with constant indices: compiled, a cost is a native tuple, and cost[k]
     # with a variable k made an object of it for every token kind.)
@@ -95,31 +100,32 @@ def pay(state: GameState, cost: tuple[int, int, int], generic: int = 0) -> bool:
     personal[2] -= political
     city[2] += political
     if generic:
-        spend(state, generic)
+        spend(state, generic, seat)
     return True
 
 
-def spend(state: GameState, count: int) -> None:
+def spend(state: GameState, count: int, seat: int = -1) -> None:
     """Pay ``count`` tokens of any kind to the city, in :func:`take_any`'s order (the
-    :func:`kept_kind` last)."""
-    me = state.mover()
+    :func:`kept_kind` last), from the seat deciding's pool (or ``seat``'s)."""
+    me = state.mover() if seat < 0 else state.seats[seat]
     personal, city = me.personal, state.city
     economic, religious, political = personal[0], personal[1], personal[2]
-    take_any(personal, count, kept_kind(state))
+    take_any(personal, count, kept_kind(state, seat))
     city[0] += economic - personal[0]
     city[1] += religious - personal[1]
     city[2] += political - personal[2]
 
 
-def kept_kind(state: GameState) -> int:
+def kept_kind(state: GameState, seat: int = -1) -> int:
     """The kind a generic cost spares: the primary kind of a faction with five members or
     more in play (its tokens count toward victory now), else ``me.favour`` (that of the
     deck's most numerous faction: kept for its bonus to come). The same in a one-faction
-    deck; in a mixed one, the favoured faction's bonus if it is on, else the one that is."""
-    me = state.mover()
+    deck; in a mixed one, the favoured faction's bonus if it is on, else the one that is.
+    Of the seat deciding (or ``seat``)."""
+    me = state.mover() if seat < 0 else state.seats[seat]
     favour = me.favour
     kept = favour
-    members, _ = faction_counts(state)
+    members, _ = seat_faction_counts(state, me)
     for faction, count in members.items():
         if count >= 5 and faction in PRIMARY:
             kind = PRIMARY[faction]
@@ -223,9 +229,10 @@ def _seat_members(state: GameState, seat: Seat, faction: str) -> int:
 
 def influence_total(state: GameState) -> int:
     """"Add the faction influence of all your personalities together", plus, for each faction
-    with five or more members in play, the personal tokens of its primary kind."""
-    me = state.mover()
-    members, total = faction_counts(state)
+    with five or more members in play, the personal tokens of its primary kind: the
+    player's (whose phase or combat it is, even while another seat decides in it)."""
+    me = state.player_seat()
+    members, total = seat_faction_counts(state, me)
     for faction, count in members.items():
         if count >= 5 and faction in PRIMARY:
             total += me.personal[PRIMARY[faction]]

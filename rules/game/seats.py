@@ -30,7 +30,7 @@ seats:
 The seats share one card space (engine.new_table_states): every card is a global instance
 with an owner, and the zones, wounds, exhaustion and tokens of every card are the same
 objects in every seat's state, which holds of its own only its flow through the round (phase,
-step, combat, pending decision, events) and its seat (``to_move``). A combat between seats is
+step, combat, pending decision, events) and its seat (``player``). A combat between seats is
 fought in the state of the seat whose cards are at stake, naming the other seat's cards where
 they are: nothing is moved or copied. An attack on a player's holdings is fought as a raid on
 the defender by the attacker's troops; a hunt on another row as a hunt by the hunter of that
@@ -440,7 +440,7 @@ def _asked_elsewhere(table: Table) -> GameState | None:
     fight = state.combat
     if fight is None or not fight.modifiers:
         return None
-    return state if combat.decider(state) != state.to_move else None
+    return state if combat.decider(state) != state.player else None
 
 
 def deciding_state(table: Table, seat: int) -> GameState:
@@ -475,7 +475,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     state = deciding_state(table, seat)
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
-            and not state.mover().choice_due():
+            and not state.player_seat().choice_due():
         found = [a for a in found if a.kind != "pass"] + _military_options(table, seat) \
             + [_MILITARY_PASS]
     elif rivals:
@@ -567,7 +567,7 @@ def _dead_uniques(table: Table, seat: int) -> set[str] | None:
         if other == seat:
             continue
         them = table.seats[other]
-        their_dead = them.mover().dead
+        their_dead = them.player_seat().dead
         if not their_dead:
             continue
         for i in their_dead:
@@ -589,7 +589,7 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
     card = state.card(action.card)
     return card.unique and any(
         other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
-        for i in other.mover().zones["dead"])
+        for i in other.player_seat().zones["dead"])
 
 
 # The Military Phase's options on each other seat (hunt its row, attack it with every ready
@@ -617,7 +617,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     found: list[Action] = []
     ready = _ready_troops(state)
     hunters = False
-    for t in state.mover().defensive:
+    for t in state.player_seat().defensive:
         if state.card(t).is_troop:
             hunters = True
             break
@@ -626,7 +626,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     for other in table.active():
         if other == seat:
             continue
-        if hunters and table.seats[other].mover().zones["wanderers"]:
+        if hunters and table.seats[other].player_seat().zones["wanderers"]:
             found.append(_HUNT_ROW[other])
         if ready:
             found.append(_ATTACK_ALL[other])
@@ -645,9 +645,9 @@ def declare_options(table: Table) -> list[Action]:
     if declaring is None:
         return []
     state = table.seats[declaring.seat]
-    can_pay = rulings.held(state) >= combat.MOVE_EXHAUSTED_COST
+    can_pay = rulings.held(state, declaring.seat) >= combat.MOVE_EXHAUSTED_COST
     found = [Action("send", t, option="pay" if t in state.exhausted else "")
-             for t in state.mover().defensive
+             for t in state.player_seat().defensive
              if state.card(t).is_troop and t not in declaring.sent
              and (t not in state.exhausted or can_pay)]
     found.append(Action("done"))
@@ -660,7 +660,7 @@ def _declare(table: Table, action: Action) -> None:
     state = table.seats[declaring.seat]
     if action.kind == "send":
         if action.option == "pay":
-            rulings.spend(state, combat.MOVE_EXHAUSTED_COST)
+            rulings.spend(state, combat.MOVE_EXHAUSTED_COST, declaring.seat)
         declaring.sent.append(action.card)
         if table.story is not None:
             paid = " (3 tokens: exhausted)" if action.option == "pay" else ""
@@ -680,7 +680,7 @@ def _declare(table: Table, action: Action) -> None:
 
 
 def _ready_troops(state: GameState) -> list[int]:
-    return [t for t in state.mover().zones["defensive"]
+    return [t for t in state.player_seat().zones["defensive"]
             if state.card(t).is_troop and t not in state.exhausted]
 
 
@@ -837,7 +837,8 @@ def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = deciding_state(table, seat)
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
-            and state.step == "act" and state.combat is None and not state.mover().choice_due():
+            and state.step == "act" and state.combat is None \
+            and not state.player_seat().choice_due():
         table.passes += 1
         table.tell(seat, "passes.")
         _next_turn(table)
@@ -881,7 +882,7 @@ def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> Non
     fought = state.combat
     _apply_engine(table, seat, state, action)
     fight = state.combat
-    if fight is not None and fight is not fought and state.to_move == seat:
+    if fight is not None and fight is not fought and state.player == seat:
         _rotate(table, fight, seat)  # a hunt of his own row, just declared
         state.pending = None
 
@@ -910,7 +911,7 @@ def _apply_engine(table: Table, seat: int, state: GameState, action: Action) -> 
 
 
 def _at_act(state: GameState) -> bool:
-    return state.step == "act" and state.combat is None and not state.mover().choice_due()
+    return state.step == "act" and state.combat is None and not state.player_seat().choice_due()
 
 
 def _to_wait(state: GameState) -> None:
@@ -951,7 +952,7 @@ def _settle(table: Table) -> None:
             return  # the attacker chooses his troops
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if (host.combat is not None or host.mover().choice_due()) and not host.outcome \
+            if (host.combat is not None or host.player_seat().choice_due()) and not host.outcome \
                     and engine.legal_actions(host):
                 return
             _finish_hosting(table)
@@ -976,7 +977,8 @@ def _settle(table: Table) -> None:
                 continue
             seat = table.queue[0]
             state = table.seats[seat]
-            if state.step == WAIT and state.combat is None and not state.mover().choice_due() \
+            if state.step == WAIT and state.combat is None \
+                    and not state.player_seat().choice_due() \
                     and (table.started or not _military_options(table, seat)):
                 # His choice made, or none to make: a seat that can neither hunt (its engine
                 # moved on) nor attack nor hunt another row passes unasked, as solo.
@@ -997,11 +999,11 @@ def _settle(table: Table) -> None:
             state = table.seats[seat]
             if not table.started:
                 table.started = True
-                table.row_before = list(state.mover().zones["wanderers"])
+                table.row_before = list(state.player_seat().zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
-            if (state.step == WAIT and state.combat is None and not state.mover().choice_due()) \
-                    or state.outcome == "overrun":
+            if (state.step == WAIT and state.combat is None
+                    and not state.player_seat().choice_due()) or state.outcome == "overrun":
                 # (its own row past the limit ends the game at once: engine._new_wanderer)
                 _arrivals(table, seat)
                 if table.outcome:
@@ -1025,8 +1027,8 @@ def _lead_player(table: Table) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
     resolve it by rolling a die": the tied roll until one rolls highest."""
     active = [s for s in range(len(table.seats)) if s not in table.out]
-    most = max(sum(table.seats[s].mover().personal) for s in active)
-    tied = [s for s in active if sum(table.seats[s].mover().personal) == most]
+    most = max(sum(table.seats[s].player_seat().personal) for s in active)
+    tied = [s for s in active if sum(table.seats[s].player_seat().personal) == most]
     return _highest_roller(table, tied)
 
 
@@ -1074,11 +1076,11 @@ def _begin_round(table: Table, number: int) -> None:
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
             state = table.seats[seat]
-            zones = state.mover().zones
+            zones = state.player_seat().zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
             table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                             f"{list(state.mover().personal)}, {len(zones['private'])} "
+                             f"{list(state.player_seat().personal)}, {len(zones['private'])} "
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
@@ -1092,7 +1094,7 @@ def _begin_discards(table: Table) -> None:
     for seat in table.active():
         state = table.seats[seat]
         state.phase, state.step = "discard", "discard"
-        state.mover().discards_left = engine.DISCARD_LIMIT
+        state.player_seat().discards_left = engine.DISCARD_LIMIT
         engine._advance(state)
 
 
@@ -1139,12 +1141,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
     state = table.seats[seat]
-    _check_uniques(table, seat, {i for i in state.mover().zones["wanderers"]
+    _check_uniques(table, seat, {i for i in state.player_seat().zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
     total = 0
     overrun = False
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        total += len(table.seats[s].mover().zones["wanderers"])
+        total += len(table.seats[s].player_seat().zones["wanderers"])
         overrun = overrun or table.seats[s].outcome == "overrun"
     if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
@@ -1156,7 +1158,7 @@ def _uniques(state: GameState) -> set[int]:
     set aside from ``zones`` while it hunts another player's row, is still in play. (The
     zones in play as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to
     six string comparisons a card.)"""
-    where, owner, seat = state.where, state.owner, state.to_move
+    where, owner, seat = state.where, state.owner, state.player
     return {i for i in range(len(where))
             if owner[i] == seat and where[i] in IN_PLAY and state.card(i).unique}
 
@@ -1195,7 +1197,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
             them = table.seats[other]
             for zone in ("private", "residents", "guards", "defensive", "wanderers",
                          "attached"):
-                for i in list(them.mover().zones[zone]):
+                for i in list(them.player_seat().zones[zone]):
                     if them.cards[i] in mine and them.card(i).unique:
                         rulings.discard_from_play(them, i, "unique_replaced")
                         # (Not that seat's decision: its citizens left homeless are let go.)
@@ -1205,13 +1207,13 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
                         if zone == "wanderers":
                             engine._new_wanderer(them)
                         changed = True
-            dead = {them.cards[i] for i in them.mover().zones["dead"]}
+            dead = {them.cards[i] for i in them.player_seat().zones["dead"]}
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
                     rulings.discard_from_play(state, i, "unique_dead")
-                    row = set(state.mover().zones["wanderers"])
+                    row = set(state.player_seat().zones["wanderers"])
                     engine._new_wanderer(state)
-                    new = {w for w in state.mover().zones["wanderers"] if w not in row}
+                    new = {w for w in state.player_seat().zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
@@ -1355,7 +1357,7 @@ def _knockouts(table: Table) -> None:
         table.queue = [s for s in table.queue if s != seat]
         for zone in ("private", "residents", "guards", "defensive", "wanderers", "attached",
                      "hand"):
-            for i in list(state.mover().zones[zone]):
+            for i in list(state.player_seat().zones[zone]):
                 state.exhausted.discard(i)
                 state.wounds.pop(i, None)
                 state.move(i, DISCARDS[state.card(i).pile])
@@ -1391,7 +1393,7 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
     else:
         other = table.seats[action.target]
         table.tell(seat, f"hunts seat {action.target + 1}'s wanderer row.")
-        _host(table, seat, action.target, "hunt_row", list(other.mover().zones["wanderers"]))
+        _host(table, seat, action.target, "hunt_row", list(other.player_seat().zones["wanderers"]))
 
 
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
@@ -1399,13 +1401,13 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
     host, origin = table.seats[host_seat], table.seats[origin_seat]
     hosting = Hosting(host_seat, origin_seat, kind, list(cards), (host.phase, host.step))
-    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.mover().zones[z]
+    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.player_seat().zones[z]
                            if host.card(t).is_troop]
     if kind == "hunt_row":
         # The hunted row stands in the hunter's own row's place while he hunts it (the same
         # list: a wanderer killed leaves it), his own row set aside.
-        hosting.own_row = host.mover().zones["wanderers"]
-        host.mover().zones["wanderers"] = origin.mover().zones["wanderers"]
+        hosting.own_row = host.player_seat().zones["wanderers"]
+        host.player_seat().zones["wanderers"] = origin.player_seat().zones["wanderers"]
     if kind == "attack":
         # "Bribes remain on bearer and are collected ... when the card is killed": by the lord
         # whose troops kill it (they go to the city with the dead card; _finish_hosting).
@@ -1529,7 +1531,7 @@ def _finish_hosting(table: Table) -> None:
     # "If a troop of yours kills another lord's troop": not a structure or a wall.
     troop_kills: list[int] = [] if hosting.fight is None else hosting.fight.troop_kills
     if hosting.kind == "hunt_row":
-        host.mover().zones["wanderers"] = hosting.own_row
+        host.player_seat().zones["wanderers"] = hosting.own_row
         _to_wait(host)
     elif not host.outcome:
         host.phase, host.step = hosting.saved
@@ -1558,7 +1560,7 @@ def _finish_hosting(table: Table) -> None:
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.seats[taker].city, table.seats[taker].mover().personal
+    city, pool = table.seats[taker].city, table.seats[taker].player_seat().personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved
@@ -1577,7 +1579,8 @@ def _most_plentiful(tokens: list[int]) -> int:
 
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
-    give, take = table.seats[loser].mover().personal, table.seats[taker].mover().personal
+    give = table.seats[loser].player_seat().personal
+    take = table.seats[taker].player_seat().personal
     moved = 0
     for _ in range(amount):
         kind = _most_plentiful(give)
@@ -1670,7 +1673,7 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
         # (_settle's test of a hosted combat: the host decides while it goes on, but for an
         # attacker's assignments)
         return hosting.host == seat and _asked_elsewhere(table) is None \
-            and (state.combat is not None or state.mover().choice_due()) \
+            and (state.combat is not None or state.player_seat().choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
@@ -1681,13 +1684,13 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.mover().choice_due()) \
+            and (state.combat is not None or state.player_seat().choice_due()) \
             and _asked_elsewhere(table) is None
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
             and not (state.step == WAIT and state.combat is None
-                     and not state.mover().choice_due()) \
+                     and not state.player_seat().choice_due()) \
             and _asked_elsewhere(table) is None
     else:
         return False

@@ -286,7 +286,7 @@ class GameState:
     order); ``where[i]`` names the zone of its owner's seat it is in. Everything that belongs
     to a card (host, wounds, exhaustion, tokens on it, flags) is kept by instance here; what
     belongs to a player is in his :class:`Seat`. ``to_move`` is the seat whose decision is
-    pending."""
+    pending, ``player`` the seat whose phase, turn or combat it is."""
 
     cards: list[str]
     seed: int
@@ -299,6 +299,12 @@ class GameState:
     final_round: int = 0
     seats: list[Seat] = field(default_factory=lambda: [Seat()])
     owner: list[int] = field(default_factory=list)
+    # The seat whose phase, turn or combat this is (``player_seat``), and the seat deciding
+    # now (``mover``): the same but where another seat is asked in the player's combat (an
+    # attacking lord's assignments and bribes, his or a third player's turn of the
+    # modification step, the wanderers' controller). The engine sets ``to_move`` at each
+    # decision (engine._advance) and gives it back to ``player`` after it.
+    player: int = 0
     to_move: int = 0
     where: list[str] = field(default_factory=list)
     host: dict[int, int] = field(default_factory=dict)
@@ -345,8 +351,13 @@ class GameState:
         return self.seats[self.owner[instance]]
 
     def mover(self) -> Seat:
-        """The seat whose decision is pending."""
+        """The seat whose decision is pending (who pays, whose hand and abilities)."""
         return self.seats[self.to_move]
+
+    def player_seat(self) -> Seat:
+        """The seat whose phase, turn or combat this is (side 0 of its combat: the hunter,
+        the defender)."""
+        return self.seats[self.player]
 
     def card(self, instance: int) -> Profile:
         # (The attribute indexed in place, not held in a local: compiled, the list is then
@@ -425,7 +436,7 @@ class GameState:
             cards=self.cards, seed=self.seed, config=self.config, rng=self.rng,
             round=self.round, phase=self.phase, step=self.step, outcome=self.outcome,
             final_round=self.final_round, seats=[seat.clone() for seat in self.seats],
-            owner=self.owner, to_move=self.to_move,
+            owner=self.owner, player=self.player, to_move=self.to_move,
             where=list(self.where), host=dict(self.host), exhausted=set(self.exhausted),
             wounds=dict(self.wounds), city=list(self.city),
             on_card={k: list(v) for k, v in self.on_card.items()}, hoarded=dict(self.hoarded),
@@ -454,6 +465,8 @@ class GameState:
         state.seats = [Seat.from_dict(seat, state.rng) for seat in seats]
         state.owner = list(data.get("owner", [0] * len(state.cards)))
         state.to_move = int(data.get("to_move", 0))
+        # (Saved before ``player`` existed: the state's seat was ``to_move``.)
+        state.player = int(data.get("player", state.to_move))
         state.where = list(data["where"])
         state.city = list(data["city"])
         state.flags = list(data["flags"])

@@ -115,7 +115,7 @@ class SeatPolicy:
             return attack_choice(there, actions) if self.greedy \
                 else self.solo(there, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
-                and not state.mover().choice_due():
+                and not state.player_seat().choice_due():
             choice = military_choice(table, seat, actions) if self.greedy \
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
@@ -258,7 +258,7 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
         else:
             on_pool = 1
             worth = 0
-            for tokens in table.seats[victim].mover().personal:
+            for tokens in table.seats[victim].player_seat().personal:
                 worth += tokens
         if chosen is None or _outranks(total, on_pool, worth, victim, action.card,
                                        top, kind, amount, last, card):
@@ -292,7 +292,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     table_seats = table.seats
     state = table_seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or state.step != "act" or state.combat is not None or state.mover().choice_due() \
+            or state.step != "act" or state.combat is not None or state.player_seat().choice_due() \
             or (table.rival_bearers and not table.rival_bearers[seat]):
         return None  # (seats.rival_setting's None)
     # The bearers in play not used this round first: most passes have none (each bearer
@@ -336,7 +336,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
                     continue
                 them = table_seats[victim]
                 if aimed is None:
-                    pool = them.mover().personal
+                    pool = them.player_seat().personal
                     if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
                         continue
                     worth = pool[0] + pool[1] + pool[2]
@@ -568,7 +568,7 @@ def _at_home(defender: GameState, away: list[int]) -> list[int]:
     """The defender's ready troops at home (``away``: those sent away)."""
     # (``away`` read by native comparisons: compiled, "in" a list is the generic protocol)
     home: list[int] = []
-    for t in defender.mover().defensive:
+    for t in defender.player_seat().defensive:
         if defender.card(t).is_troop and t not in defender.exhausted:
             gone = False
             for a in away:
@@ -590,7 +590,7 @@ def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[i
 def _wall_room(defender: GameState) -> int:
     """The room of ``defender``'s first wall (only its room is read), -1 without a wall: all
     of the defender :func:`_lineup` reads."""
-    for w in defender.mover().defensive:
+    for w in defender.player_seat().defensive:
         if defender.card(w).subtype == "wall":
             return defender.card(w).residencies
     return -1
@@ -648,7 +648,8 @@ def _fight(attacker: GameState, free: list[int], defender: GameState,
     """:func:`foresee` of the attackers past the wall (:func:`_lineup`) against the
     defender's troops at ``home`` (a list of the caller's own: the engaged are taken out)."""
     pool = 0
-    for tokens in defender.mover().personal:  # (a loop: compiled, sum() is a call to the builtin)
+    # (a loop: compiled, sum() is a call to the builtin)
+    for tokens in defender.player_seat().personal:
         pool += tokens
     cut = valor = lost = 0.0
     left = home
@@ -697,7 +698,7 @@ def _fight(attacker: GameState, free: list[int], defender: GameState,
 def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameState,
                         cut: float, valor: float, pool: int
                         ) -> tuple[float, float, float, float]:
-    targets = [*defender.mover().private, *defender.mover().guards]
+    targets = [*defender.player_seat().private, *defender.player_seat().guards]
     if not targets:
         return cut, valor, 0.0, 0.0
     power = razes = 0
@@ -711,7 +712,7 @@ def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameStat
     # and compared generically a target)
     # (``host.get(g, -1)``: an int, compared natively, where None would be compared
     # generically)
-    guards = defender.mover().guards
+    guards = defender.player_seat().guards
     target, best, later, wall = -1, 0, 0, 0
     for candidate in targets:
         card = defender.card(candidate)
@@ -734,15 +735,16 @@ def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameStat
     if card.is_structure:
         # Residents are left homeless only when the structure houses some and may fall: the
         # other residences' room is worked out only then (otherwise the homeless add nothing).
-        residents = [r for r in defender.mover().residents if defender.host.get(r, -1) == target]
+        residents = [r for r in defender.player_seat().residents
+                     if defender.host.get(r, -1) == target]
         if not residents or chance == 0.0:
             return cut + chance * STRUCTURE_WORTH, valor, 0.0, 0.0
         living: dict[int, int] = {}
-        for resident in defender.mover().residents:
+        for resident in defender.player_seat().residents:
             home = defender.host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
         homes = 0
-        for s in defender.mover().private:
+        for s in defender.player_seat().private:
             if s != target:
                 homes += max(0, defender.card(s).residencies - living.get(s, 0))
         homeless = sorted([defender.card(r).influence for r in residents])[:max(
@@ -859,7 +861,7 @@ def _crowded(table: Table, rounds: int = 1) -> bool:
     is exhausted by Crusade (:data:`CRUSADE_ROUNDS`)."""
     wanderers = 0
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        wanderers += len(table.seats[s].mover().zones["wanderers"])
+        wanderers += len(table.seats[s].player_seat().zones["wanderers"])
     return wanderers + rounds * len(table.active()) > table.config.overrun_limit
 
 
@@ -878,7 +880,7 @@ def row_worth(me: GameState, owner: GameState) -> float:
 def _best_hunter(me: GameState) -> int:
     """The best offense among ``me``'s ready troops (:data:`NO_HUNTER` when it has none)."""
     best = NO_HUNTER
-    for t in me.mover().defensive:
+    for t in me.player_seat().defensive:
         card = me.card(t)
         if card.is_troop and t not in me.exhausted and card.offense > best:
             best = card.offense
@@ -890,7 +892,7 @@ def _row_bounty(best: int, owner: GameState) -> float:
     if best == NO_HUNTER:
         return 0.0
     worth = 0.0
-    for w in owner.mover().zones["wanderers"]:
+    for w in owner.player_seat().zones["wanderers"]:
         prey = owner.card(w)
         margin = best - prey.defense
         chance = 1.0 if margin > 0 else 2 / 6 if margin > -2 else 1 / 6 if margin > -3 else 0.0

@@ -244,7 +244,7 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
                       GameConfig(target=25))
     state, victim = table.seats
     bell = next(i for i in range(len(state.cards)) if state.card(i).name == "Bell of Judgement")
-    troop = next(i for i in victim.mover().zones["personality_pile"]
+    troop = next(i for i in victim.player_seat().zones["personality_pile"]
                  if victim.card(i).name == "Sellsword")
     action = Action("use_on", bell, 1, rivalry.exhaust_option("crusade", troop))
     assert action_text(table, PLAYER, action, ["Kalim Crusaders", "Guild Veterans"]) == (
@@ -380,7 +380,7 @@ def test_a_player_asked_in_another_seats_hunt_sees_that_hunts_step() -> None:
             and controlled_fight(played, names) is None
     play_player_until(played, asked_elsewhere, attacks=False)
     context = game_context(view)
-    hunter = seats.deciding_state(played.table, PLAYER).to_move
+    hunter = seats.deciding_state(played.table, PLAYER).player
     assert context["table"]["step_title"] == (f"{seat_name(hunter, names)}'s hunt: "
                                               + COMBAT_STEPS["modify"])
     texts = [row["text"] for row in context["menu"]["actions"]]

@@ -34,7 +34,7 @@ def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
     for state in t.seats:
         for zone in IN_PLAY_ZONES:
-            for i in state.mover().zones[zone]:
+            for i in state.player_seat().zones[zone]:
                 if state.card(i).unique and state.card(i).subtype != "stronghold":
                     seen[state.cards[i]] += 1
     return seen
@@ -58,7 +58,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:
             for state in t.seats:
-                for i in state.mover().zones["private"]:
+                for i in state.player_seat().zones["private"]:
                     if state.card(i).subtype == "stronghold":
                         state.wounds[i] = state.card(i).vitality - 1
         chosen = [SeatPolicy(policy, derive_seed(seed, s)) for s in range(players)]
@@ -77,7 +77,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                 twice = [c for c, n in unique_copies(t).items() if n > 1]
                 assert not twice, twice
             for out in t.out:
-                assert not any(t.seats[out].mover().zones[z] for z in IN_PLAY_ZONES)
+                assert not any(t.seats[out].player_seat().zones[z] for z in IN_PLAY_ZONES)
             # Every card is in its owner's zones, where its zone says, once (a hunter's own
             # row is set aside while he hunts another's).
             if t.hosting is None:

@@ -36,11 +36,11 @@ def military(players: int) -> tuple[Table, list[int]]:
     else:
         raise AssertionError("no Military Phase")
     for state in t.seats:
-        for i in [i for z in ("defensive", "guards") for i in state.mover().zones[z]]:
+        for i in [i for z in ("defensive", "guards") for i in state.player_seat().zones[z]]:
             card = state.card(i)
             if card.is_troop or card.subtype == "wall":
                 rulings.discard_from_play(state, i, "test")
-        for i in list(state.mover().zones["wanderers"]):
+        for i in list(state.player_seat().zones["wanderers"]):
             state.move(i, "wanderer_discard")
         state.pending = None
     return t, list(t.queue)
@@ -49,7 +49,7 @@ def military(players: int) -> tuple[Table, list[int]]:
 def station(state: GameState, count: int, *, strongest: bool) -> list[int]:
     """Put ``count`` troops of the personality pile, ready, into the defensive holdings: the
     strongest (offense) or the weakest (defense) first."""
-    pile = [i for i in state.mover().zones["personality_pile"] if state.card(i).is_troop]
+    pile = [i for i in state.player_seat().zones["personality_pile"] if state.card(i).is_troop]
     pile.sort(key=lambda i: (-state.card(i).offense, i) if strongest
               else (state.card(i).defense, i))
     for i in pile[:count]:
@@ -62,12 +62,12 @@ def station(state: GameState, count: int, *, strongest: bool) -> list[int]:
 def influence(state: GameState, amount: int) -> None:
     """Residents worth at least ``amount`` faction influence (no residence: nothing an attack
     could make homeless)."""
-    for i in [i for i in state.mover().zones["personality_pile"]
+    for i in [i for i in state.player_seat().zones["personality_pile"]
               if state.card(i).type == "personality" and not state.card(i).is_troop]:
         if rulings.influence_total(state) >= amount:
             return
         state.move(i, "residents")
-    for i in [i for i in state.mover().zones["personality_pile"] if state.card(i).influence]:
+    for i in [i for i in state.player_seat().zones["personality_pile"] if state.card(i).influence]:
         if rulings.influence_total(state) >= amount:
             return
         state.move(i, "residents")
@@ -92,7 +92,7 @@ def test_the_greedy_seat_attacks_the_player_about_to_win_to_keep_him_below_the_t
     station(t.seats[other], 1, strongest=False)  # as weakly defended, further from it
     influence(t.seats[other], 10)
     rich = t.seats[other]
-    for i in rich.mover().zones["wanderer_pile"][:3]:  # a rich row to hunt instead
+    for i in rich.player_seat().zones["wanderer_pile"][:3]:  # a rich row to hunt instead
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 3
     choice = military_choice(t, me, seats.legal_actions(t))
@@ -126,8 +126,9 @@ def test_the_greedy_seat_knocks_out_a_stronghold_one_wound_from_destruction() ->
     station(t.seats[leader], 1, strongest=False)
     influence(t.seats[leader], 15)  # the leader, easier to reach than to knock out
     home = t.seats[weak]
-    keep = next(i for i in home.mover().zones["private"] if home.card(i).subtype == "stronghold")
-    for structure in [i for i in home.mover().zones["private"] if i != keep]:
+    keep = next(i for i in home.player_seat().zones["private"]
+            if home.card(i).subtype == "stronghold")
+    for structure in [i for i in home.player_seat().zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
     home.wounds[keep] = home.card(keep).vitality - 1
     assert foresee(t.seats[me], seats.attackers(t.seats[me], "all"), home).knockout > 0.5
@@ -161,7 +162,7 @@ def test_the_greedy_seat_hunts_another_row_only_when_the_hunt_pays() -> None:
     t, (me, _, second) = military(3)
     troops = station(t.seats[me], 2, strongest=True)
     rich = t.seats[second]
-    for i in rich.mover().zones["wanderer_pile"][:3]:
+    for i in rich.player_seat().zones["wanderer_pile"][:3]:
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 5
     actions = [a for a in seats.legal_actions(t) if a.kind != "hunt"]
@@ -177,7 +178,7 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     t, (me, other, _) = military(3)
     sent = station(t.seats[me], 4, strongest=True)
     home = t.seats[other]
-    for structure in [i for i in home.mover().zones["private"]
+    for structure in [i for i in home.player_seat().zones["private"]
                       if home.card(i).subtype != "stronghold"]:
         rulings.discard_from_play(home, structure, "test")
     # A wall of the deck not in play (in the pile, the hand or a discard, as the game went).
@@ -214,13 +215,13 @@ def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun(
     station(t.seats[second], 1, strongest=False)
     influence(t.seats[second], t.config.target - 2)  # about to win: else it would attack
     row = t.seats[first]
-    for i in row.mover().zones["wanderer_pile"][:7]:
+    for i in row.player_seat().zones["wanderer_pile"][:7]:
         row.move(i, "wanderers")
     # 7 wanderers and 3 to come: more than 3 times the players, every player would lose.
     assert 7 + 3 > t.config.overrun_limit
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert (choice.kind, choice.target) == ("hunt_row", first)
-    for i in row.mover().zones["wanderers"][4:]:
+    for i in row.player_seat().zones["wanderers"][4:]:
         row.move(i, "wanderer_discard")
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert (choice.kind, choice.target) == ("attack", second)
@@ -231,7 +232,7 @@ def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
     station(t.seats[me], 3, strongest=True)
     mine, theirs = t.seats[me], t.seats[first]
     for state, bonus in ((mine, 4), (theirs, 2)):
-        for i in state.mover().zones["wanderer_pile"][:2]:
+        for i in state.player_seat().zones["wanderer_pile"][:2]:
             state.move(i, "wanderers")
             state.bounty_bonus[i] = bonus
     mine.phase = mine.step = "military"  # its own hunt is offered (engine: the military step)
@@ -239,7 +240,7 @@ def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
     choice = military_choice(t, me, seats.legal_actions(t))
     assert choice.kind == "hunt"  # its own fines and raids end too
     for state in (mine, theirs):  # swap the bounties: the other row is now far richer
-        for i in state.mover().zones["wanderers"]:
+        for i in state.player_seat().zones["wanderers"]:
             state.bounty_bonus[i] = 0 if state is mine else 9
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("hunt_row", first)
