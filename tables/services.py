@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from decks.exports import render_deck
@@ -164,6 +165,21 @@ def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None 
         transaction.on_commit(lambda: ROWS.put(table, entry))
     pk, version = table.pk, table.version
     transaction.on_commit(lambda: announce_change(pk, version))
+
+
+def tables_renamed(*, user_id: int) -> list[int]:
+    """A person's name changed (once it is saved, in its transaction where there is one):
+    every table where he has a seat, which shows it (his seat, his lines of talk: only the
+    seated talk), changes. Their versions go up, so that what is kept of them at a version,
+    their seats with their people's names and their talk (tables.kept_rows), is read afresh
+    with the new name, and their sockets are told once committed, so the pages open at them
+    show it. The tables changed."""
+    shown = Table.objects.filter(seat_rows__user_id=user_id)  # one seat a table: no twice
+    shown.update(version=F("version") + 1)
+    changed = sorted(shown.values_list("pk", "version"))
+    for pk, version in changed:
+        transaction.on_commit(functools.partial(announce_change, pk, version))
+    return [pk for pk, _ in changed]
 
 
 def invite_token(given: str) -> str:
