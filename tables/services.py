@@ -1,11 +1,11 @@
 """Writes to online tables: create, join, start, moves, surrender, chat (docs/tables.md).
 
-Every write locks the table's row (``select_for_update``) in one transaction, the only read
-of the row it trusts (given to the writes by :func:`settled_first`), and checks what
-the request assumed (the decision it was made at, whose decision it is), so two people acting
-at once cannot both apply, and a refused request changes nothing. After a person's move the
-AI seats play on the server until a person's decision is pending. Every change bumps
-``version`` and, once committed, tells the table's sockets (tables.live).
+Every write reads the table's row once, locked (``select_for_update``: a caller names the
+table by its number, :func:`settled_first` hands the row to the writes), in one transaction,
+and checks what the request assumed (the decision it was made at, whose decision it is), so
+two people acting at once cannot both apply, and a refused request changes nothing. After a
+person's move the AI seats play on the server until a person's decision is pending. Every
+change bumps ``version`` and, once committed, tells the table's sockets (tables.live).
 """
 
 from __future__ import annotations
