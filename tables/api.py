@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -259,6 +260,19 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         table_seen(table_id=table.pk, user=self.request.user)
         return table
 
+    def _named(self) -> Table:
+        """The table a write names, unread: the write reads its row once, locked
+        (tables.services.settled_first), and a missing one is the 404 of get_object
+        (:meth:`handle_exception`). A seated person's request is a sign of his presence."""
+        pk = int(self.kwargs["pk"])
+        table_seen(table_id=pk, user=self.request.user)
+        return Table(pk=pk)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, Table.DoesNotExist):  # a write's locked read found no table
+            exc = Http404(f"No {Table._meta.object_name} matches the given query.")
+        return super().handle_exception(exc)
+
     def _document(self, table: Table) -> dict[str, Any]:
         request = self.request
         return table_document(
@@ -315,13 +329,12 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     def join(self, request: Request, pk: str) -> Response:
         """Take an open seat (the first, unless `seat`) with your deck. 403 `bad_invite`,
         409 `table_full`, 409 `already_seated`, 400 `deck_not_playable`."""
-        table = self.get_object()
         serializer = TableJoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
         try:
             deck = _seat_deck(request.user, attrs, "Your deck")
-            table = table_join(table=table, user=request.user, invite=attrs["invite"],
+            table = table_join(table=self._named(), user=request.user, invite=attrs["invite"],
                                deck=deck, seat=attrs.get("seat"))
         except (Deck.DoesNotExist, DeckInputError, DeckNotPlayable) as error:
             return deck_problem(error)
@@ -335,7 +348,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     def start(self, request: Request, pk: str) -> Response:
         """The host starts the game once no seat is open (409 `seats_open`)."""
         try:
-            table = table_start(table=self.get_object(), user=request.user)
+            table = table_start(table=self._named(), user=request.user)
         except Refused as refused:
             return _refused(refused)
         return Response(self._document(table))
@@ -365,7 +378,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
         try:
-            table = table_act(table=self.get_object(), user=request.user,
+            table = table_act(table=self._named(), user=request.user,
                               decision=attrs["decision"], index=attrs["index"])
         except Refused as refused:
             return _refused(refused)
@@ -377,7 +390,7 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     def surrender(self, request: Request, pk: str) -> Response:
         """Leave the game at any moment; the others play on."""
         try:
-            table = table_surrender(table=self.get_object(), user=request.user)
+            table = table_surrender(table=self._named(), user=request.user)
         except Refused as refused:
             return _refused(refused)
         return self._view(table)
@@ -391,19 +404,20 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         serializer = TableOfferSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         attrs = serializer.validated_data
-        table = self.get_object()
         try:
-            table_offer(table=table, user=request.user, to=attrs["to"], give=attrs["give"],
-                        take=attrs["take"], give_cards=attrs.get("give_cards", []),
-                        take_cards=attrs.get("take_cards", []))
+            offer = table_offer(table=self._named(), user=request.user, to=attrs["to"],
+                                give=attrs["give"], take=attrs["take"],
+                                give_cards=attrs.get("give_cards", []),
+                                take_cards=attrs.get("take_cards", []))
         except Refused as refused:
             return _refused(refused)
-        table.refresh_from_db()
-        return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)
+        # Its table is the row the write locked and changed: no read again.
+        return Response(view_document(offer.table, request.user),
+                        status=status.HTTP_201_CREATED)
 
     def _answer(self, number: str, accept: bool) -> Response:
         try:
-            table = table_offer_answer(table=self.get_object(), user=self.request.user,
+            table = table_offer_answer(table=self._named(), user=self.request.user,
                                        number=int(number), accept=accept)
         except Refused as refused:
             return _refused(refused)
@@ -430,18 +444,17 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         """Say something to the table (public, as all table talk is). 429 when flooding."""
         serializer = TableChatSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        table = self.get_object()
         try:
-            table_chat(table=table, user=request.user, text=serializer.validated_data["text"])
+            said = table_chat(table=self._named(), user=request.user,
+                              text=serializer.validated_data["text"])
         except Refused as refused:
             return _refused(refused)
-        table.refresh_from_db()
-        return Response(view_document(table, request.user), status=status.HTTP_201_CREATED)
+        return Response(view_document(said.table, request.user), status=status.HTTP_201_CREATED)
 
     def _write(self, write: Any, **kwargs: Any) -> Response:
         """A write answered with the caller's new view (a refusal as its problem)."""
         try:
-            table = write(table=self.get_object(), user=self.request.user, **kwargs)
+            table = write(table=self._named(), user=self.request.user, **kwargs)
         except Refused as refused:
             return _refused(refused)
         return self._view(table)

@@ -1,10 +1,11 @@
 """Writes to online tables: create, join, start, moves, surrender, chat (docs/tables.md).
 
-Every write locks the table's row (``select_for_update``) in one transaction and checks what
-the request assumed (the decision it was made at, whose decision it is), so two people acting
-at once cannot both apply, and a refused request changes nothing. After a person's move the
-AI seats play on the server until a person's decision is pending. Every change bumps
-``version`` and, once committed, tells the table's sockets (tables.live).
+Every write reads the table's row once, locked (``select_for_update``: a caller names the
+table by its number, :func:`settled_first` hands the row to the writes), in one transaction,
+and checks what the request assumed (the decision it was made at, whose decision it is), so
+two people acting at once cannot both apply, and a refused request changes nothing. After a
+person's move the AI seats play on the server until a person's decision is pending. Every
+change bumps ``version`` and, once committed, tells the table's sockets (tables.live).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any, Final
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from decks.exports import render_deck
@@ -163,6 +165,21 @@ def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None 
         transaction.on_commit(lambda: ROWS.put(table, entry))
     pk, version = table.pk, table.version
     transaction.on_commit(lambda: announce_change(pk, version))
+
+
+def tables_renamed(*, user_id: int) -> list[int]:
+    """A person's name changed (once it is saved, in its transaction where there is one):
+    every table where he has a seat, which shows it (his seat, his lines of talk: only the
+    seated talk), changes. Their versions go up, so that what is kept of them at a version,
+    their seats with their people's names and their talk (tables.kept_rows), is read afresh
+    with the new name, and their sockets are told once committed, so the pages open at them
+    show it. The tables changed."""
+    shown = Table.objects.filter(seat_rows__user_id=user_id)  # one seat a table: no twice
+    shown.update(version=F("version") + 1)
+    changed = sorted(shown.values_list("pk", "version"))
+    for pk, version in changed:
+        transaction.on_commit(functools.partial(announce_change, pk, version))
+    return [pk for pk, _ in changed]
 
 
 def invite_token(given: str) -> str:
@@ -321,21 +338,24 @@ def _autoplay(table: Table, played: TableGame, rows: Sequence[TableSeat],
     return played_any
 
 
+def _owed_played(table: Table, at: datetime) -> None:
+    """Play what the clock owes by ``at`` at ``table``, locked by the caller."""
+    rows = list(table.seat_rows.select_related("user").order_by("seat"))
+    played = played_table(table)
+    _autoplay(table, played, rows, at)
+    _changed(table, GAME_FIELDS, played, rows)
+
+
 def _settle(table: Table) -> Table:
     """Play what the clock owes (the AI's decisions for people whose bank ran out) before
-    the table is read or written: in its own transaction, so a write refused afterwards keeps
-    it. The table as it is now."""
+    the table is read: in its own transaction. The table as it is now."""
     if not clock.due(table, clock.now()):
         return table
     with transaction.atomic():
         table = _locked(table)
         at = clock.now()
-        if not clock.due(table, at):
-            return table
-        rows = list(table.seat_rows.select_related("user").order_by("seat"))
-        played = played_table(table)
-        _autoplay(table, played, rows, at)
-        _changed(table, GAME_FIELDS, played, rows)
+        if clock.due(table, at):
+            _owed_played(table, at)
     return table
 
 
@@ -345,13 +365,28 @@ def table_settled(table: Table) -> Table:
 
 
 def settled_first[**P, R](write: Callable[P, R]) -> Callable[P, R]:
-    """A write of a table (its ``table`` keyword) that first plays what the clock owes."""
+    """A write of a table, in one transaction, given (as its ``table`` keyword) the table's
+    row as it locked it, after what the clock owes is played. Of the ``table`` passed only
+    the number is read (a caller need not read the row: ``Table(pk=n)`` will do), and a
+    missing table raises Table.DoesNotExist.
+
+    The locked row is the one read: it says whether the clock owes anything, so a write
+    reads the table once. When it does, what it owes is committed first, in a transaction
+    of its own (a write refused afterwards keeps it), and the write locks the row afresh."""
     @functools.wraps(write)
     def settled(*args: P.args, **kwargs: P.kwargs) -> R:
-        given = kwargs.get("table")
-        if isinstance(given, Table):
-            kwargs["table"] = _settle(given)
-        return write(*args, **kwargs)
+        given = kwargs["table"]
+        assert isinstance(given, Table)
+        with transaction.atomic():
+            table = _locked(given)
+            at = clock.now()
+            if not clock.due(table, at):
+                kwargs["table"] = table
+                return write(*args, **kwargs)
+            _owed_played(table, at)
+        with transaction.atomic():
+            kwargs["table"] = _locked(given)
+            return write(*args, **kwargs)
     return settled
 
 
@@ -400,12 +435,10 @@ def _check_move(table: Table, seat: int | None, decision: int | None) -> None:
 
 
 @settled_first
-@transaction.atomic
 def table_act(*, table: Table, user: Any, decision: int, index: int) -> Table:
     """Apply the caller's legal action number ``index`` at ``decision``; the AI seats answer.
     Refused: 409 stale_decision (with current_decision), 403 not_your_decision,
     400 illegal_action, 409 game_over, 409 not_started; nothing changes then."""
-    table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
     _check_move(table, seat, decision)
@@ -436,11 +469,9 @@ def _applied(table: Table, played: TableGame, seat: int, action: Action,
 
 
 @settled_first
-@transaction.atomic
 def table_surrender(*, table: Table, user: Any) -> Table:
     """The caller leaves the game ("a player may surrender at any time"); the others play
     on. Refused: 403 not_your_decision (no seat), 409 game_over, 409 not_started."""
-    table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
     _check_move(table, seat, None)
@@ -460,11 +491,9 @@ def seat_names(rows: Sequence[TableSeat]) -> list[str]:
 
 
 @settled_first
-@transaction.atomic
 def table_chat(*, table: Table, user: Any, text: str) -> TableMessage:
     """A line of public table talk from a seated person. Refused: 403 not_seated,
     429 too_many_messages (more than CHAT_BURST in CHAT_WINDOW), 400 invalid (empty)."""
-    table = _locked(table)
     seat = seat_of(table, user)
     if seat is None:
         raise Refused("not_seated", "Only the people seated at the table talk at it.",
@@ -546,7 +575,6 @@ def _tokens(given: dict[str, int]) -> list[int]:
 
 
 @settled_first
-@transaction.atomic
 def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
                 take: dict[str, int], give_cards: Sequence[str] = (),
                 take_cards: Sequence[str] = ()) -> TableOffer:
@@ -555,7 +583,6 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
     not_seated, 409 not_started or game_over, 400 invalid (himself, no such seat, an AI seat,
     nothing traded, a card that is not that seat's to trade: seats.tradable), 409
     card_trades_off (cards at a table that did not agree to them)."""
-    table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
     if seat is None:
@@ -593,14 +620,12 @@ def table_offer(*, table: Table, user: Any, to: int, give: dict[str, int],
 
 
 @settled_first
-@transaction.atomic
 def table_offer_answer(*, table: Table, user: Any, number: int, accept: bool) -> Table:
     """The seat offered a trade accepts it (the tokens change hands at once, a move of the
     table) or declines it. Refused: 404 not_found, 403 not_your_offer, 409 offer_closed,
     409 not_enough_tokens, 409 card_trade_refused (cards change hands only in the City
     Maintenance Phase, and only cards still theirs to trade), 409 game_over; nothing
     changes then."""
-    table = _locked(table)
     offer = table.offers.filter(number=number).first()
     if offer is None:
         raise Refused("not_found", f"This table has no offer {number}.", status=404)
@@ -649,14 +674,12 @@ def grace_ends(row: TableSeat, present: presence.Presence) -> datetime | None:
 
 
 @settled_first
-@transaction.atomic
 def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
     """Another person at the table hands the seat of a person who left to the AI, once his
     grace period is over; the AI plays his decisions from then on. Refused: 403 not_seated,
     400 invalid (no such person's seat, or one's own), 409 still_here (a sign of his
     presence counts still, or he never gave one), 409 grace_period (with grace_ends),
     409 already_ai, 409 not_started or game_over."""
-    table = _locked(table)
     rows = seat_rows(table)
     mine = seat_of(table, user, rows)
     if mine is None:
@@ -684,11 +707,9 @@ def table_hand_to_ai(*, table: Table, user: Any, seat: int) -> Table:
 
 
 @settled_first
-@transaction.atomic
 def table_take_back(*, table: Table, user: Any) -> Table:
     """The person whose seat the AI holds takes it back. Refused: 403 not_seated, 409
     not_handed (the AI does not hold it), 409 game_over."""
-    table = _locked(table)
     rows = seat_rows(table)
     mine = seat_of(table, user, rows)
     if mine is None:
@@ -728,14 +749,12 @@ def _chance_since(before: TableGame, now: TableGame) -> bool:
 
 
 @settled_first
-@transaction.atomic
 def table_undo_ask(*, table: Table, user: Any) -> Table:
     """The caller asks to take back his last decision (and every move after it); with no
     other person to ask it applies at once. Refused: 403 not_seated, 409 not_started or
     game_over, 409 undo_pending (one request at a time), 409 nothing_to_undo (no decision of
     his own to take back), 409 undo_past_trade, 409 undo_past_chance (a die was rolled or a
     hidden card drawn since: never undone)."""
-    table = _locked(table)
     rows = seat_rows(table)
     seat = seat_of(table, user, rows)
     if seat is None:
@@ -788,12 +807,10 @@ def _undone(table: Table, rows: Sequence[TableSeat]) -> Table:
 
 
 @settled_first
-@transaction.atomic
 def table_undo_answer(*, table: Table, user: Any, accept: bool) -> Table:
     """Another person agrees to the pending undo (the last one to agree applies it) or
     declines it (it is dropped). Refused: 409 no_undo (none pending), 403 not_asked (the
     caller is not one of those asked), 409 already_answered."""
-    table = _locked(table)
     if table.undo is None:
         raise Refused("no_undo", "No undo is waiting for an answer.", status=409)
     rows = seat_rows(table)

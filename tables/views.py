@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -68,13 +68,22 @@ def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
     return SeatDeck(deck_from_text(data["text"]))
 
 
+def _named(table_id: int) -> Table:
+    """The table a write names, unread: the write reads its row once, locked
+    (tables.services.settled_first)."""
+    return Table(pk=table_id)
+
+
 @contextmanager
 def refusals_told(request: HttpRequest) -> Iterator[None]:
-    """A refused write (Refused) is told on the page it comes back to, as an error message."""
+    """A refused write (Refused) is told on the page it comes back to, as an error message;
+    a write whose locked read found no table is a 404."""
     try:
         yield
     except Refused as refused:
         messages.error(request, refused.detail)
+    except Table.DoesNotExist:
+        raise Http404(f"No {Table._meta.object_name} matches the given query.") from None
 
 
 def _document(request: HttpRequest, table: Table) -> dict[str, Any]:
@@ -233,49 +242,53 @@ def table_view_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "tables/_body.html", _body_context(request, table))
 
 
-def _back(request: HttpRequest, table: Table) -> HttpResponse:
-    table_seen(table_id=table.pk, user=request.user)  # a page without JavaScript has no socket
+def _back(request: HttpRequest, table_id: int, written: Table | None = None) -> HttpResponse:
+    """Back to the table after a write: its body (htmx) or its page. ``written`` is the table
+    as the write left it, the row it locked; a write refused or not made read none, so then
+    the body reads it."""
+    table_seen(table_id=table_id, user=request.user)  # a page without JavaScript has no socket
     if getattr(request, "htmx", False):
+        table = written if written is not None else get_object_or_404(Table, pk=table_id)
         return render(request, "tables/_body.html", _body_context(request, table))
-    return redirect(table.get_absolute_url())
+    return redirect(reverse("tables:table", args=[table_id]))
 
 
 @require_POST
 def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
     form = MoveForm(request.POST)
     if not form.is_valid():
         messages.error(request, "That move could not be read.")
-        return _back(request, table)
+        return _back(request, table_id)
+    written = None
     with refusals_told(request):
-        table = table_act(table=table, user=request.user, decision=form.cleaned_data["decision"],
-                          index=form.cleaned_data["index"])
-    return _back(request, table)
+        written = table_act(table=_named(table_id), user=request.user,
+                            decision=form.cleaned_data["decision"],
+                            index=form.cleaned_data["index"])
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
     with refusals_told(request):
-        table = table_start(table=table, user=request.user)
-    return redirect(table.get_absolute_url())
+        table_start(table=_named(table_id), user=request.user)
+    return redirect(reverse("tables:table", args=[table_id]))
 
 
 @login_required
 @require_POST
 def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
+    written = None
     with refusals_told(request):
-        table = table_surrender(table=table, user=request.user)
-    return _back(request, table)
+        written = table_surrender(table=_named(table_id), user=request.user)
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The same seats and decks at a new table; everyone goes there from the old one."""
-    table = get_object_or_404(Table, pk=table_id)
+    table = _named(table_id)
     with refusals_told(request):
         table = table_rematch(table=table, user=request.user)
     return redirect(table.get_absolute_url())
@@ -284,7 +297,6 @@ def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
     form = OfferForm(request.POST)
     give_cards: list[str] = []
     take_cards: list[str] = []
@@ -295,64 +307,66 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "That trade could not be read: whole numbers of tokens, and "
                                 "cards ticked from the lists.")
-        return _back(request, table)
+        return _back(request, table_id)
+    written = None
     with refusals_told(request):
-        table_offer(table=table, user=request.user, to=form.cleaned_data["to"],
-                    give=form.tokens("give"), take=form.tokens("take"),
-                    give_cards=give_cards, take_cards=take_cards)
-    table.refresh_from_db()
-    return _back(request, table)
+        written = table_offer(table=_named(table_id), user=request.user,
+                              to=form.cleaned_data["to"], give=form.tokens("give"),
+                              take=form.tokens("take"), give_cards=give_cards,
+                              take_cards=take_cards).table
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_answer_view(request: HttpRequest, table_id: int, number: int,
                       answer: str) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
+    written = None
     with refusals_told(request):
-        table = table_offer_answer(table=table, user=request.user, number=number,
-                                   accept=answer == "accept")
-    return _back(request, table)
+        written = table_offer_answer(table=_named(table_id), user=request.user, number=number,
+                                     accept=answer == "accept")
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
     form = ChatForm(request.POST)
+    written = None
     if form.is_valid():
         with refusals_told(request):
-            table_chat(table=table, user=request.user, text=form.cleaned_data["text"])
-    return _back(request, table)
+            written = table_chat(table=_named(table_id), user=request.user,
+                                 text=form.cleaned_data["text"]).table
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_hand_to_ai_view(request: HttpRequest, table_id: int, seat: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
+    written = None
     with refusals_told(request):
-        table = table_hand_to_ai(table=table, user=request.user, seat=seat)
-    return _back(request, table)
+        written = table_hand_to_ai(table=_named(table_id), user=request.user, seat=seat)
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_take_back_view(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
+    written = None
     with refusals_told(request):
-        table = table_take_back(table=table, user=request.user)
-    return _back(request, table)
+        written = table_take_back(table=_named(table_id), user=request.user)
+    return _back(request, table_id, written)
 
 
 @login_required
 @require_POST
 def table_undo_view(request: HttpRequest, table_id: int, answer: str = "") -> HttpResponse:
     """Ask for an undo (no ``answer``), or agree to or decline the pending one."""
-    table = get_object_or_404(Table, pk=table_id)
+    table, written = _named(table_id), None
     with refusals_told(request):
-        table = table_undo_ask(table=table, user=request.user) if not answer else \
+        written = table_undo_ask(table=table, user=request.user) if not answer else \
             table_undo_answer(table=table, user=request.user, accept=answer == "accept")
-    return _back(request, table)
+    return _back(request, table_id, written)
 
 
 @require_GET

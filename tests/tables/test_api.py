@@ -170,6 +170,20 @@ def test_a_move_before_the_start_is_refused() -> None:
     assert response.status_code == 409 and response.json()["code"] == "not_started"
 
 
+@pytest.mark.parametrize("path", ["actions/", "chat/", "offers/", "offers/1/accept/",
+                                  "join/", "start/", "surrender/", "undo/", "take-back/"])
+def test_a_write_to_a_table_that_does_not_exist_is_not_found(path: str) -> None:
+    # (The write reads the table only under its lock: no read before says it is missing.)
+    ada = person("ada")
+    body: dict[str, Any] = {"actions/": {"index": 0, "decision": 0}, "chat/": {"text": "hi"},
+                            "offers/": {"to": 1, "give": {"economic": 1}, "take": {}},
+                            "join/": {"invite": "x", "deck": sample(SAMPLES[0])}}
+    answer = post(ada, f"/api/tables/999999/{path}", body.get(path, {}))
+    assert answer.status_code == 404 and answer["Content-Type"] == PROBLEM
+    assert answer.json()["code"] == "not_found"
+    assert ada.post("/tables/999999/chat/", {"text": "hi"}).status_code == 404
+
+
 def test_a_move_applies_bumps_the_version_and_answers_the_new_view() -> None:
     clients, table = _two_people()
     found = mover(clients, table["id"])

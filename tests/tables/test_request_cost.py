@@ -1,7 +1,8 @@
 """What a table's requests cost in SQL (docs/tables.md "Load"): a seat's view reads the token
 and the table's row, its seats, talk and trades kept at the table's version
-(tables.kept_rows); a move adds the locked row, its seats and one update. And what the kept
-rows show is what the database holds, after every kind of change.
+(tables.kept_rows); a move adds the locked row, its seats and one update: every write reads
+the table's row once, locked. And what the kept rows show is what the database holds, after
+every kind of change.
 
 Real commits, as in production, where a write's transaction ends before its answer is made
 (the game and the rows it kept are there for the answer's view)."""
@@ -12,7 +13,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
 from tables import services
@@ -22,10 +25,10 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 # The token's and the table's rows.
 VIEW_QUERIES = 2
-# The token, the table read, then in the write's transaction the table locked, its seats and
-# one update (and on SQLite its BEGIN and COMMIT, which Django counts); the answer's view
-# reads nothing more.
-MOVE_QUERIES = 7
+# The token, then in the write's transaction the table locked (its only read of the table),
+# its seats and one update (and on SQLite its BEGIN and COMMIT, which Django counts); the
+# answer's view reads nothing more.
+MOVE_QUERIES = 6
 
 
 def token_client(name: str) -> Client:
@@ -73,6 +76,41 @@ def test_a_move_and_every_seats_view_after_it_stay_within_their_queries(
         for other in people:
             with django_assert_max_num_queries(VIEW_QUERIES):
                 assert other.get(f"/api/tables/{table_id}/view/").status_code == 200
+
+
+def table_reads(run: Any) -> tuple[Any, int]:
+    """What ``run`` answers, and how many times it read the table's row."""
+    with CaptureQueriesContext(connection) as queries:
+        answer = run()
+    return answer, sum(q["sql"].startswith("SELECT") and 'FROM "tables_table" ' in q["sql"]
+                       for q in queries.captured_queries)
+
+
+def test_every_write_reads_the_table_s_row_once_the_locked_read() -> None:
+    people, table_id = three_people()
+    url = f"/api/tables/{table_id}/"
+    on_the_page = Client()
+    on_the_page.force_login(User.objects.get(username="bob"))
+    dan = token_client("dan")
+    open_table = post(people[0], "/api/tables/", {"deck": sample(SAMPLES[0]), "seats": 2,
+                                                  "seed": 4, "target": 15}).json()
+    writes = [
+        ("talk", lambda: post(people[1], f"{url}chat/", {"text": "good luck"})),
+        ("offer", lambda: post(people[0], f"{url}offers/", {"to": 2, "give": {"economic": 1},
+                                                           "take": {"political": 1}})),
+        ("answer", lambda: post(people[2], f"{url}offers/1/decline/")),
+        ("talk on the page", lambda: on_the_page.post(f"/tables/{table_id}/chat/",
+                                                      {"text": "hi"}, HTTP_HX_REQUEST="true")),
+        ("seat taking", lambda: post(dan, f"/api/tables/{open_table['id']}/join/",
+                                     {"invite": open_table["invite"],
+                                      "deck": sample(SAMPLES[1])})),
+    ]
+    client, seen = mover(people, table_id)
+    for what, write in [("move", lambda: move(client, table_id, seen)), *writes]:
+        views(people, table_id)
+        answer, reads = table_reads(write)
+        assert answer.status_code in (200, 201), (what, answer.content)
+        assert reads == 1, what
 
 
 def test_the_kept_rows_show_what_the_database_holds_after_every_kind_of_change() -> None:
