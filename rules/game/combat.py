@@ -96,8 +96,9 @@ def _available_troops(state: GameState) -> list[int]:
             and (t not in state.exhausted or can_pay)]
 
 
-def start_hunt(state: GameState) -> None:
-    state.combat = Combat(kind="hunt", step="engage")
+def start_hunt(state: GameState, row: int = -1) -> None:
+    """The player hunts his own wanderer row, or ``row``'s (another seat's)."""
+    state.combat = Combat(kind="hunt", step="engage", row=row)
     if state.events is not None:
         emit(state, "hunt_declared")
 
@@ -117,7 +118,7 @@ def options(state: GameState) -> list[Action]:
     c = _combat(state)
     step = c.step
     if step == "engage":
-        return [*(Action("engage", w) for w in me.zones["wanderers"] if not listed(c.wild, w)),
+        return [*(Action("engage", w) for w in state.row() if not listed(c.wild, w)),
                 Action("done")]
     if step == "bribe":
         bribes = [Action("bribe", w) for w in c.wild if "bribery" in rulings.keywords(state, w)

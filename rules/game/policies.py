@@ -259,7 +259,7 @@ def _flyer_threat(state: GameState) -> int:
     """The most offense of the wanderers in the row when they all fly and no troop of the
     defensive holdings has Ranged or Flight (their raid goes past the troops); else -1."""
     me = state.mover()
-    row = me.zones["wanderers"]
+    row = state.row()
     if not row:
         return -1
     most = -1
@@ -360,8 +360,7 @@ def _fifth_wanted(state: GameState, hand: list[Profile]) -> bool:
 
 def _troops_wanted(state: GameState, hand: list[Profile]) -> bool:
     """A wanderer in the row, and no more troops in play and in hand than wanderers."""
-    me = state.mover()
-    wanderers = len(me.zones["wanderers"])
+    wanderers = len(state.row())
     if not wanderers:
         return False
     troops = _troops_in_play(state)
@@ -380,7 +379,7 @@ def _defended(state: GameState, hand: bool = False) -> bool:
         for t in me.hand:
             if state.card(t).is_troop:
                 troops += 1
-    return troops > len(me.zones["wanderers"])
+    return troops > len(state.row())
 
 
 def _income_share(state: GameState, pile: str) -> float:
@@ -774,7 +773,6 @@ class _Context:
 
 
 def _score(state: GameState, action: Action, context: _Context) -> float:
-    me = state.mover()
     if action.kind == "use":
         holder = state.card(action.card)
         if holder.is_troop:
@@ -789,7 +787,7 @@ def _score(state: GameState, action: Action, context: _Context) -> float:
         if card.is_troop:
             if action.target >= 0:
                 return 0
-            needed = context.troops <= len(me.zones["wanderers"])
+            needed = context.troops <= len(state.row())
             fight = (card.offense + card.defense) * TROOP_FIGHT if needed else 0
             return TROOP_BASE + card.influence * INFLUENCE + card.income * PERSON_INCOME \
                 + fight - cost
@@ -956,12 +954,11 @@ def _huntable(state: GameState) -> list[int]:
     fights it best (see :func:`_duel`), kept when the fight is expected to gain (a kill's
     bounty and the end of its fines and raids, more when the row is full and the next
     wanderer would overrun the city) more than it risks (the troop's life)."""
-    me = state.mover()
     troops, helpers, urgent = _hunters(state)
     if not troops:
         return []
     chosen: list[tuple[float, int]] = []
-    for wanderer in me.zones["wanderers"]:
+    for wanderer in state.row():
         best = -math.inf
         for troop in troops:
             best = max(best, _duel(state, troop, wanderer, helpers - troop.offense, urgent))
@@ -980,7 +977,7 @@ def _hunters(state: GameState) -> tuple[list[_Hunter], int, bool]:
     helpers = 0
     for troop in troops:
         helpers += troop.offense
-    return troops, helpers, len(me.zones["wanderers"]) >= state.config.overrun_limit
+    return troops, helpers, len(state.row()) >= state.config.overrun_limit
 
 
 def _first_best(entry: tuple[float, int]) -> tuple[float, int]:
@@ -1042,9 +1039,8 @@ def _step_of(keys: frozenset[str]) -> int:
 def _worth_hunting(state: GameState) -> bool:
     """Whether :func:`_huntable` would name a wanderer: one duel expected to gain more than
     :data:`HUNT_GAIN` is enough, so the rest are not weighed (nor sorted)."""
-    me = state.mover()
     troops, helpers, urgent = _hunters(state)
-    for wanderer in me.zones["wanderers"]:
+    for wanderer in state.row():
         for troop in troops:
             if _duel(state, troop, wanderer, helpers - troop.offense, urgent) > HUNT_GAIN:
                 return True
@@ -1648,7 +1644,7 @@ def _held_line(state: GameState, fight: Fight, mine: list[int]) -> float:
     raid = 0.0
     if c.kind == "hunt":
         calm = 1.0
-        for wanderer in state.mover().zones["wanderers"]:
+        for wanderer in state.row():
             if wanderer not in state.exhausted and not combat.listed(c.wild, wanderer):
                 calm *= 1.0 - min(6, state.card(wanderer).aggression) / 6
         raid = (1.0 - calm) * EXHAUSTED_DEFENDER
@@ -1863,8 +1859,7 @@ def _discard_choice(state: GameState, actions: Sequence[Action]) -> Action:
 
 def _troops_to_spare(state: GameState) -> bool:
     """At least two troops in play more than the wanderers in the row."""
-    me = state.mover()
-    return _troops_in_play(state) >= len(me.zones["wanderers"]) + 2
+    return _troops_in_play(state) >= len(state.row()) + 2
 
 
 def _troops_in_play(state: GameState) -> int:

@@ -718,14 +718,10 @@ def seat_order(state: GameState) -> list[int]:
 
 def row_wanderers(state: GameState) -> list[int]:
     """The wanderers of every player's row ("target wanderer": a text that names no owner
-    reaches any), the deciding player's row first, then the others' from his left. Each row
-    read as its owner's cards (during a hunt on another's row the hunter's row list is the
-    hunted one's: rules/game/seats.py)."""
+    reaches any), the deciding player's row first, then the others' from his left."""
     if len(state.seats) == 1:
         return state.mover().zones["wanderers"]
-    owner = state.owner
-    return [w for seat in seat_order(state) for w in state.seats[seat].zones["wanderers"]
-            if owner[w] == seat]
+    return [w for seat in seat_order(state) for w in state.seats[seat].zones["wanderers"]]
 
 
 def cheapest_citizen(state: GameState, seat: int) -> int:

@@ -70,28 +70,24 @@ class Hosting:
     runs as interpreted Python (about 7,000 instructions a hosting), where this one is
     compiled (as state.Combat). Compared and shown field by field, as the dataclass was."""
 
-    __slots__ = ("bribes", "fight", "host", "host_troops", "kind", "origin", "own_row", "saved",
-                 "visitors")
+    __slots__ = ("bribes", "fight", "host", "host_troops", "kind", "origin", "saved", "visitors")
 
     def __init__(self, host: int, origin: int, kind: str, visitors: list[int],
-                 saved: tuple[Phase, Step], own_row: list[int] | None = None,
-                 host_troops: list[int] | None = None,
+                 saved: tuple[Phase, Step], host_troops: list[int] | None = None,
                  bribes: dict[int, list[int]] | None = None) -> None:
         self.host = host
         self.origin = origin
         self.kind = kind  # "attack", "hunt_row" or "raid"
         self.visitors = visitors  # the origin's cards fighting in the host's combat
         self.saved = saved  # the host's phase and step before
-        # A hunter's own row, set aside; the host's troops before; bribes on a troop of
-        # either side.
-        self.own_row: list[int] = [] if own_row is None else own_row
+        # The host's troops before; bribes on a troop of either side.
         self.host_troops: list[int] = [] if host_troops is None else host_troops
         self.bribes: dict[int, list[int]] = {} if bribes is None else bribes
         # The host's combat (kept after the engine drops it: its kills decide the valor).
         self.fight: Combat | None = None
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.host, self.origin, self.kind, self.visitors, self.saved, self.own_row,
+        return (self.host, self.origin, self.kind, self.visitors, self.saved,
                 self.host_troops, self.bribes)
 
     def __eq__(self, other: object) -> bool:
@@ -101,7 +97,7 @@ class Hosting:
 
     def __repr__(self) -> str:
         return (f"Hosting(host={self.host!r}, origin={self.origin!r}, kind={self.kind!r}, "
-                f"visitors={self.visitors!r}, saved={self.saved!r}, own_row={self.own_row!r}, "
+                f"visitors={self.visitors!r}, saved={self.saved!r}, "
                 f"host_troops={self.host_troops!r}, bribes={self.bribes!r})")
 
 
@@ -1154,9 +1150,7 @@ def _arrivals(table: Table, seat: int) -> None:
 
 
 def _uniques(state: GameState) -> set[int]:
-    """The seat's unique cards in play, by where each card is: a hunter's own wanderer row,
-    set aside from ``zones`` while it hunts another player's row, is still in play. (The
-    zones in play as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to
+    """The seat's unique cards in play, by where each card is. (The zones in play as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to
     six string comparisons a card.)"""
     where, owner, seat = state.where, state.owner, state.player
     return {i for i in range(len(where))
@@ -1399,15 +1393,10 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
     """A combat in ``host_seat``'s state on ``origin_seat``'s ``cards``: its troops attacking
     (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
-    host, origin = table.seats[host_seat], table.seats[origin_seat]
+    host = table.seats[host_seat]
     hosting = Hosting(host_seat, origin_seat, kind, list(cards), (host.phase, host.step))
     hosting.host_troops = [t for z in ("defensive", "guards") for t in host.player_seat().zones[z]
                            if host.card(t).is_troop]
-    if kind == "hunt_row":
-        # The hunted row stands in the hunter's own row's place while he hunts it (the same
-        # list: a wanderer killed leaves it), his own row set aside.
-        hosting.own_row = host.player_seat().zones["wanderers"]
-        host.player_seat().zones["wanderers"] = origin.player_seat().zones["wanderers"]
     if kind == "attack":
         # "Bribes remain on bearer and are collected ... when the card is killed": by the lord
         # whose troops kill it (they go to the city with the dead card; _finish_hosting).
@@ -1418,7 +1407,7 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     host.pending = None
     if kind == "hunt_row":
         host.step = "military"
-        combat.start_hunt(host)
+        combat.start_hunt(host, origin_seat)  # (his row read where it lies: Combat.row)
         if host.combat is not None:
             _rotate(table, host.combat, host_seat)
     else:
@@ -1531,7 +1520,6 @@ def _finish_hosting(table: Table) -> None:
     # "If a troop of yours kills another lord's troop": not a structure or a wall.
     troop_kills: list[int] = [] if hosting.fight is None else hosting.fight.troop_kills
     if hosting.kind == "hunt_row":
-        host.player_seat().zones["wanderers"] = hosting.own_row
         _to_wait(host)
     elif not host.outcome:
         host.phase, host.step = hosting.saved

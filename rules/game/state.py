@@ -56,7 +56,7 @@ class Combat:
                  "charged",
                  "climbed", "declined", "engaged_memo", "feared", "first_private", "granted",
                  "groups", "guard_odds", "hold_line", "hold_wild", "kind", "modifier", "modifiers",
-                 "odds", "passes", "plan", "player", "prayed", "previous", "rivals", "step",
+                 "odds", "passes", "plan", "player", "prayed", "previous", "rivals", "row", "step",
                  "troop_kills", "turn", "wall", "wall_left", "wild")
 
     def __init__(self, kind: CombatKind, step: CombatStep, *, player: list[int] | None = None,
@@ -73,7 +73,8 @@ class Combat:
                  first_private: list[int] | None = None, declined: bool = False,
                  asks_wild: bool = False, troop_kills: list[int] | None = None,
                  modifiers: list[int] | None = None, modifier: int = 0, passes: int = 0,
-                 hold_wild: bool = False, rivals: list[int] | None = None) -> None:
+                 hold_wild: bool = False, rivals: list[int] | None = None,
+                 row: int = -1) -> None:
         # "hunt": the player attacks wanderers; "raid": aggressive wanderers attack.
         self.kind: CombatKind = kind
         # "engage" or "bribe", "muster", ("bribe_back",) "assign", "modify", "resolve",
@@ -123,6 +124,9 @@ class Combat:
         # The other seats of the rotation that hold a rival ability usable in a battle
         # (Crusade: rules/game/seats.py offers it at their turn); the others pass at once.
         self.rivals: list[int] = [] if rivals is None else rivals
+        # The seat whose wanderer row a hunt is on (-1: the player's own): another player's
+        # at a table ("hunt another player's wanderer row"), read where it lies.
+        self.row = row
         # Offense (attacker -> target -> offense) and defense (card -> attacker -> defense) of
         # pairs while the assignments are made (nothing changes them then), for policies
         # weighing every assignment; not saved, not copied. Rows indexed by instance (-1: not
@@ -156,7 +160,7 @@ COMBAT_SAVED: Final = (
     "kind", "step", "player", "wild", "wall", "groups", "turn", "wall_left", "bonus_off",
     "bonus_def", "granted", "prayed", "feared", "charged", "hold_line", "climbed", "berserk",
     "previous", "berserked", "first_private", "declined", "asks_wild", "troop_kills",
-    "modifiers", "modifier", "passes", "hold_wild", "rivals")
+    "modifiers", "modifier", "passes", "hold_wild", "rivals", "row")
 
 
 # Per seat: the zones of one player, named as in ZONES (every instance is in a zone of the
@@ -172,8 +176,7 @@ class Seat:
     (``GameState.owner``) and is always in one of that seat's zones. The zones are also bound
     as attributes (``seat.hand`` is ``seat.zones["hand"]``, the same list): the engine reads a
     zone at nearly every step, and an attribute costs far less than a lookup by name. The
-    wanderer row is read through ``zones`` only (the table of seats.py swaps it during a hunt
-    on another player's row).
+    wanderer row in play is :meth:`GameState.row` (a hunt may be on another player's).
 
     A plain class, not a dataclass (compiled, the dataclass ``__init__`` runs as interpreted
     Python); :data:`SEAT_SAVED` lists what is saved, the rest is worked out again."""
@@ -354,6 +357,13 @@ class GameState:
         """The seat whose decision is pending (who pays, whose hand and abilities)."""
         return self.seats[self.to_move]
 
+    def row(self) -> list[int]:
+        """The wanderer row in play: the one a hunt in progress is on (another player's at
+        a table: Combat.row), else the player's own."""
+        combat = self.combat
+        seat = combat.row if combat is not None and combat.row >= 0 else self.player
+        return self.seats[seat].zones["wanderers"]
+
     def player_seat(self) -> Seat:
         """The seat whose phase, turn or combat this is (side 0 of its combat: the hunter,
         the defender)."""
@@ -495,7 +505,8 @@ def _combat_clone(c: Combat) -> Combat:
         climbed=list(c.climbed), berserk=c.berserk, previous=dict(c.previous),
         berserked=list(c.berserked), first_private=list(c.first_private), declined=c.declined,
         asks_wild=c.asks_wild, troop_kills=list(c.troop_kills), modifiers=list(c.modifiers),
-        modifier=c.modifier, passes=c.passes, hold_wild=c.hold_wild, rivals=list(c.rivals))
+        modifier=c.modifier, passes=c.passes, hold_wild=c.hold_wild, rivals=list(c.rivals),
+        row=c.row)
 
 
 def _combat_dict(combat: Combat) -> dict[str, Any]:

@@ -428,6 +428,12 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
     seats.apply(t, Action("hunt_row", target=owner))
     fight = t.seats[hunter].combat
     assert fight is not None and fight.kind == "hunt"
+    # The row is hunted where it lies (Combat.row): the hunter's own stays his.
+    there = t.seats[hunter]
+    assert fight.row == owner and there.row() is there.seats[owner].zones["wanderers"]
+    assert there.player_seat().zones["wanderers"] == own_row
+    engage = [a.card for a in seats.legal_actions(t) if a.kind == "engage"]
+    assert engage and set(engage) <= set(theirs)
     play_until(t, lambda t: t.hosting is None)
     assert t.seats[hunter].player_seat().zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
