@@ -236,12 +236,13 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
     """The seats of a new table (rules/game/seats.py), each advanced to its first decision:
     one state per seat, all sharing one card space. Every card is a global instance (the
     decks' cards numbered one deck after another, ``owner`` saying whose), and the
-    containers of the cards (zones, where, hosts, wounds, exhaustion, tokens on cards, flags)
-    and the city's pool are the same objects in every seat's state: a combat between seats
-    names the cards where they are, and moves or copies none. What each seat's state holds
-    of its own is its flow through the round (phase, step, combat, the pending decision, its
-    events) and ``player``, its seat. ``seeds``: each seat's RNG stream; ``book``: the
-    table's actions when the caller keeps them (made for these decks in this order)."""
+    containers of the cards (zones, where, hosts, wounds, exhaustion, tokens on cards,
+    flags), the city's pool and the events are the same objects in every seat's state: a
+    combat between seats names the cards where they are, and moves or copies none. What each
+    seat's state holds of its own is its flow through the round (phase, step, combat, the
+    pending decision) and ``player``, its seat. ``seeds``: each seat's RNG stream;
+    ``book``: the table's actions when the caller keeps them (made for these decks in this
+    order)."""
     deals = [deal_layout(prepared) for prepared in decks]
     cards: list[str] = []
     owner: list[int] = []
@@ -272,6 +273,8 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
     item_cache: dict[int, list[int]] = {}
     if book is None:
         book = ActionBook(cards)
+    # One list of events for the table, each naming its seat (rulings.emit).
+    events: list[dict[str, Any]] | None = [] if record else None
     states = []
     for number in range(len(decks)):
         state = GameState(
@@ -280,10 +283,8 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
             exhausted=exhausted, wounds=wounds, city=city, on_card=on_card, hoarded=hoarded,
             bounty_bonus=bounty_bonus, ignored_wound=ignored_wound, flags=flags, facts=facts,
             table=table, profiles=profiles, keyword_cache=keyword_cache, item_cache=item_cache,
-            action_book=book)
+            action_book=book, events=events)
         seats[number].rng = state.rng
-        if record:
-            state_events(state)
         states.append(state)
     for number, state in enumerate(states):
         _set_up_seat(state, deals[number].favour)

@@ -21,6 +21,8 @@ class Event(TypedDict):
     type: str
     round: int
     phase: str
+    # At a table (one list for every seat): the seat whose phase, turn or combat it is.
+    whose: NotRequired[int]
 
 
 class Card(Event):

@@ -29,6 +29,8 @@ def emit(state: GameState, event: EventType, **data: Any) -> None:
         data["type"] = event
         data["round"] = state.round
         data["phase"] = state.phase
+        if len(state.seats) > 1:  # (a table's seats tell one story: whose it is)
+            data["whose"] = state.player
         state.events.append(data)
 
 

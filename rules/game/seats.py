@@ -142,7 +142,7 @@ class Table:
     decisions: int = 0
     # One line per event of a recorded table ("" when not recorded): (round, seat, text).
     story: list[tuple[int, int, str]] | None = None
-    seen: list[int] = field(default_factory=list)  # each seat's events already told
+    seen: int = 0  # the events already told (one list for every seat: rulings.emit)
     row_before: list[int] = field(default_factory=list)  # the row before a Wanderer Phase
     rivals_used: set[tuple[int, int]] = field(default_factory=set)  # (seat, bearer) this round
     # Each seat's own instances of unique cards: what _carry_out watches for uniques coming
@@ -200,29 +200,29 @@ class Table:
             self.story.append((self.round, seat, text))
 
     def flush(self) -> None:
-        """Tell the seats' new engine events."""
+        """Tell the seats' new engine events, as they happened."""
         if self.story is None:
             return
-        while len(self.seen) < len(self.seats):
-            self.seen.append(0)
-        for seat, state in enumerate(self.seats):
-            events = state.events or []
-            for event in events[self.seen[seat]:]:
-                # (a seat's own end of the game is told by the table: _end, _knockouts)
-                if event["type"] in ("round", "victory_check", "unexhaust", "shuffle",
-                                     "game_over"):
-                    continue
-                text = sentence(state, event, _namer(state))
-                if event["type"] == "wanderers_attack" and self.hosting is not None \
-                        and self.hosting.kind == "attack":
-                    text = text.replace("The wanderers attack", "The attackers come")
-                # (an attacker's decision in the defender's state is told as his own)
-                who = event.get("seat", seat)
-                if who != seat and event["action"]["kind"] == "done":
-                    text = _PASSES.get(event.get("step", ""), text)
-                if text:
-                    self.story.append((self.round, who, text))
-            self.seen[seat] = len(events)
+        events = self.seats[0].events or []  # (the table's one list)
+        one = len(self.seats) == 1
+        for event in events[self.seen:]:
+            # (a seat's own end of the game is told by the table: _end, _knockouts)
+            if event["type"] in ("round", "victory_check", "unexhaust", "shuffle",
+                                 "game_over"):
+                continue
+            seat = 0 if one else event["whose"]
+            state = self.seats[seat]
+            text = sentence(state, event, _namer(state))
+            if event["type"] == "wanderers_attack" and self.hosting is not None \
+                    and self.hosting.kind == "attack":
+                text = text.replace("The wanderers attack", "The attackers come")
+            # (an attacker's decision in the defender's state is told as his own)
+            who = event.get("seat", seat)
+            if who != seat and event["action"]["kind"] == "done":
+                text = _PASSES.get(event.get("step", ""), text)
+            if text:
+                self.story.append((self.round, who, text))
+        self.seen = len(events)
 
 
 # Another seat's "done" in a combat, as the story tells it.
@@ -1150,8 +1150,9 @@ def _arrivals(table: Table, seat: int) -> None:
 
 
 def _uniques(state: GameState) -> set[int]:
-    """The seat's unique cards in play, by where each card is. (The zones in play as state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to
-    six string comparisons a card.)"""
+    """The seat's unique cards in play, by where each card is. (The zones in play as
+    state.IN_PLAY, a frozenset: a hashed look-up, where a tuple's is up to six string
+    comparisons a card.)"""
     where, owner, seat = state.where, state.owner, state.player
     return {i for i in range(len(where))
             if owner[i] == seat and where[i] in IN_PLAY and state.card(i).unique}
