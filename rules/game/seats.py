@@ -70,16 +70,15 @@ class Hosting:
     runs as interpreted Python (about 7,000 instructions a hosting), where this one is
     compiled (as state.Combat). Compared and shown field by field, as the dataclass was."""
 
-    __slots__ = ("bribes", "fight", "host", "host_troops", "kind", "origin", "saved", "visitors")
+    __slots__ = ("bribes", "fight", "host", "host_troops", "kind", "origin", "visitors")
 
     def __init__(self, host: int, origin: int, kind: str, visitors: list[int],
-                 saved: tuple[Phase, Step], host_troops: list[int] | None = None,
+                 host_troops: list[int] | None = None,
                  bribes: dict[int, list[int]] | None = None) -> None:
         self.host = host
         self.origin = origin
         self.kind = kind  # "attack", "hunt_row" or "raid"
         self.visitors = visitors  # the origin's cards fighting in the host's combat
-        self.saved = saved  # the host's phase and step before
         # The host's troops before; bribes on a troop of either side.
         self.host_troops: list[int] = [] if host_troops is None else host_troops
         self.bribes: dict[int, list[int]] = {} if bribes is None else bribes
@@ -87,8 +86,8 @@ class Hosting:
         self.fight: Combat | None = None
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.host, self.origin, self.kind, self.visitors, self.saved,
-                self.host_troops, self.bribes)
+        return (self.host, self.origin, self.kind, self.visitors, self.host_troops,
+                self.bribes)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hosting):
@@ -97,7 +96,7 @@ class Hosting:
 
     def __repr__(self) -> str:
         return (f"Hosting(host={self.host!r}, origin={self.origin!r}, kind={self.kind!r}, "
-                f"visitors={self.visitors!r}, saved={self.saved!r}, "
+                f"visitors={self.visitors!r}, "
                 f"host_troops={self.host_troops!r}, bribes={self.bribes!r})")
 
 
@@ -1395,7 +1394,7 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     """A combat in ``host_seat``'s state on ``origin_seat``'s ``cards``: its troops attacking
     (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
     host = table.seats[host_seat]
-    hosting = Hosting(host_seat, origin_seat, kind, list(cards), (host.phase, host.step))
+    hosting = Hosting(host_seat, origin_seat, kind, list(cards))
     hosting.host_troops = [t for z in ("defensive", "guards") for t in host.player_seat().zones[z]
                            if host.card(t).is_troop]
     if kind == "attack":
@@ -1523,7 +1522,7 @@ def _finish_hosting(table: Table) -> None:
     if hosting.kind == "hunt_row":
         _to_wait(host)
     elif not host.outcome:
-        host.phase, host.step = hosting.saved
+        host.phase, host.step = _waiting_step(table, hosting.host)
     host.pending = None
     if hosting.kind == "attack":
         # Valor: "If a troop of yours kills another lord's troop, take influence tokens from
@@ -1545,6 +1544,15 @@ def _finish_hosting(table: Table) -> None:
     if hosting.kind == "raid" and not origin.outcome:
         engine._begin_fines(origin)  # the raiders' owner goes on to his fines
         engine._advance(origin)
+
+
+def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
+    """Where the state of ``seat``, attacked on another's turn, goes back to: its Military
+    choice when it is still to make it (later in the queue: the engine offers a hunt there,
+    or moves on to wait when it has none), else waiting for the table."""
+    if table.stage == "military" and seat in table.queue[1:]:
+        return "military", "military"
+    return "wanderer", WAIT
 
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
