@@ -1307,3 +1307,31 @@ def test_a_seat_answering_in_its_own_combat_pays_from_its_own_pool() -> None:
     assert not rulings.affordable(there, (0, 3, 0), 0, defender)
     assert rulings.pay(there, (1, 0, 0), 2, defender)
     assert sum(there.seats[defender].personal) == 3 and there.seats[attacker].personal == [4, 4, 4]
+
+
+def test_an_attacked_player_may_hunt_at_his_turn_with_what_the_attack_left_him() -> None:
+    # "Military Phase: starting with the lead player each player may hunt or attack": whether
+    # a player may hunt is judged at his turn. A defender who could not pay to send his
+    # exhausted troops when the cycle ended, and holds the tokens after the attack on him,
+    # may hunt with them at his turn.
+    t = table(VETERANS, FAITHFUL)
+    play_until(t, lambda t: t.stage == "military" and t.hosting is None
+               and len(t.queue) == 2 and t.queue[0] == seats.to_move(t)
+               and any(a.kind == "attack" and a.option == "all"
+                       for a in seats.legal_actions(t)))
+    attacker = seats.to_move(t)
+    defender = t.queue[1]
+    home = t.seats[defender]
+    me = home.player_seat()
+    troops = [i for i in me.defensive if home.card(i).is_troop]
+    assert troops and me.zones["wanderers"]
+    home.exhausted.update(troops)  # none ready, and too poor to send one
+    me.personal[:] = [0, 0, 2]
+    home.phase, home.step, home.pending = "wanderer", engine.WAIT, None
+    assert not combat.can_hunt(home)
+    assert seats.apply(t, Action("attack", target=defender, option="all")).ok
+    me.personal[:] = [3, 3, 3]  # (as valor or a bribe collected in the attack would)
+    play_until(t, lambda t: t.hosting is None)
+    assert seats.to_move(t) == defender and t.stage == "military"
+    hunted = [a for a in seats.legal_actions(t) if a.kind == "hunt"]
+    assert hunted and combat.can_hunt(home)
