@@ -1319,7 +1319,6 @@ def test_an_attacked_player_may_hunt_at_his_turn_with_what_the_attack_left_him()
                and len(t.queue) == 2 and t.queue[0] == seats.to_move(t)
                and any(a.kind == "attack" and a.option == "all"
                        for a in seats.legal_actions(t)))
-    attacker = seats.to_move(t)
     defender = t.queue[1]
     home = t.seats[defender]
     me = home.player_seat()
