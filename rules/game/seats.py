@@ -275,6 +275,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         table.story = []
     table.lead = _lead_player(table)
     table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
+    table.queue = list(table.active())  # City Maintenance, seat by seat (_settle)
     _settle(table)
     return table
 
@@ -407,12 +408,11 @@ def to_move(table: Table) -> int:
         return table.turn
     if table.stage in ("military", "wanderer"):
         return table.queue[0]
-    # Maintenance and discards are simultaneous: seat by seat, from the lead player.
-    for seat in table.active():
+    # Maintenance and discards: the seat whose part it is (_settle), while it decides.
+    if table.queue and table.started:
+        seat = table.queue[0]
         state = table.seats[seat]
-        here = state.phase == "maintenance" if table.stage == "maintenance" \
-            else state.step == "discard"
-        if here and engine.legal_actions(state):
+        if _in_part(state, table.stage) and engine.legal_actions(state):
             return seat
     return -1
 
@@ -953,9 +953,25 @@ def _settle(table: Table) -> None:
             _finish_hosting(table)
             continue
         stage = table.stage
-        if stage == "maintenance":
-            if to_move(table) >= 0:
-                return
+        if stage == "maintenance" or stage == "discard":
+            # Seat by seat from the lead player (simultaneous in the rulebook): each seat's
+            # part run when its turn comes (_begin_part), asked while it has a decision.
+            if table.out:
+                table.queue = [s for s in table.queue if s not in table.out]
+            if table.queue:
+                seat = table.queue[0]
+                state = table.seats[seat]
+                if not table.started:
+                    table.started = True
+                    _begin_part(state, stage)
+                if _in_part(state, stage) and engine.legal_actions(state):
+                    return
+                table.queue.pop(0)
+                table.started = False
+                continue
+            if stage == "discard":
+                _begin_round(table, table.round + 1)
+                continue
             # (from the lead player, or the first to his left still in: he may have
             # surrendered this round)
             table.stage, table.turn, table.passes = "action", table.active()[0], 0
@@ -1007,11 +1023,6 @@ def _settle(table: Table) -> None:
                 table.started = False
                 continue
             return
-        if stage == "discard":
-            if to_move(table) >= 0:
-                return
-            _begin_round(table, table.round + 1)
-            continue
         return
 
 
@@ -1079,18 +1090,30 @@ def _begin_round(table: Table, number: int) -> None:
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
-        engine._advance(table.seats[seat])
+        table.seats[seat].pending = None  # (each seat's maintenance runs at its turn)
     table.stage = "maintenance"
+    table.queue, table.started = list(table.active()), False
 
 
 def _begin_discards(table: Table) -> None:
     table.stage = "discard"
+    table.queue, table.started = list(table.active()), False
     table.tell(-1, "Discard Phase.")
-    for seat in table.active():
-        state = table.seats[seat]
+
+
+def _begin_part(state: GameState, stage: Stage) -> None:
+    """A seat's City Maintenance or Discard Phase begins, at its turn: run to its first
+    decision (in City Maintenance the round's start set its step; its maintenance ends where
+    its Action and Development would begin)."""
+    if stage == "discard":
         state.phase, state.step = "discard", "discard"
         state.player_seat().discards_left = engine.DISCARD_LIMIT
-        engine._advance(state)
+    engine._advance(state)
+
+
+def _in_part(state: GameState, stage: Stage) -> bool:
+    """Whether the seat's state is still in its City Maintenance or Discard Phase."""
+    return state.phase == "maintenance" if stage == "maintenance" else state.step == "discard"
 
 
 def _end(table: Table, outcome: Outcome, winner: int = -1) -> None:
