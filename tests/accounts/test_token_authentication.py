@@ -85,7 +85,8 @@ def test_a_kept_key_gives_what_drf_gives(clock: Clock, key: str) -> None:
 
     def seen(user: Any, token: Any) -> tuple[Any, ...]:
         return (type(user), user.pk, user.username, user.first_name, user.is_active,
-                user.is_authenticated, type(token), token.pk, token.user_id, token.user is user)
+                user.is_authenticated, type(token), token.pk, token.user_id, token.user is user,
+                user.auth_token is token)
     assert seen(kept_user, kept_token) == seen(user, token)
     assert (kept_user, kept_token) == (user, token)  # model equality: same class, same pk
 
