@@ -7,7 +7,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from accounts import lockout
 from accounts.api_tokens import api_token_revoke
+from accounts.token_authentication import CachedTokenAuthentication
 from api.problems import ProblemSerializer
 
 
@@ -30,7 +31,7 @@ class LoginLocked(exceptions.Throttled):
 
 class TokenView(ObtainAuthToken):
     # The token first, so that a DELETE without credentials is a 401 that says how to sign in.
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [CachedTokenAuthentication, SessionAuthentication]
 
     @extend_schema(request=AuthTokenSerializer,
                    responses={200: AuthTokenSerializer, 400: ProblemSerializer,

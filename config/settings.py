@@ -37,6 +37,8 @@ ACCOUNTS_VERIFICATION_TIMEOUT    seconds a verification link works (default 2592
 ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT  failed logins that lock an account (default 5; 0: no limit)
 ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS  failed logins that lock a client address (default 30; 0: none)
 ACCOUNTS_LOGIN_LOCKOUT_SECONDS   the window those are counted in, and the lock's length (900)
+API_TOKEN_CACHE_SECONDS          what an API token resolved to is kept per process this long,
+                                 so a revoked token may work this long on another (10; 0: off)
 EMAIL_HOST                       an SMTP server; unset, e-mails are printed on the console
 EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS  port (587), login, STARTTLS (1)
 DEFAULT_FROM_EMAIL               the sender (default "Allegiance DB <noreply@localhost>")
@@ -220,6 +222,10 @@ ACCOUNTS_VERIFICATION_TIMEOUT = int(os.environ.get("ACCOUNTS_VERIFICATION_TIMEOU
 ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ACCOUNT", 5))
 ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("ACCOUNTS_LOGIN_FAILURES_PER_ADDRESS", 30))
 ACCOUNTS_LOGIN_LOCKOUT_SECONDS = int(os.environ.get("ACCOUNTS_LOGIN_LOCKOUT_SECONDS", 15 * 60))
+# What an API token resolved to, kept per process this many seconds (0: read every time): how
+# long another process may still let a revoked token in (accounts.token_authentication).
+API_TOKEN_CACHE_SECONDS = whole_number(
+    "API_TOKEN_CACHE_SECONDS", os.environ.get("API_TOKEN_CACHE_SECONDS"), 10)
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -286,7 +292,7 @@ REST_FRAMEWORK = {
     # Pages use the session; scripts send "Authorization: Token <key>" (POST /api/auth/token/).
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.token_authentication.CachedTokenAuthentication",
     ],
     "EXCEPTION_HANDLER": "api.problems.problem_exception_handler",
     # DRF's, with a body nested too deeply a 400 (api.parsers).

@@ -96,8 +96,8 @@ def fast_password_hasher(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(autouse=True)
 def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
-    """Throttle counts and card list answers live in the caches: every test starts with none
-    (a rolled-back test's catalogue revision may come again with other cards)."""
+    """Throttle counts, card list answers and API tokens live in caches: every test starts with
+    none (a rolled-back test's catalogue revision may come again with other cards)."""
     if request.config.pluginmanager.hasplugin("django"):
         from django.core.cache import caches
 
@@ -108,6 +108,9 @@ def fresh_throttle_counts(request: pytest.FixtureRequest) -> None:
 
         forget_rows()  # kept per revision, and a rolled-back revision may come again
         forget_searches()
+        from accounts.token_authentication import tokens
+
+        tokens.clear()  # the API tokens kept per process: a rolled-back user may come again
 
 
 # Decklists whose Initial Holdings break the rules (each with one holdings error code), made

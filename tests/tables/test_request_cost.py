@@ -1,8 +1,8 @@
-"""What a table's requests cost in SQL (docs/tables.md "Load"): a seat's view reads the token
-and the table's row, its seats, talk and trades kept at the table's version
-(tables.kept_rows); a move adds the locked row, its seats and one update: every write reads
-the table's row once, locked. And what the kept rows show is what the database holds, after
-every kind of change.
+"""What a table's requests cost in SQL (docs/tables.md "Load"): a seat's view reads the table's
+row, its seats, talk and trades kept at the table's version (tables.kept_rows), and its token
+only when the process has not kept it (accounts.token_authentication); a move adds the locked
+row, its seats and one update: every write reads the table's row once, locked. And what the
+kept rows show is what the database holds, after every kind of change.
 
 Real commits, as in production, where a write's transaction ends before its answer is made
 (the game and the rows it kept are there for the answer's view)."""
@@ -18,17 +18,20 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
+from accounts import token_authentication
+from accounts.token_authentication import TokenCache
 from tables import services
 from tests.tables.calls import SAMPLES, post, sample
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
-# The token's and the table's rows.
-VIEW_QUERIES = 2
-# The token, then in the write's transaction the table locked (its only read of the table),
-# its seats and one update (and on SQLite its BEGIN and COMMIT, which Django counts); the
-# answer's view reads nothing more.
-MOVE_QUERIES = 6
+# The table's row, and the token's unless the process keeps it (API_TOKEN_CACHE_SECONDS).
+VIEW_QUERIES = 1
+# In the write's transaction the table locked (its only read of the table), its seats and one
+# update (and on SQLite its BEGIN and COMMIT, which Django counts); the answer's view reads
+# nothing more. The token's read besides when it is not kept.
+MOVE_QUERIES = 5
+TOKEN_QUERIES = {"kept": 0, "read every time": 1}
 
 
 def token_client(name: str) -> Client:
@@ -65,16 +68,26 @@ def move(client: Client, table_id: int, seen: dict[str, Any]) -> Any:
                 {"index": index, "decision": seen["decision"]})
 
 
+@pytest.fixture
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tokens kept per process on a clock that stands still: kept for the whole test."""
+    monkeypatch.setattr(token_authentication, "tokens", TokenCache(clock=lambda: 0.0))
+
+
+@pytest.mark.parametrize("tokens", TOKEN_QUERIES)
 def test_a_move_and_every_seats_view_after_it_stay_within_their_queries(
-        django_assert_max_num_queries: Any) -> None:
+        django_assert_max_num_queries: Any, settings: Any, stopped_clock: None,
+        tokens: str) -> None:
+    settings.API_TOKEN_CACHE_SECONDS = 10 if tokens == "kept" else 0
+    token = TOKEN_QUERIES[tokens]
     people, table_id = three_people()
     for _ in range(3):
         client, seen = mover(people, table_id)
-        with django_assert_max_num_queries(MOVE_QUERIES):
+        with django_assert_max_num_queries(MOVE_QUERIES + token):
             moved = move(client, table_id, seen)
         assert moved.status_code == 200 and moved.json()["decision"] == seen["decision"] + 1
         for other in people:
-            with django_assert_max_num_queries(VIEW_QUERIES):
+            with django_assert_max_num_queries(VIEW_QUERIES + token):
                 assert other.get(f"/api/tables/{table_id}/view/").status_code == 200
 
 
