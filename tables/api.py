@@ -47,6 +47,7 @@ from tables.services import (
     table_create,
     table_hand_to_ai,
     table_join,
+    table_named,
     table_offer,
     table_offer_answer,
     table_settled,
@@ -264,9 +265,9 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
         """The table a write names, unread: the write reads its row once, locked
         (tables.services.settled_first), and a missing one is the 404 of get_object
         (:meth:`handle_exception`). A seated person's request is a sign of his presence."""
-        pk = int(self.kwargs["pk"])
-        table_seen(table_id=pk, user=self.request.user)
-        return Table(pk=pk)
+        table = table_named(int(self.kwargs["pk"]))
+        table_seen(table_id=table.pk, user=self.request.user)
+        return table
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Table.DoesNotExist):  # a write's locked read found no table

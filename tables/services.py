@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -145,6 +145,16 @@ def viewer_seat(table: Table, user: Any) -> int | None:
 
 def _locked(table: Table) -> Table:
     return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def table_named(pk: int) -> Table:
+    """The table a write names by its number, unread (the write reads its row once, locked:
+    :func:`settled_first`). A number outside the id column's range is a missing table
+    (Table.DoesNotExist), as a read of it finds none: the database would refuse to bind it."""
+    low, high = connection.ops.integer_field_range(Table._meta.pk.get_internal_type())
+    if (low is not None and pk < low) or (high is not None and pk > high):
+        raise Table.DoesNotExist(f"No table has the number {pk}.")
+    return Table(pk=pk)
 
 
 def _changed(table: Table, fields: Sequence[str] = (), played: TableGame | None = None,

@@ -39,6 +39,7 @@ from tables.services import (
     table_create,
     table_hand_to_ai,
     table_join,
+    table_named,
     table_offer,
     table_offer_answer,
     table_rematch,
@@ -71,7 +72,7 @@ def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
 def _named(table_id: int) -> Table:
     """The table a write names, unread: the write reads its row once, locked
     (tables.services.settled_first)."""
-    return Table(pk=table_id)
+    return table_named(table_id)
 
 
 @contextmanager

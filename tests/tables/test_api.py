@@ -170,18 +170,21 @@ def test_a_move_before_the_start_is_refused() -> None:
     assert response.status_code == 409 and response.json()["code"] == "not_started"
 
 
+@pytest.mark.parametrize("number", [999999, 2**70], ids=["free", "past-the-id-range"])
 @pytest.mark.parametrize("path", ["actions/", "chat/", "offers/", "offers/1/accept/",
                                   "join/", "start/", "surrender/", "undo/", "take-back/"])
-def test_a_write_to_a_table_that_does_not_exist_is_not_found(path: str) -> None:
-    # (The write reads the table only under its lock: no read before says it is missing.)
+def test_a_write_to_a_table_that_does_not_exist_is_not_found(path: str, number: int) -> None:
+    # (The write reads the table only under its lock: no read before says it is missing. A
+    # number past the id column's range, which the database would refuse to bind, is missing
+    # too, not a 500.)
     ada = person("ada")
     body: dict[str, Any] = {"actions/": {"index": 0, "decision": 0}, "chat/": {"text": "hi"},
                             "offers/": {"to": 1, "give": {"economic": 1}, "take": {}},
                             "join/": {"invite": "x", "deck": sample(SAMPLES[0])}}
-    answer = post(ada, f"/api/tables/999999/{path}", body.get(path, {}))
+    answer = post(ada, f"/api/tables/{number}/{path}", body.get(path, {}))
     assert answer.status_code == 404 and answer["Content-Type"] == PROBLEM
     assert answer.json()["code"] == "not_found"
-    assert ada.post("/tables/999999/chat/", {"text": "hi"}).status_code == 404
+    assert ada.post(f"/tables/{number}/chat/", {"text": "hi"}).status_code == 404
 
 
 def test_a_move_applies_bumps_the_version_and_answers_the_new_view() -> None:
