@@ -205,9 +205,12 @@ class Table:
         events = self.seats[0].events or []  # (the table's one list)
         one = len(self.seats) == 1
         for event in events[self.seen:]:
-            # (a seat's own end of the game is told by the table: _end, _knockouts)
-            if event["type"] in ("round", "victory_check", "unexhaust", "shuffle",
-                                 "game_over"):
+            # (a seat's own end of the game is told by the table: _end, _knockouts; and its
+            # pass that ends the Action and Development cycle, by the table when he passed)
+            kind = event["type"]
+            if kind in ("round", "victory_check", "unexhaust", "shuffle", "game_over") \
+                    or (kind == "action" and event["phase"] == "action"
+                        and event["action"]["kind"] == "pass"):
                 continue
             seat = 0 if one else event["whose"]
             state = self.seats[seat]
@@ -916,12 +919,9 @@ def _to_wait(state: GameState) -> None:
 def _next_turn(table: Table) -> None:
     active = table.active()
     if table.passes >= len(active):
-        # Every player passed in sequence: the phase ends for all.
-        for seat in active:
-            state = table.seats[seat]
-            # (the engine's own pass, found among its actions by identity, not compared)
-            engine.apply(state, PASS)
-        table.stage, table.queue = "military", list(active)
+        # Every player passed in sequence: the phase ends for all; each seat's Military
+        # Phase begins at its turn (_settle).
+        table.stage, table.queue, table.started = "military", list(active), False
         table.tell(-1, "Military Phase.")
         return
     n = len(table.seats)
@@ -988,6 +988,8 @@ def _settle(table: Table) -> None:
                 continue
             seat = table.queue[0]
             state = table.seats[seat]
+            if state.phase == "action":
+                _begin_military(state)
             if state.step == WAIT and state.combat is None \
                     and not state.player_seat().choice_due() \
                     and (table.started or not _military_options(table, seat)):
@@ -1099,6 +1101,14 @@ def _begin_discards(table: Table) -> None:
     table.stage = "discard"
     table.queue, table.started = list(table.active()), False
     table.tell(-1, "Discard Phase.")
+
+
+def _begin_military(state: GameState) -> None:
+    """A seat's Military Phase begins, at its turn: its state leaves the action cycle by the
+    engine's own pass (the cycle's end for it, as solo), to the hunt the engine offers it
+    or, with none, to wait."""
+    # (the engine's own pass, found among its actions by identity, not compared)
+    engine.apply(state, PASS)
 
 
 def _begin_part(state: GameState, stage: Stage) -> None:
@@ -1434,6 +1444,8 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         if host.combat is not None:
             _rotate(table, host.combat, host_seat)
     else:
+        if host.phase == "action":  # attacked before his own Military turn: it begins
+            _begin_military(host)
         host.step = HOSTING
         combat.start_raid(host, list(cards))
         fight = host.combat

@@ -1334,3 +1334,20 @@ def test_an_attacked_player_may_hunt_at_his_turn_with_what_the_attack_left_him()
     assert seats.to_move(t) == defender and t.stage == "military"
     hunted = [a for a in seats.legal_actions(t) if a.kind == "hunt"]
     assert hunted and combat.can_hunt(home)
+
+
+def test_a_players_hunt_is_offered_by_his_row_as_it_is_at_his_turn() -> None:
+    # "Military Phase: starting with the lead player each player may hunt or attack": a
+    # player whose row was emptied before his turn (by another's hunt on it) is not offered a
+    # hunt of it; his Military Phase begins at his turn, not when the cycle ended.
+    t = table(VETERANS, FAITHFUL, CRUSADERS, seed=5)  # (round 2: he could hunt then)
+    play_until(t, lambda t: t.stage == "military" and len(t.queue) == 3)
+    later = t.queue[1]
+    there = t.seats[later]
+    row = list(there.player_seat().zones["wanderers"])
+    assert row and combat.can_hunt(there)
+    for w in row:  # as another player's hunt of his row may leave it
+        there.move(w, "wanderer_discard")
+    play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == later)
+    assert t.stage == "military" and seats.to_move(t) == later
+    assert all(a.kind != "hunt" for a in seats.legal_actions(t))
