@@ -51,7 +51,7 @@ from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
-from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState
+from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState, Seat
 from rules.game.vocabulary import Outcome, Phase, Step
 from rules.rng import GameRng, derive_seed
 
@@ -180,6 +180,19 @@ class Table:
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    def seat(self, s: int) -> Seat:
+        """Seat ``s``'s cards and pool (its zones, personal pool, dead): read through here so
+        that one state for the table (docs/engine.md, "One flow") changes only this body."""
+        return self.seats[s].seats[s]
+
+    def cards(self) -> GameState:
+        """The state to read what every seat shares: card profiles, ``where``, ``owner``,
+        ``host``, exhaustion, wounds, tokens on cards, flags, the city's pool, ``cards``
+        (every seat's state holds the same containers: engine.new_table_states). Never for a
+        seat's flow (phase, step, combat, pending decision, outcome): that is its own state's.
+        """
+        return self.seats[0]
 
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left. Asked at nearly every
