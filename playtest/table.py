@@ -377,7 +377,7 @@ def seat_side(played: TableGame, seat: int, links: Links,
         "out": {"round": out[0], "how": out[1]} if out else None,
         "influence": layout["influence"], "target": layout["target"],
         "personal": layout["personal"], "personal_total": layout["personal_total"],
-        "hand": len(state.player_seat().hand), "stronghold": stronghold,
+        "hand": len(table.seat(seat).hand), "stronghold": stronghold,
         "private": layout["private"], "defensive": layout["defensive"],
         "wanderers": layout["wanderers"],
         "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}

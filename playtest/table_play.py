@@ -250,12 +250,11 @@ class TableGame:
         reason: seats.trade_problem) when either lacks them, with nothing changed; counted as
         a decision of the people."""
         table = self.table
-        pools = table.seats[0].seats  # one Seat per player, shared by every seat's state
         for seat, paid in ((giver, give), (taker, take)):
             if not self.seat_playing(seat):
                 raise Refused("game_over", f"Seat {seat + 1} is not in the game.", status=409,
                               current_decision=self.decisions)
-            if any(have < n for have, n in zip(pools[seat].personal, paid, strict=True)):
+            if any(have < n for have, n in zip(table.seat(seat).personal, paid, strict=True)):
                 raise Refused("not_enough_tokens",
                               f"Seat {seat + 1} has not the tokens this trade asks of him.",
                               status=409, current_decision=self.decisions)
@@ -264,14 +263,14 @@ class TableGame:
             if not traded.ok:  # (nothing moved: seats.trade_problem's reason)
                 raise Refused("card_trade_refused", traded.reason, status=409,
                               current_decision=self.decisions)
-            state = table.seats[giver]  # (a card's name is its own, whoever owns it now)
+            state = table.cards()  # (a card's name is its own, whoever owns it now)
             gave, took = (token_words(give), _card_names(state, give_cards)), \
                 (token_words(take), _card_names(state, take_cards))
         else:
             gave, took = (token_words(give), ""), (token_words(take), "")
         for k in range(len(give)):
-            pools[giver].personal[k] += take[k] - give[k]
-            pools[taker].personal[k] += give[k] - take[k]
+            table.seat(giver).personal[k] += take[k] - give[k]
+            table.seat(taker).personal[k] += give[k] - take[k]
         self.decisions += 1
         table.tell(giver, f"trades {_trade_words(*gave)} to seat {taker + 1} for "
                           f"{_trade_words(*took)}.")
@@ -452,11 +451,11 @@ def action_text(table: Table, seat: int, action: Action,
         if rivalry.ability_of(action.option) == "exhaust" and aimed >= 0:
             return (f"Use {state.card(action.card).name} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.seats[action.target].card(aimed).name} (exhaust it)")
+                    f"{table.cards().card(aimed).name} (exhaust it)")
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.seats[action.target].card(aimed).name} (exhaust it)")
+                    f"{table.cards().card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names, viewer)}")
     return describe(state, action)

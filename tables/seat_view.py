@@ -52,7 +52,7 @@ def tradable_refs(table: seats.Table, seat: int) -> dict[str, int]:
 def card_named(table: seats.Table, ref: str) -> str:
     """The name of the card ``ref`` names at the table ("" when none does), for a refusal
     that says which card it means (a card ticked under another seat than the one offered)."""
-    state = table.seats[0]
+    state = table.cards()
     for i in range(len(state.cards)):
         if card_ref(table.seed, i) == ref:
             return state.card(i).name
@@ -64,8 +64,8 @@ def _in_play(table: seats.Table, seat: int, card_trades: bool) -> list[dict[str,
     a trade and ``tradable`` says whether it may be traded (seats.tradable: not a wanderer, a
     stronghold, or a card attached or housed on another); elsewhere neither is worked out (a
     view is the tables' most frequent request)."""
-    state = table.seats[seat]
-    zones = state.seats[seat].zones
+    state = table.cards()
+    zones = table.seat(seat).zones
     cards = [{**_card(state, i), "zone": zone, "exhausted": i in state.exhausted,
               "wounds": state.wounds.get(i, 0)}
              for zone in PUBLIC_ZONES for i in zones[zone]]
@@ -81,12 +81,12 @@ def _seat_summary(played: TableGame, seat: int, names: Sequence[str],
                   card_trades: bool = False) -> dict[str, Any]:
     table = played.table
     state = table.seats[seat]
-    zones = state.seats[seat].zones
+    zones = table.seat(seat).zones
     out = table.out.get(seat)
     return {
         "seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
         "influence": rulings.influence_total(state),
-        "personal": {kind: state.seats[seat].personal[k] for k, kind in enumerate(TOKEN_KINDS)},
+        "personal": {kind: table.seat(seat).personal[k] for k, kind in enumerate(TOKEN_KINDS)},
         "hand_count": len(zones["hand"]),
         "piles": [{"key": key, "count": len(zones[pile]),
                    "discard": [_card(state, i) for i in reversed(zones[discard])]}
@@ -134,8 +134,8 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
         "outcome": table.outcome, "winner": table.winner,
     }
     if viewer is not None:
-        state = table.seats[viewer]
-        view["hand"] = [_card(state, i) for i in state.seats[viewer].zones["hand"]]
+        state = table.cards()
+        view["hand"] = [_card(state, i) for i in table.seat(viewer).zones["hand"]]
         if mover == viewer:
             legal = seats.legal_actions(table)
             choice = played.policies()[viewer](table, viewer, legal)
@@ -153,8 +153,8 @@ def replay_view(played: TableGame, names: Sequence[str], *, decision: int) -> di
     table = played.table
     view = seat_view(played, None, names, decision=decision)
     for summary in view["seats"]:
-        state = table.seats[summary["seat"]]
-        summary["hand"] = [_card(state, i) for i in state.seats[summary["seat"]].zones["hand"]]
+        summary["hand"] = [_card(table.cards(), i)
+                           for i in table.seat(summary["seat"]).zones["hand"]]
     view["log"] = [{"text": SEED.sub("", seat_line(seat, text, names, -1)), "kind":
                     "round" if seat < 0 and text.startswith("Round ") else
                     "phase" if seat < 0 else "event", "seat": seat if seat >= 0 else None}

@@ -51,7 +51,7 @@ from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
-from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState
+from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState, Seat
 from rules.game.vocabulary import Outcome, Phase, Step
 from rules.rng import GameRng, derive_seed
 
@@ -180,6 +180,19 @@ class Table:
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    def seat(self, s: int) -> Seat:
+        """Seat ``s``'s cards and pool (its zones, personal pool, dead): read through here so
+        that one state for the table (docs/engine.md, "One flow") changes only this body."""
+        return self.seats[s].seats[s]
+
+    def cards(self) -> GameState:
+        """The state to read what every seat shares: card profiles, ``where``, ``owner``,
+        ``host``, exhaustion, wounds, tokens on cards, flags, the city's pool, ``cards``
+        (every seat's state holds the same containers: engine.new_table_states). Never for a
+        seat's flow (phase, step, combat, pending decision, outcome): that is its own state's.
+        """
+        return self.seats[0]
 
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left. Asked at nearly every
@@ -565,7 +578,7 @@ def _dead_uniques(table: Table, seat: int) -> set[str] | None:
         if other == seat:
             continue
         them = table.seats[other]
-        their_dead = them.player_seat().dead
+        their_dead = table.seat(other).dead
         if not their_dead:
             continue
         for i in their_dead:
@@ -587,7 +600,7 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
     card = state.card(action.card)
     return card.unique and any(
         other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
-        for i in other.player_seat().zones["dead"])
+        for i in table.seat(s).zones["dead"])
 
 
 # The Military Phase's options on each other seat (hunt its row, attack it with every ready
@@ -615,7 +628,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     found: list[Action] = []
     ready = _ready_troops(state)
     hunters = False
-    for t in state.player_seat().defensive:
+    for t in table.seat(seat).defensive:
         if state.card(t).is_troop:
             hunters = True
             break
@@ -624,7 +637,7 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     for other in table.active():
         if other == seat:
             continue
-        if hunters and table.seats[other].player_seat().zones["wanderers"]:
+        if hunters and table.seat(other).zones["wanderers"]:
             found.append(_HUNT_ROW[other])
         if ready:
             found.append(_ATTACK_ALL[other])
@@ -645,7 +658,7 @@ def declare_options(table: Table) -> list[Action]:
     state = table.seats[declaring.seat]
     can_pay = rulings.held(state, declaring.seat) >= combat.MOVE_EXHAUSTED_COST
     found = [Action("send", t, option="pay" if t in state.exhausted else "")
-             for t in state.player_seat().defensive
+             for t in table.seat(declaring.seat).defensive
              if state.card(t).is_troop and t not in declaring.sent
              and (t not in state.exhausted or can_pay)]
     found.append(Action("done"))
@@ -947,7 +960,8 @@ def _settle(table: Table) -> None:
             return  # the attacker chooses his troops
         if table.hosting is not None:
             host = table.seats[table.hosting.host]
-            if (host.combat is not None or host.player_seat().choice_due()) and not host.outcome \
+            if (host.combat is not None or table.seat(table.hosting.host).choice_due()) \
+                    and not host.outcome \
                     and engine.legal_actions(host):
                 return
             _finish_hosting(table)
@@ -991,7 +1005,7 @@ def _settle(table: Table) -> None:
             if state.phase == "action":
                 _begin_military(state)
             if state.step == WAIT and state.combat is None \
-                    and not state.player_seat().choice_due() \
+                    and not table.seat(seat).choice_due() \
                     and (table.started or not _military_options(table, seat)):
                 # His choice made, or none to make: a seat that can neither hunt (its engine
                 # moved on) nor attack nor hunt another row passes unasked, as solo.
@@ -1012,11 +1026,11 @@ def _settle(table: Table) -> None:
             state = table.seats[seat]
             if not table.started:
                 table.started = True
-                table.row_before = list(state.player_seat().zones["wanderers"])
+                table.row_before = list(table.seat(seat).zones["wanderers"])
                 _wanderer_phase(table, seat)
                 continue
             if (state.step == WAIT and state.combat is None
-                    and not state.player_seat().choice_due()) or state.outcome == "overrun":
+                    and not table.seat(seat).choice_due()) or state.outcome == "overrun":
                 # (its own row past the limit ends the game at once: engine._new_wanderer)
                 _arrivals(table, seat)
                 if table.outcome:
@@ -1035,8 +1049,8 @@ def _lead_player(table: Table) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
     resolve it by rolling a die": the tied roll until one rolls highest."""
     active = [s for s in range(len(table.seats)) if s not in table.out]
-    most = max(sum(table.seats[s].player_seat().personal) for s in active)
-    tied = [s for s in active if sum(table.seats[s].player_seat().personal) == most]
+    most = max(sum(table.seat(s).personal) for s in active)
+    tied = [s for s in active if sum(table.seat(s).personal) == most]
     return _highest_roller(table, tied)
 
 
@@ -1084,11 +1098,11 @@ def _begin_round(table: Table, number: int) -> None:
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
             state = table.seats[seat]
-            zones = state.player_seat().zones
+            zones = table.seat(seat).zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
             table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
-                             f"{list(state.player_seat().personal)}, {len(zones['private'])} "
+                             f"{list(table.seat(seat).personal)}, {len(zones['private'])} "
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
     for seat in table.active():
@@ -1169,12 +1183,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
     state = table.seats[seat]
-    _check_uniques(table, seat, {i for i in state.player_seat().zones["wanderers"]
+    _check_uniques(table, seat, {i for i in table.seat(seat).zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
     total = 0
     overrun = False
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        total += len(table.seats[s].player_seat().zones["wanderers"])
+        total += len(table.seat(s).zones["wanderers"])
         overrun = overrun or table.seats[s].outcome == "overrun"
     if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
@@ -1224,7 +1238,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
             them = table.seats[other]
             for zone in ("private", "residents", "guards", "defensive", "wanderers",
                          "attached"):
-                for i in list(them.player_seat().zones[zone]):
+                for i in list(table.seat(other).zones[zone]):
                     if them.cards[i] in mine and them.card(i).unique:
                         rulings.discard_from_play(them, i, "unique_replaced")
                         # (Not that seat's decision: its citizens left homeless are let go.)
@@ -1234,13 +1248,13 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
                         if zone == "wanderers":
                             engine._new_wanderer(them)
                         changed = True
-            dead = {them.cards[i] for i in them.player_seat().zones["dead"]}
+            dead = {them.cards[i] for i in table.seat(other).zones["dead"]}
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
                     rulings.discard_from_play(state, i, "unique_dead")
-                    row = set(state.player_seat().zones["wanderers"])
+                    row = set(table.seat(seat).zones["wanderers"])
                     engine._new_wanderer(state)
-                    new = {w for w in state.player_seat().zones["wanderers"] if w not in row}
+                    new = {w for w in table.seat(seat).zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
@@ -1384,7 +1398,7 @@ def _knockouts(table: Table) -> None:
         table.queue = [s for s in table.queue if s != seat]
         for zone in ("private", "residents", "guards", "defensive", "wanderers", "attached",
                      "hand"):
-            for i in list(state.player_seat().zones[zone]):
+            for i in list(table.seat(seat).zones[zone]):
                 state.exhausted.discard(i)
                 state.wounds.pop(i, None)
                 state.move(i, DISCARDS[state.card(i).pile])
@@ -1418,9 +1432,9 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
                              + ", ".join(state.card(t).name for t in sent) + ".")
         _host(table, action.target, seat, "attack", sent)
     else:
-        other = table.seats[action.target]
         table.tell(seat, f"hunts seat {action.target + 1}'s wanderer row.")
-        _host(table, seat, action.target, "hunt_row", list(other.player_seat().zones["wanderers"]))
+        row = list(table.seat(action.target).zones["wanderers"])
+        _host(table, seat, action.target, "hunt_row", row)
 
 
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
@@ -1428,7 +1442,8 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
     (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
     host = table.seats[host_seat]
     hosting = Hosting(host_seat, origin_seat, kind, list(cards))
-    hosting.host_troops = [t for z in ("defensive", "guards") for t in host.player_seat().zones[z]
+    zones = table.seat(host_seat).zones
+    hosting.host_troops = [t for z in ("defensive", "guards") for t in zones[z]
                            if host.card(t).is_troop]
     if kind == "attack":
         # "Bribes remain on bearer and are collected ... when the card is killed": by the lord
@@ -1592,7 +1607,7 @@ def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.seats[taker].city, table.seats[taker].player_seat().personal
+    city, pool = table.cards().city, table.seat(taker).personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved
@@ -1611,8 +1626,8 @@ def _most_plentiful(tokens: list[int]) -> int:
 
 def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
     """Take ``amount`` tokens from ``loser`` (his most plentiful kinds first)."""
-    give = table.seats[loser].player_seat().personal
-    take = table.seats[taker].player_seat().personal
+    give = table.seat(loser).personal
+    take = table.seat(taker).personal
     moved = 0
     for _ in range(amount):
         kind = _most_plentiful(give)
@@ -1705,7 +1720,7 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
         # (_settle's test of a hosted combat: the host decides while it goes on, but for an
         # attacker's assignments)
         return hosting.host == seat and _asked_elsewhere(table) is None \
-            and (state.combat is not None or state.player_seat().choice_due()) \
+            and (state.combat is not None or table.seat(seat).choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
         here = state.phase == "maintenance"
@@ -1716,13 +1731,13 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
-            and (state.combat is not None or state.player_seat().choice_due()) \
+            and (state.combat is not None or table.seat(seat).choice_due()) \
             and _asked_elsewhere(table) is None
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
             and not (state.step == WAIT and state.combat is None
-                     and not state.player_seat().choice_due()) \
+                     and not table.seat(seat).choice_due()) \
             and _asked_elsewhere(table) is None
     else:
         return False

@@ -115,7 +115,7 @@ class SeatPolicy:
             return attack_choice(there, actions) if self.greedy \
                 else self.solo(there, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
-                and not state.player_seat().choice_due():
+                and not table.seat(seat).choice_due():
             choice = military_choice(table, seat, actions) if self.greedy \
                 else self.solo(state, actions)
             self.attacks += choice.kind == "attack"
@@ -189,7 +189,7 @@ def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None 
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
     exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
-    if crowded is None and table.seats[action.target].card(
+    if crowded is None and table.cards().card(
             aimed if aimed >= 0 else rivalry.target_of(action.option)).is_troop:
         crowded = _crowded(table, CRUSADE_ROUNDS)
     return _exhaust_worth(table, seat, action.card, action.target,
@@ -203,7 +203,7 @@ def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, abili
     """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
     ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
     troop)."""
-    target = table.seats[victim].card(aimed)
+    target = table.cards().card(aimed)
     state = table.seats[seat]
     bearer = state.card(bearer_card)
     if bearer.type == "invocation":  # its bearer uses it (and is exhausted), at a price
@@ -258,7 +258,7 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
         else:
             on_pool = 1
             worth = 0
-            for tokens in table.seats[victim].player_seat().personal:
+            for tokens in table.seat(victim).personal:
                 worth += tokens
         if chosen is None or _outranks(total, on_pool, worth, victim, action.card,
                                        top, kind, amount, last, card):
@@ -292,7 +292,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     table_seats = table.seats
     state = table_seats[seat]
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or state.step != "act" or state.combat is not None or state.player_seat().choice_due() \
+            or state.step != "act" or state.combat is not None or table.seat(seat).choice_due() \
             or (table.rival_bearers and not table.rival_bearers[seat]):
         return None  # (seats.rival_setting's None)
     # The bearers in play not used this round first: most passes have none (each bearer
@@ -336,7 +336,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
                     continue
                 them = table_seats[victim]
                 if aimed is None:
-                    pool = them.player_seat().personal
+                    pool = table.seat(victim).personal
                     if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
                         continue
                     worth = pool[0] + pool[1] + pool[2]
@@ -861,7 +861,7 @@ def _crowded(table: Table, rounds: int = 1) -> bool:
     is exhausted by Crusade (:data:`CRUSADE_ROUNDS`)."""
     wanderers = 0
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
-        wanderers += len(table.seats[s].player_seat().zones["wanderers"])
+        wanderers += len(table.seat(s).zones["wanderers"])
     return wanderers + rounds * len(table.active()) > table.config.overrun_limit
 
 

@@ -244,7 +244,7 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
                       GameConfig(target=25))
     state, victim = table.seats
     bell = next(i for i in range(len(state.cards)) if state.card(i).name == "Bell of Judgement")
-    troop = next(i for i in victim.player_seat().zones["personality_pile"]
+    troop = next(i for i in table.seat(1).zones["personality_pile"]
                  if victim.card(i).name == "Sellsword")
     action = Action("use_on", bell, 1, rivalry.exhaust_option("crusade", troop))
     assert action_text(table, PLAYER, action, ["Kalim Crusaders", "Guild Veterans"]) == (

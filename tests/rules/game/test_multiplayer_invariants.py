@@ -32,11 +32,12 @@ def tokens(t: Table) -> int:
 
 def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
-    for state in t.seats:
+    shared = t.cards()
+    for seat in range(t.players):
         for zone in IN_PLAY_ZONES:
-            for i in state.player_seat().zones[zone]:
-                if state.card(i).unique and state.card(i).subtype != "stronghold":
-                    seen[state.cards[i]] += 1
+            for i in t.seat(seat).zones[zone]:
+                if shared.card(i).unique and shared.card(i).subtype != "stronghold":
+                    seen[shared.cards[i]] += 1
     return seen
 
 
@@ -57,8 +58,8 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                  for s in range(players)]
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:
-            for state in t.seats:
-                for i in state.player_seat().zones["private"]:
+            for seat, state in enumerate(t.seats):
+                for i in t.seat(seat).zones["private"]:
                     if state.card(i).subtype == "stronghold":
                         state.wounds[i] = state.card(i).vitality - 1
         chosen = [SeatPolicy(policy, derive_seed(seed, s)) for s in range(players)]
@@ -77,11 +78,11 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                 twice = [c for c, n in unique_copies(t).items() if n > 1]
                 assert not twice, twice
             for out in t.out:
-                assert not any(t.seats[out].player_seat().zones[z] for z in IN_PLAY_ZONES)
+                assert not any(t.seat(out).zones[z] for z in IN_PLAY_ZONES)
             # Every card is in its owner's zones, where its zone says, once (a hunter's own
             # row is set aside while he hunts another's).
             if t.hosting is None:
-                state = t.seats[0]
+                state = t.cards()
                 listed = [i for seat in state.seats for cards in seat.zones.values()
                           for i in cards]
                 assert sorted(listed) == list(range(len(state.cards)))

@@ -50,7 +50,7 @@ def troops(state: GameState) -> list[int]:
 def give_troops(t: Table, seat: int, count: int) -> list[int]:
     """Put ``count`` troops of the seat's personality pile into its defensive holdings."""
     state = t.seats[seat]
-    found = [i for i in state.player_seat().zones["personality_pile"]
+    found = [i for i in t.seat(seat).zones["personality_pile"]
             if state.card(i).is_troop][:count]
     for i in found:
         state.move(i, "defensive")
@@ -66,8 +66,8 @@ def give_troops(t: Table, seat: int, count: int) -> list[int]:
 def test_lead_player_has_the_most_personal_tokens(pools: list[list[int]], lead: int) -> None:
     decks = [FAITHFUL, VETERANS, BLADES][:len(pools)]
     t = table(*decks)
-    for state, pool in zip(t.seats, pools, strict=True):
-        state.player_seat().personal[:] = pool
+    for seat, pool in enumerate(pools):
+        t.seat(seat).personal[:] = pool
     assert seats._lead_player(t) == lead
 
 
@@ -75,7 +75,7 @@ def test_lead_player_ties_are_broken_by_a_die() -> None:
     leads = set()
     for seed in range(12):
         t = table(FAITHFUL, FAITHFUL, seed=seed)  # the same deck: the same pools
-        assert sum(t.seats[0].player_seat().personal) == sum(t.seats[1].player_seat().personal)
+        assert sum(t.seat(0).personal) == sum(t.seat(1).personal)
         leads.add(t.lead)
     assert leads == {0, 1}
 
@@ -88,7 +88,7 @@ def test_the_action_cycle_goes_left_from_the_lead_player_one_action_each() -> No
     actions = seats.legal_actions(t)
     move = next(a for a in actions if a.kind != "pass")
     seats.apply(t, move)
-    while t.seats[first].player_seat().bounty_due:
+    while t.seat(first).bounty_due:
         seats.apply(t, seats.legal_actions(t)[0])
     assert seats.to_move(t) == (first + 1) % 3
 
@@ -101,7 +101,7 @@ def test_the_action_phase_ends_only_when_every_player_passes_in_sequence() -> No
     assert seats.to_move(t) == other
     act = next(a for a in seats.legal_actions(t) if a.kind != "pass")
     seats.apply(t, act)  # ...the other acts: the lead has the right to act again
-    while t.seats[other].player_seat().bounty_due:
+    while t.seat(other).bounty_due:
         seats.apply(t, seats.legal_actions(t)[0])
     assert t.stage == "action" and seats.to_move(t) == lead
     assert t.seats[lead].step == "act"
@@ -119,7 +119,7 @@ def test_a_player_with_nothing_to_do_in_the_military_phase_is_not_asked() -> Non
     bare = 1 - t.lead
     state = t.seats[bare]
     for zone in ("hand", "personality_pile", "defensive"):
-        for i in list(state.player_seat().zones[zone]):
+        for i in list(t.seat(bare).zones[zone]):
             if state.card(i).is_troop:
                 state.move(i, "personality_discard")
     state.forget_derived()
@@ -139,7 +139,7 @@ def test_one_city_pool_is_shared_by_every_player() -> None:
     assert t.seats[0].city is t.seats[1].city is t.seats[2].city
     paid = sum(sum(s.city) - sum(t.config.city_pool) for s in t.seats[:1])
     # Every seat's Initial Holdings were paid into the one pool.
-    holdings = sum(12 - sum(s.player_seat().personal) for s in t.seats)
+    holdings = sum(12 - sum(t.seat(s).personal) for s in range(t.players))
     assert paid == holdings
     t.seats[0].city[0] -= 1
     assert t.seats[2].city[0] == t.seats[0].city[0]
@@ -166,7 +166,7 @@ def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_w
     back = t.seats[attacker]
     for troop in sent:  # every attacker is home, or dead in its owner's piles
         assert back.where[troop] in ("defensive", "personality_discard", "dead")
-        assert troop in back.player_seat().zones[back.where[troop]]
+        assert troop in t.seat(attacker).zones[back.where[troop]]
 
 
 def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
@@ -238,7 +238,7 @@ def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> No
     assert seats.to_move(t) == attacker
     mine = t.seats[attacker]
     event = place(mine, "Flanking Charge", "hand")
-    mine.player_seat().personal[:] = [5, 5, 5]
+    t.seat(attacker).personal[:] = [5, 5, 5]
     t.seats[defender].pending = None
     plays = [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event]
     assert plays and all(a.target in fight.wild for a in plays)
@@ -248,7 +248,7 @@ def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> No
         assert seats.apply(t, Action("decline")).ok
     assert fight.bonus_off[troop] == 2
     assert mine.where[event] == "personality_discard"
-    assert sum(mine.player_seat().personal) < 15
+    assert sum(t.seat(attacker).personal) < 15
     for seat in fight.modifiers[1:]:
         if seat != defender and seat not in fight.rivals:
             continue  # nothing of his could modify the battle: passed over
@@ -275,12 +275,12 @@ def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step(
     actions = seats.legal_actions(t)
     crusades = [a for a in actions if a.kind == "use_on" and a.card == bell]
     aimed = {rivalry.target_of(a.option) for a in crusades}
-    alive = {c for c in (*fight.wild, *fight.player) if c not in t.seats[0].exhausted}
-    assert aimed == {c for c in alive if t.seats[0].card(c).is_troop}
+    alive = {c for c in (*fight.wild, *fight.player) if c not in t.cards().exhausted}
+    assert aimed == {c for c in alive if t.cards().card(c).is_troop}
     troop = fight.wild[0]
     choice = next(a for a in crusades if rivalry.target_of(a.option) == troop)
     assert seats.apply(t, choice).ok
-    assert troop in t.seats[defender].exhausted
+    assert troop in t.cards().exhausted
     assert fight.step == "modify" and seats.to_move(t) != third  # the rotation goes on
     assert (third, bell) in t.rivals_used
 
@@ -290,7 +290,7 @@ def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> 
     attacker, defender, fight = _attack_at_modification(t)
     mine = t.seats[attacker]
     event = place(mine, "Hold the Line", "hand")
-    mine.player_seat().personal[:] = [5, 5, 5]
+    t.seat(attacker).personal[:] = [5, 5, 5]
     t.seats[defender].pending = None
     play = next(a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event)
     assert seats.apply(t, play).ok
@@ -324,7 +324,7 @@ def test_the_jerkin_ignores_a_wanderers_first_wound_not_another_lords_troops() -
     home.host[jerkin] = troop
     home.forget_derived()
     enemy = give_troops(t, 1, 1)[0]
-    wanderer = home.player_seat().wanderer_pile[0]
+    wanderer = t.seat(0).wanderer_pile[0]
     assert other.owner[enemy] == 1 and home.card(wanderer).type == "wanderer"
     assert not combat._ignores_wound(home, troop, [enemy])  # another lord's troop
     assert combat._ignores_wound(home, troop, [wanderer])
@@ -345,7 +345,7 @@ def test_faction_threshold_abilities_count_every_players_members() -> None:
                    "residents" if cantor_card.is_citizen else "defensive")
     assert rulings.faction_members(mine, "kalim") == 1
     assert "pray" not in rulings.keywords(mine, cantor)
-    kalim = [i for i in theirs.player_seat().personality_pile if theirs.card(i).is_troop
+    kalim = [i for i in t.seat(1).personality_pile if theirs.card(i).is_troop
              and theirs.card(i).faction == "kalim"][:2]
     assert len(kalim) == 2
     for i in kalim:
@@ -371,13 +371,13 @@ def test_the_attacker_chooses_the_troops_he_sends_an_exhausted_one_for_3_tokens(
     ready, tired = give_troops(t, attacker, 2)
     state.exhausted.discard(ready)
     state.exhausted.add(tired)
-    state.player_seat().personal[:] = [3, 3, 3]
+    t.seat(attacker).personal[:] = [3, 3, 3]
     assert seats.apply(t, Action("attack", target=defender, option="choose")).ok
     assert seats.to_move(t) == attacker and t.hosting is None
     options = seats.legal_actions(t)
     assert Action("send", ready) in options and Action("send", tired, option="pay") in options
     assert seats.apply(t, Action("send", tired, option="pay")).ok
-    assert sum(state.player_seat().personal) == 9 - 3
+    assert sum(t.seat(attacker).personal) == 9 - 3
     assert Action("send", tired, option="pay") not in seats.legal_actions(t)
     assert seats.apply(t, Action("done")).ok
     assert t.hosting is not None and t.hosting.visitors == [tired]
@@ -410,11 +410,11 @@ def test_holding_troops_back_keeps_the_best_defender_home() -> None:
 def test_valor_takes_tokens_equal_to_the_killed_troops_faction_influence(
         influence: int, taken: int) -> None:
     t = table(VETERANS, FAITHFUL)
-    t.seats[0].player_seat().personal[:] = [0, 0, 0]
-    t.seats[1].player_seat().personal[:] = [3, 2, 1]
+    t.seat(0).personal[:] = [0, 0, 0]
+    t.seat(1).personal[:] = [3, 2, 1]
     seats._valor(t, 0, 1, influence)
-    assert sum(t.seats[0].player_seat().personal) == taken
-    assert sum(t.seats[1].player_seat().personal) == 6 - taken
+    assert sum(t.seat(0).personal) == taken
+    assert sum(t.seat(1).personal) == 6 - taken
 
 
 def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_his() -> None:
@@ -423,21 +423,21 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
                and any(a.kind == "hunt_row" for a in seats.legal_actions(t)))
     hunter = seats.to_move(t)
     owner = 1 - hunter
-    own_row = list(t.seats[hunter].player_seat().zones["wanderers"])
-    theirs = list(t.seats[owner].player_seat().zones["wanderers"])
+    own_row = list(t.seat(hunter).zones["wanderers"])
+    theirs = list(t.seat(owner).zones["wanderers"])
     seats.apply(t, Action("hunt_row", target=owner))
     fight = t.seats[hunter].combat
     assert fight is not None and fight.kind == "hunt"
     # The row is hunted where it lies (Combat.row): the hunter's own stays his.
     there = t.seats[hunter]
     assert fight.row == owner and there.row() is there.seats[owner].zones["wanderers"]
-    assert there.player_seat().zones["wanderers"] == own_row
+    assert t.seat(hunter).zones["wanderers"] == own_row
     engage = [a.card for a in seats.legal_actions(t) if a.kind == "engage"]
     assert engage and set(engage) <= set(theirs)
     play_until(t, lambda t: t.hosting is None)
-    assert t.seats[hunter].player_seat().zones["wanderers"][:len(own_row)] == own_row
+    assert t.seat(hunter).zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
-        assert t.seats[owner].where[w] in ("wanderers", "wanderer_discard", "dead")
+        assert t.cards().where[w] in ("wanderers", "wanderer_discard", "dead")
 
 
 def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> None:
@@ -450,17 +450,17 @@ def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> 
 def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "wanderer" and t.hosting is None
-               and bool(t.seats[t.queue[0]].player_seat().zones["wanderers"]))
+               and bool(t.seat(t.queue[0]).zones["wanderers"]))
     t.outcome = ""
     owner = t.queue[0]
     state = t.seats[owner]
-    raider = state.player_seat().zones["wanderers"][0]
+    raider = t.seat(owner).zones["wanderers"][0]
     state.step = "raid"
     seats._host(t, 1 - owner, owner, "raid", [raider])
     assert t.hosting is not None and seats.to_move(t) in (1 - owner, owner)
     play_until(t, lambda t: t.hosting is None)
     assert state.where[raider] in ("wanderers", "wanderer_discard", "dead")
-    assert len(t.seats[1 - owner].cards) == len(t.seats[1 - owner].flags)
+    assert len(t.cards().cards) == len(t.cards().flags)
 
 
 def _wild_turn(t: Table) -> GameState | None:
@@ -523,10 +523,10 @@ def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_ow
         ) -> None:
     t = table(FAITHFUL, FAITHFUL)
     old, new = t.seats[1], t.seats[0]
-    unique = next(i for i in old.player_seat().zones["personality_pile"] if old.card(i).unique
+    unique = next(i for i in t.seat(1).zones["personality_pile"] if old.card(i).unique
                   and old.card(i).type == "personality")
     # The same deck: the new seat's copy is its instance of the same card.
-    mine = next(i for i in new.player_seat().zones["personality_pile"]
+    mine = next(i for i in t.seat(0).zones["personality_pile"]
                 if new.cards[i] == old.cards[unique])
     old.move(unique, "defensive")
     new.move(mine, "defensive")
@@ -541,7 +541,7 @@ def test_citizens_left_homeless_by_another_players_unique_structure_are_discarde
     # not this seat's decision then), leaving the other citizens housed.
     t = table(FAITHFUL, FAITHFUL)
     old, new = t.seats[1], t.seats[0]
-    me = old.player_seat()
+    me = t.seat(1)
     cathedral = next(i for i in me.zones["structure_pile"]
                      if old.card(i).name == "Grand Cathedral of Embers")
     old.move(cathedral, "private")
@@ -564,15 +564,15 @@ def test_citizens_left_homeless_by_another_players_unique_structure_are_discarde
 def test_the_initial_holdings_never_replace_one_another() -> None:
     t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
     play_until(t, lambda t: t.round == 2)
-    for state in t.seats:
-        assert any(state.card(i).subtype == "stronghold"
-                   for i in state.player_seat().zones["private"])
+    for seat in range(t.players):
+        assert any(t.cards().card(i).subtype == "stronghold"
+                   for i in t.seat(seat).zones["private"])
 
 
 def test_a_dead_unique_blocks_every_player() -> None:
     t = table(FAITHFUL, FAITHFUL)
     dead, alive = t.seats[1], t.seats[0]
-    unique = next(i for i in dead.player_seat().zones["personality_pile"] if dead.card(i).unique
+    unique = next(i for i in t.seat(1).zones["personality_pile"] if dead.card(i).unique
                   and dead.card(i).type == "personality")
     dead.move(unique, "dead")
     assert seats._blocked(t, 0, Action("play", unique))
@@ -584,14 +584,14 @@ def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> 
     t = table(VETERANS, FAITHFUL, BLADES)
     play_until(t, lambda t: t.stage == "action")
     out = t.seats[2]
-    tokens = list(out.player_seat().personal)
+    tokens = list(t.seat(2).personal)
     rulings.end_game(out, "stronghold")
     seats._settle(t)
     assert 2 in t.out
-    assert not any(out.player_seat().zones[z]
+    assert not any(t.seat(2).zones[z]
             for z in ("private", "residents", "guards", "defensive",
                                           "wanderers", "attached", "hand"))
-    assert out.player_seat().personal == tokens
+    assert t.seat(2).personal == tokens
     play_until(t, lambda t: t.round == 3)
     assert t.outcome or 2 not in t.active()
 
@@ -602,12 +602,11 @@ def test_a_player_may_surrender_at_any_time_and_is_out_as_if_his_stronghold_fell
     t = table(VETERANS, FAITHFUL, BLADES)
     play_until(t, lambda t: t.stage == "action" and t.round == 2)
     quitter = seats.to_move(t)
-    state = t.seats[quitter]
-    tokens = list(state.player_seat().personal)
+    tokens = list(t.seat(quitter).personal)
     assert seats.surrender(t, quitter).ok
     assert t.out[quitter] == (2, seats.SURRENDERED) and not t.outcome
-    assert not any(state.player_seat().zones[z] for z in ("private", "defensive", "hand"))
-    assert state.player_seat().personal == tokens
+    assert not any(t.seat(quitter).zones[z] for z in ("private", "defensive", "hand"))
+    assert t.seat(quitter).personal == tokens
     assert seats.to_move(t) not in (quitter, -1)  # the cycle goes on without him
     assert not seats.surrender(t, quitter).ok  # once out, out
     play_until(t, lambda t: t.round == 3)
@@ -638,7 +637,7 @@ def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playin
     sent = list(fight.wild)
     assert seats.surrender(t, attacker).ok
     assert t.hosting is None and t.seats[defender].combat is None and not t.outcome
-    assert all(t.seats[attacker].where[troop] not in ("defensive", "private")
+    assert all(t.cards().where[troop] not in ("defensive", "private")
                for troop in sent)
     start = t.round
     play_until(t, lambda t: t.round == start + 1)
@@ -666,7 +665,7 @@ def test_every_player_loses_when_the_wanderers_exceed_three_times_the_players() 
     t = table(VETERANS, FAITHFUL)
     for seat, count in ((0, 4), (1, 3)):
         state = t.seats[seat]
-        for i in state.player_seat().zones["wanderer_pile"][:count]:
+        for i in t.seat(seat).zones["wanderer_pile"][:count]:
             state.move(i, "wanderers")
     t.row_before = []
     seats._arrivals(t, 0)
@@ -677,7 +676,7 @@ def test_three_times_the_players_wanderers_is_not_yet_an_overrun() -> None:
     t = table(VETERANS, FAITHFUL)
     for seat in (0, 1):
         state = t.seats[seat]
-        for i in state.player_seat().zones["wanderer_pile"][:3]:
+        for i in t.seat(seat).zones["wanderer_pile"][:3]:
             state.move(i, "wanderers")
     seats._arrivals(t, 0)
     assert not t.outcome
@@ -705,27 +704,27 @@ def test_rival_abilities_take_from_another_players_pool(
         taker_gain: list[int], city_gain: int | None) -> None:
     t = table(deck, BLADES)
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0)
-    state, victim = t.seats[0], t.seats[1]
+    state = t.seats[0]
     bearer = next(i for i in own(state) if state.card(i).name == name
                   and not state.in_play(i))
     state.move(bearer, "defensive")
     state.exhausted.discard(bearer)
     state.pending = None
-    victim.player_seat().personal[:] = [1, 3, 3]
-    before, city = list(state.player_seat().personal), sum(state.city)
+    t.seat(1).personal[:] = [1, 3, 3]
+    before, city = list(t.seat(0).personal), sum(state.city)
     use = Action("use_on", bearer, 1, ability)
     assert use in seats.legal_actions(t)
     strength = state.card(bearer).strength
     seats.apply(t, use)
     if ability == "extort":
-        assert victim.player_seat().personal == victim_after
-        gained = [a - b for a, b in zip(state.player_seat().personal, before, strict=True)]
+        assert t.seat(1).personal == victim_after
+        gained = [a - b for a, b in zip(t.seat(0).personal, before, strict=True)]
         assert gained == taker_gain
         assert sum(state.city) == city
     else:
         moved = min(3, strength[1])
-        assert victim.player_seat().personal == [1, 3 - moved, 3]
-        assert state.player_seat().personal == before and sum(state.city) == city + moved
+        assert t.seat(1).personal == [1, 3 - moved, 3]
+        assert t.seat(0).personal == before and sum(state.city) == city + moved
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
     # Once a round per bearer (choice: two lords extorting each other would never stop).
     seats.apply(t, Action("pass"))
@@ -734,9 +733,9 @@ def test_rival_abilities_take_from_another_players_pool(
 
 def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     t = table(VETERANS, BLADES)
-    state, victim = t.seats[0], t.seats[1]
-    victim.player_seat().personal[:] = [1, 4, 2]
-    bearer = next(i for i in state.player_seat().zones["personality_pile"]
+    state = t.seats[0]
+    t.seat(1).personal[:] = [1, 4, 2]
+    bearer = next(i for i in t.seat(0).zones["personality_pile"]
             if state.card(i).is_troop)
     card = state.card(bearer)  # no sample card has Sap: this troop gets it, political 3
     state.table[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
@@ -747,7 +746,7 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     assert rivalry.apply(t.seats, 0, Action("use_on", bearer, 1, "sap")) == 3
     # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
     # 2 and 2 (religious before political).
-    assert victim.player_seat().personal == [1, 1, 2] and sum(state.city) == city + 3
+    assert t.seat(1).personal == [1, 1, 2] and sum(state.city) == city + 3
 
 
 @pytest.mark.parametrize(("clause", "parsed"), [
@@ -805,14 +804,14 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
     aimed = [rivalry.target_of(a.option) for a in seats.legal_actions(t)
              if a.kind == "use_on" and a.card == bearer and a.option.startswith(ability)]
     assert aimed == rivalry.exhaust_targets(victim, what) and target in aimed
-    tokens = [list(state.player_seat().personal), list(victim.player_seat().personal),
+    tokens = [list(t.seat(0).personal), list(t.seat(1).personal),
         list(state.city)]
     assert seats.apply(t, use).ok
     assert t.window is None  # (no seat holds an answer to it here)
     assert target in victim.exhausted
     assert bearer in state.exhausted  # "E"
     # no token moves
-    assert [state.player_seat().personal, victim.player_seat().personal, state.city] == tokens
+    assert [t.seat(0).personal, t.seat(1).personal, state.city] == tokens
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
     assert rivalry.sentence(t.seats, 0, use, 0) == (
         f"{name} uses {ability.capitalize()} on seat 2's {victim.card(target).name}: "
@@ -852,7 +851,7 @@ def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
                                  rivalry.exhaust_option("discredit", citizen))).ok
     assert t.window is not None and seats.to_move(t) == 1
     assert seats.apply(t, Action("react", notary, 0, "debate")).ok
-    assert citizen not in t.seats[1].exhausted  # negated
+    assert citizen not in t.cards().exhausted  # negated
     assert envoy in state.exhausted  # "E": used all the same
 
 
@@ -888,10 +887,10 @@ def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon(
     theirs = place(victim, "Ironhide Bruiser", "defensive")
     crusade = [a for a in seats.rival_options(t, 0) if a.card == bell
                and rivalry.target_of(a.option) == theirs]
-    in_play = sum(len(s.player_seat().zones["wanderers"]) for s in t.seats)
+    in_play = sum(len(t.seat(s).zones["wanderers"]) for s in range(t.players))
     room = t.config.overrun_limit - in_play - mp.CRUSADE_ROUNDS * t.players
     assert room >= 0 and mp.rival_choice(t, 0, crusade) is crusade[0]
-    pile = [i for i in victim.player_seat().zones["wanderer_pile"]][:room + 1]
+    pile = [i for i in t.seat(1).zones["wanderer_pile"]][:room + 1]
     for i in pile:
         victim.move(i, "wanderers")
     victim.forget_derived()
@@ -908,13 +907,13 @@ def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
     for troop in troops(t.seats[attacker]):
         t.seats[attacker].exhausted.discard(troop)
     home = t.seats[defender]
-    for troop in troops(home) + list(home.player_seat().zones["guards"]):
+    for troop in troops(home) + list(t.seat(defender).zones["guards"]):
         home.move(troop, "personality_discard")
-    keep = next(i for i in home.player_seat().zones["private"]
+    keep = next(i for i in t.seat(defender).zones["private"]
             if home.card(i).subtype == "stronghold")
-    for structure in [i for i in home.player_seat().zones["private"] if i != keep]:
+    for structure in [i for i in t.seat(defender).zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
-    for wall in [i for i in home.player_seat().zones["defensive"]
+    for wall in [i for i in t.seat(defender).zones["defensive"]
             if home.card(i).subtype == "wall"]:
         rulings.discard_from_play(home, wall, "test")
     home.wounds[keep] = home.card(keep).vitality - 1  # one more wound destroys it
@@ -942,14 +941,14 @@ def _retainer_attacks(t: Table) -> tuple[int, int]:
 
 def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
     t = table(BLADES, FAITHFUL)
-    t.seats[1].player_seat().personal[:] = [3, 3, 3]
+    t.seat(1).personal[:] = [3, 3, 3]
     _, guest = _retainer_attacks(t)
     host = t.seats[1]
     assert host.card(guest).influence == 2 and host.card(guest).bounty == 0
     assert Action("bribe", guest) in engine.legal_actions(host)
     assert combat.bribe_cost(host, guest) == 2  # not a bounty of 0 (or the minimum of one)
     assert engine.apply(host, Action("bribe", guest)).ok
-    assert sum(host.player_seat().personal) == 9 - 2
+    assert sum(t.seat(1).personal) == 9 - 2
     assert sum(host.on_card[guest]) == 2  # "Bribes remain on bearer"
 
 
@@ -957,12 +956,12 @@ def _retainer_defends(t: Table) -> tuple[int, Combat]:
     """Seat 1 attacks seat 0 (mosfin-blades), who sends his Silverblade Retainer (Bribery,
     faction influence 2) to the battlefield: the retainer, and the combat at the attacker's
     bribes."""
-    defender, attacker = t.seats
+    defender = t.seats[0]
     retainer = next(i for i in own(defender) if defender.cards[i] == "demo-silverblade-retainer")
     defender.move(retainer, "defensive")
     defender.exhausted.discard(retainer)
     sent = give_troops(t, 1, 1)
-    attacker.player_seat().personal[:] = [3, 3, 3]
+    t.seat(1).personal[:] = [3, 3, 3]
     seats._host(t, 0, 1, "attack", sent)
     fight = defender.combat
     assert fight is not None
@@ -985,8 +984,8 @@ def test_the_attacker_may_bribe_a_defending_troop_before_the_assignments() -> No
     assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done"), seats.TRUCE]
     assert seats.apply(t, Action("bribe", retainer)).ok
     assert retainer not in fight.player  # home at once
-    defender, attacker = t.seats
-    assert sum(attacker.player_seat().personal) == 9 - 2 and sum(defender.on_card[retainer]) == 2
+    defender = t.seats[0]
+    assert sum(t.seat(1).personal) == 9 - 2 and sum(defender.on_card[retainer]) == 2
     assert fight.step != combat.BRIBE_BACK
 
 
@@ -1008,18 +1007,18 @@ def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     retainer, guest = _retainer_attacks(t)
     host = t.seats[1]
     assert host.on_card[guest] == [1, 0, 1]  # the bribe travels with its bearer
-    t.seats[0].player_seat().personal[:] = [5, 5, 5]
-    host.player_seat().personal[:] = [0, 0, 0]
+    t.seat(0).personal[:] = [5, 5, 5]
+    t.seat(1).personal[:] = [0, 0, 0]
     city_before = list(host.city)
     rulings.remove_killed(host, guest, "killed")
     assert t.hosting is not None and t.hosting.fight is not None
     t.hosting.fight.troop_kills.append(guest)  # killed by the defender's troops
     seats._finish_hosting(t)
     # The bribe (1 economic, 1 political) and the valor of a troop of faction influence 2.
-    assert sum(host.player_seat().personal) == 2 + 2
-    assert host.player_seat().personal[0] >= 1 and host.player_seat().personal[2] >= 1
+    assert sum(t.seat(1).personal) == 2 + 2
+    assert t.seat(1).personal[0] >= 1 and t.seat(1).personal[2] >= 1
     assert host.city == city_before  # the bribe went to the city with the card, then to him
-    assert t.seats[0].where[retainer] == "personality_discard"
+    assert t.cards().where[retainer] == "personality_discard"
 
 
 @pytest.mark.parametrize(("by_troop", "valor"), [(True, 2), (False, 0)],
@@ -1030,14 +1029,14 @@ def test_valor_is_earned_only_by_a_troop_that_kills(by_troop: bool, valor: int) 
     t = table(BLADES, FAITHFUL)
     retainer, _ = _retainer_attacks(t)
     host = t.seats[1]
-    t.seats[0].player_seat().personal[:] = [5, 5, 5]
-    host.player_seat().personal[:] = [0, 0, 0]
+    t.seat(0).personal[:] = [5, 5, 5]
+    t.seat(1).personal[:] = [0, 0, 0]
     rulings.remove_killed(host, retainer, "killed")
     assert t.hosting is not None and t.hosting.fight is not None
     if by_troop:
         t.hosting.fight.troop_kills.append(retainer)
     seats._finish_hosting(t)
-    assert sum(host.player_seat().personal) == valor
+    assert sum(t.seat(1).personal) == valor
 
 
 def test_a_kill_is_a_troops_when_its_attack_has_a_troop_in_it() -> None:
@@ -1087,23 +1086,23 @@ def test_target_structure_texts_reach_another_players_structures() -> None:
     at_own_action(t)
     fire = in_hand(t, 0, "Rooftop Fire")
     victim = t.seats[1]
-    theirs = [s for s in victim.player_seat().private if victim.card(s).subtype != "stronghold"]
+    theirs = [s for s in t.seat(1).private if victim.card(s).subtype != "stronghold"]
     assert theirs
     offered = {a.target for a in seats.legal_actions(t) if a.card == fire}
     assert set(theirs) <= offered
-    mine = {s for s in t.seats[0].player_seat().private
-            if t.seats[0].card(s).subtype != "stronghold"}
+    mine = {s for s in t.seat(0).private
+            if t.cards().card(s).subtype != "stronghold"}
     assert offered == mine | set(theirs)
     target = min(theirs, key=lambda s: victim.card(s).vitality)
-    housed = [c for c in victim.player_seat().residents if victim.host.get(c) == target]
+    housed = [c for c in t.seat(1).residents if victim.host.get(c) == target]
     assert seats.apply(t, Action("play", fire, target)).ok
     if victim.card(target).vitality <= 1:
         assert victim.where[target] == "structure_discard"
         assert all(victim.where[c] in ("residents", "personality_discard") for c in housed)
-        assert victim.player_seat().homeless == []
+        assert t.seat(1).homeless == []
     else:
         assert victim.wounds[target] == 1
-    assert t.seats[0].where[fire] == "personality_discard"
+    assert t.cards().where[fire] == "personality_discard"
 
 
 @pytest.mark.parametrize(("card_id", "name", "kind"), [
@@ -1123,16 +1122,16 @@ def test_target_wanderer_texts_reach_every_players_row(card_id: str, name: str,
         state.move(bearer, "defensive")
         state.move(card, "attached")
         state.host[card] = bearer
-        state.player_seat().personal[:] = [5, 5, 5]
+        t.seat(0).personal[:] = [5, 5, 5]
         state.forget_derived()
         state.pending = None
-    for seat_state in (state, other):  # a wanderer in each row
-        seat_state.move(seat_state.player_seat().wanderer_pile[0], "wanderers")
+    for seat, seat_state in enumerate((state, other)):  # a wanderer in each row
+        seat_state.move(t.seat(seat).wanderer_pile[0], "wanderers")
     state.pending = None
-    theirs = list(other.player_seat().zones["wanderers"])
+    theirs = list(t.seat(1).zones["wanderers"])
     offered = {a.target for a in seats.legal_actions(t) if a.kind == kind and a.card == card}
     assert set(theirs) <= offered
-    assert set(state.player_seat().zones["wanderers"]) <= offered
+    assert set(t.seat(0).zones["wanderers"]) <= offered
 
 
 def test_each_player_texts_reach_every_player() -> None:
@@ -1142,33 +1141,32 @@ def test_each_player_texts_reach_every_player() -> None:
     t = table_with({"demo-bread-riot": "Bread Riot"}, VETERANS, FAITHFUL, SENATE)
     at_own_action(t)
     riot = in_hand(t, 0, "Bread Riot")
-    t.seats[0].player_seat().personal[:] = [5, 5, 5]
+    t.seat(0).personal[:] = [5, 5, 5]
     for seat in range(3):
         state = t.seats[seat]
-        stronghold = next(s for s in state.player_seat().private
+        stronghold = next(s for s in t.seat(seat).private
                           if state.card(s).subtype == "stronghold")
         for citizen in [i for i in own(state) if state.card(i).is_citizen
                         and not state.in_play(i)][:2]:
             state.move(citizen, "residents")
             state.host[citizen] = stronghold
-        for citizen in state.player_seat().residents:
+        for citizen in t.seat(seat).residents:
             state.exhausted.discard(citizen)
         state.forget_derived()
         state.pending = None
-    mine = t.seats[0].player_seat().residents[0]
+    mine = t.seat(0).residents[0]
     expected = {s: rulings.cheapest_citizen(t.seats[s], s) for s in (1, 2)}
     assert all(c >= 0 for c in expected.values())
     assert seats.apply(t, Action("play", riot, mine)).ok
     for seat in range(3):
-        state = t.seats[seat]
-        exhausted = [c for c in state.player_seat().residents if c in state.exhausted]
+        exhausted = [c for c in t.seat(seat).residents if c in t.cards().exhausted]
         assert exhausted == [mine if seat == 0 else expected[seat]]
 
 
 def test_the_citizen_another_player_exhausts_for_bread_riot_costs_him_least() -> None:
     t = table(VETERANS, FAITHFUL)
     state = t.seats[1]
-    stronghold = next(s for s in state.player_seat().private
+    stronghold = next(s for s in t.seat(1).private
             if state.card(s).subtype == "stronghold")
     citizens = [i for i in own(state) if state.card(i).is_citizen and not state.in_play(i)]
     for citizen in citizens:
@@ -1196,25 +1194,25 @@ def test_exhaust_target_personality_reaches_another_players_personality() -> Non
     state.move(bearer, "defensive")
     state.move(censure, "attached")
     state.host[censure] = bearer
-    state.player_seat().personal[:] = [0, 2, 0]
+    t.seat(0).personal[:] = [0, 2, 0]
     give_troops(t, 1, 1)
     state.forget_derived()
     state.pending = None
     targets = [i for zone in ("residents", "guards", "defensive")
-               for i in victim.player_seat().zones[zone] if i not in victim.exhausted]
+               for i in t.seat(1).zones[zone] if i not in victim.exhausted]
     offered = [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
     assert {rivalry.target_of(a.option) for a in offered} == set(targets)
     assert all(a.target == 1 for a in offered)
     use = offered[0]
     assert seats.apply(t, use).ok
     assert rivalry.target_of(use.option) in victim.exhausted
-    assert bearer in state.exhausted and state.player_seat().personal == [0, 0, 0]
+    assert bearer in state.exhausted and t.seat(0).personal == [0, 0, 0]
     # Without the price, or with the bearer exhausted, it is not offered.
     state.exhausted.discard(bearer)
     t.rivals_used.clear()
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0
                and seats.deciding_state(t, 0).step == "act")
-    state.player_seat().personal[:] = [5, 1, 5]
+    t.seat(0).personal[:] = [5, 1, 5]
     state.pending = None
     assert not [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
 
@@ -1321,7 +1319,7 @@ def test_an_attacked_player_may_hunt_at_his_turn_with_what_the_attack_left_him()
                        for a in seats.legal_actions(t)))
     defender = t.queue[1]
     home = t.seats[defender]
-    me = home.player_seat()
+    me = t.seat(defender)
     troops = [i for i in me.defensive if home.card(i).is_troop]
     assert troops and me.zones["wanderers"]
     home.exhausted.update(troops)  # none ready, and too poor to send one
@@ -1344,7 +1342,7 @@ def test_a_players_hunt_is_offered_by_his_row_as_it_is_at_his_turn() -> None:
     play_until(t, lambda t: t.stage == "military" and len(t.queue) == 3)
     later = t.queue[1]
     there = t.seats[later]
-    row = list(there.player_seat().zones["wanderers"])
+    row = list(t.seat(later).zones["wanderers"])
     assert row and combat.can_hunt(there)
     for w in row:  # as another player's hunt of his row may leave it
         there.move(w, "wanderer_discard")

@@ -41,13 +41,13 @@ def test_debate_negates_a_political_ability_just_played() -> None:
     user, other = t.seats[0], t.seats[1]
     herald = place(user, "Gilded Herald", "residents")  # E Campaign, political 1
     notary = place(other, "Court Notary", "residents")  # Debate, political 2
-    before = list(user.player_seat().personal)
+    before = list(t.seat(0).personal)
     seats.apply(t, offered(t, "use", herald))
     assert t.window is not None and seats.to_move(t) == 1
     debate = Action("react", notary, 0, "debate")
     assert debate in seats.legal_actions(t) and Action("decline") in seats.legal_actions(t)
     assert seats.apply(t, debate).ok
-    assert user.player_seat().personal == before  # negated: nothing collected
+    assert t.seat(0).personal == before  # negated: nothing collected
     assert herald in user.exhausted  # "E": the ability was used all the same
     assert t.window is None and seats.to_move(t) == 1  # the cycle goes on from seat 1
     assert all(a.card != herald for a in seats.legal_actions(t) if a.kind == "use")
@@ -58,10 +58,10 @@ def test_debate_needs_a_bearer_as_strong_in_politics_as_the_user() -> None:
     user, other = t.seats[0], t.seats[1]
     seraphine = place(user, "Lady Seraphine Voss", "residents")  # political 3
     place(other, "Court Notary", "residents")  # political 2: too weak to debate her
-    before = sum(user.player_seat().personal)
+    before = sum(t.seat(0).personal)
     seats.apply(t, offered(t, "use", seraphine))
     assert t.window is None  # no answer: the Campaign is carried out
-    assert sum(user.player_seat().personal) > before
+    assert sum(t.seat(0).personal) > before
 
 
 def test_declining_every_answer_carries_the_action_out() -> None:
@@ -69,10 +69,10 @@ def test_declining_every_answer_carries_the_action_out() -> None:
     user, other = t.seats[0], t.seats[1]
     herald = place(user, "Gilded Herald", "residents")
     place(other, "Court Notary", "residents")
-    before = user.player_seat().personal[2]
+    before = t.seat(0).personal[2]
     seats.apply(t, offered(t, "use", herald))
     assert seats.apply(t, Action("decline")).ok
-    assert t.window is None and user.player_seat().personal[2] == before + 1
+    assert t.window is None and t.seat(0).personal[2] == before + 1
     assert seats.to_move(t) == 1
 
 
@@ -80,20 +80,20 @@ def test_persuade_stops_a_card_being_brought_into_play_its_costs_still_paid() ->
     t = at_action(MERCHANTS, SENATE)
     player, other = t.seats[0], t.seats[1]
     envoy = place(other, "Whispering Envoy", "residents")
-    other.player_seat().personal[:] = [5, 5, 5]
+    t.seat(1).personal[:] = [5, 5, 5]
     play = next(a for a in seats.legal_actions(t) if a.kind == "play"
                 and player.card(a.card).type in ("structure", "personality")
                 and player.card(a.card).total_cost > 0)
     played = player.card(play.card)
-    before, theirs = sum(player.player_seat().personal), sum(other.player_seat().personal)
+    before, theirs = sum(t.seat(0).personal), sum(t.seat(1).personal)
     seats.apply(t, play)
     assert seats.to_move(t) == 1
     assert seats.apply(t, Action("react", envoy, 0, "persuade")).ok
     assert player.where[play.card] == DISCARDS[played.pile]
     # "all costs are still paid"
-    assert sum(player.player_seat().personal) == before - played.total_cost
+    assert sum(t.seat(0).personal) == before - played.total_cost
     # "the same number of tokens"
-    assert sum(other.player_seat().personal) == theirs - played.total_cost
+    assert sum(t.seat(1).personal) == theirs - played.total_cost
     assert seats.to_move(t) == 1  # it was seat 1's action; the answer was not seat 2's
 
 
@@ -104,14 +104,14 @@ def test_retain_stops_a_unique_already_in_play_from_being_played() -> None:
     theirs = place(other, "Sister Velanne Orsk", "residents")
     mine = card(player, "Sister Velanne Orsk")
     player.move(mine, "hand")
-    player.player_seat().personal[:] = [6, 6, 6]
+    t.seat(0).personal[:] = [6, 6, 6]
     player.pending = None
     seats.apply(t, offered(t, "play", mine))
     assert seats.to_move(t) == 1
     assert seats.apply(t, Action("react", scriptorium, 0, "retain")).ok
     assert player.where[mine] == "personality_discard"  # the new copy is discarded
     assert other.where[theirs] == "residents"  # the copy in play stays
-    assert player.player_seat().personal == [6, 2, 5]  # "All costs are still paid"
+    assert t.seat(0).personal == [6, 2, 5]  # "All costs are still paid"
 
 
 def test_a_personality_cannot_retain_itself() -> None:
@@ -120,7 +120,7 @@ def test_a_personality_cannot_retain_itself() -> None:
     theirs = place(other, "High Cantor Idrys Mael", "residents")  # Retain, unique
     mine = card(player, "High Cantor Idrys Mael")
     player.move(mine, "hand")
-    player.player_seat().personal[:] = [6, 6, 6]
+    t.seat(0).personal[:] = [6, 6, 6]
     player.pending = None
     seats.apply(t, offered(t, "play", mine))
     assert t.window is None  # only Idrys could retain, and not himself
@@ -144,18 +144,18 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
         other.table[facts.id] = build_profile(facts)
         other.profiles = None
     other.move(held, "hand")
-    other.player_seat().personal[:] = [3, 3, 3]
-    before = list(player.player_seat().personal)
+    t.seat(1).personal[:] = [3, 3, 3]
+    before = list(t.seat(0).personal)
     seats.apply(t, offered(t, "play", market))
     if not answers:
-        assert t.window is None and player.player_seat().personal[0] == before[0] - 1 + 3
+        assert t.window is None and t.seat(0).personal[0] == before[0] - 1 + 3
         return
     assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
-    assert player.player_seat().personal[0] == before[0] - 1  # cancelled: paid, nothing collected
+    assert t.seat(0).personal[0] == before[0] - 1  # cancelled: paid, nothing collected
     assert player.where[market].endswith("_discard")
     assert other.where[held].endswith("_discard")
     cost = other.card(held)
-    assert sum(other.player_seat().personal) == 9 - cost.total_cost
+    assert sum(t.seat(1).personal) == 9 - cost.total_cost
 
 
 def test_reactions_may_answer_in_combat_a_battle_event() -> None:
@@ -179,7 +179,7 @@ def test_reactions_may_answer_in_combat_a_battle_event() -> None:
             other = t.seats[1]
             if other.where[held] != "hand":
                 other.move(held, "hand")
-            other.player_seat().personal[:] = [3, 3, 3]
+            t.seat(1).personal[:] = [3, 3, 3]
             seats.apply(t, battle[0])
             assert t.window is not None and seats.to_move(t) == 1
             assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
@@ -193,11 +193,11 @@ def invocation_plays(t: Table) -> list[Action]:
     """Seat 1's ways to play an invocation (one put in hand, its price at hand)."""
     player = t.seats[0]
     place(player, "Reliquary Keeper", "residents")  # religious 2: a bearer
-    invocation = next(i for i in player.player_seat().zones["personality_pile"]
+    invocation = next(i for i in t.seat(0).zones["personality_pile"]
                       if player.card(i).type == "invocation" and player.card(i).subtype
                       == "general" and player.card(i).strength[1] <= 2)
     player.move(invocation, "hand")
-    player.player_seat().personal[:] = [6, 6, 6]
+    t.seat(0).personal[:] = [6, 6, 6]
     player.pending = None
     return [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == invocation]
 
@@ -207,7 +207,7 @@ def test_protection_has_no_invocation_cast_on_the_bearer_to_answer() -> None:
     place(t.seats[1], "Reliquary Keeper", "residents")  # Protection
     plays = invocation_plays(t)
     # Invocations go on the player's own personalities: none is cast on another's.
-    assert plays and all(t.seats[0].where[a.target] == "residents" for a in plays)
+    assert plays and all(t.cards().where[a.target] == "residents" for a in plays)
     seats.apply(t, plays[0])
     assert t.window is None
 
@@ -216,11 +216,11 @@ def test_persuade_cannot_stop_an_invocation() -> None:
     t = at_action(FAITHFUL, SENATE)
     other = t.seats[1]
     place(other, "Whispering Envoy", "residents")  # Persuade
-    other.player_seat().personal[:] = [9, 9, 9]
+    t.seat(1).personal[:] = [9, 9, 9]
     plays = invocation_plays(t)
     assert plays
     seats.apply(t, plays[0])
-    assert t.window is None and t.seats[0].where[plays[0].card] == "attached"
+    assert t.window is None and t.cards().where[plays[0].card] == "attached"
 
 
 @pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],

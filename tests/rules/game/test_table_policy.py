@@ -35,12 +35,12 @@ def military(players: int) -> tuple[Table, list[int]]:
         assert seats.apply(t, policy[seat](t, seat, seats.legal_actions(t))).ok
     else:
         raise AssertionError("no Military Phase")
-    for state in t.seats:
-        for i in [i for z in ("defensive", "guards") for i in state.player_seat().zones[z]]:
+    for seat, state in enumerate(t.seats):
+        for i in [i for z in ("defensive", "guards") for i in t.seat(seat).zones[z]]:
             card = state.card(i)
             if card.is_troop or card.subtype == "wall":
                 rulings.discard_from_play(state, i, "test")
-        for i in list(state.player_seat().zones["wanderers"]):
+        for i in list(t.seat(seat).zones["wanderers"]):
             state.move(i, "wanderer_discard")
         state.pending = None
     return t, list(t.queue)
@@ -92,7 +92,7 @@ def test_the_greedy_seat_attacks_the_player_about_to_win_to_keep_him_below_the_t
     station(t.seats[other], 1, strongest=False)  # as weakly defended, further from it
     influence(t.seats[other], 10)
     rich = t.seats[other]
-    for i in rich.player_seat().zones["wanderer_pile"][:3]:  # a rich row to hunt instead
+    for i in t.seat(other).zones["wanderer_pile"][:3]:  # a rich row to hunt instead
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 3
     choice = military_choice(t, me, seats.legal_actions(t))
@@ -126,9 +126,9 @@ def test_the_greedy_seat_knocks_out_a_stronghold_one_wound_from_destruction() ->
     station(t.seats[leader], 1, strongest=False)
     influence(t.seats[leader], 15)  # the leader, easier to reach than to knock out
     home = t.seats[weak]
-    keep = next(i for i in home.player_seat().zones["private"]
+    keep = next(i for i in t.seat(weak).zones["private"]
             if home.card(i).subtype == "stronghold")
-    for structure in [i for i in home.player_seat().zones["private"] if i != keep]:
+    for structure in [i for i in t.seat(weak).zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
     home.wounds[keep] = home.card(keep).vitality - 1
     assert foresee(t.seats[me], seats.attackers(t.seats[me], "all"), home).knockout > 0.5
@@ -162,7 +162,7 @@ def test_the_greedy_seat_hunts_another_row_only_when_the_hunt_pays() -> None:
     t, (me, _, second) = military(3)
     troops = station(t.seats[me], 2, strongest=True)
     rich = t.seats[second]
-    for i in rich.player_seat().zones["wanderer_pile"][:3]:
+    for i in t.seat(second).zones["wanderer_pile"][:3]:
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 5
     actions = [a for a in seats.legal_actions(t) if a.kind != "hunt"]
@@ -178,7 +178,7 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     t, (me, other, _) = military(3)
     sent = station(t.seats[me], 4, strongest=True)
     home = t.seats[other]
-    for structure in [i for i in home.player_seat().zones["private"]
+    for structure in [i for i in t.seat(other).zones["private"]
                       if home.card(i).subtype != "stronghold"]:
         rulings.discard_from_play(home, structure, "test")
     # A wall of the deck not in play (in the pile, the hand or a discard, as the game went).
@@ -187,7 +187,7 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     home.move(wall, "defensive")
     slots = home.card(wall).residencies
     assert 0 < slots < len(sent)
-    strongest = sorted(sent, key=lambda i: -t.seats[me].card(i).offense)
+    strongest = sorted(sent, key=lambda i: -t.cards().card(i).offense)
     assert foresee(t.seats[me], strongest[-slots:], home).breach == 0.0  # all on the wall
     past = foresee(t.seats[me], strongest[:slots + 1], home)
     assert past.breach > 0.0  # one more than the wall holds gets past it
@@ -215,13 +215,13 @@ def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun(
     station(t.seats[second], 1, strongest=False)
     influence(t.seats[second], t.config.target - 2)  # about to win: else it would attack
     row = t.seats[first]
-    for i in row.player_seat().zones["wanderer_pile"][:7]:
+    for i in t.seat(first).zones["wanderer_pile"][:7]:
         row.move(i, "wanderers")
     # 7 wanderers and 3 to come: more than 3 times the players, every player would lose.
     assert 7 + 3 > t.config.overrun_limit
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert (choice.kind, choice.target) == ("hunt_row", first)
-    for i in row.player_seat().zones["wanderers"][4:]:
+    for i in t.seat(first).zones["wanderers"][4:]:
         row.move(i, "wanderer_discard")
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert (choice.kind, choice.target) == ("attack", second)
@@ -231,16 +231,17 @@ def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
     t, (me, first, _) = military(3)
     station(t.seats[me], 3, strongest=True)
     mine, theirs = t.seats[me], t.seats[first]
-    for state, bonus in ((mine, 4), (theirs, 2)):
-        for i in state.player_seat().zones["wanderer_pile"][:2]:
+    for seat, state, bonus in ((me, mine, 4), (first, theirs, 2)):
+        for i in t.seat(seat).zones["wanderer_pile"][:2]:
             state.move(i, "wanderers")
             state.bounty_bonus[i] = bonus
     mine.phase = mine.step = "military"  # its own hunt is offered (engine: the military step)
     assert Action("hunt") in seats.legal_actions(t)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert choice.kind == "hunt"  # its own fines and raids end too
-    for state in (mine, theirs):  # swap the bounties: the other row is now far richer
-        for i in state.player_seat().zones["wanderers"]:
+    # Swap the bounties: the other row is now far richer.
+    for seat, state in ((me, mine), (first, theirs)):
+        for i in t.seat(seat).zones["wanderers"]:
             state.bounty_bonus[i] = 0 if state is mine else 9
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("hunt_row", first)
