@@ -95,3 +95,55 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
         knocked_out += len(t.out)
     if fragile and policy == "random" and GAMES >= 50:  # about one random game in ten
         assert knocked_out  # the knock-outs this variant exists for did happen
+
+
+# What the state of a seat that waits for its turn holds, by the table's stage and whether its
+# part of the phase is done or still ahead (the seat deciding, the seat whose turn or part it
+# is, and the host of a combat between seats are not waiting). An attack on a seat before its
+# Military turn begins that turn for it (seats._begin_military, seats._waiting_step).
+WAITING: dict[tuple[str, str], frozenset[tuple[str, str]]] = {
+    ("maintenance", "done"): frozenset({("action", "act")}),
+    # (round 1: the seats are dealt and run to their first decision together)
+    ("maintenance", "later"): frozenset({("maintenance", "arrange"), ("maintenance", "draw")}),
+    ("action", "-"): frozenset({("action", "act")}),
+    ("military", "done"): frozenset({("wanderer", engine.WAIT)}),
+    ("military", "later"): frozenset({("action", "act"), ("military", "military"),
+                                      ("wanderer", engine.WAIT)}),
+    ("wanderer", "done"): frozenset({("wanderer", engine.WAIT)}),
+    ("wanderer", "later"): frozenset({("wanderer", engine.WAIT)}),
+    ("discard", "done"): frozenset({("discard", engine.WAIT)}),
+    ("discard", "later"): frozenset({("wanderer", engine.WAIT)}),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_a_seat_waiting_for_its_turn_keeps_no_flow_of_its_own(players: int) -> None:
+    """The premise of one state for a table (docs/engine.md, "One flow"): every phase runs
+    seat by seat, so a seat that waits holds no combat and no choice, and where its state
+    stands follows from the table's stage and its place in the phase's queue: a state per
+    seat carries nothing the table does not know."""
+    checked = 0
+    for game in range(2):
+        for policy in ("greedy", "random"):
+            seed = derive_seed(players, game, policy, "waiting")
+            decks = [engine.prepare(seated(SAMPLES[(game + s) % len(SAMPLES)], players),
+                                     catalogue()) for s in range(players)]
+            t = seats.new_table(decks, seed, GameConfig())
+            chooser = [SeatPolicy(policy, derive_seed(seed, "policy", s))
+                       for s in range(players)]
+            while not t.outcome:
+                seat = seats.to_move(t)
+                busy = {seat, t.turn if t.stage == "action" else -1,
+                        t.queue[0] if t.stage != "action" and t.queue else -1,
+                        t.hosting.host if t.hosting is not None else -1}
+                for s in t.active():
+                    if s in busy:
+                        continue
+                    state = t.seats[s]
+                    place = "-" if t.stage == "action" else "later" if s in t.queue else "done"
+                    assert state.combat is None and not t.seat(s).choice_due()
+                    assert (state.phase, state.step) in WAITING[(t.stage, place)], \
+                        (t.round, t.stage, s, place, state.phase, state.step)
+                    checked += 1
+                assert seats.apply(t, chooser[seat](t, seat, seats.legal_actions(t))).ok
+    assert checked > 500
