@@ -1118,9 +1118,9 @@ def _begin_discards(table: Table) -> None:
 
 
 def _begin_military(state: GameState) -> None:
-    """A seat's Military Phase begins, at its turn: its state leaves the action cycle by the
-    engine's own pass (the cycle's end for it, as solo), to the hunt the engine offers it
-    or, with none, to wait."""
+    """A seat's Military Phase begins, at its turn (attacked before it, too): its state leaves
+    the action cycle by the engine's own pass (the cycle's end for it, as solo), to the hunt
+    the engine offers it or, with none, to wait."""
     # (the engine's own pass, found among its actions by identity, not compared)
     engine.apply(state, PASS)
 
@@ -1459,8 +1459,8 @@ def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list
         if host.combat is not None:
             _rotate(table, host.combat, host_seat)
     else:
-        if host.phase == "action":  # attacked before his own Military turn: it begins
-            _begin_military(host)
+        if host.phase == "action":  # attacked before his own Military turn (still ahead)
+            host.phase = "military"
         host.step = HOSTING
         combat.start_raid(host, list(cards))
         fight = host.combat
@@ -1597,11 +1597,11 @@ def _finish_hosting(table: Table) -> None:
 
 
 def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
-    """Where the state of ``seat``, attacked on another's turn, goes back to: its Military
-    choice when it is still to make it (later in the queue: the engine offers a hunt there,
-    or moves on to wait when it has none), else waiting for the table."""
+    """Where the state of ``seat``, attacked on another's turn, goes back to: the end of the
+    action cycle when its Military turn is still ahead (later in the queue: the turn begins
+    then, _begin_military, and what it may hunt is judged then), else waiting."""
     if table.stage == "military" and seat in table.queue[1:]:
-        return "military", "military"
+        return "action", "act"
     return "wanderer", WAIT
 
 

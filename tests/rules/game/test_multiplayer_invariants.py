@@ -99,16 +99,15 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
 
 # What the state of a seat that waits for its turn holds, by the table's stage and whether its
 # part of the phase is done or still ahead (the seat deciding, the seat whose turn or part it
-# is, and the host of a combat between seats are not waiting). An attack on a seat before its
-# Military turn begins that turn for it (seats._begin_military, seats._waiting_step).
+# is, and the host of a combat between seats are not waiting). A seat attacked before its
+# Military turn goes back to waiting for it (seats._waiting_step).
 WAITING: dict[tuple[str, str], frozenset[tuple[str, str]]] = {
     ("maintenance", "done"): frozenset({("action", "act")}),
     # (round 1: the seats are dealt and run to their first decision together)
     ("maintenance", "later"): frozenset({("maintenance", "arrange"), ("maintenance", "draw")}),
     ("action", "-"): frozenset({("action", "act")}),
     ("military", "done"): frozenset({("wanderer", engine.WAIT)}),
-    ("military", "later"): frozenset({("action", "act"), ("military", "military"),
-                                      ("wanderer", engine.WAIT)}),
+    ("military", "later"): frozenset({("action", "act")}),
     ("wanderer", "done"): frozenset({("wanderer", engine.WAIT)}),
     ("wanderer", "later"): frozenset({("wanderer", engine.WAIT)}),
     ("discard", "done"): frozenset({("discard", engine.WAIT)}),

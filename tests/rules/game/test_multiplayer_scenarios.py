@@ -1349,3 +1349,24 @@ def test_a_players_hunt_is_offered_by_his_row_as_it_is_at_his_turn() -> None:
     play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == later)
     assert t.stage == "military" and seats.to_move(t) == later
     assert all(a.kind != "hunt" for a in seats.legal_actions(t))
+
+
+def test_an_attacked_players_hunt_is_still_judged_at_his_turn() -> None:
+    # As above, for a player attacked before his turn: a third player between them may still
+    # hunt his row (here emptied by hand, as that hunt could), and at his turn he is not
+    # offered a hunt of the empty row.
+    t = table(VETERANS, FAITHFUL, CRUSADERS, seed=1)  # (round 2: the last seat is attacked)
+    play_until(t, lambda t: t.stage == "military" and len(t.queue) == 3 and t.hosting is None
+               and any(a.kind == "attack" and a.option == "all" and a.target == t.queue[2]
+                       for a in seats.legal_actions(t)))
+    last = t.queue[2]
+    assert seats.apply(t, Action("attack", target=last, option="all")).ok
+    play_until(t, lambda t: t.hosting is None)
+    assert t.stage == "military" and t.queue[1:] == [last] and t.seat(last).zones["wanderers"]
+    assert combat.can_hunt(t.seats[last])
+    there = t.seats[last]
+    for w in list(t.seat(last).zones["wanderers"]):
+        there.move(w, "wanderer_discard")
+    play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == last)
+    assert t.stage == "military" and seats.to_move(t) == last
+    assert all(a.kind != "hunt" for a in seats.legal_actions(t))
