@@ -233,9 +233,10 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
 def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: GameConfig,
                      book: ActionBook | None = None, *, record: bool = False
                      ) -> list[GameState]:
-    """The seats of a new table (rules/game/seats.py), each advanced to its first decision:
-    one state per seat, all sharing one card space. Every card is a global instance (the
-    decks' cards numbered one deck after another, ``owner`` saying whose), and the
+    """The seats of a new table (rules/game/seats.py), each set up and at the start of its
+    first round (the table runs each seat's City Maintenance at its turn): one state per
+    seat, all sharing one card space. Every card is a global instance (the decks' cards
+    numbered one deck after another, ``owner`` saying whose), and the
     containers of the cards (zones, where, hosts, wounds, exhaustion, tokens on cards,
     flags), the city's pool and the events are the same objects in every seat's state: a
     combat between seats names the cards where they are, and moves or copies none. What each
@@ -288,8 +289,7 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
         states.append(state)
     for number, state in enumerate(states):
         _set_up_seat(state, deals[number].favour)
-        _begin_round(state, 1)
-        _advance(state)
+        _begin_round(state, 1)  # (each seat's maintenance runs at its turn: seats._settle)
     return states
 
 

@@ -10,7 +10,7 @@ seats:
 
 * **lead player**: most tokens in the personal pool at the start of the round, ties by a die;
 * **City Maintenance**: the victory check for all, then each seat's steps (simultaneous, so
-  seat by seat);
+  seat by seat from the lead player, each seat's part begun at its turn);
 * **Action and Development**: a cycle from the lead player to the left, one action each, until
   every player still in passes in sequence (a pass is held back from the seat's engine until
   then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
@@ -19,25 +19,30 @@ seats:
   ability used, a card brought into play, a unique played, an event played), in any phase or
   combat, is held back in a window: each seat with an answer, from the acting one's left,
   answers or declines; an answer stops it, else it is carried out (rules/game/reactions.py);
-* **Military**: from the lead player, one choice each: hunt his own row (the solo hunt), hunt
-  another player's wanderer row (``hunt_row``), attack another player's holdings (``attack``,
-  with every ready troop or holding the strongest defender back), or pass;
+* **Military**: from the lead player, one choice each, at his turn: hunt his own row (the solo
+  hunt), hunt another player's wanderer row (``hunt_row``), attack another player's holdings
+  (``attack``, with every ready troop, holding the strongest defender back, or troop by
+  troop), or pass;
 * **Wanderer**: seat by seat from the lead player: hoarding, aggression rolls, then every
   player still in rolls a die and the highest (ties roll again) is attacked; fines and a new
   wanderer; all lose when the wanderers in play exceed three times the players;
-* **Discard**: every seat, then the next round.
+* **Discard**: seat by seat from the lead player, then the next round.
 
-The seats share one card space (engine.new_table_states): every card is a global instance
-with an owner, and the zones, wounds, exhaustion and tokens of every card are the same
-objects in every seat's state, which holds of its own only its flow through the round (phase,
-step, combat, pending decision, events) and its seat (``player``). A combat between seats is
-fought in the state of the seat whose cards are at stake, naming the other seat's cards where
-they are: nothing is moved or copied. An attack on a player's holdings is fought as a raid on
-the defender by the attacker's troops; a hunt on another row as a hunt by the hunter of that
-row's wanderers; wanderers attacking another player as a raid on him. The defender (or
-hunter) decides with his own policy; the cards of the other side follow the engine's fixed
-rule for the side it does not ask (``combat._wild_choice``), the rulebook's "controlled by
-their owner" made a rule (rules/COVERAGE.md, "Multiplayer").
+The seats share one card space and one event list (engine.new_table_states): every card is a
+global instance with an owner, and the zones, wounds, exhaustion and tokens of every card are
+the same objects in every seat's state, which holds of its own only its flow through the
+round (phase, step, combat, pending decision) and its seat (``player``); a seat waiting for
+its turn holds nothing the table's stage and queue do not say
+(tests/rules/game/test_multiplayer_invariants.py). Callers read a seat's cards and pool
+through ``Table.seat`` and what the seats share through ``Table.cards``. A combat between
+seats is fought in the state of the seat whose cards are at stake, naming the other seat's
+cards where they are: nothing is moved or copied. An attack on a player's holdings is fought
+as a raid on the defender by the attacker's troops; a hunt on another row as a hunt by the
+hunter of that row (``Combat.row``); wanderers attacking another player as a raid on him.
+Each decision of it is asked of its seat (``combat.decider``, the state's ``to_move``): the
+defender's or hunter's, the attacking lord's assignments, bribes and modifications, the
+controller's of raiding wanderers, each player's turn of the modification step; an AI lord or
+controller follows the wanderers' fixed rule (``table_policy.attack_choice``).
 """
 
 from __future__ import annotations

@@ -103,8 +103,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
 # Military turn goes back to waiting for it (seats._waiting_step).
 WAITING: dict[tuple[str, str], frozenset[tuple[str, str]]] = {
     ("maintenance", "done"): frozenset({("action", "act")}),
-    # (round 1: the seats are dealt and run to their first decision together)
-    ("maintenance", "later"): frozenset({("maintenance", "arrange"), ("maintenance", "draw")}),
+    ("maintenance", "later"): frozenset({("maintenance", "arrange")}),
     ("action", "-"): frozenset({("action", "act")}),
     ("military", "done"): frozenset({("wanderer", engine.WAIT)}),
     ("military", "later"): frozenset({("action", "act")}),
