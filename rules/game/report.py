@@ -34,7 +34,9 @@ INTERRUPT: Final = "interrupt"
 NO_USE: Final = "no_use"
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: compiled by mypyc, a frozen dataclass cannot be unpickled (its __setattr__
+# refuses the fields), and a summary crosses processes (bench/engine_bench.py's workers).
+@dataclass(slots=True)
 class GameSummary:
     number: int  # the game's number in its run (1-based)
     outcome: str

@@ -3,6 +3,8 @@ the player's blind spot as much as the card's, and the report says which kind it
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from rules.game.config import GameConfig
@@ -47,3 +49,10 @@ def test_the_report_gives_each_card_its_never_played_reason() -> None:
                           kinds=kinds)
     assert {c: card["never_played"] for c, card in report["cards"].items()} == {
         "bell": NO_USE, "ghoul": None, "deacon": None, "writ": INTERRUPT}
+
+
+def test_a_game_summary_crosses_processes() -> None:
+    # The bench's workers hand summaries back to their parent (pickled), compiled or not.
+    summary = GameSummary(3, "victory", 7, drawn=frozenset({"bell"}), played=frozenset(),
+                          stuck=frozenset(), opening=frozenset({"bell"}))
+    assert pickle.loads(pickle.dumps(summary)) == summary
