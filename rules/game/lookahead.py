@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from rules.game import engine
 from rules.game.actions import Action
@@ -54,8 +55,10 @@ MAX_BUDGET = 4096
 HIDDEN_PILES = ("structure_pile", "personality_pile", "wanderer_pile")
 LOSS_PENALTY = 5
 CONTENDERS = 2
-Z = 1.5
-MIN_GAIN = 0.25
+# Exact fractions, so that a comparison at the bound comes out the same compiled or not (in
+# floats, 1.5 standard errors of [0, -1, -2, 0, 0] fell on either side of the bound).
+Z = Fraction(3, 2)
+MIN_GAIN = Fraction(1, 4)
 # The reference player's rollouts: the greedy choice this share of the time, else a random one
 # (some ten random moves a rollout: enough to try what greedy never does, few enough that a
 # rollout still plays to win).
@@ -159,9 +162,13 @@ def beats(challenger: list[int], incumbent: list[int]) -> bool:
         return False
     if count < 2:
         return False
-    mean = total / count
-    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
-    return variance == 0 or mean * mean * count > Z * Z * variance
+    # mean² · count > Z² · variance, in integers: mean = total / count, and the variance
+    # times count · (count - 1) is count · Σd² - total².
+    squares = 0
+    for d in differences:
+        squares += d * d
+    spread = count * squares - total * total
+    return spread == 0 or total * total * (count - 1) > Z * Z * spread
 
 
 def distinct_choices(state: GameState, actions: Sequence[Action], first: Action) -> list[Action]:

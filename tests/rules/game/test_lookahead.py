@@ -128,6 +128,10 @@ def test_keyed_dice_come_from_the_key_and_the_round_not_from_the_dice_before() -
     pytest.param([7, 7, 7, 6], [7, 7, 7, 7], False, id="by-less-than-the-least-gain"),
     pytest.param([6], [9], False, id="one-sample-says-nothing"),
     pytest.param([9, 9], [6, 6], False, id="worse"),
+    # (1.5 standard errors exactly: not beyond; in floats it fell on either side, so the
+    # compiled and the plain engine's reference players chose differently)
+    pytest.param([7, 8, 7, 7, 8], [7, 9, 9, 7, 8], False, id="at-the-bound"),
+    pytest.param([7, 7, 7, 7, 8], [7, 9, 9, 7, 8], True, id="past-the-bound"),
 ])
 def test_the_lookahead_departs_from_the_greedy_choice_only_beyond_noise(
         challenger: list[int], incumbent: list[int], beaten: bool) -> None:
