@@ -263,7 +263,7 @@ class TableGame:
             if not traded.ok:  # (nothing moved: seats.trade_problem's reason)
                 raise Refused("card_trade_refused", traded.reason, status=409,
                               current_decision=self.decisions)
-            state = table.cards()  # (a card's name is its own, whoever owns it now)
+            state = table.shared()  # (a card's name is its own, whoever owns it now)
             gave, took = (token_words(give), _card_names(state, give_cards)), \
                 (token_words(take), _card_names(state, take_cards))
         else:
@@ -451,11 +451,11 @@ def action_text(table: Table, seat: int, action: Action,
         if rivalry.ability_of(action.option) == "exhaust" and aimed >= 0:
             return (f"Use {state.card(action.card).name} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.cards().card(aimed).name} (exhaust it)")
+                    f"{table.shared().card(aimed).name} (exhaust it)")
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.cards().card(aimed).name} (exhaust it)")
+                    f"{table.shared().card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names, viewer)}")
     return describe(state, action)

@@ -359,6 +359,7 @@ def _begin_round(state: GameState, number: int) -> None:
         state.exhausted.clear()
     state.ignored_wound.clear()
     state.step = "arrange"
+    state.pending = None  # (the step changed: a table runs a seat's maintenance later)
 
 
 def _next_step(state: GameState) -> None:

@@ -34,7 +34,7 @@ the same objects in every seat's state, which holds of its own only its flow thr
 round (phase, step, combat, pending decision) and its seat (``player``); a seat waiting for
 its turn holds nothing the table's stage and queue do not say
 (tests/rules/game/test_multiplayer_invariants.py). Callers read a seat's cards and pool
-through ``Table.seat`` and what the seats share through ``Table.cards``. A combat between
+through ``Table.seat`` and what the seats share through ``Table.shared``. A combat between
 seats is fought in the state of the seat whose cards are at stake, naming the other seat's
 cards where they are: nothing is moved or copied. An attack on a player's holdings is fought
 as a raid on the defender by the attacker's troops; a hunt on another row as a hunt by the
@@ -191,7 +191,7 @@ class Table:
         that one state for the table (docs/engine.md, "One flow") changes only this body."""
         return self.seats[s].seats[s]
 
-    def cards(self) -> GameState:
+    def shared(self) -> GameState:
         """The state to read what every seat shares: card profiles, ``where``, ``owner``,
         ``host``, exhaustion, wounds, tokens on cards, flags, the city's pool, ``cards``
         (every seat's state holds the same containers: engine.new_table_states). Never for a
@@ -233,7 +233,7 @@ class Table:
             seat = 0 if one else event["whose"]
             state = self.seats[seat]
             text = sentence(state, event, _namer(state))
-            if event["type"] == "wanderers_attack" and self.hosting is not None \
+            if kind == "wanderers_attack" and self.hosting is not None \
                     and self.hosting.kind == "attack":
                 text = text.replace("The wanderers attack", "The attackers come")
             # (an attacker's decision in the defender's state is told as his own)
@@ -429,13 +429,7 @@ def to_move(table: Table) -> int:
         return table.turn
     if table.stage in ("military", "wanderer"):
         return table.queue[0]
-    # Maintenance and discards: the seat whose part it is (_settle), while it decides.
-    if table.queue and table.started:
-        seat = table.queue[0]
-        state = table.seats[seat]
-        if _in_part(state, table.stage) and engine.legal_actions(state):
-            return seat
-    return -1
+    return _part_seat(table)
 
 
 def _asked_elsewhere(table: Table) -> GameState | None:
@@ -983,7 +977,7 @@ def _settle(table: Table) -> None:
                 if not table.started:
                     table.started = True
                     _begin_part(state, stage)
-                if _in_part(state, stage) and engine.legal_actions(state):
+                if _part_seat(table) >= 0:
                     return
                 table.queue.pop(0)
                 table.started = False
@@ -1110,9 +1104,7 @@ def _begin_round(table: Table, number: int) -> None:
                              f"{list(table.seat(seat).personal)}, {len(zones['private'])} "
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
-    for seat in table.active():
-        table.seats[seat].pending = None  # (each seat's maintenance runs at its turn)
-    table.stage = "maintenance"
+    table.stage = "maintenance"  # (each seat's part runs at its turn: _settle)
     table.queue, table.started = list(table.active()), False
 
 
@@ -1140,9 +1132,16 @@ def _begin_part(state: GameState, stage: Stage) -> None:
     engine._advance(state)
 
 
-def _in_part(state: GameState, stage: Stage) -> bool:
-    """Whether the seat's state is still in its City Maintenance or Discard Phase."""
-    return state.phase == "maintenance" if stage == "maintenance" else state.step == "discard"
+def _part_seat(table: Table) -> int:
+    """In City Maintenance and the discards, the seat whose part it is while it has a decision
+    left in it (its part begun by _settle), else -1."""
+    if not table.queue or not table.started:
+        return -1
+    seat = table.queue[0]
+    state = table.seats[seat]
+    here = state.phase == "maintenance" if table.stage == "maintenance" \
+        else state.step == "discard"
+    return seat if here and engine.legal_actions(state) else -1
 
 
 def _end(table: Table, outcome: Outcome, winner: int = -1) -> None:
@@ -1612,7 +1611,7 @@ def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.cards().city, table.seat(taker).personal
+    city, pool = table.shared().city, table.seat(taker).personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved

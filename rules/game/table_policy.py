@@ -189,7 +189,7 @@ def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None 
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
     exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
-    if crowded is None and table.cards().card(
+    if crowded is None and table.shared().card(
             aimed if aimed >= 0 else rivalry.target_of(action.option)).is_troop:
         crowded = _crowded(table, CRUSADE_ROUNDS)
     return _exhaust_worth(table, seat, action.card, action.target,
@@ -203,7 +203,7 @@ def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, abili
     """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
     ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
     troop)."""
-    target = table.cards().card(aimed)
+    target = table.shared().card(aimed)
     state = table.seats[seat]
     bearer = state.card(bearer_card)
     if bearer.type == "invocation":  # its bearer uses it (and is exhausted), at a price

@@ -96,7 +96,7 @@ def test_a_card_not_the_givers_is_refused() -> None:
     table = _table()
     _play_until(table, _with_cards_to_trade)
     theirs = seats.tradable(table, 1)[0]
-    name = table.cards().card(theirs).name
+    name = table.shared().card(theirs).name
     assert seats.trade_problem(table, 0, 1, [theirs], []).startswith(
         f"{name} is not one of seat 1's")
     assert seats.trade_problem(table, 0, 1, [10_000], []).startswith("A card is not one")

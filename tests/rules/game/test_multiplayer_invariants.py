@@ -32,7 +32,7 @@ def tokens(t: Table) -> int:
 
 def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
-    shared = t.cards()
+    shared = t.shared()
     for seat in range(t.players):
         for zone in IN_PLAY_ZONES:
             for i in t.seat(seat).zones[zone]:
@@ -82,7 +82,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
             # Every card is in its owner's zones, where its zone says, once (a hunter's own
             # row is set aside while he hunts another's).
             if t.hosting is None:
-                state = t.cards()
+                state = t.shared()
                 listed = [i for seat in state.seats for cards in seat.zones.values()
                           for i in cards]
                 assert sorted(listed) == list(range(len(state.cards)))

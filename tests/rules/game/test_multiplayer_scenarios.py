@@ -275,12 +275,12 @@ def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step(
     actions = seats.legal_actions(t)
     crusades = [a for a in actions if a.kind == "use_on" and a.card == bell]
     aimed = {rivalry.target_of(a.option) for a in crusades}
-    alive = {c for c in (*fight.wild, *fight.player) if c not in t.cards().exhausted}
-    assert aimed == {c for c in alive if t.cards().card(c).is_troop}
+    alive = {c for c in (*fight.wild, *fight.player) if c not in t.shared().exhausted}
+    assert aimed == {c for c in alive if t.shared().card(c).is_troop}
     troop = fight.wild[0]
     choice = next(a for a in crusades if rivalry.target_of(a.option) == troop)
     assert seats.apply(t, choice).ok
-    assert troop in t.cards().exhausted
+    assert troop in t.shared().exhausted
     assert fight.step == "modify" and seats.to_move(t) != third  # the rotation goes on
     assert (third, bell) in t.rivals_used
 
@@ -437,7 +437,7 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
     play_until(t, lambda t: t.hosting is None)
     assert t.seat(hunter).zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
-        assert t.cards().where[w] in ("wanderers", "wanderer_discard", "dead")
+        assert t.shared().where[w] in ("wanderers", "wanderer_discard", "dead")
 
 
 def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> None:
@@ -460,7 +460,7 @@ def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> 
     assert t.hosting is not None and seats.to_move(t) in (1 - owner, owner)
     play_until(t, lambda t: t.hosting is None)
     assert state.where[raider] in ("wanderers", "wanderer_discard", "dead")
-    assert len(t.cards().cards) == len(t.cards().flags)
+    assert len(t.shared().cards) == len(t.shared().flags)
 
 
 def _wild_turn(t: Table) -> GameState | None:
@@ -565,7 +565,7 @@ def test_the_initial_holdings_never_replace_one_another() -> None:
     t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
     play_until(t, lambda t: t.round == 2)
     for seat in range(t.players):
-        assert any(t.cards().card(i).subtype == "stronghold"
+        assert any(t.shared().card(i).subtype == "stronghold"
                    for i in t.seat(seat).zones["private"])
 
 
@@ -637,7 +637,7 @@ def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playin
     sent = list(fight.wild)
     assert seats.surrender(t, attacker).ok
     assert t.hosting is None and t.seats[defender].combat is None and not t.outcome
-    assert all(t.cards().where[troop] not in ("defensive", "private")
+    assert all(t.shared().where[troop] not in ("defensive", "private")
                for troop in sent)
     start = t.round
     play_until(t, lambda t: t.round == start + 1)
@@ -851,7 +851,7 @@ def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
                                  rivalry.exhaust_option("discredit", citizen))).ok
     assert t.window is not None and seats.to_move(t) == 1
     assert seats.apply(t, Action("react", notary, 0, "debate")).ok
-    assert citizen not in t.cards().exhausted  # negated
+    assert citizen not in t.shared().exhausted  # negated
     assert envoy in state.exhausted  # "E": used all the same
 
 
@@ -1018,7 +1018,7 @@ def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     assert sum(t.seat(1).personal) == 2 + 2
     assert t.seat(1).personal[0] >= 1 and t.seat(1).personal[2] >= 1
     assert host.city == city_before  # the bribe went to the city with the card, then to him
-    assert t.cards().where[retainer] == "personality_discard"
+    assert t.shared().where[retainer] == "personality_discard"
 
 
 @pytest.mark.parametrize(("by_troop", "valor"), [(True, 2), (False, 0)],
@@ -1091,7 +1091,7 @@ def test_target_structure_texts_reach_another_players_structures() -> None:
     offered = {a.target for a in seats.legal_actions(t) if a.card == fire}
     assert set(theirs) <= offered
     mine = {s for s in t.seat(0).private
-            if t.cards().card(s).subtype != "stronghold"}
+            if t.shared().card(s).subtype != "stronghold"}
     assert offered == mine | set(theirs)
     target = min(theirs, key=lambda s: victim.card(s).vitality)
     housed = [c for c in t.seat(1).residents if victim.host.get(c) == target]
@@ -1102,7 +1102,7 @@ def test_target_structure_texts_reach_another_players_structures() -> None:
         assert t.seat(1).homeless == []
     else:
         assert victim.wounds[target] == 1
-    assert t.cards().where[fire] == "personality_discard"
+    assert t.shared().where[fire] == "personality_discard"
 
 
 @pytest.mark.parametrize(("card_id", "name", "kind"), [
@@ -1159,7 +1159,7 @@ def test_each_player_texts_reach_every_player() -> None:
     assert all(c >= 0 for c in expected.values())
     assert seats.apply(t, Action("play", riot, mine)).ok
     for seat in range(3):
-        exhausted = [c for c in t.seat(seat).residents if c in t.cards().exhausted]
+        exhausted = [c for c in t.seat(seat).residents if c in t.shared().exhausted]
         assert exhausted == [mine if seat == 0 else expected[seat]]
 
 

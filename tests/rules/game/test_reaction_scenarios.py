@@ -207,7 +207,7 @@ def test_protection_has_no_invocation_cast_on_the_bearer_to_answer() -> None:
     place(t.seats[1], "Reliquary Keeper", "residents")  # Protection
     plays = invocation_plays(t)
     # Invocations go on the player's own personalities: none is cast on another's.
-    assert plays and all(t.cards().where[a.target] == "residents" for a in plays)
+    assert plays and all(t.shared().where[a.target] == "residents" for a in plays)
     seats.apply(t, plays[0])
     assert t.window is None
 
@@ -220,7 +220,7 @@ def test_persuade_cannot_stop_an_invocation() -> None:
     plays = invocation_plays(t)
     assert plays
     seats.apply(t, plays[0])
-    assert t.window is None and t.cards().where[plays[0].card] == "attached"
+    assert t.window is None and t.shared().where[plays[0].card] == "attached"
 
 
 @pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],

@@ -187,7 +187,7 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     home.move(wall, "defensive")
     slots = home.card(wall).residencies
     assert 0 < slots < len(sent)
-    strongest = sorted(sent, key=lambda i: -t.cards().card(i).offense)
+    strongest = sorted(sent, key=lambda i: -t.shared().card(i).offense)
     assert foresee(t.seats[me], strongest[-slots:], home).breach == 0.0  # all on the wall
     past = foresee(t.seats[me], strongest[:slots + 1], home)
     assert past.breach > 0.0  # one more than the wall holds gets past it
