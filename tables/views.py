@@ -69,12 +69,6 @@ def _seat_deck(request: HttpRequest, data: dict[str, Any]) -> SeatDeck:
     return SeatDeck(deck_from_text(data["text"]))
 
 
-def _named(table_id: int) -> Table:
-    """The table a write names, unread: the write reads its row once, locked
-    (tables.services.settled_first)."""
-    return table_named(table_id)
-
-
 @contextmanager
 def refusals_told(request: HttpRequest) -> Iterator[None]:
     """A refused write (Refused) is told on the page it comes back to, as an error message;
@@ -262,7 +256,7 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
         return _back(request, table_id)
     written = None
     with refusals_told(request):
-        written = table_act(table=_named(table_id), user=request.user,
+        written = table_act(table=table_named(table_id), user=request.user,
                             decision=form.cleaned_data["decision"],
                             index=form.cleaned_data["index"])
     return _back(request, table_id, written)
@@ -272,7 +266,7 @@ def table_act_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
     with refusals_told(request):
-        table_start(table=_named(table_id), user=request.user)
+        table_start(table=table_named(table_id), user=request.user)
     return redirect(reverse("tables:table", args=[table_id]))
 
 
@@ -281,7 +275,7 @@ def table_start_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
     written = None
     with refusals_told(request):
-        written = table_surrender(table=_named(table_id), user=request.user)
+        written = table_surrender(table=table_named(table_id), user=request.user)
     return _back(request, table_id, written)
 
 
@@ -289,7 +283,7 @@ def table_surrender_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_rematch_view(request: HttpRequest, table_id: int) -> HttpResponse:
     """The same seats and decks at a new table; everyone goes there from the old one."""
-    table = _named(table_id)
+    table = table_named(table_id)
     with refusals_told(request):
         table = table_rematch(table=table, user=request.user)
     return redirect(table.get_absolute_url())
@@ -311,7 +305,7 @@ def table_offer_view(request: HttpRequest, table_id: int) -> HttpResponse:
         return _back(request, table_id)
     written = None
     with refusals_told(request):
-        written = table_offer(table=_named(table_id), user=request.user,
+        written = table_offer(table=table_named(table_id), user=request.user,
                               to=form.cleaned_data["to"], give=form.tokens("give"),
                               take=form.tokens("take"), give_cards=give_cards,
                               take_cards=take_cards).table
@@ -324,7 +318,7 @@ def table_answer_view(request: HttpRequest, table_id: int, number: int,
                       answer: str) -> HttpResponse:
     written = None
     with refusals_told(request):
-        written = table_offer_answer(table=_named(table_id), user=request.user, number=number,
+        written = table_offer_answer(table=table_named(table_id), user=request.user, number=number,
                                      accept=answer == "accept")
     return _back(request, table_id, written)
 
@@ -336,7 +330,7 @@ def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
     written = None
     if form.is_valid():
         with refusals_told(request):
-            written = table_chat(table=_named(table_id), user=request.user,
+            written = table_chat(table=table_named(table_id), user=request.user,
                                  text=form.cleaned_data["text"]).table
     return _back(request, table_id, written)
 
@@ -346,7 +340,7 @@ def table_chat_view(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_hand_to_ai_view(request: HttpRequest, table_id: int, seat: int) -> HttpResponse:
     written = None
     with refusals_told(request):
-        written = table_hand_to_ai(table=_named(table_id), user=request.user, seat=seat)
+        written = table_hand_to_ai(table=table_named(table_id), user=request.user, seat=seat)
     return _back(request, table_id, written)
 
 
@@ -355,7 +349,7 @@ def table_hand_to_ai_view(request: HttpRequest, table_id: int, seat: int) -> Htt
 def table_take_back_view(request: HttpRequest, table_id: int) -> HttpResponse:
     written = None
     with refusals_told(request):
-        written = table_take_back(table=_named(table_id), user=request.user)
+        written = table_take_back(table=table_named(table_id), user=request.user)
     return _back(request, table_id, written)
 
 
@@ -363,7 +357,7 @@ def table_take_back_view(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_undo_view(request: HttpRequest, table_id: int, answer: str = "") -> HttpResponse:
     """Ask for an undo (no ``answer``), or agree to or decline the pending one."""
-    table, written = _named(table_id), None
+    table, written = table_named(table_id), None
     with refusals_told(request):
         written = table_undo_ask(table=table, user=request.user) if not answer else \
             table_undo_answer(table=table, user=request.user, accept=answer == "accept")
