@@ -6,7 +6,8 @@ continues where it left off." At a table (rules/game/seats.py) an action one of 
 answer is held back and a *window* opens: each other seat in turn from the acting one's left
 that has an answer may give one, ``Action("react", card, target=acting seat, option=how)``,
 or decline, ``Action("decline")``. The first answer stops the action; if none comes, the
-action is carried out. Solo no window ever opens.
+action is carried out. Solo no window ever opens. The functions take the state the seats
+share and seat numbers (each seat's cards and pool: ``state.seats[seat]``).
 
 * **Debate** (P): "Negate a political ability just played. Bearer must have a political
   strength equal to or greater than the personality who used the political ability": a
@@ -179,14 +180,13 @@ def holds_answer(state: GameState, cards: Sequence[int]) -> bool:
     return False
 
 
-def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
+def answers(state: GameState, actor: int, action: Action, seat: int,
             cards: Sequence[int]) -> list[Action]:
     """The answers ``seat`` (holding the answering ``cards``) may give to ``actor``'s
     ``action``, in a stable order."""
-    state, acting = seats[seat], seats[actor]
     found: list[Action] = []
-    strength = political(acting, action)
-    played = acting.card(action.card) if action.kind == "play" else None
+    strength = political(state, action)
+    played = state.card(action.card) if action.kind == "play" else None
     for card in cards:
         where = state.where[card]
         profile = state.card(card)
@@ -200,17 +200,17 @@ def answers(seats: Sequence[GameState], actor: int, action: Action, seat: int,
         if where not in IN_PLAY:
             continue
         for slug in reaction_slugs(profile):
-            if _may(seats, actor, state, card, slug, strength, played):
+            if _may(state, actor, seat, card, slug, strength, played):
                 found.append(Action("react", card, actor, slug))
     return found
 
 
-def _may(seats: Sequence[GameState], actor: int, state: GameState, card: int, slug: str,
-         strength: int, played: Profile | None) -> bool:
-    """Whether ``card`` of ``state`` may answer with the reaction ``slug`` (``strength``: the
-    political strength of a political ability's user, else -1; ``played``: the card a play
-    brings, else None)."""
-    me = state.player_seat()
+def _may(state: GameState, actor: int, seat: int, card: int, slug: str, strength: int,
+         played: Profile | None) -> bool:
+    """Whether ``card`` of ``seat`` may answer ``actor``'s action with the reaction ``slug``
+    (``strength``: the political strength of a political ability's user, else -1;
+    ``played``: the card a play brings, else None)."""
+    me = state.seats[seat]
     profile = state.card(card)
     if slug == "debate":
         return strength >= 0 and profile.strength[2] >= strength
@@ -219,64 +219,65 @@ def _may(seats: Sequence[GameState], actor: int, state: GameState, card: int, sl
     if slug == "persuade":
         return played.type != "event" and sum(me.personal) >= played.total_cost
     return slug == "retain" and played.unique and state.cards[card] != played.id \
-        and _in_play_elsewhere(seats, actor, played.id)
+        and _in_play_elsewhere(state, actor, played.id)
 
 
-def _in_play_elsewhere(seats: Sequence[GameState], actor: int, card_id: str) -> bool:
+def _in_play_elsewhere(state: GameState, actor: int, card_id: str) -> bool:
     """A copy of the unique ``card_id`` is in play at a seat other than ``actor``."""
-    for seat, state in enumerate(seats):
+    for seat, them in enumerate(state.seats):
         if seat == actor:
             continue
         for zone in _ZONES_IN_PLAY:
-            for i in state.player_seat().zones[zone]:
+            for i in them.zones[zone]:
                 if state.cards[i] == card_id:
                     return True
     return False
 
 
-def hurts(seats: Sequence[GameState], actor: int, action: Action, seat: int) -> bool:
+def hurts(state: GameState, actor: int, action: Action, seat: int) -> bool:
     """Whether ``action`` of ``actor`` takes from ``seat``: a rival ability on his pool, or a
     unique whose copy he has in play (it would go to his discard pile)."""
     if action.kind == "use_on":
         return action.target == seat
     if action.kind == "play":
-        played = seats[actor].card(action.card)
-        state = seats[seat]
+        played = state.card(action.card)
+        zones = state.seats[seat].zones
         return played.unique and any(state.cards[i] == played.id for zone in _ZONES_IN_PLAY
-                                     for i in state.player_seat().zones[zone])
+                                     for i in zones[zone])
     return False
 
 
-def answer(seats: Sequence[GameState], seat: int, reply: Action, held: Action) -> str:
-    """The answering seat's part: its price paid (Persuade: as many tokens as the card held
-    back cost; an interrupt: its own cost, then to the discard pile). A sentence for the
-    story."""
-    state, acting = seats[seat], seats[reply.target]
+def answer(state: GameState, seat: int, reply: Action, held: Action) -> str:
+    """The answering ``seat``'s part: its price paid (Persuade: as many tokens as the card
+    held back cost; an interrupt: its own cost, then to the discard pile). A sentence for
+    the story."""
     card = state.card(reply.card)
     if reply.option == INTERRUPT:
         rulings.pay(state, card.cost, card.generic, seat)
         state.move(reply.card, DISCARDS[card.pile])
         return f"plays {card.name} in answer."
     if reply.option == "persuade":
-        rulings.spend(state, acting.card(held.card).total_cost, seat)
+        rulings.spend(state, state.card(held.card).total_cost, seat)
     return f"{card.name} answers with {reply.option.capitalize()}."
 
 
-def stop(state: GameState, action: Action) -> str:
-    """The acting seat's stopped action: its costs paid, the card discarded (a play) or the
-    ability spent without effect (a use). A sentence for the story."""
+def stop(state: GameState, action: Action, actor: int) -> str:
+    """The acting seat ``actor``'s stopped action: its costs paid, the card discarded (a play)
+    or the ability spent without effect (a use). A sentence for the story. ``state``: the
+    state whose pending decision the action changes (dropped), ``actor``'s own at a table
+    of a state per seat."""
     card = state.card(action.card)
     if action.kind == "play":
-        rulings.pay(state, card.cost, card.generic, state.player)
+        rulings.pay(state, card.cost, card.generic, actor)
         state.flags[action.card] |= 2  # played (engine.PLAYED)
         state.move(action.card, DISCARDS[card.pile])
         state.pending = None
         return f"{card.name} is stopped and discarded; its costs are paid."
     if action.kind == "use":
-        ability, actor = rulings.find_ability(state, action)
-        rulings.pay(state, ability.effect.pay, seat=state.player)
+        ability, user = rulings.find_ability(state, action)
+        rulings.pay(state, ability.effect.pay, seat=actor)
         if ability.exhausts:
-            state.exhausted.add(actor)
+            state.exhausted.add(user)
     elif action.kind == "use_on":
         for clause in card.no_solo_effect:
             parsed = parse_abilities(clause)

@@ -15,12 +15,14 @@ Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table o
 * Crusade (R): "Exhaust target troop"; Discredit (P): "Exhaust target citizen"; Influence (P):
   "Exhaust target structure"; the custom text "E Pay N <kind> influence: exhaust target
   personality" (Censure of the Faithless, an invocation: its bearer uses it, ``"exhaust"``),
-  its price paid from the player's pool. ``option`` names the ability and the target card in
-  the other seat's state, ``"crusade:17"`` (:func:`exhaust_option`). Choices: only another
-  player's cards that are not exhausted already are targets (exhausting one's own card or an
-  exhausted one changes nothing); the bearer needs no strength (the text sets no amount, and
-  structures bear them: Hall of Whispers, Bell of Judgement); the bearer may be a personality
-  in play or a structure in play.
+  its price paid from its user's pool. ``option`` names the ability and the other seat's
+  target card (an instance of the table), ``"crusade:17"`` (:func:`exhaust_option`). The
+  functions take the state the seats share and seat numbers: each seat's cards and pool are
+  ``state.seats[seat]``, whoever's phase it is. Choices: only another player's cards that are
+  not exhausted already are targets (exhausting one's own card or an exhausted one changes
+  nothing); the bearer needs no strength (the text sets no amount, and structures bear them:
+  Hall of Whispers, Bell of Judgement); the bearer may be a personality in play or a
+  structure in play.
 
 An "E" exhausts the bearer; "(F)n" needs n members of the bearer's faction in play among all
 players' cards. Choice: each bearer uses them once a round, "E" or not (the rulebook sets no
@@ -31,7 +33,7 @@ the phase).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from typing import Final
 
 from rules.game import rulings
@@ -92,14 +94,13 @@ def price(card: Profile, ability: str) -> tuple[int, int, int]:
     return (0, 0, 0)
 
 
-def faction_members(seats: Sequence[GameState], faction: str | None) -> int:
-    """Members of ``faction`` in play among all players' cards."""
+def faction_members(state: GameState, faction: str | None) -> int:
+    """Members of ``faction`` in play among all players' cards (every seat of ``state``)."""
     if not faction:
         return 0
     # (loops, not sum() of a generator: compiled, the generator is an object and a call an item)
     found = 0
-    for state in seats:
-        me = state.player_seat()
+    for me in state.seats:
         for zone in (me.residents, me.guards, me.defensive):
             for i in zone:
                 if state.card(i).faction == faction:
@@ -166,39 +167,40 @@ def target_of(option: str) -> int:
     return int(tail) if tail else -1
 
 
-def exhaust_targets(victim: GameState, what: str) -> list[int]:
-    """``victim``'s cards in play of kind ``what`` ("troop", "citizen", "structure") that an
-    exhausting ability would exhaust: those not exhausted already."""
-    exhausted = victim.exhausted
+def exhaust_targets(state: GameState, victim: int, what: str) -> list[int]:
+    """Seat ``victim``'s cards in play of kind ``what`` ("troop", "citizen", "structure",
+    "personality") that an exhausting ability would exhaust: those not exhausted already."""
+    exhausted = state.exhausted
+    them = state.seats[victim]
     if what == "citizen":
-        return [i for i in victim.player_seat().residents if i not in exhausted]
+        return [i for i in them.residents if i not in exhausted]
     found: list[int] = []
     if what == "personality":
-        them = victim.player_seat()
         for zone in (them.residents, them.guards, them.defensive):
             for i in zone:
                 if i not in exhausted:
                     found.append(i)
         return found
     if what == "troop":
-        for zone in (victim.player_seat().guards, victim.player_seat().defensive):
+        for zone in (them.guards, them.defensive):
             for i in zone:
-                if i not in exhausted and victim.card(i).is_troop:
+                if i not in exhausted and state.card(i).is_troop:
                     found.append(i)
         return found
-    for zone in (victim.player_seat().private, victim.player_seat().defensive):
+    for zone in (them.private, them.defensive):
         for i in zone:
-            if i not in exhausted and victim.card(i).is_structure:
+            if i not in exhausted and state.card(i).is_structure:
                 found.append(i)
     return found
 
 
-def ready_abilities(seats: list[GameState], state: GameState, bearer: int, card: Profile,
+def ready_abilities(state: GameState, seat: int, bearer: int, card: Profile,
                     members_of: dict[str | None, int]) -> list[str]:
-    """The rival abilities of ``card`` (``bearer`` in ``state``) that may be used now, before
-    any victim is looked at: an exhausting one only while the bearer is ready, one that asks
-    for faction members only while that many of its faction are in play over all ``seats``
-    (``members_of``: the counts worked out so far, filled in as asked)."""
+    """The rival abilities of ``card`` (``bearer``, of ``seat``) that may be used now, before
+    any victim is looked at: an exhausting one only while the bearer is ready, one with a
+    price only while ``seat`` can pay it, one that asks for faction members only while that
+    many of its faction are in play over all seats (``members_of``: the counts worked out so
+    far, filled in as asked)."""
     ready: list[str] = []
     # (An invocation's abilities are its bearer's to use: rulings.actor.)
     actor = bearer if card.type != "invocation" else rulings.actor(state, bearer)
@@ -208,37 +210,36 @@ def ready_abilities(seats: list[GameState], state: GameState, bearer: int, card:
         if exhausts and actor in state.exhausted:
             continue
         if ability == "exhaust" \
-                and not rulings.affordable(state, price(card, ability), 0, state.player):
+                and not rulings.affordable(state, price(card, ability), 0, seat):
             continue
         if members:
             if card.faction not in members_of:
-                members_of[card.faction] = faction_members(seats, card.faction)
+                members_of[card.faction] = faction_members(state, card.faction)
             if members_of[card.faction] < members:
                 continue
         ready.append(ability)
     return ready
 
 
-def options(seats: list[GameState], seat: int, others: list[int],
+def options(state: GameState, seat: int, others: list[int],
             used: Collection[int] = (), bearers: list[int] | None = None) -> list[Action]:
-    """The seat's rival abilities usable now on each other seat still in the game (``used``:
-    the bearers that used one this round; ``bearers``: the seat's cards with a rival ability,
-    :func:`bearers`, when known: only those are read, not every card in play).
+    """``seat``'s rival abilities usable now on each seat of ``others`` (those still in the
+    game; ``used``: the bearers that used one this round; ``bearers``: the seat's cards with a
+    rival ability, :func:`bearers`, when known: only those are read, not every card in play).
     (Lists, not any Sequence: compiled, a list is read natively, a Sequence by the generic
     protocol at every item; asked at most passes of the greedy seat.)"""
-    state = seats[seat]
     found: list[Action] = []
-    candidates = usable_bearers(state, used, bearers)
+    candidates = usable_bearers(state, seat, used, bearers)
     members_of: dict[str | None, int] = {}  # faction_members, once per faction
     for bearer in candidates:
         if used and bearer in used:
             continue
         card = state.card(bearer)
-        for ability in ready_abilities(seats, state, bearer, card, members_of):
+        for ability in ready_abilities(state, seat, bearer, card, members_of):
             aimed = EXHAUSTING.get(ability)
             if aimed is not None:
                 for other in others:
-                    for target in exhaust_targets(seats[other], aimed[1]):
+                    for target in exhaust_targets(state, other, aimed[1]):
                         found.append(Action("use_on", bearer, other,
                                             exhaust_option(ability, target)))
                 continue
@@ -246,17 +247,17 @@ def options(seats: list[GameState], seat: int, others: list[int],
             if not card.strength[strength]:
                 continue
             for other in others:
-                pool = seats[other].player_seat().personal
+                pool = state.seats[other].personal
                 if (pool[kind] if kind >= 0 else sum(pool)) > 0:
                     found.append(Action("use_on", bearer, other, ability))
     return found
 
 
-def usable_bearers(state: GameState, used: Collection[int] = (),
+def usable_bearers(state: GameState, seat: int, used: Collection[int] = (),
                    bearers: list[int] | None = None) -> list[int]:
-    """The bearers :func:`options` reads, in its order: the cards in play (``bearers``, when
-    known, those of them in play and not in ``used``)."""
-    me = state.player_seat()
+    """The bearers :func:`options` reads, in its order: ``seat``'s cards in play (``bearers``,
+    when known, those of them in play and not in ``used``)."""
+    me = state.seats[seat]
     if bearers is None:
         candidates = [b for zone in (*PERSONALITY_ZONES, "private", "attached")
                       for b in me.zones[zone]]
@@ -287,10 +288,11 @@ def usable_bearers(state: GameState, used: Collection[int] = (),
     return candidates
 
 
-def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
-    """Carry out a rival ability; the number of tokens it moved (none for an exhausting
-    one: the target card is exhausted)."""
-    state, victim = seats[seat], seats[action.target]
+def apply(state: GameState, seat: int, action: Action) -> int:
+    """Carry out ``seat``'s rival ability; the number of tokens it moved (none for an
+    exhausting one: the target card is exhausted). ``state``: the state whose pending
+    decision the action changes (dropped), ``seat``'s own at a table of a state per seat."""
+    me, victim = state.seats[seat], state.seats[action.target]
     card = state.card(action.card)
     ability = ability_of(action.option)
     clause = next(c for c in card.no_solo_effect
@@ -303,36 +305,36 @@ def apply(seats: Sequence[GameState], seat: int, action: Action) -> int:
     if cost[0] or cost[1] or cost[2]:
         rulings.pay(state, cost, seat=seat)
     if ability in EXHAUSTING:
-        victim.exhausted.add(target_of(action.option))
+        state.exhausted.add(target_of(action.option))
         state.pending = None
         return 0
     strength, kind, to_city = RIVAL_ABILITIES[ability]
     moved = 0
+    pool = victim.personal
     for _ in range(card.strength[strength]):
-        pool = victim.player_seat().personal
         k = kind if kind >= 0 else max(range(3), key=lambda i: (pool[i], -i))
-        if not victim.player_seat().personal[k]:
+        if not pool[k]:
             break
-        victim.player_seat().personal[k] -= 1
+        pool[k] -= 1
         if to_city:
             state.city[k] += 1
         else:
-            state.player_seat().personal[k] += 1
+            me.personal[k] += 1
         moved += 1
     state.pending = None
     return moved
 
 
-def sentence(seats: Sequence[GameState], seat: int, action: Action, moved: int) -> str:
+def sentence(state: GameState, action: Action, moved: int) -> str:
     """The story's words for a rival ability carried out (``moved``: :func:`apply`'s)."""
-    name = seats[seat].card(action.card).name
+    name = state.card(action.card).name
     ability = ability_of(action.option)
     target = target_of(action.option)
     if ability == "exhaust":
         return (f"{name} exhausts seat {action.target + 1}'s "
-                f"{seats[action.target].card(target).name}.")
+                f"{state.card(target).name}.")
     if target >= 0:
         return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}'s "
-                f"{seats[action.target].card(target).name}: exhausted.")
+                f"{state.card(target).name}: exhausted.")
     return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}: "
             f"{moved} token(s).")

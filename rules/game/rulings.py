@@ -229,11 +229,12 @@ def _seat_members(state: GameState, seat: Seat, faction: str) -> int:
     return count
 
 
-def influence_total(state: GameState) -> int:
+def influence_total(state: GameState, seat: int = -1) -> int:
     """"Add the faction influence of all your personalities together", plus, for each faction
     with five or more members in play, the personal tokens of its primary kind: the
-    player's (whose phase or combat it is, even while another seat decides in it)."""
-    me = state.player_seat()
+    player's (whose phase or combat it is, even while another seat decides in it), or
+    ``seat``'s (at a table, any seat's, read from the one state the seats share)."""
+    me = state.player_seat() if seat < 0 else state.seats[seat]
     members, total = seat_faction_counts(state, me)
     for faction, count in members.items():
         if count >= 5 and faction in PRIMARY:

@@ -476,7 +476,7 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     the rival abilities when not ``rivals`` (a policy that defers them, :func:`play`)."""
     window = table.window
     if window is not None:
-        return [*reactions.answers(table.seats, window.seat, window.action, seat,
+        return [*reactions.answers(table.shared(), window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
     if table.declaring is not None:
         return declare_options(table)
@@ -531,7 +531,7 @@ def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     if bearer >= 0:
         known = bearer < len(table.seats[seat].where) and (bearers is None or bearer in bearers)
         bearers = [bearer] if known else []
-    return rivalry.options(table.seats, seat, others, used, bearers)
+    return rivalry.options(table.shared(), seat, others, used, bearers)
 
 
 def rival_setting(table: Table, seat: int
@@ -805,7 +805,7 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     if not others:
         return False
     asked = [s for s in others
-             if reactions.answers(table.seats, seat, action, s, table.answerers[s])]
+             if reactions.answers(table.shared(), seat, action, s, table.answerers[s])]
     if not asked:
         return False
     table.window = reactions.Window(seat, action, asked)
@@ -827,9 +827,9 @@ def _answer(table: Table, seat: int, action: Action) -> None:
         return
     table.window = None
     held, actor = window.action, window.seat
-    table.tell(seat, reactions.answer(table.seats, seat, action, held))
+    table.tell(seat, reactions.answer(table.shared(), seat, action, held))
     state = table.seats[actor]
-    table.tell(actor, reactions.stop(state, held))
+    table.tell(actor, reactions.stop(state, held, actor))
     if held.kind == "use_on":
         table.rivals_used.add((actor, held.card))
     elif held.kind == "use":
@@ -853,10 +853,11 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         table.tell(seat, "passes.")
         _next_turn(table)
     elif action.kind == "use_on":
-        moved = rivalry.apply(table.seats, seat, action)
+        # (its own state: the one whose pending decision the ability changes)
+        moved = rivalry.apply(table.seats[seat], seat, action)
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
-            table.tell(seat, rivalry.sentence(table.seats, seat, action, moved))
+            table.tell(seat, rivalry.sentence(table.shared(), action, moved))
         fight = state.combat
         if fight is not None and fight.step == "modify":
             # His modification of the battle: the rotation goes on.
@@ -1076,7 +1077,7 @@ def _highest_roller(table: Table, seats: list[int]) -> int:
 def _begin_round(table: Table, number: int) -> None:
     table.round = number
     active = table.active()
-    totals = {s: rulings.influence_total(table.seats[s]) for s in active}
+    totals = {s: rulings.influence_total(table.shared(), s) for s in active}
     # Each seat's own start of the round (its victory check and the round cap among it: a
     # seat past the target, or past the cap, ends its own game there, as solo).
     for seat in active:
@@ -1096,11 +1097,11 @@ def _begin_round(table: Table, number: int) -> None:
     if table.story is not None:  # (the words made only for a recorded table)
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
-            state = table.seats[seat]
+            state = table.shared()
             zones = table.seat(seat).zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
-            table.tell(seat, f"influence {rulings.influence_total(state)}, personal pool "
+            table.tell(seat, f"influence {rulings.influence_total(state, seat)}, personal pool "
                              f"{list(table.seat(seat).personal)}, {len(zones['private'])} "
                              f"structures, {troops} troops, {len(zones['wanderers'])} "
                              f"wanderers.")
@@ -1551,12 +1552,13 @@ def _rotate(table: Table, fight: Combat, first: int) -> None:
 def _crusaders(table: Table, seat: int) -> list[int]:
     """``seat``'s bearers of Crusade that may use it now (in play, ready, not used this
     round)."""
-    me = table.seats[seat]
+    state = table.shared()
     used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
         if table.rivals_used else ()
     members_of: dict[str | None, int] = {}
-    return [bearer for bearer in rivalry.usable_bearers(me, used, table.rival_bearers[seat])
-            if "crusade" in rivalry.ready_abilities(table.seats, me, bearer, me.card(bearer),
+    return [bearer for bearer in rivalry.usable_bearers(state, seat, used,
+                                                        table.rival_bearers[seat])
+            if "crusade" in rivalry.ready_abilities(state, seat, bearer, state.card(bearer),
                                                     members_of)]
 
 

@@ -4,9 +4,11 @@ policy of every game (a table of one asks its solo policy at once).
 Pure Python. Everything a seat decides on its own cards (plays, draws, fines, its side of a
 combat) is decided by the solo policy of its name (rules/game/policies.py: the players of
 one's own game) on the seat's own state; this module holds what a seat decides about the
-others. What only a table offers is the Military Phase's choice: whom to attack, whether to hold
-a troop back, which wanderer row to hunt. The greedy seat weighs every choice in faction
-influence (a token, of valor or bounty, counts ``TOKEN``):
+others, reading every seat's cards and pool from the state the seats share
+(``Table.shared()``, ``state.seats[seat]``) by seat number. What only a table offers is the
+Military Phase's choice: whom to attack, whether to hold a troop back, which wanderer row to
+hunt. The greedy seat weighs every choice in faction influence (a token, of valor or bounty,
+counts ``TOKEN``):
 
 * **an attack** on each player, sending every ready troop ("all") or holding the best
   defender back ("hold"), by the fight it foresees (:func:`foresee`, the troops, walls, guards
@@ -203,8 +205,8 @@ def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, abili
     """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
     ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
     troop)."""
-    target = table.shared().card(aimed)
-    state = table.seats[seat]
+    state = table.shared()
+    target = state.card(aimed)
     bearer = state.card(bearer_card)
     if bearer.type == "invocation":  # its bearer uses it (and is exhausted), at a price
         user = state.card(rulings.actor(state, bearer_card))
@@ -244,7 +246,7 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
         victim = action.target
         total = totals.get(victim)
         if total is None:
-            total = totals[victim] = rulings.influence_total(table.seats[victim])
+            total = totals[victim] = rulings.influence_total(table.shared(), victim)
         aimed = rivalry.target_of(action.option)
         if aimed >= 0:
             if chosen is not None and total < top:
@@ -289,12 +291,12 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     one weighed as rivalry.options would list it, in its order, and only the one chosen made
     an Action. A victim less near victory than the best found so far is passed over whole
     (none of his options could be chosen: the influence total comes first)."""
-    table_seats = table.seats
-    state = table_seats[seat]
+    flow = table.seats[seat]  # (its step and combat: the seat's own flow)
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or state.step != "act" or state.combat is not None or table.seat(seat).choice_due() \
+            or flow.step != "act" or flow.combat is not None or table.seat(seat).choice_due() \
             or (table.rival_bearers and not table.rival_bearers[seat]):
         return None  # (seats.rival_setting's None)
+    state = table.shared()
     # The bearers in play not used this round first: most passes have none (each bearer
     # uses one a round), and then no other seat is read.
     used: set[int] = set()
@@ -302,7 +304,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
         for s, bearer in table.rivals_used:
             if s == seat:
                 used.add(bearer)
-    bearers = rivalry.usable_bearers(state, used,
+    bearers = rivalry.usable_bearers(state, seat, used,
                                      table.rival_bearers[seat] if table.rival_bearers else None)
     if not bearers:
         return None
@@ -321,7 +323,7 @@ def rival_pick(table: Table, seat: int) -> Action | None:
         if used and bearer in used:
             continue
         card = state.card(bearer)
-        for ability in rivalry.ready_abilities(table_seats, state, bearer, card, members_of):
+        for ability in rivalry.ready_abilities(state, seat, bearer, card, members_of):
             aimed = rivalry.EXHAUSTING.get(ability)
             taken = 0  # (the kind a pool ability takes, -1 any)
             if aimed is None:
@@ -331,10 +333,9 @@ def rival_pick(table: Table, seat: int) -> Action | None:
             for victim in others:
                 total = totals.get(victim)
                 if total is None:
-                    total = totals[victim] = rulings.influence_total(table_seats[victim])
+                    total = totals[victim] = rulings.influence_total(state, victim)
                 if found and total < top:
                     continue
-                them = table_seats[victim]
                 if aimed is None:
                     pool = table.seat(victim).personal
                     if (pool[taken] if taken >= 0 else pool[0] + pool[1] + pool[2]) <= 0:
@@ -346,10 +347,10 @@ def rival_pick(table: Table, seat: int) -> Action | None:
                         top, kind, amount, last, card_key = total, 1, worth, -victim, -bearer
                         pick_card, pick_victim, pick_option = bearer, victim, ability
                     continue
-                for target in rivalry.exhaust_targets(them, aimed[1]):
+                for target in rivalry.exhaust_targets(state, victim, aimed[1]):
                     if found and total < top:
                         break
-                    if crowded is None and them.card(target).is_troop:
+                    if crowded is None and state.card(target).is_troop:
                         crowded = _crowded(table, CRUSADE_ROUNDS)
                     worth = _exhaust_worth(table, seat, bearer, victim, ability, target,
                                            bool(crowded))
@@ -374,17 +375,17 @@ def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
     decline = next(a for a in actions if a.kind == "decline")
     if window is None:
         return decline
-    totals = {s: rulings.influence_total(table.seats[s]) for s in table.active()}
+    state = table.shared()
+    totals = {s: rulings.influence_total(state, s) for s in table.active()}
     leading = totals.get(window.seat, 0) >= max(totals.values())
-    if not leading and not reactions.hurts(table.seats, window.seat, window.action, seat):
+    if not leading and not reactions.hurts(state, window.seat, window.action, seat):
         return decline
-    me, acting = table.seats[seat], table.seats[window.seat]
 
     def price(action: Action) -> int:
         if action.option == reactions.INTERRUPT:
-            return me.card(action.card).total_cost
+            return state.card(action.card).total_cost
         if action.option == "persuade":
-            return acting.card(window.action.card).total_cost
+            return state.card(window.action.card).total_cost
         return 0
     answers = [a for a in actions if a.kind == "react"]
     return min(answers, key=lambda a: (price(a), a.card), default=decline)
@@ -392,14 +393,14 @@ def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
 
 def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
     """The greedy seat's Military Phase choice (see the module docstring)."""
-    me = table.seats[seat]
+    state = table.shared()
     later = [s for s in table.queue[1:] if s != seat and s not in table.out]
     # Worked out once for the whole choice, and only when an attack or a hunt of another's
     # row is weighed: each player's influence total and the leader, the troops each player
     # still to act would send home_risk's way (the same whatever is weighed).
     totals: dict[int, int] | None = None
     leader = -1
-    threats: list[tuple[GameState, list[int]]] | None = None
+    threats: list[tuple[int, list[int]]] | None = None
     lineups: list[list[int]] = []  # each threat's attackers past this seat's wall
     exposed = 0.0
     best: tuple[float, Action] | None = None
@@ -424,14 +425,14 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
             if len(others) == 1:
                 leader = others[0]
             else:
-                totals = {s: rulings.influence_total(table.seats[s]) for s in others}
+                totals = {s: rulings.influence_total(state, s) for s in others}
                 leader = _leader(table, seat, totals)
         hold = action.option == "hold"  # (attackers sends every ready troop otherwise)
         sent = sent_hold if hold else sent_all
         if sent is None:
             if ready is None:
-                ready = seats._ready_troops(me)
-            sent = attackers(me, action.option, ready)
+                ready = _at_home(state, seat, [])  # (its ready troops: seats._ready_troops)
+            sent = attackers(state, action.option, ready)
             if hold:
                 sent_hold = sent
             else:
@@ -439,27 +440,27 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if not sent:
             continue  # (attack_worth's -inf)
         # attack_worth, the target's troops at home worked out once for both options
-        them = table.seats[action.target]
-        home = homes[action.target]
+        target = action.target
+        home = homes[target]
         if home is None:
-            home = _at_home(them, [])
-            homes[action.target] = home
+            home = _at_home(state, target, [])
+            homes[target] = home
         # The attackers past his wall: the same for every target whose wall has the same
         # room (or who has none), worked out once for each option and room.
-        room = _wall_room(them)
+        room = _wall_room(state, target)
         key = 2 * room + 2 + hold  # (room -1 up, both options)
         free = lined.get(key)
         if free is None:
-            free = lined[key] = _past_the_wall(me, sent, room)
-        fight = _fight(me, free, them, home[:])
-        worth = _fight_worth(table, action.target, fight, leader, totals)
+            free = lined[key] = _past_the_wall(state, sent, room)
+        fight = _fight(state, free, target, home[:])
+        worth = _fight_worth(table, target, fight, leader, totals)
         if not (risked_hold if hold else risked_all):
             if threats is None:  # (only when an attack is weighed: none is, most steps)
                 threats = _threats(table, later)
                 # Each threat's attackers past the wall, the same whatever this seat sends:
                 # worked out once for the risks of keeping every troop home and of each option.
-                lineups = [_lineup(state, ready, me) for state, ready in threats]
-                exposed = _home_risk(me, threats, [], lineups)
+                lineups = [_lineup(state, troops, seat) for _, troops in threats]
+                exposed = _home_risk(state, seat, threats, [], lineups)
             if worth + exposed < ATTACK_WORTH:
                 # Its risk at home is at least 0, so the attack is worth less than
                 # ATTACK_WORTH whatever it is: never played, and it cannot shadow an attack
@@ -469,7 +470,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
                 # Nor can it beat the best so far (its risk is at least 0): its risk is left
                 # to an attack that might (the same figure, worked out then).
                 continue
-            risk = _home_risk(me, threats, sent, lineups) - exposed
+            risk = _home_risk(state, seat, threats, sent, lineups) - exposed
             if hold:
                 risk_hold, risked_hold = risk, True
             else:
@@ -485,16 +486,17 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     # This seat's best offense among its ready troops, read once for every row.
     hunter = NO_HUNTER
     hunter_known = False
-    if hunt is not None and _worth_hunting(me):
-        hunter, hunter_known = _best_hunter(me), True
-        hunting = (OWN_ROW + TOKEN * _row_bounty(hunter, me), hunt)
+    # (the solo policy's test, on the seat's own state: its Military Phase, its row)
+    if hunt is not None and _worth_hunting(table.seats[seat]):
+        hunter, hunter_known = _best_hunter(state, seat), True
+        hunting = (OWN_ROW + TOKEN * _row_bounty(state, hunter, seat), hunt)
     for action in actions:
         if action.kind == "hunt_row":
             if leader < 0:
                 leader = _leader(table, seat)
             if not hunter_known:
-                hunter, hunter_known = _best_hunter(me), True
-            bounty = _row_bounty(hunter, table.seats[action.target])
+                hunter, hunter_known = _best_hunter(state, seat), True
+            bounty = _row_bounty(state, hunter, action.target)
             worth = TOKEN * bounty - _relief(table, leader, action.target)
             if (bounty >= HUNT_WORTH or (crowded and bounty > 0)) \
                     and (hunting is None or worth > hunting[0]):
@@ -551,25 +553,27 @@ def hit_chance(offense: int, defense: int) -> float:
     return hits / 6
 
 
-def foresee(attacker: GameState, sent: Sequence[int], defender: GameState,
+def foresee(state: GameState, sent: Sequence[int], defender: int,
             away: Collection[int] = ()) -> Fight:
-    """The expected fight when ``sent`` (troops of ``attacker``) attack ``defender``'s
+    """The expected fight when ``sent`` (one seat's troops) attack seat ``defender``'s
     holdings, ``away`` being the defender's troops not at home. As the rules count it: the
     weakest attackers fill the wall (climbers and flyers get over it); the others, strongest
     first, each engage the defending troop they beat by most, and it strikes back; each ready
     defender holds one attacker; the attackers left over pile on the structure or guard they
     beat by most (the wanderers' fixed rule, combat._wild_choice), the stronghold last."""
-    return _fight(attacker, _lineup(attacker, sent if isinstance(sent, list) else list(sent),
-                                    defender),
-                  defender, _at_home(defender, away if isinstance(away, list) else list(away)))
+    return _fight(state, _lineup(state, sent if isinstance(sent, list) else list(sent),
+                                 defender),
+                  defender, _at_home(state, defender, away if isinstance(away, list)
+                                     else list(away)))
 
 
-def _at_home(defender: GameState, away: list[int]) -> list[int]:
-    """The defender's ready troops at home (``away``: those sent away)."""
+def _at_home(state: GameState, seat: int, away: list[int]) -> list[int]:
+    """``seat``'s ready troops at home (``away``: those sent away)."""
     # (``away`` read by native comparisons: compiled, "in" a list is the generic protocol)
     home: list[int] = []
-    for t in defender.player_seat().defensive:
-        if defender.card(t).is_troop and t not in defender.exhausted:
+    exhausted = state.exhausted
+    for t in state.seats[seat].defensive:
+        if state.card(t).is_troop and t not in exhausted:
             gone = False
             for a in away:
                 if a == t:
@@ -580,28 +584,28 @@ def _at_home(defender: GameState, away: list[int]) -> list[int]:
     return home
 
 
-def _lineup(attacker: GameState, sent: list[int], defender: GameState) -> list[int]:
-    """The attackers past ``defender``'s wall, strongest first (min of (-offense, instance)):
-    what :func:`foresee` works out before the defenders are counted (the same whoever is at
-    home, so the Military choice works it out once per attacker)."""
-    return _past_the_wall(attacker, sent, _wall_room(defender))
+def _lineup(state: GameState, sent: list[int], defender: int) -> list[int]:
+    """The attackers ``sent`` past seat ``defender``'s wall, strongest first (min of
+    (-offense, instance)): what :func:`foresee` works out before the defenders are counted
+    (the same whoever is at home, so the Military choice works it out once per attacker)."""
+    return _past_the_wall(state, sent, _wall_room(state, defender))
 
 
-def _wall_room(defender: GameState) -> int:
-    """The room of ``defender``'s first wall (only its room is read), -1 without a wall: all
-    of the defender :func:`_lineup` reads."""
-    for w in defender.player_seat().defensive:
-        if defender.card(w).subtype == "wall":
-            return defender.card(w).residencies
+def _wall_room(state: GameState, defender: int) -> int:
+    """The room of seat ``defender``'s first wall (only its room is read), -1 without a wall:
+    all of the defender :func:`_lineup` reads."""
+    for w in state.seats[defender].defensive:
+        if state.card(w).subtype == "wall":
+            return state.card(w).residencies
     return -1
 
 
-def _past_the_wall(attacker: GameState, sent: list[int], room: int) -> list[int]:
+def _past_the_wall(state: GameState, sent: list[int], room: int) -> list[int]:
     """:func:`_lineup` against a wall of ``room`` (-1: none)."""
     free: list[int] = []
     powers: list[int] = []  # each one's -offense: strongest first
     for t in sent:
-        _insert(free, powers, t, -attacker.card(t).offense)
+        _insert(free, powers, t, -state.card(t).offense)
     if not free:
         return free
     if room >= 0:
@@ -613,7 +617,7 @@ def _past_the_wall(attacker: GameState, sent: list[int], room: int) -> list[int]
         weights: list[int] = []
         for k in range(len(free)):
             t = free[k]
-            if _climbs(attacker, t):
+            if _climbs(state, t):
                 slots -= 1
                 continue
             _insert(walkers, weights, t, -powers[k])
@@ -643,13 +647,13 @@ def _insert(items: list[int], keys: list[int], item: int, key: int) -> None:
     keys.insert(j, key)
 
 
-def _fight(attacker: GameState, free: list[int], defender: GameState,
-           home: list[int]) -> Fight:
-    """:func:`foresee` of the attackers past the wall (:func:`_lineup`) against the
-    defender's troops at ``home`` (a list of the caller's own: the engaged are taken out)."""
+def _fight(state: GameState, free: list[int], defender: int, home: list[int]) -> Fight:
+    """:func:`foresee` of the attackers past the wall (:func:`_lineup`) against seat
+    ``defender``'s troops at ``home`` (a list of the caller's own: the engaged are taken
+    out)."""
     pool = 0
     # (a loop: compiled, sum() is a call to the builtin)
-    for tokens in defender.player_seat().personal:
+    for tokens in state.seats[defender].personal:
         pool += tokens
     cut = valor = lost = 0.0
     left = home
@@ -658,53 +662,53 @@ def _fight(attacker: GameState, free: list[int], defender: GameState,
         if not left:
             rest.append(troop)
             continue
-        power = attacker.card(troop).offense
+        power = state.card(troop).offense
         # The defender it beats by most (max of (margin, -instance)).
         target = left[0]
-        most = power - defender.card(target).defense
+        most = power - state.card(target).defense
         for k in range(1, len(left)):
             d = left[k]
-            margin = power - defender.card(d).defense
+            margin = power - state.card(d).defense
             if margin > most or (margin == most and d < target):
                 target, most = d, margin
         left.remove(target)
-        killed = _kill_chance(attacker, troop, defender, target)
-        cut += killed * defender.card(target).influence
-        valor += killed * min(defender.card(target).influence, pool)
-        back = _kill_chance(defender, target, attacker, troop)
-        lost += back * attacker.card(troop).influence * (1 + TOKEN)
+        killed = _kill_chance(state, troop, target)
+        cut += killed * state.card(target).influence
+        valor += killed * min(state.card(target).influence, pool)
+        back = _kill_chance(state, target, troop)
+        lost += back * state.card(troop).influence * (1 + TOKEN)
     if left and free:
         # The defenders no attacker engaged join the attacks on the weakest attacker (min
         # of (defense, instance)).
         weakest = free[0]
-        least = attacker.card(weakest).defense
+        least = state.card(weakest).defense
         for t in free:
-            defense = attacker.card(t).defense
+            defense = state.card(t).defense
             if defense < least or (defense == least and t < weakest):
                 weakest, least = t, defense
         power = 0
         for d in left:
-            power += defender.card(d).offense
-        chance = hit_chance(power, attacker.card(weakest).defense)
-        if attacker.card(weakest).vitality - attacker.wounds.get(weakest, 0) <= 1:
-            lost += chance * attacker.card(weakest).influence * (1 + TOKEN)
+            power += state.card(d).offense
+        chance = hit_chance(power, state.card(weakest).defense)
+        if state.card(weakest).vitality - state.wounds.get(weakest, 0) <= 1:
+            lost += chance * state.card(weakest).influence * (1 + TOKEN)
     breach = knockout = 0.0
     if rest:
-        cut, valor, breach, knockout = _past_the_defenders(attacker, rest, defender, cut,
-                                                           valor, pool)
+        cut, valor, breach, knockout = _past_the_defenders(state, rest, defender, cut, valor,
+                                                           pool)
     return Fight(cut, valor, lost, breach, knockout)
 
 
-def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameState,
-                        cut: float, valor: float, pool: int
-                        ) -> tuple[float, float, float, float]:
-    targets = [*defender.player_seat().private, *defender.player_seat().guards]
+def _past_the_defenders(state: GameState, rest: list[int], defender: int, cut: float,
+                        valor: float, pool: int) -> tuple[float, float, float, float]:
+    them = state.seats[defender]
+    targets = [*them.private, *them.guards]
     if not targets:
         return cut, valor, 0.0, 0.0
     power = razes = 0
     for t in rest:
-        power += attacker.card(t).offense
-        if "raze" in rulings.keywords(attacker, t):
+        power += state.card(t).offense
+        if "raze" in rulings.keywords(state, t):
             razes += 3
     # The target they beat by most, the stronghold last (the first such: max's rule), with
     # its defense (a structure's guards' added).
@@ -712,45 +716,45 @@ def _past_the_defenders(attacker: GameState, rest: list[int], defender: GameStat
     # and compared generically a target)
     # (``host.get(g, -1)``: an int, compared natively, where None would be compared
     # generically)
-    guards = defender.player_seat().guards
+    guards = them.guards
+    host = state.host
     target, best, later, wall = -1, 0, 0, 0
     for candidate in targets:
-        card = defender.card(candidate)
+        card = state.card(candidate)
         value = card.defense
         bonus = 0
         if card.is_structure:
             for g in guards:
-                if defender.host.get(g, -1) == candidate:
-                    value += defender.card(g).defense
+                if host.get(g, -1) == candidate:
+                    value += state.card(g).defense
             bonus = razes
         margin = power + bonus - value
         rank = 0 if card.subtype == "stronghold" else 1
         if target < 0 or margin > best or (margin == best and rank > later):
             target, best, later, wall = candidate, margin, rank, value
-    card = defender.card(target)
+    card = state.card(target)
     chance = hit_chance(power + (razes if card.is_structure else 0), wall)
     if card.subtype == "stronghold":
-        doomed = card.vitality - defender.wounds.get(target, 0) <= 1
+        doomed = card.vitality - state.wounds.get(target, 0) <= 1
         return cut, valor, chance, chance if doomed else 0.0
     if card.is_structure:
         # Residents are left homeless only when the structure houses some and may fall: the
         # other residences' room is worked out only then (otherwise the homeless add nothing).
-        residents = [r for r in defender.player_seat().residents
-                     if defender.host.get(r, -1) == target]
+        residents = [r for r in them.residents if host.get(r, -1) == target]
         if not residents or chance == 0.0:
             return cut + chance * STRUCTURE_WORTH, valor, 0.0, 0.0
         living: dict[int, int] = {}
-        for resident in defender.player_seat().residents:
-            home = defender.host.get(resident, -1)
+        for resident in them.residents:
+            home = host.get(resident, -1)
             living[home] = living.get(home, 0) + 1
         homes = 0
-        for s in defender.player_seat().private:
+        for s in them.private:
             if s != target:
-                homes += max(0, defender.card(s).residencies - living.get(s, 0))
-        homeless = sorted([defender.card(r).influence for r in residents])[:max(
+                homes += max(0, state.card(s).residencies - living.get(s, 0))
+        homeless = sorted([state.card(r).influence for r in residents])[:max(
             0, len(residents) - homes)]
         return cut + chance * (sum(homeless) + STRUCTURE_WORTH), valor, 0.0, 0.0
-    if card.vitality - defender.wounds.get(target, 0) <= 1:
+    if card.vitality - state.wounds.get(target, 0) <= 1:
         return (cut + chance * card.influence, valor + chance * min(card.influence, pool),
                 0.0, 0.0)
     return cut, valor, 0.0, 0.0
@@ -761,16 +765,16 @@ def _climbs(state: GameState, troop: int) -> bool:
     return "climb" in found or "flight" in found
 
 
-def _kill_chance(state: GameState, troop: int, enemy_state: GameState, enemy: int) -> float:
+def _kill_chance(state: GameState, troop: int, enemy: int) -> float:
     """The chance ``troop`` kills ``enemy`` in one attack (Fierce: two wounds on a troop
     without Armor)."""
     if troop in state.exhausted:
         return 0.0
-    enemy_card = enemy_state.card(enemy)
-    life = enemy_card.vitality - enemy_state.wounds.get(enemy, 0)
+    enemy_card = state.card(enemy)
+    life = enemy_card.vitality - state.wounds.get(enemy, 0)
     # Fierce matters only to an enemy with exactly two wounds' life left.
     if life > 2 or (life == 2 and not ("fierce" in rulings.keywords(state, troop)
-                                       and "armor" not in rulings.keywords(enemy_state, enemy))):
+                                       and "armor" not in rulings.keywords(state, enemy))):
         return 0.0
     return hit_chance(state.card(troop).offense, enemy_card.defense)
 
@@ -785,8 +789,7 @@ def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
     when already worked out)."""
     if not sent:
         return -math.inf
-    return _fight_worth(table, target, foresee(table.seats[seat], sent, table.seats[target]),
-                        leader, totals)
+    return _fight_worth(table, target, foresee(table.shared(), sent, target), leader, totals)
 
 
 def _fight_worth(table: Table, target: int, fight: Fight, leader: int,
@@ -798,10 +801,10 @@ def _fight_worth(table: Table, target: int, fight: Fight, leader: int,
         worth += URGENT
     if fight.cut >= 1.0:  # (the totals read only then: the same test, its cheap part first)
         total = totals[target] if totals is not None \
-            else rulings.influence_total(table.seats[target])
+            else rulings.influence_total(table.shared(), target)
         if total >= table.config.target - LEADER_GAP and total == (
                 total if target == leader else totals[leader] if totals is not None
-                else rulings.influence_total(table.seats[leader])):
+                else rulings.influence_total(table.shared(), leader)):
             worth += URGENT
     return worth
 
@@ -815,7 +818,7 @@ def _leader(table: Table, seat: int, totals: Mapping[int, int] | None = None) ->
     for s in table.active():  # (max of (total, -seat))
         if s == seat:
             continue
-        total = totals[s] if totals is not None else rulings.influence_total(table.seats[s])
+        total = totals[s] if totals is not None else rulings.influence_total(table.shared(), s)
         if found < 0 or total > most or (total == most and s < found):
             found, most = s, total
     if found < 0:
@@ -826,29 +829,31 @@ def _leader(table: Table, seat: int, totals: Mapping[int, int] | None = None) ->
 def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]) -> float:
     """What the strongest attack of a player still to act could cut from ``seat`` at home
     while ``sent`` are away (influence and valor, the worst of them)."""
-    return _home_risk(table.seats[seat], _threats(table, later), sent)
+    return _home_risk(table.shared(), seat, _threats(table, later), sent)
 
 
-def _threats(table: Table, later: Sequence[int]) -> list[tuple[GameState, list[int]]]:
-    """The players of ``later`` who could attack, each with the troops he would send."""
+def _threats(table: Table, later: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """The players of ``later`` who could attack, each with the troops he would send (every
+    ready troop: seats.attackers' "all")."""
+    state = table.shared()
     found = []
     for other in later:
-        state = table.seats[other]
-        ready = attackers(state, "all")
+        ready = _at_home(state, other, [])
         if ready:
-            found.append((state, ready))
+            found.append((other, ready))
     return found
 
 
-def _home_risk(me: GameState, threats: Sequence[tuple[GameState, list[int]]],
+def _home_risk(state: GameState, me: int, threats: Sequence[tuple[int, list[int]]],
                sent: Sequence[int], lineups: list[list[int]] | None = None) -> float:
-    """:func:`home_risk`, the players still to act and their troops worked out (_threats;
-    ``lineups``: each one's attackers past ``me``'s wall, :func:`_lineup`, when known)."""
+    """:func:`home_risk` of seat ``me``, the players still to act and their troops worked
+    out (_threats; ``lineups``: each one's attackers past ``me``'s wall, :func:`_lineup`,
+    when known)."""
     worst = 0.0
     # (the same troops at home whoever attacks)
-    home = _at_home(me, sent if isinstance(sent, list) else list(sent))
+    home = _at_home(state, me, sent if isinstance(sent, list) else list(sent))
     for k in range(len(threats)):
-        state, ready = threats[k]
+        ready = threats[k][1]
         free = lineups[k] if lineups is not None else _lineup(state, ready, me)
         fight = _fight(state, free, me, home[:])
         worst = max(worst, fight.cut + TOKEN * fight.valor + URGENT * fight.knockout)
@@ -871,30 +876,33 @@ def _relief(table: Table, leader: int, owner: int) -> float:
     return RELIEF if owner == leader and table.players > 2 else 0.0
 
 
-def row_worth(me: GameState, owner: GameState) -> float:
-    """The bounty a hunt of ``owner``'s row may bring: each wanderer by the chance its best
-    match among ``me``'s ready troops wounds it (a die of 1 or 2 adds offense, 5 or 6 defense)."""
-    return _row_bounty(_best_hunter(me), owner)
+def row_worth(state: GameState, me: int, owner: int) -> float:
+    """The bounty a hunt of seat ``owner``'s row may bring: each wanderer by the chance its
+    best match among seat ``me``'s ready troops wounds it (a die of 1 or 2 adds offense, 5 or
+    6 defense)."""
+    return _row_bounty(state, _best_hunter(state, me), owner)
 
 
-def _best_hunter(me: GameState) -> int:
-    """The best offense among ``me``'s ready troops (:data:`NO_HUNTER` when it has none)."""
+def _best_hunter(state: GameState, me: int) -> int:
+    """The best offense among seat ``me``'s ready troops (:data:`NO_HUNTER` when it has
+    none)."""
     best = NO_HUNTER
-    for t in me.player_seat().defensive:
-        card = me.card(t)
-        if card.is_troop and t not in me.exhausted and card.offense > best:
+    exhausted = state.exhausted
+    for t in state.seats[me].defensive:
+        card = state.card(t)
+        if card.is_troop and t not in exhausted and card.offense > best:
             best = card.offense
     return best
 
 
-def _row_bounty(best: int, owner: GameState) -> float:
+def _row_bounty(state: GameState, best: int, owner: int) -> float:
     """:func:`row_worth` for a hunter whose best ready offense is ``best``."""
     if best == NO_HUNTER:
         return 0.0
     worth = 0.0
-    for w in owner.player_seat().zones["wanderers"]:
-        prey = owner.card(w)
+    for w in state.seats[owner].zones["wanderers"]:
+        prey = state.card(w)
         margin = best - prey.defense
         chance = 1.0 if margin > 0 else 2 / 6 if margin > -2 else 1 / 6 if margin > -3 else 0.0
-        worth += chance * rulings.bounty(owner, w)
+        worth += chance * rulings.bounty(state, w)
     return worth

@@ -742,8 +742,8 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     state.profiles = None
     state.move(bearer, "defensive")
     city = sum(state.city)
-    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.seats, 0, [1])
-    assert rivalry.apply(t.seats, 0, Action("use_on", bearer, 1, "sap")) == 3
+    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.shared(), 0, [1])
+    assert rivalry.apply(t.seats[0], 0, Action("use_on", bearer, 1, "sap")) == 3
     # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
     # 2 and 2 (religious before political).
     assert t.seat(1).personal == [1, 1, 2] and sum(state.city) == city + 3
@@ -803,7 +803,7 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
     # Only the other player's cards of the kind named are targets.
     aimed = [rivalry.target_of(a.option) for a in seats.legal_actions(t)
              if a.kind == "use_on" and a.card == bearer and a.option.startswith(ability)]
-    assert aimed == rivalry.exhaust_targets(victim, what) and target in aimed
+    assert aimed == rivalry.exhaust_targets(t.shared(), 1, what) and target in aimed
     tokens = [list(t.seat(0).personal), list(t.seat(1).personal),
         list(state.city)]
     assert seats.apply(t, use).ok
@@ -813,7 +813,7 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
     # no token moves
     assert [t.seat(0).personal, t.seat(1).personal, state.city] == tokens
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
-    assert rivalry.sentence(t.seats, 0, use, 0) == (
+    assert rivalry.sentence(t.shared(), use, 0) == (
         f"{name} uses {ability.capitalize()} on seat 2's {victim.card(target).name}: "
         "exhausted.")
     # Once a round per bearer, and the exhausted card is no target any more.

@@ -142,7 +142,8 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
         facts = next(f for f in catalogue().values() if f.name == interrupt)
         other.cards[held] = facts.id
         other.table[facts.id] = build_profile(facts)
-        other.profiles = None
+        for seated in t.seats:  # (every seat's profiles read again: the table reads any)
+            seated.profiles = None
     other.move(held, "hand")
     t.seat(1).personal[:] = [3, 3, 3]
     before = list(t.seat(0).personal)

@@ -131,7 +131,7 @@ def test_the_greedy_seat_knocks_out_a_stronghold_one_wound_from_destruction() ->
     for structure in [i for i in t.seat(weak).zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
     home.wounds[keep] = home.card(keep).vitality - 1
-    assert foresee(t.seats[me], seats.attackers(t.seats[me], "all"), home).knockout > 0.5
+    assert foresee(t.shared(), seats.attackers(t.seats[me], "all"), weak).knockout > 0.5
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("attack", weak)
 
@@ -188,8 +188,8 @@ def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold(
     slots = home.card(wall).residencies
     assert 0 < slots < len(sent)
     strongest = sorted(sent, key=lambda i: -t.shared().card(i).offense)
-    assert foresee(t.seats[me], strongest[-slots:], home).breach == 0.0  # all on the wall
-    past = foresee(t.seats[me], strongest[:slots + 1], home)
+    assert foresee(t.shared(), strongest[-slots:], other).breach == 0.0  # all on the wall
+    past = foresee(t.shared(), strongest[:slots + 1], other)
     assert past.breach > 0.0  # one more than the wall holds gets past it
 
 
@@ -197,8 +197,8 @@ def test_each_ready_defender_holds_one_attacker_back_from_the_structures() -> No
     t, (me, other, _) = military(3)
     sent = station(t.seats[me], 3, strongest=True)
     station(t.seats[other], 3, strongest=False)
-    assert foresee(t.seats[me], sent, t.seats[other]).breach == 0.0
-    assert foresee(t.seats[me], sent, t.seats[other]).cut > 0.0  # defenders may die
+    assert foresee(t.shared(), sent, other).breach == 0.0
+    assert foresee(t.shared(), sent, other).cut > 0.0  # defenders may die
 
 
 @pytest.mark.parametrize(("offense", "defense", "chance"), [
