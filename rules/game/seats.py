@@ -944,6 +944,9 @@ def _next_turn(table: Table) -> None:
         if seat not in table.out:
             break
     table.turn = seat
+    # His options worked out now: another player's action since his last turn may have
+    # changed what he can pay for (an Extort on his pool) or what he may do.
+    table.seats[seat].pending = None
 
 
 def _settle(table: Table) -> None:

@@ -18,6 +18,7 @@ from rules.game.matchup import seating
 from rules.game.seats import Table
 from rules.game.state import Combat, GameState
 from rules.game.table_policy import SeatPolicy
+from rules.rng import derive_seed
 from tests.rules.game.engine_helpers import catalogue, own, place, sample, seated
 
 FAITHFUL, VETERANS, BLADES = "kalim-faithful.txt", "guild-veterans.txt", "mosfin-blades.txt"
@@ -1370,3 +1371,31 @@ def test_an_attacked_players_hunt_is_still_judged_at_his_turn() -> None:
     play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == last)
     assert t.stage == "military" and seats.to_move(t) == last
     assert all(a.kind != "hunt" for a in seats.legal_actions(t))
+
+
+def test_a_players_options_at_his_turn_follow_his_pool_after_another_players_extort() -> None:
+    """A seat's options in the Action and Development cycle are worked out at its turn, not
+    kept from its last one: after another player's Extort took tokens from his pool he is
+    offered only the cards that pool still pays for (guild-veterans extorts guild-merchants in
+    round 1 of this seeded game)."""
+    config = GameConfig(players=2)
+    decks = [engine.prepare(seated(d, 2), catalogue(), config)
+             for d in ("guild-merchants.txt", "guild-veterans.txt")]
+    seed = derive_seed(6, "matchup", 3)
+    t = seats.new_table(decks, seed, config)
+    chooser = [SeatPolicy("greedy", derive_seed(seed, "policy", s)) for s in range(2)]
+    extorted = plays = 0
+    while not t.outcome and t.round == 1:
+        seat = seats.to_move(t)
+        actions = seats.legal_actions(t)
+        state = t.seats[seat]
+        if t.stage == "action" and t.window is None:
+            for action in actions:
+                if action.kind == "play":
+                    card = state.card(action.card)
+                    assert rulings.affordable(state, card.cost, card.generic, seat), action
+                    plays += 1
+        choice = chooser[seat](t, seat, actions)
+        extorted += choice.kind == "use_on" and choice.option == "extort"
+        assert seats.apply(t, choice).ok
+    assert extorted and plays

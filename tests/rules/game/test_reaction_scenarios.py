@@ -164,8 +164,9 @@ def test_reactions_may_answer_in_combat_a_battle_event() -> None:
     # a battle event by round 3 (seed 30 had one until greedy drew structures more often,
     # seed 37 until greedy counted personalities' income more: of 37-52 only 42, round 8;
     # seed 53 until greedy's draw stopped following the structure pile's income: of 53-69
-    # only 57 and 64, round 9)
-    t = seats.new_table(prepared, 70, GameConfig(target=25))
+    # only 57 and 64, round 9; seed 70 until a seat's options were worked out afresh at
+    # its turn: of 70-109, 94 in round 2)
+    t = seats.new_table(prepared, 94, GameConfig(target=25))
     chosen = [SeatPolicy("greedy", s) for s in range(t.players)]
     held = card(t.seats[1], "Countermand")
     for _ in range(20_000):
