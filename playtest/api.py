@@ -374,7 +374,7 @@ class PlaytestViewSet(viewsets.GenericViewSet[PlaytestGame]):
         if view.cached:  # read, not changed: back to the cache
             table_done(game, view.played)
         return Response({
-            "decision": view.state.decisions,
+            "decision": view.played.decisions,
             "lines": [{"text": line.text, "kind": line.kind, "decision": line.decision,
                        **({"seat": line.seat} if game.at_table else {})}
                       for line in view.log],

@@ -103,9 +103,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     visible side, and the log naming each line's seat."""
     state = played.state
     names = view.game.seat_names()
-    facts: dict[str, Any] = {}
-    for seat in played.table.seats:
-        facts.update(seat.facts)
+    facts = state.facts
     links = card_links(facts)
     legal = played.legal()
     menu = action_menu(state, policy=played.policy_index(), focus=focus, legal=legal,
@@ -116,7 +114,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
         # A reaction window asks the player: say what is held back, which the answers stop.
         menu["held"] = (f"{seat_name(window.seat, names)} is about to: "
                         f"{action_text(played.table, window.seat, window.action, names)}.")
-    table = table_layout(state, links)
+    table = table_layout(state, links, PLAYER, played.standing())
     controlled = controlled_fight(played, names)
     if controlled is not None:
         # The player's own attack, or wanderers he controls, fought in another seat's state:
@@ -165,7 +163,7 @@ def game_document(game: PlaytestGame, request_url: str, view: GameView | None = 
     return {
         "id": game.pk, "url": request_url, "deck_name": game.deck_name, "seed": game.seed,
         "config": game.config, "decision": context["decision"],
-        "round": table["round"], "phase": view.state.phase, "step": view.state.step,
+        "round": table["round"], "phase": table["phase"], "step": table["step"],
         "over": table["over"], "outcome": table["outcome"],
         "legal_actions": [
             {"index": row["index"], "number": row["number"], "text": row["text"],

@@ -21,8 +21,8 @@ from playtest.table_play import PLAYER, TableGame, player_outcome, seat_name, ta
 from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
-from rules.game.state import GameState
-from rules.game.vocabulary import TOKEN_KINDS
+from rules.game.state import Combat, GameState
+from rules.game.vocabulary import TOKEN_KINDS, Phase, Step
 
 STEPS: Final = {
     "arrange": "Move troops to guard structures and items between personalities",
@@ -110,10 +110,14 @@ def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str
     return entry
 
 
-def table_layout(state: GameState, links: Links, seat: int = -1) -> dict[str, Any]:
-    """The whole table of ``seat`` (-1: the seat of ``state``, whose phase or combat it is),
-    row by row (see the module docstring)."""
+def table_layout(state: GameState, links: Links, seat: int = -1,
+                 standing: tuple[Phase, Step, Combat | None] | None = None) -> dict[str, Any]:
+    """The whole table of ``seat`` (-1: the player of ``state``, whose phase or combat it
+    is), row by row (see the module docstring); ``standing``: where ``seat`` stands at a
+    table (seats.standing: phase, step, his combat), when not the state's own."""
     me = state.seats[seat] if seat >= 0 else state.player_seat()
+    phase, step, fight = (state.phase, state.step, state.combat) if standing is None \
+        else standing
     zones = me.zones
     private = []
     for structure in zones["private"]:
@@ -129,12 +133,12 @@ def table_layout(state: GameState, links: Links, seat: int = -1) -> dict[str, An
         "discard": [card_entry(state, i, links) for i in reversed(zones[discard])],
     } for key, title, pile, discard in PILES]
     return {
-        "round": state.round, "phase": state.phase,
-        "phase_title": PHASES.get(state.phase, state.phase.title()),
-        "step": state.step, "step_title": _step_title(state),
+        "round": state.round, "phase": phase,
+        "phase_title": PHASES.get(phase, phase.title()),
+        "step": step, "step_title": _step_title(state.over, step, fight),
         "decision": state.decisions, "over": state.over, "outcome": state.outcome,
         "outcome_title": outcome_sentence(state.outcome, state.round),
-        "influence": rulings.influence_total(state), "target": state.config.target,
+        "influence": rulings.influence_total(state, seat), "target": state.config.target,
         "round_cap": state.config.round_cap,
         "wanderer_limit": state.config.overrun_limit,
         "personal": tokens(me.personal), "personal_total": sum(me.personal),
@@ -148,16 +152,16 @@ def table_layout(state: GameState, links: Links, seat: int = -1) -> dict[str, An
         "hand": [card_entry(state, i, links) for i in zones["hand"]],
         "piles": piles,
         "dead": [card_entry(state, i, links) for i in zones["dead"]],
-        "combat": combat_layout(state, links),
+        "combat": combat_layout(state, links) if fight is not None else None,
     }
 
 
-def _step_title(state: GameState) -> str:
-    if state.over:
+def _step_title(over: bool, step: str, fight: Combat | None) -> str:
+    if over:
         return "The game is over"
-    if state.combat is not None:
-        return COMBAT_STEPS.get(state.combat.step, state.combat.step)
-    return STEPS.get(state.step, state.step)
+    if fight is not None:
+        return COMBAT_STEPS.get(fight.step, fight.step)
+    return STEPS.get(step, step)
 
 
 def combat_layout(state: GameState, links: Links, side: int = 0,
@@ -288,11 +292,10 @@ def controlled_fight(played: TableGame, names: Sequence[str]
     prefix.)"""
     table = played.table
     hosting = table.hosting
-    for other, state in enumerate(table.seats):
-        fight = state.combat
-        if other == PLAYER or fight is None or not fight.asks_wild or not fight.modifiers \
-                or fight.modifiers[0] != PLAYER:
-            continue
+    state = table.state
+    fight, other = state.combat, state.player
+    if other != PLAYER and fight is not None and fight.asks_wild and fight.modifiers \
+            and fight.modifiers[0] == PLAYER:
         them = seat_name(other, names)
         if hosting is not None and hosting.host == other and hosting.kind == "attack":
             return state, f"Your attack on {them}", "Your attack"
@@ -310,8 +313,8 @@ def fight_elsewhere(played: TableGame) -> GameState | None:
     table = played.table
     if seats.to_move(table) != PLAYER:
         return None
-    there = seats.deciding_state(table, PLAYER)
-    if there is played.state or there.combat is None:
+    there = table.state
+    if there.player == PLAYER or there.combat is None:
         return None
     return there
 
@@ -340,7 +343,7 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
         # The table's phase, not the seat's: a seat waiting for the others is parked in a
         # step of its own ("wait"), which says nothing to the player.
         status["phase_title"] = PHASES[table.stage]
-        state = played.state
+        _, step, own_fight = played.standing()
         if table.declaring is not None and table.declaring.seat == PLAYER:
             status["step_title"] = "Your attack: send your troops, then done"
         elif (controlled := controlled_fight(played, names)) is not None:
@@ -355,8 +358,7 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
             assert fight is not None
             status["step_title"] = f"{battle_title(elsewhere, names)}: " \
                 + COMBAT_STEPS.get(fight.step, fight.step)
-        elif state.combat is None and state.step in (engine.WAIT, engine.HOSTING, "act",
-                                                        "military"):
+        elif own_fight is None and step in (engine.WAIT, engine.HOSTING, "act", "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
     return status
 
@@ -366,8 +368,7 @@ def seat_side(played: TableGame, seat: int, links: Links,
     """One opponent's visible side, compactly: influence and tokens, hand size, the
     stronghold, holdings, wanderers; and whether he is knocked out."""
     table = played.table
-    state = table.seats[seat]
-    layout = table_layout(state, links)
+    layout = table_layout(table.state, links, seat, seats.standing(table, seat))
     stronghold = next((s for s in layout["private"] if s["subtype"] == "stronghold"), None)
     out = table.out.get(seat)
     return {

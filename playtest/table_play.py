@@ -35,9 +35,9 @@ from rules.game.config import GameConfig
 from rules.game.narrate import narrate
 from rules.game.profile import profiles_from_facts
 from rules.game.seats import Table
-from rules.game.state import GameState
+from rules.game.state import Combat, GameState
 from rules.game.table_policy import SeatPolicy
-from rules.game.vocabulary import TOKEN_KINDS
+from rules.game.vocabulary import TOKEN_KINDS, Phase, Step
 from rules.rng import derive_seed
 
 PLAYER: Final = 0  # the player's seat (index); the opponents sit from index 1
@@ -146,8 +146,12 @@ class TableGame:
 
     @property
     def state(self) -> GameState:
-        """The player's seat."""
-        return self.table.seats[PLAYER]
+        """The table's one state (the player's cards: ``state.seats[PLAYER]``)."""
+        return self.table.state
+
+    def standing(self) -> tuple[Phase, Step, Combat | None]:
+        """Where the player stands: phase, step, the combat he is the player of."""
+        return seats.standing(self.table, PLAYER)
 
     @property
     def over(self) -> bool:
@@ -263,7 +267,7 @@ class TableGame:
             if not traded.ok:  # (nothing moved: seats.trade_problem's reason)
                 raise Refused("card_trade_refused", traded.reason, status=409,
                               current_decision=self.decisions)
-            state = table.shared()  # (a card's name is its own, whoever owns it now)
+            state = table.state  # (a card's name is its own, whoever owns it now)
             gave, took = (token_words(give), _card_names(state, give_cards)), \
                 (token_words(take), _card_names(state, take_cards))
         else:
@@ -414,14 +418,14 @@ def action_text(table: Table, seat: int, action: Action,
                 names: Sequence[str] | None = None, viewer: int = PLAYER) -> str:
     """The action in words, as ``viewer`` reads it; the table's own actions name the other
     seat (``target`` is a seat there, not a card)."""
-    state = table.seats[seat]
+    state = table.state
     if action.kind == "attack" and action.option == "choose":
         return (f"Attack {seat_name(action.target, names, viewer)}, choosing the troops to "
                 "send (an exhausted one for 3 tokens)")
     if action.kind == "done" and table.declaring is not None and seat == table.declaring.seat:
         return "Done sending troops" if table.declaring.sent else "Call the attack off"
     if action.kind == "attack":
-        sent = seats.attackers(state, action.option)
+        sent = seats.attackers(state, seat, action.option)
         held = " (holding your best defender back)" if action.option == "hold" else ""
         return (f"Attack {seat_name(action.target, names, viewer)} with "
                 f"{', '.join(state.card(t).name for t in sent)}{held}")
@@ -451,11 +455,11 @@ def action_text(table: Table, seat: int, action: Action,
         if rivalry.ability_of(action.option) == "exhaust" and aimed >= 0:
             return (f"Use {state.card(action.card).name} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.shared().card(aimed).name} (exhaust it)")
+                    f"{table.state.card(aimed).name} (exhaust it)")
         if aimed >= 0:  # Crusade, Discredit, Influence: one of that player's cards
             return (f"Use {state.card(action.card).name}: {ability} on "
                     f"{whose(action.target, names, viewer)} "
-                    f"{table.shared().card(aimed).name} (exhaust it)")
+                    f"{table.state.card(aimed).name} (exhaust it)")
         return (f"Use {state.card(action.card).name}: {ability} on "
                 f"{seat_name(action.target, names, viewer)}")
     return describe(state, action)

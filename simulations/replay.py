@@ -15,6 +15,7 @@ from typing import Any
 from cards.card_urls import card_image_urls, card_url
 from cards.models import CardImage
 from playtest.table import Links, table_layout
+from rules.game import seats
 from rules.game.matchup import play_matchup_game, seating
 from rules.game.seats import Table
 from simulations.models import SimulationRun
@@ -108,5 +109,6 @@ def _lay_out(replay: ReplayedStep, table: Table, links: Links) -> None:
     replay.seats = [{
         "number": seat + 1, "prefix": f"seat-{seat + 1}-", "name": replay.seat_names[seat],
         "lead": seat == table.lead,
-        "out": table.out.get(seat), "table": table_layout(state, links),
-    } for seat, state in enumerate(table.seats)]
+        "out": table.out.get(seat),
+        "table": table_layout(table.state, links, seat, seats.standing(table, seat)),
+    } for seat in range(table.players)]

@@ -52,7 +52,7 @@ def tradable_refs(table: seats.Table, seat: int) -> dict[str, int]:
 def card_named(table: seats.Table, ref: str) -> str:
     """The name of the card ``ref`` names at the table ("" when none does), for a refusal
     that says which card it means (a card ticked under another seat than the one offered)."""
-    state = table.shared()
+    state = table.state
     for i in range(len(state.cards)):
         if card_ref(table.seed, i) == ref:
             return state.card(i).name
@@ -64,7 +64,7 @@ def _in_play(table: seats.Table, seat: int, card_trades: bool) -> list[dict[str,
     a trade and ``tradable`` says whether it may be traded (seats.tradable: not a wanderer, a
     stronghold, or a card attached or housed on another); elsewhere neither is worked out (a
     view is the tables' most frequent request)."""
-    state = table.shared()
+    state = table.state
     zones = table.seat(seat).zones
     cards = [{**_card(state, i), "zone": zone, "exhausted": i in state.exhausted,
               "wounds": state.wounds.get(i, 0)}
@@ -80,12 +80,12 @@ def _in_play(table: seats.Table, seat: int, card_trades: bool) -> list[dict[str,
 def _seat_summary(played: TableGame, seat: int, names: Sequence[str],
                   card_trades: bool = False) -> dict[str, Any]:
     table = played.table
-    state = table.seats[seat]
+    state = table.state
     zones = table.seat(seat).zones
     out = table.out.get(seat)
     return {
         "seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
-        "influence": rulings.influence_total(state),
+        "influence": rulings.influence_total(state, seat),
         "personal": {kind: table.seat(seat).personal[k] for k, kind in enumerate(TOKEN_KINDS)},
         "hand_count": len(zones["hand"]),
         "piles": [{"key": key, "count": len(zones[pile]),
@@ -121,7 +121,7 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
     ``card_trades`` whether its people agreed to trade cards (the cards' refs shown)."""
     table = played.table
     mover = seats.to_move(table)
-    step = seats.deciding_state(table, mover).step if mover >= 0 else ""
+    step = table.state.step if mover >= 0 else ""
     me = -1 if viewer is None else viewer
     log = played.log(names, viewer=me, start=_log_start(table.story or [], me))[-LOG_LINES:]
     view: dict[str, Any] = {
@@ -134,7 +134,7 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
         "outcome": table.outcome, "winner": table.winner,
     }
     if viewer is not None:
-        state = table.shared()
+        state = table.state
         view["hand"] = [_card(state, i) for i in table.seat(viewer).zones["hand"]]
         if mover == viewer:
             legal = seats.legal_actions(table)
@@ -153,7 +153,7 @@ def replay_view(played: TableGame, names: Sequence[str], *, decision: int) -> di
     table = played.table
     view = seat_view(played, None, names, decision=decision)
     for summary in view["seats"]:
-        summary["hand"] = [_card(table.shared(), i)
+        summary["hand"] = [_card(table.state, i)
                            for i in table.seat(summary["seat"]).zones["hand"]]
     view["log"] = [{"text": SEED.sub("", seat_line(seat, text, names, -1)), "kind":
                     "round" if seat < 0 and text.startswith("Round ") else

@@ -751,7 +751,7 @@ def _chance_since(before: TableGame, now: TableGame) -> bool:
     """Whether a die was rolled or a hidden card drawn between the two states of one game:
     any of the table's random streams moved on, or the story told a draw."""
     def streams(game: TableGame) -> list[int]:
-        return [game.table.rng, *(state.rng for state in game.table.seats)]
+        return [game.table.rng, *(seat.rng for seat in game.table.state.seats)]
 
     told = (now.table.story or [])[len(before.table.story or []):]
     return streams(before) != streams(now) or any(text.startswith("Drew ")

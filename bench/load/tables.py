@@ -281,7 +281,7 @@ def hands_and_public(game: Any) -> tuple[list[list[str]], Counter[str]]:
     server's game (a playtest.table_play.TableGame) holds them."""
     from tables.seat_view import DRAW_PILES, PUBLIC_ZONES
 
-    state = game.table.seats[0]
+    state = game.table.state
     hands, public = [], Counter[str]()
     for seat in range(game.table.players):
         zones = state.seats[seat].zones

@@ -224,26 +224,21 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     me.rng = state.rng  # solo, the seat's stream is the game's
     state.city = list(config.city_pool)
     state.action_book = deal.book
-    _set_up_seat(state, deal.favour)
+    _set_up_seat(state, deal.favour, seed)
     _begin_round(state, 1)
     _advance(state)
     return state
 
 
-def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: GameConfig,
-                     book: ActionBook | None = None, *, record: bool = False
-                     ) -> list[GameState]:
-    """The seats of a new table (rules/game/seats.py), each set up and at the start of its
-    first round (the table runs each seat's City Maintenance at its turn): one state per
-    seat, all sharing one card space. Every card is a global instance (the decks' cards
-    numbered one deck after another, ``owner`` saying whose), and the
-    containers of the cards (zones, where, hosts, wounds, exhaustion, tokens on cards,
-    flags), the city's pool and the events are the same objects in every seat's state: a
-    combat between seats names the cards where they are, and moves or copies none. What each
-    seat's state holds of its own is its flow through the round (phase, step, combat, the
-    pending decision) and ``player``, its seat. ``seeds``: each seat's RNG stream;
-    ``book``: the table's actions when the caller keeps them (made for these decks in this
-    order)."""
+def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: GameConfig,
+                    book: ActionBook | None = None, *, record: bool = False) -> GameState:
+    """The one state of a new table (rules/game/seats.py), each seat set up and at the start
+    of its first round (the table runs each seat's City Maintenance at its turn). Every card
+    is a global instance (the decks' cards numbered one deck after another, ``owner`` saying
+    whose): a combat between seats names the cards where they are, and moves or copies none.
+    ``player`` walks the seats (the table sets it for the seat whose part or turn it is).
+    ``seeds``: each seat's RNG stream (a table of one: the solo game's seed); ``book``: the
+    table's actions when the caller keeps them (made for these decks in this order)."""
     deals = [deal_layout(prepared) for prepared in decks]
     cards: list[str] = []
     owner: list[int] = []
@@ -260,48 +255,32 @@ def new_table_states(decks: Sequence[Prepared], seeds: Sequence[int], config: Ga
             seats[number].zones[zone].extend([offset + i for i in instances])
         table.update(decks[number].table)
         facts.update(decks[number].facts)
-    flags = [0] * len(cards)
-    city = list(config.city_pool)
-    host: dict[int, int] = {}
-    exhausted: set[int] = set()
-    wounds: dict[int, int] = {}
-    on_card: dict[int, list[int]] = {}
-    hoarded: dict[int, int] = {}
-    bounty_bonus: dict[int, int] = {}
-    ignored_wound: list[int] = []
-    profiles = [table[card_id] for card_id in cards]
-    keyword_cache: list[frozenset[str] | None] = []
-    item_cache: dict[int, list[int]] = {}
     if book is None:
         book = ActionBook(cards)
-    # One list of events for the table, each naming its seat (rulings.emit).
-    events: list[dict[str, Any]] | None = [] if record else None
-    states = []
+    state = GameState(
+        cards=cards, seed=seeds[0], config=config, rng=GameRng(seeds[0]).state, seats=seats,
+        owner=owner, where=where, city=list(config.city_pool), flags=[0] * len(cards),
+        facts=facts, table=table, profiles=[table[card_id] for card_id in cards],
+        action_book=book, events=[] if record else None)
     for number in range(len(decks)):
-        state = GameState(
-            cards=cards, seed=seeds[number], config=config, rng=GameRng(seeds[number]).state,
-            seats=seats, owner=owner, player=number, to_move=number, where=where, host=host,
-            exhausted=exhausted, wounds=wounds, city=city, on_card=on_card, hoarded=hoarded,
-            bounty_bonus=bounty_bonus, ignored_wound=ignored_wound, flags=flags, facts=facts,
-            table=table, profiles=profiles, keyword_cache=keyword_cache, item_cache=item_cache,
-            action_book=book, events=events)
-        seats[number].rng = state.rng
-        states.append(state)
-    for number, state in enumerate(states):
-        _set_up_seat(state, deals[number].favour)
+        seats[number].rng = GameRng(seeds[number]).state
+        state.player = state.to_move = number
+        _set_up_seat(state, deals[number].favour, seeds[number])
+    for number in range(len(decks)):
+        state.player = state.to_move = number
         _begin_round(state, 1)  # (each seat's maintenance runs at its turn: seats._settle)
-    return states
+    return state
 
 
-def _set_up_seat(state: GameState, favour: int) -> None:
-    """The deciding seat's starting tokens, Initial Holdings paid to the city's pool, and its
-    three piles shuffled by its own stream."""
+def _set_up_seat(state: GameState, favour: int, seed: int) -> None:
+    """The player's starting tokens, Initial Holdings paid to the city's pool, and his three
+    piles shuffled by his own stream (``seed``: its seed, told in the setup event)."""
     me = state.player_seat()
     me.personal = list(STARTING_TOKENS)
     me.favour = favour
     config = state.config
     if state.events is not None:
-        emit(state, "setup", seed=state.seed, rules_version=RULES_VERSION,
+        emit(state, "setup", seed=seed, rules_version=RULES_VERSION,
              target=config.target, players=config.players, city=list(state.city),
              personal=list(me.personal))
     for instance in list(me.private):

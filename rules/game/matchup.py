@@ -133,7 +133,8 @@ class MatchupTally:
             self.all_lost += 1
         elif table.outcome == "timeout":
             self.timeouts += 1
-        for seat, state in enumerate(table.seats):
+        state = table.state
+        for seat in range(table.players):
             deck = self.per_deck[order[seat]]
             won = table.outcome == "victory" and table.winner == seat
             if won:

@@ -119,8 +119,8 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
     table, _ = play_table([prepared], game_seed(spec.seed, number), prepared.config,
                           [spec.policy], record=record,
                           observe=None if observe is None
-                          else lambda played: observe(played.seats[0]))
-    return table.seats[0]
+                          else lambda played: observe(played.state))
+    return table.state
 
 
 def summarise(state: GameState, number: int) -> GameSummary:

@@ -1,20 +1,23 @@
-"""A table of 1 to 6 players: one solo game state per seat, played together by the rulebook.
-A table of one plays exactly the solo game (engine.new_game) of its deck and seed.
+"""A table of 1 to 6 players: one game state for every seat, played by the rulebook. A table
+of one plays exactly the solo game (engine.new_game) of its deck and seed.
 
-Pure Python. Each seat is a :class:`~rules.game.state.GameState` of its own deck, made by the
-solo engine with ``config.players`` = the number of seats and ``config.seated``, and every
-seat's ``city`` is *the same list*: one shared city pool. The solo engine plays everything a
-seat does on its own cards; at a table it stops a seat at the step ``wait`` wherever the Order
-of Play passes to the other players (engine.WAIT), and this module runs the round across the
-seats:
+Pure Python. The table's :class:`~rules.game.state.GameState` (engine.new_table_state) holds
+every seat's cards (global instances with an ``owner``), zones, pools and RNG streams, one
+city pool and one event list, and one flow: its phase, step, combat and pending decision are
+those of the seat whose turn, part of the phase or combat it is (``player``); ``to_move`` is
+the seat deciding. The engine plays everything a seat does on its own cards; at a table it
+stops the player at the step ``wait`` wherever the Order of Play passes to the other players
+(engine.WAIT), and this module runs the round across the seats, handing the state's flow from
+seat to seat (:func:`_flow`: a seat's flow begins where a seat waiting for its part stands,
+:func:`_waiting`; every phase runs seat by seat, so nothing else is left to keep):
 
 * **lead player**: most tokens in the personal pool at the start of the round, ties by a die;
 * **City Maintenance**: the victory check for all, then each seat's steps (simultaneous, so
   seat by seat from the lead player, each seat's part begun at its turn);
 * **Action and Development**: a cycle from the lead player to the left, one action each, until
-  every player still in passes in sequence (a pass is held back from the seat's engine until
-  then, so a player who passed may act again when another acts); Extort, Tithe and Sap on
-  another player's pool are actions of the cycle (rules/game/rivalry.py);
+  every player still in passes in sequence (a pass is held back from the engine until then,
+  so a player who passed may act again when another acts); Extort, Tithe and Sap on another
+  player's pool are actions of the cycle (rules/game/rivalry.py);
 * **reactions**: an action another seat's reaction or interrupt event can answer (a political
   ability used, a card brought into play, a unique played, an event played), in any phase or
   combat, is held back in a window: each seat with an answer, from the acting one's left,
@@ -28,21 +31,17 @@ seats:
   wanderer; all lose when the wanderers in play exceed three times the players;
 * **Discard**: seat by seat from the lead player, then the next round.
 
-The seats share one card space and one event list (engine.new_table_states): every card is a
-global instance with an owner, and the zones, wounds, exhaustion and tokens of every card are
-the same objects in every seat's state, which holds of its own only its flow through the
-round (phase, step, combat, pending decision) and its seat (``player``); a seat waiting for
-its turn holds nothing the table's stage and queue do not say
-(tests/rules/game/test_multiplayer_invariants.py). Callers read a seat's cards and pool
-through ``Table.seat`` and what the seats share through ``Table.shared``. A combat between
-seats is fought in the state of the seat whose cards are at stake, naming the other seat's
-cards where they are: nothing is moved or copied. An attack on a player's holdings is fought
-as a raid on the defender by the attacker's troops; a hunt on another row as a hunt by the
-hunter of that row (``Combat.row``); wanderers attacking another player as a raid on him.
-Each decision of it is asked of its seat (``combat.decider``, the state's ``to_move``): the
+A combat between seats is the state's combat with the seat whose cards are at stake as its
+player (:class:`Hosting` says who fights it): the attacker's troops and a hunted row are named
+where they are, nothing is moved or copied. An attack on a player's holdings is fought as a
+raid on the defender by the attacker's troops; a hunt on another row as a hunt by the hunter
+of that row (``Combat.row``); wanderers attacking another player as a raid on him. Each
+decision of it is asked of its seat (``combat.decider``, the state's ``to_move``): the
 defender's or hunter's, the attacking lord's assignments, bribes and modifications, the
 controller's of raiding wanderers, each player's turn of the modification step; an AI lord or
-controller follows the wanderers' fixed rule (``table_policy.attack_choice``).
+controller follows the wanderers' fixed rule (``table_policy.attack_choice``). A destroyed
+stronghold ends the player's game in the state (rulings.end_game, as solo); the table puts him
+out (:func:`_knockouts`) and the game goes on for the others.
 """
 
 from __future__ import annotations
@@ -69,7 +68,8 @@ KNOCKOUTS: Final = ("attack", "wanderers")
 
 
 class Hosting:
-    """A combat in one seat's state with another seat's cards (``visitors``) in it.
+    """A combat between seats: the state's combat, its ``host`` (the player: the seat whose
+    cards are at stake) against ``origin``'s cards (``visitors``).
 
     A plain class, not a dataclass: compiled, the ``__init__`` the dataclasses module writes
     runs as interpreted Python (about 7,000 instructions a hosting), where this one is
@@ -127,7 +127,7 @@ class Declaring:
 
 @dataclass
 class Table:
-    seats: list[GameState]
+    state: GameState  # the one state of the table: every seat's cards and pools, one flow
     seed: int
     config: GameConfig
     rng: int
@@ -139,6 +139,8 @@ class Table:
     queue: list[int] = field(default_factory=list)  # seats still to take the phase's turn
     started: bool = False  # the Wanderer Phase of queue[0] has begun
     hosting: Hosting | None = None
+    # Seats that surrendered, not yet put out (_knockouts).
+    surrendered: list[int] = field(default_factory=list)
     outcome: Outcome = ""  # "", "victory", "overrun", "timeout"
     winner: int = -1
     final_round: int = 0
@@ -184,20 +186,11 @@ class Table:
 
     @property
     def players(self) -> int:
-        return len(self.seats)
+        return len(self.state.seats)
 
     def seat(self, s: int) -> Seat:
-        """Seat ``s``'s cards and pool (its zones, personal pool, dead): read through here so
-        that one state for the table (docs/engine.md, "One flow") changes only this body."""
-        return self.seats[s].seats[s]
-
-    def shared(self) -> GameState:
-        """The state to read what every seat shares: card profiles, ``where``, ``owner``,
-        ``host``, exhaustion, wounds, tokens on cards, flags, the city's pool, ``cards``
-        (every seat's state holds the same containers: engine.new_table_states). Never for a
-        seat's flow (phase, step, combat, pending decision, outcome): that is its own state's.
-        """
-        return self.seats[0]
+        """Seat ``s``'s cards and pool (its zones, personal pool, dead)."""
+        return self.state.seats[s]
 
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left. Asked at nearly every
@@ -207,7 +200,7 @@ class Table:
         if self.active_lead == self.lead and self.active_outs == len(out) \
                 and self.active_out is out:
             return self.active_seats
-        self.active_seats = active_seats(len(self.seats), self.lead, out)
+        self.active_seats = active_seats(self.players, self.lead, out)
         self.active_lead, self.active_outs, self.active_out = self.lead, len(out), out
         return self.active_seats
 
@@ -220,8 +213,9 @@ class Table:
         """Tell the seats' new engine events, as they happened."""
         if self.story is None:
             return
-        events = self.seats[0].events or []  # (the table's one list)
-        one = len(self.seats) == 1
+        state = self.state
+        events = state.events or []
+        one = len(state.seats) == 1
         for event in events[self.seen:]:
             # (a seat's own end of the game is told by the table: _end, _knockouts; and its
             # pass that ends the Action and Development cycle, by the table when he passed)
@@ -231,7 +225,6 @@ class Table:
                         and event["action"]["kind"] == "pass"):
                 continue
             seat = 0 if one else event["whose"]
-            state = self.seats[seat]
             text = sentence(state, event, _namer(state))
             if kind == "wanderers_attack" and self.hosting is not None \
                     and self.hosting.kind == "attack":
@@ -276,12 +269,12 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     _check_seating(decks)
     config = _seated_config(config, len(decks))
     seated = [_seat_prepared(prepared, config) for prepared in decks]
-    seats = engine.new_table_states(
-        seated, _seat_seeds(seed, len(decks)), config,
+    state = engine.new_table_state(
+        seated, seat_seeds(seed, len(decks)), config,
         _table_book(seated), record=record)
-    table = Table(seats, seed, config, GameRng(derive_seed(seed, "table")).state)
+    table = Table(state, seed, config, GameRng(derive_seed(seed, "table")).state)
     offset = 0
-    for prepared, state in zip(decks, seats, strict=True):
+    for prepared in decks:
         unique, answerers, bearers, flags = _deck_cards(prepared, state, offset)
         table.unique_cards.append(unique)
         table.unique_flags.extend(flags)
@@ -301,7 +294,7 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     return table
 
 
-def _seat_seeds(seed: int, players: int) -> list[int]:
+def seat_seeds(seed: int, players: int) -> list[int]:
     """Each seat's RNG stream: a table of one is a solo game, whose one stream is the game's
     seed (engine.new_game)."""
     if players == 1:
@@ -433,33 +426,61 @@ def to_move(table: Table) -> int:
 
 
 def _asked_elsewhere(table: Table) -> GameState | None:
-    """The state whose combat asks another seat than its own now, None when none does: an
-    attacking lord making his troops' assignments ("the attacker makes assignments first,
-    then the sides alternate") or at his turn of the modification step's rotation, and the
-    controller of raiding wanderers ("if your wanderers attack another player then you
-    control all wanderers during the combat. If they attack you then the player to your
+    """The state when its combat asks another seat than the player now, None when it does
+    not: an attacking lord making his troops' assignments ("the attacker makes assignments
+    first, then the sides alternate") or at his turn of the modification step's rotation,
+    and the controller of raiding wanderers ("if your wanderers attack another player then
+    you control all wanderers during the combat. If they attack you then the player to your
     left controls all wanderers"), any player at his turn of a modification step;
     combat.decider names him."""
-    hosting = table.hosting
-    if hosting is not None:
-        state = table.seats[hosting.host]
-    elif (table.stage == "wanderer" or table.stage == "military") and table.queue:
-        state = table.seats[table.queue[0]]
-    else:
+    if table.hosting is None and table.stage != "wanderer" and table.stage != "military":
         return None
+    state = table.state
     fight = state.combat
     if fight is None or not fight.modifiers:
         return None
     return state if combat.decider(state) != state.player else None
 
 
-def deciding_state(table: Table, seat: int) -> GameState:
-    """The state in which ``seat``'s decision is made: its own, or another's whose combat
-    asks it (:func:`_asked_elsewhere`: its attack, the wanderers it controls)."""
-    elsewhere = _asked_elsewhere(table)
-    if elsewhere is not None and combat.decider(elsewhere) == seat:
-        return elsewhere
-    return table.seats[seat]
+def standing(table: Table, seat: int) -> tuple[Phase, Step, Combat | None]:
+    """Where ``seat`` stands now (phase, step and the combat it is the player of): the
+    state's own when its flow is his, else where a waiting seat stands (:func:`_waiting`)."""
+    state = table.state
+    if state.player == seat:
+        return state.phase, state.step, state.combat
+    phase, step = _waiting(table, seat)
+    return phase, step, None
+
+
+def _flow(table: Table, seat: int) -> GameState:
+    """The table's state with ``seat``'s flow in it: when it holds another seat's, ``seat``
+    becomes the player, at the phase and step where a seat waiting for its part stands (the
+    seat before him has no combat nor choice left: every phase runs seat by seat)."""
+    state = table.state
+    if state.player != seat:
+        assert state.combat is None, "a seat's flow left in the middle of a combat"
+        state.player = state.to_move = seat
+        state.phase, state.step = _waiting(table, seat)
+        state.pending = None
+    return state
+
+
+def _waiting(table: Table, seat: int) -> tuple[Phase, Step]:
+    """Where ``seat``, not the player, stands: by the table's stage and whether its part of
+    the phase is ahead of it (in the queue, not begun) or done
+    (tests/rules/game/test_multiplayer_invariants.py checks every waiting seat against it)."""
+    stage = table.stage
+    queue = table.queue
+    ahead = seat in queue and (queue[0] != seat or not table.started)
+    if stage == "maintenance":
+        return ("maintenance", "arrange") if ahead else ("action", "act")
+    if stage == "action":
+        return "action", "act"
+    if stage == "military":
+        return ("action", "act") if ahead else ("wanderer", WAIT)
+    if stage == "discard":
+        return ("discard", WAIT) if not ahead else ("wanderer", WAIT)
+    return "wanderer", WAIT
 
 
 def legal_actions(table: Table) -> list[Action]:
@@ -476,13 +497,13 @@ def _legal_actions(table: Table, seat: int, rivals: bool = True) -> list[Action]
     the rival abilities when not ``rivals`` (a policy that defers them, :func:`play`)."""
     window = table.window
     if window is not None:
-        return [*reactions.answers(table.shared(), window.seat, window.action, seat,
+        return [*reactions.answers(table.state, window.seat, window.action, seat,
                                    table.answerers[seat]), Action("decline")]
     if table.declaring is not None:
         return declare_options(table)
     if table.truce >= 0:
         return list(TRUCE_ANSWERS)
-    state = deciding_state(table, seat)
+    state = table.state
     found = _unblocked(table, seat, engine.legal_actions(state))
     if table.stage == "military" and table.hosting is None and state.combat is None \
             and not state.player_seat().choice_due():
@@ -522,25 +543,26 @@ def rival_options(table: Table, seat: int, bearer: int = -1) -> list[Action]:
     (``bearer``: only that card's, when not -1.)"""
     setting = rival_setting(table, seat)
     if setting is None:
-        state = deciding_state(table, seat)
+        state = table.state
         if table.window is None and state.combat is not None and state.combat.step == "modify":
             found = battle_rival_options(table, seat, state)
             return [a for a in found if a.card == bearer] if bearer >= 0 else found
         return []
     others, used, bearers = setting
     if bearer >= 0:
-        known = bearer < len(table.seats[seat].where) and (bearers is None or bearer in bearers)
+        known = bearer < len(table.state.where) and (bearers is None or bearer in bearers)
         bearers = [bearer] if known else []
-    return rivalry.options(table.shared(), seat, others, used, bearers)
+    return rivalry.options(table.state, seat, others, used, bearers)
 
 
 def rival_setting(table: Table, seat: int
                   ) -> tuple[list[int], Collection[int], list[int] | None] | None:
     """What :func:`rival_options` hands rivalry.options (the other seats still in, the
     bearers used this round, the seat's bearers), None when ``seat`` may use none now."""
-    state = table.seats[seat]
+    state = table.state
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or not _at_act(state) or (table.rival_bearers and not table.rival_bearers[seat]):
+            or state.player != seat or not _at_act(state) \
+            or (table.rival_bearers and not table.rival_bearers[seat]):
         return None
     others = [s for s in table.active() if s != seat]
     # (no set made when no bearer used one this round, the usual case)
@@ -553,7 +575,7 @@ def _unblocked(table: Table, seat: int, legal: list[Action]) -> list[Action]:
     """The actions of ``legal`` not :func:`_blocked`, the other players' dead piles read
     once. Usually no unique card lies there and no ability is negated: then nothing is
     blocked, and the engine's list itself is returned (nobody changes it)."""
-    state, negated = table.seats[seat], table.negated
+    state, negated = table.state, table.negated
     dead = _dead_uniques(table, seat)
     if not negated and not dead:
         return legal
@@ -573,10 +595,10 @@ def _dead_uniques(table: Table, seat: int) -> set[str] | None:
     none."""
     dead: set[str] | None = None
     flags = table.unique_flags
-    for other in range(len(table.seats)):
+    them = table.state
+    for other in range(len(them.seats)):
         if other == seat:
             continue
-        them = table.seats[other]
         their_dead = table.seat(other).dead
         if not their_dead:
             continue
@@ -595,10 +617,10 @@ def _blocked(table: Table, seat: int, action: Action) -> bool:
         return (seat, action.card) in table.negated
     if action.kind != "play":
         return False
-    state = table.seats[seat]
+    state = table.state
     card = state.card(action.card)
     return card.unique and any(
-        other.cards[i] == card.id for s, other in enumerate(table.seats) if s != seat
+        state.cards[i] == card.id for s in range(table.players) if s != seat
         for i in table.seat(s).zones["dead"])
 
 
@@ -623,16 +645,16 @@ def _military_actions(seats: int) -> None:
 
 
 def _military_options(table: Table, seat: int) -> list[Action]:
-    state = table.seats[seat]
+    state = table.state
     found: list[Action] = []
-    ready = _ready_troops(state)
+    ready = _ready_troops(state, seat)
     hunters = False
     for t in table.seat(seat).defensive:
         if state.card(t).is_troop:
             hunters = True
             break
-    if len(_HUNT_ROW) < len(table.seats):
-        _military_actions(len(table.seats))
+    if len(_HUNT_ROW) < table.players:
+        _military_actions(table.players)
     for other in table.active():
         if other == seat:
             continue
@@ -654,7 +676,7 @@ def declare_options(table: Table) -> list[Action]:
     declaring = table.declaring
     if declaring is None:
         return []
-    state = table.seats[declaring.seat]
+    state = table.state
     can_pay = rulings.held(state, declaring.seat) >= combat.MOVE_EXHAUSTED_COST
     found = [Action("send", t, option="pay" if t in state.exhausted else "")
              for t in table.seat(declaring.seat).defensive
@@ -667,7 +689,7 @@ def declare_options(table: Table) -> list[Action]:
 def _declare(table: Table, action: Action) -> None:
     declaring = table.declaring
     assert declaring is not None
-    state = table.seats[declaring.seat]
+    state = table.state
     if action.kind == "send":
         if action.option == "pay":
             rulings.spend(state, combat.MOVE_EXHAUSTED_COST, declaring.seat)
@@ -689,17 +711,19 @@ def _declare(table: Table, action: Action) -> None:
         table.flush()
 
 
-def _ready_troops(state: GameState) -> list[int]:
-    return [t for t in state.player_seat().zones["defensive"]
+def _ready_troops(state: GameState, seat: int) -> list[int]:
+    return [t for t in state.seats[seat].zones["defensive"]
             if state.card(t).is_troop and t not in state.exhausted]
 
 
-def attackers(state: GameState, option: str, ready: list[int] | None = None) -> list[int]:
-    """The troops an attack sends: every ready troop of the defensive holdings, or all but
-    the best defender when holding one back (``option`` "hold"); ``ready``: the ready troops
-    (:func:`_ready_troops`) when the caller worked them out (read, not changed)."""
+def attackers(state: GameState, seat: int, option: str,
+              ready: list[int] | None = None) -> list[int]:
+    """The troops ``seat``'s attack sends: every ready troop of his defensive holdings, or
+    all but the best defender when holding one back (``option`` "hold"); ``ready``: the
+    ready troops (:func:`_ready_troops`) when the caller worked them out (read, not
+    changed)."""
     if ready is None:
-        ready = _ready_troops(state)
+        ready = _ready_troops(state, seat)
     if option == "hold" and len(ready) > 1:
         # The best defender: max of (defense, offense, -instance), by a loop (compiled, a
         # key function is a Python call a troop).
@@ -735,7 +759,8 @@ def surrender(table: Table, seat: int) -> Result:
     left wins. Not a legal action: no policy weighs it, a person asks for it."""
     if table.outcome:
         return Result(False, "The game is over.")
-    if not 0 <= seat < len(table.seats) or seat in table.out:
+    if not 0 <= seat < table.players or seat in table.out \
+            or seat in table.surrendered:
         return Result(False, f"Seat {seat + 1} is not in the game.")
     held: reactions.Window | None = None
     window = table.window
@@ -750,7 +775,7 @@ def surrender(table: Table, seat: int) -> Result:
     if declaring is not None and seat in (declaring.seat, declaring.target):
         table.declaring = None
         table.tell(declaring.seat, "calls the attack off.")
-    table.seats[seat].outcome = SURRENDERED
+    table.surrendered.append(seat)
     _knockouts(table)
     if held is not None and not table.outcome and held.seat not in table.out:
         _perform(table, held.seat, held.action)
@@ -782,7 +807,7 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     event): the seats that may, in turn from the acting one's left."""
     if action.kind not in ("play", "use", "use_on") or not table.answerers:
         return False
-    n, answerers = len(table.seats), table.answerers
+    n, answerers = table.players, table.answerers
     # Only the seats holding an answering card where it can answer from (the hand, in play);
     # a seat whose deck has none is passed over at once. Whether the action can be answered
     # at all (most abilities are not political) is asked once, at the first seat whose deck
@@ -796,16 +821,16 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
         other = (seat + k) % n
         if answerers[other] and other not in table.out:
             if wanted < 0:
-                wanted = reactions.answered_by(table.seats[seat], action)
+                wanted = reactions.answered_by(table.state, action)
                 if not wanted:
                     return False
             if (not kinds or kinds[other] & wanted) \
-                    and reactions.holds_answer(table.seats[other], answerers[other]):
+                    and reactions.holds_answer(table.state, answerers[other]):
                 others.append(other)
     if not others:
         return False
     asked = [s for s in others
-             if reactions.answers(table.shared(), seat, action, s, table.answerers[s])]
+             if reactions.answers(table.state, seat, action, s, table.answerers[s])]
     if not asked:
         return False
     table.window = reactions.Window(seat, action, asked)
@@ -827,8 +852,8 @@ def _answer(table: Table, seat: int, action: Action) -> None:
         return
     table.window = None
     held, actor = window.action, window.seat
-    table.tell(seat, reactions.answer(table.shared(), seat, action, held))
-    state = table.seats[actor]
+    table.tell(seat, reactions.answer(table.state, seat, action, held))
+    state = table.state
     table.tell(actor, reactions.stop(state, held, actor))
     if held.kind == "use_on":
         table.rivals_used.add((actor, held.card))
@@ -845,7 +870,7 @@ def _answer(table: Table, seat: int, action: Action) -> None:
 
 def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
-    state = deciding_state(table, seat)
+    state = table.state
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
             and state.step == "act" and state.combat is None \
             and not state.player_seat().choice_due():
@@ -854,10 +879,10 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         _next_turn(table)
     elif action.kind == "use_on":
         # (its own state: the one whose pending decision the ability changes)
-        moved = rivalry.apply(table.seats[seat], seat, action)
+        moved = rivalry.apply(state, seat, action)
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
-            table.tell(seat, rivalry.sentence(table.shared(), action, moved))
+            table.tell(seat, rivalry.sentence(table.state, action, moved))
         fight = state.combat
         if fight is not None and fight.step == "modify":
             # His modification of the battle: the rotation goes on.
@@ -937,7 +962,7 @@ def _next_turn(table: Table) -> None:
         table.stage, table.queue, table.started = "military", list(active), False
         table.tell(-1, "Military Phase.")
         return
-    n = len(table.seats)
+    n = table.players
     seat = table.turn
     for _ in range(n):
         seat = (seat + 1) % n
@@ -946,7 +971,7 @@ def _next_turn(table: Table) -> None:
     table.turn = seat
     # His options worked out now: another player's action since his last turn may have
     # changed what he can pay for (an Extort on his pool) or what he may do.
-    table.seats[seat].pending = None
+    _flow(table, seat).pending = None
 
 
 def _settle(table: Table) -> None:
@@ -962,7 +987,7 @@ def _settle(table: Table) -> None:
         if table.declaring is not None:
             return  # the attacker chooses his troops
         if table.hosting is not None:
-            host = table.seats[table.hosting.host]
+            host = table.state
             if (host.combat is not None or table.seat(table.hosting.host).choice_due()) \
                     and not host.outcome \
                     and engine.legal_actions(host):
@@ -977,8 +1002,8 @@ def _settle(table: Table) -> None:
                 table.queue = [s for s in table.queue if s not in table.out]
             if table.queue:
                 seat = table.queue[0]
-                state = table.seats[seat]
                 if not table.started:
+                    state = _flow(table, seat)
                     table.started = True
                     _begin_part(state, stage)
                 if _part_seat(table) >= 0:
@@ -995,6 +1020,7 @@ def _settle(table: Table) -> None:
             table.tell(-1, "Action and Development Phase.")
             continue
         if stage == "action":
+            _flow(table, table.turn)
             return
         if stage == "military":
             if table.out:  # (no new list at every step while every player is still in)
@@ -1004,7 +1030,7 @@ def _settle(table: Table) -> None:
                 table.tell(-1, "Wanderer Phase.")
                 continue
             seat = table.queue[0]
-            state = table.seats[seat]
+            state = _flow(table, seat)
             if state.phase == "action":
                 _begin_military(state)
             if state.step == WAIT and state.combat is None \
@@ -1026,7 +1052,7 @@ def _settle(table: Table) -> None:
                 _begin_discards(table)
                 continue
             seat = table.queue[0]
-            state = table.seats[seat]
+            state = _flow(table, seat)
             if not table.started:
                 table.started = True
                 table.row_before = list(table.seat(seat).zones["wanderers"])
@@ -1051,7 +1077,7 @@ def _settle(table: Table) -> None:
 def _lead_player(table: Table) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
     resolve it by rolling a die": the tied roll until one rolls highest."""
-    active = [s for s in range(len(table.seats)) if s not in table.out]
+    active = [s for s in range(table.players) if s not in table.out]
     most = max(sum(table.seat(s).personal) for s in active)
     tied = [s for s in active if sum(table.seat(s).personal) == most]
     return _highest_roller(table, tied)
@@ -1080,11 +1106,13 @@ def _highest_roller(table: Table, seats: list[int]) -> int:
 def _begin_round(table: Table, number: int) -> None:
     table.round = number
     active = table.active()
-    totals = {s: rulings.influence_total(table.shared(), s) for s in active}
-    # Each seat's own start of the round (its victory check and the round cap among it: a
-    # seat past the target, or past the cap, ends its own game there, as solo).
+    state = table.state
+    totals = {s: rulings.influence_total(state, s) for s in active}
+    # Each seat's own start of the round (its victory check and the round cap among it: as
+    # solo, told as his; the table ends the game below).
     for seat in active:
-        engine._begin_round(table.seats[seat], number)
+        state.player = state.to_move = seat
+        engine._begin_round(state, number)
     reached = [s for s in active if totals[s] >= table.config.target]
     if reached:
         # Choice: two players past the target at once: the highest total wins, then the
@@ -1100,7 +1128,6 @@ def _begin_round(table: Table, number: int) -> None:
     if table.story is not None:  # (the words made only for a recorded table)
         table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
         for seat in table.active():
-            state = table.shared()
             zones = table.seat(seat).zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
                          if state.card(i).is_troop)
@@ -1142,7 +1169,9 @@ def _part_seat(table: Table) -> int:
     if not table.queue or not table.started:
         return -1
     seat = table.queue[0]
-    state = table.seats[seat]
+    state = table.state
+    if state.player != seat:
+        return -1
     here = state.phase == "maintenance" if table.stage == "maintenance" \
         else state.step == "discard"
     return seat if here and engine.legal_actions(state) else -1
@@ -1160,7 +1189,7 @@ def _end(table: Table, outcome: Outcome, winner: int = -1) -> None:
 def _wanderer_phase(table: Table, seat: int) -> None:
     """Steps 1 and the start of 2 of one seat's Wanderer Phase (engine._wanderer_phase at a
     table): hoarding, the aggression rolls, the highest roller attacked, then the fines."""
-    state = table.seats[seat]
+    state = _flow(table, seat)
     raiders = engine.wanderer_rolls(state)
     if not raiders:
         engine._begin_fines(state)
@@ -1176,8 +1205,8 @@ def _wanderer_phase(table: Table, seat: int) -> None:
         state.step = "military"
         combat.start_raid(state, raiders)
         fight = state.combat
-        left = [s for s in ((seat + k) % len(table.seats) for k in range(1, len(table.seats)))
-                if s not in table.out]
+        n = table.players
+        left = [s for s in ((seat + k) % n for k in range(1, n)) if s not in table.out]
         if fight is not None and left:
             # "If they attack you then the player to your left controls all wanderers" (alone
             # at the table, nobody: the wanderers follow their fixed rule, as solo).
@@ -1190,14 +1219,14 @@ def _wanderer_phase(table: Table, seat: int) -> None:
 
 def _arrivals(table: Table, seat: int) -> None:
     """After a seat's new wanderer: uniques across the table, and the overrun."""
-    state = table.seats[seat]
+    state = table.state
     _check_uniques(table, seat, {i for i in table.seat(seat).zones["wanderers"]
                                  if i not in table.row_before and state.card(i).unique})
     total = 0
     overrun = False
     for s in table.active():  # (a loop: compiled, a generator is an object more a call)
         total += len(table.seat(s).zones["wanderers"])
-        overrun = overrun or table.seats[s].outcome == "overrun"
+    overrun = state.outcome == "overrun"
     if total > table.config.overrun_limit or overrun:
         table.tell(-1, f"{total} wanderers in play: the city is overrun, every player loses.")
         _end(table, "overrun")
@@ -1234,7 +1263,7 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
     is dead in any pile, or in play elsewhere, is handled the same way, with a replacement.
     ``new``: the seat's uniques that just came into play (the Initial Holdings, revealed at
     once, never replace one another)."""
-    state = table.seats[seat]
+    state = table.state
     for _ in range(8):  # replacements may clash again; a few rounds settle any real deck
         changed = False
         mine = {state.cards[i]: i for i in new if state.in_play(i)}
@@ -1243,29 +1272,40 @@ def _check_uniques(table: Table, seat: int, new: set[int]) -> None:
         for other in table.active():
             if other == seat:
                 continue
-            them = table.seats[other]
             for zone in ("private", "residents", "guards", "defensive", "wanderers",
                          "attached"):
                 for i in list(table.seat(other).zones[zone]):
-                    if them.cards[i] in mine and them.card(i).unique:
-                        rulings.discard_from_play(them, i, "unique_replaced")
+                    if state.cards[i] in mine and state.card(i).unique:
                         # (Not that seat's decision: its citizens left homeless are let go.)
-                        rulings.discard_homeless(them)
-                        table.tell(other, f"{them.card(i).name} leaves play: seat "
+                        _as_seat(state, other, i, "unique_replaced", True,
+                                 zone == "wanderers")
+                        table.tell(other, f"{state.card(i).name} leaves play: seat "
                                           f"{seat + 1} brought another copy into play.")
-                        if zone == "wanderers":
-                            engine._new_wanderer(them)
                         changed = True
-            dead = {them.cards[i] for i in table.seat(other).zones["dead"]}
+            dead = {state.cards[i] for i in table.seat(other).zones["dead"]}
             for card_id, i in mine.items():
                 if card_id in dead and state.where[i] == "wanderers":
-                    rulings.discard_from_play(state, i, "unique_dead")
                     row = set(table.seat(seat).zones["wanderers"])
-                    engine._new_wanderer(state)
+                    _as_seat(state, seat, i, "unique_dead", False, True)
                     new = {w for w in table.seat(seat).zones["wanderers"] if w not in row}
                     changed = True
         if not changed:
             return
+
+
+def _as_seat(state: GameState, seat: int, card: int, reason: str, homeless: bool,
+             replace: bool) -> None:
+    """Discard ``seat``'s ``card`` from play for ``reason`` (its citizens left homeless let go
+    when ``homeless``, a new wanderer drawn when ``replace``), as that seat's own step (its
+    pool, its row, its events), whoever the player is; the player's flow is left as it was."""
+    player, to_move, pending = state.player, state.to_move, state.pending
+    state.player = state.to_move = seat
+    rulings.discard_from_play(state, card, reason)
+    if homeless:
+        rulings.discard_homeless(state)
+    if replace:
+        engine._new_wanderer(state)
+    state.player, state.to_move, state.pending = player, to_move, pending
 
 
 # --- card trades (the optional rule) --------------------------------------------------------
@@ -1286,9 +1326,9 @@ def tradable(table: Table, seat: int, *, any_phase: bool = False) -> list[int]:
     City Maintenance Phase, unless ``any_phase``: what may be offered for it, or once he is
     out)."""
     if table.outcome or (table.stage != "maintenance" and not any_phase) \
-            or not 0 <= seat < len(table.seats) or seat in table.out:
+            or not 0 <= seat < table.players or seat in table.out:
         return []
-    state = table.seats[seat]
+    state = table.state
     zones = state.seats[seat].zones
     return [i for zone in ("private", "residents", "guards", "defensive", "attached")
             for i in zones[zone]
@@ -1302,7 +1342,7 @@ def trade_problem(table: Table, giver: int, taker: int, given: Sequence[int],
     if table.outcome:
         return "The game is over."
     for seat in (giver, taker):
-        if not 0 <= seat < len(table.seats) or seat in table.out:
+        if not 0 <= seat < table.players or seat in table.out:
             return f"Seat {seat + 1} is not in the game."
     if giver == taker:
         return "A trade is between two players."
@@ -1310,7 +1350,7 @@ def trade_problem(table: Table, giver: int, taker: int, given: Sequence[int],
         return "Cards change hands only in the City Maintenance Phase."
     if len(set(given)) != len(given) or len(set(taken)) != len(taken):
         return "A card is named twice in the trade."
-    state = table.seats[giver]
+    state = table.state
     for seat, cards in ((giver, given), (taker, taken)):
         allowed = tradable(table, seat)
         for card in cards:
@@ -1343,7 +1383,7 @@ def trade_cards(table: Table, giver: int, taker: int, given: Sequence[int],
     problem = trade_problem(table, giver, taker, given, taken)
     if problem:
         return Result(False, problem)
-    state = table.seats[giver]
+    state = table.state
     for old, new, cards in ((giver, taker, given), (taker, giver, taken)):
         for card in cards:
             for moved in _with_attached(state, card):
@@ -1357,13 +1397,11 @@ def trade_cards(table: Table, giver: int, taker: int, given: Sequence[int],
                         per_seat[new].append(moved)
     for seat in (giver, taker):
         table.answer_kinds[seat] = reactions.answer_kinds(state, table.answerers[seat])
-        me = table.seats[seat]
         table.battle_rivals[seat] = any(
             ability == "crusade" for b in table.rival_bearers[seat]
-            for ability, _, _ in rivalry.rival_abilities(me.card(b)))
+            for ability, _, _ in rivalry.rival_abilities(state.card(b)))
     state.forget_derived()
-    for seated in table.seats:
-        seated.pending = None
+    state.pending = None
     return Result(True)
 
 
@@ -1371,21 +1409,23 @@ def trade_cards(table: Table, giver: int, taker: int, given: Sequence[int],
 
 
 def _knockouts(table: Table) -> None:
-    # (Asked at every step of _settle: at once when no stronghold is newly destroyed. The
-    # last player left wins only after a knock-out, which is then seen below.)
-    fallen = False
-    for state in table.seats:
-        if state.outcome == "stronghold" or state.outcome == SURRENDERED:
-            fallen = True
-            break
-    if not fallen:
+    # (Asked at every step of _settle: at once when no stronghold is newly destroyed and
+    # nobody surrendered. The last player left wins only after a knock-out, seen below.)
+    state = table.state
+    destroyed = state.outcome == "stronghold"  # the player's (engine: rulings.end_game)
+    if not destroyed and not table.surrendered:
         return
-    for seat, state in enumerate(table.seats):
-        if state.outcome not in ("stronghold", SURRENDERED) or seat in table.out:
+    surrendered = table.surrendered
+    fallen = sorted({*surrendered, state.player} if destroyed else set(surrendered))
+    table.surrendered = []
+    if destroyed:
+        state.outcome = ""  # the game goes on for the others (their flows after his)
+    for seat in fallen:
+        if seat in table.out:
             continue
         if table.hosting is not None and seat in (table.hosting.host, table.hosting.origin):
-            _finish_hosting(table)
-        if state.outcome == SURRENDERED:
+            _finish_hosting(table, fallen)
+        if seat in surrendered:
             how = SURRENDERED
             table.tell(seat, "surrenders and is out of the game.")
         else:
@@ -1394,7 +1434,8 @@ def _knockouts(table: Table) -> None:
         table.out[seat] = (table.round, how)
         # "All cards of a player whose stronghold has been destroyed go to the discard piles
         # and are removed from play while their influence tokens and counters remain."
-        state.combat = None
+        if state.player == seat:
+            state.combat = None  # (his flow ends here: _settle hands the game on)
         owner = state.owner
         for card in [c for c in state.on_card if owner[c] == seat]:
             tokens = state.on_card.pop(card)  # tokens left without an owner
@@ -1410,18 +1451,21 @@ def _knockouts(table: Table) -> None:
                 state.exhausted.discard(i)
                 state.wounds.pop(i, None)
                 state.move(i, DISCARDS[state.card(i).pile])
-        state.pending = []
+        state.pending = None
         if table.turn == seat and table.stage == "action":
             table.passes = 0
             _next_turn(table)
     active = table.active()
-    if len(active) == 1 and len(table.seats) > 1 and not table.outcome:
+    if len(active) == 1 and table.players > 1 and not table.outcome:
         # "All other players' strongholds are destroyed."
         _end(table, "victory", active[0])
     elif not active and not table.outcome:
         # Nobody left (a table of one): the game ends as the last one out's own did, lost
-        # ("stronghold" or "surrendered").
-        _end(table, table.seats[next(reversed(table.out))].outcome)
+        # ("stronghold" or "surrendered"), the state's too (as solo).
+        how = table.out[next(reversed(table.out))][1]
+        ended: Outcome = "surrendered" if how == SURRENDERED else "stronghold"
+        state.outcome, state.pending = ended, []
+        _end(table, ended)
 
 
 # A seat's outcome (and how it went out) when its player surrenders (surrender).
@@ -1432,9 +1476,9 @@ SURRENDERED: Final = "surrendered"
 
 
 def _start_hosting(table: Table, seat: int, action: Action) -> None:
-    state = table.seats[seat]
+    state = table.state
     if action.kind == "attack":
-        sent = attackers(state, action.option)
+        sent = attackers(state, seat, action.option)
         if table.story is not None:  # (the words made only for a recorded table)
             table.tell(seat, f"attacks seat {action.target + 1} with "
                              + ", ".join(state.card(t).name for t in sent) + ".")
@@ -1448,7 +1492,7 @@ def _start_hosting(table: Table, seat: int, action: Action) -> None:
 def _host(table: Table, host_seat: int, origin_seat: int, kind: str, cards: list[int]) -> None:
     """A combat in ``host_seat``'s state on ``origin_seat``'s ``cards``: its troops attacking
     (``kind`` "attack"), its wanderers raiding ("raid"), or its row hunted ("hunt_row")."""
-    host = table.seats[host_seat]
+    host = _flow(table, host_seat)
     hosting = Hosting(host_seat, origin_seat, kind, list(cards))
     zones = table.seat(host_seat).zones
     hosting.host_troops = [t for z in ("defensive", "guards") for t in zones[z]
@@ -1514,9 +1558,7 @@ def _truce(table: Table, seat: int, action: Action) -> None:
         table.tell(seat, "offers to end the combat.")
     elif action.option == "accept":
         table.tell(seat, "agrees: the combat ends.")
-        hosting = table.hosting
-        assert hosting is not None
-        host = table.seats[hosting.host]
+        host = table.state
         table.truce = -1
         if host.combat is not None:
             combat.cease(host)
@@ -1541,7 +1583,7 @@ def _rotate(table: Table, fight: Combat, first: int) -> None:
     rotating left each player can use one ability or event"): every seat still in from
     ``first``; the others than its two sides are asked only when they hold a rival ability
     usable in a battle (Combat.rivals)."""
-    n = len(table.seats)
+    n = table.players
     fight.modifiers = [seat for seat in ((first + k) % n for k in range(n))
                        if seat not in table.out]
     if len(fight.modifiers) == 1:
@@ -1555,7 +1597,7 @@ def _rotate(table: Table, fight: Combat, first: int) -> None:
 def _crusaders(table: Table, seat: int) -> list[int]:
     """``seat``'s bearers of Crusade that may use it now (in play, ready, not used this
     round)."""
-    state = table.shared()
+    state = table.state
     used: Collection[int] = {bearer for s, bearer in table.rivals_used if s == seat} \
         if table.rivals_used else ()
     members_of: dict[str | None, int] = {}
@@ -1565,14 +1607,17 @@ def _crusaders(table: Table, seat: int) -> list[int]:
                                                     members_of)]
 
 
-def _finish_hosting(table: Table) -> None:
+def _finish_hosting(table: Table, gone: Collection[int] = ()) -> None:
+    """The combat between seats is over (or ended: ``gone``, the seats going out now): its
+    valor and bribes paid, the host back to waiting, the raiders' owner on to his fines."""
     hosting = table.hosting
     if hosting is None:
         return
     table.flush()
     table.hosting = None
     table.truce, table.truce_offered = -1, []
-    host, origin = table.seats[hosting.host], table.seats[hosting.origin]
+    host = table.state  # (the host is the player while the combat lasts)
+    host_out, origin_out = hosting.host in gone, hosting.origin in gone
     host.combat = None
     host.forget_derived()
     killed = [card for card in hosting.visitors if host.where[card] not in IN_PLAY]
@@ -1580,7 +1625,7 @@ def _finish_hosting(table: Table) -> None:
     troop_kills: list[int] = [] if hosting.fight is None else hosting.fight.troop_kills
     if hosting.kind == "hunt_row":
         _to_wait(host)
-    elif not host.outcome:
+    elif not host_out:
         host.phase, host.step = _waiting_step(table, hosting.host)
     host.pending = None
     if hosting.kind == "attack":
@@ -1588,7 +1633,7 @@ def _finish_hosting(table: Table) -> None:
         # that lord equal to the defeated troop's faction influence."
         for card in killed:
             if card in troop_kills:
-                _valor(table, hosting.host, hosting.origin, origin.card(card).influence)
+                _valor(table, hosting.host, hosting.origin, host.card(card).influence)
         for card in killed:
             if card in hosting.bribes:
                 _collect_bribe(table, hosting.host, hosting.bribes[card])
@@ -1598,9 +1643,10 @@ def _finish_hosting(table: Table) -> None:
                     _valor(table, hosting.origin, hosting.host, host.card(troop).influence)
                 if troop in hosting.bribes:
                     _collect_bribe(table, hosting.origin, hosting.bribes[troop])
-    if not host.outcome:
+    if not host_out:
         engine._advance(host)
-    if hosting.kind == "raid" and not origin.outcome:
+    if hosting.kind == "raid" and not origin_out:
+        origin = _flow(table, hosting.origin)
         engine._begin_fines(origin)  # the raiders' owner goes on to his fines
         engine._advance(origin)
 
@@ -1616,7 +1662,7 @@ def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:
     """The bribe on a killed troop went to the city with it; its killer's lord collects it."""
-    city, pool = table.shared().city, table.seat(taker).personal
+    city, pool = table.state.city, table.seat(taker).personal
     for k in range(3):
         moved = min(tokens[k], city[k])
         city[k] -= moved
@@ -1721,7 +1767,7 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
     if table.outcome or table.window is not None or table.declaring is not None \
             or table.stage != stage:
         return False
-    state = table.seats[seat]
+    state = table.state
     if state.outcome:
         return False
     hosting = table.hosting
@@ -1732,19 +1778,21 @@ def _own_next(table: Table, seat: int, stage: Stage) -> bool:
             and (state.combat is not None or table.seat(seat).choice_due()) \
             and len(engine.legal_actions(state)) > 0
     if stage == "maintenance":
-        here = state.phase == "maintenance"
+        here = state.player == seat and state.phase == "maintenance"
     elif stage == "action":
         here = len(table.active()) == 1
     elif stage == "discard":
-        here = state.step == "discard"
+        here = state.player == seat and state.step == "discard"
     elif stage == "military":
         # A fight of its own after its Military choice (not the choice itself).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
+            and state.player == seat \
             and (state.combat is not None or table.seat(seat).choice_due()) \
             and _asked_elsewhere(table) is None
     elif stage == "wanderer":
         # Its Wanderer Phase begun, and not over (_settle: its arrivals then).
         here = table.started and len(table.queue) > 0 and table.queue[0] == seat \
+            and state.player == seat \
             and not (state.step == WAIT and state.combat is None
                      and not table.seat(seat).choice_due()) \
             and _asked_elsewhere(table) is None
@@ -1774,7 +1822,7 @@ def _own_run(table: Table, seat: int, policy: SeatPolicy,
     unique wanderer may arrive after the fines) but for the one seat still in (there is no
     other seat's copy to meet), whose plays and abilities nobody may answer either; its pass
     in the Action and Development cycle ends the phase (the long way)."""
-    state, stage = table.seats[seat], table.stage
+    state, stage = table.state, table.stage
     alone = len(table.active()) == 1
     while True:
         if observe is not None:

@@ -3,9 +3,9 @@ policy of every game (a table of one asks its solo policy at once).
 
 Pure Python. Everything a seat decides on its own cards (plays, draws, fines, its side of a
 combat) is decided by the solo policy of its name (rules/game/policies.py: the players of
-one's own game) on the seat's own state; this module holds what a seat decides about the
-others, reading every seat's cards and pool from the state the seats share
-(``Table.shared()``, ``state.seats[seat]``) by seat number. What only a table offers is the
+one's own game) on the table's state, the seat its player; this module holds what a seat
+decides about the others, reading every seat's cards and pool from the table's one state
+(``Table.state``, ``state.seats[seat]``) by seat number. What only a table offers is the
 Military Phase's choice: whom to attack, whether to hold a troop back, which wanderer row to
 hunt. The greedy seat weighs every choice in faction influence (a token, of valor or bounty,
 counts ``TOKEN``):
@@ -93,8 +93,8 @@ class SeatPolicy:
         self.defers_rivals = self.greedy
 
     def __call__(self, table: Table, seat: int, actions: Sequence[Action]) -> Action:
-        state = table.seats[seat]
-        if len(table.seats) == 1:
+        state = table.state
+        if table.players == 1:
             # A table of one is the solo game (seats.new_table): every choice is its own
             # policy's. (The table's questions below cost a goldfish game about 1% of its
             # instructions.)
@@ -110,12 +110,11 @@ class SeatPolicy:
             # (greedy never declares an attack troop by troop: a random seat may)
             return next((a for a in actions if a.kind == "send" and not a.option),
                         actions[-1]) if self.greedy else self.solo(state, actions)
-        there = seats.deciding_state(table, seat)
-        if there is not state:
-            # The attacker's own assignments and modifications in the defender's state, or
+        if seat != state.player:
+            # The attacker's own assignments and modifications in the defender's combat, or
             # the raiding wanderers' controller's.
-            return attack_choice(there, actions) if self.greedy \
-                else self.solo(there, actions)
+            return attack_choice(state, actions) if self.greedy \
+                else self.solo(state, actions)
         if table.stage == "military" and table.hosting is None and state.combat is None \
                 and not table.seat(seat).choice_due():
             choice = military_choice(table, seat, actions) if self.greedy \
@@ -191,7 +190,7 @@ def exhaust_worth(table: Table, seat: int, action: Action, crowded: bool | None 
     (``crowded``, when the caller worked it out). A citizen or a structure: the tokens its
     income abilities would take and one a plain ability (none used this round: it is not
     exhausted). (``aimed``: the target card, rivalry.target_of, when the caller read it.)"""
-    if crowded is None and table.shared().card(
+    if crowded is None and table.state.card(
             aimed if aimed >= 0 else rivalry.target_of(action.option)).is_troop:
         crowded = _crowded(table, CRUSADE_ROUNDS)
     return _exhaust_worth(table, seat, action.card, action.target,
@@ -205,7 +204,7 @@ def _exhaust_worth(table: Table, seat: int, bearer_card: int, victim: int, abili
     """:func:`exhaust_worth` of ``bearer_card``'s ``ability`` aimed at ``victim``'s card
     ``aimed`` (``crowded``: :func:`_crowded` of :data:`CRUSADE_ROUNDS`, read only for a
     troop)."""
-    state = table.shared()
+    state = table.state
     target = state.card(aimed)
     bearer = state.card(bearer_card)
     if bearer.type == "invocation":  # its bearer uses it (and is exhausted), at a price
@@ -246,7 +245,7 @@ def rival_choice(table: Table, seat: int, rivals: Sequence[Action]) -> Action | 
         victim = action.target
         total = totals.get(victim)
         if total is None:
-            total = totals[victim] = rulings.influence_total(table.shared(), victim)
+            total = totals[victim] = rulings.influence_total(table.state, victim)
         aimed = rivalry.target_of(action.option)
         if aimed >= 0:
             if chosen is not None and total < top:
@@ -291,12 +290,13 @@ def rival_pick(table: Table, seat: int) -> Action | None:
     one weighed as rivalry.options would list it, in its order, and only the one chosen made
     an Action. A victim less near victory than the best found so far is passed over whole
     (none of his options could be chosen: the influence total comes first)."""
-    flow = table.seats[seat]  # (its step and combat: the seat's own flow)
+    flow = table.state  # (the seat deciding in the action cycle is its player)
     if table.window is not None or table.stage != "action" or table.hosting is not None \
-            or flow.step != "act" or flow.combat is not None or table.seat(seat).choice_due() \
+            or flow.player != seat or flow.step != "act" or flow.combat is not None \
+            or table.seat(seat).choice_due() \
             or (table.rival_bearers and not table.rival_bearers[seat]):
         return None  # (seats.rival_setting's None)
-    state = table.shared()
+    state = table.state
     # The bearers in play not used this round first: most passes have none (each bearer
     # uses one a round), and then no other seat is read.
     used: set[int] = set()
@@ -375,7 +375,7 @@ def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
     decline = next(a for a in actions if a.kind == "decline")
     if window is None:
         return decline
-    state = table.shared()
+    state = table.state
     totals = {s: rulings.influence_total(state, s) for s in table.active()}
     leading = totals.get(window.seat, 0) >= max(totals.values())
     if not leading and not reactions.hurts(state, window.seat, window.action, seat):
@@ -393,7 +393,7 @@ def answer_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
 
 def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Action:
     """The greedy seat's Military Phase choice (see the module docstring)."""
-    state = table.shared()
+    state = table.state
     later = [s for s in table.queue[1:] if s != seat and s not in table.out]
     # Worked out once for the whole choice, and only when an attack or a hunt of another's
     # row is weighed: each player's influence total and the leader, the troops each player
@@ -413,7 +413,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     risked_all = risked_hold = False
     ready: list[int] | None = None  # this seat's ready troops, for both options
     # Each target's troops at home, for both options.
-    homes: list[list[int] | None] = [None] * len(table.seats)
+    homes: list[list[int] | None] = [None] * table.players
     lined: dict[int, list[int]] = {}  # the attackers past a wall, by its room and option
     for action in actions:
         if action.kind != "attack" or action.option == "choose":
@@ -432,7 +432,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         if sent is None:
             if ready is None:
                 ready = _at_home(state, seat, [])  # (its ready troops: seats._ready_troops)
-            sent = attackers(state, action.option, ready)
+            sent = attackers(state, seat, action.option, ready)
             if hold:
                 sent_hold = sent
             else:
@@ -486,8 +486,8 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
     # This seat's best offense among its ready troops, read once for every row.
     hunter = NO_HUNTER
     hunter_known = False
-    # (the solo policy's test, on the seat's own state: its Military Phase, its row)
-    if hunt is not None and _worth_hunting(table.seats[seat]):
+    # (the solo policy's test, on the state of the seat's Military Phase: its row)
+    if hunt is not None and _worth_hunting(state):
         hunter, hunter_known = _best_hunter(state, seat), True
         hunting = (OWN_ROW + TOKEN * _row_bounty(state, hunter, seat), hunt)
     for action in actions:
@@ -789,7 +789,7 @@ def attack_worth(table: Table, seat: int, target: int, sent: Sequence[int],
     when already worked out)."""
     if not sent:
         return -math.inf
-    return _fight_worth(table, target, foresee(table.shared(), sent, target), leader, totals)
+    return _fight_worth(table, target, foresee(table.state, sent, target), leader, totals)
 
 
 def _fight_worth(table: Table, target: int, fight: Fight, leader: int,
@@ -801,10 +801,10 @@ def _fight_worth(table: Table, target: int, fight: Fight, leader: int,
         worth += URGENT
     if fight.cut >= 1.0:  # (the totals read only then: the same test, its cheap part first)
         total = totals[target] if totals is not None \
-            else rulings.influence_total(table.shared(), target)
+            else rulings.influence_total(table.state, target)
         if total >= table.config.target - LEADER_GAP and total == (
                 total if target == leader else totals[leader] if totals is not None
-                else rulings.influence_total(table.shared(), leader)):
+                else rulings.influence_total(table.state, leader)):
             worth += URGENT
     return worth
 
@@ -818,7 +818,7 @@ def _leader(table: Table, seat: int, totals: Mapping[int, int] | None = None) ->
     for s in table.active():  # (max of (total, -seat))
         if s == seat:
             continue
-        total = totals[s] if totals is not None else rulings.influence_total(table.shared(), s)
+        total = totals[s] if totals is not None else rulings.influence_total(table.state, s)
         if found < 0 or total > most or (total == most and s < found):
             found, most = s, total
     if found < 0:
@@ -829,13 +829,13 @@ def _leader(table: Table, seat: int, totals: Mapping[int, int] | None = None) ->
 def home_risk(table: Table, seat: int, later: Sequence[int], sent: Sequence[int]) -> float:
     """What the strongest attack of a player still to act could cut from ``seat`` at home
     while ``sent`` are away (influence and valor, the worst of them)."""
-    return _home_risk(table.shared(), seat, _threats(table, later), sent)
+    return _home_risk(table.state, seat, _threats(table, later), sent)
 
 
 def _threats(table: Table, later: Sequence[int]) -> list[tuple[int, list[int]]]:
     """The players of ``later`` who could attack, each with the troops he would send (every
     ready troop: seats.attackers' "all")."""
-    state = table.shared()
+    state = table.state
     found = []
     for other in later:
         ready = _at_home(state, other, [])

@@ -242,7 +242,7 @@ def test_an_exhausting_rival_ability_names_the_card_it_aims_at() -> None:
     decks = ["kalim-crusaders.txt", "guild-veterans.txt"]
     table = new_table([engine.prepare(sample(d), catalogue()) for d in decks], 1,
                       GameConfig(target=25))
-    state, victim = table.seats
+    state = victim = table.state
     bell = next(i for i in range(len(state.cards)) if state.card(i).name == "Bell of Judgement")
     troop = next(i for i in table.seat(1).zones["personality_pile"]
                  if victim.card(i).name == "Sellsword")
@@ -263,7 +263,7 @@ def test_a_bribe_of_another_seats_troop_names_his_seat(seat: int, owner: int, te
     decks = ["mosfin-blades.txt", "mosfin-blades.txt"]
     table = new_table([engine.prepare(sample(d), catalogue()) for d in decks], 1,
                       GameConfig(target=25))
-    state = table.seats[owner]
+    state = table.state
     retainer = next(i for i in range(len(state.cards)) if state.owner[i] == owner
                     and state.cards[i] == "demo-silverblade-retainer")
     names = ["Mosfin Blades", "Mosfin Blades"]
@@ -347,13 +347,13 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
 
     def at_modification(table: Any) -> bool:
         hosting = table.hosting
-        fight = None if hosting is None else table.seats[hosting.host].combat
+        fight = None if hosting is None else table.state.combat
         return hosting is not None and hosting.origin == PLAYER and fight is not None \
             and fight.step == "modify"
     play_player_until(played, at_modification)
     hosting = played.table.hosting
     assert hosting is not None
-    fight = played.table.seats[hosting.host].combat
+    fight = played.table.state.combat
     assert fight is not None
     context = game_context(view)
     assert context["table"]["step_title"] == "Your attack: " + COMBAT_STEPS["modify"]
@@ -375,12 +375,12 @@ def test_a_player_asked_in_another_seats_hunt_sees_that_hunts_step() -> None:
     names = game.seat_names()
 
     def asked_elsewhere(table: Any) -> bool:
-        there = seats.deciding_state(table, PLAYER)
-        return there is not played.state and there.combat is not None \
+        there = table.state
+        return there.player != PLAYER and there.combat is not None \
             and controlled_fight(played, names) is None
     play_player_until(played, asked_elsewhere, attacks=False)
     context = game_context(view)
-    hunter = seats.deciding_state(played.table, PLAYER).player
+    hunter = played.table.state.player
     assert context["table"]["step_title"] == (f"{seat_name(hunter, names)}'s hunt: "
                                               + COMBAT_STEPS["modify"])
     texts = [row["text"] for row in context["menu"]["actions"]]

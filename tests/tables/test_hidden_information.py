@@ -15,6 +15,7 @@ from django.db import connection
 from django.test import Client
 
 from bench.load.table_figures import card_ids, hidden_seen
+from rules.game import seats
 from rules.game.state import GameState
 from tables.models import Table
 from tables.seat_view import DRAW_PILES, PUBLIC_ZONES
@@ -35,7 +36,7 @@ def truth(table: Table) -> Truth:
     the table's and seats' seeds, as the server's game holds them."""
     played = played_table(table)
     try:
-        state: GameState = played.table.seats[0]
+        state: GameState = played.table.state
         hands: list[list[str]] = []
         public: Counter[str] = Counter()
         piles: list[str] = []
@@ -46,7 +47,7 @@ def truth(table: Table) -> Truth:
             public.update(state.card(i).id for _, _, discard in DRAW_PILES
                           for i in zones[discard])
             piles.extend(state.card(i).id for _, pile, _ in DRAW_PILES for i in zones[pile])
-        seeds = [table.seed, *(s.seed for s in played.table.seats)]
+        seeds = [table.seed, *seats.seat_seeds(played.table.seed, played.table.players)]
         return hands, public, piles, seeds
     finally:
         table_done(table, played)

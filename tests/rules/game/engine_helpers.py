@@ -40,25 +40,28 @@ def sample(name: str) -> Deck:
     return deck
 
 
-def own(state: GameState) -> list[int]:
-    """The instances of the seat that decides in ``state`` (solo: every card)."""
-    return [i for i in range(len(state.cards)) if state.owner[i] == state.to_move]
+def own(state: GameState, seat: int = -1) -> list[int]:
+    """The instances of ``seat`` (-1: the seat that decides in ``state``; solo: every card)."""
+    whose = state.to_move if seat < 0 else seat
+    return [i for i in range(len(state.cards)) if state.owner[i] == whose]
 
 
-def card(state: GameState, name: str, *, free: bool = True) -> int:
-    """An instance of the card named ``name`` of the seat that decides in ``state`` (one not
-    in play when ``free``)."""
+def card(state: GameState, name: str, *, free: bool = True, seat: int = -1) -> int:
+    """An instance of the card named ``name`` of ``seat`` (-1: the seat that decides in
+    ``state``; one not in play when ``free``)."""
+    whose = state.to_move if seat < 0 else seat
     return next(i for i in range(len(state.cards)) if state.card(i).name == name
-                and state.owner[i] == state.to_move and not (free and state.in_play(i)))
+                and state.owner[i] == whose and not (free and state.in_play(i)))
 
 
-def place(state: GameState, name: str, zone: str) -> int:
-    """Put a card of the seat into ``zone`` (a citizen lives in the stronghold)."""
-    i = card(state, name)
+def place(state: GameState, name: str, zone: str, seat: int = -1) -> int:
+    """Put a card of ``seat`` (-1: the seat that decides) into ``zone`` (a citizen lives in
+    the stronghold)."""
+    i = card(state, name, seat=seat)
     state.move(i, zone)
     state.exhausted.discard(i)
     if zone == "residents":
-        state.host[i] = next(s for s in state.mover().zones["private"]
+        state.host[i] = next(s for s in state.seat_of(i).zones["private"]
                              if state.card(s).subtype == "stronghold")
     state.pending = None
     state.forget_derived()

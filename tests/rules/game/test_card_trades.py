@@ -38,7 +38,7 @@ def _with_cards_to_trade(table: Table) -> bool:
 
 
 def _places(table: Table) -> list[tuple[int, str]]:
-    state = table.seats[0]
+    state = table.state
     return [(state.owner[i], state.where[i]) for i in range(len(state.cards))]
 
 
@@ -57,7 +57,7 @@ def test_cards_change_hands_only_in_the_city_maintenance_phase() -> None:
 def test_a_traded_card_goes_to_the_same_zone_of_its_new_owner_with_what_it_carries() -> None:
     table = _table()
     _play_until(table, _with_cards_to_trade)
-    state = table.seats[0]
+    state = table.state
     # (a residence with its citizen: seed 7 houses a Guild Quartermaster in a Market Stall)
     given = next(i for i in seats.tradable(table, 0) if i in state.host.values())
     taken = seats.tradable(table, 1)[0]
@@ -77,7 +77,7 @@ def test_a_traded_card_goes_to_the_same_zone_of_its_new_owner_with_what_it_carri
 def test_wanderers_strongholds_and_cards_on_another_are_not_traded() -> None:
     table = _table()
     _play_until(table, _with_cards_to_trade)
-    state = table.seats[0]
+    state = table.state
     for seat in (0, 1):
         allowed = seats.tradable(table, seat)
         for i in range(len(state.cards)):
@@ -96,7 +96,7 @@ def test_a_card_not_the_givers_is_refused() -> None:
     table = _table()
     _play_until(table, _with_cards_to_trade)
     theirs = seats.tradable(table, 1)[0]
-    name = table.shared().card(theirs).name
+    name = table.state.card(theirs).name
     assert seats.trade_problem(table, 0, 1, [theirs], []).startswith(
         f"{name} is not one of seat 1's")
     assert seats.trade_problem(table, 0, 1, [10_000], []).startswith("A card is not one")
@@ -108,7 +108,7 @@ def test_a_table_plays_on_to_its_end_after_a_card_trade(seed: int) -> None:
     """Every card stays in exactly one zone of its owner, and the game goes on by the rules."""
     table = _table(seed)
     _play_until(table, _with_cards_to_trade)
-    state = table.seats[0]
+    state = table.state
     assert seats.trade_cards(table, 0, 1, seats.tradable(table, 0)[:2],
                              seats.tradable(table, 1)[:1]).ok
     _play_until(table, lambda t: bool(t.outcome), limit=20000)

@@ -159,7 +159,7 @@ def table_decks(decks: tuple[str, ...]) -> list[engine.Prepared]:
 def played(table: seats.Table, chooser: Sequence[SeatPolicy | Recording],
            log: list[Decision]) -> tuple[object, ...]:
     return (table.outcome, table.winner, table.final_round, table.decisions,
-            [s.to_dict() for s in table.seats], log,
+            table.state.to_dict(), log,
             [p.policy.attacks if isinstance(p, Recording) else p.attacks for p in chooser])
 
 

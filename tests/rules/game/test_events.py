@@ -60,6 +60,6 @@ def test_the_events_of_tables_match_their_records(players: int) -> None:
     policies = [SeatPolicy("greedy", k) for k in range(players)]
     while (seat := seats.to_move(table)) >= 0:
         seats.apply(table, policies[seat](table, seat, seats.legal_actions(table)))
-    recorded = [event for state in table.seats for event in state.events or []]
+    recorded = table.state.events or []
     assert {"attack", "action", "use"} <= {event["type"] for event in recorded}
     assert _wrong(recorded) == []

@@ -23,7 +23,7 @@ IN_PLAY_ZONES = ("private", "residents", "guards", "defensive", "wanderers", "at
 
 def tokens(t: Table) -> int:
     """Every token of the game: the shared pool, the personal pools, those lying on cards."""
-    state = t.seats[0]  # (the seats share the city, the cards and the tokens on them)
+    state = t.state
     total = sum(state.city) + sum(sum(v) for v in state.on_card.values())
     for seat in state.seats:
         total += sum(seat.personal)
@@ -32,7 +32,7 @@ def tokens(t: Table) -> int:
 
 def unique_copies(t: Table) -> Counter[str]:
     seen: Counter[str] = Counter()
-    shared = t.shared()
+    shared = t.state
     for seat in range(t.players):
         for zone in IN_PLAY_ZONES:
             for i in t.seat(seat).zones[zone]:
@@ -58,7 +58,8 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                  for s in range(players)]
         t = seats.new_table(decks, seed, GameConfig())
         if fragile:
-            for seat, state in enumerate(t.seats):
+            state = t.state
+            for seat in range(players):
                 for i in t.seat(seat).zones["private"]:
                     if state.card(i).subtype == "stronghold":
                         state.wounds[i] = state.card(i).vitality - 1
@@ -82,7 +83,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
             # Every card is in its owner's zones, where its zone says, once (a hunter's own
             # row is set aside while he hunts another's).
             if t.hosting is None:
-                state = t.shared()
+                state = t.state
                 listed = [i for seat in state.seats for cards in seat.zones.values()
                           for i in cards]
                 assert sorted(listed) == list(range(len(state.cards)))
@@ -97,7 +98,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
         assert knocked_out  # the knock-outs this variant exists for did happen
 
 
-# What the state of a seat that waits for its turn holds, by the table's stage and whether its
+# Where a seat that waits for its turn stands, by the table's stage and whether its
 # part of the phase is done or still ahead (the seat deciding, the seat whose turn or part it
 # is, and the host of a combat between seats are not waiting). A seat attacked before its
 # Military turn goes back to waiting for it (seats._waiting_step).
@@ -115,11 +116,12 @@ WAITING: dict[tuple[str, str], frozenset[tuple[str, str]]] = {
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
-def test_a_seat_waiting_for_its_turn_keeps_no_flow_of_its_own(players: int) -> None:
-    """The premise of one state for a table (docs/engine.md, "One flow"): every phase runs
-    seat by seat, so a seat that waits holds no combat and no choice, and where its state
-    stands follows from the table's stage and its place in the phase's queue: a state per
-    seat carries nothing the table does not know."""
+def test_the_tables_one_state_holds_the_flow_of_the_seat_whose_part_it_is(players: int) -> None:
+    """One state for a table (docs/engine.md, "One flow"): every phase runs seat by seat, so
+    at every decision the state's ``player`` is the seat whose turn, part of the phase or
+    combat it is (another seat decides in it only as its combat, a reaction window, a
+    declaration or a truce asks him), and where every other seat stands follows from the
+    table's stage and its place in the phase's queue alone (seats._waiting)."""
     checked = 0
     for game in range(2):
         for policy in ("greedy", "random"):
@@ -131,17 +133,19 @@ def test_a_seat_waiting_for_its_turn_keeps_no_flow_of_its_own(players: int) -> N
                        for s in range(players)]
             while not t.outcome:
                 seat = seats.to_move(t)
-                busy = {seat, t.turn if t.stage == "action" else -1,
-                        t.queue[0] if t.stage != "action" and t.queue else -1,
-                        t.hosting.host if t.hosting is not None else -1}
+                state = t.state
+                owner = t.hosting.host if t.hosting is not None \
+                    else t.turn if t.stage == "action" else t.queue[0]
+                assert state.player == owner, (t.round, t.stage, state.player, owner)
+                if seat != owner:
+                    assert t.window is not None or t.truce >= 0 or state.combat is not None
                 for s in t.active():
-                    if s in busy:
+                    if s == owner or (t.hosting is not None and s == t.hosting.origin):
                         continue
-                    state = t.seats[s]
                     place = "-" if t.stage == "action" else "later" if s in t.queue else "done"
-                    assert state.combat is None and not t.seat(s).choice_due()
-                    assert (state.phase, state.step) in WAITING[(t.stage, place)], \
-                        (t.round, t.stage, s, place, state.phase, state.step)
+                    assert not t.seat(s).choice_due()
+                    assert seats._waiting(t, s) in WAITING[(t.stage, place)], \
+                        (t.round, t.stage, s, place)
                     checked += 1
                 assert seats.apply(t, chooser[seat](t, seat, seats.legal_actions(t))).ok
     assert checked > 500

@@ -44,13 +44,22 @@ def play_until(t: Table, done: Callable[[Table], bool], name: str = "greedy") ->
     raise AssertionError("the table never got there")
 
 
-def troops(state: GameState) -> list[int]:
-    return [i for i in state.player_seat().zones["defensive"] if state.card(i).is_troop]
+def troops(t: Table, seat: int) -> list[int]:
+    state = t.state
+    return [i for i in state.seats[seat].zones["defensive"] if state.card(i).is_troop]
+
+
+def can_hunt_as(t: Table, seat: int) -> bool:
+    """Whether ``seat`` could hunt his own row now (combat.can_hunt, asked of a copy of the
+    table's state with him as its player: the table's own flow is left as it is)."""
+    probe = t.state.clone()
+    probe.player = probe.to_move = seat
+    return combat.can_hunt(probe)
 
 
 def give_troops(t: Table, seat: int, count: int) -> list[int]:
     """Put ``count`` troops of the seat's personality pile into its defensive holdings."""
-    state = t.seats[seat]
+    state = t.state
     found = [i for i in t.seat(seat).zones["personality_pile"]
             if state.card(i).is_troop][:count]
     for i in found:
@@ -105,11 +114,11 @@ def test_the_action_phase_ends_only_when_every_player_passes_in_sequence() -> No
     while t.seat(other).bounty_due:
         seats.apply(t, seats.legal_actions(t)[0])
     assert t.stage == "action" and seats.to_move(t) == lead
-    assert t.seats[lead].step == "act"
+    assert t.state.player == lead and t.state.step == "act"
     seats.apply(t, Action("pass"))
     seats.apply(t, Action("pass"))
     assert t.stage == "military"
-    assert all(s.phase in ("military", "wanderer") for s in t.seats)
+    assert all(seats.standing(t, s)[0] in ("military", "wanderer") for s in range(t.players))
 
 
 def test_a_player_with_nothing_to_do_in_the_military_phase_is_not_asked() -> None:
@@ -118,7 +127,7 @@ def test_a_player_with_nothing_to_do_in_the_military_phase_is_not_asked() -> Non
     t = table(FAITHFUL, VETERANS)
     play_until(t, lambda t: t.stage == "action")
     bare = 1 - t.lead
-    state = t.seats[bare]
+    state = t.state
     for zone in ("hand", "personality_pile", "defensive"):
         for i in list(t.seat(bare).zones[zone]):
             if state.card(i).is_troop:
@@ -137,13 +146,10 @@ def test_a_player_with_nothing_to_do_in_the_military_phase_is_not_asked() -> Non
 
 def test_one_city_pool_is_shared_by_every_player() -> None:
     t = table(FAITHFUL, VETERANS, BLADES)
-    assert t.seats[0].city is t.seats[1].city is t.seats[2].city
-    paid = sum(sum(s.city) - sum(t.config.city_pool) for s in t.seats[:1])
+    paid = sum(t.state.city) - sum(t.config.city_pool)
     # Every seat's Initial Holdings were paid into the one pool.
     holdings = sum(12 - sum(t.seat(s).personal) for s in range(t.players))
     assert paid == holdings
-    t.seats[0].city[0] -= 1
-    assert t.seats[2].city[0] == t.seats[0].city[0]
 
 
 def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_where_they_are(
@@ -153,18 +159,18 @@ def test_an_attack_on_another_players_holdings_is_fought_there_with_the_troops_w
                and any(a.kind == "attack" and a.option == "all" for a in seats.legal_actions(t)))
     attacker = seats.to_move(t)
     defender = 1 - attacker
-    sent = seats.attackers(t.seats[attacker], "all")
-    cards_before = len(t.seats[defender].cards)
+    sent = seats.attackers(t.state, attacker, "all")
+    cards_before = len(t.state.cards)
     seats.apply(t, Action("attack", target=defender, option="all"))
     assert t.hosting is not None and t.hosting.kind == "attack"
-    host = t.seats[defender]
-    # The attackers fight in the defender's state as the cards they are: nothing copied.
+    host = t.state
+    # The attackers fight in the defender's combat as the cards they are: nothing copied.
     assert host.combat is not None and host.combat.wild == sent
     assert len(host.cards) == cards_before
     assert all(host.owner[troop] == attacker and host.where[troop] == "defensive"
                for troop in sent)
     play_until(t, lambda t: t.hosting is None)
-    back = t.seats[attacker]
+    back = t.state
     for troop in sent:  # every attacker is home, or dead in its owner's piles
         assert back.where[troop] in ("defensive", "personality_discard", "dead")
         assert troop in t.seat(attacker).zones[back.where[troop]]
@@ -177,9 +183,9 @@ def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
                and any(a.kind == "attack" and a.option == "all" for a in seats.legal_actions(t)))
     attacker = seats.to_move(t)
     defender = 1 - attacker
-    sent = seats.attackers(t.seats[attacker], "all")
+    sent = seats.attackers(t.state, attacker, "all")
     assert seats.apply(t, Action("attack", target=defender, option="all")).ok
-    fight = t.seats[defender].combat
+    fight = t.state.combat
     assert fight is not None
     play_until(t, lambda t: t.hosting is None or fight.step not in ("bribe", "muster"))
     assert t.hosting is not None and fight.step == "assign"
@@ -188,7 +194,7 @@ def _attack_at_assignments(t: Table) -> tuple[int, int, list[int]]:
 
 def test_the_attacker_makes_his_troops_assignments_first() -> None:
     # "The attacking player makes assignments first, then the sides alternate": the table asks
-    # the attacker (to_move), with his own troops' options, in the defender's state.
+    # the attacker (to_move), with his own troops' options, in the defender's combat.
     t = table(VETERANS, FAITHFUL)
     attacker, defender, sent = _attack_at_assignments(t)
     assert seats.to_move(t) == attacker
@@ -196,17 +202,16 @@ def test_the_attacker_makes_his_troops_assignments_first() -> None:
     assert actions[-1] == seats.TRUCE  # (he may also offer to end the attack)
     actions = actions[:-1]
     assert actions and all(a.kind in ("separate", "joint") and a.card in sent for a in actions)
-    assert seats.deciding_state(t, attacker) is t.seats[defender]
-    # The defender's state says so itself: his combat (player), the attacker's decision
+    # The table's state says so itself: his combat (player), the attacker's decision
     # (to_move), which a saved and loaded state keeps.
-    there = t.seats[defender]
+    there = t.state
     assert (there.player, there.to_move) == (defender, attacker)
     assert there.mover() is there.seats[attacker] and there.player_seat() is there.seats[defender]
     loaded = GameState.from_dict(json.loads(json.dumps(there.to_dict())))
     assert (loaded.player, loaded.to_move) == (defender, attacker)
     chosen = actions[-1]  # any of his options, not only the fixed rule's
     assert seats.apply(t, chosen).ok
-    fight = t.seats[defender].combat
+    fight = t.state.combat
     assert fight is not None
     assert any(group[0] == combat.WILD and chosen.card in group[2:] for group in fight.groups)
 
@@ -216,12 +221,12 @@ def _attack_at_modification(t: Table) -> tuple[int, int, Combat]:
     its modification step."""
     def there(t: Table) -> bool:
         hosting = t.hosting
-        fight = None if hosting is None else t.seats[hosting.host].combat
+        fight = None if hosting is None else t.state.combat
         return hosting is not None and hosting.kind == "attack" and fight is not None \
             and fight.step == "modify"
     play_until(t, there)
     assert t.hosting is not None
-    fight = t.seats[t.hosting.host].combat
+    fight = t.state.combat
     assert fight is not None
     return t.hosting.origin, t.hosting.host, fight
 
@@ -237,10 +242,10 @@ def test_the_modification_step_starts_with_the_attacker_and_rotates_left() -> No
     attacker, defender, fight = _attack_at_modification(t)
     assert fight.modifiers == [attacker, (attacker + 1) % 3, (attacker + 2) % 3]
     assert seats.to_move(t) == attacker
-    mine = t.seats[attacker]
-    event = place(mine, "Flanking Charge", "hand")
+    mine = t.state
+    event = place(mine, "Flanking Charge", "hand", attacker)
     t.seat(attacker).personal[:] = [5, 5, 5]
-    t.seats[defender].pending = None
+    t.state.pending = None
     plays = [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event]
     assert plays and all(a.target in fight.wild for a in plays)
     troop = plays[0].target
@@ -267,7 +272,7 @@ def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step(
     t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
     attacker, defender, fight = _attack_at_modification(t)
     third = next(s for s in fight.modifiers if s not in (attacker, defender))
-    bell = place(t.seats[third], "Bell of Judgement", "private")
+    bell = place(t.state, "Bell of Judgement", "private", third)
     t.rivals_used.clear()
     seats._rotate(t, fight, attacker)  # (the rotation's rivals, as had the bell been ready)
     assert third in fight.rivals
@@ -276,23 +281,23 @@ def test_a_third_player_may_crusade_an_attacking_troop_in_the_modification_step(
     actions = seats.legal_actions(t)
     crusades = [a for a in actions if a.kind == "use_on" and a.card == bell]
     aimed = {rivalry.target_of(a.option) for a in crusades}
-    alive = {c for c in (*fight.wild, *fight.player) if c not in t.shared().exhausted}
-    assert aimed == {c for c in alive if t.shared().card(c).is_troop}
+    alive = {c for c in (*fight.wild, *fight.player) if c not in t.state.exhausted}
+    assert aimed == {c for c in alive if t.state.card(c).is_troop}
     troop = fight.wild[0]
     choice = next(a for a in crusades if rivalry.target_of(a.option) == troop)
     assert seats.apply(t, choice).ok
-    assert troop in t.shared().exhausted
+    assert troop in t.state.exhausted
     assert fight.step == "modify" and seats.to_move(t) != third  # the rotation goes on
     assert (third, bell) in t.rivals_used
 
 
 def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> None:
     t = table(VETERANS, VETERANS, seed=2)
-    attacker, defender, fight = _attack_at_modification(t)
-    mine = t.seats[attacker]
-    event = place(mine, "Hold the Line", "hand")
+    attacker, _defender, fight = _attack_at_modification(t)
+    mine = t.state
+    event = place(mine, "Hold the Line", "hand", attacker)
     t.seat(attacker).personal[:] = [5, 5, 5]
-    t.seats[defender].pending = None
+    t.state.pending = None
     play = next(a for a in seats.legal_actions(t) if a.kind == "play" and a.card == event)
     assert seats.apply(t, play).ok
     assert fight.hold_wild and not fight.hold_line
@@ -300,28 +305,28 @@ def test_an_attacking_lords_hold_the_line_keeps_his_own_troops_unexhausted() -> 
 
 def test_an_ai_attacker_frightens_by_the_wanderers_fixed_rule() -> None:
     t = table(VETERANS, FAITHFUL)
-    attacker, defender, _ = _attack_at_modification(t)
+    attacker, _defender, _ = _attack_at_modification(t)
     actions = seats.legal_actions(t)
     choice = SeatPolicy("greedy", 1)(t, attacker, actions)
-    target = combat.fear_target(t.seats[defender])
+    target = combat.fear_target(t.state)
     assert choice.kind == "done" or (choice.kind == "fear" and choice.target == target)
 
 
 def test_an_ai_attacker_assigns_by_the_wanderers_fixed_rule() -> None:
     t = table(VETERANS, FAITHFUL)
-    attacker, defender, _ = _attack_at_assignments(t)
+    attacker, _defender, _ = _attack_at_assignments(t)
     actions = seats.legal_actions(t)
     choice = SeatPolicy("greedy", 1)(t, attacker, actions)
-    assert choice == combat.wild_choice(t.seats[defender])
+    assert choice == combat.wild_choice(t.state)
     assert any(choice is a for a in actions)
 
 
 def test_the_jerkin_ignores_a_wanderers_first_wound_not_another_lords_troops() -> None:
     # Boiled Leather Jerkin: "Bearer may ignore the first wound from a wanderer each round."
     t = table(VETERANS, FAITHFUL)
-    home, other = t.seats[0], t.seats[1]
+    home, other = t.state, t.state
     troop = give_troops(t, 0, 1)[0]
-    jerkin = place(home, "Boiled Leather Jerkin", "attached")
+    jerkin = place(home, "Boiled Leather Jerkin", "attached", 0)
     home.host[jerkin] = troop
     home.forget_derived()
     enemy = give_troops(t, 1, 1)[0]
@@ -336,14 +341,14 @@ def test_faction_threshold_abilities_count_every_players_members() -> None:
     # "(F)n: only with n members of the faction in play among all players' cards": the High
     # Cantor's Pray (Kalim 3) counts the other seat's Kalim members too.
     t = table(FAITHFUL, FAITHFUL)
-    mine, theirs = t.seats[0], t.seats[1]
+    mine, theirs = t.state, t.state
     for state in (mine, theirs):
         for i in rulings.personalities_in_play(state):
             state.move(i, "personality_discard")
-    cantor_card = next(mine.card(i) for i in own(mine)
+    cantor_card = next(mine.card(i) for i in own(mine, 0)
                        if mine.card(i).name == "High Cantor Idrys Mael")
-    cantor = place(mine, cantor_card.name,
-                   "residents" if cantor_card.is_citizen else "defensive")
+    zone = "residents" if cantor_card.is_citizen else "defensive"
+    cantor = place(mine, cantor_card.name, zone, 0)
     assert rulings.faction_members(mine, "kalim") == 1
     assert "pray" not in rulings.keywords(mine, cantor)
     kalim = [i for i in t.seat(1).personality_pile if theirs.card(i).is_troop
@@ -368,7 +373,7 @@ def test_the_attacker_chooses_the_troops_he_sends_an_exhausted_one_for_3_tokens(
     # exhausted troop costs 3 tokens, as in the defender's muster.
     t = table(VETERANS, FAITHFUL)
     attacker, defender = _at_attack_choice(t)
-    state = t.seats[attacker]
+    state = t.state
     ready, tired = give_troops(t, attacker, 2)
     state.exhausted.discard(ready)
     state.exhausted.add(tired)
@@ -382,7 +387,7 @@ def test_the_attacker_chooses_the_troops_he_sends_an_exhausted_one_for_3_tokens(
     assert Action("send", tired, option="pay") not in seats.legal_actions(t)
     assert seats.apply(t, Action("done")).ok
     assert t.hosting is not None and t.hosting.visitors == [tired]
-    fight = t.seats[defender].combat
+    fight = t.state.combat
     assert fight is not None and fight.wild == [tired]
 
 
@@ -392,18 +397,18 @@ def test_an_attack_declared_with_no_troop_is_called_off() -> None:
     assert seats.apply(t, Action("attack", target=defender, option="choose")).ok
     assert seats.apply(t, Action("done")).ok
     assert t.declaring is None and t.hosting is None
-    assert t.seats[defender].combat is None
+    assert t.state.combat is None
 
 
 def test_holding_troops_back_keeps_the_best_defender_home() -> None:
     t = table(VETERANS, FAITHFUL)
     ready = give_troops(t, 0, 3)
-    state = t.seats[0]
-    kept = set(ready) - set(seats.attackers(state, "hold"))
+    state = t.state
+    kept = set(ready) - set(seats.attackers(state, 0, "hold"))
     assert len(kept) == 1
     best = max(state.card(i).defense for i in ready)
     assert state.card(kept.pop()).defense == best
-    assert set(seats.attackers(state, "all")) == set(ready)
+    assert set(seats.attackers(state, 0, "all")) == set(ready)
 
 
 @pytest.mark.parametrize(("influence", "taken"), [(2, 2), (0, 0), (9, 6)],
@@ -427,10 +432,10 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
     own_row = list(t.seat(hunter).zones["wanderers"])
     theirs = list(t.seat(owner).zones["wanderers"])
     seats.apply(t, Action("hunt_row", target=owner))
-    fight = t.seats[hunter].combat
+    fight = t.state.combat
     assert fight is not None and fight.kind == "hunt"
     # The row is hunted where it lies (Combat.row): the hunter's own stays his.
-    there = t.seats[hunter]
+    there = t.state
     assert fight.row == owner and there.row() is there.seats[owner].zones["wanderers"]
     assert t.seat(hunter).zones["wanderers"] == own_row
     engage = [a.card for a in seats.legal_actions(t) if a.kind == "engage"]
@@ -438,7 +443,7 @@ def test_a_hunt_on_another_players_row_pays_the_hunter_and_leaves_the_wanderers_
     play_until(t, lambda t: t.hosting is None)
     assert t.seat(hunter).zones["wanderers"][:len(own_row)] == own_row
     for w in theirs:  # alive in their owner's row, or killed into his piles
-        assert t.shared().where[w] in ("wanderers", "wanderer_discard", "dead")
+        assert t.state.where[w] in ("wanderers", "wanderer_discard", "dead")
 
 
 def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> None:
@@ -448,29 +453,29 @@ def test_aggressive_wanderers_attack_the_highest_roller_ties_rolling_again() -> 
     assert seats._highest_roller(t, [1]) == 1
 
 
-def test_wanderers_attacking_another_player_fight_in_his_state_and_go_home() -> None:
+def test_wanderers_attacking_another_player_fight_at_his_holdings_and_go_home() -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "wanderer" and t.hosting is None
-               and bool(t.seat(t.queue[0]).zones["wanderers"]))
+               and t.state.combat is None and bool(t.seat(t.queue[0]).zones["wanderers"]))
     t.outcome = ""
     owner = t.queue[0]
-    state = t.seats[owner]
+    state = t.state
     raider = t.seat(owner).zones["wanderers"][0]
     state.step = "raid"
     seats._host(t, 1 - owner, owner, "raid", [raider])
     assert t.hosting is not None and seats.to_move(t) in (1 - owner, owner)
     play_until(t, lambda t: t.hosting is None)
     assert state.where[raider] in ("wanderers", "wanderer_discard", "dead")
-    assert len(t.shared().cards) == len(t.shared().flags)
+    assert len(t.state.cards) == len(t.state.flags)
 
 
 def _wild_turn(t: Table) -> GameState | None:
-    """The state whose combat waits on its wild side's controller's assignment, if any."""
-    for state in t.seats:
-        fight = state.combat
-        if fight is not None and fight.kind == "raid" and fight.step == "assign" \
-                and fight.turn == combat.WILD and fight.asks_wild:
-            return state
+    """The table's state when its combat waits on its wild side's controller's assignment."""
+    state = t.state
+    fight = state.combat
+    if fight is not None and fight.kind == "raid" and fight.step == "assign" \
+            and fight.turn == combat.WILD and fight.asks_wild:
+        return state
     return None
 
 
@@ -496,9 +501,8 @@ def test_wanderers_attacking_another_player_are_controlled_by_their_owner(seed: 
     # combat": he makes their assignments (and is first in the modification rotation).
     t = table(VETERANS, FAITHFUL, BLADES, seed=seed)
     raided, owner = _raid_at_assignments(t, on_owner=False)
-    assert raided is not t.seats[owner]
-    assert seats.to_move(t) == owner
-    assert seats.deciding_state(t, owner) is raided
+    assert t.hosting is not None and raided.player == t.hosting.host != owner
+    assert seats.to_move(t) == owner == raided.to_move
     fight = raided.combat
     assert fight is not None and fight.modifiers[0] == owner
     actions = seats.legal_actions(t)
@@ -511,10 +515,9 @@ def test_wanderers_attacking_their_owner_are_controlled_by_the_player_on_his_lef
     # "If they attack you then the player to your left controls all wanderers."
     t = table(VETERANS, FAITHFUL, BLADES, seed=3)
     raided, owner = _raid_at_assignments(t, on_owner=True)
-    assert raided is t.seats[owner]
+    assert raided.player == owner
     left = next(s for s in ((owner + k) % 3 for k in (1, 2)) if s not in t.out)
-    assert seats.to_move(t) == left
-    assert seats.deciding_state(t, left) is raided
+    assert seats.to_move(t) == left == raided.to_move
     choice = SeatPolicy("greedy", 1)(t, left, seats.legal_actions(t))
     assert choice == combat.wild_choice(raided)  # an AI controller: the fixed rule
     assert seats.apply(t, choice).ok
@@ -523,7 +526,7 @@ def test_wanderers_attacking_their_owner_are_controlled_by_the_player_on_his_lef
 def test_a_unique_played_while_another_copy_is_in_play_sends_that_copy_to_its_owners_discard(
         ) -> None:
     t = table(FAITHFUL, FAITHFUL)
-    old, new = t.seats[1], t.seats[0]
+    old, new = t.state, t.state
     unique = next(i for i in t.seat(1).zones["personality_pile"] if old.card(i).unique
                   and old.card(i).type == "personality")
     # The same deck: the new seat's copy is its instance of the same card.
@@ -541,7 +544,7 @@ def test_citizens_left_homeless_by_another_players_unique_structure_are_discarde
     # seat's turn: its citizens, with no open residence, go to the discard pile (their fate is
     # not this seat's decision then), leaving the other citizens housed.
     t = table(FAITHFUL, FAITHFUL)
-    old, new = t.seats[1], t.seats[0]
+    old, new = t.state, t.state
     me = t.seat(1)
     cathedral = next(i for i in me.zones["structure_pile"]
                      if old.card(i).name == "Grand Cathedral of Embers")
@@ -549,7 +552,7 @@ def test_citizens_left_homeless_by_another_players_unique_structure_are_discarde
     new.move(cathedral, "private")  # the same deck: the same instance number
     citizens = [i for i in me.zones["personality_pile"] if old.card(i).is_citizen]
     for citizen in citizens:  # the cathedral's two first, then every other residence
-        homes = rulings.open_residences(old)
+        homes = rulings.open_residences(old, 1)
         if not homes:
             break
         old.move(citizen, "residents")
@@ -566,13 +569,13 @@ def test_the_initial_holdings_never_replace_one_another() -> None:
     t = table(FAITHFUL, FAITHFUL)  # both hold the same unique stronghold
     play_until(t, lambda t: t.round == 2)
     for seat in range(t.players):
-        assert any(t.shared().card(i).subtype == "stronghold"
+        assert any(t.state.card(i).subtype == "stronghold"
                    for i in t.seat(seat).zones["private"])
 
 
 def test_a_dead_unique_blocks_every_player() -> None:
     t = table(FAITHFUL, FAITHFUL)
-    dead, alive = t.seats[1], t.seats[0]
+    dead, alive = t.state, t.state
     unique = next(i for i in t.seat(1).zones["personality_pile"] if dead.card(i).unique
                   and dead.card(i).type == "personality")
     dead.move(unique, "dead")
@@ -583,8 +586,9 @@ def test_a_dead_unique_blocks_every_player() -> None:
 
 def test_a_player_whose_stronghold_is_destroyed_is_out_and_his_tokens_stay() -> None:
     t = table(VETERANS, FAITHFUL, BLADES)
-    play_until(t, lambda t: t.stage == "action")
-    out = t.seats[2]
+    # (the engine ends the game of the player whose stronghold is destroyed: seat 3's turn)
+    play_until(t, lambda t: t.stage == "action" and t.state.player == 2)
+    out = t.state
     tokens = list(t.seat(2).personal)
     rulings.end_game(out, "stronghold")
     seats._settle(t)
@@ -634,11 +638,11 @@ def test_a_player_who_surrenders_in_the_middle_of_an_attack_ends_it_and_the_last
 
 def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playing() -> None:
     t = table(CRUSADERS, CRUSADERS, CRUSADERS, seed=3)
-    attacker, defender, fight = _attack_at_modification(t)
+    attacker, _defender, fight = _attack_at_modification(t)
     sent = list(fight.wild)
     assert seats.surrender(t, attacker).ok
-    assert t.hosting is None and t.seats[defender].combat is None and not t.outcome
-    assert all(t.shared().where[troop] not in ("defensive", "private")
+    assert t.hosting is None and t.state.combat is None and not t.outcome
+    assert all(t.state.where[troop] not in ("defensive", "private")
                for troop in sent)
     start = t.round
     play_until(t, lambda t: t.round == start + 1)
@@ -648,7 +652,7 @@ def test_an_attacker_who_surrenders_at_his_modification_leaves_the_others_playin
 def test_the_last_player_standing_wins() -> None:
     t = table(VETERANS, FAITHFUL)
     play_until(t, lambda t: t.stage == "action")
-    rulings.end_game(t.seats[1], "stronghold")
+    rulings.end_game(t.state, "stronghold")
     seats._settle(t)
     assert t.outcome == "victory" and t.winner == 0
 
@@ -657,15 +661,15 @@ def test_victory_is_checked_at_the_start_of_each_round_for_every_player() -> Non
     t = table(VETERANS, FAITHFUL, target=15)
     seats.play(t, policies(t))
     assert t.outcome == "victory"
-    winner = t.seats[t.winner]
-    assert rulings.influence_total(winner) >= 15
-    assert all(rulings.influence_total(s) <= rulings.influence_total(winner) for s in t.seats)
+    state = t.state
+    totals = [rulings.influence_total(state, s) for s in range(t.players)]
+    assert totals[t.winner] >= 15 and max(totals) == totals[t.winner]
 
 
 def test_every_player_loses_when_the_wanderers_exceed_three_times_the_players() -> None:
     t = table(VETERANS, FAITHFUL)
     for seat, count in ((0, 4), (1, 3)):
-        state = t.seats[seat]
+        state = t.state
         for i in t.seat(seat).zones["wanderer_pile"][:count]:
             state.move(i, "wanderers")
     t.row_before = []
@@ -676,7 +680,7 @@ def test_every_player_loses_when_the_wanderers_exceed_three_times_the_players() 
 def test_three_times_the_players_wanderers_is_not_yet_an_overrun() -> None:
     t = table(VETERANS, FAITHFUL)
     for seat in (0, 1):
-        state = t.seats[seat]
+        state = t.state
         for i in t.seat(seat).zones["wanderer_pile"][:3]:
             state.move(i, "wanderers")
     seats._arrivals(t, 0)
@@ -705,8 +709,8 @@ def test_rival_abilities_take_from_another_players_pool(
         taker_gain: list[int], city_gain: int | None) -> None:
     t = table(deck, BLADES)
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0)
-    state = t.seats[0]
-    bearer = next(i for i in own(state) if state.card(i).name == name
+    state = t.state
+    bearer = next(i for i in own(state, 0) if state.card(i).name == name
                   and not state.in_play(i))
     state.move(bearer, "defensive")
     state.exhausted.discard(bearer)
@@ -734,7 +738,7 @@ def test_rival_abilities_take_from_another_players_pool(
 
 def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     t = table(VETERANS, BLADES)
-    state = t.seats[0]
+    state = t.state
     t.seat(1).personal[:] = [1, 4, 2]
     bearer = next(i for i in t.seat(0).zones["personality_pile"]
             if state.card(i).is_troop)
@@ -743,8 +747,8 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     state.profiles = None
     state.move(bearer, "defensive")
     city = sum(state.city)
-    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.shared(), 0, [1])
-    assert rivalry.apply(t.seats[0], 0, Action("use_on", bearer, 1, "sap")) == 3
+    assert Action("use_on", bearer, 1, "sap") in rivalry.options(t.state, 0, [1])
+    assert rivalry.apply(t.state, 0, Action("use_on", bearer, 1, "sap")) == 3
     # One token at a time from the most plentiful kind: 4 religious, then 3, then a tie of
     # 2 and 2 (religious before political).
     assert t.seat(1).personal == [1, 1, 2] and sum(state.city) == city + 3
@@ -771,9 +775,10 @@ def at_action(*decks: str) -> Table:
     return t
 
 
-def stronghold(state: GameState) -> int:
-    return next(s for s in state.player_seat().zones["private"]
-            if state.card(s).subtype == "stronghold")
+def stronghold(t: Table, seat: int) -> int:
+    state = t.state
+    return next(s for s in state.seats[seat].zones["private"]
+                if state.card(s).subtype == "stronghold")
 
 
 # (deck, bearer, its zone, ability, the victim's target: a troop, a citizen or a structure)
@@ -790,21 +795,21 @@ EXHAUSTING = [
 def test_crusade_discredit_and_influence_exhaust_another_players_card(
         deck: str, name: str, zone: str, ability: str, what: str) -> None:
     t = at_action(deck, VETERANS)
-    state, victim = t.seats[0], t.seats[1]
-    bearer = place(state, name, zone)
+    state, victim = t.state, t.state
+    bearer = place(state, name, zone, 0)
     if what == "troop":
         target = give_troops(t, 1, 1)[0]
     elif what == "citizen":
-        target = place(victim, "Coin Broker", "residents")
+        target = place(victim, "Coin Broker", "residents", 1)
     else:
-        target = stronghold(victim)
+        target = stronghold(t, 1)
     victim.exhausted.discard(target)
     use = Action("use_on", bearer, 1, rivalry.exhaust_option(ability, target))
     assert use in seats.legal_actions(t)
     # Only the other player's cards of the kind named are targets.
     aimed = [rivalry.target_of(a.option) for a in seats.legal_actions(t)
              if a.kind == "use_on" and a.card == bearer and a.option.startswith(ability)]
-    assert aimed == rivalry.exhaust_targets(t.shared(), 1, what) and target in aimed
+    assert aimed == rivalry.exhaust_targets(t.state, 1, what) and target in aimed
     tokens = [list(t.seat(0).personal), list(t.seat(1).personal),
         list(state.city)]
     assert seats.apply(t, use).ok
@@ -814,7 +819,7 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
     # no token moves
     assert [t.seat(0).personal, t.seat(1).personal, state.city] == tokens
     assert seats.to_move(t) == 1  # it was the seat's action of the cycle
-    assert rivalry.sentence(t.shared(), use, 0) == (
+    assert rivalry.sentence(t.state, use, 0) == (
         f"{name} uses {ability.capitalize()} on seat 2's {victim.card(target).name}: "
         "exhausted.")
     # Once a round per bearer, and the exhausted card is no target any more.
@@ -825,8 +830,8 @@ def test_crusade_discredit_and_influence_exhaust_another_players_card(
 
 def test_an_exhausted_card_is_no_target_of_crusade() -> None:
     t = at_action(CRUSADERS, VETERANS)
-    state, victim = t.seats[0], t.seats[1]
-    bell = place(state, "Bell of Judgement", "private")
+    state, victim = t.state, t.state
+    bell = place(state, "Bell of Judgement", "private", 0)
     ready, tired = give_troops(t, 1, 2)
     victim.exhausted.discard(ready)
     victim.exhausted.add(tired)
@@ -837,22 +842,22 @@ def test_an_exhausted_card_is_no_target_of_crusade() -> None:
 
 def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
     t = at_action(SENATE, SENATE)
-    state = t.seats[0]
-    envoy = place(state, "Whispering Envoy", "residents")  # political 2
+    state = t.state
+    envoy = place(state, "Whispering Envoy", "residents", 0)  # political 2
     warden_seat = at_action(CRUSADERS, VETERANS)
-    warden = place(warden_seat.seats[0], "Cathedral Warden", "defensive")
+    warden = place(warden_seat.state, "Cathedral Warden", "defensive", 0)
     discredit = Action("use_on", envoy, 1, rivalry.exhaust_option("discredit", 3))
     crusade = Action("use_on", warden, 1, rivalry.exhaust_option("crusade", 3))
     assert reactions.political(state, discredit) == 2
-    assert reactions.political(warden_seat.seats[0], crusade) == -1
+    assert reactions.political(warden_seat.state, crusade) == -1
     # A Court Notary (Debate, political 2) in the other seat answers the Discredit.
-    notary = place(t.seats[1], "Court Notary", "residents")
-    citizen = place(t.seats[1], "Whispering Envoy", "residents")
+    notary = place(t.state, "Court Notary", "residents", 1)
+    citizen = place(t.state, "Whispering Envoy", "residents", 1)
     assert seats.apply(t, Action("use_on", envoy, 1,
                                  rivalry.exhaust_option("discredit", citizen))).ok
     assert t.window is not None and seats.to_move(t) == 1
     assert seats.apply(t, Action("react", notary, 0, "debate")).ok
-    assert citizen not in t.shared().exhausted  # negated
+    assert citizen not in t.state.exhausted  # negated
     assert envoy in state.exhausted  # "E": used all the same
 
 
@@ -865,9 +870,9 @@ def test_discredit_is_political_and_may_be_debated_crusade_is_not() -> None:
 def test_greedy_exhausts_a_troop_when_it_costs_the_victim_more_than_itself(
         bearer: str, zone: str, victim_troop: str, chosen: bool) -> None:
     t = at_action(CRUSADERS, VETERANS)
-    state, victim = t.seats[0], t.seats[1]
-    mine = place(state, bearer, zone)
-    theirs = place(victim, victim_troop, "defensive")
+    state, victim = t.state, t.state
+    mine = place(state, bearer, zone, 0)
+    theirs = place(victim, victim_troop, "defensive", 1)
     rivals = [a for a in seats.rival_options(t, 0) if a.card == mine
               and rivalry.target_of(a.option) == theirs]
     assert rivals
@@ -883,9 +888,9 @@ def test_greedy_exhausts_no_troop_while_the_wanderers_may_overrun_the_city_soon(
     # A troop exhausted is one fewer to hunt: with two Wanderer Phases (a wanderer each player
     # each) enough to overrun the city, Crusade is kept (table_policy.CRUSADE_ROUNDS).
     t = at_action(CRUSADERS, VETERANS)
-    state, victim = t.seats[0], t.seats[1]
-    bell = place(state, "Bell of Judgement", "private")
-    theirs = place(victim, "Ironhide Bruiser", "defensive")
+    state, victim = t.state, t.state
+    bell = place(state, "Bell of Judgement", "private", 0)
+    theirs = place(victim, "Ironhide Bruiser", "defensive", 1)
     crusade = [a for a in seats.rival_options(t, 0) if a.card == bell
                and rivalry.target_of(a.option) == theirs]
     in_play = sum(len(t.seat(s).zones["wanderers"]) for s in range(t.players))
@@ -905,10 +910,10 @@ def test_a_stronghold_destroyed_by_an_attack_knocks_its_player_out() -> None:
     attacker = seats.to_move(t)
     defender = 1 - attacker
     give_troops(t, attacker, 4)
-    for troop in troops(t.seats[attacker]):
-        t.seats[attacker].exhausted.discard(troop)
-    home = t.seats[defender]
-    for troop in troops(home) + list(t.seat(defender).zones["guards"]):
+    for troop in troops(t, attacker):
+        t.state.exhausted.discard(troop)
+    home = t.state
+    for troop in troops(t, defender) + list(t.seat(defender).zones["guards"]):
         home.move(troop, "personality_discard")
     keep = next(i for i in t.seat(defender).zones["private"]
             if home.card(i).subtype == "stronghold")
@@ -929,8 +934,8 @@ def _retainer_attacks(t: Table) -> tuple[int, int]:
     """Seat 0 (mosfin-blades) attacks seat 1 with its Silverblade Retainer (Defender, Bribery,
     faction influence 2): the retainer's instance, and the card seat 1's combat names (the
     same: the seats share one card space)."""
-    state = t.seats[0]
-    retainer = next(i for i in own(state)
+    state = t.state
+    retainer = next(i for i in own(state, 0)
                     if state.cards[i] == "demo-silverblade-retainer")
     state.move(retainer, "defensive")
     state.pending = None
@@ -944,7 +949,7 @@ def test_bribery_of_another_lords_troop_costs_his_faction_influence() -> None:
     t = table(BLADES, FAITHFUL)
     t.seat(1).personal[:] = [3, 3, 3]
     _, guest = _retainer_attacks(t)
-    host = t.seats[1]
+    host = t.state
     assert host.card(guest).influence == 2 and host.card(guest).bounty == 0
     assert Action("bribe", guest) in engine.legal_actions(host)
     assert combat.bribe_cost(host, guest) == 2  # not a bounty of 0 (or the minimum of one)
@@ -957,8 +962,8 @@ def _retainer_defends(t: Table) -> tuple[int, Combat]:
     """Seat 1 attacks seat 0 (mosfin-blades), who sends his Silverblade Retainer (Bribery,
     faction influence 2) to the battlefield: the retainer, and the combat at the attacker's
     bribes."""
-    defender = t.seats[0]
-    retainer = next(i for i in own(defender) if defender.cards[i] == "demo-silverblade-retainer")
+    defender = t.state
+    retainer = next(i for i in own(defender, 0) if defender.cards[i] == "demo-silverblade-retainer")
     defender.move(retainer, "defensive")
     defender.exhausted.discard(retainer)
     sent = give_troops(t, 1, 1)
@@ -985,7 +990,7 @@ def test_the_attacker_may_bribe_a_defending_troop_before_the_assignments() -> No
     assert seats.legal_actions(t) == [Action("bribe", retainer), Action("done"), seats.TRUCE]
     assert seats.apply(t, Action("bribe", retainer)).ok
     assert retainer not in fight.player  # home at once
-    defender = t.seats[0]
+    defender = t.state
     assert sum(t.seat(1).personal) == 9 - 2 and sum(defender.on_card[retainer]) == 2
     assert fight.step != combat.BRIBE_BACK
 
@@ -999,14 +1004,14 @@ def test_an_ai_attacker_bribes_no_defender() -> None:
 
 def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     t = table(BLADES, FAITHFUL)
-    state = t.seats[0]
-    retainer = next(i for i in own(state)
+    state = t.state
+    retainer = next(i for i in own(state, 0)
                     if state.cards[i] == "demo-silverblade-retainer")
     state.on_card[retainer] = [1, 0, 1]  # bribed in an earlier combat
     state.city[0] -= 1
     state.city[2] -= 1
     retainer, guest = _retainer_attacks(t)
-    host = t.seats[1]
+    host = t.state
     assert host.on_card[guest] == [1, 0, 1]  # the bribe travels with its bearer
     t.seat(0).personal[:] = [5, 5, 5]
     t.seat(1).personal[:] = [0, 0, 0]
@@ -1019,7 +1024,7 @@ def test_a_bribe_on_a_troop_is_collected_by_the_lord_who_kills_it() -> None:
     assert sum(t.seat(1).personal) == 2 + 2
     assert t.seat(1).personal[0] >= 1 and t.seat(1).personal[2] >= 1
     assert host.city == city_before  # the bribe went to the city with the card, then to him
-    assert t.shared().where[retainer] == "personality_discard"
+    assert t.state.where[retainer] == "personality_discard"
 
 
 @pytest.mark.parametrize(("by_troop", "valor"), [(True, 2), (False, 0)],
@@ -1029,7 +1034,7 @@ def test_valor_is_earned_only_by_a_troop_that_kills(by_troop: bool, valor: int) 
     # a troop killed by a structure or a wall (striking back) earns nobody valor.
     t = table(BLADES, FAITHFUL)
     retainer, _ = _retainer_attacks(t)
-    host = t.seats[1]
+    host = t.state
     t.seat(0).personal[:] = [5, 5, 5]
     t.seat(1).personal[:] = [0, 0, 0]
     rulings.remove_killed(host, retainer, "killed")
@@ -1043,10 +1048,11 @@ def test_valor_is_earned_only_by_a_troop_that_kills(by_troop: bool, valor: int) 
 def test_a_kill_is_a_troops_when_its_attack_has_a_troop_in_it() -> None:
     # combat._resolve notes the cards killed by an attack with a troop in it (Combat.troop_kills).
     t = table(VETERANS, FAITHFUL)
-    play_until(t, lambda t: t.outcome != "" or any(
-        s.combat is not None and s.combat.troop_kills for s in t.seats))
-    fight = next(s.combat for s in t.seats if s.combat is not None and s.combat.troop_kills)
-    state = next(s for s in t.seats if s.combat is fight)
+    play_until(t, lambda t: t.outcome != "" or (
+        t.state.combat is not None and len(t.state.combat.troop_kills) > 0))
+    state = t.state
+    fight = state.combat
+    assert fight is not None
     for card in fight.troop_kills:
         assert not state.in_play(card)
         assert any(group[1] == card and any(state.card(m).is_troop for m in group[2:])
@@ -1068,12 +1074,12 @@ def table_with(extra: dict[str, str], *decks: str, seed: int = 1) -> Table:
 
 def at_own_action(t: Table, seat: int = 0) -> None:
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == seat
-               and seats.deciding_state(t, seat).step == "act")
+               and t.state.player == seat and t.state.step == "act")
 
 
 def in_hand(t: Table, seat: int, name: str) -> int:
-    state = t.seats[seat]
-    found = next(i for i in own(state) if state.card(i).name == name and not state.in_play(i))
+    state = t.state
+    found = next(i for i in own(state, seat) if state.card(i).name == name and not state.in_play(i))
     state.move(found, "hand")
     state.pending = None
     return found
@@ -1086,13 +1092,13 @@ def test_target_structure_texts_reach_another_players_structures() -> None:
     t = table_with({"demo-rooftop-fire": "Rooftop Fire"}, VETERANS, FAITHFUL)
     at_own_action(t)
     fire = in_hand(t, 0, "Rooftop Fire")
-    victim = t.seats[1]
+    victim = t.state
     theirs = [s for s in t.seat(1).private if victim.card(s).subtype != "stronghold"]
     assert theirs
     offered = {a.target for a in seats.legal_actions(t) if a.card == fire}
     assert set(theirs) <= offered
     mine = {s for s in t.seat(0).private
-            if t.shared().card(s).subtype != "stronghold"}
+            if t.state.card(s).subtype != "stronghold"}
     assert offered == mine | set(theirs)
     target = min(theirs, key=lambda s: victim.card(s).vitality)
     housed = [c for c in t.seat(1).residents if victim.host.get(c) == target]
@@ -1103,7 +1109,7 @@ def test_target_structure_texts_reach_another_players_structures() -> None:
         assert t.seat(1).homeless == []
     else:
         assert victim.wounds[target] == 1
-    assert t.shared().where[fire] == "personality_discard"
+    assert t.state.where[fire] == "personality_discard"
 
 
 @pytest.mark.parametrize(("card_id", "name", "kind"), [
@@ -1115,10 +1121,10 @@ def test_target_wanderer_texts_reach_every_players_row(card_id: str, name: str,
     # "Target wanderer" names no row: the wanderers of every player's row are targets.
     t = table_with({card_id: name}, CRUSADERS, BLADES)
     at_own_action(t)
-    state, other = t.seats[0], t.seats[1]
+    state, other = t.state, t.state
     card = in_hand(t, 0, name)
     if kind == "use":  # an invocation: cast on a Kalim personality, its bearer uses it
-        bearer = next(i for i in own(state) if state.card(i).faction == "kalim"
+        bearer = next(i for i in own(state, 0) if state.card(i).faction == "kalim"
                       and state.card(i).is_troop and not state.in_play(i))
         state.move(bearer, "defensive")
         state.move(card, "attached")
@@ -1144,10 +1150,10 @@ def test_each_player_texts_reach_every_player() -> None:
     riot = in_hand(t, 0, "Bread Riot")
     t.seat(0).personal[:] = [5, 5, 5]
     for seat in range(3):
-        state = t.seats[seat]
+        state = t.state
         stronghold = next(s for s in t.seat(seat).private
                           if state.card(s).subtype == "stronghold")
-        for citizen in [i for i in own(state) if state.card(i).is_citizen
+        for citizen in [i for i in own(state, seat) if state.card(i).is_citizen
                         and not state.in_play(i)][:2]:
             state.move(citizen, "residents")
             state.host[citizen] = stronghold
@@ -1156,20 +1162,20 @@ def test_each_player_texts_reach_every_player() -> None:
         state.forget_derived()
         state.pending = None
     mine = t.seat(0).residents[0]
-    expected = {s: rulings.cheapest_citizen(t.seats[s], s) for s in (1, 2)}
+    expected = {s: rulings.cheapest_citizen(t.state, s) for s in (1, 2)}
     assert all(c >= 0 for c in expected.values())
     assert seats.apply(t, Action("play", riot, mine)).ok
     for seat in range(3):
-        exhausted = [c for c in t.seat(seat).residents if c in t.shared().exhausted]
+        exhausted = [c for c in t.seat(seat).residents if c in t.state.exhausted]
         assert exhausted == [mine if seat == 0 else expected[seat]]
 
 
 def test_the_citizen_another_player_exhausts_for_bread_riot_costs_him_least() -> None:
     t = table(VETERANS, FAITHFUL)
-    state = t.seats[1]
+    state = t.state
     stronghold = next(s for s in t.seat(1).private
             if state.card(s).subtype == "stronghold")
-    citizens = [i for i in own(state) if state.card(i).is_citizen and not state.in_play(i)]
+    citizens = [i for i in own(state, 1) if state.card(i).is_citizen and not state.in_play(i)]
     for citizen in citizens:
         state.move(citizen, "residents")
         state.host[citizen] = stronghold
@@ -1188,9 +1194,9 @@ def test_exhaust_target_personality_reaches_another_players_personality() -> Non
     # personality, paying 2 religious tokens, and is exhausted himself.
     t = table(CRUSADERS, BLADES)
     at_own_action(t)
-    state, victim = t.seats[0], t.seats[1]
+    state, victim = t.state, t.state
     censure = in_hand(t, 0, "Censure of the Faithless")
-    bearer = next(i for i in own(state) if state.card(i).faction == "kalim"
+    bearer = next(i for i in own(state, 0) if state.card(i).faction == "kalim"
                   and state.card(i).is_troop and not state.in_play(i))
     state.move(bearer, "defensive")
     state.move(censure, "attached")
@@ -1212,7 +1218,7 @@ def test_exhaust_target_personality_reaches_another_players_personality() -> Non
     state.exhausted.discard(bearer)
     t.rivals_used.clear()
     play_until(t, lambda t: t.stage == "action" and seats.to_move(t) == 0
-               and seats.deciding_state(t, 0).step == "act")
+               and t.state.player == 0 and t.state.step == "act")
     t.seat(0).personal[:] = [5, 1, 5]
     state.pending = None
     assert not [a for a in seats.legal_actions(t) if a.kind == "use_on" and a.card == censure]
@@ -1224,16 +1230,16 @@ def test_an_attack_between_players_ends_when_both_agree() -> None:
     # attack ends where it stands: nobody fought, every attacker is home, the Military Phase
     # goes on.
     t = table(VETERANS, FAITHFUL)
-    attacker, defender, sent = _attack_at_assignments(t)
+    _attacker, defender, sent = _attack_at_assignments(t)
     assert seats.TRUCE in seats.legal_actions(t)
     assert seats.apply(t, seats.TRUCE).ok
     assert seats.to_move(t) == defender
     assert seats.legal_actions(t) == list(seats.TRUCE_ANSWERS)
-    before = {i: t.seats[attacker].where[i] for i in sent}
+    before = {i: t.state.where[i] for i in sent}
     assert seats.apply(t, Action("truce", option="accept")).ok
-    assert t.hosting is None and t.seats[defender].combat is None and t.truce == -1
-    assert {i: t.seats[attacker].where[i] for i in sent} == before
-    assert not t.seats[defender].wounds and not any(t.seats[attacker].wounds.get(i)
+    assert t.hosting is None and t.state.combat is None and t.truce == -1
+    assert {i: t.state.where[i] for i in sent} == before
+    assert not t.state.wounds and not any(t.state.wounds.get(i)
                                                     for i in sent)
 
 
@@ -1298,7 +1304,7 @@ def test_a_seat_answering_in_its_own_combat_pays_from_its_own_pool() -> None:
     # pool, named by his seat, not from the pool of the seat deciding.
     t = table(VETERANS, FAITHFUL)
     attacker, defender, _ = _attack_at_assignments(t)
-    there = t.seats[defender]
+    there = t.state
     assert there.to_move == attacker
     there.seats[attacker].personal[:] = [4, 4, 4]
     there.seats[defender].personal[:] = [1, 2, 3]
@@ -1319,14 +1325,14 @@ def test_an_attacked_player_may_hunt_at_his_turn_with_what_the_attack_left_him()
                and any(a.kind == "attack" and a.option == "all"
                        for a in seats.legal_actions(t)))
     defender = t.queue[1]
-    home = t.seats[defender]
+    home = t.state
     me = t.seat(defender)
     troops = [i for i in me.defensive if home.card(i).is_troop]
     assert troops and me.zones["wanderers"]
     home.exhausted.update(troops)  # none ready, and too poor to send one
     me.personal[:] = [0, 0, 2]
-    home.phase, home.step, home.pending = "wanderer", engine.WAIT, None
-    assert not combat.can_hunt(home)
+    home.pending = None
+    assert not can_hunt_as(t, defender)
     assert seats.apply(t, Action("attack", target=defender, option="all")).ok
     me.personal[:] = [3, 3, 3]  # (as valor or a bribe collected in the attack would)
     play_until(t, lambda t: t.hosting is None)
@@ -1342,9 +1348,9 @@ def test_a_players_hunt_is_offered_by_his_row_as_it_is_at_his_turn() -> None:
     t = table(VETERANS, FAITHFUL, CRUSADERS, seed=5)  # (round 2: he could hunt then)
     play_until(t, lambda t: t.stage == "military" and len(t.queue) == 3)
     later = t.queue[1]
-    there = t.seats[later]
+    there = t.state
     row = list(t.seat(later).zones["wanderers"])
-    assert row and combat.can_hunt(there)
+    assert row and can_hunt_as(t, later)
     for w in row:  # as another player's hunt of his row may leave it
         there.move(w, "wanderer_discard")
     play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == later)
@@ -1364,8 +1370,8 @@ def test_an_attacked_players_hunt_is_still_judged_at_his_turn() -> None:
     assert seats.apply(t, Action("attack", target=last, option="all")).ok
     play_until(t, lambda t: t.hosting is None)
     assert t.stage == "military" and t.queue[1:] == [last] and t.seat(last).zones["wanderers"]
-    assert combat.can_hunt(t.seats[last])
-    there = t.seats[last]
+    assert can_hunt_as(t, last)
+    there = t.state
     for w in list(t.seat(last).zones["wanderers"]):
         there.move(w, "wanderer_discard")
     play_until(t, lambda t: t.stage != "military" or seats.to_move(t) == last)
@@ -1388,7 +1394,7 @@ def test_a_players_options_at_his_turn_follow_his_pool_after_another_players_ext
     while not t.outcome and t.round == 1:
         seat = seats.to_move(t)
         actions = seats.legal_actions(t)
-        state = t.seats[seat]
+        state = t.state
         if t.stage == "action" and t.window is None:
             for action in actions:
                 if action.kind == "play":

@@ -26,6 +26,7 @@ def at_action(*decks: str, seed: int = 1) -> Table:
     chosen = [SeatPolicy("greedy", s) for s in range(t.players)]
     for _ in range(5_000):
         if t.stage == "action" and seats.to_move(t) == 0 and t.window is None:
+            assert t.state.player == 0  # the state's flow (its pending choice) is seat 1's
             return t
         seat = seats.to_move(t)
         assert seats.apply(t, chosen[seat](t, seat, seats.legal_actions(t))).ok
@@ -36,11 +37,21 @@ def offered(t: Table, kind: str, instance: int) -> Action:
     return next(a for a in seats.legal_actions(t) if a.kind == kind and a.card == instance)
 
 
+# engine_helpers' own, card and place read the seat deciding in the state; at a table the
+# one state holds every seat's cards, so these name the seat.
+
+
+def personalities_in_play(t: Table, seat: int) -> list[int]:
+    """rulings.personalities_in_play of ``seat`` (that one reads the seat deciding)."""
+    state, mine = t.state, t.seat(seat)
+    return [*mine.residents, *mine.guards,
+            *(i for i in mine.defensive if state.card(i).type == "personality")]
+
+
 def test_debate_negates_a_political_ability_just_played() -> None:
     t = at_action(BLADES, SENATE)
-    user, other = t.seats[0], t.seats[1]
-    herald = place(user, "Gilded Herald", "residents")  # E Campaign, political 1
-    notary = place(other, "Court Notary", "residents")  # Debate, political 2
+    herald = place(t.state, "Gilded Herald", "residents", 0)  # E Campaign, political 1
+    notary = place(t.state, "Court Notary", "residents", 1)  # Debate, political 2
     before = list(t.seat(0).personal)
     seats.apply(t, offered(t, "use", herald))
     assert t.window is not None and seats.to_move(t) == 1
@@ -48,16 +59,15 @@ def test_debate_negates_a_political_ability_just_played() -> None:
     assert debate in seats.legal_actions(t) and Action("decline") in seats.legal_actions(t)
     assert seats.apply(t, debate).ok
     assert t.seat(0).personal == before  # negated: nothing collected
-    assert herald in user.exhausted  # "E": the ability was used all the same
+    assert herald in t.state.exhausted  # "E": the ability was used all the same
     assert t.window is None and seats.to_move(t) == 1  # the cycle goes on from seat 1
     assert all(a.card != herald for a in seats.legal_actions(t) if a.kind == "use")
 
 
 def test_debate_needs_a_bearer_as_strong_in_politics_as_the_user() -> None:
     t = at_action(BLADES, SENATE)
-    user, other = t.seats[0], t.seats[1]
-    seraphine = place(user, "Lady Seraphine Voss", "residents")  # political 3
-    place(other, "Court Notary", "residents")  # political 2: too weak to debate her
+    seraphine = place(t.state, "Lady Seraphine Voss", "residents", 0)  # political 3
+    place(t.state, "Court Notary", "residents", 1)  # political 2: too weak to debate her
     before = sum(t.seat(0).personal)
     seats.apply(t, offered(t, "use", seraphine))
     assert t.window is None  # no answer: the Campaign is carried out
@@ -66,9 +76,8 @@ def test_debate_needs_a_bearer_as_strong_in_politics_as_the_user() -> None:
 
 def test_declining_every_answer_carries_the_action_out() -> None:
     t = at_action(BLADES, SENATE)
-    user, other = t.seats[0], t.seats[1]
-    herald = place(user, "Gilded Herald", "residents")
-    place(other, "Court Notary", "residents")
+    herald = place(t.state, "Gilded Herald", "residents", 0)
+    place(t.state, "Court Notary", "residents", 1)
     before = t.seat(0).personal[2]
     seats.apply(t, offered(t, "use", herald))
     assert seats.apply(t, Action("decline")).ok
@@ -78,18 +87,18 @@ def test_declining_every_answer_carries_the_action_out() -> None:
 
 def test_persuade_stops_a_card_being_brought_into_play_its_costs_still_paid() -> None:
     t = at_action(MERCHANTS, SENATE)
-    player, other = t.seats[0], t.seats[1]
-    envoy = place(other, "Whispering Envoy", "residents")
+    state = t.state
+    envoy = place(t.state, "Whispering Envoy", "residents", 1)
     t.seat(1).personal[:] = [5, 5, 5]
     play = next(a for a in seats.legal_actions(t) if a.kind == "play"
-                and player.card(a.card).type in ("structure", "personality")
-                and player.card(a.card).total_cost > 0)
-    played = player.card(play.card)
+                and state.card(a.card).type in ("structure", "personality")
+                and state.card(a.card).total_cost > 0)
+    played = state.card(play.card)
     before, theirs = sum(t.seat(0).personal), sum(t.seat(1).personal)
     seats.apply(t, play)
     assert seats.to_move(t) == 1
     assert seats.apply(t, Action("react", envoy, 0, "persuade")).ok
-    assert player.where[play.card] == DISCARDS[played.pile]
+    assert state.where[play.card] == DISCARDS[played.pile]
     # "all costs are still paid"
     assert sum(t.seat(0).personal) == before - played.total_cost
     # "the same number of tokens"
@@ -99,32 +108,32 @@ def test_persuade_stops_a_card_being_brought_into_play_its_costs_still_paid() ->
 
 def test_retain_stops_a_unique_already_in_play_from_being_played() -> None:
     t = at_action(FAITHFUL, FAITHFUL)
-    player, other = t.seats[0], t.seats[1]
-    scriptorium = place(other, "Scriptorium of Quiet Hands", "private")  # Retain
-    theirs = place(other, "Sister Velanne Orsk", "residents")
-    mine = card(player, "Sister Velanne Orsk")
-    player.move(mine, "hand")
+    state = t.state
+    scriptorium = place(t.state, "Scriptorium of Quiet Hands", "private", 1)  # Retain
+    theirs = place(t.state, "Sister Velanne Orsk", "residents", 1)
+    mine = card(t.state, "Sister Velanne Orsk", seat=0)
+    state.move(mine, "hand")
     t.seat(0).personal[:] = [6, 6, 6]
-    player.pending = None
+    state.pending = None
     seats.apply(t, offered(t, "play", mine))
     assert seats.to_move(t) == 1
     assert seats.apply(t, Action("react", scriptorium, 0, "retain")).ok
-    assert player.where[mine] == "personality_discard"  # the new copy is discarded
-    assert other.where[theirs] == "residents"  # the copy in play stays
+    assert state.where[mine] == "personality_discard"  # the new copy is discarded
+    assert state.where[theirs] == "residents"  # the copy in play stays
     assert t.seat(0).personal == [6, 2, 5]  # "All costs are still paid"
 
 
 def test_a_personality_cannot_retain_itself() -> None:
     t = at_action(FAITHFUL, FAITHFUL)
-    player, other = t.seats[0], t.seats[1]
-    theirs = place(other, "High Cantor Idrys Mael", "residents")  # Retain, unique
-    mine = card(player, "High Cantor Idrys Mael")
-    player.move(mine, "hand")
+    state = t.state
+    theirs = place(t.state, "High Cantor Idrys Mael", "residents", 1)  # Retain, unique
+    mine = card(t.state, "High Cantor Idrys Mael", seat=0)
+    state.move(mine, "hand")
     t.seat(0).personal[:] = [6, 6, 6]
-    player.pending = None
+    state.pending = None
     seats.apply(t, offered(t, "play", mine))
     assert t.window is None  # only Idrys could retain, and not himself
-    assert player.where[mine] == "residents" and other.where[theirs] == "personality_discard"
+    assert state.where[mine] == "residents" and state.where[theirs] == "personality_discard"
 
 
 @pytest.mark.parametrize(("interrupt", "answers"), [
@@ -133,18 +142,17 @@ def test_a_personality_cannot_retain_itself() -> None:
 def test_an_interrupt_event_answers_another_players_event(interrupt: str,
                                                           answers: bool) -> None:
     t = at_action(MERCHANTS, SENATE)
-    player, other = t.seats[0], t.seats[1]
-    market = card(player, "Market Day")
-    player.move(market, "hand")
-    player.pending = None
-    held = card(other, "Countermand")
+    state = t.state
+    market = card(t.state, "Market Day", seat=0)
+    state.move(market, "hand")
+    state.pending = None
+    held = card(t.state, "Countermand", seat=1)
     if interrupt != "Countermand":  # the seat's copy stands in for the other interrupt
         facts = next(f for f in catalogue().values() if f.name == interrupt)
-        other.cards[held] = facts.id
-        other.table[facts.id] = build_profile(facts)
-        for seated in t.seats:  # (every seat's profiles read again: the table reads any)
-            seated.profiles = None
-    other.move(held, "hand")
+        state.cards[held] = facts.id
+        state.table[facts.id] = build_profile(facts)
+        state.profiles = None  # (the profiles read again)
+    state.move(held, "hand")
     t.seat(1).personal[:] = [3, 3, 3]
     before = list(t.seat(0).personal)
     seats.apply(t, offered(t, "play", market))
@@ -153,9 +161,9 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
         return
     assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
     assert t.seat(0).personal[0] == before[0] - 1  # cancelled: paid, nothing collected
-    assert player.where[market].endswith("_discard")
-    assert other.where[held].endswith("_discard")
-    cost = other.card(held)
+    assert state.where[market].endswith("_discard")
+    assert state.where[held].endswith("_discard")
+    cost = state.card(held)
     assert sum(t.seat(1).personal) == 9 - cost.total_cost
 
 
@@ -168,83 +176,82 @@ def test_reactions_may_answer_in_combat_a_battle_event() -> None:
     # its turn: of 70-109, 94 in round 2)
     t = seats.new_table(prepared, 94, GameConfig(target=25))
     chosen = [SeatPolicy("greedy", s) for s in range(t.players)]
-    held = card(t.seats[1], "Countermand")
+    held = card(t.state, "Countermand", seat=1)
+    state = t.state
     for _ in range(20_000):
         seat = seats.to_move(t)
         if t.outcome:
             pytest.fail("no battle event was played")
         legal = seats.legal_actions(t)
-        state = t.seats[seat]
-        battle = [a for a in legal if a.kind == "play" and state.combat is not None
+        fight = seats.standing(t, seat)[2]  # a combat on the seat's own cards
+        battle = [a for a in legal if a.kind == "play" and fight is not None
                   and state.card(a.card).subtype == "battle"]
         if battle and seat == 0 and t.window is None:
-            other = t.seats[1]
-            if other.where[held] != "hand":
-                other.move(held, "hand")
+            if state.where[held] != "hand":
+                state.move(held, "hand")
             t.seat(1).personal[:] = [3, 3, 3]
             seats.apply(t, battle[0])
             assert t.window is not None and seats.to_move(t) == 1
             assert seats.apply(t, Action("react", held, 0, reactions.INTERRUPT)).ok
             assert state.where[battle[0].card].endswith("_discard")
-            assert state.combat is not None  # the combat goes on
+            assert state.player == 0 and state.combat is fight  # the combat goes on
             return
         assert seats.apply(t, chosen[seat](t, seat, legal)).ok
 
 
 def invocation_plays(t: Table) -> list[Action]:
     """Seat 1's ways to play an invocation (one put in hand, its price at hand)."""
-    player = t.seats[0]
-    place(player, "Reliquary Keeper", "residents")  # religious 2: a bearer
+    state = t.state
+    place(t.state, "Reliquary Keeper", "residents", 0)  # religious 2: a bearer
     invocation = next(i for i in t.seat(0).zones["personality_pile"]
-                      if player.card(i).type == "invocation" and player.card(i).subtype
-                      == "general" and player.card(i).strength[1] <= 2)
-    player.move(invocation, "hand")
+                      if state.card(i).type == "invocation" and state.card(i).subtype
+                      == "general" and state.card(i).strength[1] <= 2)
+    state.move(invocation, "hand")
     t.seat(0).personal[:] = [6, 6, 6]
-    player.pending = None
+    state.pending = None
     return [a for a in seats.legal_actions(t) if a.kind == "play" and a.card == invocation]
 
 
 def test_protection_has_no_invocation_cast_on_the_bearer_to_answer() -> None:
     t = at_action(FAITHFUL, FAITHFUL)
-    place(t.seats[1], "Reliquary Keeper", "residents")  # Protection
+    place(t.state, "Reliquary Keeper", "residents", 1)  # Protection
     plays = invocation_plays(t)
     # Invocations go on the player's own personalities: none is cast on another's.
-    assert plays and all(t.shared().where[a.target] == "residents" for a in plays)
+    assert plays and all(t.state.where[a.target] == "residents" for a in plays)
     seats.apply(t, plays[0])
     assert t.window is None
 
 
 def test_persuade_cannot_stop_an_invocation() -> None:
     t = at_action(FAITHFUL, SENATE)
-    other = t.seats[1]
-    place(other, "Whispering Envoy", "residents")  # Persuade
+    place(t.state, "Whispering Envoy", "residents", 1)  # Persuade
     t.seat(1).personal[:] = [9, 9, 9]
     plays = invocation_plays(t)
     assert plays
     seats.apply(t, plays[0])
-    assert t.window is None and t.shared().where[plays[0].card] == "attached"
+    assert t.window is None and t.state.where[plays[0].card] == "attached"
 
 
 @pytest.mark.parametrize(("leading", "answers"), [(True, True), (False, False)],
                          ids=["the-leader-is-answered", "another-player-is-let-be"])
 def test_the_greedy_seat_answers_the_player_nearest_victory(leading: bool, answers: bool) -> None:
     t = at_action(BLADES, SENATE, VETERANS)
-    user, other, third = t.seats
-    herald = place(user, "Gilded Herald", "residents")
-    notary = place(other, "Court Notary", "residents")
+    state = t.state
+    herald = place(t.state, "Gilded Herald", "residents", 0)
+    notary = place(t.state, "Court Notary", "residents", 1)
     # Influence as the rules count it (the policy is compiled: no patching its look-ups): the
     # other seats' personalities leave play but the notary; when the acting seat is not to
     # lead, the third seat brings its personalities in, else the acting seat brings its own.
-    for state, keep in ((user, herald), (other, notary), (third, -1)):
-        for i in rulings.personalities_in_play(state):
+    for seat, keep in ((0, herald), (1, notary), (2, -1)):
+        for i in personalities_in_play(t, seat):
             if i != keep:
                 state.move(i, "personality_discard")
-        state.forget_derived()
-    gaining = user if leading else third
-    for i in own(gaining):
-        if gaining.card(i).subtype == "citizen" and not gaining.in_play(i):
-            place(gaining, gaining.card(i).name, "residents")
-    totals = [rulings.influence_total(s) for s in t.seats]
+    state.forget_derived()
+    gaining = 0 if leading else 2
+    for i in own(t.state, gaining):
+        if state.card(i).subtype == "citizen" and not state.in_play(i):
+            place(t.state, state.card(i).name, "residents", gaining)
+    totals = [rulings.influence_total(state, s) for s in range(t.players)]
     assert (totals[0] >= max(totals)) == leading
     seats.apply(t, offered(t, "use", herald))
     assert seats.to_move(t) == 1

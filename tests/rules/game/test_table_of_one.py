@@ -30,7 +30,7 @@ def _table_of_one(deck: str, number: int, policy: str,
     prepared = engine.prepare(sample(deck), catalogue())
     seed = game_seed(1, number)
     table = seats.new_table([prepared], seed, GameConfig(), record=True)
-    observe = None if seen is None else (lambda t: seen.append(_without_config(t.seats[0])))
+    observe = None if seen is None else (lambda t: seen.append(_without_config(t.state)))
     return seats.play(table, [SeatPolicy(policy, derive_seed(seed, "policy"))], observe)
 
 
@@ -67,7 +67,7 @@ def test_a_table_of_one_plays_the_solo_game(deck: str, policy: str, games: int) 
     for number in range(1, games + 1):
         solo = _solo(deck, number, policy)
         table = _table_of_one(deck, number, policy)
-        seat = table.seats[0]
+        seat = table.state
         assert _events(seat) == _events(solo), (deck, number)
         assert (seat.outcome, seat.final_round) == (solo.outcome, solo.final_round)
         assert (table.outcome, table.final_round) == (solo.outcome, solo.final_round)
@@ -120,10 +120,10 @@ def test_a_table_of_one_lost_to_its_stronghold_ends_as_the_solo_game() -> None:
     while not solo.outcome:
         engine.apply(solo, policy(solo, engine.legal_actions(solo)))
     table = seats.new_table([prepared], 1, GameConfig(), record=True)
-    _one_wound_from_destroyed(table.seats[0])
+    _one_wound_from_destroyed(table.state)
     seats.play(table, [SeatPolicy("random", 1)])
     assert solo.outcome == "stronghold"
-    assert _events(table.seats[0]) == _events(solo)
+    assert _events(table.state) == _events(solo)
     assert (table.outcome, table.winner, table.out) == ("stronghold", -1, {0: (5, "wanderers")})
 
 

@@ -10,14 +10,13 @@ from rules.game import engine, rulings, seats
 from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.seats import Table
-from rules.game.state import GameState
 from rules.game.table_policy import (
     SeatPolicy,
     foresee,
     hit_chance,
     military_choice,
 )
-from tests.rules.game.engine_helpers import catalogue, own, sample
+from tests.rules.game.engine_helpers import catalogue, sample
 
 VETERANS = "guild-veterans.txt"
 
@@ -35,21 +34,23 @@ def military(players: int) -> tuple[Table, list[int]]:
         assert seats.apply(t, policy[seat](t, seat, seats.legal_actions(t))).ok
     else:
         raise AssertionError("no Military Phase")
-    for seat, state in enumerate(t.seats):
+    state = t.state
+    for seat in range(players):
         for i in [i for z in ("defensive", "guards") for i in t.seat(seat).zones[z]]:
             card = state.card(i)
             if card.is_troop or card.subtype == "wall":
                 rulings.discard_from_play(state, i, "test")
         for i in list(t.seat(seat).zones["wanderers"]):
             state.move(i, "wanderer_discard")
-        state.pending = None
+    state.pending = None  # the legal actions worked out again from the cards as they are
     return t, list(t.queue)
 
 
-def station(state: GameState, count: int, *, strongest: bool) -> list[int]:
-    """Put ``count`` troops of the personality pile, ready, into the defensive holdings: the
-    strongest (offense) or the weakest (defense) first."""
-    pile = [i for i in state.player_seat().zones["personality_pile"] if state.card(i).is_troop]
+def station(t: Table, seat: int, count: int, *, strongest: bool) -> list[int]:
+    """Put ``count`` troops of ``seat``'s personality pile, ready, into his defensive
+    holdings: the strongest (offense) or the weakest (defense) first."""
+    state = t.state
+    pile = [i for i in t.seat(seat).zones["personality_pile"] if state.card(i).is_troop]
     pile.sort(key=lambda i: (-state.card(i).offense, i) if strongest
               else (state.card(i).defense, i))
     for i in pile[:count]:
@@ -59,39 +60,40 @@ def station(state: GameState, count: int, *, strongest: bool) -> list[int]:
     return pile[:count]
 
 
-def influence(state: GameState, amount: int) -> None:
-    """Residents worth at least ``amount`` faction influence (no residence: nothing an attack
-    could make homeless)."""
-    for i in [i for i in state.player_seat().zones["personality_pile"]
+def influence(t: Table, seat: int, amount: int) -> None:
+    """Residents of ``seat`` worth at least ``amount`` faction influence (no residence:
+    nothing an attack could make homeless)."""
+    state = t.state
+    for i in [i for i in t.seat(seat).zones["personality_pile"]
               if state.card(i).type == "personality" and not state.card(i).is_troop]:
-        if rulings.influence_total(state) >= amount:
+        if rulings.influence_total(state, seat) >= amount:
             return
         state.move(i, "residents")
-    for i in [i for i in state.player_seat().zones["personality_pile"] if state.card(i).influence]:
-        if rulings.influence_total(state) >= amount:
+    for i in [i for i in t.seat(seat).zones["personality_pile"] if state.card(i).influence]:
+        if rulings.influence_total(state, seat) >= amount:
             return
         state.move(i, "residents")
 
 
 def test_the_greedy_seat_attacks_the_leader_of_two_opponents_defended_alike() -> None:
     t, (me, first, second) = military(3)
-    station(t.seats[me], 4, strongest=True)
+    station(t, me, 4, strongest=True)
     for other in (first, second):
-        station(t.seats[other], 1, strongest=False)
-    influence(t.seats[second], 12)
-    assert rulings.influence_total(t.seats[second]) > rulings.influence_total(t.seats[first])
+        station(t, other, 1, strongest=False)
+    influence(t, second, 12)
+    assert rulings.influence_total(t.state, second) > rulings.influence_total(t.state, first)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("attack", second)
 
 
 def test_the_greedy_seat_attacks_the_player_about_to_win_to_keep_him_below_the_target() -> None:
     t, (me, leader, other) = military(3)
-    station(t.seats[me], 4, strongest=True)
-    station(t.seats[leader], 1, strongest=False)
-    influence(t.seats[leader], t.config.target - 3)  # within LEADER_GAP of the target
-    station(t.seats[other], 1, strongest=False)  # as weakly defended, further from it
-    influence(t.seats[other], 10)
-    rich = t.seats[other]
+    station(t, me, 4, strongest=True)
+    station(t, leader, 1, strongest=False)
+    influence(t, leader, t.config.target - 3)  # within LEADER_GAP of the target
+    station(t, other, 1, strongest=False)  # as weakly defended, further from it
+    influence(t, other, 10)
+    rich = t.state
     for i in t.seat(other).zones["wanderer_pile"][:3]:  # a rich row to hunt instead
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 3
@@ -101,58 +103,58 @@ def test_the_greedy_seat_attacks_the_player_about_to_win_to_keep_him_below_the_t
 
 def test_the_greedy_seat_attacks_the_weaker_defended_of_two_opponents() -> None:
     t, (me, first, second) = military(3)
-    station(t.seats[me], 3, strongest=True)
-    station(t.seats[first], 3, strongest=True)  # a home it cannot break
-    station(t.seats[second], 1, strongest=False)
+    station(t, me, 3, strongest=True)
+    station(t, first, 3, strongest=True)  # a home it cannot break
+    station(t, second, 1, strongest=False)
     for other in (first, second):
-        influence(t.seats[other], 10)
+        influence(t, other, 10)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("attack", second)
 
 
 def test_the_greedy_seat_does_not_attack_a_fight_it_would_lose() -> None:
     t, (me, first, second) = military(3)
-    station(t.seats[me], 1, strongest=False)
+    station(t, me, 1, strongest=False)
     for other in (first, second):
-        station(t.seats[other], 3, strongest=True)
-        influence(t.seats[other], 20)
+        station(t, other, 3, strongest=True)
+        influence(t, other, 20)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert choice.kind != "attack"
 
 
 def test_the_greedy_seat_knocks_out_a_stronghold_one_wound_from_destruction() -> None:
     t, (me, leader, weak) = military(3)
-    station(t.seats[me], 3, strongest=True)
-    station(t.seats[leader], 1, strongest=False)
-    influence(t.seats[leader], 15)  # the leader, easier to reach than to knock out
-    home = t.seats[weak]
+    station(t, me, 3, strongest=True)
+    station(t, leader, 1, strongest=False)
+    influence(t, leader, 15)  # the leader, easier to reach than to knock out
+    home = t.state
     keep = next(i for i in t.seat(weak).zones["private"]
             if home.card(i).subtype == "stronghold")
     for structure in [i for i in t.seat(weak).zones["private"] if i != keep]:
         rulings.discard_from_play(home, structure, "test")
     home.wounds[keep] = home.card(keep).vitality - 1
-    assert foresee(t.shared(), seats.attackers(t.seats[me], "all"), weak).knockout > 0.5
+    assert foresee(t.state, seats.attackers(t.state, me, "all"), weak).knockout > 0.5
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("attack", weak)
 
 
 def test_the_greedy_seat_holds_its_best_defender_back_against_a_player_still_to_act() -> None:
     t, (me, threat, target) = military(3)
-    station(t.seats[me], 4, strongest=True)
-    station(t.seats[threat], 1, strongest=True)  # he would reach a structure of an empty home
-    influence(t.seats[threat], 8)
-    station(t.seats[target], 1, strongest=False)
-    influence(t.seats[target], 18)
+    station(t, me, 4, strongest=True)
+    station(t, threat, 1, strongest=True)  # he would reach a structure of an empty home
+    influence(t, threat, 8)
+    station(t, target, 1, strongest=False)
+    influence(t, target, 18)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.option) == ("attack", "hold")
 
 
 def test_the_greedy_seat_sends_every_troop_when_nobody_still_to_act_can_attack() -> None:
     t, (me, threat, target) = military(3)
-    station(t.seats[me], 4, strongest=True)
-    station(t.seats[threat], 5, strongest=True)
-    station(t.seats[target], 1, strongest=False)
-    influence(t.seats[target], 18)
+    station(t, me, 4, strongest=True)
+    station(t, threat, 5, strongest=True)
+    station(t, target, 1, strongest=False)
+    influence(t, target, 18)
     t.queue = [me]  # the others have taken their turn
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.option) == ("attack", "all")
@@ -160,8 +162,8 @@ def test_the_greedy_seat_sends_every_troop_when_nobody_still_to_act_can_attack()
 
 def test_the_greedy_seat_hunts_another_row_only_when_the_hunt_pays() -> None:
     t, (me, _, second) = military(3)
-    troops = station(t.seats[me], 2, strongest=True)
-    rich = t.seats[second]
+    troops = station(t, me, 2, strongest=True)
+    rich = t.state
     for i in t.seat(second).zones["wanderer_pile"][:3]:
         rich.move(i, "wanderers")
         rich.bounty_bonus[i] = 5
@@ -169,36 +171,36 @@ def test_the_greedy_seat_hunts_another_row_only_when_the_hunt_pays() -> None:
     choice = military_choice(t, me, actions)
     assert (choice.kind, choice.target) == ("hunt_row", second)
     for troop in troops:  # exhausted: no wanderer is beaten, no bounty expected
-        t.seats[me].exhausted.add(troop)
+        t.state.exhausted.add(troop)
     choice = military_choice(t, me, [a for a in seats.legal_actions(t) if a.kind != "hunt"])
     assert choice.kind == "pass"
 
 
 def test_the_wall_holds_the_weakest_attackers_and_the_rest_reach_the_stronghold() -> None:
     t, (me, other, _) = military(3)
-    sent = station(t.seats[me], 4, strongest=True)
-    home = t.seats[other]
+    sent = station(t, me, 4, strongest=True)
+    home = t.state
     for structure in [i for i in t.seat(other).zones["private"]
                       if home.card(i).subtype != "stronghold"]:
         rulings.discard_from_play(home, structure, "test")
     # A wall of the deck not in play (in the pile, the hand or a discard, as the game went).
-    wall = next(i for i in own(home)
-                if home.card(i).subtype == "wall" and not home.in_play(i))
+    wall = next(i for i in range(len(home.cards)) if home.owner[i] == other
+                and home.card(i).subtype == "wall" and not home.in_play(i))
     home.move(wall, "defensive")
     slots = home.card(wall).residencies
     assert 0 < slots < len(sent)
-    strongest = sorted(sent, key=lambda i: -t.shared().card(i).offense)
-    assert foresee(t.shared(), strongest[-slots:], other).breach == 0.0  # all on the wall
-    past = foresee(t.shared(), strongest[:slots + 1], other)
+    strongest = sorted(sent, key=lambda i: -t.state.card(i).offense)
+    assert foresee(t.state, strongest[-slots:], other).breach == 0.0  # all on the wall
+    past = foresee(t.state, strongest[:slots + 1], other)
     assert past.breach > 0.0  # one more than the wall holds gets past it
 
 
 def test_each_ready_defender_holds_one_attacker_back_from_the_structures() -> None:
     t, (me, other, _) = military(3)
-    sent = station(t.seats[me], 3, strongest=True)
-    station(t.seats[other], 3, strongest=False)
-    assert foresee(t.shared(), sent, other).breach == 0.0
-    assert foresee(t.shared(), sent, other).cut > 0.0  # defenders may die
+    sent = station(t, me, 3, strongest=True)
+    station(t, other, 3, strongest=False)
+    assert foresee(t.state, sent, other).breach == 0.0
+    assert foresee(t.state, sent, other).cut > 0.0  # defenders may die
 
 
 @pytest.mark.parametrize(("offense", "defense", "chance"), [
@@ -211,10 +213,10 @@ def test_an_attack_wounds_by_the_die_table(offense: int, defense: int, chance: f
 
 def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun() -> None:
     t, (me, first, second) = military(3)
-    station(t.seats[me], 4, strongest=True)
-    station(t.seats[second], 1, strongest=False)
-    influence(t.seats[second], t.config.target - 2)  # about to win: else it would attack
-    row = t.seats[first]
+    station(t, me, 4, strongest=True)
+    station(t, second, 1, strongest=False)
+    influence(t, second, t.config.target - 2)  # about to win: else it would attack
+    row = t.state
     for i in t.seat(first).zones["wanderer_pile"][:7]:
         row.move(i, "wanderers")
     # 7 wanderers and 3 to come: more than 3 times the players, every player would lose.
@@ -229,19 +231,20 @@ def test_the_greedy_seat_hunts_rather_than_attacks_when_the_city_may_be_overrun(
 
 def test_the_greedy_seat_hunts_its_own_row_before_a_poorer_one() -> None:
     t, (me, first, _) = military(3)
-    station(t.seats[me], 3, strongest=True)
-    mine, theirs = t.seats[me], t.seats[first]
-    for seat, state, bonus in ((me, mine, 4), (first, theirs, 2)):
+    station(t, me, 3, strongest=True)
+    state = t.state
+    for seat, bonus in ((me, 4), (first, 2)):
         for i in t.seat(seat).zones["wanderer_pile"][:2]:
             state.move(i, "wanderers")
             state.bounty_bonus[i] = bonus
-    mine.phase = mine.step = "military"  # its own hunt is offered (engine: the military step)
+    assert state.player == me  # the state's flow is his: its own hunt is offered at the
+    state.phase = state.step = "military"  # military step (engine)
     assert Action("hunt") in seats.legal_actions(t)
     choice = military_choice(t, me, seats.legal_actions(t))
     assert choice.kind == "hunt"  # its own fines and raids end too
     # Swap the bounties: the other row is now far richer.
-    for seat, state in ((me, mine), (first, theirs)):
+    for seat in (me, first):
         for i in t.seat(seat).zones["wanderers"]:
-            state.bounty_bonus[i] = 0 if state is mine else 9
+            state.bounty_bonus[i] = 0 if seat == me else 9
     choice = military_choice(t, me, seats.legal_actions(t))
     assert (choice.kind, choice.target) == ("hunt_row", first)

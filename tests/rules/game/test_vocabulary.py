@@ -53,8 +53,9 @@ def test_every_word_a_table_reaches_is_in_the_vocabulary() -> None:
             seat = seats.to_move(t)
             actions = seats.legal_actions(t)
             kinds.update(a.kind for a in actions)
-            for state in t.seats:
-                assert state.phase in PHASES and state.step in STEPS
+            for s in range(t.players):
+                phase, step, _ = seats.standing(t, s)
+                assert phase in PHASES and step in STEPS
             assert seats.apply(t, chosen[seat](t, seat, actions)).ok
         assert t.outcome in OUTCOMES
     assert kinds <= ACTION_KINDS and {"attack", "use_on"} & kinds
