@@ -666,6 +666,12 @@ def _advance(state: GameState) -> None:
             state.to_move = state.player
             combat.skip_step(state)
             continue
+        if state.step == "act":
+            # A decision always (its options end with the pass), worked out when asked: at a
+            # table the action may end the player's turn, and his options are worked out
+            # afresh at his next (seats._next_turn).
+            state.pending = None
+            return
         found = _legal_actions(state)
         if found:
             state.pending = found
