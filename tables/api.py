@@ -1,4 +1,4 @@
-"""/api/tables/: online tables of people and AI seats, refereed on the server (DESIGN §15,
+"""/api/tables/: online tables of people and AI seats, refereed on the server (docs/design.md §15,
 docs/tables.md).
 
 Moves name the decision they were chosen at: stale is 409 `stale_decision` (with

@@ -1,4 +1,4 @@
-"""/ws/tables/<id>/: tells every browser at a table when it changes (DESIGN §15).
+"""/ws/tables/<id>/: tells every browser at a table when it changes (docs/design.md §15).
 
 On connecting, and after every change, a socket receives ``{"type": "changed", "version":
 v}`` and nothing else: the browser fetches its own seat's view over HTTP, so no message can

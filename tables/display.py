@@ -23,7 +23,7 @@ from tables.services import (
 
 def table_document(table: Table, user: Any, *, url: str, page: str, invite: str,
                    rows: Sequence[TableSeat] | None = None) -> dict[str, Any]:
-    """The table document of DESIGN §15: ``invite`` (the link) only for seated people. Read
+    """The table document of docs/design.md §15: ``invite`` (the link) only for seated people. Read
     after what the clock owes is played (tables.services.table_settled)."""
     table = table_settled(table)
     # Its seats afresh, not the kept ones: a socket opening or closing may change a seat's

@@ -1,5 +1,5 @@
 """Online tables: a game of 2 to 6 seats, people and AI, refereed on the server
-(docs/tables.md, DESIGN §15).
+(docs/tables.md, docs/design.md §15).
 
 A table is its seats (each seat's deck as played and card facts), its seed and the people's
 moves, ``(seat, action)`` in order: the AI seats' moves are deterministic given those, so the
@@ -139,9 +139,9 @@ class TableMessage(models.Model):
 
 
 class TableOffer(models.Model):
-    """A trade one seated person offers another (DESIGN §15): tokens, and cards in play where
-    the table agreed to card trades; open until the other accepts (they change hands, a move
-    of the table) or declines."""
+    """A trade one seated person offers another (docs/design.md §15): tokens, and cards in
+    play where the table agreed to card trades; open until the other accepts (they change
+    hands, a move of the table) or declines."""
 
     OPEN, ACCEPTED, DECLINED = "open", "accepted", "declined"
     STATUSES = [(OPEN, "open"), (ACCEPTED, "accepted"), (DECLINED, "declined")]

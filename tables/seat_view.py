@@ -1,4 +1,4 @@
-"""What one seat of an online table may see, as plain data (docs/tables.md, DESIGN §15).
+"""What one seat of an online table may see, as plain data (docs/tables.md, docs/design.md §15).
 
 Pure Python (no Django). A view holds the viewer's own hand, every seat's public zones (the
 cards in play, the discard piles, the personal pool, influence) and only *counts* of the

@@ -1,4 +1,4 @@
-"""/api/tables/ as DESIGN §15 writes it: the table document, joining, starting, moves and
+"""/api/tables/ as docs/design.md §15 writes it: the table document, joining, starting, moves and
 every refusal (each changing nothing), surrender, chat."""
 
 from __future__ import annotations

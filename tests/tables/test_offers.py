@@ -1,5 +1,6 @@
-"""Token trades at a table (DESIGN §15 offers): offered, accepted (the tokens change hands at
-once, a move of the table that replays) or declined; every refusal changes nothing."""
+"""Token trades at a table (docs/design.md §15, offers): offered, accepted (the tokens change
+hands at once, a move of the table that replays) or declined; every refusal changes
+nothing."""
 
 from __future__ import annotations
 
