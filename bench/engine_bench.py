@@ -367,8 +367,8 @@ def unplayed(root: Path, games: int = UNPLAYED_GAMES,
     started = time.perf_counter()
     for name, deck in _sample_decks(root, resolver).items():
         prepared = engine.prepare(deck, facts)
-        kinds = play_kinds(prepared.table)
-        names = {card_id: card.name for card_id, card in prepared.table.items()}
+        kinds = play_kinds(prepared.by_id)
+        names = {card_id: card.name for card_id, card in prepared.by_id.items()}
         with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1),
                                  initializer=_start_match_worker,
                                  initargs=(prepared.deck, prepared.facts)) as pool:

@@ -46,7 +46,7 @@ def clone(state: GameState) -> GameState:
     data = state.to_dict()
     data["facts"] = {}
     copy = GameState.from_dict(data)
-    copy.facts, copy.table = state.facts, state.table
+    copy.facts, copy.by_id = state.facts, state.by_id
     return copy
 
 

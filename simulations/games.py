@@ -98,7 +98,7 @@ def contents_hash(decks: Sequence[Decklist], prepared: Sequence[engine.Prepared]
 
 
 def report_names(prepared: engine.Prepared) -> dict[str, str]:
-    return {card_id: card.name for card_id, card in prepared.table.items()}
+    return {card_id: card.name for card_id, card in prepared.by_id.items()}
 
 
 def goldfish_report(deck: Decklist, spec: RunSpec, config: GameConfig, *, workers: int = 1,
@@ -107,7 +107,7 @@ def goldfish_report(deck: Decklist, spec: RunSpec, config: GameConfig, *, worker
     tally = run(prepared, spec, workers=workers, progress=progress)
     return build_report(tally, seed=spec.seed, policy=spec.policy, config=config,
                         names=report_names(prepared), deck_name=deck.name,
-                        kinds=play_kinds(prepared.table))
+                        kinds=play_kinds(prepared.by_id))
 
 
 def goldfish_game(deck: Decklist, spec: RunSpec, config: GameConfig, number: int

@@ -129,7 +129,7 @@ def build_run_report(run: SimulationRun, tallies: Sequence[AnyTally]) -> dict[st
         assert isinstance(tally, Tally)
         return build_report(tally, seed=run.seed, policy=run.policy, config=config,
                             names=report_names(prepared[0]), deck_name=run.deck_name,
-                            kinds=play_kinds(prepared[0].table))
+                            kinds=play_kinds(prepared[0].by_id))
     table_tallies = [t for t in tallies if isinstance(t, MatchupTally)]
     names = card_names(prepared)
     if run.kind == SimulationRun.MATCHUP:

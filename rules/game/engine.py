@@ -78,7 +78,7 @@ class Prepared:
     the card facts a saved state carries, and the deck's sections (holdings chosen)."""
 
     deck: Deck
-    table: Mapping[str, Profile]
+    by_id: Mapping[str, Profile]  # each card's profile by its id
     facts: dict[str, dict[str, Any]]
     config: GameConfig
     # The deal before the shuffles (deal_layout), laid out at the first game and copied by
@@ -125,7 +125,7 @@ def deal_layout(prepared: Prepared) -> _Deal:
         zones.append((zone, instances))
     counts: dict[str, int] = {}
     for card_id in cards:
-        card = prepared.table[card_id]
+        card = prepared.by_id[card_id]
         if card.type == "personality" and card.faction in rulings.PRIMARY:
             counts[card.faction] = counts.get(card.faction, 0) + 1
     favour = rulings.PRIMARY[max(sorted(counts), key=lambda f: counts[f])] if counts else -1
@@ -141,28 +141,28 @@ def prepare(deck: Deck, cards: Mapping[str, CardFacts],
     break the rules, with the validator's problems, unless the advisor chooses them: holdings
     without a stronghold are the advisor's to choose)."""
     problems: list[str] = []
-    table: dict[str, Profile] = {}
+    by_id: dict[str, Profile] = {}
     for _, entry in deck.all_entries():
         facts = cards.get(entry.card_id)
         if facts is None:
             problems.append(f"{entry.card_id}: not in the catalogue")
             continue
         try:
-            table[entry.card_id] = build_profile(facts)
+            by_id[entry.card_id] = build_profile(facts)
         except UnknownCardError as error:
             problems.append(str(error))
     if problems:
         raise DeckNotPlayable("The engine cannot play this deck: " + "; ".join(problems))
     holdings = deck
-    _check_holdings(deck, cards, table)
-    if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
+    _check_holdings(deck, cards, by_id)
+    if not any(by_id[e.card_id].subtype == "stronghold" for e in deck.holdings):
         advice = advise_holdings(deck_structures(deck), cards)
         if not advice.holdings:
             raise DeckNotPlayable("The deck has no Initial Holdings with a stronghold, and no "
                                   "affordable set of holdings with one could be chosen.")
         holdings = apply_advice(deck, advice)
-    facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(table)}
-    return Prepared(holdings, table, facts_data, config or GameConfig())
+    facts_data = {cid: _facts_dict(cards[cid]) for cid in sorted(by_id)}
+    return Prepared(holdings, by_id, facts_data, config or GameConfig())
 
 
 def check_seating(decks: Sequence[Prepared], players: int) -> None:
@@ -172,9 +172,9 @@ def check_seating(decks: Sequence[Prepared], players: int) -> None:
     deck, with the validator's ``wanderer_pile_too_small`` problem."""
     need = WANDERERS_PER_PLAYER * players
     for number, prepared in enumerate(decks, 1):
-        table = prepared.table
+        by_id = prepared.by_id
         held = sum(e.count for e in prepared.deck.wanderers
-                   if e.card_id in table and table[e.card_id].type == "wanderer")
+                   if e.card_id in by_id and by_id[e.card_id].type == "wanderer")
         if held >= need:
             continue
         cards = {cid: CardFacts.from_data(f) for cid, f in prepared.facts.items()}
@@ -187,13 +187,13 @@ def check_seating(decks: Sequence[Prepared], players: int) -> None:
 
 
 def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],
-                    table: Mapping[str, Profile]) -> None:
+                    by_id: Mapping[str, Profile]) -> None:
     """Refuse Initial Holdings that break the rules, with the deck validator's own problems.
     Holdings without a stronghold are left to the advisor, which chooses among the deck's
     structures (holdings and pile alike) by the same rules: only a card of another type placed
     in them is refused then (the advisor only moves structures)."""
     problems = holdings_problems(deck, cards)
-    if not any(table[e.card_id].subtype == "stronghold" for e in deck.holdings):
+    if not any(by_id[e.card_id].subtype == "stronghold" for e in deck.holdings):
         problems = tuple(p for p in problems if p.code == "wrong_pile")
     if problems:
         raise DeckNotPlayable("The Initial Holdings break the rules: "
@@ -209,7 +209,7 @@ def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed:
     deal = deal_layout(prepared)
     state = GameState(cards=list(deal.cards), seed=seed, config=config,
                       rng=GameRng(seed).state)
-    state.table = dict(prepared.table)
+    state.by_id = dict(prepared.by_id)
     state.facts = prepared.facts  # read-only, like the profiles: shared by the run's games
     if record:
         state_events(state)
@@ -244,7 +244,7 @@ def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: Gam
     owner: list[int] = []
     where: list[str] = []
     seats = [Seat() for _ in decks]
-    table: dict[str, Profile] = {}
+    by_id: dict[str, Profile] = {}
     facts: dict[str, dict[str, Any]] = {}
     for number, deal in enumerate(deals):
         offset = len(cards)
@@ -253,14 +253,14 @@ def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: Gam
         where.extend(deal.where)
         for zone, instances in deal.zones:
             seats[number].zones[zone].extend([offset + i for i in instances])
-        table.update(decks[number].table)
+        by_id.update(decks[number].by_id)
         facts.update(decks[number].facts)
     if book is None:
         book = ActionBook(cards)
     state = GameState(
         cards=cards, seed=seeds[0], config=config, rng=GameRng(seeds[0]).state, seats=seats,
         owner=owner, where=where, city=list(config.city_pool), flags=[0] * len(cards),
-        facts=facts, table=table, profiles=[table[card_id] for card_id in cards],
+        facts=facts, by_id=by_id, profiles=[by_id[card_id] for card_id in cards],
         action_book=book, events=[] if record else None)
     for number in range(len(decks)):
         seats[number].rng = GameRng(seeds[number]).state

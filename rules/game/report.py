@@ -159,11 +159,11 @@ def _rate(count: int, games: int) -> float:
     return round(count / games, 4) if games else 0.0
 
 
-def play_kinds(table: Mapping[str, Profile]) -> dict[str, str]:
+def play_kinds(by_id: Mapping[str, Profile]) -> dict[str, str]:
     """Each card's kind as :func:`never_played` reads it: ``wanderer``, ``interrupt``, or its
     card type."""
     kinds = {}
-    for card_id, card in table.items():
+    for card_id, card in by_id.items():
         interrupt = card.type == "event" and card.subtype == "interrupt"
         kinds[card_id] = INTERRUPT if interrupt else card.type
     return kinds

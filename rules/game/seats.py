@@ -346,7 +346,7 @@ def _seat_prepared(prepared: Prepared, config: GameConfig) -> Prepared:
     key = (id(prepared), id(config))
     known = _SEAT_PREPARED.get(key)
     if known is None or known[0] is not prepared or known[1] is not config:
-        seat = Prepared(prepared.deck, prepared.table, prepared.facts, config)
+        seat = Prepared(prepared.deck, prepared.by_id, prepared.facts, config)
         if len(_SEAT_PREPARED) >= _SEATED_KEPT:
             _SEAT_PREPARED.clear()
         known = _SEAT_PREPARED[key] = (prepared, config, seat)
@@ -385,12 +385,12 @@ def _deck_cards(prepared: Prepared, state: GameState, offset: int
     the seat of ``state`` at a new table, dealt ``prepared`` from instance ``offset`` on:
     each a new list of instances (the table's own), but the last, read only (by the seat's
     cards in order, shared by the deck's tables)."""
-    key = (id(prepared.deck), id(prepared.table))
+    key = (id(prepared.deck), id(prepared.by_id))
     known = _DECK_CARDS.get(key)
-    if known is None or known[0] is not prepared.deck or known[1] is not prepared.table:
+    if known is None or known[0] is not prepared.deck or known[1] is not prepared.by_id:
         own = range(offset, offset + len(engine.deal_layout(prepared).cards))
         flags = [state.card(i).unique for i in own]
-        known = (prepared.deck, prepared.table, [i - offset for i in own if flags[i - offset]],
+        known = (prepared.deck, prepared.by_id, [i - offset for i in own if flags[i - offset]],
                  [i - offset for i in reactions.answering_cards(state, own)],
                  [i - offset for i in rivalry.bearers(state, own)], flags)
         if len(_DECK_CARDS) >= _DECK_CARDS_KEPT:

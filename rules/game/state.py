@@ -276,7 +276,7 @@ class Seat:
 
 # Worked out from the rest, or kept apart from the saved state.
 _NOT_SAVED: Final = frozenset({
-    "table", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
+    "by_id", "combat", "config", "events", "pending", "keyword_cache", "item_cache", "profiles",
     "action_book", "seats"})
 
 
@@ -327,7 +327,8 @@ class GameState:
     # same events (rules/game/lookahead.py). Real games never set it.
     reseed: int = 0
     facts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    table: dict[str, Profile] = field(default_factory=dict, repr=False, compare=False)
+    # The profile of each card by its id (built from ``facts``: not saved).
+    by_id: dict[str, Profile] = field(default_factory=dict, repr=False, compare=False)
     # The events of a recorded game (None: not recorded; bulk runs skip the bookkeeping).
     events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     # The legal actions of the current decision, worked out once by the engine (a cache:
@@ -339,7 +340,7 @@ class GameState:
     keyword_cache: list[frozenset[str] | None] = field(default_factory=list, repr=False,
                                                        compare=False)
     item_cache: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
-    # The profile of each instance, looked up in ``table`` once (the engine's hottest call).
+    # The profile of each instance, looked up in ``by_id`` once (the engine's hottest call).
     profiles: list[Profile] | None = field(default=None, repr=False, compare=False)
     # The deck's actions, made once (actions.ActionBook): shared by the games of a deck and
     # their clones; None until first asked for (book()).
@@ -372,8 +373,8 @@ class GameState:
     def card(self, instance: int) -> Profile:
         # (The attribute indexed in place, not held in a local: compiled, the list is then
         # borrowed, with no reference counted in and out at each of a game's many calls.)
-        if self.profiles is None:  # the deck is dealt and the table set before a card is read
-            self.profiles = [self.table[c] for c in self.cards]
+        if self.profiles is None:  # the deck is dealt and by_id set before a card is read
+            self.profiles = [self.by_id[c] for c in self.cards]
         return self.profiles[instance]
 
     def book(self) -> ActionBook:
@@ -434,7 +435,7 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy that shares the (immutable) card profiles: what undo points
         and Monte Carlo playouts need, without rebuilding every profile."""
-        return GameState.from_dict(self.to_dict(), table=self.table)
+        return GameState.from_dict(self.to_dict(), by_id=self.by_id)
 
     def clone(self) -> GameState:
         """An unrecorded copy to play on without touching this state, for lookahead rollouts
@@ -452,14 +453,14 @@ class GameState:
             on_card={k: list(v) for k, v in self.on_card.items()}, hoarded=dict(self.hoarded),
             bounty_bonus=dict(self.bounty_bonus), ignored_wound=list(self.ignored_wound),
             combat=None if combat is None else _combat_clone(combat), flags=list(self.flags),
-            decisions=self.decisions, reseed=self.reseed, facts=self.facts, table=self.table,
+            decisions=self.decisions, reseed=self.reseed, facts=self.facts, by_id=self.by_id,
             events=None, pending=None, keyword_cache=[], item_cache={}, profiles=self.profiles,
             action_book=self.action_book)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any],
-                  table: dict[str, Profile] | None = None) -> GameState:
-        """The state saved by :meth:`to_dict`; ``table``: profiles already built for the same
+                  by_id: dict[str, Profile] | None = None) -> GameState:
+        """The state saved by :meth:`to_dict`; ``by_id``: profiles already built for the same
         card facts (else they are built from the facts the state carries). A state saved
         before seats existed (a playtest game stored by an earlier version: the one player's
         zones and pool at the top level) is read as a game of one seat."""
@@ -489,7 +490,7 @@ class GameState:
         # (Saved before these existed: a playtest game stored by an earlier version.)
         state.hoarded = {int(k): v for k, v in data.get("hoarded", {}).items()}
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
-        state.table = table if table is not None else profiles_from_facts(state.facts)
+        state.by_id = by_id if by_id is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")
         state.combat = None if combat is None else _combat_from(combat)
         return state

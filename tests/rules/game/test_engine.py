@@ -204,7 +204,7 @@ def test_a_copy_plays_on_alone_and_equals_its_json_round_trip() -> None:
     for _ in range(30):
         engine.apply(state, GreedyPolicy()(state, engine.legal_actions(state)))
     clone = state.copy()
-    assert clone.table is state.table
+    assert clone.by_id is state.by_id
     assert clone.to_dict() == json.loads(json.dumps(state.to_dict()))
     play(clone, GreedyPolicy())
     assert not state.over and clone.over

@@ -261,7 +261,7 @@ def test_the_tables_of_many_seeds_are_the_fingerprinted_tables(decks: tuple[str,
 
 def test_a_profile_s_kind_attributes_are_its_type_and_subtype() -> None:
     for deck in SAMPLES:
-        for card in engine.prepare(sample(deck), catalogue()).table.values():
+        for card in engine.prepare(sample(deck), catalogue()).by_id.values():
             assert card.is_troop == (card.type == "personality" and card.subtype == "troop")
             assert card.is_citizen == (card.type == "personality"
                                        and card.subtype == "citizen")

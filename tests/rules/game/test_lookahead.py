@@ -87,7 +87,7 @@ def test_clone_copies_every_field_and_shares_no_container() -> None:
     twin = state.clone()
     assert twin.to_dict() == state.to_dict()
     # read-only, shared on purpose
-    shared = ("cards", "owner", "config", "facts", "table", "profiles")
+    shared = ("cards", "owner", "config", "facts", "by_id", "profiles")
     for field in fields(GameState):
         mine, theirs = getattr(state, field.name), getattr(twin, field.name)
         if field.name in shared or not isinstance(mine, (list, dict, set)):

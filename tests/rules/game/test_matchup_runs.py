@@ -52,7 +52,7 @@ def report(decks: tuple[str, ...], games: int, workers: int, chunk: int,
     ready = prepared(decks)
     tally = run(ready, MatchupSpec(games, 11), GameConfig(), workers=workers, chunk=chunk,
                 start_method=start_method)
-    names = [{cid: card.name for cid, card in p.table.items()} for p in ready]
+    names = [{cid: card.name for cid, card in p.by_id.items()} for p in ready]
     return build_matchup_report(tally, names=list(decks), card_names=names, seed=11,
                                 policy="greedy", config=GameConfig())
 
@@ -124,7 +124,7 @@ def test_each_decks_card_figures_count_only_its_own_cards() -> None:
     entries = data["decks"]
     assert isinstance(entries, list)
     for deck, entry in zip(prepared(decks), entries, strict=True):
-        own = set(deck.table)
+        own = set(deck.by_id)
         assert entry["cards"] and set(entry["cards"]) <= own
     assert set(entries[0]["cards"]) != set(entries[1]["cards"])
 

@@ -743,7 +743,7 @@ def test_sap_takes_the_most_plentiful_kinds_to_the_city() -> None:
     bearer = next(i for i in t.seat(0).zones["personality_pile"]
             if state.card(i).is_troop)
     card = state.card(bearer)  # no sample card has Sap: this troop gets it, political 3
-    state.table[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
+    state.by_id[card.id] = replace(card, no_solo_effect=("Sap.",), strength=(0, 0, 3))
     state.profiles = None
     state.move(bearer, "defensive")
     city = sum(state.city)

@@ -150,7 +150,7 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
     if interrupt != "Countermand":  # the seat's copy stands in for the other interrupt
         facts = next(f for f in catalogue().values() if f.name == interrupt)
         state.cards[held] = facts.id
-        state.table[facts.id] = build_profile(facts)
+        state.by_id[facts.id] = build_profile(facts)
         state.profiles = None  # (the profiles read again)
     state.move(held, "hand")
     t.seat(1).personal[:] = [3, 3, 3]

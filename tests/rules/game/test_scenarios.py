@@ -1126,7 +1126,7 @@ def test_a_citizen_made_homeless_in_a_raid_chooses_before_the_combat_ends() -> N
     assert state.where[hut] == "structure_discard" and state.combat is not None
     assert engine.legal_actions(state) == [Action("rehouse", lady, notary),
                                            Action("rehouse", lady)]
-    saved = GameState.from_dict(state.to_dict(), table=state.table)
+    saved = GameState.from_dict(state.to_dict(), by_id=state.by_id)
     assert engine.legal_actions(saved) == engine.legal_actions(state)
     act(state, Action("rehouse", lady, notary))
     assert (state.host[lady], state.where[notary]) == (keep, "personality_discard")
