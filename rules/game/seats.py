@@ -404,25 +404,13 @@ def _deck_cards(prepared: Prepared, state: GameState, offset: int
 
 
 def to_move(table: Table) -> int:
-    """The seat that decides now (-1 once the game is over)."""
+    """The seat that decides now (-1 once the game is over): the state's ``to_move``, which
+    the engine sets at each of its decisions (the player, or the seat a combat asks:
+    combat.decider) and the table at its own (:func:`_ask`: a reaction window, a truce, a
+    declaration); the seat whose turn or part of the phase it is otherwise (:func:`_flow`)."""
     if table.outcome:
         return -1
-    if table.window is not None:
-        return table.window.asked[0]
-    if table.declaring is not None:
-        return table.declaring.seat
-    if table.truce >= 0:
-        return truce_partner(table, table.truce)
-    elsewhere = _asked_elsewhere(table)
-    if elsewhere is not None:
-        return combat.decider(elsewhere)
-    if table.hosting is not None:
-        return table.hosting.host
-    if table.stage == "action":
-        return table.turn
-    if table.stage in ("military", "wanderer"):
-        return table.queue[0]
-    return _part_seat(table)
+    return table.state.to_move
 
 
 def _asked_elsewhere(table: Table) -> GameState | None:
@@ -834,6 +822,7 @@ def _open_window(table: Table, seat: int, action: Action) -> bool:
     if not asked:
         return False
     table.window = reactions.Window(seat, action, asked)
+    _ask(table)
     return True
 
 
@@ -846,6 +835,7 @@ def _answer(table: Table, seat: int, action: Action) -> None:
     if action.kind == "decline":
         window.asked.pop(0)
         if window.asked:
+            _ask(table)
             return
         table.window = None
         _perform(table, window.seat, window.action)
@@ -871,6 +861,7 @@ def _answer(table: Table, seat: int, action: Action) -> None:
 def _perform(table: Table, seat: int, action: Action) -> None:
     """Carry out ``seat``'s action, once no other seat answered it."""
     state = table.state
+    state.to_move = seat  # (the seat deciding when a window held it back)
     if table.stage == "action" and table.hosting is None and action.kind == "pass" \
             and state.step == "act" and state.combat is None \
             and not state.player_seat().choice_due():
@@ -975,7 +966,26 @@ def _next_turn(table: Table) -> None:
 
 
 def _settle(table: Table) -> None:
-    """Move the table on until a seat has a decision to make (or the game is over)."""
+    """Move the table on until a seat has a decision to make (or the game is over); the
+    state's ``to_move`` names that seat."""
+    _settle_flow(table)
+    _ask(table)
+
+
+def _ask(table: Table) -> None:
+    """The state's ``to_move`` set to the seat the table asks outside the engine's flow: the
+    seat answering in a reaction window, the other lord of an offered truce, the lord
+    declaring an attack (the engine's own decisions set it themselves, engine._advance)."""
+    state = table.state
+    if table.window is not None:
+        state.to_move = table.window.asked[0]
+    elif table.truce >= 0:
+        state.to_move = truce_partner(table, table.truce)
+    elif table.declaring is not None:
+        state.to_move = table.declaring.seat
+
+
+def _settle_flow(table: Table) -> None:
     if table.story is not None:
         # What the last decision brought told first: the story is told seat by seat, so an
         # event of a seat told later would come before it.
@@ -1564,7 +1574,8 @@ def _truce(table: Table, seat: int, action: Action) -> None:
             combat.cease(host)
             engine._advance(host)  # (the combat over: _settle finishes the hosting)
     else:
-        table.truce = -1
+        # The combat goes on at the offerer's decision.
+        table.state.to_move, table.truce = table.truce, -1
         table.tell(seat, "refuses: the combat goes on.")
     _settle(table)
     if table.story is not None:

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from rules.game import engine, seats
+from rules.game import combat, engine, seats
 from rules.game.config import GameConfig
 from rules.game.seats import Table
 from rules.game.table_policy import SeatPolicy
@@ -39,6 +39,30 @@ def unique_copies(t: Table) -> Counter[str]:
                 if shared.card(i).unique and shared.card(i).subtype != "stronghold":
                     seen[shared.cards[i]] += 1
     return seen
+
+
+def asked(t: Table) -> int:
+    """The seat the rulebook asks now, from the table's own facts: the next seat of a reaction
+    window, the declaring lord, the other lord of an offered truce, the seat a combat asks
+    (combat.decider: an attacker's assignments, a turn of the modification step, the
+    wanderers' controller), the host of a combat between seats, the seat whose turn of the
+    cycle or part of the phase it is (seats.to_move reads the state's ``to_move``)."""
+    if t.window is not None:
+        return t.window.asked[0]
+    if t.declaring is not None:
+        return t.declaring.seat
+    if t.truce >= 0:
+        return seats.truce_partner(t, t.truce)
+    state = t.state
+    fight = state.combat
+    if fight is not None and fight.modifiers \
+            and (t.hosting is not None or t.stage in ("military", "wanderer")):
+        return combat.decider(state)
+    if t.hosting is not None:
+        return t.hosting.host
+    if t.stage == "action":
+        return t.turn
+    return t.queue[0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -70,6 +94,7 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
                 break
             seat = seats.to_move(t)
             assert seat >= 0 and seat not in t.out  # no knocked-out player acts
+            assert seat == asked(t), (t.round, t.stage, seat, asked(t))
             actions = seats.legal_actions(t)
             assert actions
             result = seats.apply(t, chosen[seat](t, seat, actions))
