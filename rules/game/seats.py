@@ -55,7 +55,16 @@ from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
 from rules.game.narrate import sentence
-from rules.game.state import DISCARDS, IN_PLAY, Combat, GameState, Seat
+from rules.game.profile import Profile
+from rules.game.state import (
+    DISCARDS,
+    IN_PLAY,
+    Combat,
+    GameState,
+    Seat,
+    combat_dict,
+    combat_from,
+)
 from rules.game.vocabulary import Outcome, Phase, Step
 from rules.rng import GameRng, derive_seed
 
@@ -192,6 +201,86 @@ class Table:
         """Seat ``s``'s cards and pool (its zones, personal pool, dead)."""
         return self.state.seats[s]
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of the table: its state (and its events, when recorded) and
+        what only the table keeps; :meth:`from_dict` gives a table that plays on exactly as
+        this one (tests/rules/game/test_table_snapshots.py)."""
+        hosting, window, declaring = self.hosting, self.window, self.declaring
+        fight: Any = None
+        if hosting is not None and hosting.fight is not None:
+            # (the combat the engine still holds is saved with the state: named, not copied)
+            fight = "state" if hosting.fight is self.state.combat else combat_dict(hosting.fight)
+        return {
+            "state": self.state.to_dict(), "events": self.state.events,
+            "seed": self.seed, "config": self.config.to_dict(), "rng": self.rng,
+            "round": self.round, "lead": self.lead, "stage": self.stage, "turn": self.turn,
+            "passes": self.passes, "queue": list(self.queue), "started": self.started,
+            "hosting": None if hosting is None else {
+                "host": hosting.host, "origin": hosting.origin, "kind": hosting.kind,
+                "visitors": list(hosting.visitors), "host_troops": list(hosting.host_troops),
+                "bribes": {str(k): list(v) for k, v in hosting.bribes.items()},
+                "fight": fight},
+            "surrendered": list(self.surrendered), "outcome": self.outcome,
+            "winner": self.winner, "final_round": self.final_round,
+            "out": [[seat, round_, how] for seat, (round_, how) in self.out.items()],
+            "decisions": self.decisions,
+            "story": None if self.story is None else [list(line) for line in self.story],
+            "seen": self.seen, "row_before": list(self.row_before),
+            "rivals_used": sorted([list(pair) for pair in self.rivals_used]),
+            "window": None if window is None else {
+                "seat": window.seat, "action": window.action.to_dict(),
+                "asked": list(window.asked)},
+            "declaring": None if declaring is None else {
+                "seat": declaring.seat, "target": declaring.target,
+                "sent": list(declaring.sent)},
+            "truce": self.truce, "truce_offered": list(self.truce_offered),
+            "negated": sorted([list(pair) for pair in self.negated]),
+            # (each seat's, in the order the table keeps them: a trade appends)
+            "unique_cards": self.unique_cards, "answerers": self.answerers,
+            "rival_bearers": self.rival_bearers,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any],
+                  by_id: dict[str, Profile] | None = None) -> Table:
+        """The table saved by :meth:`to_dict` (``by_id``: the card profiles, when the caller
+        holds them; else built from the card facts the state carries)."""
+        state = GameState.from_dict(data["state"], by_id=by_id)
+        events = data.get("events")
+        state.events = None if events is None else list(events)
+        table = cls(state, data["seed"], GameConfig.from_dict(data["config"]), data["rng"])
+        for name in ("round", "lead", "stage", "turn", "passes", "started", "outcome",
+                     "winner", "final_round", "decisions", "seen", "truce"):
+            setattr(table, name, data[name])
+        table.queue = list(data["queue"])
+        table.surrendered = list(data["surrendered"])
+        table.row_before = list(data["row_before"])
+        table.truce_offered = list(data["truce_offered"])
+        table.out = {seat: (round_, how) for seat, round_, how in data["out"]}
+        table.rivals_used = {(s, b) for s, b in data["rivals_used"]}
+        table.negated = {(s, b) for s, b in data["negated"]}
+        table.story = None if data["story"] is None \
+            else [(line[0], line[1], line[2]) for line in data["story"]]
+        hosting = data["hosting"]
+        if hosting is not None:
+            table.hosting = Hosting(
+                hosting["host"], hosting["origin"], hosting["kind"], list(hosting["visitors"]),
+                list(hosting["host_troops"]),
+                {int(k): list(v) for k, v in hosting["bribes"].items()})
+            fight = hosting["fight"]
+            table.hosting.fight = state.combat if fight == "state" \
+                else None if fight is None else combat_from(fight)
+        window = data["window"]
+        if window is not None:
+            table.window = reactions.Window(window["seat"], Action.from_dict(window["action"]),
+                                            list(window["asked"]))
+        declaring = data["declaring"]
+        if declaring is not None:
+            table.declaring = Declaring(declaring["seat"], declaring["target"],
+                                        list(declaring["sent"]))
+        _seat_cards(table, data["unique_cards"], data["answerers"], data["rival_bearers"])
+        return table
+
     def active(self) -> list[int]:
         """Seats still in the game, from the lead player to the left. Asked at nearly every
         step, and it changes only with the lead player or a knock-out: worked out again only
@@ -240,6 +329,22 @@ class Table:
 
 # Another seat's "done" in a combat, as the story tells it.
 _PASSES: Final = {"modify": "Makes no modification.", combat.BRIBE_BACK: "Bribes no defender."}
+
+
+def _seat_cards(table: Table, unique: list[list[int]], answerers: list[list[int]],
+                bearers: list[list[int]]) -> None:
+    """What the table knows of each seat's cards (a table loaded from its JSON): its unique
+    cards, its answering cards and what they answer, its rival bearers."""
+    state = table.state
+    table.unique_flags = [state.card(i).unique for i in range(len(state.cards))]
+    table.unique_cards = [list(cards) for cards in unique]
+    table.answerers = [list(cards) for cards in answerers]
+    table.answer_kinds = [reactions.answer_kinds(state, cards) for cards in table.answerers]
+    table.rival_bearers = [list(cards) for cards in bearers]
+    table.battle_rivals = [any(
+        ability == "crusade" for b in cards
+        for ability, _, _ in rivalry.rival_abilities(state.card(b)))
+        for cards in table.rival_bearers]
 
 
 def active_seats(n: int, lead: int, out: Collection[int]) -> list[int]:

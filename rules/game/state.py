@@ -429,7 +429,7 @@ class GameState:
         data["on_card"] = {str(k): v for k, v in self.on_card.items()}
         data["bounty_bonus"] = {str(k): v for k, v in self.bounty_bonus.items()}
         data["hoarded"] = {str(k): v for k, v in self.hoarded.items()}
-        data["combat"] = None if self.combat is None else _combat_dict(self.combat)
+        data["combat"] = None if self.combat is None else combat_dict(self.combat)
         return data
 
     def copy(self) -> GameState:
@@ -492,7 +492,7 @@ class GameState:
         state.facts = {k: dict(v) for k, v in data["facts"].items()}
         state.by_id = by_id if by_id is not None else profiles_from_facts(state.facts)
         combat = data.get("combat")
-        state.combat = None if combat is None else _combat_from(combat)
+        state.combat = None if combat is None else combat_from(combat)
         return state
 
 
@@ -510,14 +510,14 @@ def _combat_clone(c: Combat) -> Combat:
         row=c.row)
 
 
-def _combat_dict(combat: Combat) -> dict[str, Any]:
+def combat_dict(combat: Combat) -> dict[str, Any]:
     data = {name: copy.deepcopy(getattr(combat, name)) for name in COMBAT_SAVED}
     for name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
         data[name] = {str(k): v for k, v in data[name].items()}
     return data
 
 
-def _combat_from(data: dict[str, Any]) -> Combat:
+def combat_from(data: dict[str, Any]) -> Combat:
     combat = Combat(kind=data["kind"], step=data["step"])
     for name, value in data.items():
         if name in ("bonus_off", "bonus_def", "granted", "charged", "previous"):
