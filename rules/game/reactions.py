@@ -39,7 +39,7 @@ from rules.abilities import parse_abilities
 from rules.game import rivalry, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
-from rules.game.state import DISCARDS, IN_PLAY, GameState
+from rules.game.state import DISCARDS, IN_PLAY, PLAYED, GameState
 
 REACTIONS: Final = ("debate", "persuade", "retain")
 INTERRUPT: Final = "interrupt"
@@ -254,6 +254,7 @@ def answer(state: GameState, seat: int, reply: Action, held: Action) -> str:
     card = state.card(reply.card)
     if reply.option == INTERRUPT:
         rulings.pay(state, card.cost, card.generic, seat)
+        state.flags[reply.card] |= PLAYED  # (a report counts it: played in answer)
         state.move(reply.card, DISCARDS[card.pile])
         return f"plays {card.name} in answer."
     if reply.option == "persuade":
@@ -269,7 +270,7 @@ def stop(state: GameState, action: Action, actor: int) -> str:
     card = state.card(action.card)
     if action.kind == "play":
         rulings.pay(state, card.cost, card.generic, actor)
-        state.flags[action.card] |= 2  # played (engine.PLAYED)
+        state.flags[action.card] |= PLAYED
         state.move(action.card, DISCARDS[card.pile])
         state.pending = None
         return f"{card.name} is stopped and discarded; its costs are paid."

@@ -10,7 +10,7 @@ from rules.game.actions import Action
 from rules.game.config import GameConfig
 from rules.game.profile import build_profile
 from rules.game.seats import Table
-from rules.game.state import DISCARDS
+from rules.game.state import DISCARDS, PLAYED
 from rules.game.table_policy import SeatPolicy
 from tests.rules.game.engine_helpers import card, catalogue, own, place, sample
 
@@ -163,6 +163,8 @@ def test_an_interrupt_event_answers_another_players_event(interrupt: str,
     assert t.seat(0).personal[0] == before[0] - 1  # cancelled: paid, nothing collected
     assert state.where[market].endswith("_discard")
     assert state.where[held].endswith("_discard")
+    # Played: the reports count it (a card played in answer is not a dead card).
+    assert state.flags[held] & PLAYED and state.flags[market] & PLAYED
     cost = state.card(held)
     assert sum(t.seat(1).personal) == 9 - cost.total_cost
 
