@@ -104,6 +104,18 @@ def _hosted(state: GameState, zone: str, host: int) -> list[int]:
     return [i for i in state.seat_of(host).zones[zone] if state.host.get(i) == host]
 
 
+def _away(entry: dict[str, Any], state: GameState, seat: int) -> dict[str, Any]:
+    """``entry`` of ``seat``'s troop marked ``away`` while it fights in another seat's combat
+    (his attack on that seat): it is on that battlefield, not at home to defend."""
+    fight = state.combat
+    if seat >= 0 and fight is not None and state.player != seat \
+            and entry["instance"] in fight.wild:
+        entry["away"] = True
+        entry["notes"].append(f"attacking seat {state.player + 1}")
+        entry["label"] = ", ".join([entry["name"], *entry["notes"]])
+    return entry
+
+
 def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str, Any]:
     entry = card_entry(state, instance, links)
     entry["attached"] = [card_entry(state, i, links) for i in _hosted(state, "attached", instance)]
@@ -147,7 +159,8 @@ def table_layout(state: GameState, links: Links, seat: int = -1,
         "private": private,
         # Citizens who lost their residence, their fate the player's decision now.
         "homeless": [card_entry(state, i, links) for i in me.homeless],
-        "defensive": [_with_attachments(state, i, links) for i in zones["defensive"]],
+        "defensive": [_away(_with_attachments(state, i, links), state, seat)
+                      for i in zones["defensive"]],
         "wanderers": [card_entry(state, i, links) for i in zones["wanderers"]],
         "hand": [card_entry(state, i, links) for i in zones["hand"]],
         "piles": piles,

@@ -362,6 +362,26 @@ def test_a_player_who_attacks_another_seat_modifies_first_in_his_attack() -> Non
     assert fight.modifiers[0] == PLAYER
 
 
+def test_the_players_troops_away_in_his_attack_are_shown_away_from_home() -> None:
+    # The troops he sends are on the defender's battlefield while the attack lasts: his own
+    # defensive holdings show them away ("attacking"), the others at home as they are.
+    game = new_game(seed=3, target=40)
+    view = game_view(game)
+    played = view.played
+    assert played is not None
+    play_player_until(played, lambda table: table.hosting is not None
+                      and table.hosting.origin == PLAYER and table.hosting.kind == "attack")
+    sent = set(played.table.state.combat.wild) if played.table.state.combat else set()
+    assert sent
+    home = game_context(view)["table"]["defensive"]
+    defender = played.table.hosting.host if played.table.hosting else -1
+    for entry in home:
+        away = entry["instance"] in sent
+        assert entry.get("away", False) == away
+        assert (f"attacking seat {defender + 1}" in entry["label"]) == away
+    assert any(entry.get("away") for entry in home)
+
+
 def test_a_player_asked_in_another_seats_hunt_sees_that_hunts_step() -> None:
     # "Players may use abilities during any phase": at his turn of the modification step of
     # the AI seat's hunt the player may crusade one of its troops; the step title names that
