@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from rules.abilities import parse_abilities
-from rules.card_facts import applicable_keys
+from rules.card_anatomy import applicable_keys
 from rules.cards import CardFacts
 from rules.game.effects import Effect, read_effect
 
