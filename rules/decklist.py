@@ -99,7 +99,3 @@ def normalize_deck_name(name: str) -> str:
 def normalize_description(description: str) -> str:
     lines = description.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n".join(line.rstrip() for line in lines).strip("\n")
-
-
-# The engine's name for the decklist until its rewrite (rules/game/ is not renamed meanwhile).
-Deck = Decklist

@@ -33,7 +33,7 @@ import hashlib
 from collections.abc import Iterable
 from typing import Final
 
-from rules.decklist import SECTIONS, Deck, DeckEntry
+from rules.decklist import SECTIONS, DeckEntry, Decklist
 
 VERSION: Final = 2
 #: Version 1 carried the name and description too; codes given out then still decode.
@@ -63,7 +63,7 @@ def _ambiguous(card_ids: Iterable[str]) -> set[bytes]:
     return shared
 
 
-def encode_deck_code(deck: Deck, catalogue_ids: Iterable[str]) -> str:
+def encode_deck_code(deck: Decklist, catalogue_ids: Iterable[str]) -> str:
     """The code of ``deck``'s players and cards (not its name or description: those travel
     beside the code); ``catalogue_ids`` are every card the decoder may know."""
     shared = _ambiguous(catalogue_ids)
@@ -84,7 +84,7 @@ def encode_deck_code(deck: Deck, catalogue_ids: Iterable[str]) -> str:
 
 
 def decode_deck_code(code: str, catalogue_ids: Iterable[str], *, name: str = "",
-                     description: str = "") -> Deck:
+                     description: str = "") -> Decklist:
     """The deck in ``code``, named ``name`` and described by ``description`` (what travels
     beside a version-2 code; a version-1 code carries its own). Raises DeckCodeError for a
     mistyped, cut or foreign code."""
@@ -129,7 +129,7 @@ def decode_deck_code(code: str, catalogue_ids: Iterable[str], *, name: str = "",
             "from a site with more cards"
         )
     try:
-        return Deck(name=name, players=players, description=description, **parts)
+        return Decklist(name=name, players=players, description=description, **parts)
     except ValueError as exc:
         raise DeckCodeError(f"the deck code holds an impossible deck: {exc}") from exc
 

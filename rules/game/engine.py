@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from rules.cards import CardFacts
 from rules.deck_rules import WANDERERS_PER_PLAYER, Problem, holdings_problems, validate_deck
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.game import combat, phase_effects, rulings
 from rules.game.actions import (
     BOUNTIES,
@@ -77,7 +77,7 @@ class Prepared:
     """A deck made ready for the engine once, for any number of games: the card profiles,
     the card facts a saved state carries, and the deck's sections (holdings chosen)."""
 
-    deck: Deck
+    deck: Decklist
     by_id: Mapping[str, Profile]  # each card's profile by its id
     facts: dict[str, dict[str, Any]]
     config: GameConfig
@@ -134,7 +134,7 @@ def deal_layout(prepared: Prepared) -> _Deal:
     return deal
 
 
-def prepare(deck: Deck, cards: Mapping[str, CardFacts],
+def prepare(deck: Decklist, cards: Mapping[str, CardFacts],
             config: GameConfig | None = None) -> Prepared:
     """Check that the engine can play ``deck`` and read its cards; raises
     :class:`DeckNotPlayable` with every problem (unknown card numbers; Initial Holdings that
@@ -186,7 +186,7 @@ def check_seating(decks: Sequence[Prepared], players: int) -> None:
             f"{players} needs at least {need} (three per player).", problems)
 
 
-def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],
+def _check_holdings(deck: Decklist, cards: Mapping[str, CardFacts],
                     by_id: Mapping[str, Profile]) -> None:
     """Refuse Initial Holdings that break the rules, with the deck validator's own problems.
     Holdings without a stronghold are left to the advisor, which chooses among the deck's
@@ -200,7 +200,7 @@ def _check_holdings(deck: Deck, cards: Mapping[str, CardFacts],
                               + " ".join(p.message for p in problems), problems)
 
 
-def new_game(deck: Deck | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
+def new_game(deck: Decklist | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
              config: GameConfig | None = None, *, record: bool = False) -> GameState:
     """A new game of ``deck`` with ``seed``, advanced to the first decision. ``deck`` may be
     :func:`prepare`'s result (then ``cards`` and ``config`` are not needed)."""
@@ -940,7 +940,7 @@ def _bounty_options(state: GameState) -> list[Action]:
 # --- replay --------------------------------------------------------------------------------
 
 
-def replay(log: Mapping[str, Any], deck: Deck, cards: Mapping[str, CardFacts]) -> GameState:
+def replay(log: Mapping[str, Any], deck: Decklist, cards: Mapping[str, CardFacts]) -> GameState:
     """The game rebuilt from its log: the same deck and seed, then the logged actions.
 
     Raises ValueError when an action of the log is refused or the events differ (a log of

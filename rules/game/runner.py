@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules.decklist import Deck
+from rules.decklist import Decklist
 from rules.game import engine, seats
 from rules.game.config import GameConfig
 from rules.game.lookahead import MAX_BUDGET, LookaheadPolicy, ReferencePolicy
@@ -214,7 +214,7 @@ def run_parts(total: Any, parts: list[tuple[int, int]], games: int, *,
 # config, the spec) cannot be unpickled. Such a worker builds the profiles again from the facts
 # once, when it starts, and keeps them for all its chunks; a forked one adopts the parent's.
 # Every kind of run (goldfish, matchups) keeps its decks and options here.
-type Portable = tuple[list[tuple[Deck, dict[str, dict[str, Any]]]], dict[str, object]]
+type Portable = tuple[list[tuple[Decklist, dict[str, dict[str, Any]]]], dict[str, object]]
 _worker: list[tuple[list[engine.Prepared], GameConfig]] = []
 
 
@@ -223,7 +223,7 @@ def portable(decks: Sequence[engine.Prepared], config: GameConfig) -> Portable:
     return [(p.deck, p.facts) for p in decks], config.to_dict()
 
 
-def start_worker(decks: list[tuple[Deck, dict[str, dict[str, Any]]]],
+def start_worker(decks: list[tuple[Decklist, dict[str, dict[str, Any]]]],
                  config: dict[str, object]) -> None:
     settings = GameConfig.from_dict(config)
     _worker[:] = [([engine.Prepared(deck, profiles_from_facts(facts), facts, settings)

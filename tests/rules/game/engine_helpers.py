@@ -10,7 +10,7 @@ from pathlib import Path
 from decks.formats.card_refs import CardRef
 from decks.formats.text import CatalogueResolver, parse_text
 from rules.cards import CardFacts, facts_by_id
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 from rules.game.state import GameState
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -30,7 +30,7 @@ def _card_data() -> list[dict[str, object]]:
 
 
 @cache
-def sample(name: str) -> Deck:
+def sample(name: str) -> Decklist:
     resolver = CatalogueResolver(
         CardRef(str(c["id"]), str(c["name"]), c["type"], c["faction"])  # type: ignore[arg-type]
         for c in _card_data()
@@ -68,7 +68,7 @@ def place(state: GameState, name: str, zone: str, seat: int = -1) -> int:
     return i
 
 
-def seated(name: str, players: int) -> Deck:
+def seated(name: str, players: int) -> Decklist:
     """Sample deck ``name`` made legal for a table of ``players``: the sample decks hold 12
     or 13 wanderers, enough for 4 players; for 5 or 6 ("no less than three wanderers
     multiplied by the number of players") more copies of its own wanderers (two at most

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from rules.cards import CardFacts, facts_by_id
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 from rules.game import engine
 from rules.game.actions import Action, Result
 from rules.game.config import GameConfig
@@ -111,14 +111,14 @@ def event(card_id: str = "windfall", *, subtype: str = "general", requirement: i
 
 def deck_of(holdings: Sequence[Card], structures: Sequence[Card] = (),
             personalities: Sequence[Card] = (), wanderers: Sequence[Card] = ()
-            ) -> tuple[Deck, dict[str, CardFacts]]:
+            ) -> tuple[Decklist, dict[str, CardFacts]]:
     """A deck (one entry per listed card; list a card twice for two copies) and its facts."""
 
     def entries(cards: Iterable[Card]) -> tuple[DeckEntry, ...]:
         return tuple(DeckEntry(c["id"], 1) for c in cards)
 
     every = [*holdings, *structures, *personalities, *wanderers]
-    deck = Deck("Scenario", 2, "", entries(holdings), entries(structures),
+    deck = Decklist("Scenario", 2, "", entries(holdings), entries(structures),
                 entries(personalities), entries(wanderers))
     return deck, facts_by_id({c["id"]: c for c in every}.values())
 

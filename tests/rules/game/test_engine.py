@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.decklist import Deck, DeckEntry
+from rules.decklist import DeckEntry, Decklist
 from rules.game import engine
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
@@ -131,12 +131,12 @@ def test_legal_actions_are_in_a_stable_order_and_each_reads_as_a_sentence() -> N
 
 def test_a_deck_with_unknown_card_numbers_is_refused_by_name() -> None:
     real = [c for c in catalogue().values() if c.id.startswith("wof")][:1]
-    deck = Deck("Real", holdings=(DeckEntry(real[0].id, 1),))
+    deck = Decklist("Real", holdings=(DeckEntry(real[0].id, 1),))
     with pytest.raises(engine.DeckNotPlayable, match=real[0].name):
         engine.new_game(deck, catalogue(), 1)
 
 
-def _generated_deck(draw: st.DrawFn) -> Deck:
+def _generated_deck(draw: st.DrawFn) -> Decklist:
     facts = [c for c in catalogue().values() if c.id.startswith("demo")]
     by = {kind: [c.id for c in facts if c.pile == kind] for kind in
           ("structures", "personalities", "wanderers")}
@@ -145,7 +145,7 @@ def _generated_deck(draw: st.DrawFn) -> Deck:
         chosen = draw(st.lists(st.sampled_from(pool), min_size=low, max_size=high, unique=True))
         return tuple(DeckEntry(c, draw(st.integers(1, 2))) for c in chosen)
     generals = [c for c in by["structures"] if c not in strongholds]
-    return Deck("Generated", holdings=(DeckEntry(draw(st.sampled_from(strongholds)), 1),),
+    return Decklist("Generated", holdings=(DeckEntry(draw(st.sampled_from(strongholds)), 1),),
                 structures=entries(generals, 3, 12), personalities=entries(by["personalities"],
                                                                           5, 20),
                 wanderers=entries(by["wanderers"], 2, 8))
