@@ -117,7 +117,7 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     table = table_layout(state, links, PLAYER, played.standing())
     controlled = controlled_fight(played, names)
     if controlled is not None:
-        # The player's own attack, or wanderers he controls, fought in another seat's state:
+        # The player's own attack, or wanderers he controls, fought as another seat's combat:
         # seen from the attacking side.
         table["combat"] = combat_layout(controlled[0], links, side=1, title=controlled[1])
     elif (elsewhere := fight_elsewhere(played)) is not None:

@@ -299,10 +299,9 @@ def action_menu(state: GameState, *, policy: int | None = None, focus: int | Non
 
 def controlled_fight(played: TableGame, names: Sequence[str]
                      ) -> tuple[GameState, str, str] | None:
-    """A combat in another seat's state whose attacking side the player decides: his attack
-    on that seat, his wanderers attacking it, or its own wanderers attacking it with the
-    player on its left in control. (The state, the battle's title, the step title's
-    prefix.)"""
+    """Another seat's combat whose attacking side the player decides: his attack on that
+    seat, his wanderers attacking it, or its own wanderers attacking it with the player on
+    its left in control. (The state, the battle's title, the step title's prefix.)"""
     table = played.table
     hosting = table.hosting
     state = table.state
@@ -360,7 +359,7 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
         if table.declaring is not None and table.declaring.seat == PLAYER:
             status["step_title"] = "Your attack: send your troops, then done"
         elif (controlled := controlled_fight(played, names)) is not None:
-            fight = controlled[0].combat  # fought in the other seat's state
+            fight = controlled[0].combat  # fought as the other seat's combat
             assert fight is not None
             status["step_title"] = f"{controlled[2]}: " + COMBAT_STEPS.get(fight.step,
                                                                            fight.step)

@@ -100,8 +100,8 @@ class Recycle(Event):
 
 
 class ActionTaken(Event):
-    """A decision: the action as JSON (``Action.to_dict``); at a table, a decision made in
-    another seat's state names its ``seat`` and the combat ``step``."""
+    """A decision: the action as JSON (``Action.to_dict``); at a table, a decision of another
+    seat than the player in his combat names its ``seat`` and the combat ``step``."""
 
     action: dict[str, Any]
     seat: NotRequired[int]

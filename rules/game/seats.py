@@ -318,7 +318,7 @@ class Table:
             if kind == "wanderers_attack" and self.hosting is not None \
                     and self.hosting.kind == "attack":
                 text = text.replace("The wanderers attack", "The attackers come")
-            # (an attacker's decision in the defender's state is told as his own)
+            # (an attacker's decision in the defender's combat is told as his own)
             who = event.get("seat", seat)
             if who != seat and event["action"]["kind"] == "done":
                 text = _PASSES.get(event.get("step", ""), text)
@@ -974,7 +974,6 @@ def _perform(table: Table, seat: int, action: Action) -> None:
         table.tell(seat, "passes.")
         _next_turn(table)
     elif action.kind == "use_on":
-        # (its own state: the one whose pending decision the ability changes)
         moved = rivalry.apply(state, seat, action)
         table.rivals_used.add((seat, action.card))
         if table.story is not None:  # (the words made only for a recorded table)
@@ -1009,8 +1008,8 @@ def _perform(table: Table, seat: int, action: Action) -> None:
 
 
 def _apply_own(table: Table, seat: int, state: GameState, action: Action) -> None:
-    """``engine.apply`` of ``seat``'s action in its state, then the uniques check (and a hunt
-    it declares given its modification rotation)."""
+    """``engine.apply`` of ``seat``'s action in the table's state, then the uniques check
+    (and a hunt it declares given its modification rotation)."""
     fought = state.combat
     _apply_engine(table, seat, state, action)
     fight = state.combat
@@ -1261,7 +1260,7 @@ def _begin_discards(table: Table) -> None:
 
 
 def _begin_military(state: GameState) -> None:
-    """A seat's Military Phase begins, at its turn (attacked before it, too): its state leaves
+    """A seat's Military Phase begins, at its turn (attacked before it, too): its flow leaves
     the action cycle by the engine's own pass (the cycle's end for it, as solo), to the hunt
     the engine offers it or, with none, to wait."""
     # (the engine's own pass, found among its actions by identity, not compared)

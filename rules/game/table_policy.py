@@ -162,7 +162,7 @@ def truce_answer(table: Table, seat: int, actions: Sequence[Action]) -> Action:
 
 
 def attack_choice(host: GameState, actions: Sequence[Action]) -> Action:
-    """An attacking lord's assignment of his troops in the defender's state ``host`` (or the
+    """An attacking lord's assignment of his troops in the defender's combat in ``host`` (or the
     raiding wanderers' controller's): the fixed rule the wanderers follow (combat.wild_choice:
     the wall filled with the weakest, then each attacker where its margin is best); in the
     modification step, Fear on the player's strongest engaged troop as the wanderers' rule,
