@@ -6,8 +6,8 @@ continues where it left off." At a table (rules/game/seats.py) an action one of 
 answer is held back and a *window* opens: each other seat in turn from the acting one's left
 that has an answer may give one, ``Action("react", card, target=acting seat, option=how)``,
 or decline, ``Action("decline")``. The first answer stops the action; if none comes, the
-action is carried out. Solo no window ever opens. The functions take the state the seats
-share and seat numbers (each seat's cards and pool: ``state.seats[seat]``).
+action is carried out. Solo no window ever opens. The functions take the table's state
+and seat numbers (each seat's cards and pool: ``state.seats[seat]``).
 
 * **Debate** (P): "Negate a political ability just played. Bearer must have a political
   strength equal to or greater than the personality who used the political ability": a
@@ -264,9 +264,8 @@ def answer(state: GameState, seat: int, reply: Action, held: Action) -> str:
 
 def stop(state: GameState, action: Action, actor: int) -> str:
     """The acting seat ``actor``'s stopped action: its costs paid, the card discarded (a play)
-    or the ability spent without effect (a use). A sentence for the story. ``state``: the
-    state whose pending decision the action changes (dropped), ``actor``'s own at a table
-    of a state per seat."""
+    or the ability spent without effect (a use). A sentence for the story (the state's
+    pending decision is dropped: the action changed it)."""
     card = state.card(action.card)
     if action.kind == "play":
         rulings.pay(state, card.cost, card.generic, actor)

@@ -17,7 +17,7 @@ Pure Python. Solo they have no effect (``Profile.no_solo_effect``); at a table o
   personality" (Censure of the Faithless, an invocation: its bearer uses it, ``"exhaust"``),
   its price paid from its user's pool. ``option`` names the ability and the other seat's
   target card (an instance of the table), ``"crusade:17"`` (:func:`exhaust_option`). The
-  functions take the state the seats share and seat numbers: each seat's cards and pool are
+  functions take the table's state and seat numbers: each seat's cards and pool are
   ``state.seats[seat]``, whoever's phase it is. Choices: only another player's cards that are
   not exhausted already are targets (exhausting one's own card or an exhausted one changes
   nothing); the bearer needs no strength (the text sets no amount, and structures bear them:
@@ -290,8 +290,8 @@ def usable_bearers(state: GameState, seat: int, used: Collection[int] = (),
 
 def apply(state: GameState, seat: int, action: Action) -> int:
     """Carry out ``seat``'s rival ability; the number of tokens it moved (none for an
-    exhausting one: the target card is exhausted). ``state``: the state whose pending
-    decision the action changes (dropped), ``seat``'s own at a table of a state per seat."""
+    exhausting one: the target card is exhausted). The state's pending decision is dropped
+    (the action changed it)."""
     me, victim = state.seats[seat], state.seats[action.target]
     card = state.card(action.card)
     ability = ability_of(action.option)

@@ -233,7 +233,7 @@ def influence_total(state: GameState, seat: int = -1) -> int:
     """"Add the faction influence of all your personalities together", plus, for each faction
     with five or more members in play, the personal tokens of its primary kind: the
     player's (whose phase or combat it is, even while another seat decides in it), or
-    ``seat``'s (at a table, any seat's, read from the one state the seats share)."""
+    ``seat``'s (at a table, any seat's)."""
     me = state.player_seat() if seat < 0 else state.seats[seat]
     members, total = seat_faction_counts(state, me)
     for faction, count in members.items():

@@ -339,8 +339,16 @@ def _seat_cards(table: Table, unique: list[list[int]], answerers: list[list[int]
     table.unique_flags = [state.card(i).unique for i in range(len(state.cards))]
     table.unique_cards = [list(cards) for cards in unique]
     table.answerers = [list(cards) for cards in answerers]
-    table.answer_kinds = [reactions.answer_kinds(state, cards) for cards in table.answerers]
     table.rival_bearers = [list(cards) for cards in bearers]
+    _answers_and_rivals(table)
+
+
+def _answers_and_rivals(table: Table) -> None:
+    """What each seat's answering cards can answer and whether it bears a rival ability
+    usable in a battle (Crusade), from ``answerers`` and ``rival_bearers``: worked out at a
+    new table, after a card trade and at a table loaded from its JSON."""
+    state = table.state
+    table.answer_kinds = [reactions.answer_kinds(state, cards) for cards in table.answerers]
     table.battle_rivals = [any(
         ability == "crusade" for b in cards
         for ability, _, _ in rivalry.rival_abilities(state.card(b)))
@@ -384,12 +392,9 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
         table.unique_cards.append(unique)
         table.unique_flags.extend(flags)
         table.answerers.append(answerers)
-        table.answer_kinds.append(reactions.answer_kinds(state, answerers))
         table.rival_bearers.append(bearers)
-        table.battle_rivals.append(any(
-            ability == "crusade" for b in bearers
-            for ability, _, _ in rivalry.rival_abilities(state.card(b))))
         offset += len(flags)
+    _answers_and_rivals(table)
     if record:
         table.story = []
     table.lead = _lead_player(table)
@@ -740,7 +745,7 @@ def _military_actions(seats: int) -> None:
 def _military_options(table: Table, seat: int) -> list[Action]:
     state = table.state
     found: list[Action] = []
-    ready = _ready_troops(state, seat)
+    ready = ready_troops(state, seat)
     hunters = False
     for t in table.seat(seat).defensive:
         if state.card(t).is_troop:
@@ -804,7 +809,8 @@ def _declare(table: Table, action: Action) -> None:
         table.flush()
 
 
-def _ready_troops(state: GameState, seat: int) -> list[int]:
+def ready_troops(state: GameState, seat: int) -> list[int]:
+    """``seat``'s troops in his defensive holdings not exhausted: those an attack may send."""
     return [t for t in state.seats[seat].zones["defensive"]
             if state.card(t).is_troop and t not in state.exhausted]
 
@@ -813,10 +819,10 @@ def attackers(state: GameState, seat: int, option: str,
               ready: list[int] | None = None) -> list[int]:
     """The troops ``seat``'s attack sends: every ready troop of his defensive holdings, or
     all but the best defender when holding one back (``option`` "hold"); ``ready``: the
-    ready troops (:func:`_ready_troops`) when the caller worked them out (read, not
+    ready troops (:func:`ready_troops`) when the caller worked them out (read, not
     changed)."""
     if ready is None:
-        ready = _ready_troops(state, seat)
+        ready = ready_troops(state, seat)
     if option == "hold" and len(ready) > 1:
         # The best defender: max of (defense, offense, -instance), by a loop (compiled, a
         # key function is a Python call a troop).
@@ -1509,11 +1515,7 @@ def trade_cards(table: Table, giver: int, taker: int, given: Sequence[int],
                     if moved in per_seat[old]:
                         per_seat[old].remove(moved)
                         per_seat[new].append(moved)
-    for seat in (giver, taker):
-        table.answer_kinds[seat] = reactions.answer_kinds(state, table.answerers[seat])
-        table.battle_rivals[seat] = any(
-            ability == "crusade" for b in table.rival_bearers[seat]
-            for ability, _, _ in rivalry.rival_abilities(state.card(b)))
+    _answers_and_rivals(table)
     state.forget_derived()
     state.pending = None
     return Result(True)
@@ -1741,7 +1743,9 @@ def _finish_hosting(table: Table, gone: Collection[int] = ()) -> None:
     if hosting.kind == "hunt_row":
         _to_wait(host)
     elif not host_out:
-        host.phase, host.step = _waiting_step(table, hosting.host)
+        # (attacked before his Military turn, he waits for it at the end of the action
+        # cycle: what he may hunt is judged when it begins, _begin_military)
+        host.phase, host.step = _waiting(table, hosting.host)
     host.pending = None
     if hosting.kind == "attack":
         # Valor: "If a troop of yours kills another lord's troop, take influence tokens from
@@ -1764,15 +1768,6 @@ def _finish_hosting(table: Table, gone: Collection[int] = ()) -> None:
         origin = _flow(table, hosting.origin)
         engine._begin_fines(origin)  # the raiders' owner goes on to his fines
         engine._advance(origin)
-
-
-def _waiting_step(table: Table, seat: int) -> tuple[Phase, Step]:
-    """Where the state of ``seat``, attacked on another's turn, goes back to: the end of the
-    action cycle when its Military turn is still ahead (later in the queue: the turn begins
-    then, _begin_military, and what it may hunt is judged then), else waiting."""
-    if table.stage == "military" and seat in table.queue[1:]:
-        return "action", "act"
-    return "wanderer", WAIT
 
 
 def _collect_bribe(table: Table, taker: int, tokens: list[int]) -> None:

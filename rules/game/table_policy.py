@@ -431,7 +431,7 @@ def military_choice(table: Table, seat: int, actions: Sequence[Action]) -> Actio
         sent = sent_hold if hold else sent_all
         if sent is None:
             if ready is None:
-                ready = _at_home(state, seat, [])  # (its ready troops: seats._ready_troops)
+                ready = seats.ready_troops(state, seat)
             sent = attackers(state, seat, action.option, ready)
             if hold:
                 sent_hold = sent
