@@ -54,7 +54,14 @@ from rules.game import engine, matchup
 from rules.game.config import GameConfig
 from rules.game.lookahead import DEFAULT_BUDGET
 from rules.game.profile import profiles_from_facts
-from rules.game.report import GameSummary, Tally, never_played, play_kinds
+from rules.game.report import (
+    INTERRUPT,
+    NEVER_OFFERED,
+    GameSummary,
+    Tally,
+    never_played,
+    play_kinds,
+)
 from rules.game.runner import RunSpec, game_seed, make_policy, play_game, run_chunk, summarise
 from rules.game.runner import run as run_games
 from rules.game.state import GameState
@@ -386,13 +393,20 @@ def unplayed(root: Path, games: int = UNPLAYED_GAMES,
 def unplayed_cards(tally: Tally, kinds: dict[str, str], names: dict[str, str],
                    share: float = UNPLAYED_SHARE) -> list[str]:
     """The cards drawn in more than ``share`` of ``tally``'s games and played in none, most
-    drawn first, each as "name (drawn%)", an interrupt marked so."""
+    drawn first, each as "name (drawn%, offered in offered%)": the share of games in which
+    the rules offered it a play and the player chose otherwise ("never offered": the deck
+    never gave it one), an interrupt marked so."""
     found = []
     for card_id, card in tally.cards.items():
         reason = never_played(card, kinds.get(card_id))
         if reason is not None and card.drawn > share * tally.games:
-            mark = ", an interrupt" if reason == "interrupt" else ""
+            if reason == INTERRUPT:
+                mark = "an interrupt"
+            elif reason == NEVER_OFFERED:
+                mark = "never offered"
+            else:
+                mark = f"offered in {card.offered / tally.games:.0%}"
             found.append((-card.drawn, names.get(card_id, card_id),
-                          f"{names.get(card_id, card_id)} ({card.drawn / tally.games:.0%}"
+                          f"{names.get(card_id, card_id)} ({card.drawn / tally.games:.0%}, "
                           f"{mark})"))
     return [text for _, _, text in sorted(found)]

@@ -37,8 +37,11 @@ DEFAULT_SORT: Final = "played"
 #: ``never_played`` reason (rules/game/report.py): so that a reader does not cut a card for
 #: the player's fault.
 NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
-    "no_use": "Drawn but never played: the goldfish player found no use for it, a limit of "
-              "the player as much as of the card.",
+    "no_use": "Drawn and offered, but never played: the goldfish player always chose "
+              "otherwise, a limit of the player as much as of the card.",
+    "never_offered": "Drawn but never played: the rules never offered it a play in these "
+                     "games (no bearer, target or tokens for it while it was in hand), a "
+                     "limit of the deck, not of the player.",
     "interrupt": "Drawn but never played: an interrupt answers another player's action, and "
                  "solo there is none.",
 }
@@ -54,11 +57,22 @@ class CardRow:
     opening_hand: float
     victory_round_difference: float | None
     never_played: str | None = None  # the report's reason (reports before it have none)
+    offered: float | None = None  # share of games offered a play (reports before it: None)
 
     @property
     def note(self) -> str:
         """What to say of a card drawn and never played ("" otherwise)."""
-        return NEVER_PLAYED_NOTES.get(self.never_played or "", "")
+        return never_played_note(self.never_played, self.offered)
+
+
+def never_played_note(reason: str | None, offered: float | None) -> str:
+    """The sentence for a card drawn and never played, by its report's ``never_played`` reason
+    ("" for none), with the share of games in which it was offered a play when the report
+    has it."""
+    note = NEVER_PLAYED_NOTES.get(reason or "", "")
+    if note and reason == "no_use" and offered is not None:
+        note = f"{note} (Offered a play in {offered:.0%} of the games.)"
+    return note
 
 
 def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,
@@ -73,7 +87,7 @@ def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,
         descending = sort != "name"
     rows = [CardRow(card_id, card["name"], card["drawn"], card["played"], card["stuck_in_hand"],
                     card["opening_hand"], card["victory_round_difference"],
-                    card.get("never_played"))
+                    card.get("never_played"), card.get("offered"))
             for card_id, card in report["cards"].items()]
     rows.sort(key=lambda r: (r.name.casefold(), r.card_id))
     if sort == "name":

@@ -29,16 +29,19 @@ def test_the_unplayed_list_names_cards_drawn_often_and_played_in_no_game() -> No
     from rules.game.report import CardTally, Tally
 
     tally = Tally(games=10, cards={
-        "bell": CardTally(drawn=6),  # listed: drawn in 60% of games, never played
+        # listed: drawn in 60% of games, offered in 40%, never played
+        "bell": CardTally(drawn=6, offered=4),
+        "ward": CardTally(drawn=5),  # listed: never offered (no bearer, say)
         "writ": CardTally(drawn=3),  # an interrupt, marked
-        "rare": CardTally(drawn=2),  # drawn in 20%: not more than the share
-        "deacon": CardTally(drawn=9, played=1),  # played once
+        "rare": CardTally(drawn=2, offered=2),  # drawn in 20%: not more than the share
+        "deacon": CardTally(drawn=9, played=1, offered=9),  # played once
         "ghoul": CardTally(drawn=9),  # a wanderer: never the player's to play
     })
-    kinds = {"bell": "structure", "writ": "interrupt", "rare": "event", "deacon": "personality",
-             "ghoul": "wanderer"}
-    names = {"bell": "Bell", "writ": "Writ"}
-    assert unplayed_cards(tally, kinds, names) == ["Bell (60%)", "Writ (30%, an interrupt)"]
+    kinds = {"bell": "structure", "ward": "invocation", "writ": "interrupt", "rare": "event",
+             "deacon": "personality", "ghoul": "wanderer"}
+    names = {"bell": "Bell", "ward": "Ward", "writ": "Writ"}
+    assert unplayed_cards(tally, kinds, names) == [
+        "Bell (60%, offered in 40%)", "Ward (50%, never offered)", "Writ (30%, an interrupt)"]
 
 
 @pytest.mark.parametrize("mode", ["table", "solo"])

@@ -27,7 +27,7 @@ from rules.game import battle_effects, phase_effects, rulings, static_effects
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
-from rules.game.state import Combat, GameState
+from rules.game.state import OFFERED, Combat, GameState
 from rules.rng import GameRng, keyed_state
 
 PLAYER: Final = 0
@@ -870,8 +870,11 @@ def _modify_options(state: GameState, side: int) -> list[Action]:
         effect = profile.abilities[0].effect
         entry = battle_effects.KINDS.get(effect.kind)
         if entry is not None:
+            before = len(found)
             found += [Action("play", card, t)
                       for t in entry.event_targets(state, effect, mine)]
+            if len(found) > before:
+                state.flags[card] |= OFFERED
     return found
 
 

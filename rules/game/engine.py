@@ -45,7 +45,7 @@ from rules.game.rulings import (
     pay,
     spend,
 )
-from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OPENING, PLAYED, GameState, Seat
+from rules.game.state import DISCARDS, DRAW_PILES, DRAWN, OFFERED, OPENING, PLAYED, GameState, Seat
 from rules.holdings import advise_holdings, apply_advice, deck_structures
 from rules.rng import GameRng, keyed_state
 
@@ -867,7 +867,10 @@ def _add_play_options(options: list[Action], state: GameState) -> None:
             continue
         if table is None:
             table = _Table(state)
+        before = len(options)
         _add_placements(options, state, instance, card, table)
+        if len(options) > before:
+            state.flags[instance] |= OFFERED
 
 
 def _is_dead(state: GameState, card_id: str) -> bool:

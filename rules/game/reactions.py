@@ -39,7 +39,7 @@ from rules.abilities import parse_abilities
 from rules.game import rivalry, rulings
 from rules.game.actions import Action
 from rules.game.profile import Profile
-from rules.game.state import DISCARDS, IN_PLAY, PLAYED, GameState
+from rules.game.state import DISCARDS, IN_PLAY, OFFERED, PLAYED, GameState
 
 REACTIONS: Final = ("debate", "persuade", "retain")
 INTERRUPT: Final = "interrupt"
@@ -196,6 +196,7 @@ def answers(state: GameState, actor: int, action: Action, seat: int,
                     and kind in ("any", played.subtype) \
                     and rulings.affordable(state, profile.cost, profile.generic, seat):
                 found.append(Action("react", card, actor, INTERRUPT))
+                state.flags[card] |= OFFERED
             continue
         if where not in IN_PLAY:
             continue

@@ -11,8 +11,8 @@ The keys of :func:`build_report` are a contract (docs/design.md §10): ``games``
 ``p90``, ``ci95``) and ``cards``.
 
 A card drawn in some games and played in none gets a ``never_played`` reason in its entry
-(:func:`never_played`): the player behind the report never found a use for it, which says as
-much about the player as about the card.
+(:func:`never_played`): the rules never offered it a play in these games, or the player behind
+the report always chose otherwise, which says as much about the player as about the card.
 """
 
 from __future__ import annotations
@@ -27,10 +27,12 @@ from rules.game.profile import Profile
 
 LOSSES: Final = ("overrun", "stronghold", "timeout")
 # Why a card drawn in some games was played in none (the ``never_played`` of its entry): an
-# interrupt answers another player's action (solo there is none), any other card found no use
-# by the player (a limit of the policy as much as of the card). Wanderers are never the
-# player's to play, and have no reason.
+# interrupt answers another player's action (solo there is none); any other card was never
+# offered as a play (no bearer, target or tokens for it while in hand: the deck's limit, not
+# the player's), or was offered and the player always chose otherwise (a limit of the policy
+# as much as of the card). Wanderers are never the player's to play, and have no reason.
 INTERRUPT: Final = "interrupt"
+NEVER_OFFERED: Final = "never_offered"
 NO_USE: Final = "no_use"
 
 
@@ -45,6 +47,7 @@ class GameSummary:
     played: frozenset[str]
     stuck: frozenset[str]
     opening: frozenset[str]
+    offered: frozenset[str] = frozenset()  # offered as a play at least once
 
 
 @dataclass
@@ -53,6 +56,7 @@ class CardTally:
     played: int = 0
     stuck: int = 0
     opening_games: int = 0
+    offered: int = 0  # games in which it was offered as a play
     # Victory rounds summed over won games with / without the card in the opening hand.
     with_sum: int = 0
     with_wins: int = 0
@@ -94,6 +98,7 @@ class Tally:
             tally.drawn += card in game.drawn
             tally.played += card in game.played
             tally.stuck += card in game.stuck
+            tally.offered += card in game.offered
         for card in game.opening:
             tally = self.cards[card]
             tally.opening_games += 1
@@ -127,7 +132,7 @@ class Tally:
     def from_dict(cls, data: Mapping[str, Any]) -> Tally:
         return cls(games=int(data["games"]), outcomes=dict(data["outcomes"]),
                    histogram={int(k): int(v) for k, v in data["histogram"].items()},
-                   cards={c: CardTally(**t) for c, t in data["cards"].items()},
+                   cards={c: _card_tally(t) for c, t in data["cards"].items()},
                    won_round_sum=int(data["won_round_sum"]),
                    examples=dict(data.get("examples", {})))
 
@@ -140,6 +145,15 @@ class Tally:
         return {"fastest": self.examples[f"victory:{min(self.histogram)}"],
                 "median": self.examples[f"victory:{median}"],
                 "slowest": self.examples[f"victory:{max(self.histogram)}"]}
+
+
+def _card_tally(data: Mapping[str, int]) -> CardTally:
+    """A card's tally saved by :meth:`Tally.to_dict`; one saved before offers were counted
+    takes them as its games drawn (unknown: its never-played reason stays ``no_use``)."""
+    tally = CardTally(**data)
+    if "offered" not in data:
+        tally.offered = tally.drawn
+    return tally
 
 
 def _percentile(histogram: Mapping[int, int], total: int, fraction: float) -> int | None:
@@ -170,12 +184,14 @@ def play_kinds(by_id: Mapping[str, Profile]) -> dict[str, str]:
 
 
 def never_played(card: CardTally, kind: str | None) -> str | None:
-    """Why a card drawn in some games was played in none (:data:`INTERRUPT`, :data:`NO_USE`),
-    or None: it was played, never drawn, or it is a wanderer (``kind``, from
-    :func:`play_kinds`; None when unknown: any card)."""
+    """Why a card drawn in some games was played in none (:data:`INTERRUPT`,
+    :data:`NEVER_OFFERED`, :data:`NO_USE`), or None: it was played, never drawn, or it is a
+    wanderer (``kind``, from :func:`play_kinds`; None when unknown: any card)."""
     if card.played or not card.drawn or kind == "wanderer":
         return None
-    return INTERRUPT if kind == INTERRUPT else NO_USE
+    if kind == INTERRUPT:
+        return INTERRUPT
+    return NO_USE if card.offered else NEVER_OFFERED
 
 
 def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
@@ -207,6 +223,7 @@ def build_report(tally: Tally, *, seed: int, policy: str, config: GameConfig,
             "played": _rate(t.played, tally.games),
             "stuck_in_hand": _rate(t.stuck, tally.games),
             "opening_hand": _rate(t.opening_games, tally.games),
+            "offered": _rate(t.offered, tally.games),
             "victory_round_difference": difference,
             "never_played": never_played(t, kinds.get(card_id) if kinds else None),
         }

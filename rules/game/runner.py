@@ -24,7 +24,7 @@ from rules.game.policies import POLICIES, Policy
 from rules.game.profile import profiles_from_facts
 from rules.game.report import GameSummary, Tally
 from rules.game.seats import Table
-from rules.game.state import DRAWN, OPENING, PLAYED, GameState
+from rules.game.state import DRAWN, OFFERED, OPENING, PLAYED, GameState
 from rules.game.table_policy import SeatPolicy
 from rules.rng import derive_seed
 
@@ -126,7 +126,7 @@ def play_game(prepared: engine.Prepared, spec: RunSpec, number: int, *,
 def summarise(state: GameState, number: int) -> GameSummary:
     """What the report needs from one finished game."""
     me = state.mover()
-    drawn, played, stuck, opening = set(), set(), set(), set()
+    drawn, played, stuck, opening, offered = set(), set(), set(), set(), set()
     hand = set(me.zones["hand"])
     for instance, flags in enumerate(state.flags):
         card = state.cards[instance]
@@ -136,10 +136,13 @@ def summarise(state: GameState, number: int) -> GameSummary:
             played.add(card)
         if flags & OPENING:
             opening.add(card)
+        if flags & OFFERED:
+            offered.add(card)
         if instance in hand and not flags & PLAYED:
             stuck.add(card)
     return GameSummary(number, state.outcome, state.final_round, frozenset(drawn),
-                       frozenset(played), frozenset(stuck), frozenset(opening))
+                       frozenset(played), frozenset(stuck), frozenset(opening),
+                       frozenset(offered))
 
 
 def run_chunk(prepared: engine.Prepared, spec: RunSpec, first: int, last: int) -> Tally:

@@ -43,6 +43,9 @@ DISCARDS: Final = {"structures": "structure_discard", "personalities": "personal
 DRAWN: Final = 1
 PLAYED: Final = 2
 OPENING: Final = 4
+# Offered to its holder as a play at least once (a card played in no game says why: never
+# offered, or always declined).
+OFFERED: Final = 8
 
 
 class Combat:

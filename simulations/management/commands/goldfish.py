@@ -14,7 +14,7 @@ from decks.management.decklist_file import read_deck
 from rules.game.config import TARGETS, GameConfig
 from rules.game.runner import POLICY_NAMES, RunSpec, check_policy
 from simulations.games import DeckNotPlayable, goldfish_game, goldfish_report
-from simulations.stats import NEVER_PLAYED_NOTES
+from simulations.stats import never_played_note
 from sitewide.management.run_command import RunCommand
 
 
@@ -106,6 +106,6 @@ class Command(RunCommand):
             write(f"  {card['name'][:32]:<32} {card['drawn']:>6.1%} {card['played']:>6.1%} "
                   f"{card['stuck_in_hand']:>6.1%} {card['opening_hand']:>6.1%} {shown}")
         for card in sorted(report["cards"].values(), key=lambda c: -c["drawn"]):
-            note = NEVER_PLAYED_NOTES.get(card.get("never_played") or "")
+            note = never_played_note(card.get("never_played"), card.get("offered"))
             if note:
                 write(f"  {card['name']}: {note}")

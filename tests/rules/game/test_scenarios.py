@@ -1800,6 +1800,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(step: Step, action: Ac
     state = make_game(personalities=[troop("t"), citizen("c")], wanderers=[wanderer("w")])
     place(state, first(state, "c"), "hand")
     at_step(state, "action" if step == "act" else "maintenance", step)
+    engine.legal_actions(state)  # the decision as offered (which marks the cards offered)
     before = copy.deepcopy(state.to_dict())
     result = engine.apply(state, action)
     assert result.ok is False and result.reason and result.events == []

@@ -129,10 +129,13 @@ def test_the_report_says_which_cards_were_drawn_and_never_played_and_why() -> No
     for card_id, card in report["cards"].items():
         if card["played"] or not card["drawn"]:
             assert card["never_played"] is None, card_id
-        assert card["never_played"] in (None, "no_use", "interrupt")
+        assert card["never_played"] in (None, "no_use", "never_offered", "interrupt")
+        if card["never_played"] == "never_offered":
+            assert card["offered"] == 0, card_id
     # The sample's wanderers are drawn into the row, never played: no reason for them.
     assert report["cards"]["demo-sewer-rat-swarm"]["never_played"] is None
     _, text, _ = goldfish("--games", "30")
     for card in report["cards"].values():
         if card["never_played"] == "no_use":
-            assert f"{card['name']}: Drawn but never played: the goldfish player" in text
+            assert f"{card['name']}: Drawn and offered, but never played: the goldfish " \
+                "player always chose otherwise" in text

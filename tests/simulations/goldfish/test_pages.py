@@ -278,19 +278,21 @@ def test_the_api_docs_explain_the_policies_and_the_wanderer_limit_in_words(
         assert words in body["policy"]["description"]
 
 
-def test_a_card_drawn_and_never_played_says_the_player_found_no_use_for_it(
+def test_a_card_drawn_and_never_played_says_why(
         client: Client) -> None:
     run = work(start(RunOptions(games=30, seed=2))[0])
     report = run.report or {}
     cards = report["cards"]
     # Whatever these 30 games did, one card is made a drawn card never played for no use,
-    # and one an interrupt; a stored report from before the reason has none (no sentence).
-    unused, interrupt, older = list(cards)[:3]
+    # one never offered, and one an interrupt; a stored report from before the reason has
+    # none (no sentence).
+    unused, unoffered, interrupt, older = list(cards)[:4]
     cards[unused].update(played=0.0, drawn=0.5, never_played="no_use")
+    cards[unoffered].update(played=0.0, drawn=0.5, offered=0.0, never_played="never_offered")
     cards[interrupt].update(played=0.0, drawn=0.5, never_played="interrupt")
     cards[older].update(played=0.0, drawn=0.5)
     cards[older].pop("never_played", None)
-    for other in list(cards)[3:]:
+    for other in list(cards)[4:]:
         cards[other]["never_played"] = None
     run.report_json = json.dumps(report)
     run.save(update_fields=["report_json"])
@@ -298,7 +300,8 @@ def test_a_card_drawn_and_never_played_says_the_player_found_no_use_for_it(
     table = page[page.index('id="cards"'):]
     rows = {html.unescape(m[0]): m[1] for m in re.findall(
         r'loading="lazy"> ([^<]+)</a>(.*?)</th>', table)}
-    assert "found no use for it" in rows[cards[unused]["name"]]
+    assert "always chose otherwise" in rows[cards[unused]["name"]]
+    assert "never offered it a play" in rows[cards[unoffered]["name"]]
     assert "solo there is none" in rows[cards[interrupt]["name"]]
     assert rows[cards[older]["name"]] == ""
-    assert table.count("never-played") == 2
+    assert table.count("never-played") == 3
