@@ -203,29 +203,11 @@ def _check_holdings(deck: Decklist, cards: Mapping[str, CardFacts],
 def new_game(deck: Decklist | Prepared, cards: Mapping[str, CardFacts] | None, seed: int,
              config: GameConfig | None = None, *, record: bool = False) -> GameState:
     """A new game of ``deck`` with ``seed``, advanced to the first decision. ``deck`` may be
-    :func:`prepare`'s result (then ``cards`` and ``config`` are not needed)."""
+    :func:`prepare`'s result (then ``cards`` and ``config`` are not needed). The state of a
+    table of one (:func:`new_table_state`), played on by the engine alone."""
     prepared = deck if isinstance(deck, Prepared) else prepare(deck, cards or {}, config)
-    config = prepared.config
-    deal = deal_layout(prepared)
-    state = GameState(cards=list(deal.cards), seed=seed, config=config,
-                      rng=GameRng(seed).state)
-    state.by_id = dict(prepared.by_id)
-    state.facts = prepared.facts  # read-only, like the profiles: shared by the run's games
-    if record:
-        state_events(state)
-    # One seat: the deck's cards are its own. (The zones' own lists extended: they are bound
-    # as the seat's attributes.)
-    me = state.seats[0]
-    state.owner = [0] * len(deal.cards)
-    state.where.extend(deal.where)
-    for zone, instances in deal.zones:
-        me.zones[zone].extend(instances)
-    state.flags.extend([0] * len(deal.cards))
-    me.rng = state.rng  # solo, the seat's stream is the game's
-    state.city = list(config.city_pool)
-    state.action_book = deal.book
-    _set_up_seat(state, deal.favour, seed)
-    _begin_round(state, 1)
+    state = new_table_state([prepared], [seed], prepared.config, deal_layout(prepared).book,
+                            record=record)
     _advance(state)
     return state
 
@@ -254,7 +236,10 @@ def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: Gam
         for zone, instances in deal.zones:
             seats[number].zones[zone].extend([offset + i for i in instances])
         by_id.update(decks[number].by_id)
-        facts.update(decks[number].facts)
+        if len(decks) > 1:
+            facts.update(decks[number].facts)
+    if len(decks) == 1:
+        facts = decks[0].facts  # read-only, like the profiles: shared by the run's games
     if book is None:
         book = ActionBook(cards)
     state = GameState(
