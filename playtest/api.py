@@ -29,7 +29,6 @@ from playtest.hints import victory_chances
 from playtest.models import PlaytestGame
 from playtest.play import UNTIL, Move, Refused
 from playtest.services import (
-    MAX_SEED,
     Opponent,
     playtest_apply,
     playtest_auto,
@@ -45,6 +44,7 @@ from playtest.services import (
 from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
+from sitewide.seeds import MAX_SEED
 from sitewide.throttling import CostThrottle
 
 MAX_HINT_SAMPLES = 50

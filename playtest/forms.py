@@ -8,9 +8,9 @@ from typing import Any
 from django import forms
 
 from playtest.play import UNTIL
-from playtest.services import MAX_SEED
 from playtest.table_play import MAX_OPPONENTS
 from rules.game.config import TARGETS
+from sitewide.seeds import MAX_SEED
 
 TARGET_CHOICES = [(t, f"{t} influence") for t in sorted(TARGETS, reverse=True)]
 

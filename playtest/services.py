@@ -36,7 +36,6 @@ from rules.game.config import RULES_VERSION, GameConfig
 from rules.game.state import GameState
 
 SESSION_KEY: Final = "playtest_token"
-MAX_SEED: Final = 2**63 - 1
 
 
 def playtest_session_token(session: SessionBase, *, create: bool = False) -> str:

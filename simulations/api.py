@@ -61,9 +61,8 @@ from simulations.runs import (
     simulation_run_cancel,
     simulation_run_nudge,
 )
+from sitewide.seeds import MAX_SEED
 from sitewide.throttling import CostThrottle
-
-MAX_SEED = 2**63 - 1
 
 
 @extend_schema_field({

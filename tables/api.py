@@ -33,13 +33,13 @@ from decks.services import deck_data, readable_decks
 from playtest.play import Refused
 from rules.game.config import TARGETS
 from rules.game.engine import DeckNotPlayable
+from sitewide.seeds import MAX_SEED
 from sitewide.throttling import CostThrottle
 from tables.display import replay_document, table_document, view_document
 from tables.models import Table
 from tables.presence import table_seen
 from tables.services import (
     MAX_SEATS,
-    MAX_SEED,
     MIN_SEATS,
     SeatDeck,
     table_act,

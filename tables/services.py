@@ -49,7 +49,6 @@ from tables.models import (
 from tables.seat_view import card_named, tradable_refs
 
 MIN_SEATS, MAX_SEATS = 2, 6
-MAX_SEED: Final = 2**63 - 1
 # Chat: at most this many lines from one person in the window, then 429.
 CHAT_BURST: Final = 5
 CHAT_WINDOW: Final = timedelta(seconds=10)

@@ -27,9 +27,8 @@ from decks.draws import DEFAULT_STRUCTURES, deal_document, odds_document, read_s
 from rules.decklist import Decklist
 from rules.draw_strategy import HAND_SIZE, SpecError, Strategy, StrategyError
 from rules.odds import GoalError, TooComplexError
+from sitewide.seeds import MAX_SEED
 from sitewide.throttling import CostThrottle
-
-MAX_SEED = 2**63 - 1
 
 
 class _DeckInput(serializers.Serializer[Any]):

@@ -68,9 +68,9 @@ from rules.odds import (
     goal_odds,
     group_odds,
 )
+from sitewide.seeds import MAX_SEED
 from sitewide.throttling import throttled
 
-MAX_SEED: Final = 2**63 - 1
 HANDS: Final = 100
 TROOPS: Final = CardTest(type="personality", subtype="troop", label="troops")
 STRATEGY_EXAMPLES: Final = (

@@ -47,8 +47,8 @@ from simulations.runs import (
 )
 from simulations.stats import CARD_COLUMNS, card_differences, card_rows, compare_reports
 from simulations.views.runs import deck_visible, live_page, requester_of, run_of, user_of
+from sitewide.seeds import MAX_SEED
 
-MAX_SEED = 2**63 - 1
 SAMPLES = (("fastest", "Fastest victory"), ("median", "A median victory"),
            ("slowest", "Slowest victory"))
 

@@ -37,8 +37,8 @@ from simulations.runs import (
     table_limits_for,
 )
 from simulations.views.runs import deck_visible, live_page, requester_of, run_of, user_of
+from sitewide.seeds import MAX_SEED
 
-MAX_SEED = 2**63 - 1
 PAGE_GAMES = 200  # the panel's default: a few seconds of work, intervals of about ±7 points
 
 
