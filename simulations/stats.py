@@ -69,10 +69,10 @@ def never_played_note(reason: str | None, offered: float | None) -> str:
     """The sentence for a card drawn and never played, by its report's ``never_played`` reason
     ("" for none), with the share of games in which it was offered a play when the report
     has it."""
-    note = NEVER_PLAYED_NOTES.get(reason or "", "")
-    if note and reason == "no_use" and offered is not None:
-        note = f"{note} (Offered a play in {offered:.0%} of the games.)"
-    return note
+    if reason == "no_use" and offered is not None:
+        return (f"Offered a play in {offered:.0%} of the games, never played: the goldfish "
+                "player always chose otherwise, a limit of the player as much as of the card.")
+    return NEVER_PLAYED_NOTES.get(reason or "", "")
 
 
 def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,

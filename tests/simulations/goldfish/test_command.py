@@ -137,5 +137,5 @@ def test_the_report_says_which_cards_were_drawn_and_never_played_and_why() -> No
     _, text, _ = goldfish("--games", "30")
     for card in report["cards"].values():
         if card["never_played"] == "no_use":
-            assert f"{card['name']}: Drawn and offered, but never played: the goldfish " \
-                "player always chose otherwise" in text
+            assert f"{card['name']}: Offered a play in {card['offered']:.0%} of the games, " \
+                "never played: the goldfish player always chose otherwise" in text

@@ -16,6 +16,7 @@ from simulations.stats import (
     compare_reports,
     histogram_moments,
     mean_round_difference,
+    never_played_note,
     victory_rate_difference,
 )
 
@@ -139,3 +140,22 @@ def test_both_charts_are_accessible_well_formed_svg(histogram: dict[str, int]) -
         ns = "{http://www.w3.org/2000/svg}"
         assert svg.get("role") == "img"
         assert svg.find(f"{ns}title") is not None and svg.find(f"{ns}desc") is not None
+
+
+@pytest.mark.parametrize(("reason", "offered", "note"), [
+    ("no_use", 0.25, "Offered a play in 25% of the games, never played: the goldfish player "
+                     "always chose otherwise, a limit of the player as much as of the card."),
+    # A report from before offers were counted: the sentence without the share.
+    ("no_use", None, "Drawn and offered, but never played: the goldfish player always chose "
+                     "otherwise, a limit of the player as much as of the card."),
+    ("never_offered", 0.0, "Drawn but never played: the rules never offered it a play in these "
+                           "games (no bearer, target or tokens for it while it was in hand), a "
+                           "limit of the deck, not of the player."),
+    ("interrupt", 0.0, "Drawn but never played: an interrupt answers another player's action, "
+                       "and solo there is none."),
+    (None, 0.5, ""),  # played, or never drawn
+    ("unknown", None, ""),  # a reason this version does not know: no sentence
+])
+def test_a_card_never_played_gets_the_sentence_of_its_reason(
+        reason: str | None, offered: float | None, note: str) -> None:
+    assert never_played_note(reason, offered) == note
