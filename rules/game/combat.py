@@ -27,7 +27,7 @@ from rules.game import battle_effects, phase_effects, rulings, static_effects
 from rules.game.actions import Action
 from rules.game.effects import Effect
 from rules.game.rulings import emit
-from rules.game.state import OFFERED, Combat, GameState
+from rules.game.state import OFFERED, PLAYED, Combat, GameState
 from rules.rng import GameRng, keyed_state
 
 PLAYER: Final = 0
@@ -886,7 +886,7 @@ def _battle_event(state: GameState, action: Action, side: int) -> None:
     c = _combat(state)
     card = state.card(action.card)
     rulings.pay(state, card.cost, card.generic)
-    state.flags[action.card] |= 2
+    state.flags[action.card] |= PLAYED
     state.move(action.card, "personality_discard")
     effect = card.abilities[0].effect
     if state.events is not None:
