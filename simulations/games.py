@@ -182,13 +182,19 @@ def card_names(prepared: Sequence[engine.Prepared]) -> list[dict[str, str]]:
     return [report_names(p) for p in prepared]
 
 
+def card_kinds(prepared: Sequence[engine.Prepared]) -> list[dict[str, str]]:
+    """Each deck's cards' kinds, for the never-played reasons of a table's report."""
+    return [play_kinds(p.by_id) for p in prepared]
+
+
 def matchup_report(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig, *,
                    workers: int = 1,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     prepared = prepare_decks(decks, config)
     tally = run_matchup(prepared, spec, config, workers=workers, progress=progress)
     return build_matchup_report(tally, names=deck_names(decks), card_names=card_names(prepared),
-                                seed=spec.seed, policy=spec.policy, config=config)
+                                seed=spec.seed, policy=spec.policy, config=config,
+                                kinds=card_kinds(prepared))
 
 
 def field_report(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig, mode: str, *,
@@ -199,7 +205,7 @@ def field_report(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfi
     tallies = run_field(prepared, spec, config, mode, workers=workers, progress=progress)
     return build_field_report(tallies, mode=mode, names=deck_names(decks),
                               card_names=card_names(prepared), seed=spec.seed,
-                              policy=spec.policy, config=config)
+                              policy=spec.policy, config=config, kinds=card_kinds(prepared))
 
 
 def matchup_game(decks: Sequence[Decklist], spec: MatchupSpec, config: GameConfig,

@@ -25,7 +25,7 @@ from rules.game.matchup import run_chunk as run_table_chunk
 from rules.game.report import Tally, build_report, play_kinds
 from rules.game.runner import RunSpec, chunks, plays_rollouts
 from rules.game.runner import run_chunk as run_solo_chunk
-from simulations.games import card_names, prepare_stored, report_names
+from simulations.games import card_kinds, card_names, prepare_stored, report_names
 from simulations.models import SimulationRun
 from simulations.tallies import tally_from_data, tally_to_data
 
@@ -132,9 +132,11 @@ def build_run_report(run: SimulationRun, tallies: Sequence[AnyTally]) -> dict[st
                             kinds=play_kinds(prepared[0].by_id))
     table_tallies = [t for t in tallies if isinstance(t, MatchupTally)]
     names = card_names(prepared)
+    kinds = card_kinds(prepared)
     if run.kind == SimulationRun.MATCHUP:
         return build_matchup_report(table_tallies[0], names=run.deck_names, card_names=names,
-                                    seed=run.seed, policy=run.policy, config=config)
+                                    seed=run.seed, policy=run.policy, config=config,
+                                    kinds=kinds)
     return build_field_report(table_tallies, mode=run.kind, names=run.deck_names,
                               card_names=names, seed=run.seed, policy=run.policy,
-                              config=config)
+                              config=config, kinds=kinds)

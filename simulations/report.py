@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulations.stats import never_played_note
+
 
 def report_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
@@ -52,8 +54,8 @@ def pairing_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def card_tables(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per deck, its cards' figures (share of games drawn and played, win rate when played),
-    the most played first."""
+    """Per deck, its cards' figures (share of games drawn and played, win rate when played)
+    and what to say of a card drawn and never played, the most played first."""
     tables = []
     for deck in report["decks"]:
         cards = sorted(deck.get("cards", {}).items(),
@@ -61,5 +63,7 @@ def card_tables(report: dict[str, Any]) -> list[dict[str, Any]]:
         tables.append({"name": deck["name"], "cards": [
             {"id": card_id, "name": c["name"], "drawn": round(100 * c["drawn"], 1),
              "played": round(100 * c["played"], 1),
-             "won": round(100 * c["win_rate_when_played"], 1)} for card_id, c in cards]})
+             "won": round(100 * c["win_rate_when_played"], 1),
+             "note": never_played_note(c.get("never_played"), c.get("offered"), table=True)}
+            for card_id, c in cards]})
     return tables

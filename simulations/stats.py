@@ -65,14 +65,27 @@ class CardRow:
         return never_played_note(self.never_played, self.offered)
 
 
-def never_played_note(reason: str | None, offered: float | None) -> str:
+#: The same at a table (a matchup's cards): its players are the AI seats, and an interrupt
+#: has other players' actions to answer.
+TABLE_NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
+    "no_use": "Drawn and offered, but never played: the AI player always chose otherwise, a "
+              "limit of the player as much as of the card.",
+    "never_offered": "Drawn but never played: the rules never offered it a play in these "
+                     "games (no bearer, target, tokens or action to answer while it was in "
+                     "hand), a limit of the deck, not of the player.",
+}
+
+
+def never_played_note(reason: str | None, offered: float | None, *,
+                      table: bool = False) -> str:
     """The sentence for a card drawn and never played, by its report's ``never_played`` reason
     ("" for none), with the share of games in which it was offered a play when the report
-    has it."""
+    has it; ``table``: a matchup's card."""
     if reason == "no_use" and offered is not None:
-        return (f"Offered a play in {offered:.0%} of the games, never played: the goldfish "
+        player = "AI" if table else "goldfish"
+        return (f"Offered a play in {offered:.0%} of the games, never played: the {player} "
                 "player always chose otherwise, a limit of the player as much as of the card.")
-    return NEVER_PLAYED_NOTES.get(reason or "", "")
+    return (TABLE_NEVER_PLAYED_NOTES if table else NEVER_PLAYED_NOTES).get(reason or "", "")
 
 
 def card_rows(report: Mapping[str, Any], sort: str = DEFAULT_SORT,

@@ -33,6 +33,13 @@ def tally_from_data(data: dict[str, Any]) -> MatchupTally:
                             histogram={int(r): n for r, n in deck["histogram"].items()},
                             won_round_sum=deck["won_round_sum"], out=dict(deck["out"]),
                             attacks=deck["attacks"],
-                            cards={card: list(counts) for card, counts in deck["cards"].items()})
+                            cards={card: _card_counts(counts)
+                                   for card, counts in deck["cards"].items()})
                   for deck in data["per_deck"]],
     )
+
+
+def _card_counts(counts: list[int]) -> list[int]:
+    """A card's [drawn, played, won when played, offered]; saved before offers were counted,
+    its three counts take it as offered whenever drawn (its never-played reason unknown)."""
+    return list(counts) if len(counts) == 4 else [*counts, counts[0]]

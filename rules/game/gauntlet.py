@@ -76,7 +76,8 @@ def _record(wins: int, games: int) -> dict[str, Any]:
 
 def build_field_report(tallies: Sequence[MatchupTally], *, mode: str, names: Sequence[str],
                        card_names: Sequence[Mapping[str, str]], seed: int, policy: str,
-                       config: GameConfig) -> dict[str, Any]:
+                       config: GameConfig,
+                       kinds: Sequence[Mapping[str, str]] | None = None) -> dict[str, Any]:
     """The gauntlet's or matrix's document: per deck its record over all its pairings (and
     its cards' figures over all its games), the ``matrix`` of win rates (row deck against
     column deck; ``null`` where the two did not meet) and each pairing's §14 report."""
@@ -97,7 +98,8 @@ def build_field_report(tallies: Sequence[MatchupTally], *, mode: str, names: Seq
                 tally, names=[names[d] for d in pair],
                 card_names=[card_names[d] for d in pair], seed=seed,
                 policy=pair_spec(MatchupSpec(1, seed, policy), pair).policy,
-                config=pair_config(config)),
+                config=pair_config(config),
+                kinds=None if kinds is None else [kinds[d] for d in pair]),
         })
     decks = []
     for number, (name, whole) in enumerate(zip(names, merged, strict=True)):
@@ -105,7 +107,7 @@ def build_field_report(tallies: Sequence[MatchupTally], *, mode: str, names: Seq
         cards = build_matchup_report(
             MatchupTally(1, games=games[number], per_deck=[whole]), names=[name],
             card_names=[card_names[number]], seed=seed, policy=policy,
-            config=config)["decks"][0]["cards"]
+            config=config, kinds=None if kinds is None else [kinds[number]])["decks"][0]["cards"]
         decks.append({"name": name, **_record(whole.wins, games[number]), "cards": cards})
     return {
         "mode": mode,

@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.game import engine
 from rules.game.config import RULES_VERSION, GameConfig
+from rules.game.report import CardTally, never_played
 from rules.game.runner import (
     adopt_worker,
     chunks,
@@ -26,7 +27,7 @@ from rules.game.runner import (
     worker_decks,
 )
 from rules.game.seats import KNOCKOUTS, Table
-from rules.game.state import DRAWN, PLAYED
+from rules.game.state import DRAWN, OFFERED, PLAYED
 from rules.game.table_policy import MULTIPLAYER_POLICIES
 from rules.rng import derive_seed
 
@@ -95,7 +96,7 @@ class DeckTally:
     won_round_sum: int = 0
     out: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KNOCKOUTS, 0))
     attacks: int = 0  # attacks on another player the deck declared
-    # card id -> [games drawn, games played, games won when played]
+    # card id -> [games drawn, games played, games won when played, games offered a play]
     cards: dict[str, list[int]] = field(default_factory=dict)
 
     def merge(self, other: DeckTally) -> None:
@@ -107,8 +108,8 @@ class DeckTally:
         for how, n in other.out.items():
             self.out[how] = self.out.get(how, 0) + n
         for card, counts in other.cards.items():
-            mine = self.cards.setdefault(card, [0, 0, 0])
-            for k in range(3):
+            mine = self.cards.setdefault(card, [0, 0, 0, 0])
+            for k in range(4):
                 mine[k] += counts[k]
 
 
@@ -146,6 +147,7 @@ class MatchupTally:
                 deck.out[how] = deck.out.get(how, 0) + 1
             drawn: set[str] = set()
             played: set[str] = set()
+            offered: set[str] = set()
             owner = state.owner
             for instance, flags in enumerate(state.flags):
                 # (one card space for the table: only this seat's own cards are its deck's)
@@ -155,11 +157,14 @@ class MatchupTally:
                     drawn.add(state.cards[instance])
                 if flags & PLAYED:
                     played.add(state.cards[instance])
+                if flags & OFFERED:
+                    offered.add(state.cards[instance])
             for card in drawn | played:
-                counts = deck.cards.setdefault(card, [0, 0, 0])
+                counts = deck.cards.setdefault(card, [0, 0, 0, 0])
                 counts[0] += card in drawn
                 counts[1] += card in played
                 counts[2] += card in played and won
+                counts[3] += card in offered
 
     def merge(self, other: MatchupTally) -> None:
         self.games += other.games
@@ -210,18 +215,26 @@ def _rate(count: int, games: int) -> float:
 
 def build_matchup_report(tally: MatchupTally, *, names: Sequence[str],
                          card_names: Sequence[Mapping[str, str]], seed: int, policy: str,
-                         config: GameConfig) -> dict[str, Any]:
-    """The report of docs/design.md §14, keys in a fixed order."""
+                         config: GameConfig,
+                         kinds: Sequence[Mapping[str, str]] | None = None) -> dict[str, Any]:
+    """The report of docs/design.md §14, keys in a fixed order. ``kinds`` (per deck, card id
+    to :func:`~rules.game.report.play_kinds`) gives each card drawn and never played its
+    ``never_played`` reason, as the goldfish report does (without it: none)."""
     decks = []
     for number, deck in enumerate(tally.per_deck):
         mean = deck.won_round_sum / deck.wins if deck.wins else None
         cards = {}
         for card_id in sorted(deck.cards, key=lambda c: (card_names[number].get(c, c), c)):
-            drawn, played, won = deck.cards[card_id]
+            drawn, played, won, offered = deck.cards[card_id]
             cards[card_id] = {"name": card_names[number].get(card_id, card_id),
                               "drawn": _rate(drawn, tally.games),
                               "played": _rate(played, tally.games),
-                              "win_rate_when_played": _rate(won, played)}
+                              "win_rate_when_played": _rate(won, played),
+                              "offered": _rate(offered, tally.games)}
+            if kinds is not None:
+                cards[card_id]["never_played"] = never_played(
+                    CardTally(drawn=drawn, played=played, offered=offered),
+                    kinds[number].get(card_id), solo=False)
         decks.append({
             "name": names[number],
             "wins": deck.wins,

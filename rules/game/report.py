@@ -183,13 +183,14 @@ def play_kinds(by_id: Mapping[str, Profile]) -> dict[str, str]:
     return kinds
 
 
-def never_played(card: CardTally, kind: str | None) -> str | None:
+def never_played(card: CardTally, kind: str | None, *, solo: bool = True) -> str | None:
     """Why a card drawn in some games was played in none (:data:`INTERRUPT`,
     :data:`NEVER_OFFERED`, :data:`NO_USE`), or None: it was played, never drawn, or it is a
-    wanderer (``kind``, from :func:`play_kinds`; None when unknown: any card)."""
+    wanderer (``kind``, from :func:`play_kinds`; None when unknown: any card). At a table
+    (not ``solo``) an interrupt has actions to answer, and is offered or not as any card."""
     if card.played or not card.drawn or kind == "wanderer":
         return None
-    if kind == INTERRUPT:
+    if kind == INTERRUPT and solo:
         return INTERRUPT
     return NO_USE if card.offered else NEVER_OFFERED
 

@@ -18,6 +18,7 @@ from rules.game.gauntlet import MAX_FIELD, pairings
 from rules.game.matchup import MatchupSpec
 from rules.game.table_policy import MULTIPLAYER_POLICIES
 from simulations.games import DeckNotPlayable, field_report, matchup_game, matchup_report
+from simulations.stats import never_played_note
 from sitewide.management.run_command import RunCommand
 
 
@@ -122,6 +123,11 @@ class Command(RunCommand):
             for card in sorted(deck["cards"].values(), key=lambda c: -c["played"])[:12]:
                 write(f"  {card['name'][:32]:<32} {card['drawn']:>6.1%} {card['played']:>6.1%} "
                       f"{card['win_rate_when_played']:>6.1%}")
+            for card in sorted(deck["cards"].values(), key=lambda c: -c["drawn"]):
+                note = never_played_note(card.get("never_played"), card.get("offered"),
+                                         table=True)
+                if note:
+                    write(f"  {card['name']}: {note}")
 
     def _print_field(self, report: dict[str, Any]) -> None:
         write = self.stdout.write

@@ -11,6 +11,7 @@ import pytest
 from rules.game import engine
 from rules.game.actions import Action
 from rules.game.config import GameConfig
+from rules.game.matchup import MatchupTally, build_matchup_report
 from rules.game.report import (
     INTERRUPT,
     NEVER_OFFERED,
@@ -100,3 +101,26 @@ def test_a_card_is_counted_offered_once_the_rules_give_it_a_play() -> None:
     state.pending = None
     assert Action("play", rite, cantor) in engine.legal_actions(state)
     assert state.flags[rite] & OFFERED and "rite" in summarise(state, 1).offered
+
+
+def test_a_table_s_report_says_why_a_card_was_never_played() -> None:
+    # At a table an interrupt has others' actions to answer: offered and declined, or never
+    # offered, as any card; a wanderer has no reason; without the kinds no reason is given.
+    tally = MatchupTally(2, games=4)
+    tally.per_deck[0].cards = {
+        "writ": [3, 0, 0, 2],  # an interrupt offered in 2 games, never played
+        "charge": [2, 0, 0, 0],  # a battle event never offered
+        "ghoul": [4, 0, 0, 0],  # a wanderer
+        "noble": [4, 3, 2, 4],  # played
+    }
+    kinds = [{"writ": INTERRUPT, "charge": "event", "ghoul": "wanderer",
+              "noble": "personality"}, {}]
+    report = build_matchup_report(tally, names=["a", "b"], card_names=[{}, {}], seed=1,
+                                  policy="greedy", config=GameConfig(players=2), kinds=kinds)
+    cards = report["decks"][0]["cards"]
+    assert {c: card["never_played"] for c, card in cards.items()} == {
+        "writ": NO_USE, "charge": NEVER_OFFERED, "ghoul": None, "noble": None}
+    assert cards["writ"]["offered"] == 0.5
+    plain = build_matchup_report(tally, names=["a", "b"], card_names=[{}, {}], seed=1,
+                                 policy="greedy", config=GameConfig(players=2))
+    assert "never_played" not in plain["decks"][0]["cards"]["writ"]

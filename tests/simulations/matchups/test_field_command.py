@@ -53,7 +53,8 @@ def test_the_pairings_and_the_matrix_of_win_rates(mode: str, pairs: list[list[in
         assert deck["wins"] == sum(p["report"]["decks"][p["decks"].index(number)]["wins"]
                                    for p in played)
         assert deck["cards"] and all(
-            {"name", "drawn", "played", "win_rate_when_played"} == set(card)
+            {"name", "drawn", "played", "win_rate_when_played", "offered",
+             "never_played"} == set(card)
             for card in deck["cards"].values())
 
 

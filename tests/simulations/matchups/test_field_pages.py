@@ -4,6 +4,7 @@ replayed round by round with every seat's table."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -178,3 +179,33 @@ def test_a_field_run_is_named_by_its_kind_on_its_pages_and_the_panel(
     assert f">{name}</a> \u203a Game 1</nav>" in game
     panel = client.get(f"/decks/{run.deck_id}/matchups/").content.decode()
     assert f">{name}: Kalim Faithful v " in panel
+
+
+def test_a_matchup_s_card_drawn_and_never_played_says_why(client: Client) -> None:
+    faithful, blades = samples(*THREE[:2])
+    client.post(f"/decks/{faithful.pk}/matchups/",
+                {"opponents": [blades.pk], "games": 2, "seed": 1, "target": 25})
+    run = SimulationRun.objects.get()
+    simulation_run_work(run_id=run.pk, worker="w")
+    run.refresh_from_db()
+    report = run.report or {}
+    cards = report["decks"][0]["cards"]
+    assert all("never_played" in card and "offered" in card for card in cards.values())
+    # Whatever these games did, one card is made declined, one never offered; the others
+    # were played.
+    declined, unoffered = list(cards)[:2]
+    cards[declined].update(played=0.0, drawn=0.5, offered=0.5, never_played="no_use")
+    cards[unoffered].update(played=0.0, drawn=0.5, offered=0.0, never_played="never_offered")
+    for other in list(cards)[2:]:
+        cards[other]["never_played"] = None
+    for deck in report["decks"][1:]:
+        for card in deck["cards"].values():
+            card["never_played"] = None
+    run.report_json = json.dumps(report)
+    run.save(update_fields=["report_json"])
+    html = client.get(f"/matchups/{run.pk}/").content.decode()
+    assert html.count("never-played") == 2
+    assert "Offered a play in 50% of the games, never played: the AI player always chose " \
+        "otherwise" in html
+    assert "the rules never offered it a play in these games (no bearer, target, tokens or " \
+        "action to answer while it was in hand)" in html
