@@ -746,11 +746,15 @@ def _military_options(table: Table, seat: int) -> list[Action]:
     state = table.state
     found: list[Action] = []
     ready = ready_troops(state, seat)
-    hunters = False
-    for t in table.seat(seat).defensive:
-        if state.card(t).is_troop:
-            hunters = True
-            break
+    # A hunt or an attack whose troops the lord chooses needs one he can send: ready, or
+    # exhausted for 3 tokens he holds (as his own hunt: combat.can_hunt). Offered without,
+    # it could only be called off, and the Military choice would be spent on it.
+    hunters = bool(ready)
+    if not hunters and rulings.held(state, seat) >= combat.MOVE_EXHAUSTED_COST:
+        for t in table.seat(seat).defensive:
+            if state.card(t).is_troop:
+                hunters = True
+                break
     if len(_HUNT_ROW) < table.players:
         _military_actions(table.players)
     for other in table.active():

@@ -391,6 +391,30 @@ def test_the_attacker_chooses_the_troops_he_sends_an_exhausted_one_for_3_tokens(
     assert fight is not None and fight.wild == [tired]
 
 
+@pytest.mark.parametrize(("tokens", "offered"), [((1, 1, 0), False), ((1, 1, 1), True)],
+                         ids=["two-tokens", "three-tokens"])
+def test_with_every_troop_exhausted_an_attack_or_a_hunt_needs_3_tokens_to_send_one(
+        tokens: tuple[int, int, int], offered: bool) -> None:
+    # "Moving an exhausted troop ... costs 3 tokens": with every troop exhausted and fewer
+    # tokens, no troop could be sent, so neither a hunt of another's row nor an attack is
+    # offered (it could only be called off, the Military choice spent); with 3 they are.
+    t = table(VETERANS, FAITHFUL)
+    attacker, defender = _at_attack_choice(t)
+    state = t.state
+    give_troops(t, attacker, 2)
+    for troop in t.seat(attacker).defensive:
+        if state.card(troop).is_troop:
+            state.exhausted.add(troop)
+    t.seat(attacker).personal[:] = list(tokens)
+    state.pending = None
+    options = seats.legal_actions(t)
+    assert (Action("attack", target=defender, option="choose") in options) is offered
+    assert not [a for a in options if a.kind == "attack" and a.option in ("all", "hold")]
+    if t.seat(defender).zones["wanderers"]:
+        assert (Action("hunt_row", target=defender) in options) is offered
+    assert options[-1] == Action("pass")
+
+
 def test_an_attack_declared_with_no_troop_is_called_off() -> None:
     t = table(VETERANS, FAITHFUL)
     _, defender = _at_attack_choice(t)
