@@ -584,7 +584,8 @@ def _card_options(state: GameState, side: int, card: int, engaged: dict[int, lis
     else:
         targets = _targets(state, side, card, engaged)
     if busy is not None:
-        targets = [t for t in targets if not listed(busy, t)]
+        # A Defender's second fight: "one additional troop/wanderer", never a structure.
+        targets = [t for t in targets if not listed(busy, t) and not _structure(state, t)]
     if found is None:
         found = []
     for t in targets:
@@ -642,15 +643,16 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
     me = state.player_seat()
     c = _combat(state)
     wall = c.wall
+    second = bool(busy)  # a Defender's second fight: a troop or a wanderer only
     if side == WILD and c.wall_left > 0 and wall >= 0:
-        return not listed(busy, wall)
+        return not second
     mine = rulings.keywords(state, card)
     reaches_flyers = "ranged" in mine or "flight" in mine
     for enemy in _side_cards(state, 1 - side):
         if _alive(state, enemy) and not listed(busy, enemy) \
                 and (reaches_flyers or "flight" not in rulings.keywords(state, enemy)):
             return True
-    if side == WILD and wall >= 0 and _alive(state, wall) and not listed(busy, wall) \
+    if side == WILD and wall >= 0 and not second and _alive(state, wall) \
             and (reaches_flyers or "flight" not in rulings.keywords(state, wall)):
         return True
     if side == WILD and c.kind == "raid":  # the attacker of a raid
@@ -665,11 +667,16 @@ def _has_target(state: GameState, side: int, card: int, engaged: dict[int, list[
                     flyer_free = False
                     break
         if not free or flyer_free:
-            for zone in (me.private, me.guards):
-                for target in zone:
-                    if not listed(busy, target):
-                        return True
+            if not second and me.private:
+                return True
+            for target in me.guards:
+                if not listed(busy, target):
+                    return True
     return False
+
+
+def _structure(state: GameState, card: int) -> bool:
+    return state.card(card).type == "structure"
 
 
 def _assign(state: GameState, side: int, action: Action) -> None:

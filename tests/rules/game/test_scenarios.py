@@ -1186,6 +1186,20 @@ def test_defender_fights_two_different_enemies() -> None:
     assert (state.wounds.get(w1), state.wounds.get(w2)) == (1, 1)
 
 
+def test_a_defender_s_second_fight_is_against_a_troop_or_a_wanderer_never_a_structure() -> None:
+    # "Defender—G: ... may choose two unassigned troops or wanderers if not yet assigned or one
+    # additional troop/wanderer if already assigned": once the raider with Defender has
+    # engaged the only defending troop, the structures it may now reach are no second fight.
+    state, (soldier,), (raider,) = battle_game(
+        [troop("t", offense=1, defense=1, vitality=3)],
+        [wanderer("raider", aggression=6, offense=3, abilities="Defender.")],
+        holdings=[stronghold(defense=0)])
+    to_wanderer_phase(state)
+    muster(state, [soldier])
+    assert state.combat is not None
+    assert [g for g in state.combat.groups if g[0] == 1] == [[1, soldier, raider]]
+
+
 def test_without_defender_a_troop_makes_one_assignment() -> None:
     state, (soldier,), (w1, w2) = battle_game([troop("t")], [wanderer("w1"), wanderer("w2")])
     hunt(state, [w1, w2], [soldier])
