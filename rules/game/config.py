@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TARGETS = (15, 20, 25)
-RULES_VERSION = "allegiance-v0.80/engine-22"
+RULES_VERSION = "allegiance-v0.80/engine-23"
 
 
 @dataclass(frozen=True, slots=True)

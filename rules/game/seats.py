@@ -1654,9 +1654,12 @@ TRUCE_ANSWERS: Final = (Action(TRUCE_KIND, option="accept"), Action(TRUCE_KIND, 
 
 def _may_offer_truce(table: Table, seat: int) -> bool:
     """Whether ``seat``, deciding now, may offer to end the combat: a lord of an attack
-    between players who has not offered in it yet."""
+    between players, while it goes on (not at a choice left after it, a homeless citizen's),
+    who has not offered in it yet."""
     hosting = table.hosting
+    fight = table.state.combat
     return hosting is not None and hosting.kind == "attack" \
+        and fight is not None and fight.step != "over" \
         and (seat == hosting.host or seat == hosting.origin) and seat not in table.truce_offered
 
 

@@ -97,6 +97,9 @@ def test_random_and_greedy_tables_keep_every_invariant(players: int, policy: str
             assert seat == asked(t), (t.round, t.stage, seat, asked(t))
             actions = seats.legal_actions(t)
             assert actions
+            if seats.TRUCE in actions:  # "may be ended at any time": while it goes on
+                fight = t.state.combat
+                assert fight is not None and fight.step != "over", (t.round, seat)
             result = seats.apply(t, chosen[seat](t, seat, actions))
             assert result.ok, result.reason
             assert tokens(t) == total  # tokens only move between pools
