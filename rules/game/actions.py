@@ -228,7 +228,7 @@ def describe(state: Described, action: Action) -> str:
         "charge": f"{name} charges: -1 defense, +1 offense",
         "fervor": f"{name} spends religious tokens in fervor",
         "pray": f"{name} prays for {target} (+{action.option})",
-        "fear": f"{name} fears {target} (-3 offense)",
+        "fear": f"{name} frightens {target} (-3 offense)",
         "berserk": f"{name} goes berserk against {target}",
         "bounty": f"Take 1 {action.option} token of the bounty",
         "rehouse": f"{name} takes the residence of {target}, who goes to the discard pile"

@@ -21,6 +21,15 @@ def tokens_text(tokens: list[int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def counted(count: int, noun: str) -> str:
+    """"1 wound", "2 wounds"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+# Where a card goes, as a sentence names it (the zones' own names otherwise, "_" as spaces).
+_PLACES = {"dead": "dead pile"}
+
+
 def narrate(state: GameState, events: Sequence[dict[str, Any]] | None = None) -> list[str]:
     """The lines of the game's story (the state must have been recorded), or of ``events``,
     some of its events (one move's)."""
@@ -65,7 +74,7 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
         "unexhaust": lambda: f"Un-exhaust {len(e['cards'])} cards.",
         "draw": lambda: f"Drew {name(e['card'])}.",
         "play": lambda: f"{name(e['card'])} comes into play; personal pool now "
-                        f"{tokens_text(e['personal'])}.",
+                        f"{tokens_text(e['personal']) if any(e['personal']) else 'empty'}.",
         "collect": lambda: f"{name(e['card'])} collects {tokens_text(e['tokens'])} from the "
                            "city's pool.",
         "aggression_roll": lambda: f"{name(e['card'])} rolls {e['roll']} against aggression "
@@ -83,19 +92,21 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
                           + (" attack " if len(e["attackers"]) > 1 else " attacks ")
                           + f"{name(e['target'])}: offense {e['offense']} against "
                             f"defense {e['defense']}: "
-                          + (f"{e['wounds']} wound(s)." if e["wounds"] else
+                          + (f"{counted(e['wounds'], 'wound')}." if e["wounds"] else
                              "no wound (offense must be greater than defense)."),
-        "wound": lambda: f"{name(e['card'])} has {e['wounds']} wound(s).",
-        "leaves_play": lambda: f"{name(e['card'])} goes to the {e['to'].replace('_', ' ')} "
+        "wound": lambda: f"{name(e['card'])} has {counted(e['wounds'], 'wound')}.",
+        "leaves_play": lambda: f"{name(e['card'])} goes to the "
+                               f"{_PLACES.get(e['to'], e['to'].replace('_', ' '))} "
                                f"({e['reason'].replace('_', ' ')}).",
-        "bounty": lambda: f"Bounty for {name(e['card'])}: {e['due']} token(s) of any kinds "
+        "bounty": lambda: f"Bounty for {name(e['card'])}: {counted(e['due'], 'token')} of any "
+                          "kinds "
                           "from the city's pool"
                           + (f", and {tokens_text(e['tokens'])} lying on it." if any(e["tokens"])
                              else "."),
-        "bounty_short": lambda: f"The city's pool is empty: {e['count']} bounty token(s) "
-                                "cannot be taken.",
+        "bounty_short": lambda: f"The city's pool is empty: "
+                                f"{counted(e['count'], 'bounty token')} cannot be taken.",
         "fine_token": lambda: f"Fine paid: 1 {TOKEN_KINDS[e['kind']]} token to the city.",
-        "fines_waived": lambda: f"{e['count']} fine(s) cannot be paid.",
+        "fines_waived": lambda: f"{counted(e['count'], 'fine')} cannot be paid.",
         "new_wanderer": lambda: f"A new wanderer arrives: {name(e['card'])}.",
         "recycle": lambda: f"The {e['pile']} discard pile is recycled"
                            + (" for free." if e["free"] else " for 5 tokens."),
@@ -104,7 +115,7 @@ def sentence(state: GameState, e: dict[str, Any], name: Callable[[int], str]) ->
         "game_over": lambda: f"Game over in round {e['round']}: {e['outcome'].upper()}.",
         "hoard": lambda: f"{name(e['card'])} hoards 1 {TOKEN_KINDS[e['kind']]} token.",
         "followers_join": lambda: "Followers join: " + ", ".join(name(c) for c in e["cards"]),
-        "wall_moves": lambda: f"{name(e['card'])} blocks {e['blocks']} attacker(s).",
+        "wall_moves": lambda: f"{name(e['card'])} blocks {counted(e['blocks'], 'attacker')}.",
         "strikes_back": lambda: f"{name(e['card'])} strikes back at {name(e['target'])}.",
         "climbs": lambda: f"{name(e['card'])} climbs past the wall.",
         "wound_ignored": lambda: f"{name(e['card'])} ignores the wound.",

@@ -38,6 +38,7 @@ from typing import Final
 
 from rules.game import rulings
 from rules.game.actions import Action
+from rules.game.narrate import counted
 from rules.game.profile import Profile
 from rules.game.rulings import PERSONALITY_ZONES
 from rules.game.state import GameState
@@ -337,4 +338,4 @@ def sentence(state: GameState, action: Action, moved: int) -> str:
         return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}'s "
                 f"{state.card(target).name}: exhausted.")
     return (f"{name} uses {ability.capitalize()} on seat {action.target + 1}: "
-            f"{moved} token(s).")
+            f"{counted(moved, 'token')}.")

@@ -54,7 +54,7 @@ from rules.game import combat, engine, reactions, rivalry, rulings
 from rules.game.actions import PASS, Action, ActionBook, Result
 from rules.game.config import GameConfig
 from rules.game.engine import HOSTING, WAIT, Prepared
-from rules.game.narrate import sentence
+from rules.game.narrate import counted, sentence
 from rules.game.profile import Profile
 from rules.game.state import (
     DISCARDS,
@@ -1809,7 +1809,7 @@ def _valor(table: Table, taker: int, loser: int, amount: int) -> None:
         take[kind] += 1
         moved += 1
     if moved:
-        table.tell(taker, f"takes {moved} token(s) of valor from seat {loser + 1}.")
+        table.tell(taker, f"takes {counted(moved, 'token')} of valor from seat {loser + 1}.")
 
 
 # --- playing a whole game ------------------------------------------------------------------
