@@ -286,13 +286,6 @@ def _set_up_seat(state: GameState, favour: int, seed: int) -> None:
     me.rng = rng.state
 
 
-def state_events(state: GameState) -> list[dict[str, Any]]:
-    """Switch recording on for ``state`` and return its event list."""
-    if state.events is None:
-        state.events = []
-    return state.events
-
-
 def _facts_dict(card: CardFacts) -> dict[str, Any]:
     return {name: getattr(card, name) for name in CardFacts.__dataclass_fields__
             if name not in ("structure_kind", "personality_kind", "pile")}
