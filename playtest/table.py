@@ -41,6 +41,7 @@ COMBAT_STEPS: Final = {
     "modify": "Modification: abilities and battle events",
     "berserk": "The berserk round: new targets",
     "resolve": "Combat resolution",
+    "over": "The combat is over",  # its aftermath: a homeless citizen's fate, say
 }
 PILES: Final = (
     ("structures", "Structure Pile", "structure_pile", "structure_discard"),
