@@ -22,6 +22,7 @@ from playtest.services import replayed, table_done, table_game
 from playtest.table import (
     Links,
     action_menu,
+    attacking_seat,
     battle_title,
     combat_layout,
     controlled_fight,
@@ -123,8 +124,14 @@ def _table_context(view: GameView, played: TableGame, focus: int | None) -> dict
     elif (elsewhere := fight_elsewhere(played)) is not None:
         # Another seat's combat in which the player is asked (Crusade at his turn of its
         # modification step): shown as that seat's, so he sees the troops he may exhaust.
-        table["combat"] = combat_layout(elsewhere, links, title=battle_title(elsewhere, names),
-                                        owner=seat_name(elsewhere.player, names))
+        attacker = attacking_seat(played.table)
+        table["combat"] = combat_layout(
+            elsewhere, links, title=battle_title(elsewhere, names),
+            owner=seat_name(elsewhere.player, names),
+            attacker=seat_name(attacker, names) if attacker not in (-1, PLAYER) else "")
+    elif table["combat"] is not None and (attacker := attacking_seat(played.table)) >= 0:
+        # Another seat's troops attack the player: named as his, not as wanderers.
+        table["combat"] = combat_layout(state, links, attacker=seat_name(attacker, names))
     table.update(table_status(played, names))
     table["decision"] = played.decisions
     focused = None

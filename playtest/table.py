@@ -41,6 +41,7 @@ COMBAT_STEPS: Final = {
     "modify": "Modification: abilities and battle events",
     "berserk": "The berserk round: new targets",
     "resolve": "Combat resolution",
+    "over": "The combat is over",  # its aftermath: a homeless citizen's fate, say
 }
 PILES: Final = (
     ("structures", "Structure Pile", "structure_pile", "structure_discard"),
@@ -178,13 +179,15 @@ def _step_title(over: bool, step: str, fight: Combat | None) -> str:
 
 
 def combat_layout(state: GameState, links: Links, side: int = 0,
-                  title: str = "", owner: str = "") -> dict[str, Any] | None:
+                  title: str = "", owner: str = "", attacker: str = "") -> dict[str, Any] | None:
     """The battlefield: both sides and every attack group (a separate attack has one attacker,
     a joint attack several; "strikes back" groups are the defenders' answers). ``side``: the
     viewer's (0, the player's cards; 1, the attacking troops: a lord's own attack on
     another player, fought in the defender's ``state``), with its ``title``; ``owner``: the
     seat whose side 0 is when it is not the player's (another seat's hunt, in which the
-    player may only crusade), named where the player's own side says "you"."""
+    player may only crusade), named where the player's own side says "you"; ``attacker``:
+    the seat whose troops are the other side of side 0 (an attack of his on the player's
+    holdings, or on ``owner``'s), named where the wanderers would be."""
     combat = state.combat
     if combat is None:
         return None
@@ -213,21 +216,25 @@ def combat_layout(state: GameState, links: Links, side: int = 0,
     if side != 0 and combat.wall >= 0:
         them.insert(0, entry(combat.wall))  # the defender's wall, on his side
     if not title:
-        title = "The hunt" if combat.kind == "hunt" else "The wanderers attack"
+        title = "The hunt" if combat.kind == "hunt" else \
+            f"{attacker} attacks you" if attacker else "The wanderers attack"
+    # The other side of side 0: the wanderers, or the troops of the seat attacking.
+    foe = attacker if side == 0 and attacker else ""
     return {
         "kind": combat.kind, "title": title,
         "step": combat.step, "step_title": COMBAT_STEPS.get(combat.step, combat.step),
         "turn": (owner or "you") if combat.turn == side
-        else ("wanderers" if side == 0 else "defender"),
+        else ((foe or "wanderers") if side == 0 else "defender"),
         "us": f"{owner}'s side" if owner else "Your side",
         "our": owner or "Yours",
         "yours": [entry(i) for i in mine],
         "wall": entry(combat.wall) if combat.wall >= 0 and side == 0 else None,
         "wall_left": combat.wall_left if side == 0 else 0,
         "wanderers": them,
-        "them": "Wanderers" if side == 0 else "Defenders",
-        "their": "Wanderers'" if side == 0 else "Defender's",
-        "none_yet": "No wanderer engaged yet." if side == 0 else "No defender yet.",
+        "them": foe or ("Wanderers" if side == 0 else "Defenders"),
+        "their": f"{foe}'s" if foe else ("Wanderers'" if side == 0 else "Defender's"),
+        "none_yet": "No attacking troop left." if foe
+        else ("No wanderer engaged yet." if side == 0 else "No defender yet."),
         "groups": groups, "berserk": combat.berserk,
     }
 
@@ -318,6 +325,18 @@ def controlled_fight(played: TableGame, names: Sequence[str]
     return None
 
 
+def attacking_seat(table: seats.Table) -> int:
+    """The seat whose troops attack the holdings of the state's player in its combat now (an
+    attack between players, fought in the defender's state), -1 when none: a hunt, or a
+    wanderers' raid, whose wanderers are "the wanderers" whoever controls them."""
+    hosting = table.hosting
+    state = table.state
+    if hosting is not None and hosting.kind == "attack" and state.combat is not None \
+            and state.player == hosting.host:
+        return hosting.origin
+    return -1
+
+
 def fight_elsewhere(played: TableGame) -> GameState | None:
     """The state of another seat's combat in which the player decides now (not one whose
     attacking side he controls: :func:`controlled_fight`), None when he decides in his own
@@ -370,6 +389,11 @@ def table_status(played: TableGame, names: Sequence[str]) -> dict[str, Any]:
             assert fight is not None
             status["step_title"] = f"{battle_title(elsewhere, names)}: " \
                 + COMBAT_STEPS.get(fight.step, fight.step)
+        elif own_fight is not None and (attacker := attacking_seat(table)) >= 0:
+            # Another seat's troops attack the player: who, first (the one-line announcement
+            # that says it may be cut short on a phone).
+            status["step_title"] = f"{seat_name(attacker, names)} attacks you: " \
+                + COMBAT_STEPS.get(own_fight.step, own_fight.step)
         elif own_fight is None and step in (engine.WAIT, engine.HOSTING, "act", "military"):
             status["step_title"] = TABLE_STEPS.get(table.stage, status.get("step_title", ""))
     return status
@@ -383,6 +407,11 @@ def seat_side(played: TableGame, seat: int, links: Links,
     layout = table_layout(table.state, links, seat, seats.standing(table, seat))
     stronghold = next((s for s in layout["private"] if s["subtype"] == "stronghold"), None)
     out = table.out.get(seat)
+    if table.state.player == PLAYER:  # his troops away attack the player: "you", as the log
+        for entry in layout["defensive"]:
+            if entry.get("away"):
+                entry["notes"][-1] = "attacking you"
+                entry["label"] = ", ".join([entry["name"], *entry["notes"]])
     return {
         "seat": seat, "number": seat + 1, "name": names[seat] if seat < len(names) else "",
         "title": seat_name(seat, names), "lead": table.lead == seat,
@@ -392,6 +421,9 @@ def seat_side(played: TableGame, seat: int, links: Links,
         "personal": layout["personal"], "personal_total": layout["personal_total"],
         "hand": len(table.seat(seat).hand), "stronghold": stronghold,
         "private": layout["private"], "defensive": layout["defensive"],
+        # Anything in the holdings row besides the stronghold (its own chip is above).
+        "holdings": any(s["subtype"] != "stronghold" or s["residents"] or s["guards"]
+                        for s in layout["private"]),
         "wanderers": layout["wanderers"],
         "piles": [{"key": p["key"], "count": p["count"], "discard_count": p["discard_count"]}
                   for p in layout["piles"]],

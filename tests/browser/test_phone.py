@@ -17,6 +17,8 @@ from decks.builder_services import deck_create_empty
 from decks.models import Deck
 from decks.services import deck_data, deck_save
 from decks.views.links import short_slug
+from playtest.game_display import game_context, game_view
+from playtest.services import playtest_auto, playtest_start_from
 from simulations.runs import RunOptions, goldfish_run_start
 from simulations.tasks import simulation_run_work
 from tests.browser.conftest import LIVE_DATABASE, sign_in
@@ -326,4 +328,57 @@ def test_a_phone_playtest_shows_the_moves_on_the_first_screen_and_no_key_hints(
         "found => found.filter(e => e.getClientRects().length).length")
     assert hints == 0  # a touch screen has no keys to press
     assert refused == []
+    context.close()
+
+
+# A move button's parts: where the text and the ★ badge sit in it, and whether the badge shows
+# all of its words.
+MOVE_PARTS = """button => {
+  const box = e => e.getBoundingClientRect();
+  const text = box(button.querySelector('.pt-action-text'));
+  const badge = button.querySelector('.pt-mark-policy');
+  const b = box(button), style = getComputedStyle(button);
+  const inner = {top: b.top + parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth),
+                 bottom: b.bottom - parseFloat(style.paddingBottom)
+                         - parseFloat(style.borderBottomWidth)};
+  return {above: text.top - inner.top, below: inner.bottom - text.bottom,
+          textRight: text.right, textLines: Math.round(text.height / parseFloat(style.lineHeight)),
+          badge: badge && {left: box(badge).left, right: box(badge).right,
+                           clipped: badge.scrollWidth > badge.clientWidth + 1,
+                           text: badge.textContent},
+          right: b.right};
+}"""
+
+
+def test_a_phone_playtest_keeps_the_whole_policy_badge_beside_a_wrapped_move(
+        browser: Any, site: str) -> None:
+    # On touch the key caps go: the badge fell into the squeezed middle column of the move's
+    # grid (a clipped ★ on the border), and a one-line move sat at the top of its 44 px
+    # button over an empty second line.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    ada = sign_in(page, site, "ada")
+    veterans, blades, crusaders = (Deck.objects.get(owner__username="samples", name=name)
+                                   for name in ("Guild Veterans", "Mosfin Blades",
+                                                "Kalim Crusaders"))
+    game = playtest_start_from(user=ada, session_token="", deck_id=veterans.pk, seed=1,
+                               target=25, opponents=[(deck_data(d), d) for d in (blades,
+                                                                                crusaders)])
+    for _ in range(60):  # to a long move of the policy's beside a short one
+        rows = game_context(game_view(game))["menu"]["actions"]
+        if any(row["policy"] and len(row["text"]) > 60 for row in rows) \
+                and any(len(row["text"]) < 10 for row in rows):
+            break
+        game, _ = playtest_auto(game=game, until="action")
+    else:
+        pytest.fail("no long move of the policy's beside a short one")
+    page.goto(f"{site}/playtest/{game.pk}/")
+    policy = page.locator("#pt-moves button.pt-action.is-policy").evaluate(MOVE_PARTS)
+    assert policy["textLines"] >= 2, policy  # the text wraps, the badge beside it
+    badge = policy["badge"]
+    assert badge["text"] == "★ policy" and not badge["clipped"], policy
+    assert policy["textRight"] <= badge["left"] <= badge["right"] <= policy["right"], policy
+    short = page.locator("#pt-moves button.pt-action").filter(has=page.locator(
+        ".pt-action-text", has_text=re.compile(r"^(Pass|Done)$"))).first.evaluate(MOVE_PARTS)
+    assert short["textLines"] == 1 and abs(short["above"] - short["below"]) <= 2, short
     context.close()

@@ -3,14 +3,27 @@ the log naming the seats, moves and undo without JavaScript and with htmx, the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from decks.models import Deck
 from playtest.models import PlaytestGame
-from playtest.services import playtest_auto, playtest_share, table_game
+from playtest.services import (
+    playtest_apply,
+    playtest_auto,
+    playtest_share,
+    table_done,
+    table_game,
+)
+from playtest.table import COMBAT_STEPS
+from playtest.table_play import PLAYER, seat_name
+from rules.game import seats
+from rules.game.actions import Action
+from rules.game.seats import Table
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +202,114 @@ def test_a_solo_game_has_no_surrender(client: Client) -> None:
     assert "Surrender this game" not in html(client.get(f"/playtest/{game.pk}/"))
     response = client.post(f"/playtest/{game.pk}/surrender/", {"decision": 0}, headers=HTMX)
     assert "Surrender is for a game at a table" in html(response)
+
+
+# --- another seat's attack on the player, and the opponents' panels ------------------------
+
+
+def veterans_at_a_table(client: Client, seed: int) -> PlaytestGame:
+    """Guild Veterans against Mosfin Blades (seat 2) and Kalim Crusaders (seat 3), as the
+    tester played them."""
+    return started(client, deck=deck("Guild Veterans").pk, seed=seed, target=25,
+                   opponent=[deck("Mosfin Blades").pk, deck("Kalim Crusaders").pk])
+
+
+def played_until(game: PlaytestGame, there: Callable[[Table], bool],
+                 choose: Callable[[list[Action]], int | None] = lambda legal: None,
+                 limit: int = 300) -> tuple[PlaytestGame, Table]:
+    """The game stored move by move (``choose``'s index, else the policy's) until ``there``
+    holds at one of the player's decisions; with its table at that point."""
+    for _ in range(limit):
+        played = table_game(game)
+        table, legal = played.table, played.legal()
+        table_done(game, played)
+        if seats.to_move(table) == PLAYER and there(table):
+            return game, table
+        assert legal, "the game ended first"
+        index = choose(legal)
+        if index is None:
+            game, _ = playtest_auto(game=game, until="action")
+        else:
+            game, _ = playtest_apply(game=game, decision=game.decisions, index=index)
+    raise AssertionError("the game never got there")
+
+
+def attacked(table: Table) -> bool:
+    hosting = table.hosting
+    return hosting is not None and hosting.kind == "attack" and hosting.host == PLAYER \
+        and table.state.combat is not None
+
+
+def test_another_seats_attack_on_the_player_names_him_not_the_wanderers(
+        client: Client) -> None:
+    # "Seat 3 (Kalim Crusaders): attacks you with Ember Templar, Ashgate Spearman" was shown
+    # as "The wanderers attack", his troops under "Wanderers", and on a phone the cut-off
+    # announcement was the only place naming him.
+    game, table = played_until(veterans_at_a_table(client, 7), attacked)
+    hosting = table.hosting
+    assert hosting is not None and table.state.combat is not None
+    names = game.seat_names()
+    him = seat_name(hosting.origin, names)
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    step = COMBAT_STEPS[table.state.combat.step]
+    assert f'<span class="pt-step">{him} attacks you: {step}</span>' in page
+    assert f'<h3 id="pt-combat-title">{him} attacks you <span' in page
+    assert f'<h4 id="pt-side-wild">{him}</h4>' in page
+    assert "The wanderers attack" not in page and ">Wanderers</h4>" not in page
+    # His troops on the battlefield are the ones away from his defensive holdings.
+    side = page.split(f'id="pt-seat-{hosting.origin + 1}"', 1)[1].split("</li>", 1)[0]
+    defense = side.split("<dt>Defense</dt>", 1)[1].split("</dd>", 1)[0]
+    visitors = [table.state.card(i).name for i in hosting.visitors]
+    assert defense.count(' is-away"') == defense.count('<span class="pt-away">attacking</span>') \
+        == len(visitors)
+    for name in visitors:
+        assert f'title="{name}, attacking you' in defense
+
+
+def test_the_attack_list_gives_the_attacking_seats_troops_to_him(client: Client) -> None:
+    game, table = played_until(
+        veterans_at_a_table(client, 7),
+        lambda table: attacked(table) and table.state.combat is not None
+        and any(group[0] != 0 for group in table.state.combat.groups))
+    hosting = table.hosting
+    assert hosting is not None
+    him = seat_name(hosting.origin, game.seat_names())
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    his = escape(f"{him}'s")
+    assert f'<span class="pt-group-side">{his}</span>' in page
+    assert f"<li>{his} attack: " in page  # the table as text
+    assert escape("Wanderers'") not in page
+
+
+def test_a_wanderers_raid_on_the_player_is_still_the_wanderers(client: Client) -> None:
+    # His own wanderers turning aggressive, controlled by the player on his left.
+    game, _ = played_until(
+        veterans_at_a_table(client, 7),
+        lambda table: table.hosting is None and table.state.player == PLAYER
+        and table.state.combat is not None and table.state.combat.kind != "hunt")
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    assert '<h3 id="pt-combat-title">The wanderers attack <span' in page
+    assert '<h4 id="pt-side-wild">Wanderers</h4>' in page and " attacks you: " not in page
+
+
+def test_an_opponent_left_with_his_stronghold_alone_has_no_holdings(client: Client) -> None:
+    # The row listed the stronghold's residents and the other structures, and said nothing
+    # when only the stronghold was left (it has its own row).
+    def bare(table: Table) -> bool:
+        return any(only_stronghold(table, seat) for seat in range(1, table.players))
+
+    def attack_seat_2(legal: list[Action]) -> int | None:
+        return next((i for i, a in enumerate(legal)
+                     if a.kind == "attack" and a.target == 1 and a.option == "all"), None)
+    game, table = played_until(veterans_at_a_table(client, 1), bare, attack_seat_2)
+    page = html(client.get(f"/playtest/{game.pk}/"))
+    for seat in range(1, table.players):
+        side = page.split(f'id="pt-seat-{seat + 1}"', 1)[1].split("</li>", 1)[0]
+        holdings = side.split("<dt>Holdings</dt><dd>", 1)[1].split("</dd>", 1)[0]
+        assert (holdings == '<span class="muted">none</span>') == only_stronghold(table, seat)
+
+
+def only_stronghold(table: Table, seat: int) -> bool:
+    state, zones = table.state, table.seat(seat).zones
+    return all(state.card(i).subtype == "stronghold" for i in zones["private"]) \
+        and not zones["residents"] and not zones["guards"]

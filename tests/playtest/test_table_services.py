@@ -23,7 +23,7 @@ from playtest.services import (
     playtest_surrender,
     playtest_undo,
 )
-from playtest.table import COMBAT_STEPS, controlled_fight
+from playtest.table import COMBAT_STEPS, attacking_seat, controlled_fight, fight_elsewhere
 from playtest.table_play import PLAYER, TableSource, action_text, seat_line, seat_name
 from rules.game import engine, rivalry, seats
 from rules.game.actions import Action
@@ -473,3 +473,27 @@ def test_a_player_controls_the_wanderers_of_a_raid_on_another_seat() -> None:
     combat = context["table"]["combat"]
     assert combat["title"] == controlled[1]
     assert combat["yours"] and all(entry["type"] == "wanderer" for entry in combat["yours"])
+
+
+def test_a_player_asked_in_an_attack_between_two_other_seats_sees_whose_troops_attack() -> None:
+    # Asked at his turn of the modification step (a ready Crusade) of Seat 2's attack on
+    # Seat 3, or Seat 3's on Seat 2: the attacking troops are named as that seat's.
+    deck = Deck.objects.get(name="Kalim Crusaders")
+    game = playtest_start_from(user=None, session_token="s-1", deck_id=deck.pk, seed=2,
+                               target=40, opponents=opponents("Mosfin Blades", "Guild Veterans"))
+    view = game_view(game)
+    played = view.played
+    names = game.seat_names()
+
+    def asked_in_an_attack(table: Any) -> bool:
+        return fight_elsewhere(played) is not None and attacking_seat(table) not in (-1, PLAYER)
+    play_player_until(played, asked_in_an_attack, attacks=False)
+    table = played.table
+    fight = table.state.combat
+    assert table.hosting is not None and fight is not None
+    attacker, defender = (seat_name(s, names) for s in (table.hosting.origin,
+                                                        table.hosting.host))
+    combat = game_context(view)["table"]["combat"]
+    assert combat["title"] == f"{defender}'s combat" and combat["us"] == f"{defender}'s side"
+    assert combat["them"] == attacker and combat["their"] == f"{attacker}'s"
+    assert {e["instance"] for e in combat["wanderers"]} == set(fight.wild)
