@@ -14,10 +14,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tables.models import Table
-from tables.services import table_create
+from tables.services import table_create, table_start
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.browser.test_phone import DESK, OVERFLOW, PHONE, TARGETS
-from tests.tables.makers import sample_deck, table_pages
+from tests.tables.makers import moves, sample_deck, table_pages
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -75,3 +75,32 @@ def test_two_people_and_an_ai_seat_see_each_others_moves(browser: Browser, site:
         assert Table.objects.get(pk=table.pk).decision == decision + 1
     for context in contexts:
         context.close()
+
+
+# Where the newest log line is: inside the log's scroll box, which holds more than it shows.
+NEWEST_LOG_LINE = """() => {
+  const box = document.querySelector('.tb-log .tb-scroll');
+  const last = box.querySelector('li:last-child').getBoundingClientRect();
+  const shown = box.getBoundingClientRect();
+  return {scrolls: box.scrollHeight > box.clientHeight + 20,
+          inView: last.top >= shown.top - 1 && last.bottom <= shown.bottom + 1};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["phone", "desk"])
+def test_the_log_shows_its_newest_line_on_load_and_after_a_live_update(
+        page: Page, site: str, viewport: Any) -> None:
+    page.set_viewport_size(viewport)
+    ada = sign_in(page, site, "ada")
+    table = table_create(host=ada, deck=sample_deck("Kalim Faithful"), size=2, seed=5,
+                         target=15, ai=[(1, sample_deck("Mosfin Blades"))])
+    table = moves(table_start(table=table, user=ada), ada, 12)
+    page.goto(f"{site}/tables/{table.pk}/")
+    assert page.evaluate(NEWEST_LOG_LINE) == {"scrolls": True, "inView": True}
+    # A move made on the page: its answer is the new body, swapped in (as a live update is).
+    page.evaluate("window.beforeSwap = true")
+    page.locator("button.tb-action").first.click()
+    expect(page.locator(".tb-moves h2")).to_contain_text(f"decision {table.decision + 1}")
+    assert page.evaluate("window.beforeSwap") is True  # (swapped, not a new page)
+    assert page.evaluate(NEWEST_LOG_LINE) == {"scrolls": True, "inView": True}
+

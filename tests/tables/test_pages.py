@@ -186,3 +186,30 @@ def test_a_finished_table_links_to_its_replay_with_every_hand() -> None:
         .decode()
     page = Client().get(f"/tables/{table.pk}/replay/?decision=0").content.decode()
     assert "Decision 0 of 1" in page and page.count("<strong>Hand</strong>") == 2
+
+
+def test_the_person_to_move_sees_the_round_and_the_phase() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    headings = [re.search(r'<h2 id="tb-moves-title">(.*?)</h2>',
+                          client.get(f"/tables/{table.pk}/").content.decode(), re.S)
+                for client in (ada, bob)]
+    assert all(headings)
+    texts = [re.sub(r"<[^>]+>", "", h[1]) for h in headings if h]
+    mover = next(t for t in texts if t.startswith("Your move"))
+    waiting = next(t for t in texts if not t.startswith("Your move"))
+    assert "Round 1 · maintenance · decision 0" in mover
+    assert waiting.startswith("Round 1 · maintenance")
+
+
+def test_the_log_and_the_talk_sit_in_boxes_that_open_on_their_newest_lines() -> None:
+    """Each in a scroll box that opens at its end (a reversed column: tables.css; where it
+    scrolls is checked in a browser, tests/browser/test_tables.py), oldest line first."""
+    ada = person("ada")
+    table = new_table(ada, seats=2, ai_1=sample(SAMPLES[1]))
+    ada.post(f"/tables/{table.pk}/start/")
+    page = ada.get(f"/tables/{table.pk}/").content.decode()
+    assert '<div class="tb-scroll"><ol class="tb-log-lines" role="log">' in page
+    assert '<div class="tb-scroll"><ol class="tb-chat-lines">' in page
