@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from tables.models import Table
@@ -104,3 +106,29 @@ def test_the_log_shows_its_newest_line_on_load_and_after_a_live_update(
     assert page.evaluate("window.beforeSwap") is True  # (swapped, not a new page)
     assert page.evaluate(NEWEST_LOG_LINE) == {"scrolls": True, "inView": True}
 
+
+def test_without_javascript_the_page_claims_no_live_updates_nor_keys(browser: Browser,
+                                                                      site: str) -> None:
+    pages = {}
+    for script in (False, True):
+        context = browser.new_context(viewport=DESK, java_script_enabled=script)
+        pages[script] = context.new_page()
+    ada = sign_in(pages[True], site, "ada")
+    table = table_create(host=ada, deck=sample_deck("Kalim Faithful"), size=2, seed=5,
+                         target=15, ai=[(1, sample_deck("Mosfin Blades"))])
+    table = moves(table_start(table=table, user=ada), ada, 1)
+    signed = Client()
+    signed.force_login(ada)
+    pages[False].context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
+                                       "value": signed.cookies[settings.SESSION_COOKIE_NAME]
+                                       .value}])
+    for script, page in pages.items():
+        page.goto(f"{site}/tables/{table.pk}/")
+        assert page.locator("button.tb-action").count() > 0
+        live, keys = page.locator("[data-live]"), page.locator(".tb-keys")
+        if script:
+            expect(live).to_contain_text("Live")
+            expect(keys).to_be_visible()
+        else:
+            expect(live).to_have_text("Reload the page to see the others' moves.")
+            expect(keys).to_be_hidden()
