@@ -193,6 +193,9 @@ class TableViewDocumentSerializer(serializers.Serializer[Any]):
                                  "seat, to_decision, consents, waiting")
     outcome = serializers.CharField()
     winner = serializers.IntegerField()
+    combat = serializers.JSONField(allow_null=True, help_text="null, or the battle on now: "
+                                   "kind, title, step, step_title, attacker, defender, sides "
+                                   "(each role, title, cards), assignments, berserk")
 
 
 # The path's numbers, typed for the schema (a route's regex alone makes them strings).

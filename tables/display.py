@@ -90,7 +90,7 @@ def view_document(table: Table, user: Any) -> dict[str, Any]:
                 "you": you, **({"hand": []} if you is not None else {}),
                 "seats": [{"seat": row.seat, "name": row.name, "influence": 0,
                            "hand_count": 0, "piles": [], "in_play": []} for row in rows],
-                "log": [], "outcome": "", "winner": -1}
+                "log": [], "outcome": "", "winner": -1, "combat": None}
     with viewed_table(table) as played:
         view = seat_view(played, you, seat_names(rows), decision=table.decision,
                          card_trades=table.card_trades)

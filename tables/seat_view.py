@@ -3,7 +3,8 @@
 Pure Python (no Django). A view holds the viewer's own hand, every seat's public zones (the
 cards in play, the discard piles, the personal pool, influence) and only *counts* of the
 hands, the draw piles and the dead pile; never another seat's hand, the order of any draw
-pile or the engine's raw state. The log leaves out the cards another seat drew. A spectator
+pile or the engine's raw state. The log leaves out the cards another seat drew; the battle
+(``combat``) names only cards the view names elsewhere. A spectator
 (``viewer`` None) sees the same without a hand or moves.
 """
 
@@ -18,12 +19,15 @@ from playtest.table_play import TableGame, action_text, hidden, seat_line
 from rules.game import rulings, seats
 from rules.game.state import GameState
 from rules.game.vocabulary import TOKEN_KINDS
+from tables.battle import battle
 
 # The zones of a seat that every seat sees, in the rulebook's layout order.
 PUBLIC_ZONES: Final = ("private", "residents", "guards", "defensive", "wanderers", "attached")
 DRAW_PILES: Final = (("structures", "structure_pile", "structure_discard"),
                      ("personalities", "personality_pile", "personality_discard"),
                      ("wanderers", "wanderer_pile", "wanderer_discard"))
+# The zones whose cards a view names: a battle's cards are named only while in one of them.
+NAMED_ZONES: Final = frozenset([*PUBLIC_ZONES, *(discard for _, _, discard in DRAW_PILES)])
 LOG_LINES: Final = 200  # the end of the log a view carries
 # A seat's setup line names its RNG's seed, from which the order of its draw piles follows:
 # never shown at a table.
@@ -132,6 +136,7 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
         "log": [{"text": SEED.sub("", line.text), "kind": line.kind, "seat": line.seat}
                 for line in log],
         "outcome": table.outcome, "winner": table.winner,
+        "combat": battle(table, names, me, NAMED_ZONES),
     }
     if viewer is not None:
         state = table.state

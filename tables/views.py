@@ -25,6 +25,7 @@ from decks.models import Deck
 from decks.services import deck_data
 from decks.views.decks import visible_decks
 from playtest.play import Refused
+from playtest.table_play import seat_name
 from rules.game.engine import DeckNotPlayable
 from tables import clock
 from tables.display import replay_document, table_document, view_document
@@ -175,7 +176,28 @@ def _body_context(request: HttpRequest, table: Table) -> dict[str, Any]:
             "trade_with": [s for s in document["seats"]
                            if s["kind"] == "person" and s["seat"] != view["you"]],
             **_trade_cards(table, view, people),
-            "chat_form": ChatForm(), **_leaving(document, view)}
+            "undo_words": _undo_words(view), "chat_form": ChatForm(),
+            **_leaving(document, view)}
+
+
+def _undo_words(view: dict[str, Any]) -> str:
+    """The pending undo as the caller reads it, each seat named as the log names it and the
+    caller "you": "Seat 1 (ada) asks to take back his last decision (back to decision 15):
+    waiting for you."."""
+    undo = view.get("undo")
+    if not undo:
+        return ""
+    names = [s["name"] for s in view["seats"]]
+    you = -1 if view["you"] is None else view["you"]
+    asker = undo["seat"]
+    said = ("You ask to take back your last decision" if asker == you else
+            f"{seat_name(asker, names, you)} asks to take back his last decision")
+    said += f" (back to decision {undo['to_decision']})"
+    waiting = ["you" if s == you else seat_name(s, names, you) for s in undo["waiting"]]
+    if waiting:
+        said += ": waiting for " + (", ".join(waiting[:-1]) + " and " + waiting[-1]
+                                    if len(waiting) > 1 else waiting[0])
+    return said + "."
 
 
 def _offered(cards: list[dict[str, Any]], tokens: dict[str, int]) -> str:

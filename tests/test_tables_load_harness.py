@@ -82,6 +82,12 @@ def test_moves_lost_or_applied_twice_are_found(moves: list[MoveSent], stored: di
     ({"hand": [{"id": "a"}, {"id": "a"}]}, ["a"], {}, ["a"]),
     # a spectator's view: no hand
     ({"seats": [{"piles": [{"discard": [{"id": "d"}]}]}]}, [], {"d": 1}, []),
+    # the battle names again a card in play: counted once
+    ({"seats": [{"in_play": [{"id": "b"}]}], "combat": {"sides": [{"cards": [{"id": "b"}]}]}},
+     [], {"b": 1}, []),
+    # the battle names a card the rest of the view does not: another seat's hand
+    ({"seats": [{"in_play": [{"id": "b"}]}], "combat": {"sides": [{"cards": [{"id": "c"}]}]}},
+     [], {"b": 1}, ["c"]),
 ])
 def test_hidden_cards_in_a_view_are_found(view: object, hand: list[str], public: dict[str, int],
                                           hidden: list[str]) -> None:

@@ -143,11 +143,22 @@ def card_ids(document: Any) -> Iterator[str]:
             yield from card_ids(value)
 
 
+def view_card_ids(view: Any) -> list[str]:
+    """The catalogue ids of a view as a check counts them. Its battle (``combat``) names again
+    cards that the view shows in play or discarded, so of the battle only the ids the rest of
+    the view does not hold are counted (none, unless it names a card it should not)."""
+    if not isinstance(view, dict) or not view.get("combat"):
+        return list(card_ids(view))
+    ids = list(card_ids({key: value for key, value in view.items() if key != "combat"}))
+    named = set(ids)
+    return ids + [card for card in card_ids(view["combat"]) if card not in named]
+
+
 def hidden_seen(view: Any, hand: Sequence[str], public: Counter[str]) -> list[str]:
     """The cards of ``view`` that are neither public nor in the viewer's own ``hand`` as the
     server's game holds them: another seat's hand or a draw pile's cards. A copy counts as
-    many times as the view holds it beyond what the viewer may see."""
-    return sorted((Counter(card_ids(view)) - public - Counter(hand)).elements())
+    many times as the view holds it beyond what the viewer may see (:func:`view_card_ids`)."""
+    return sorted((Counter(view_card_ids(view)) - public - Counter(hand)).elements())
 
 
 def summary_lines(found: Latencies, verdict: MoveVerdict, hidden: int, views: int,

@@ -263,10 +263,10 @@ async def move(http: httpx.AsyncClient, auth: dict[str, str], person: Person, de
 
 
 def keep(records: Records, person: Person, view: dict[str, Any]) -> None:
-    from bench.load.table_figures import card_ids
+    from bench.load.table_figures import view_card_ids
 
     records.views.append((person.table, person.seat, int(view["decision"]),
-                          list(card_ids(view))))
+                          view_card_ids(view)))
 
 
 def stored_moves(tables: set[int]) -> dict[int, list[int]]:

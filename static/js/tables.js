@@ -25,6 +25,13 @@
 
   function say(text) { if (live) { live.textContent = text; } }
 
+  // The key hints need this script, and a move to press: shown only then (hidden in the
+  // HTML, so a page without JavaScript shows none).
+  function showKeys() {
+    var hint = body.querySelector(".tb-keys");
+    if (hint) { hint.hidden = !body.querySelector("button.tb-action"); }
+  }
+
   function refresh() {
     if (window.htmx) {
       window.htmx.ajax("GET", page.dataset.view, { target: "#tb-body", swap: "innerHTML" });
@@ -46,7 +53,11 @@
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
     var grid = body.querySelector(".tb-grid");
-    if (event.detail.target === body && grid) { shown = Number(grid.dataset.version); watchClock(); }
+    if (event.detail.target === body && grid) {
+      shown = Number(grid.dataset.version);
+      watchClock();
+      showKeys();
+    }
   });
 
   function poll(on) {
@@ -111,6 +122,8 @@
     }
   });
 
+  say("Live updates: connecting…");
+  showKeys();
   watchClock();
   connect();
 }());

@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from tables.models import Table
-from tables.services import table_create
+from tables.services import table_create, table_start
 from tests.browser.conftest import LIVE_DATABASE, sign_in
 from tests.browser.test_phone import DESK, OVERFLOW, PHONE, TARGETS
-from tests.tables.makers import sample_deck, table_pages
+from tests.tables.makers import moves, sample_deck, table_pages
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -75,3 +77,58 @@ def test_two_people_and_an_ai_seat_see_each_others_moves(browser: Browser, site:
         assert Table.objects.get(pk=table.pk).decision == decision + 1
     for context in contexts:
         context.close()
+
+
+# Where the newest log line is: inside the log's scroll box, which holds more than it shows.
+NEWEST_LOG_LINE = """() => {
+  const box = document.querySelector('.tb-log .tb-scroll');
+  const last = box.querySelector('li:last-child').getBoundingClientRect();
+  const shown = box.getBoundingClientRect();
+  return {scrolls: box.scrollHeight > box.clientHeight + 20,
+          inView: last.top >= shown.top - 1 && last.bottom <= shown.bottom + 1};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["phone", "desk"])
+def test_the_log_shows_its_newest_line_on_load_and_after_a_live_update(
+        page: Page, site: str, viewport: Any) -> None:
+    page.set_viewport_size(viewport)
+    ada = sign_in(page, site, "ada")
+    table = table_create(host=ada, deck=sample_deck("Kalim Faithful"), size=2, seed=5,
+                         target=15, ai=[(1, sample_deck("Mosfin Blades"))])
+    table = moves(table_start(table=table, user=ada), ada, 12)
+    page.goto(f"{site}/tables/{table.pk}/")
+    assert page.evaluate(NEWEST_LOG_LINE) == {"scrolls": True, "inView": True}
+    # A move made on the page: its answer is the new body, swapped in (as a live update is).
+    page.evaluate("window.beforeSwap = true")
+    page.locator("button.tb-action").first.click()
+    expect(page.locator(".tb-moves h2")).to_contain_text(f"decision {table.decision + 1}")
+    assert page.evaluate("window.beforeSwap") is True  # (swapped, not a new page)
+    assert page.evaluate(NEWEST_LOG_LINE) == {"scrolls": True, "inView": True}
+
+
+def test_without_javascript_the_page_claims_no_live_updates_nor_keys(browser: Browser,
+                                                                      site: str) -> None:
+    pages = {}
+    for script in (False, True):
+        context = browser.new_context(viewport=DESK, java_script_enabled=script)
+        pages[script] = context.new_page()
+    ada = sign_in(pages[True], site, "ada")
+    table = table_create(host=ada, deck=sample_deck("Kalim Faithful"), size=2, seed=5,
+                         target=15, ai=[(1, sample_deck("Mosfin Blades"))])
+    table = moves(table_start(table=table, user=ada), ada, 1)
+    signed = Client()
+    signed.force_login(ada)
+    pages[False].context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
+                                       "value": signed.cookies[settings.SESSION_COOKIE_NAME]
+                                       .value}])
+    for script, page in pages.items():
+        page.goto(f"{site}/tables/{table.pk}/")
+        assert page.locator("button.tb-action").count() > 0
+        live, keys = page.locator("[data-live]"), page.locator(".tb-keys")
+        if script:
+            expect(live).to_contain_text("Live")
+            expect(keys).to_be_visible()
+        else:
+            expect(live).to_have_text("Reload the page to see the others' moves.")
+            expect(keys).to_be_hidden()

@@ -170,7 +170,13 @@ def test_an_undo_is_asked_and_agreed_to_on_the_page() -> None:
         if Table.objects.get().undo is not None:
             break
     other = bob if mover is ada else ada
-    assert b"asks to take back his last decision" in other.get(f"/tables/{table.pk}/").content
+    asker = 1 if mover is ada else 2
+    asked = other.get(f"/tables/{table.pk}/").content.decode()
+    assert f"Seat {asker} ({'ada' if mover is ada else 'bob'}) asks to take back his last " \
+           "decision" in asked and "waiting for you." in asked
+    mine = mover.get(f"/tables/{table.pk}/").content.decode()
+    assert "You ask to take back your last decision" in mine
+    assert f"waiting for Seat {3 - asker} ({'bob' if mover is ada else 'ada'})." in mine
     decision = Table.objects.get().decision
     assert other.post(f"/tables/{table.pk}/undo/accept/").status_code == 302
     assert Table.objects.get().decision == decision - 1
@@ -186,3 +192,51 @@ def test_a_finished_table_links_to_its_replay_with_every_hand() -> None:
         .decode()
     page = Client().get(f"/tables/{table.pk}/replay/?decision=0").content.decode()
     assert "Decision 0 of 1" in page and page.count("<strong>Hand</strong>") == 2
+
+
+def test_the_person_to_move_sees_the_round_and_the_phase() -> None:
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    headings = [re.search(r'<h2 id="tb-moves-title">(.*?)</h2>',
+                          client.get(f"/tables/{table.pk}/").content.decode(), re.S)
+                for client in (ada, bob)]
+    assert all(headings)
+    texts = [re.sub(r"<[^>]+>", "", h[1]) for h in headings if h]
+    mover = next(t for t in texts if t.startswith("Your move"))
+    waiting = next(t for t in texts if not t.startswith("Your move"))
+    assert "Round 1 · maintenance · decision 0" in mover
+    assert waiting.startswith("Round 1 · maintenance")
+
+
+def test_without_javascript_no_live_line_or_key_hint_shows() -> None:
+    """The live line says what a page without tables.js does (the script says how live it
+    is); the key hints are hidden in the HTML (the script shows them), and only beside moves;
+    "● here" never breaks between dot and word."""
+    ada, bob = person("ada"), person("bob")
+    table = new_table(ada, seats=2)
+    waiting = ada.get(f"/tables/{table.pk}/").content.decode()
+    live = re.search(r'<p class="tb-live[^"]*" data-live role="status">([^<]*)</p>', waiting)
+    assert live and live[1] == "Reload the page to see the others' moves."
+    assert "tb-keys" not in waiting  # no move before the start
+    assert "●&nbsp;here" in waiting
+    bob.post(f"/tables/invite/{table.invite}/", {"deck": sample(SAMPLES[1])})
+    ada.post(f"/tables/{table.pk}/start/")
+    pages = [c.get(f"/tables/{table.pk}/").content.decode() for c in (ada, bob)]
+    mover = next(p for p in pages if "Your move" in p)
+    other = next(p for p in pages if p is not mover)
+    assert '<p class="tb-keys muted small" hidden>' in mover and "tb-keys" not in other
+    bob.post(f"/tables/{table.pk}/surrender/")
+    assert "tb-keys" not in ada.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_the_log_and_the_talk_sit_in_boxes_that_open_on_their_newest_lines() -> None:
+    """Each in a scroll box that opens at its end (a reversed column: tables.css; where it
+    scrolls is checked in a browser, tests/browser/test_tables.py), oldest line first."""
+    ada = person("ada")
+    table = new_table(ada, seats=2, ai_1=sample(SAMPLES[1]))
+    ada.post(f"/tables/{table.pk}/start/")
+    page = ada.get(f"/tables/{table.pk}/").content.decode()
+    assert '<div class="tb-scroll"><ol class="tb-log-lines" role="log">' in page
+    assert '<div class="tb-scroll"><ol class="tb-chat-lines">' in page
