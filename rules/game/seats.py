@@ -313,7 +313,7 @@ class Table:
                     or (kind == "action" and event["phase"] == "action"
                         and event["action"]["kind"] == "pass"):
                 continue
-            seat = 0 if one else event["whose"]
+            seat = 0 if one else _teller(state, event)
             text = sentence(state, event, _namer(state))
             if kind == "wanderers_attack" and self.hosting is not None \
                     and self.hosting.kind == "attack":
@@ -325,6 +325,25 @@ class Table:
             if text:
                 self.story.append((self.round, who, text))
         self.seen = len(events)
+
+
+# The card a combat's line tells of, by the event's key: the line is its owner's (a die and an
+# attack are the attacking card's, a wound and a card leaving play the card's), not the seat
+# whose combat it is, the defender's, as the event's "whose" says.
+_TOLD_CARD: Final = {"die": "lead", "strikes_back": "card", "climbs": "card", "wound": "card",
+                     "wound_ignored": "card", "leaves_play": "card"}
+
+
+def _teller(state: GameState, event: dict[str, Any]) -> int:
+    """The seat a line of the story is told as (``event``'s own, but for a combat's lines:
+    :data:`_TOLD_CARD`)."""
+    kind = event["type"]
+    if kind == "attack":
+        card = event["attackers"][0] if event["attackers"] else -1
+    else:
+        key = _TOLD_CARD.get(kind)
+        card = event[key] if key is not None else -1
+    return state.owner[card] if card >= 0 else int(event["whose"])
 
 
 # Another seat's "done" in a combat, as the story tells it.
