@@ -32,6 +32,7 @@ from playtest.table import (
     table_status,
 )
 from playtest.table_play import PLAYER, TableGame, action_text, seat_name
+from rules.game.narrate import PHASES
 from rules.game.state import GameState
 
 
@@ -170,7 +171,11 @@ def game_document(game: PlaytestGame, request_url: str, view: GameView | None = 
     return {
         "id": game.pk, "url": request_url, "deck_name": game.deck_name, "seed": game.seed,
         "config": game.config, "decision": context["decision"],
-        "round": table["round"], "phase": table["phase"], "step": table["step"],
+        # At a table, the table's phase (a seat that waits for the others is parked in a
+        # phase and step of its own, "wait": its standing, not the phase the page names).
+        "round": table["round"],
+        "phase": table["stage"] if table.get("stage") in PHASES else table["phase"],
+        "step": table["step"],
         "over": table["over"], "outcome": table["outcome"],
         "legal_actions": [
             {"index": row["index"], "number": row["number"], "text": row["text"],

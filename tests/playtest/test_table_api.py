@@ -98,3 +98,25 @@ def test_a_solo_game_says_nothing_of_seats(client: Client) -> None:
     assert "opponents" not in game and "seat" not in game
     log = client.get(f"/api/playtest/{game['id']}/log/").json()
     assert log["lines"] == [] or all("seat" not in line for line in log["lines"])
+
+
+def test_the_game_at_a_table_names_the_table_s_phase_not_the_seat_s_wait(
+        client: Client) -> None:
+    # A seat whose own part of a phase is over waits in a step of its own ("wait"); the
+    # document's phase is the table's, as the page names it.
+    game = start(client, opponents=[{"text": BLADES}])
+    url = f"/api/playtest/{game['id']}/"
+    seen = set()
+    decision = 0
+    for _ in range(40):
+        answer = post(client, url + "auto/", {"until": "action", "decision": decision}).json()
+        body = answer["game"]
+        decision = body["decision"]
+        assert body["phase"] in ("maintenance", "action", "military", "wanderer", "discard")
+        assert body["table"]["phase_title"].lower().startswith(
+            {"maintenance": "city", "action": "action", "military": "military",
+             "wanderer": "wanderer", "discard": "discard"}[body["phase"]])
+        seen.add(body["phase"])
+        if body["over"]:
+            break
+    assert "military" in seen
