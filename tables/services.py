@@ -430,10 +430,11 @@ def _check_move(table: Table, seat: int | None, decision: int | None) -> None:
         raise Refused("not_started", "The game has not started yet.", status=409,
                       current_decision=table.decision)
     if decision is not None and decision != table.decision:
+        why = "someone moved on" if decision < table.decision else "that decision has not come"
         raise Refused(
             "stale_decision",
             f"This move was chosen at decision {decision}, but the table is at decision "
-            f"{table.decision} (someone moved on). Nothing was changed.",
+            f"{table.decision} ({why}). Nothing was changed.",
             status=409, current_decision=table.decision)
     if table.status == Table.OVER:
         raise Refused("game_over", f"The game is over ({table.outcome}).", status=409,

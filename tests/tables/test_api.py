@@ -156,8 +156,9 @@ def test_move_refusals_change_nothing(case: str, status: int, code: str) -> None
     response = post(client, f"/api/tables/{table_id}/actions/", move)
     assert response.status_code == status and response["Content-Type"] == PROBLEM
     assert response.json()["code"] == code
-    if case == "stale_decision":
+    if case == "stale_decision":  # (a decision ahead of the table's: not "moved on")
         assert response.json()["current_decision"] == before.decision
+        assert "that decision has not come" in response.json()["detail"]
     after = Table.objects.get()
     assert (after.version, after.moves, after.status) == (before.version, before.moves,
                                                           before.status)
