@@ -416,8 +416,10 @@ def new_table(decks: Sequence[Prepared], seed: int, config: GameConfig, *,
     _answers_and_rivals(table)
     if record:
         table.story = []
-    table.lead = _lead_player(table)
-    table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}.")
+    said: list[str] | None = [] if record else None
+    table.lead = _lead_player(table, said)
+    table.tell(-1, f"Round 1: the lead player is seat {table.lead + 1}"
+               f"{_dice_said(said or [])}.")
     table.queue = list(table.active())  # City Maintenance, seat by seat (_settle)
     _settle(table)
     return table
@@ -1217,16 +1219,19 @@ def _settle_flow(table: Table) -> None:
 # --- the round -----------------------------------------------------------------------------
 
 
-def _lead_player(table: Table) -> int:
+def _lead_player(table: Table, said: list[str] | None = None) -> int:
     """"The player with the most influence tokens in his personal pool ... If a tie exists
-    resolve it by rolling a die": the tied roll until one rolls highest."""
+    resolve it by rolling a die": the tied roll until one rolls highest (the dice told into
+    ``said``, when given)."""
     active = [s for s in range(table.players) if s not in table.out]
     most = max(sum(table.seat(s).personal) for s in active)
     tied = [s for s in active if sum(table.seat(s).personal) == most]
-    return _highest_roller(table, tied)
+    return _highest_roller(table, tied, said)
 
 
-def _highest_roller(table: Table, seats: list[int]) -> int:
+def _highest_roller(table: Table, seats: list[int], said: list[str] | None = None) -> int:
+    """The seat of ``seats`` rolling highest, the tied rolling again; ``said``, when given,
+    gets each round of dice in words ("dice: 3 for seat 1, 5 for seat 2")."""
     # The dice in the seats' order, the highest kept as they come (no dict of rolls, no
     # max over it: the same dice, the same seats tied; ``seats`` itself is never changed).
     rng = GameRng(table.rng)
@@ -1234,16 +1239,27 @@ def _highest_roller(table: Table, seats: list[int]) -> int:
     while len(tied) > 1:
         top = 0
         rolled: list[int] = []
+        dice: list[str] = []
         for s in tied:
             roll = rng.die()
+            if said is not None:
+                dice.append(f"{roll} for seat {s + 1}")
             if roll > top:
                 top = roll
                 rolled = [s]
             elif roll == top:
                 rolled.append(s)
+        if said is not None:
+            said.append("dice: " + ", ".join(dice))
         tied = rolled
     table.rng = rng.state
     return tied[0]
+
+
+def _dice_said(said: list[str]) -> str:
+    """The dice of a roll-off as a sentence's end: " (dice: 3 for seat 1, 5 for seat 2;
+    again: ...)", "" when nobody rolled."""
+    return f" ({'; again, '.join(said)})" if said else ""
 
 
 def _begin_round(table: Table, number: int) -> None:
@@ -1265,11 +1281,13 @@ def _begin_round(table: Table, number: int) -> None:
     if number > table.config.round_cap:
         _end(table, "timeout")
         return
-    table.lead = _lead_player(table)
+    said: list[str] | None = [] if table.story is not None else None
+    table.lead = _lead_player(table, said)
     table.rivals_used.clear()
     table.negated.clear()
-    if table.story is not None:  # (the words made only for a recorded table)
-        table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}.")
+    if said is not None:  # (the words made only for a recorded table)
+        table.tell(-1, f"Round {number}: the lead player is seat {table.lead + 1}"
+                   f"{_dice_said(said)}.")
         for seat in table.active():
             zones = table.seat(seat).zones
             troops = sum(1 for z in ("defensive", "guards") for i in zones[z]
@@ -1338,10 +1356,12 @@ def _wanderer_phase(table: Table, seat: int) -> None:
         engine._begin_fines(state)
         engine._advance(state)
         return
-    target = _highest_roller(table, table.active())
-    if table.story is not None:  # (the words made only for a recorded table)
+    said: list[str] | None = [] if table.story is not None else None
+    target = _highest_roller(table, table.active(), said)
+    if said is not None:  # (the words made only for a recorded table)
         names = ", ".join(state.card(i).name for i in raiders)
-        table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}.")
+        table.tell(seat, f"wanderers turn aggressive ({names}) and attack seat {target + 1}, "
+                         f"the highest roller{_dice_said(said)}.")
     if target == seat:
         # The fines follow the raid (engine._after_combat): the step as solo's, "military"
         # (a table of one is the solo game, its state at every decision the solo game's).
