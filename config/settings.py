@@ -61,7 +61,9 @@ CARD_EDIT_VOTER_ADDRESS_CHECK  "address" (default): votes from the editor's clie
                                site: minimum age 0 and no e-mail verification)
 """
 
+import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import dj_database_url
@@ -398,10 +400,18 @@ CARD_EDIT_VOTER_ADDRESS_CHECK = one_of(
     "CARD_EDIT_VOTER_ADDRESS_CHECK", os.environ.get("CARD_EDIT_VOTER_ADDRESS_CHECK"),
     ("address", "network", "off"), "")
 
+def _not_printed_by_django() -> Callable[[logging.LogRecord], bool]:
+    """With DEBUG, Django's own console handler prints its loggers' records (the requests,
+    "Not Found: ..."): the root's would print each a second time."""
+    return lambda record: not (DEBUG and record.name.partition(".")[0] == "django")
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"not_printed_by_django": {"()": _not_printed_by_django}},
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["not_printed_by_django"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
