@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from playtest.play import outcome_sentence
-from playtest.table_play import PLAYER, TableGame, player_outcome, seat_name, table_outcome
+from playtest.table_play import (
+    PLAYER,
+    TableGame,
+    distinct_texts,
+    player_outcome,
+    seat_name,
+    table_outcome,
+)
 from rules.game import engine, rulings, seats
 from rules.game.actions import Action, describe
 from rules.game.narrate import PHASES
@@ -272,12 +279,13 @@ def action_menu(state: GameState, *, policy: int | None = None, focus: int | Non
     At a table, ``legal`` are the seat's legal actions and ``words`` says them."""
     legal = engine.legal_actions(state) if legal is None else list(legal)
     say = words or (lambda action: describe(state, action))
+    texts = distinct_texts(state, legal, [say(action) for action in legal])
     rows = []
     groups: dict[int, dict[str, Any]] = {}
     for index, action in enumerate(legal):
         related = _related(state, action)
         row = {
-            "index": index, "number": index + 1, "text": say(action),
+            "index": index, "number": index + 1, "text": texts[index],
             "action": action.to_dict(), "kind": action.kind, "related": related,
             "policy": index == policy,
             "focused": focus is not None and focus in related,

@@ -414,6 +414,48 @@ def seat_line(seat: int, text: str, names: Sequence[str] | None = None,
     return text if seat < 0 else f"{seat_name(seat, names, viewer)}: {text}"
 
 
+_ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def distinct_texts(state: GameState, actions: Sequence[Action], texts: Sequence[str]) -> list[str]:
+    """``texts`` (the words of ``actions``), those that read alike told apart: two copies of a
+    card ("Sellsword attacks Household Guard" twice, for two Guards) name which copy, as
+    the board lists them in their zone ("the second Household Guard in the defensive
+    holdings"). Solo or at a table, a person must be able to choose the card he means."""
+    said: dict[str, list[int]] = {}
+    for index, text in enumerate(texts):
+        said.setdefault(text, []).append(index)
+    out = list(texts)
+    for indexes in said.values():
+        if len(indexes) < 2:
+            continue
+        for index in indexes:
+            action = actions[index]
+            others = [actions[i] for i in indexes if i != index]
+            # The operand the alike moves differ in: the target, else the card acting.
+            card = action.target if any(a.target != action.target for a in others) \
+                and action.target >= 0 else action.card
+            if card >= 0:
+                out[index] = f"{texts[index]} ({_which_copy(state, card)})"
+    return out
+
+
+def _which_copy(state: GameState, card: int) -> str:
+    """"the second Household Guard in the defensive holdings": the copy's place among the
+    copies of its card in its zone, in the zone's order (as the board lists them)."""
+    where = state.where[card]
+    zone = state.seats[state.owner[card]].zones.get(where, [])
+    same = [i for i in zone if state.cards[i] == state.cards[card]]
+    place = same.index(card) if card in same else 0
+    ordinal = _ORDINALS[place] if place < len(_ORDINALS) else f"#{place + 1}"
+    return (f"the {ordinal} {state.card(card).name} in the "
+            f"{_ZONE_WORDS.get(where, where.replace('_', ' '))}")
+
+
+_ZONE_WORDS: Final = {"defensive": "defensive holdings", "private": "private holdings",
+                      "wanderers": "wanderer row"}
+
+
 def action_text(table: Table, seat: int, action: Action,
                 names: Sequence[str] | None = None, viewer: int = PLAYER) -> str:
     """The action in words, as ``viewer`` reads it; the table's own actions name the other

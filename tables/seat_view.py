@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from playtest.table_play import TableGame, action_text, hidden, seat_line
+from playtest.table_play import TableGame, action_text, distinct_texts, hidden, seat_line
 from rules.game import rulings, seats
 from rules.game.state import GameState
 from rules.game.vocabulary import TOKEN_KINDS
@@ -144,9 +144,11 @@ def seat_view(played: TableGame, viewer: int | None, names: Sequence[str], *,
         if mover == viewer:
             legal = seats.legal_actions(table)
             choice = played.policies()[viewer](table, viewer, legal)
+            texts = distinct_texts(state, legal, [action_text(table, viewer, action, names,
+                                                               viewer) for action in legal])
             view["legal_actions"] = [
-                {"index": index, "text": action_text(table, viewer, action, names, viewer),
-                 "kind": action.kind, "policy": action == choice}
+                {"index": index, "text": texts[index], "kind": action.kind,
+                 "policy": action == choice}
                 for index, action in enumerate(legal)]
     return view
 
