@@ -168,14 +168,14 @@ def game_document(game: PlaytestGame, request_url: str, view: GameView | None = 
             for side, o in zip(context["opponents"], game.opponents, strict=True)]}
         extra["to_move"] = context["table"]["to_move"]
         extra["winner"] = context["table"]["winner"]
+    # At a table, the table's phase (a seat that waits for the others is parked in a phase
+    # and step of its own, "wait": its standing, not the phase the page names).
+    phase = table["stage"] if table.get("stage") in PHASES else table["phase"]
+    table = {**table, "phase": phase}
     return {
         "id": game.pk, "url": request_url, "deck_name": game.deck_name, "seed": game.seed,
         "config": game.config, "decision": context["decision"],
-        # At a table, the table's phase (a seat that waits for the others is parked in a
-        # phase and step of its own, "wait": its standing, not the phase the page names).
-        "round": table["round"],
-        "phase": table["stage"] if table.get("stage") in PHASES else table["phase"],
-        "step": table["step"],
+        "round": table["round"], "phase": phase, "step": table["step"],
         "over": table["over"], "outcome": table["outcome"],
         "legal_actions": [
             {"index": row["index"], "number": row["number"], "text": row["text"],

@@ -29,7 +29,7 @@ from playtest.play import (
 )
 from rules.cards import CardFacts
 from rules.decklist import Decklist
-from rules.game import engine, rivalry, seats
+from rules.game import combat, engine, rivalry, seats
 from rules.game.actions import Action, describe
 from rules.game.config import GameConfig
 from rules.game.narrate import narrate
@@ -432,24 +432,38 @@ def distinct_texts(state: GameState, actions: Sequence[Action], texts: Sequence[
         for index in indexes:
             action = actions[index]
             others = [actions[i] for i in indexes if i != index]
-            # The operand the alike moves differ in: the target, else the card acting.
-            card = action.target if any(a.target != action.target for a in others) \
-                and action.target >= 0 else action.card
-            if card >= 0:
-                out[index] = f"{texts[index]} ({_which_copy(state, card)})"
+            # The operand the alike moves differ in: the target, the card acting, or (joining
+            # one of two attacks on the same card) the attack's lead.
+            if action.target >= 0 and any(a.target != action.target for a in others):
+                out[index] = f"{texts[index]} ({_which_copy(state, action.target)})"
+            elif action.card >= 0 and any(a.card != action.card for a in others):
+                out[index] = f"{texts[index]} ({_which_copy(state, action.card)})"
+            elif action.kind == "joint":
+                lead = combat.lead_of(action.option)
+                out[index] = f"{texts[index]} (the attack led by {_which_copy(state, lead)})"
+        # Whatever is left alike (never expected) is at least numbered.
+        seen: dict[str, int] = {}
+        for index in indexes:
+            seen[out[index]] = seen.get(out[index], 0) + 1
+        if any(n > 1 for n in seen.values()):
+            for number, index in enumerate(indexes, 1):
+                out[index] = f"{out[index]} [{number}]"
     return out
 
 
 def _which_copy(state: GameState, card: int) -> str:
     """"the second Household Guard in the defensive holdings": the copy's place among the
-    copies of its card in its zone, in the zone's order (as the board lists them)."""
+    copies of its card in its zone, in the zone's order (as the board lists them); the name
+    alone for the only copy there."""
     where = state.where[card]
     zone = state.seats[state.owner[card]].zones.get(where, [])
     same = [i for i in zone if state.cards[i] == state.cards[card]]
-    place = same.index(card) if card in same else 0
+    name = state.card(card).name
+    if len(same) < 2:
+        return name  # the only copy there: its name says which
+    place = same.index(card)
     ordinal = _ORDINALS[place] if place < len(_ORDINALS) else f"#{place + 1}"
-    return (f"the {ordinal} {state.card(card).name} in the "
-            f"{_ZONE_WORDS.get(where, where.replace('_', ' '))}")
+    return f"the {ordinal} {name} in the {_ZONE_WORDS.get(where, where.replace('_', ' '))}"
 
 
 _ZONE_WORDS: Final = {"defensive": "defensive holdings", "private": "private holdings",

@@ -275,6 +275,8 @@ class TableViewSet(viewsets.GenericViewSet[Table]):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Table.DoesNotExist):  # a write's locked read found no table
             exc = Http404(f"No {Table._meta.object_name} matches the given query.")
+        if isinstance(exc, Refused):  # not_replayable, wherever the game is read
+            return _refused(exc)
         return super().handle_exception(exc)
 
     def _document(self, table: Table) -> dict[str, Any]:

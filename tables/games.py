@@ -21,7 +21,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from playtest.play import Refused
 from playtest.table_play import TableGame, play_moves
+from rules.game.config import RULES_VERSION
 from tables.models import Table, TableSeat, table_source
 from tables.per_table import PerTable
 
@@ -44,10 +46,20 @@ def persons_of(rows: Sequence[TableSeat]) -> frozenset[int]:
 
 
 def replayed(table: Table, upto: int | None = None) -> TableGame:
-    """The table's game replayed from its seats' decks and its first ``upto`` moves (all)."""
+    """The table's game replayed from its seats' decks and its first ``upto`` moves (all).
+    Refused (409 ``not_replayable``) when its moves no longer replay: a table played with
+    another version of the rules engine, whose rules or dice have changed since."""
     rows = list(table.seat_rows.order_by("seat"))
-    return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
-                                                  upto=upto)
+    try:
+        return table_source(table, rows).replay_moves(table_moves(table), persons_of(rows),
+                                                      upto=upto)
+    except ValueError as error:
+        played_with = (table.config or {}).get("rules_version", "an older version")
+        raise Refused(
+            "not_replayable",
+            f"This table was played with the rules engine {played_with}, and the engine has "
+            f"changed since ({RULES_VERSION} now): {error}, so its game can no longer be "
+            "replayed. Start a new table.", status=409) from None
 
 
 @dataclass(eq=False)

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from decks.deck_input import DeckInputError, deck_from_text
@@ -246,7 +247,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except PermissionError:
         return render(request, "tables/closed.html", status=403)
     table_seen(table_id=table.pk, user=request.user)  # a sign of presence without a socket too
-    return render(request, "tables/table.html", _body_context(request, table))
+    try:
+        context = _body_context(request, table)
+    except Refused as refused:  # not_replayable: a table of another rules version
+        return _not_replayable(request, table, refused)
+    return render(request, "tables/table.html", context)
+
+
+def _not_replayable(request: HttpRequest, table: Table, refused: Refused) -> HttpResponse:
+    return render(request, "tables/not_replayable.html",
+                  {"table": table, "detail": refused.detail}, status=refused.status)
 
 
 @require_GET
@@ -256,7 +266,12 @@ def table_view_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
         table = _visible(request, table_id)
     except PermissionError:
         return HttpResponse(status=403)
-    return render(request, "tables/_body.html", _body_context(request, table))
+    try:
+        context = _body_context(request, table)
+    except Refused as refused:  # the body swapped in: the notice alone
+        return HttpResponse(format_html('<p class="notice" role="alert">{}</p>', refused.detail),
+                            status=refused.status)
+    return render(request, "tables/_body.html", context)
 
 
 def _back(request: HttpRequest, table_id: int, written: Table | None = None) -> HttpResponse:
@@ -398,7 +413,10 @@ def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
         return redirect(table.get_absolute_url())
     given = request.GET.get("decision", "")
     decision = min(int(given), table.decision) if given.isdigit() else table.decision
-    replay = replay_document(table, decision)
+    try:
+        replay = replay_document(table, decision)
+    except Refused as refused:
+        return _not_replayable(request, table, refused)
     names = {s["seat"]: s["name"] for s in replay["seats"]}
     return render(request, "tables/replay.html", {
         "table": table, "replay": replay, "winner_name": names.get(replay["winner"], ""),

@@ -35,3 +35,16 @@ def test_moves_that_differ_keep_their_words() -> None:
     actions = [Action("engage", i) for i in row]
     texts = [describe(state, a) for a in actions]
     assert distinct_texts(state, actions, texts) == texts
+
+
+def test_joining_one_of_two_attacks_on_one_card_names_the_attack_s_lead() -> None:
+    # Two troops attack the same wanderer separately; a third may join either attack: the
+    # same card, the same target, two moves told apart by the attack's lead.
+    state, (spear, sword, axe), (ghoul,) = battle_game(
+        [troop("spear"), troop("sword"), troop("axe")], [wanderer("ghoul")])
+    actions = [Action("joint", axe, ghoul, str(spear)), Action("joint", axe, ghoul, str(sword))]
+    texts = distinct_texts(state, actions, [describe(state, a) for a in actions])
+    assert texts == [f"{describe(state, actions[0])} (the attack led by "
+                     f"{state.card(spear).name})",
+                     f"{describe(state, actions[1])} (the attack led by "
+                     f"{state.card(sword).name})"]

@@ -113,6 +113,7 @@ def test_the_game_at_a_table_names_the_table_s_phase_not_the_seat_s_wait(
         body = answer["game"]
         decision = body["decision"]
         assert body["phase"] in ("maintenance", "action", "military", "wanderer", "discard")
+        assert body["table"]["phase"] == body["phase"]
         assert body["table"]["phase_title"].lower().startswith(
             {"maintenance": "city", "action": "action", "military": "military",
              "wanderer": "wanderer", "discard": "discard"}[body["phase"]])

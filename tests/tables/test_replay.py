@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from tables.models import Table
+from tables.services import ROWS, TABLES
 from tests.tables.calls import SAMPLES, person, post, sample, started
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +52,28 @@ def test_replay_refusals(case: str, status: int, code: str) -> None:
     response = client.get(f"/api/tables/{table_id}/replay/{query}")
     assert response.status_code == status and response.json()["code"] == code
     assert "hand" not in response.content.decode()
+
+
+def test_a_table_whose_moves_no_longer_replay_is_told_not_a_server_error() -> None:
+    # A table stored by another version of the rules engine: a stored move the engine now
+    # refuses (here made so by hand). Its page, its body, its replay and its API views say so
+    # (409 not_replayable), never a 500.
+    ada = person("ada")
+    table_id = finished(ada)
+    table = Table.objects.get()
+    seat, _move, *rest = table.moves[0]
+    table.moves[0] = [seat, {"kind": "engage", "card": 9999, "target": -1, "option": ""},
+                      *rest]
+    table.config = {**table.config, "rules_version": "allegiance-v0.80/engine-1"}
+    table.save(update_fields=["moves", "config"])
+    TABLES.clear()
+    ROWS.clear()
+    for url in (f"/tables/{table_id}/", f"/tables/{table_id}/replay/"):
+        page = ada.get(url)
+        assert page.status_code == 409, url
+        assert "played with the rules engine allegiance-v0.80/engine-1" in page.content.decode()
+    body = ada.get(f"/tables/{table_id}/view/")
+    assert body.status_code == 409 and "can no longer be replayed" in body.content.decode()
+    for url in (f"/api/tables/{table_id}/view/", f"/api/tables/{table_id}/replay/"):
+        answer = ada.get(url)
+        assert answer.status_code == 409 and answer.json()["code"] == "not_replayable", url
