@@ -41,7 +41,7 @@ STEPS: Final = {
 }
 COMBAT_STEPS: Final = {
     "engage": "Choose the wanderers to hunt",
-    "bribe": "Bribe wanderers to go home",
+    "bribe": "Bribes: the defender may pay attackers to go home",
     "bribe_back": "Bribes: the attacker may bribe a defender to go home",
     "muster": "Send troops to the battlefield",
     "assign": "Assignments: each side assigns one card in turn",
