@@ -112,14 +112,16 @@ def _hosted(state: GameState, zone: str, host: int) -> list[int]:
     return [i for i in state.seat_of(host).zones[zone] if state.host.get(i) == host]
 
 
-def _away(entry: dict[str, Any], state: GameState, seat: int) -> dict[str, Any]:
+def _away(entry: dict[str, Any], state: GameState, seat: int, viewer: int) -> dict[str, Any]:
     """``entry`` of ``seat``'s troop marked ``away`` while it fights in another seat's combat
-    (his attack on that seat): it is on that battlefield, not at home to defend."""
+    (his attack on that seat): it is on that battlefield, not at home to defend; "attacking
+    you" when that seat is ``viewer``'s."""
     fight = state.combat
     if seat >= 0 and fight is not None and state.player != seat \
             and entry["instance"] in fight.wild:
         entry["away"] = True
-        entry["notes"].append(f"attacking seat {state.player + 1}")
+        entry["notes"].append("attacking you" if state.player == viewer
+                              else f"attacking seat {state.player + 1}")
         entry["label"] = ", ".join([entry["name"], *entry["notes"]])
     return entry
 
@@ -131,10 +133,12 @@ def _with_attachments(state: GameState, instance: int, links: Links) -> dict[str
 
 
 def table_layout(state: GameState, links: Links, seat: int = -1,
-                 standing: tuple[Phase, Step, Combat | None] | None = None) -> dict[str, Any]:
+                 standing: tuple[Phase, Step, Combat | None] | None = None,
+                 viewer: int = -1) -> dict[str, Any]:
     """The whole table of ``seat`` (-1: the player of ``state``, whose phase or combat it
     is), row by row (see the module docstring); ``standing``: where ``seat`` stands at a
-    table (seats.standing: phase, step, his combat), when not the state's own."""
+    table (seats.standing: phase, step, his combat), when not the state's own; ``viewer``:
+    the seat reading it (the troops attacking him are "attacking you")."""
     me = state.seats[seat] if seat >= 0 else state.player_seat()
     phase, step, fight = (state.phase, state.step, state.combat) if standing is None \
         else standing
@@ -167,7 +171,7 @@ def table_layout(state: GameState, links: Links, seat: int = -1,
         "private": private,
         # Citizens who lost their residence, their fate the player's decision now.
         "homeless": [card_entry(state, i, links) for i in me.homeless],
-        "defensive": [_away(_with_attachments(state, i, links), state, seat)
+        "defensive": [_away(_with_attachments(state, i, links), state, seat, viewer)
                       for i in zones["defensive"]],
         "wanderers": [card_entry(state, i, links) for i in zones["wanderers"]],
         "hand": [card_entry(state, i, links) for i in zones["hand"]],
@@ -183,6 +187,12 @@ def _step_title(over: bool, step: str, fight: Combat | None) -> str:
     if fight is not None:
         return COMBAT_STEPS.get(fight.step, fight.step)
     return STEPS.get(step, step)
+
+
+def item_strength(state: GameState, instance: int) -> tuple[int, int]:
+    """The offense and defense the items ``instance`` uses add to its printed numbers."""
+    items = [state.card(i) for i in rulings.items_used(state, instance)]
+    return sum(c.offense or 0 for c in items), sum(c.defense or 0 for c in items)
 
 
 def combat_layout(state: GameState, links: Links, side: int = 0,
@@ -205,11 +215,11 @@ def combat_layout(state: GameState, links: Links, side: int = 0,
         data["gone"] = state.where[instance] not in alive
         # Printed numbers, the items in use and this combat's bonuses; before the die and
         # target-specific riders (Giant-size, Raze...), which the log shows per attack.
-        items = [state.card(i) for i in rulings.items_used(state, instance)]
+        offense, defense = item_strength(state, instance)
         charged = combat.charged.get(instance, 0)
-        data["offense_now"] = (data["offense"] + sum(c.offense for c in items)
+        data["offense_now"] = (data["offense"] + offense
                                + combat.bonus_off.get(instance, 0) + charged)
-        data["defense_now"] = (data["defense"] + sum(c.defense for c in items)
+        data["defense_now"] = (data["defense"] + defense
                                + combat.bonus_def.get(instance, 0) - charged)
         return data
 
@@ -412,14 +422,9 @@ def seat_side(played: TableGame, seat: int, links: Links,
     """One opponent's visible side, compactly: influence and tokens, hand size, the
     stronghold, holdings, wanderers; and whether he is knocked out."""
     table = played.table
-    layout = table_layout(table.state, links, seat, seats.standing(table, seat))
+    layout = table_layout(table.state, links, seat, seats.standing(table, seat), PLAYER)
     stronghold = next((s for s in layout["private"] if s["subtype"] == "stronghold"), None)
     out = table.out.get(seat)
-    if table.state.player == PLAYER:  # his troops away attack the player: "you", as the log
-        for entry in layout["defensive"]:
-            if entry.get("away"):
-                entry["notes"][-1] = "attacking you"
-                entry["label"] = ", ".join([entry["name"], *entry["notes"]])
     return {
         "seat": seat, "number": seat + 1, "name": names[seat] if seat < len(names) else "",
         "title": seat_name(seat, names), "lead": table.lead == seat,

@@ -35,15 +35,23 @@ CARD_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
 DEFAULT_SORT: Final = "played"
 #: What the per-card table says of a card drawn and never played, by the report's
 #: ``never_played`` reason (rules/game/report.py): so that a reader does not cut a card for
-#: the player's fault.
+#: the player's fault. "{player}": the goldfish player, or at a table the AI player.
+_NO_USE: Final = ("the {player} player always chose otherwise, a limit of the player as much "
+                  "as of the card.")
 NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
-    "no_use": "Drawn and offered, but never played: the goldfish player always chose "
-              "otherwise, a limit of the player as much as of the card.",
+    "no_use": "Drawn and offered, but never played: " + _NO_USE.format(player="goldfish"),
     "never_offered": "Drawn but never played: the rules never offered it a play in these "
                      "games (no bearer, target or tokens for it while it was in hand), a "
                      "limit of the deck, not of the player.",
     "interrupt": "Drawn but never played: an interrupt answers another player's action, and "
                  "solo there is none.",
+}
+#: The same at a table (a matchup's cards): an interrupt has other players' actions to answer.
+TABLE_NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
+    "no_use": "Drawn and offered, but never played: " + _NO_USE.format(player="AI"),
+    "never_offered": "Drawn but never played: the rules never offered it a play in these "
+                     "games (no bearer, target, tokens or action to answer while it was in "
+                     "hand), a limit of the deck, not of the player.",
 }
 
 
@@ -65,26 +73,14 @@ class CardRow:
         return never_played_note(self.never_played, self.offered)
 
 
-#: The same at a table (a matchup's cards): its players are the AI seats, and an interrupt
-#: has other players' actions to answer.
-TABLE_NEVER_PLAYED_NOTES: Final[dict[str, str]] = {
-    "no_use": "Drawn and offered, but never played: the AI player always chose otherwise, a "
-              "limit of the player as much as of the card.",
-    "never_offered": "Drawn but never played: the rules never offered it a play in these "
-                     "games (no bearer, target, tokens or action to answer while it was in "
-                     "hand), a limit of the deck, not of the player.",
-}
-
-
 def never_played_note(reason: str | None, offered: float | None, *,
                       table: bool = False) -> str:
     """The sentence for a card drawn and never played, by its report's ``never_played`` reason
     ("" for none), with the share of games in which it was offered a play when the report
     has it; ``table``: a matchup's card."""
     if reason == "no_use" and offered is not None:
-        player = "AI" if table else "goldfish"
-        return (f"Offered a play in {offered:.0%} of the games, never played: the {player} "
-                "player always chose otherwise, a limit of the player as much as of the card.")
+        return (f"Offered a play in {offered:.0%} of the games, never played: "
+                + _NO_USE.format(player="AI" if table else "goldfish"))
     return (TABLE_NEVER_PLAYED_NOTES if table else NEVER_PLAYED_NOTES).get(reason or "", "")
 
 

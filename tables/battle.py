@@ -15,15 +15,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Final
 
-from playtest.table import COMBAT_STEPS, Links, card_entry, combat_layout
+from playtest.table import COMBAT_STEPS, Links, card_entry, combat_layout, item_strength
 from playtest.table_play import seat_name, whose
-from rules.game import rulings, seats
+from rules.game import seats
 from rules.game.state import GameState
 
 # combat_layout asks where a card's image and page are: a view names cards by id only.
 NO_LINKS: Final = Links(image=lambda _: "", page=lambda _: "")
-STEP_TITLES: Final = {**COMBAT_STEPS, "declare": "The attacker chooses the troops to send",
-                      "over": "The combat is over"}
+STEP_TITLES: Final = {**COMBAT_STEPS, "declare": "The attacker chooses the troops to send"}
 
 
 def _who(seat: int, names: Sequence[str], viewer: int, *, start: bool = False) -> str:
@@ -58,10 +57,9 @@ def _raid_title(owner: int, host: int, controller: int, names: Sequence[str],
 def _troop(state: GameState, instance: int) -> dict[str, Any]:
     """A troop being sent (no combat yet): its printed numbers and its items'."""
     entry = card_entry(state, instance, NO_LINKS)
-    items = [state.card(i) for i in rulings.items_used(state, instance)]
-    return {**entry, "gone": False,
-            "offense_now": (entry["offense"] or 0) + sum(c.offense or 0 for c in items),
-            "defense_now": (entry["defense"] or 0) + sum(c.defense or 0 for c in items)}
+    offense, defense = item_strength(state, instance)
+    return {**entry, "gone": False, "offense_now": (entry["offense"] or 0) + offense,
+            "defense_now": (entry["defense"] or 0) + defense}
 
 
 def _card(entry: dict[str, Any]) -> dict[str, Any]:

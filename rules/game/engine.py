@@ -227,7 +227,6 @@ def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: Gam
     where: list[str] = []
     seats = [Seat() for _ in decks]
     by_id: dict[str, Profile] = {}
-    facts: dict[str, dict[str, Any]] = {}
     for number, deal in enumerate(deals):
         offset = len(cards)
         cards.extend(deal.cards)
@@ -236,10 +235,9 @@ def new_table_state(decks: Sequence[Prepared], seeds: Sequence[int], config: Gam
         for zone, instances in deal.zones:
             seats[number].zones[zone].extend([offset + i for i in instances])
         by_id.update(decks[number].by_id)
-        if len(decks) > 1:
-            facts.update(decks[number].facts)
-    if len(decks) == 1:
-        facts = decks[0].facts  # read-only, like the profiles: shared by the run's games
+    # Read-only, like the profiles: one deck's shared by the run's games, several merged.
+    facts = decks[0].facts if len(decks) == 1 \
+        else {card: data for deck in decks for card, data in deck.facts.items()}
     if book is None:
         book = ActionBook(cards)
     state = GameState(
